@@ -1,0 +1,121 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { freePort, waitForHttp } from './ports'
+
+// The real Firebase Auth emulator from firebase-tools, started with its own ports so that it never
+// collides with another emulator on a shared machine.
+
+export const DEMO_PROJECT_ID = 'demo-tandem'
+
+export interface AuthEmulator {
+  url: string
+  projectId: string
+  stop(): Promise<void>
+}
+
+export interface StartOptions {
+  port: number
+  /** Where firebase.json and the emulator's debug log go. */
+  workDir: string
+  projectId?: string
+  onOutput?: (line: string) => void
+}
+
+export async function startAuthEmulator(options: StartOptions): Promise<AuthEmulator> {
+  const projectId = options.projectId ?? DEMO_PROJECT_ID
+  mkdirSync(options.workDir, { recursive: true })
+  const [hubPort, loggingPort] = [await freePort(), await freePort()]
+  const configPath = join(options.workDir, 'firebase.json')
+  writeFileSync(
+    configPath,
+    JSON.stringify({
+      emulators: {
+        auth: { host: '127.0.0.1', port: options.port },
+        hub: { host: '127.0.0.1', port: hubPort },
+        logging: { host: '127.0.0.1', port: loggingPort },
+        ui: { enabled: false },
+      },
+    }),
+  )
+  const firebaseCli = createRequire(import.meta.url).resolve('firebase-tools/lib/bin/firebase.js')
+  const child = spawn(
+    process.execPath,
+    [firebaseCli, 'emulators:start', '--only', 'auth', '--project', projectId, '--config', configPath],
+    { cwd: options.workDir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } },
+  )
+  for (const stream of [child.stdout, child.stderr]) {
+    stream?.setEncoding('utf8')
+    stream?.on('data', (chunk: string) => {
+      for (const line of chunk.split('\n')) if (line.trim()) options.onOutput?.(line)
+    })
+  }
+  const url = `http://127.0.0.1:${options.port}`
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`Firebase Auth emulator exited with code ${code}`))),
+  )
+  exited.catch(() => {})
+  await Promise.race([waitForHttp(url, 60_000), exited])
+  return { url, projectId, stop: () => stopChild(child) }
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 5000)
+    child.once('exit', () => {
+      clearTimeout(force)
+      resolve()
+    })
+    child.kill('SIGTERM')
+  })
+}
+
+export interface EmulatorUser {
+  email: string
+  password: string
+  /** Sets the custom claim `admin: true`. */
+  admin?: boolean
+}
+
+/** Creates a user in the emulator (or updates its password and claims when it exists). */
+export async function upsertEmulatorUser(
+  emulatorUrl: string,
+  projectId: string,
+  user: EmulatorUser,
+): Promise<{ uid: string }> {
+  const api = `${emulatorUrl}/identitytoolkit.googleapis.com/v1/projects/${projectId}`
+  const asOwner = { 'content-type': 'application/json', authorization: 'Bearer owner' }
+  const lookup = await emulatorJson(`${api}/accounts:lookup`, asOwner, { email: [user.email] })
+  const existing = (lookup.users as { localId: string }[] | undefined)?.[0]
+  const uid = existing
+    ? existing.localId
+    : ((await emulatorJson(`${api}/accounts`, asOwner, { email: user.email, password: user.password }))
+        .localId as string)
+  await emulatorJson(`${api}/accounts:update`, asOwner, {
+    localId: uid,
+    password: user.password,
+    customAttributes: JSON.stringify(user.admin ? { admin: true } : {}),
+  })
+  return { uid }
+}
+
+/** Removes every user of the project from the emulator. */
+export async function clearEmulatorUsers(emulatorUrl: string, projectId: string): Promise<void> {
+  const response = await fetch(`${emulatorUrl}/emulator/v1/projects/${projectId}/accounts`, {
+    method: 'DELETE',
+  })
+  if (!response.ok) throw new Error(`Could not clear emulator users: ${response.status}`)
+}
+
+async function emulatorJson(
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+): Promise<Record<string, unknown>> {
+  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) })
+  const json = (await response.json()) as Record<string, unknown>
+  if (!response.ok) throw new Error(`Auth emulator refused ${url}: ${JSON.stringify(json)}`)
+  return json
+}

@@ -1,0 +1,169 @@
+import { z } from 'zod'
+import {
+  AppConfig,
+  AppUrls,
+  CreatorOrder,
+  CreatorOrderId,
+  DefaultCommission,
+  Rate,
+  ShopDomain,
+  Store,
+  TransferPreview,
+  UniqueCommissionRate,
+} from './entities'
+import { ShopType, TransferStatus } from './enums'
+
+// SPEC.md §7's fourteen calls: one request schema (query, params or body) and one answer schema
+// each. The server validates requests with these; the main process parses answers with them.
+
+type Method = 'GET' | 'POST' | 'DELETE'
+
+interface CallShape {
+  method: Method
+  path: string
+  query?: z.ZodType
+  params?: z.ZodType
+  body?: z.ZodType
+  /** Undefined for the binary receipt PDF. */
+  response?: z.ZodType
+  status: number
+}
+
+const call = <C extends CallShape>(shape: C): C => shape
+
+const NoQuery = z.object({}).strict()
+
+export const calls = {
+  getAllAppConfig: call({
+    method: 'GET',
+    path: '/get-all-app-config',
+    query: NoQuery,
+    response: z.object({ appConfigs: z.array(AppConfig) }),
+    status: 200,
+  }),
+  createAppConfig: call({
+    method: 'POST',
+    path: '/create-app-config',
+    body: z
+      .object({
+        shop: ShopDomain,
+        clientId: z.string().trim().min(1, 'is required'),
+        clientSecret: z.string().trim().min(1, 'is required'),
+        shopType: ShopType,
+      })
+      .strict(),
+    response: z.object({ appConfig: AppConfig }),
+    status: 201,
+  }),
+  deleteAppConfig: call({
+    method: 'DELETE',
+    path: '/delete-app-config/:shop',
+    params: z.object({ shop: ShopDomain }).strict(),
+    response: z.object({ appConfig: AppConfig }),
+    status: 200,
+  }),
+  getAppUrls: call({
+    method: 'GET',
+    path: '/get-app-urls',
+    query: NoQuery,
+    response: AppUrls,
+    status: 200,
+  }),
+  adminAllStores: call({
+    method: 'GET',
+    path: '/admin-all-stores',
+    query: NoQuery,
+    response: z.array(Store),
+    status: 200,
+  }),
+  adminUpdateProducts: call({
+    method: 'POST',
+    path: '/admin-update-products',
+    body: z.object({ storeShop: ShopDomain }).strict(),
+    response: z.object({
+      storeShop: z.string(),
+      productCount: z.number().int().nonnegative(),
+      syncedAt: z.string(),
+    }),
+    status: 200,
+  }),
+  adminSetDefaultCommissionRate: call({
+    method: 'POST',
+    path: '/admin-set-default-commission-rate',
+    body: z.object({ defaultCommission: DefaultCommission }).strict(),
+    response: z.object({ defaultCommission: DefaultCommission }),
+    status: 200,
+  }),
+  adminGetDefaultShopCommissionRate: call({
+    method: 'GET',
+    path: '/admin-get-default-shop-commission-rate',
+    query: z.object({ shop: ShopDomain }).strict(),
+    response: z.object({
+      tandemCommissionRate: Rate.nullable(),
+      creatorCommissionRate: Rate.nullable(),
+    }),
+    status: 200,
+  }),
+  adminGetUniqueCommissionRates: call({
+    method: 'GET',
+    path: '/admin-get-unique-commission-rates',
+    // A missing shop means "any".
+    query: z.object({ brandShop: ShopDomain.optional(), creatorShop: ShopDomain.optional() }).strict(),
+    response: z.object({ uniqueCommissionRates: z.array(UniqueCommissionRate) }),
+    status: 200,
+  }),
+  adminCreateUniqueCommissionRate: call({
+    method: 'POST',
+    path: '/admin-create-unique-commission-rate',
+    body: z.object({ uniqueCommissionRate: UniqueCommissionRate }).strict(),
+    response: z.object({ uniqueCommissionRate: UniqueCommissionRate }),
+    status: 201,
+  }),
+  adminDeleteUniqueCommissionRate: call({
+    method: 'DELETE',
+    path: '/admin-delete-unique-commission-rate',
+    query: z.object({ brandShop: ShopDomain, creatorShop: ShopDomain }).strict(),
+    response: z.object({ uniqueCommissionRate: UniqueCommissionRate }),
+    status: 200,
+  }),
+  adminPreviewOrderTransfer: call({
+    method: 'GET',
+    path: '/admin-preview-order-transfer',
+    query: z.object({ creatorOrderId: CreatorOrderId }).strict(),
+    response: z.object({ creatorOrder: CreatorOrder, preview: TransferPreview }),
+    status: 200,
+  }),
+  adminPreviewOrderTransferReceiptPdf: call({
+    method: 'GET',
+    path: '/admin-preview-order-transfer-receipt-pdf',
+    query: z.object({ creatorOrderId: CreatorOrderId }).strict(),
+    status: 200,
+  }),
+  adminCreateOrderTransfer: call({
+    method: 'POST',
+    path: '/admin-create-order-transfer',
+    body: z.object({ creatorOrderId: CreatorOrderId }).strict(),
+    response: z.object({
+      creatorOrderId: z.string(),
+      status: TransferStatus,
+      processedAt: z.string().nullable(),
+      brandOrders: z.array(
+        z.object({ brandStoreShop: z.string(), brandOrderId: z.string().nullable() }),
+      ),
+    }),
+    status: 201,
+  }),
+} as const
+
+export type Calls = typeof calls
+export type CallName = keyof Calls
+/** The parsed answer of a call (the PDF call answers bytes). */
+export type CallAnswer<N extends CallName> = Calls[N] extends { response: z.ZodType }
+  ? z.output<Calls[N]['response']>
+  : Uint8Array
+export type CallBody<N extends CallName> = Calls[N] extends { body: z.ZodType }
+  ? z.input<Calls[N]['body']>
+  : never
+export type CallQuery<N extends CallName> = Calls[N] extends { query: z.ZodType }
+  ? z.input<Calls[N]['query']>
+  : never

@@ -1,0 +1,138 @@
+import { z } from 'zod'
+import { ShopType, TransferStatus } from './enums'
+
+/** `name.myshopify.com`, trimmed and lower-cased before the check. */
+export const SHOP_DOMAIN_PATTERN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/
+export const ShopDomain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(SHOP_DOMAIN_PATTERN, 'must look like name.myshopify.com')
+export type ShopDomain = z.infer<typeof ShopDomain>
+
+/** A percentage from 0 to 100 with at most two decimals (10 means 10 %). */
+export const Rate = z
+  .number()
+  .min(0, 'must be at least 0')
+  .max(100, 'must be at most 100')
+  .refine((rate) => Math.abs(rate * 100 - Math.round(rate * 100)) < 1e-9, {
+    message: 'must have at most two decimals',
+  })
+
+/** Money at the API's edge: a decimal string with the currency's decimals ("102.00"). */
+export const MoneyAmount = z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal amount')
+export const Money = z.object({ amount: MoneyAmount, currencyCode: z.string() })
+/** Shopify's MoneyBag: the shop's and the customer's (presentment) currencies. */
+export const MoneyBag = z.object({ presentmentMoney: Money })
+
+export const Store = z.object({
+  shop: z.string(),
+  shopType: ShopType,
+})
+export type Store = z.infer<typeof Store>
+
+export const AppConfig = z.object({
+  shop: z.string(),
+  clientId: z.string(),
+  clientSecret: z.string(),
+  shopType: ShopType,
+})
+export type AppConfig = z.infer<typeof AppConfig>
+
+export const AppUrls = z.object({
+  brandAppUrl: z.string(),
+  creatorAppUrl: z.string(),
+  /** Comma-separated list of the brand app's callback URLs. */
+  brandAppAuthUrl: z.string(),
+  creatorAppAuthUrl: z.string(),
+})
+export type AppUrls = z.infer<typeof AppUrls>
+
+export const DefaultCommission = z
+  .object({
+    brandStoreShop: ShopDomain,
+    tandemCommissionRate: Rate,
+    creatorCommissionRate: Rate,
+  })
+  .strict()
+  .refine((c) => c.tandemCommissionRate + c.creatorCommissionRate <= 100, {
+    message: 'Tandem and creator commission rates together must not exceed 100',
+    path: ['creatorCommissionRate'],
+  })
+export type DefaultCommission = z.infer<typeof DefaultCommission>
+
+export const UniqueCommissionRate = z
+  .object({
+    brandStoreShop: ShopDomain,
+    creatorStoreShop: ShopDomain,
+    commissionRate: Rate,
+  })
+  .strict()
+export type UniqueCommissionRate = z.infer<typeof UniqueCommissionRate>
+
+/** The numeric order id (`1001`) or its GID (`gid://shopify/Order/1001`). */
+export const CreatorOrderId = z
+  .string()
+  .trim()
+  .min(1, 'Creator order ID is required')
+  .regex(/^(\d+|gid:\/\/shopify\/Order\/\d+)$/, 'must be an order number or an order GID')
+
+export const ShippingAddress = z.object({
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  address1: z.string().nullable(),
+  city: z.string().nullable(),
+  zip: z.string().nullable(),
+  country: z.string().nullable(),
+})
+
+export const LineItem = z.object({
+  id: z.string(),
+  title: z.string().nullish(),
+  name: z.string().nullish(),
+  quantity: z.number().int().nullish(),
+  currentQuantity: z.number().int().nullish(),
+  image: z.object({ url: z.string() }).nullish(),
+  originalUnitPriceSet: MoneyBag,
+  originalTotalSet: MoneyBag,
+  /** The brand store the line's product comes from; null for the creator's own products. */
+  brandStoreShop: z.string().nullable(),
+})
+export type LineItem = z.infer<typeof LineItem>
+
+export const CreatorOrder = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string().nullable(),
+  createdAt: z.string(),
+  creatorStoreShop: z.string(),
+  currentSubtotalPriceSet: MoneyBag,
+  currentTotalTaxSet: MoneyBag,
+  currentTotalPriceSet: MoneyBag,
+  shippingAddress: ShippingAddress.nullable(),
+  lineItems: z.object({ nodes: z.array(LineItem) }),
+})
+export type CreatorOrder = z.infer<typeof CreatorOrder>
+
+export const BrandTransfer = z.object({
+  brandStoreShop: z.string(),
+  /** Null until processing has created the brand order. */
+  brandOrderId: z.string().nullable(),
+  brandAmount: MoneyAmount,
+  creatorCommissionAmount: MoneyAmount,
+  tandemCommissionAmount: MoneyAmount,
+})
+export type BrandTransfer = z.infer<typeof BrandTransfer>
+
+export const TransferPreview = z.object({
+  currency: z.string(),
+  status: TransferStatus,
+  processedAt: z.string().nullable(),
+  brands: z.array(BrandTransfer),
+  totals: z.object({
+    totalBrandAmount: MoneyAmount,
+    totalCreatorCommissionAmount: MoneyAmount,
+    totalTandemCommissionAmount: MoneyAmount,
+  }),
+})
+export type TransferPreview = z.infer<typeof TransferPreview>

@@ -1,0 +1,39 @@
+import { z } from 'zod'
+
+/** The body of every error answer of the server. */
+export const ErrorBody = z.object({
+  error: z.string(),
+  message: z.string(),
+})
+export type ErrorBody = z.infer<typeof ErrorBody>
+
+/** Machine codes of `ErrorBody.error`, one per HTTP status the server uses. */
+export const ERROR_CODES = {
+  400: 'invalid_input',
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  422: 'business_rule',
+  502: 'upstream_failed',
+} as const
+
+/** SPEC.md §8's payment-transfer messages, word for word. */
+export const TRANSFER_ERRORS = {
+  noBrandOrders: 'No brand orders found',
+  commissionNotFound: 'Commission not found',
+  productCommissionNotFound: 'Commission of the product and brand not found',
+  markAsPaidFailed: 'Order mark as paid failed',
+  storeNotFound: 'Store not found',
+  connectedAccountEmailNotFound: 'Payment provider connected account email not found',
+  connectedAccountIdNotFound: 'Payment provider connected account ID not found',
+  paymentIntentIdNotFound: 'Payment intent id not found',
+  paymentIntentNotFound: 'Payment intent not found',
+  paymentIntentNotSucceeded: 'Payment intent not successed',
+  transferCreateFailed: 'Transfer create failed',
+  transferSendInvoiceFailed: 'Transfer send invoice failed',
+  // PRODUCT.md's additions.
+  creatorOrderNotFound: 'Creator order not found',
+  alreadyProcessed: 'Order transfer already processed',
+} as const

@@ -1,0 +1,4 @@
+export * from './enums'
+export * from './entities'
+export * from './errors'
+export * from './calls'

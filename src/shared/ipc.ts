@@ -1,0 +1,152 @@
+import { z } from 'zod'
+import type { CallAnswer } from './contract/calls'
+import { calls } from './contract/calls'
+import { CreatorOrderId, ShopDomain } from './contract/entities'
+
+// The main process's abilities as one map of named async functions ("domain/verb"). Electron's
+// ipcMain and the browser host are two transports over the same map; every argument is parsed in
+// main with the schema below, because the renderer is untrusted.
+
+export const THEMES = ['light', 'dark', 'system'] as const
+export const Theme = z.enum(THEMES)
+export type Theme = z.infer<typeof Theme>
+
+/** All the renderer ever learns of the session: never a token. */
+export interface SessionView {
+  signedIn: boolean
+  email: string | null
+}
+
+/** Settings the renderer may see and change; secrets are not among them. */
+export interface SettingsView {
+  apiUrl: string
+  theme: Theme
+  /** False when the OS offers no encryption: the session is then kept in memory only. */
+  sessionPersisted: boolean
+}
+
+/** An app config as the renderer sees it: the client secret only masked. */
+export interface AppConfigView {
+  shop: string
+  clientId: string
+  maskedClientSecret: string
+  shopType: 'BRAND' | 'CREATOR'
+}
+
+export interface SavedFile {
+  /** False when the person cancelled the save dialog. */
+  saved: boolean
+  path: string | null
+}
+
+const NoInput = z.undefined()
+const ShopInput = z.object({ shop: ShopDomain }).strict()
+const OrderInput = z.object({ creatorOrderId: CreatorOrderId }).strict()
+
+/** Declares a channel: its argument schema and (as a type only) its result. */
+function channel<Output>() {
+  return <Input extends z.ZodType>(input: Input) => ({ input, output: undefined as Output })
+}
+
+export const channels = {
+  'session/status': channel<SessionView>()(NoInput),
+  'session/signIn': channel<SessionView>()(
+    z.object({ email: z.string().trim().min(1), password: z.string().min(1) }).strict(),
+  ),
+  'session/signOut': channel<SessionView>()(NoInput),
+
+  'settings/get': channel<SettingsView>()(NoInput),
+  'settings/update': channel<SettingsView>()(
+    z.object({ apiUrl: z.url({ protocol: /^https?$/ }).optional(), theme: Theme.optional() }).strict(),
+  ),
+
+  'stores/list': channel<CallAnswer<'adminAllStores'>>()(NoInput),
+  'stores/syncProducts': channel<CallAnswer<'adminUpdateProducts'>>()(
+    calls.adminUpdateProducts.body,
+  ),
+
+  'commissions/getDefault': channel<CallAnswer<'adminGetDefaultShopCommissionRate'>>()(ShopInput),
+  'commissions/setDefault': channel<CallAnswer<'adminSetDefaultCommissionRate'>>()(
+    calls.adminSetDefaultCommissionRate.body,
+  ),
+  'commissions/listUnique': channel<CallAnswer<'adminGetUniqueCommissionRates'>>()(
+    calls.adminGetUniqueCommissionRates.query,
+  ),
+  'commissions/createUnique': channel<CallAnswer<'adminCreateUniqueCommissionRate'>>()(
+    calls.adminCreateUniqueCommissionRate.body,
+  ),
+  'commissions/deleteUnique': channel<CallAnswer<'adminDeleteUniqueCommissionRate'>>()(
+    calls.adminDeleteUniqueCommissionRate.query,
+  ),
+
+  'configs/list': channel<AppConfigView[]>()(NoInput),
+  'configs/create': channel<AppConfigView>()(calls.createAppConfig.body),
+  'configs/delete': channel<AppConfigView>()(ShopInput),
+  'configs/revealSecret': channel<string>()(ShopInput),
+  'configs/copySecret': channel<void>()(ShopInput),
+  'configs/appUrls': channel<CallAnswer<'getAppUrls'>>()(NoInput),
+
+  'transfer/preview': channel<CallAnswer<'adminPreviewOrderTransfer'>>()(OrderInput),
+  'transfer/process': channel<CallAnswer<'adminCreateOrderTransfer'>>()(OrderInput),
+  /** The receipt's bytes, kept in main so that a save writes exactly what was shown. */
+  'receipt/fetch': channel<Uint8Array>()(OrderInput),
+  'receipt/save': channel<SavedFile>()(
+    OrderInput.extend({ suggestedName: z.string().min(1).max(200) }).strict(),
+  ),
+
+  'clipboard/writeText': channel<void>()(z.object({ text: z.string().max(100_000) }).strict()),
+  'external/open': channel<void>()(z.object({ url: z.url({ protocol: /^https?$/ }) }).strict()),
+} as const
+
+export type Channel = keyof typeof channels
+export type ChannelArgs<C extends Channel> = z.input<(typeof channels)[C]['input']>
+export type ChannelParsed<C extends Channel> = z.output<(typeof channels)[C]['input']>
+export type ChannelResult<C extends Channel> = (typeof channels)[C]['output']
+
+/** What main implements: one async function per channel, taking the parsed argument. */
+export type HandlerMap = {
+  [C in Channel]: (args: ChannelParsed<C>) => Promise<ChannelResult<C>>
+}
+
+/** Main-to-renderer events. */
+export interface MainEvents {
+  /** The session changed without the renderer asking (refresh failed, token revoked). */
+  'session/changed': SessionView
+}
+export type MainEvent = keyof MainEvents
+
+/**
+ * How a handler's outcome crosses a transport: errors as sentences for a person. `reason` is the
+ * bare cause when `message` wraps it ("Failed to fetch preview: Commission not found").
+ */
+export interface BridgeFailure {
+  message: string
+  reason?: string
+}
+export type Envelope<T> = { ok: true; value: T } | { ok: false; error: BridgeFailure }
+
+/** What the preload really exposes as `window.tandem`: envelopes, unwrapped in lib/bridge.ts. */
+export interface RawBridge {
+  invoke(channel: Channel, args?: unknown): Promise<Envelope<unknown>>
+  on(event: MainEvent, listener: (payload: unknown) => void): () => void
+}
+
+/** The browser host's HTTP routes (browser mode); every call carries the per-launch key. */
+export const BROWSER_HOST = {
+  invokePath: '/__tandem/invoke/',
+  eventsPath: '/__tandem/events',
+  keyHeader: 'x-tandem-key',
+  keyParam: 'key',
+} as const
+
+/** The typed bridge the renderer's screens use (lib/bridge.ts), over either transport. */
+export interface TandemBridge {
+  invoke<C extends Channel>(
+    channel: C,
+    ...args: ChannelArgs<C> extends undefined ? [] : [ChannelArgs<C>]
+  ): Promise<ChannelResult<C>>
+  on<E extends MainEvent>(event: E, listener: (payload: MainEvents[E]) => void): () => void
+}
+
+export const isChannel = (name: unknown): name is Channel =>
+  typeof name === 'string' && Object.hasOwn(channels, name)
