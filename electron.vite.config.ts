@@ -14,8 +14,8 @@ export default defineConfig({
     // The backend and Firebase settings a build ships with; run time may override them.
     define: { __TANDEM_BUILD_ENV__: JSON.stringify(readBuildEnvironment(process.env)) },
     build: {
-      // electron-store 11 and its helpers are ESM-only: bundle them into the CommonJS main.
-      externalizeDeps: { exclude: ['electron-store'] },
+      // electron-store 11 and ky 1 are ESM-only: bundle them into the CommonJS main.
+      externalizeDeps: { exclude: ['electron-store', 'ky'] },
     },
   },
   preload: {

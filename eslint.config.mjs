@@ -25,7 +25,9 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { paths: [{ name: 'electron', message: 'Inject a port instead.', allowTypeImports: true }] },
+        {
+          paths: [{ name: 'electron', message: 'Inject a port instead.', allowTypeImports: true }],
+        },
       ],
     },
   },

@@ -9,6 +9,9 @@ import { freePort, waitForHttp } from './ports'
 
 export const DEMO_PROJECT_ID = 'demo-tandem'
 
+/** The local stack's administrator (PRODUCT.md). */
+export const DEMO_ADMIN = { email: 'admin@tandem.test', password: 'tandem-admin', admin: true }
+
 export interface AuthEmulator {
   url: string
   projectId: string
@@ -42,8 +45,21 @@ export async function startAuthEmulator(options: StartOptions): Promise<AuthEmul
   const firebaseCli = createRequire(import.meta.url).resolve('firebase-tools/lib/bin/firebase.js')
   const child = spawn(
     process.execPath,
-    [firebaseCli, 'emulators:start', '--only', 'auth', '--project', projectId, '--config', configPath],
-    { cwd: options.workDir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } },
+    [
+      firebaseCli,
+      'emulators:start',
+      '--only',
+      'auth',
+      '--project',
+      projectId,
+      '--config',
+      configPath,
+    ],
+    {
+      cwd: options.workDir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, CI: 'true' },
+    },
   )
   for (const stream of [child.stdout, child.stderr]) {
     stream?.setEncoding('utf8')
@@ -53,7 +69,9 @@ export async function startAuthEmulator(options: StartOptions): Promise<AuthEmul
   }
   const url = `http://127.0.0.1:${options.port}`
   const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code) => reject(new Error(`Firebase Auth emulator exited with code ${code}`))),
+    child.once('exit', (code) =>
+      reject(new Error(`Firebase Auth emulator exited with code ${code}`)),
+    ),
   )
   exited.catch(() => {})
   await Promise.race([waitForHttp(url, 60_000), exited])
@@ -91,8 +109,12 @@ export async function upsertEmulatorUser(
   const existing = (lookup.users as { localId: string }[] | undefined)?.[0]
   const uid = existing
     ? existing.localId
-    : ((await emulatorJson(`${api}/accounts`, asOwner, { email: user.email, password: user.password }))
-        .localId as string)
+    : ((
+        await emulatorJson(`${api}/accounts`, asOwner, {
+          email: user.email,
+          password: user.password,
+        })
+      ).localId as string)
   await emulatorJson(`${api}/accounts:update`, asOwner, {
     localId: uid,
     password: user.password,

@@ -24,7 +24,8 @@ export async function waitForHttp(url: string, timeoutMs: number): Promise<void>
       await fetch(url, { signal: AbortSignal.timeout(1000) })
       return
     } catch (error) {
-      if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`, { cause: error })
+      if (Date.now() > deadline)
+        throw new Error(`${url} did not answer within ${timeoutMs} ms`, { cause: error })
       await new Promise((resolve) => setTimeout(resolve, 250))
     }
   }

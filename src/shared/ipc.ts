@@ -21,6 +21,8 @@ export interface SessionView {
 export interface SettingsView {
   apiUrl: string
   theme: Theme
+  /** The Firebase project sign-in goes to; a changed one applies at the next launch. */
+  firebaseProjectId: string
   /** False when the OS offers no encryption: the session is then kept in memory only. */
   sessionPersisted: boolean
 }
@@ -40,6 +42,14 @@ export interface SavedFile {
 }
 
 const NoInput = z.undefined()
+const FirebaseWebConfigInput = z
+  .object({
+    apiKey: z.string().trim().min(1),
+    authDomain: z.string().trim().min(1),
+    projectId: z.string().trim().min(1),
+    appId: z.string().trim().min(1).optional(),
+  })
+  .strict()
 const ShopInput = z.object({ shop: ShopDomain }).strict()
 const OrderInput = z.object({ creatorOrderId: CreatorOrderId }).strict()
 
@@ -57,7 +67,13 @@ export const channels = {
 
   'settings/get': channel<SettingsView>()(NoInput),
   'settings/update': channel<SettingsView>()(
-    z.object({ apiUrl: z.url({ protocol: /^https?$/ }).optional(), theme: Theme.optional() }).strict(),
+    z
+      .object({
+        apiUrl: z.url({ protocol: /^https?$/ }).optional(),
+        theme: Theme.optional(),
+        firebase: FirebaseWebConfigInput.optional(),
+      })
+      .strict(),
   ),
 
   'stores/list': channel<CallAnswer<'adminAllStores'>>()(NoInput),

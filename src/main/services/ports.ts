@@ -1,4 +1,4 @@
-// What services need from the outside world. Electron's adapters live in src/main/index.ts, the
+// What services need from the outside world. Electron's adapters live in src/main/adapters, the
 // browser host's in src/browser-host; tests pass small fakes. No service imports `electron`.
 
 /** electron-store in the desktop app; a JSON file in browser mode; a Map in tests. */

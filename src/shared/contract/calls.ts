@@ -108,7 +108,9 @@ export const calls = {
     method: 'GET',
     path: '/admin-get-unique-commission-rates',
     // A missing shop means "any".
-    query: z.object({ brandShop: ShopDomain.optional(), creatorShop: ShopDomain.optional() }).strict(),
+    query: z
+      .object({ brandShop: ShopDomain.optional(), creatorShop: ShopDomain.optional() })
+      .strict(),
     response: z.object({ uniqueCommissionRates: z.array(UniqueCommissionRate) }),
     status: 200,
   }),

@@ -1,0 +1,121 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { startBrowserHost, type BrowserHost } from '../src/browser-host/host'
+import {
+  LOCAL_DEFAULTS,
+  readBuildEnvironment,
+} from '../src/main/services/settings/build-environment'
+import {
+  DEMO_ADMIN,
+  startAuthEmulator,
+  upsertEmulatorUser,
+  type AuthEmulator,
+} from './lib/auth-emulator'
+
+// The local stack: Firebase Auth emulator with the demo admin, then the console, as a desktop app
+// (`npm start`) or in browser mode (`npm run start:web`). Ctrl-C stops every child.
+
+const root = resolve(__dirname, '..')
+const mode = process.argv.includes('--web') ? 'web' : 'desktop'
+const ports = {
+  web: Number(process.env.TANDEM_WEB_PORT || 5180),
+  api: Number(process.env.TANDEM_API_PORT || 8787),
+  auth: Number(process.env.TANDEM_AUTH_PORT || 9099),
+}
+const dataDir = resolve(process.env.TANDEM_DATA_DIR || join(root, '.tandem'))
+
+const stops: (() => Promise<void>)[] = []
+let stopping = false
+
+async function main(): Promise<void> {
+  mkdirSync(dataDir, { recursive: true })
+  buildIfStale()
+
+  const emulator: AuthEmulator = await startAuthEmulator({
+    port: ports.auth,
+    workDir: join(dataDir, 'auth-emulator'),
+    onOutput: (line) => {
+      if (/error|⚠/i.test(line)) console.log(`[auth] ${line}`)
+    },
+  })
+  stops.push(() => emulator.stop())
+  await upsertEmulatorUser(emulator.url, emulator.projectId, DEMO_ADMIN)
+  console.log(`Firebase Auth emulator at ${emulator.url}; demo admin ${DEMO_ADMIN.email}`)
+
+  const environment = readBuildEnvironment(process.env, {
+    ...LOCAL_DEFAULTS,
+    apiUrl: `http://127.0.0.1:${ports.api}`,
+    authEmulatorUrl: emulator.url,
+  })
+
+  if (mode === 'web') {
+    const host: BrowserHost = await startBrowserHost({
+      port: ports.web,
+      rendererDir: join(root, 'out', 'renderer'),
+      dataDir,
+      buildEnvironment: environment,
+    })
+    stops.push(() => host.close())
+    console.log(`Tandem Admin is running at ${host.url}`)
+  } else {
+    const electron = spawn(npmBin('electron-vite'), ['preview'], {
+      cwd: root,
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        TANDEM_API_URL: environment.apiUrl,
+        TANDEM_AUTH_EMULATOR_URL: emulator.url,
+      },
+    })
+    stops.push(() => stopChild(electron))
+    electron.once('exit', (code) => {
+      if (!stopping) {
+        console.log(`Tandem Admin exited (${code ?? 'signal'}).`)
+        void stopAll(code ?? 0)
+      }
+    })
+  }
+}
+
+/** Builds the app when nothing is built yet or a source file is newer than the build. */
+function buildIfStale(): void {
+  const built = join(root, 'out', 'renderer', 'index.html')
+  if (existsSync(built) && newestChange(join(root, 'src')) <= statSync(built).mtimeMs) return
+  console.log('Building Tandem Admin…')
+  const result = spawnSync(npmBin('electron-vite'), ['build'], { cwd: root, stdio: 'inherit' })
+  if (result.status !== 0) throw new Error('The build failed')
+}
+
+function newestChange(folder: string): number {
+  let newest = 0
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const path = join(folder, entry.name)
+    newest = Math.max(newest, entry.isDirectory() ? newestChange(path) : statSync(path).mtimeMs)
+  }
+  return newest
+}
+
+const npmBin = (name: string) => join(root, 'node_modules', '.bin', name)
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve()
+  return new Promise((done) => {
+    child.once('exit', () => done())
+    child.kill('SIGTERM')
+  })
+}
+
+async function stopAll(code: number): Promise<void> {
+  if (stopping) return
+  stopping = true
+  await Promise.allSettled(stops.reverse().map((stop) => stop()))
+  process.exit(code)
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stopAll(0))
+
+main().catch(async (error: unknown) => {
+  console.error(error instanceof Error ? error.message : error)
+  await stopAll(1)
+})

@@ -1,0 +1,35 @@
+import type { CallName } from '@shared/contract/calls'
+
+/**
+ * What each call does, in the words of SPEC.md §8's toasts: errors read
+ * `Failed to {action}: {reason}`, and the renderer shows that message as it is.
+ */
+export const CALL_ACTIONS: Record<CallName, string> = {
+  getAllAppConfig: 'fetch app configs',
+  createAppConfig: 'create app config',
+  deleteAppConfig: 'delete app config',
+  getAppUrls: 'fetch app urls',
+  adminAllStores: 'fetch stores',
+  adminUpdateProducts: 'sync products',
+  adminSetDefaultCommissionRate: 'set default commission rates',
+  adminGetDefaultShopCommissionRate: 'fetch default commission rates',
+  adminGetUniqueCommissionRates: 'fetch commission rates',
+  adminCreateUniqueCommissionRate: 'create commission rate',
+  adminDeleteUniqueCommissionRate: 'delete commission rate',
+  adminPreviewOrderTransfer: 'fetch preview',
+  adminPreviewOrderTransferReceiptPdf: 'fetch receipt PDF',
+  adminCreateOrderTransfer: 'process transfer',
+}
+
+/**
+ * SPEC.md §8: "a non-200 status on commission calls is an error", read as "a status other than the
+ * contract's" (creating a rate answers 201). Other calls accept any 2xx: their answer schema is
+ * what guards the console, and a 200 where 201 was expected changes nothing a person sees.
+ */
+export const EXACT_STATUS_CALLS: ReadonlySet<CallName> = new Set<CallName>([
+  'adminSetDefaultCommissionRate',
+  'adminGetDefaultShopCommissionRate',
+  'adminGetUniqueCommissionRates',
+  'adminCreateUniqueCommissionRate',
+  'adminDeleteUniqueCommissionRate',
+])

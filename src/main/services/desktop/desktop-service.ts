@@ -1,0 +1,48 @@
+import type { SavedFile } from '@shared/ipc'
+import type {
+  ClipboardPort,
+  ExternalOpenerPort,
+  FileWriterPort,
+  Logger,
+  SaveDialogPort,
+} from '../ports'
+
+export interface DesktopService {
+  copyText(text: string): void
+  /** Asks where to save, then writes exactly these bytes. */
+  saveFile(suggestedName: string, bytes: Uint8Array): Promise<SavedFile>
+  openExternal(url: string): Promise<void>
+}
+
+export function createDesktopService(ports: {
+  clipboard: ClipboardPort
+  saveDialog: SaveDialogPort
+  files: FileWriterPort
+  opener: ExternalOpenerPort
+  log: Logger
+}): DesktopService {
+  return {
+    copyText(text) {
+      ports.clipboard.writeText(text)
+    },
+    async saveFile(suggestedName, bytes) {
+      const path = await ports.saveDialog.chooseSavePath(safeFileName(suggestedName))
+      if (!path) return { saved: false, path: null }
+      await ports.files.writeFile(path, bytes)
+      ports.log.info(`Saved ${bytes.length} bytes to ${path}`)
+      return { saved: true, path }
+    },
+    openExternal: (url) => ports.opener.open(url),
+  }
+}
+
+/**
+ * A name the renderer suggests becomes a plain file name: no folders, no characters that
+ * Windows, macOS or Linux refuse, never empty.
+ */
+export function safeFileName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? ''
+  // eslint-disable-next-line no-control-regex
+  const cleaned = base.replace(/[<>:"|?*\u0000-\u001f]/g, '-').replace(/^[.\s]+|[.\s]+$/g, '')
+  return cleaned || 'download'
+}

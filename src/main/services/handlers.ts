@@ -1,0 +1,92 @@
+import type { AppConfig } from '@shared/contract'
+import type { AppConfigView, HandlerMap } from '@shared/ipc'
+import type { ApiClient } from './api/api-client'
+import type { DesktopService } from './desktop/desktop-service'
+import { UserFacingError } from './errors'
+import { ReceiptCache } from './receipt-cache'
+import type { SessionService } from './session/session-service'
+import type { SettingsService } from './settings/settings-service'
+
+export interface Services {
+  session: SessionService
+  settings: SettingsService
+  api: ApiClient
+  desktop: DesktopService
+}
+
+/** The main process's abilities, one function per channel of src/shared/ipc.ts. */
+export function buildHandlers({ session, settings, api, desktop }: Services): HandlerMap {
+  const receipts = new ReceiptCache()
+
+  // Client secrets stay in main: the renderer gets them masked, and whole only when a person
+  // asks to reveal one.
+  const findConfig = async (shop: string): Promise<AppConfig> => {
+    const { appConfigs } = await api.call('getAllAppConfig')
+    const config = appConfigs.find((candidate) => candidate.shop === shop)
+    if (!config) throw new UserFacingError(`No app config for ${shop}.`)
+    return config
+  }
+
+  return {
+    'session/status': async () => session.view(),
+    'session/signIn': ({ email, password }) => session.signIn(email, password),
+    'session/signOut': () => session.signOut(),
+
+    'settings/get': async () => settings.view(),
+    'settings/update': async (patch) => settings.update(patch),
+
+    'stores/list': () => api.call('adminAllStores'),
+    'stores/syncProducts': (body) => api.call('adminUpdateProducts', { body }),
+
+    'commissions/getDefault': ({ shop }) =>
+      api.call('adminGetDefaultShopCommissionRate', { query: { shop } }),
+    'commissions/setDefault': (body) => api.call('adminSetDefaultCommissionRate', { body }),
+    'commissions/listUnique': (query) => api.call('adminGetUniqueCommissionRates', { query }),
+    'commissions/createUnique': (body) => api.call('adminCreateUniqueCommissionRate', { body }),
+    'commissions/deleteUnique': (query) => api.call('adminDeleteUniqueCommissionRate', { query }),
+
+    'configs/list': async () => (await api.call('getAllAppConfig')).appConfigs.map(toView),
+    'configs/create': async (body) =>
+      toView((await api.call('createAppConfig', { body })).appConfig),
+    'configs/delete': async ({ shop }) =>
+      toView((await api.call('deleteAppConfig', { params: { shop } })).appConfig),
+    'configs/revealSecret': async ({ shop }) => (await findConfig(shop)).clientSecret,
+    'configs/copySecret': async ({ shop }) =>
+      desktop.copyText((await findConfig(shop)).clientSecret),
+    'configs/appUrls': () => api.call('getAppUrls'),
+
+    'transfer/preview': (query) => api.call('adminPreviewOrderTransfer', { query }),
+    'transfer/process': async (body) => {
+      const result = await api.call('adminCreateOrderTransfer', { body })
+      receipts.forget(body.creatorOrderId)
+      return result
+    },
+    'receipt/fetch': async (query) => {
+      const bytes = await api.call('adminPreviewOrderTransferReceiptPdf', { query })
+      receipts.remember(query.creatorOrderId, bytes)
+      return bytes
+    },
+    'receipt/save': async ({ creatorOrderId, suggestedName }) => {
+      const bytes = receipts.get(creatorOrderId)
+      if (!bytes) throw new UserFacingError('Open the receipt before saving it.')
+      return desktop.saveFile(suggestedName, bytes)
+    },
+
+    'clipboard/writeText': async ({ text }) => desktop.copyText(text),
+    'external/open': ({ url }) => desktop.openExternal(url),
+  }
+}
+
+function toView(config: AppConfig): AppConfigView {
+  return {
+    shop: config.shop,
+    clientId: config.clientId,
+    maskedClientSecret: maskSecret(config.clientSecret),
+    shopType: config.shopType,
+  }
+}
+
+/** Eight dots and, for secrets long enough not to give much away, the last four characters. */
+export function maskSecret(secret: string): string {
+  return '••••••••' + (secret.length >= 12 ? secret.slice(-4) : '')
+}

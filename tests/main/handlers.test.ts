@@ -1,0 +1,197 @@
+import { describe, expect, it } from 'vitest'
+import type { AppConfig } from '@shared/contract'
+import type { HandlerMap } from '@shared/ipc'
+import type { ApiClient } from '../../src/main/services/api/api-client'
+import { createDesktopService } from '../../src/main/services/desktop/desktop-service'
+import { dispatch } from '../../src/main/services/dispatch'
+import { UserFacingError } from '../../src/main/services/errors'
+import { buildHandlers } from '../../src/main/services/handlers'
+import type { SessionService } from '../../src/main/services/session/session-service'
+import { LOCAL_DEFAULTS } from '../../src/main/services/settings/build-environment'
+import { createSettingsService } from '../../src/main/services/settings/settings-service'
+import { memoryStore, recordingLogger } from './fakes'
+
+const config: AppConfig = {
+  shop: 'maya-makes.myshopify.com',
+  clientId: 'client-maya',
+  clientSecret: 'shpss_0123456789abcdef',
+  shopType: 'CREATOR',
+}
+const receiptBytes = new Uint8Array([37, 80, 68, 70, 45, 49, 46, 55])
+
+/** Handlers over a fake server: answers by call name, and every call recorded. */
+function setUp(answers: Record<string, unknown> = {}) {
+  const apiCalls: { name: string; request: unknown }[] = []
+  const api: ApiClient = {
+    call: (async (name: string, request?: unknown) => {
+      apiCalls.push({ name, request })
+      const answer = answers[name]
+      if (answer instanceof Error) throw answer
+      return answer
+    }) as ApiClient['call'],
+  }
+  const session = {
+    view: () => ({ signedIn: true, email: 'admin@tandem.test' }),
+    signIn: async (email: string) => ({ signedIn: true, email }),
+    signOut: async () => ({ signedIn: false, email: null }),
+  } as unknown as SessionService
+  const copied: string[] = []
+  const written: Uint8Array[] = []
+  const log = recordingLogger()
+  const desktop = createDesktopService({
+    clipboard: { writeText: (text) => copied.push(text) },
+    saveDialog: { chooseSavePath: async (name) => `/downloads/${name}` },
+    files: { writeFile: async (_path, bytes) => void written.push(bytes) },
+    opener: { open: async () => {} },
+    log,
+  })
+  const settings = createSettingsService({
+    store: memoryStore(),
+    defaults: LOCAL_DEFAULTS,
+    sessionPersisted: () => true,
+  })
+  const handlers = buildHandlers({ session, settings, api, desktop })
+  const invoke = (channel: string, args?: unknown) => dispatch(handlers, channel, args, log)
+  return { handlers, invoke, apiCalls, copied, written, log }
+}
+
+describe('handler map', () => {
+  it('has a handler for every channel', () => {
+    const { handlers } = setUp()
+    const names: (keyof HandlerMap)[] = ['session/signIn', 'receipt/save', 'configs/appUrls']
+    for (const name of names) expect(typeof handlers[name]).toBe('function')
+  })
+
+  it('shows the renderer client secrets only masked', async () => {
+    const { invoke } = setUp({ getAllAppConfig: { appConfigs: [config] } })
+    const answer = await invoke('configs/list')
+    expect(answer).toEqual({
+      ok: true,
+      value: [
+        {
+          shop: 'maya-makes.myshopify.com',
+          clientId: 'client-maya',
+          maskedClientSecret: '••••••••cdef',
+          shopType: 'CREATOR',
+        },
+      ],
+    })
+    expect(JSON.stringify(answer)).not.toContain(config.clientSecret)
+  })
+
+  it('reveals or copies one secret only when asked for that shop', async () => {
+    const { invoke, copied } = setUp({ getAllAppConfig: { appConfigs: [config] } })
+    expect(await invoke('configs/revealSecret', { shop: 'maya-makes.myshopify.com' })).toEqual({
+      ok: true,
+      value: config.clientSecret,
+    })
+    expect(await invoke('configs/copySecret', { shop: 'Maya-Makes.myshopify.com' })).toEqual({
+      ok: true,
+      value: undefined,
+    })
+    expect(copied).toEqual([config.clientSecret])
+    expect(await invoke('configs/revealSecret', { shop: 'nobody.myshopify.com' })).toEqual({
+      ok: false,
+      error: { message: 'No app config for nobody.myshopify.com.' },
+    })
+  })
+
+  it('passes arguments to the server as the contract parsed them', async () => {
+    const { invoke, apiCalls } = setUp({
+      adminGetUniqueCommissionRates: { uniqueCommissionRates: [] },
+    })
+    await invoke('commissions/listUnique', { creatorShop: ' MAYA-makes.myshopify.com ' })
+    expect(apiCalls).toEqual([
+      {
+        name: 'adminGetUniqueCommissionRates',
+        request: { query: { creatorShop: 'maya-makes.myshopify.com' } },
+      },
+    ])
+  })
+
+  it('saves exactly the receipt bytes it showed, for either form of the order id', async () => {
+    const { invoke, written } = setUp({ adminPreviewOrderTransferReceiptPdf: receiptBytes })
+    expect(await invoke('receipt/fetch', { creatorOrderId: '1001' })).toEqual({
+      ok: true,
+      value: receiptBytes,
+    })
+    const saved = await invoke('receipt/save', {
+      creatorOrderId: 'gid://shopify/Order/1001',
+      suggestedName: 'tandem-receipt-#1001.pdf',
+    })
+    expect(saved).toEqual({
+      ok: true,
+      value: { saved: true, path: '/downloads/tandem-receipt-#1001.pdf' },
+    })
+    expect(written).toEqual([receiptBytes])
+  })
+
+  it('refuses to save a receipt that was never shown, or one made stale by processing', async () => {
+    const { invoke } = setUp({
+      adminPreviewOrderTransferReceiptPdf: receiptBytes,
+      adminCreateOrderTransfer: {
+        creatorOrderId: '1001',
+        status: 'COMPLETED',
+        processedAt: null,
+        brandOrders: [],
+      },
+    })
+    const save = { creatorOrderId: '1001', suggestedName: 'r.pdf' }
+    const refused = { ok: false, error: { message: 'Open the receipt before saving it.' } }
+    expect(await invoke('receipt/save', save)).toEqual(refused)
+    await invoke('receipt/fetch', { creatorOrderId: '1001' })
+    await invoke('transfer/process', { creatorOrderId: '1001' })
+    expect(await invoke('receipt/save', save)).toEqual(refused)
+  })
+})
+
+describe('dispatch', () => {
+  it('refuses unknown channels, including names from the object prototype', async () => {
+    const { invoke } = setUp()
+    expect(await invoke('session/steal')).toEqual({
+      ok: false,
+      error: { message: 'Unknown request "session/steal".' },
+    })
+    expect((await invoke('constructor')).ok).toBe(false)
+    expect((await invoke('__proto__')).ok).toBe(false)
+  })
+
+  it('refuses bad arguments with the field and rule, and calls nothing', async () => {
+    const { invoke, apiCalls } = setUp()
+    expect(await invoke('stores/syncProducts', { storeShop: 'evil.com' })).toEqual({
+      ok: false,
+      error: { message: 'Invalid input: storeShop must look like name.myshopify.com' },
+    })
+    expect(
+      (await invoke('stores/syncProducts', { storeShop: 'a.myshopify.com', extra: 1 })).ok,
+    ).toBe(false)
+    expect((await invoke('external/open', { url: 'javascript:alert(1)' })).ok).toBe(false)
+    expect((await invoke('session/status', { anything: true })).ok).toBe(false)
+    expect(apiCalls).toEqual([])
+  })
+
+  it('forwards sentences meant for a person with their reason', async () => {
+    const { invoke } = setUp({
+      adminPreviewOrderTransfer: new UserFacingError(
+        'Failed to fetch preview: Commission not found',
+        'Commission not found',
+      ),
+    })
+    expect(await invoke('transfer/preview', { creatorOrderId: '1002' })).toEqual({
+      ok: false,
+      error: {
+        message: 'Failed to fetch preview: Commission not found',
+        reason: 'Commission not found',
+      },
+    })
+  })
+
+  it('logs unexpected errors and tells the renderer only that something went wrong', async () => {
+    const { invoke, log } = setUp({ adminAllStores: new TypeError('x is not a function') })
+    expect(await invoke('stores/list')).toEqual({
+      ok: false,
+      error: { message: 'Something went wrong in Tandem Admin; the details are in its log.' },
+    })
+    expect(log.lines).toEqual(['error stores/list failed unexpectedly x is not a function'])
+  })
+})
