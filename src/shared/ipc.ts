@@ -3,6 +3,8 @@ import type { CallAnswer } from './contract/calls'
 import { calls } from './contract/calls'
 import { CreatorOrderId, ShopDomain } from './contract/entities'
 
+export { BROWSER_HOST } from './browser-host'
+
 // The main process's abilities as one map of named async functions ("domain/verb"). Electron's
 // ipcMain and the browser host are two transports over the same map; every argument is parsed in
 // main with the schema below, because the renderer is untrusted.
@@ -146,14 +148,6 @@ export interface RawBridge {
   invoke(channel: Channel, args?: unknown): Promise<Envelope<unknown>>
   on(event: MainEvent, listener: (payload: unknown) => void): () => void
 }
-
-/** The browser host's HTTP routes (browser mode); every call carries the per-launch key. */
-export const BROWSER_HOST = {
-  invokePath: '/__tandem/invoke/',
-  eventsPath: '/__tandem/events',
-  keyHeader: 'x-tandem-key',
-  keyParam: 'key',
-} as const
 
 /** The typed bridge the renderer's screens use (lib/bridge.ts), over either transport. */
 export interface TandemBridge {

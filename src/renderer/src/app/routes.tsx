@@ -1,0 +1,39 @@
+import { lazy, Suspense } from 'react'
+import { Navigate, type RouteObject } from 'react-router'
+import { SignInPage } from '@renderer/features/signin/SignInPage'
+import { PlaceholderPage } from './PlaceholderPage'
+import { HOME_PATH, RequireSignedIn } from './RequireSignedIn'
+
+// The sign-in page is all a first launch needs; the shell and its menus load behind it.
+const ConsoleShell = lazy(() => import('./shell/ConsoleShell'))
+const StoresPage = lazy(() => import('@renderer/features/stores/StoresPage'))
+const ConfigsPage = lazy(() => import('@renderer/features/configs/ConfigsPage'))
+const OrderTransferPage = lazy(() => import('@renderer/features/order-transfer/OrderTransferPage'))
+
+/** The console's routes, shared by the hash router (main.tsx) and the tests' memory router. */
+export const routes: RouteObject[] = [
+  { path: '/signin', element: <SignInPage /> },
+  {
+    path: '/main',
+    element: (
+      <RequireSignedIn>
+        <Suspense fallback={null}>
+          <ConsoleShell />
+        </Suspense>
+      </RequireSignedIn>
+    ),
+    children: [
+      { index: true, element: <Navigate to={HOME_PATH} replace /> },
+      { path: 'stores', element: <StoresPage /> },
+      { path: 'products', element: <PlaceholderPage title="Products" /> },
+      { path: 'orders', element: <PlaceholderPage title="Orders" /> },
+      { path: 'shipping', element: <PlaceholderPage title="Shipping" /> },
+      { path: 'configs', element: <ConfigsPage /> },
+      { path: 'create-order-transfer', element: <OrderTransferPage /> },
+      { path: 'add-config', element: <PlaceholderPage title="Add Config" /> },
+      { path: '*', element: <Navigate to={HOME_PATH} replace /> },
+    ],
+  },
+  // "/" (the sidebar's brand link) and anything unknown.
+  { path: '*', element: <Navigate to={HOME_PATH} replace /> },
+]

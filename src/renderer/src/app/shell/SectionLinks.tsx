@@ -1,0 +1,24 @@
+import { NavLink } from '@mantine/core'
+import { Link, matchPath, useLocation } from 'react-router'
+import { SECTIONS } from './sections'
+
+/** The six sections of /main; the one being shown is highlighted. */
+export function SectionLinks({ onNavigate }: { onNavigate: () => void }) {
+  const { pathname } = useLocation()
+  return SECTIONS.map(({ path, label, icon: SectionIcon }) => {
+    // A store's own page (/main/stores/{store}) still belongs to Stores.
+    const active = matchPath({ path: `/main/${path}`, end: false }, pathname) !== null
+    return (
+      <NavLink
+        key={path}
+        component={Link}
+        to={`/main/${path}`}
+        label={label}
+        leftSection={<SectionIcon size={18} stroke={1.75} />}
+        active={active}
+        aria-current={active ? 'page' : undefined}
+        onClick={onNavigate}
+      />
+    )
+  })
+}

@@ -1,0 +1,41 @@
+import { mkdirSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import type { Locator, Page } from 'playwright-core'
+
+// What the end-to-end tests share: waiting for what a person would see, and screenshots.
+
+export const SCREENSHOTS_DIR = resolve(__dirname, '../../test-results/screenshots')
+
+export async function shows(locator: Locator, timeout = 10_000): Promise<void> {
+  await locator.first().waitFor({ state: 'visible', timeout })
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS_DIR, { recursive: true })
+  await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}.png`) })
+}
+
+export const colorScheme = (page: Page) =>
+  page.locator('html').getAttribute('data-mantine-color-scheme')
+
+/** The hash route the console shows, e.g. "/main/stores". */
+export const route = (page: Page) => new URL(page.url()).hash.replace(/^#/, '')
+
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Signin' }).click()
+}
+
+/** Mantine's segmented control hides its radio inputs: a person clicks the label. */
+export async function chooseTheme(page: Page, name: 'Light' | 'Dark' | 'System'): Promise<void> {
+  const id = await page.getByRole('radio', { name }).getAttribute('id')
+  await page.locator(`label[for="${id}"]`).click()
+}
+
+/** Whether any of the element lies inside the window (a slid-away menu does not). */
+export async function onScreen(page: Page, locator: Locator): Promise<boolean> {
+  const box = await locator.boundingBox()
+  const width = page.viewportSize()?.width ?? 0
+  return box !== null && box.x + box.width > 0 && box.x < width
+}
