@@ -8,14 +8,15 @@ const alias = {
 }
 
 // One run, three layers: main-process and server units (node), renderer components (jsdom), and
-// end-to-end tests in Chromium. The Firebase Auth emulator is started once for all of them.
+// end-to-end tests in Chromium. The Firebase Auth emulator is started once for all of them: the
+// projects do not extend the root config, which would run its global setup once per project.
 export default defineConfig({
   resolve: { alias },
   test: {
     globalSetup: ['tests/support/global-setup.ts'],
     projects: [
       {
-        extends: true,
+        resolve: { alias },
         test: {
           name: 'main',
           environment: 'node',
@@ -24,7 +25,7 @@ export default defineConfig({
         },
       },
       {
-        extends: true,
+        resolve: { alias },
         plugins: [react()],
         test: {
           name: 'renderer',
@@ -34,7 +35,7 @@ export default defineConfig({
         },
       },
       {
-        extends: true,
+        resolve: { alias },
         test: {
           name: 'e2e',
           environment: 'node',

@@ -29,6 +29,12 @@ const stops: (() => Promise<void>)[] = []
 let stopping = false
 
 async function main(): Promise<void> {
+  if (mode === 'desktop' && !electronInstalled()) {
+    throw new Error(
+      'The Electron binary is not installed here (was ELECTRON_SKIP_BINARY_DOWNLOAD set?). ' +
+        'Run `npm run start:web` for browser mode, or reinstall without that variable.',
+    )
+  }
   mkdirSync(dataDir, { recursive: true })
   buildIfStale()
 
@@ -36,7 +42,7 @@ async function main(): Promise<void> {
     port: ports.auth,
     workDir: join(dataDir, 'auth-emulator'),
     onOutput: (line) => {
-      if (/error|⚠/i.test(line)) console.log(`[auth] ${line}`)
+      if (/error/i.test(line)) console.log(`[auth] ${line}`)
     },
   })
   stops.push(() => emulator.stop())
@@ -59,7 +65,7 @@ async function main(): Promise<void> {
     stops.push(() => host.close())
     console.log(`Tandem Admin is running at ${host.url}`)
   } else {
-    const electron = spawn(npmBin('electron-vite'), ['preview'], {
+    const electron = spawn(npmBin('electron-vite'), ['preview', '--skipBuild'], {
       cwd: root,
       stdio: 'inherit',
       env: {
@@ -96,6 +102,16 @@ function newestChange(folder: string): number {
   return newest
 }
 
+/** The electron package throws on import when its binary was never downloaded. */
+function electronInstalled(): boolean {
+  try {
+    require('electron')
+    return true
+  } catch {
+    return false
+  }
+}
+
 const npmBin = (name: string) => join(root, 'node_modules', '.bin', name)
 
 function stopChild(child: ChildProcess): Promise<void> {
@@ -114,6 +130,13 @@ async function stopAll(code: number): Promise<void> {
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stopAll(0))
+
+// npm does not always pass a SIGTERM on to its script: when the npm process that started the
+// stack goes away, the stack goes too rather than outlive it.
+const parent = process.ppid
+setInterval(() => {
+  if (process.ppid !== parent) void stopAll(0)
+}, 1000).unref()
 
 main().catch(async (error: unknown) => {
   console.error(error instanceof Error ? error.message : error)
