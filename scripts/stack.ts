@@ -102,15 +102,8 @@ function newestChange(folder: string): number {
   return newest
 }
 
-/** The electron package throws on import when its binary was never downloaded. */
-function electronInstalled(): boolean {
-  try {
-    require('electron')
-    return true
-  } catch {
-    return false
-  }
-}
+/** The electron package writes path.txt once its binary is downloaded. */
+const electronInstalled = () => existsSync(join(root, 'node_modules', 'electron', 'path.txt'))
 
 const npmBin = (name: string) => join(root, 'node_modules', '.bin', name)
 
