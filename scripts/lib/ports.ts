@@ -16,6 +16,17 @@ export function freePort(): Promise<number> {
   })
 }
 
+/** Throws, naming the variable that moves it, when something already listens on the port. */
+export function assertPortFree(port: number, variable: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', () =>
+      reject(new Error(`Port ${port} is in use: stop what listens there or set ${variable}`)),
+    )
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve()))
+  })
+}
+
 /** Polls `url` until it answers (any status) or `timeoutMs` passes. */
 export async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs

@@ -45,6 +45,7 @@ export interface BrowserHost {
 }
 
 const MAX_BODY_BYTES = 1_000_000
+const META_CSP = /<meta http-equiv="Content-Security-Policy"[^>]*>/i
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -113,7 +114,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       }
       const body = await readBody(request)
       if (body === null) return send(response, 413, 'text/plain', 'Too large')
-      const channel = decodeURIComponent(url.pathname.slice(BROWSER_HOST.invokePath.length))
+      const channel = safeDecode(url.pathname.slice(BROWSER_HOST.invokePath.length))
       const envelope = await dispatch(main.handlers, channel, parseArgs(body), log)
       return send(response, 200, 'application/json', encodeWire(envelope))
     }
@@ -151,6 +152,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       return send(response, 404, 'text/plain', 'Not found')
     }
     const isDocument = extname(file) === '.html'
+    // The build's meta policy names the build's backend; this host's header names the one it
+    // actually talks to, and both would apply.
+    if (isDocument) content = Buffer.from(content.toString('utf8').replace(META_CSP, ''))
     response.writeHead(200, {
       'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
       'x-content-type-options': 'nosniff',
@@ -189,14 +193,23 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   }
 }
 
+/** A malformed %-escape is a bad address, not a server error. */
+function safeDecode(text: string): string | null {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return null
+  }
+}
+
 function send(response: ServerResponse, status: number, type: string, body: string): void {
   response.writeHead(status, { 'content-type': type, 'x-content-type-options': 'nosniff' })
   response.end(body)
 }
 
+/** Only the address it prints: the Origin check that follows compares against the same. */
 function isOwnHost(host: string | undefined, origin: string): boolean {
-  const port = new URL(origin).port
-  return host === `127.0.0.1:${port}` || host === `localhost:${port}`
+  return host === new URL(origin).host
 }
 
 function hasKey(given: string | string[] | undefined, key: string): boolean {

@@ -87,8 +87,9 @@ export function downloadsFolder(folder: string): SaveDialogPort {
   }
 }
 
+/** Never over an existing file: the downloads folder keeps every save. */
 export const nodeFileWriter: FileWriterPort = {
-  writeFile: (path, bytes) => writeFile(path, bytes),
+  writeFile: (path, bytes) => writeFile(path, bytes, { flag: 'wx' }),
 }
 
 /** Browser mode cannot open the person's browser from here: it names the link in the log. */

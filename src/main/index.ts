@@ -1,3 +1,4 @@
+import { CONSOLE_NAME } from '@shared/product'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { app, BrowserWindow, ipcMain, net, session, type WebContents } from 'electron'
@@ -60,8 +61,9 @@ if (!app.requestSingleInstanceLock()) {
 
 async function start(): Promise<void> {
   const main = composeMain({
-    // Run-time environment first, then what the build shipped with.
-    buildEnvironment: readBuildEnvironment(process.env, __TANDEM_BUILD_ENV__),
+    // In development the environment may point the app elsewhere; a packaged app keeps what its
+    // build shipped with (and its settings file), so a launch variable cannot redirect sign-in.
+    buildEnvironment: readBuildEnvironment(app.isPackaged ? {} : process.env, __TANDEM_BUILD_ENV__),
     store: electronKeyValueStore(),
     cipher: safeStorageCipher,
     clipboard: electronClipboard,
@@ -127,7 +129,7 @@ function afterRestore(handlers: HandlerMap, restored: Promise<void>): HandlerMap
 
 function createWindow(): void {
   const window = new BrowserWindow({
-    title: 'Tandem Admin',
+    title: CONSOLE_NAME,
     icon,
     width: 1280,
     height: 820,

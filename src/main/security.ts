@@ -138,3 +138,11 @@ export function contentSecurityPolicy({ apiUrl, dev }: CspOptions): string {
     .map(([name, sources]) => `${name} ${sources.join(' ')}`)
     .join('; ')
 }
+
+/** The policy for a meta tag: browsers ignore frame-ancestors there (and log an error for it). */
+export function metaPolicy(apiUrl: string): string {
+  return contentSecurityPolicy({ apiUrl, dev: false })
+    .split('; ')
+    .filter((directive) => !directive.startsWith('frame-ancestors'))
+    .join('; ')
+}

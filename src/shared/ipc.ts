@@ -23,7 +23,7 @@ export interface SessionView {
 export interface SettingsView {
   apiUrl: string
   theme: Theme
-  /** The Firebase project sign-in goes to; a changed one applies at the next launch. */
+  /** The Firebase project sign-in goes to. */
   firebaseProjectId: string
   /** False when the OS offers no encryption: the session is then kept in memory only. */
   sessionPersisted: boolean
@@ -44,14 +44,6 @@ export interface SavedFile {
 }
 
 const NoInput = z.undefined()
-const FirebaseWebConfigInput = z
-  .object({
-    apiKey: z.string().trim().min(1),
-    authDomain: z.string().trim().min(1),
-    projectId: z.string().trim().min(1),
-    appId: z.string().trim().min(1).optional(),
-  })
-  .strict()
 const ShopInput = z.object({ shop: ShopDomain }).strict()
 const OrderInput = z.object({ creatorOrderId: CreatorOrderId }).strict()
 
@@ -68,15 +60,9 @@ export const channels = {
   'session/signOut': channel<SessionView>()(NoInput),
 
   'settings/get': channel<SettingsView>()(NoInput),
-  'settings/update': channel<SettingsView>()(
-    z
-      .object({
-        apiUrl: z.url({ protocol: /^https?$/ }).optional(),
-        theme: Theme.optional(),
-        firebase: FirebaseWebConfigInput.optional(),
-      })
-      .strict(),
-  ),
+  // Only the theme: the backend and Firebase project are never the renderer's to choose (a
+  // renderer that could set them could send the administrator's token anywhere).
+  'settings/update': channel<SettingsView>()(z.object({ theme: Theme }).strict()),
 
   'stores/list': channel<CallAnswer<'adminAllStores'>>()(NoInput),
   'stores/syncProducts': channel<CallAnswer<'adminUpdateProducts'>>()(

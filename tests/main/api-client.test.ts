@@ -121,7 +121,7 @@ describe('the API client', () => {
     const error = await failure(signedOut.call('adminAllStores'))
 
     expect(error.message).toBe(
-      'Failed to fetch stores: your session has expired, please sign in again',
+      'Failed to fetch stores: the server did not accept your sign-in; sign out and sign in again',
     )
     expect(error.status).toBe(401)
     expect(seen.map((s) => s.authorization)).toEqual([undefined])
@@ -276,7 +276,7 @@ describe('the API client', () => {
     const error = await failure(client().call('adminAllStores'))
 
     expect(error.message).toBe(
-      'Failed to fetch stores: your session has expired, please sign in again',
+      'Failed to fetch stores: the server did not accept your sign-in; sign out and sign in again',
     )
     expect(error.status).toBe(401)
     expect(seen.map((s) => s.authorization)).toEqual(['Bearer token-1', 'Bearer token-2'])

@@ -19,7 +19,10 @@ beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'tandem-host-test-'))
   const rendererDir = join(folder, 'renderer')
   mkdirSync(join(rendererDir, 'assets'), { recursive: true })
-  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Tandem Admin</title>')
+  writeFileSync(
+    join(rendererDir, 'index.html'),
+    `<!doctype html><meta http-equiv="Content-Security-Policy" content="img-src https://built.example"><title>Tandem Admin</title>`,
+  )
   writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)')
   writeFileSync(join(folder, 'secret.txt'), 'outside the renderer')
   host = await startBrowserHost({
@@ -84,6 +87,8 @@ describe('browser host', () => {
     expect(page.body).toContain('<title>Tandem Admin</title>')
     expect(page.headers['content-security-policy']).toContain("script-src 'self'")
     expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'")
+    // The build's own meta policy (for its backend) gives way to the header for this host's.
+    expect(page.body).not.toContain('built.example')
     expect((await send('/assets/app.js')).headers['content-type']).toBe(
       'text/javascript; charset=utf-8',
     )

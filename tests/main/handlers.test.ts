@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { AppConfig } from '@shared/contract'
-import type { HandlerMap } from '@shared/ipc'
+import { channels, type Channel } from '@shared/ipc'
 import type { ApiClient } from '../../src/main/services/api/api-client'
 import { createDesktopService } from '../../src/main/services/desktop/desktop-service'
 import { dispatch } from '../../src/main/services/dispatch'
@@ -58,8 +58,27 @@ function setUp(answers: Record<string, unknown> = {}) {
 describe('handler map', () => {
   it('has a handler for every channel', () => {
     const { handlers } = setUp()
-    const names: (keyof HandlerMap)[] = ['session/signIn', 'receipt/save', 'configs/appUrls']
-    for (const name of names) expect(typeof handlers[name]).toBe('function')
+    for (const name of Object.keys(channels) as Channel[]) {
+      expect(typeof handlers[name], name).toBe('function')
+    }
+  })
+
+  it('lets the renderer change the theme but never the backend the token goes to', async () => {
+    const { invoke } = setUp()
+    expect(await invoke('settings/update', { theme: 'light' })).toMatchObject({
+      ok: true,
+      value: { theme: 'light', apiUrl: 'http://127.0.0.1:8787' },
+    })
+    for (const patch of [
+      { apiUrl: 'https://evil.example' },
+      { theme: 'light', apiUrl: 'https://evil.example' },
+    ]) {
+      expect((await invoke('settings/update', patch)).ok).toBe(false)
+    }
+    expect(await invoke('settings/get')).toMatchObject({
+      ok: true,
+      value: { apiUrl: 'http://127.0.0.1:8787' },
+    })
   })
 
   it('shows the renderer client secrets only masked', async () => {

@@ -5,6 +5,7 @@ import {
   isAppUrl,
   isSafeExternalUrl,
   isTrustedSender,
+  metaPolicy,
   permissionAllowed,
 } from '../../src/main/security'
 
@@ -270,5 +271,14 @@ describe('contentSecurityPolicy', () => {
   it('accepts IPv6 and ported backends', () => {
     const policy = directives(contentSecurityPolicy({ apiUrl: 'http://[::1]:8787/', dev: false }))
     expect(policy.get('img-src')).toContain('http://[::1]:8787')
+  })
+})
+
+describe('metaPolicy', () => {
+  it('is the header policy without frame-ancestors, which a meta tag cannot carry', () => {
+    const header = contentSecurityPolicy({ apiUrl: 'https://api.tandem.example', dev: false })
+    const meta = metaPolicy('https://api.tandem.example')
+    expect(meta).not.toContain('frame-ancestors')
+    expect(`${meta}; frame-ancestors 'none'`).toBe(header)
   })
 })

@@ -199,7 +199,7 @@ describe('session service', () => {
     expect(logged).not.toContain(renewed)
   })
 
-  it('survives a restart: a new service restores the session and renews the token', async () => {
+  it('survives a restart: a new service restores the session without asking Firebase', async () => {
     const { email } = await newUser()
     const first = setup()
     await first.session.signIn(email, PASSWORD)
@@ -210,9 +210,22 @@ describe('session service', () => {
     expect(second.view()).toEqual(SIGNED_OUT)
     expect(await second.restore()).toEqual({ signedIn: true, email })
     expect(second.view()).toEqual({ signedIn: true, email })
+    expect(jwtPayload(await second.idToken()).email).toBe(email)
+    expect(fetchPort.refreshes).toBe(0)
+    expect(changes).toEqual([])
+  })
+
+  it('renews a restored session whose token is about to expire', async () => {
+    const { email } = await newUser()
+    const first = setup()
+    await first.session.signIn(email, PASSWORD)
+
+    const fetchPort = countingFetch()
+    const later = () => Date.now() + 58 * 60_000
+    const second = first.restart({ fetch: fetchPort, now: later })
+    expect(await second.restore()).toEqual({ signedIn: true, email })
     expect(fetchPort.refreshes).toBe(1)
     expect(jwtPayload(await second.idToken()).email).toBe(email)
-    expect(changes).toEqual([])
   })
 
   it('keeps the session in memory only when OS encryption is unavailable', async () => {
@@ -305,7 +318,10 @@ describe('session service', () => {
     await emulatorAdmin('delete', { localId: uid })
 
     const changes: SessionView[] = []
-    const relaunched = first.restart({ onChange: (view) => void changes.push(view) })
+    const relaunched = first.restart({
+      onChange: (view) => void changes.push(view),
+      now: () => Date.now() + 58 * 60_000, // the stored token is due for renewal
+    })
     expect(await relaunched.restore()).toEqual(SIGNED_OUT)
     expect(first.store.map.size).toBe(0)
     expect(changes).toEqual([]) // restore() reports its own outcome
@@ -396,7 +412,7 @@ describe('session service', () => {
       const fetchPort = countingFetch()
       const flaky: FetchPort = (input, init) =>
         online ? fetchPort(input, init) : Promise.reject(new TypeError('fetch failed'))
-      const relaunched = first.restart({ fetch: flaky })
+      const relaunched = first.restart({ fetch: flaky, now: () => Date.now() + 58 * 60_000 })
       expect(await relaunched.restore()).toEqual({ signedIn: true, email })
       expect(first.store.map.size).toBe(1)
 

@@ -1,7 +1,10 @@
 import '@testing-library/jest-dom/vitest'
-import { cleanup } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
 import { notifications } from '@mantine/notifications'
 import { afterEach, vi } from 'vitest'
+
+// Screens load as lazy chunks; on a busy machine that can take longer than the default second.
+configure({ asyncUtilTimeout: 5000 })
 
 // What Mantine needs from a browser and jsdom lacks.
 Object.defineProperty(window, 'matchMedia', {

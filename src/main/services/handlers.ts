@@ -33,7 +33,7 @@ export function buildHandlers({ session, settings, api, desktop }: Services): Ha
     'session/signOut': () => session.signOut(),
 
     'settings/get': async () => settings.view(),
-    'settings/update': async (patch) => settings.update(patch),
+    'settings/update': async ({ theme }) => settings.setTheme(theme),
 
     'stores/list': () => api.call('adminAllStores'),
     'stores/syncProducts': (body) => api.call('adminUpdateProducts', { body }),

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { PRODUCT_KEY } from '../product'
 
 // Every enumeration of SPEC.md §3, as const arrays (for UIs and loops) with a zod schema each.
 
@@ -18,8 +19,8 @@ export const ProductStatus = z.enum(PRODUCT_STATUSES)
 export const PROVIDERS = ['SHOPIFY'] as const
 export const Provider = z.enum(PROVIDERS)
 
-export const ORDER_TAG = 'tandem'
-export const DISCOUNT_CODE = 'TANDEM'
+export const ORDER_TAG = PRODUCT_KEY
+export const DISCOUNT_CODE = PRODUCT_KEY.toUpperCase()
 
 export const INVENTORY_BEHAVIOURS = [
   'BYPASS',

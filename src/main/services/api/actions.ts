@@ -5,7 +5,7 @@ import type { CallName } from '@shared/contract/calls'
  * `Failed to {action}: {reason}`, and the renderer shows that message as it is.
  */
 export const CALL_ACTIONS: Record<CallName, string> = {
-  getAllAppConfig: 'fetch app configs',
+  getAllAppConfig: 'fetch app config',
   createAppConfig: 'create app config',
   deleteAppConfig: 'delete app config',
   getAppUrls: 'fetch app urls',

@@ -45,7 +45,7 @@ export class ApiError extends UserFacingError {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000
-const SESSION_EXPIRED = 'your session has expired, please sign in again'
+const SESSION_EXPIRED = 'the server did not accept your sign-in; sign out and sign in again'
 const UNEXPECTED_ANSWER = 'the server sent an unexpected answer'
 // Only idempotent reads are repeated. DELETE is idempotent for HTTP but not for a person: a
 // retried delete that had gone through would report "not found" for a row that was deleted.

@@ -137,11 +137,12 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
     view,
 
     async restore() {
-      const started = epoch
       const stored = vault.load()
-      // A sign-in or sign-out that happened while reading wins over the stored session.
-      if (!stored || epoch !== started || current) return view()
+      if (!stored || current) return view()
       current = stored
+      // A token with time left is used as it is: the window need not wait for Firebase at launch.
+      // A revoked session then shows at the first 401, whose refresh Firebase refuses.
+      if (stored.expiresAt - now() > REFRESH_MARGIN_MS) return view()
       restoring = stored
       try {
         await refresh(stored)

@@ -2,8 +2,9 @@ import type { SettingsView, Theme } from '@shared/ipc'
 import type { KeyValueStore } from '../ports'
 import type { BuildEnvironment, FirebaseWebConfig } from './build-environment'
 
-// What the build ships with, overridden by what the administrator stored. The Firebase project
-// is read once at launch (the session service is built from it), so a change applies next launch.
+// What the build ships with, overridden by what is stored in the settings file (written by whoever
+// deploys the app, never by the renderer: it may only change the theme). The Firebase project is
+// read once at launch, since the session service is built from it.
 
 const KEYS = {
   apiUrl: 'settings.apiUrl',
@@ -15,7 +16,7 @@ export const DEFAULT_THEME: Theme = 'dark'
 
 export interface SettingsService {
   view(): SettingsView
-  update(patch: { apiUrl?: string; theme?: Theme; firebase?: FirebaseWebConfig }): SettingsView
+  setTheme(theme: Theme): SettingsView
   apiUrl(): string
   /** The Firebase project to sign in with at this launch. */
   firebase(): FirebaseWebConfig
@@ -43,13 +44,11 @@ export function createSettingsService(options: {
     view: () => ({
       apiUrl: service.apiUrl(),
       theme: stored(KEYS.theme, isTheme) ?? DEFAULT_THEME,
-      firebaseProjectId: (stored(KEYS.firebase, isFirebaseConfig) ?? defaults.firebase).projectId,
+      firebaseProjectId: launchFirebase.projectId,
       sessionPersisted: options.sessionPersisted(),
     }),
-    update(patch) {
-      if (patch.apiUrl !== undefined) store.set(KEYS.apiUrl, patch.apiUrl.replace(/\/+$/, ''))
-      if (patch.theme !== undefined) store.set(KEYS.theme, patch.theme)
-      if (patch.firebase !== undefined) store.set(KEYS.firebase, patch.firebase)
+    setTheme(theme) {
+      store.set(KEYS.theme, theme)
       return service.view()
     },
   }

@@ -25,11 +25,13 @@ export function SignInPage() {
     setPending(true)
     try {
       const session = await bridge.invoke('session/signIn', { email, password })
+      if (!session.signedIn) throw new Error('Not signed in')
       showToast({ title: 'Signed in', message: `Welcome back, ${session.email ?? email}` })
       // Signed in, this page redirects itself.
       setSession(session)
     } catch {
       showToast({ tone: 'error', title: 'Error', message: 'Please check your credentials.' })
+    } finally {
       setPending(false)
     }
   }
