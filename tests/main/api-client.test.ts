@@ -335,6 +335,20 @@ describe('the API client', () => {
     expect(seen).toHaveLength(1)
   })
 
+  it('keeps the whole call, retries included, within one timeout', async () => {
+    handler = (_, res) => {
+      setTimeout(() => json(res, 503, { error: 'unavailable', message: 'Busy' }), 150)
+    }
+
+    const error = await failure(client({ timeoutMs: 400 }).call('adminAllStores'))
+
+    expect(error.message).toBe(
+      'Failed to fetch stores: the server did not answer within 400 milliseconds',
+    )
+    // Three slow attempts with their backoff would need well over 400 ms.
+    expect(seen.length).toBeLessThan(3)
+  })
+
   it('times out an answer whose body stalls halfway', async () => {
     handler = (_, res) => {
       res.writeHead(200, { 'content-type': 'application/json' })

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http'
-import ky, { HTTPError, TimeoutError } from 'ky'
+import ky, { HTTPError } from 'ky'
 import type { z } from 'zod'
 import { calls } from '@shared/contract/calls'
 import type { CallAnswer, CallBody, CallName, CallQuery } from '@shared/contract/calls'
@@ -70,7 +70,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const timedOut = `the server did not answer within ${describeDuration(timeoutMs)}`
   const api = ky.create({
-    timeout: timeoutMs,
+    // One deadline for the whole call (below): ky's own timeout would start again at each retry.
+    timeout: false,
     credentials: 'include',
     retry: RETRY,
     fetch: options.fetch,
@@ -103,9 +104,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (!URL.canParse(baseUrl))
       throw fail(`the server address "${baseUrl}" is not a valid URL`, null)
     const url = baseUrl.replace(/\/+$/, '') + fillPath(spec.path, request.params)
-    // Aborted only when reading an answer's body outlasts the timeout; ky's own `timeout` stops
-    // waiting for the headers but not for a body that stalls halfway.
-    const reading = new AbortController()
+    // Everything the call does, retries, a resend after a 401 and reading the answer, fits in it.
+    const deadline = AbortSignal.timeout(timeoutMs)
 
     const send = async (token: string | null): Promise<Response> => {
       const headers: Record<string, string> = {
@@ -118,25 +118,22 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           headers,
           searchParams: searchParams(request.query),
           json: request.body,
-          signal: reading.signal,
+          signal: deadline,
         })
       } catch (error) {
         // Retries are spent: the last error answer is read like any other.
         if (error instanceof HTTPError) return error.response
-        if (error instanceof TimeoutError) throw fail(timedOut, null)
+        if (deadline.aborted) throw fail(timedOut, null)
         log.error(`${label}: could not reach ${baseUrl}`, error)
         throw fail(`could not reach the server at ${baseUrl}`, null)
       }
     }
 
     const read = async <T>(response: Response, body: (response: Response) => Promise<T>) => {
-      const timer = setTimeout(() => reading.abort(), timeoutMs)
       try {
         return await body(response)
       } catch {
-        throw fail(reading.signal.aborted ? timedOut : "the server's answer was cut off", null)
-      } finally {
-        clearTimeout(timer)
+        throw fail(deadline.aborted ? timedOut : "the server's answer was cut off", null)
       }
     }
 
