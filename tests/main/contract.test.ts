@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   calls,
   CreatorOrderId,
-  DefaultCommission,
+  DefaultCommissionInput,
   Rate,
   SHOP_TYPES,
   ShopDomain,
@@ -32,7 +32,7 @@ describe('contract', () => {
   })
 
   it('refuses a default commission whose two rates exceed 100 together, naming the rule', () => {
-    const result = DefaultCommission.safeParse({
+    const result = DefaultCommissionInput.safeParse({
       brandStoreShop: 'northwind-apparel.myshopify.com',
       tandemCommissionRate: 60,
       creatorCommissionRate: 41,

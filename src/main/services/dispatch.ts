@@ -1,5 +1,5 @@
+import { describeIssues } from '@shared/contract'
 import { channels, isChannel, type Envelope, type HandlerMap } from '@shared/ipc'
-import type { z } from 'zod'
 import { UserFacingError } from './errors'
 import type { Logger } from './ports'
 
@@ -17,8 +17,8 @@ export async function dispatch(
   if (!isChannel(channel)) {
     return failure(`Unknown request "${String(channel).slice(0, 60)}".`)
   }
-  const parsed = channels[channel].input.safeParse(args)
-  if (!parsed.success) return failure(`Invalid input: ${describeIssues(parsed.error)}`)
+  const parsed = channels[channel].input.safeParse(args, { reportInput: true })
+  if (!parsed.success) return failure(`Invalid input: ${describeIssues(parsed.error, 'argument')}`)
   try {
     const handler = handlers[channel] as (input: unknown) => Promise<unknown>
     return { ok: true, value: await handler(parsed.data) }
@@ -33,13 +33,4 @@ export async function dispatch(
 
 function failure(message: string): Envelope<never> {
   return { ok: false, error: { message } }
-}
-
-/** "email: Invalid input; password: Too small" — field names and rules, never the values. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) =>
-      issue.path.length ? `${issue.path.join('.')} ${issue.message}` : issue.message,
-    )
-    .join('; ')
 }

@@ -5,11 +5,13 @@ import {
   CreatorOrder,
   CreatorOrderId,
   DefaultCommission,
+  DefaultCommissionInput,
   Rate,
   ShopDomain,
   Store,
   TransferPreview,
   UniqueCommissionRate,
+  UniqueCommissionRateInput,
 } from './entities'
 import { ShopType, TransferStatus } from './enums'
 
@@ -90,7 +92,7 @@ export const calls = {
   adminSetDefaultCommissionRate: call({
     method: 'POST',
     path: '/admin-set-default-commission-rate',
-    body: z.object({ defaultCommission: DefaultCommission }).strict(),
+    body: z.object({ defaultCommission: DefaultCommissionInput }).strict(),
     response: z.object({ defaultCommission: DefaultCommission }),
     status: 200,
   }),
@@ -117,9 +119,10 @@ export const calls = {
   adminCreateUniqueCommissionRate: call({
     method: 'POST',
     path: '/admin-create-unique-commission-rate',
-    body: z.object({ uniqueCommissionRate: UniqueCommissionRate }).strict(),
+    body: z.object({ uniqueCommissionRate: UniqueCommissionRateInput }).strict(),
     response: z.object({ uniqueCommissionRate: UniqueCommissionRate }),
-    status: 201,
+    // SPEC.md §8: a non-200 answer to a commission call is an error, creating one included.
+    status: 200,
   }),
   adminDeleteUniqueCommissionRate: call({
     method: 'DELETE',

@@ -7,6 +7,7 @@ export const ShopDomain = z
   .string()
   .trim()
   .toLowerCase()
+  .min(1, { message: 'is required', abort: true })
   .regex(SHOP_DOMAIN_PATTERN, 'must look like name.myshopify.com')
 export type ShopDomain = z.infer<typeof ShopDomain>
 
@@ -48,33 +49,38 @@ export const AppUrls = z.object({
 })
 export type AppUrls = z.infer<typeof AppUrls>
 
-export const DefaultCommission = z
-  .object({
-    brandStoreShop: ShopDomain,
-    tandemCommissionRate: Rate,
-    creatorCommissionRate: Rate,
-  })
+// Answers are read leniently (a field the server adds later is ignored); what a caller sends is
+// read strictly (an unknown field is refused), hence an answer schema and an input schema each.
+
+const defaultCommissionFields = {
+  brandStoreShop: ShopDomain,
+  tandemCommissionRate: Rate,
+  creatorCommissionRate: Rate,
+}
+export const DefaultCommission = z.object(defaultCommissionFields)
+export type DefaultCommission = z.infer<typeof DefaultCommission>
+export const DefaultCommissionInput = z
+  .object(defaultCommissionFields)
   .strict()
   .refine((c) => c.tandemCommissionRate + c.creatorCommissionRate <= 100, {
     message: 'Tandem and creator commission rates together must not exceed 100',
     path: ['creatorCommissionRate'],
   })
-export type DefaultCommission = z.infer<typeof DefaultCommission>
 
-export const UniqueCommissionRate = z
-  .object({
-    brandStoreShop: ShopDomain,
-    creatorStoreShop: ShopDomain,
-    commissionRate: Rate,
-  })
-  .strict()
+const uniqueCommissionRateFields = {
+  brandStoreShop: ShopDomain,
+  creatorStoreShop: ShopDomain,
+  commissionRate: Rate,
+}
+export const UniqueCommissionRate = z.object(uniqueCommissionRateFields)
 export type UniqueCommissionRate = z.infer<typeof UniqueCommissionRate>
+export const UniqueCommissionRateInput = z.object(uniqueCommissionRateFields).strict()
 
 /** The numeric order id (`1001`) or its GID (`gid://shopify/Order/1001`). */
 export const CreatorOrderId = z
   .string()
   .trim()
-  .min(1, 'Creator order ID is required')
+  .min(1, { message: 'Creator order ID is required', abort: true })
   .regex(/^(\d+|gid:\/\/shopify\/Order\/\d+)$/, 'must be an order number or an order GID')
 
 export const ShippingAddress = z.object({

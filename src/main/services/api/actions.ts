@@ -22,9 +22,9 @@ export const CALL_ACTIONS: Record<CallName, string> = {
 }
 
 /**
- * SPEC.md §8: "a non-200 status on commission calls is an error", read as "a status other than the
- * contract's" (creating a rate answers 201). Other calls accept any 2xx: their answer schema is
- * what guards the console, and a 200 where 201 was expected changes nothing a person sees.
+ * SPEC.md §8: "a non-200 status on commission calls is an error" (every one of them answers 200).
+ * Other calls accept any 2xx: their answer schema is what guards the console, and a 200 where 201
+ * was expected changes nothing a person sees.
  */
 export const EXACT_STATUS_CALLS: ReadonlySet<CallName> = new Set<CallName>([
   'adminSetDefaultCommissionRate',
