@@ -7,9 +7,12 @@ const alias = {
   '@renderer': resolve(__dirname, 'src/renderer/src'),
 }
 
-// One run, three layers: main-process and server units (node), renderer components (jsdom), and
+// One run, four layers: main-process units and the server (node), renderer components (jsdom), and
 // end-to-end tests in Chromium. The Firebase Auth emulator is started once for all of them: the
 // projects do not extend the root config, which would run its global setup once per project.
+/** Set (by .ci/run, or by hand) to repeat the server suite on a real PostgreSQL. */
+const postgresUrl = process.env.TANDEM_TEST_DATABASE_URL
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -24,6 +27,32 @@ export default defineConfig({
           testTimeout: 20_000,
         },
       },
+      {
+        resolve: { alias },
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['tests/server/**/*.test.ts'],
+          testTimeout: 20_000,
+          // Always on the embedded SQLite; the project below repeats the suite on PostgreSQL.
+          env: { TANDEM_TEST_DATABASE_URL: '' },
+        },
+      },
+      ...(postgresUrl
+        ? [
+            {
+              resolve: { alias },
+              test: {
+                name: 'server-postgres',
+                environment: 'node',
+                include: ['tests/server/**/*.test.ts'],
+                exclude: ['tests/server/domain.test.ts', 'tests/server/receipt.test.ts'],
+                testTimeout: 20_000,
+                env: { TANDEM_TEST_DATABASE_URL: postgresUrl },
+              },
+            },
+          ]
+        : []),
       {
         resolve: { alias },
         plugins: [react()],

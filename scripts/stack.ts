@@ -1,11 +1,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { startBrowserHost, type BrowserHost } from '../src/browser-host/host'
 import {
   LOCAL_DEFAULTS,
   readBuildEnvironment,
 } from '../src/main/services/settings/build-environment'
+import { assertPortFree, waitForHttp } from './lib/ports'
 import {
   DEMO_ADMIN,
   startAuthEmulator,
@@ -13,8 +15,9 @@ import {
   type AuthEmulator,
 } from './lib/auth-emulator'
 
-// The local stack: Firebase Auth emulator with the demo admin, then the console, as a desktop app
-// (`npm start`) or in browser mode (`npm run start:web`). Ctrl-C stops every child.
+// The local stack: Firebase Auth emulator with the demo admin, the Tandem server on the embedded
+// database with the sandbox marketplace, then the console, as a desktop app (`npm start`) or in
+// browser mode (`npm run start:web`). Ctrl-C stops every child; the data stays in TANDEM_DATA_DIR.
 
 const root = resolve(__dirname, '..')
 const mode = process.argv.includes('--web') ? 'web' : 'desktop'
@@ -35,6 +38,10 @@ async function main(): Promise<void> {
         'Run `npm run start:web` for browser mode, or reinstall without that variable.',
     )
   }
+  // Rather than talk to someone else's emulator or server on a taken port.
+  await assertPortFree(ports.auth, 'TANDEM_AUTH_PORT')
+  await assertPortFree(ports.api, 'TANDEM_API_PORT')
+  if (mode === 'web') await assertPortFree(ports.web, 'TANDEM_WEB_PORT')
   mkdirSync(dataDir, { recursive: true })
   buildIfStale()
 
@@ -49,9 +56,33 @@ async function main(): Promise<void> {
   await upsertEmulatorUser(emulator.url, emulator.projectId, DEMO_ADMIN)
   console.log(`Firebase Auth emulator at ${emulator.url}; demo admin ${DEMO_ADMIN.email}`)
 
+  const apiUrl = `http://127.0.0.1:${ports.api}`
+  const server = spawn(process.execPath, ['--import', 'tsx', join('server', 'src', 'main.ts')], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: {
+      ...process.env,
+      TANDEM_API_PORT: String(ports.api),
+      TANDEM_DATA_DIR: dataDir,
+      TANDEM_SECRET_KEY: secretKey(),
+      TANDEM_PUBLIC_URL: apiUrl,
+      TANDEM_FIREBASE_PROJECT_ID: emulator.projectId,
+      FIREBASE_AUTH_EMULATOR_HOST: new URL(emulator.url).host,
+    },
+  })
+  stops.push(() => stopChild(server))
+  server.once('exit', (code) => {
+    if (!stopping) {
+      console.error(`The Tandem server stopped (${code ?? 'signal'}).`)
+      void stopAll(1)
+    }
+  })
+  await waitForHttp(`${apiUrl}/healthz`, 60_000)
+  console.log(`Tandem server at ${apiUrl}`)
+
   const environment = readBuildEnvironment(process.env, {
     ...LOCAL_DEFAULTS,
-    apiUrl: `http://127.0.0.1:${ports.api}`,
+    apiUrl,
     authEmulatorUrl: emulator.url,
   })
 
@@ -82,6 +113,14 @@ async function main(): Promise<void> {
       }
     })
   }
+}
+
+/** The key that seals client secrets: made once per data folder and kept there (owner only). */
+function secretKey(): string {
+  if (process.env.TANDEM_SECRET_KEY) return process.env.TANDEM_SECRET_KEY
+  const file = join(dataDir, 'secret.key')
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 })
+  return readFileSync(file, 'utf8').trim()
 }
 
 /** Builds the app when nothing is built yet or a source file is newer than the build. */

@@ -97,7 +97,7 @@ export interface EmulatorUser {
   admin?: boolean
 }
 
-/** Creates a user in the emulator (or updates its password and claims when it exists). */
+/** Creates a user in the emulator, or sets the claims of the one that exists. */
 export async function upsertEmulatorUser(
   emulatorUrl: string,
   projectId: string,
@@ -115,12 +115,28 @@ export async function upsertEmulatorUser(
           password: user.password,
         })
       ).localId as string)
+  // The password only for a new user: setting it again would revoke the tokens it already holds.
   await emulatorJson(`${api}/accounts:update`, asOwner, {
     localId: uid,
-    password: user.password,
+    ...(existing ? {} : { password: user.password }),
     customAttributes: JSON.stringify(user.admin ? { admin: true } : {}),
   })
   return { uid }
+}
+
+/** Signs a user in through the emulator's REST API and answers the ID token. */
+export async function emulatorIdToken(
+  emulatorUrl: string,
+  email: string,
+  password: string,
+): Promise<string> {
+  const body = await emulatorJson(
+    `${emulatorUrl}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=demo-tandem-key`,
+    { 'content-type': 'application/json' },
+    { email, password, returnSecureToken: true },
+  )
+  if (typeof body.idToken !== 'string') throw new Error(`The emulator did not sign in ${email}`)
+  return body.idToken
 }
 
 /** Removes every user of the project from the emulator. */

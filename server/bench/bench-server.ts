@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createSandboxCommerce } from '../src/adapters/commerce/sandbox-commerce'
+import { createSandboxPayments } from '../src/adapters/payments/sandbox-payments'
+import { buildApp } from '../src/app'
+import { firebaseTokenVerifier } from '../src/auth/verify'
+import { openDatabase } from '../src/db/connect'
+import { createSecretBox } from '../src/secrets'
+import { seedSandboxMarketplace } from '../src/seed/seed'
+import { STORES } from '../src/seed/sandbox-data'
+import { CEILING_PATH, addBenchMarketplace } from './bench-data'
+
+// The server under benchmark, in a process of its own so that its memory is its own. It prints
+// one JSON line with its port once it listens. BENCH_TOKEN is an administrator's ID token.
+
+async function main(): Promise<void> {
+  const db = await openDatabase({
+    sqliteFile: join(mkdtempSync(join(tmpdir(), 'tandem-bench-')), 'tandem.sqlite'),
+  })
+  const secrets = createSecretBox(randomBytes(32))
+  await seedSandboxMarketplace(db, { secrets, publicUrl: 'http://127.0.0.1', now: new Date() })
+  await addBenchMarketplace(db, STORES.length)
+  const app = await buildApp({
+    db,
+    verifier: firebaseTokenVerifier(process.env.BENCH_PROJECT_ID ?? 'demo-tandem'),
+    adminEmails: [],
+    secrets,
+    commerce: createSandboxCommerce(db),
+    payments: createSandboxPayments(db),
+    publicUrl: 'http://127.0.0.1',
+  })
+  // The ceiling: the same bytes, computed once, behind the same authentication. Routes must be in
+  // place before the first request, so the bytes are filled in by that request.
+  let precomputed: Buffer = Buffer.alloc(0)
+  app.get(CEILING_PATH, async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(precomputed),
+  )
+  const stores = await app.inject({
+    url: '/admin-all-stores',
+    headers: { authorization: `Bearer ${process.env.BENCH_TOKEN}` },
+  })
+  if (stores.statusCode !== 200) throw new Error(`Store list answered ${stores.statusCode}`)
+  precomputed = stores.rawPayload
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const address = app.server.address()
+  const port = typeof address === 'object' && address ? address.port : 0
+  console.log(JSON.stringify({ port, storeCount: (JSON.parse(stores.body) as unknown[]).length }))
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exit(1)
+})

@@ -1,0 +1,69 @@
+// The commerce platform as the server needs it, shaped after Shopify's Admin GraphQL API
+// (productsCount, order, orderCreate, orderMarkAsPaid) so the real adapter is a translation.
+// Money is in minor units of the order's presentment currency.
+
+export interface CommerceAddress {
+  firstName: string | null
+  lastName: string | null
+  address1: string | null
+  city: string | null
+  zip: string | null
+  country: string | null
+}
+
+export interface CommerceOrderLine {
+  /** gid://shopify/LineItem/… */
+  id: string
+  title: string
+  quantity: number
+  unitPriceMinor: number
+  /** quantity × unit price, before discounts */
+  originalTotalMinor: number
+  /** after the discounts allocated to this line; the commission base */
+  discountedTotalMinor: number
+  imageUrl: string | null
+  /** The brand variant this creator product copies; null for the creator's own products. */
+  source: { brandStoreShop: string; brandVariantId: string } | null
+}
+
+export interface CommerceOrder {
+  /** The numeric id; the GID is gid://shopify/Order/{id}. */
+  id: number
+  name: string
+  email: string | null
+  createdAt: string
+  storeShop: string
+  currency: string
+  subtotalMinor: number
+  taxMinor: number
+  shippingMinor: number
+  totalMinor: number
+  shippingAddress: CommerceAddress | null
+  lines: CommerceOrderLine[]
+}
+
+export interface BrandOrderInput {
+  lines: { variantId: string; quantity: number }[]
+  currency: string
+  email: string | null
+  shippingAddress: CommerceAddress | null
+  tags: string[]
+  note: string
+  inventoryBehaviour: 'BYPASS' | 'DECREMENT_IGNORING_POLICY' | 'DECREMENT_OBEYING_POLICY'
+}
+
+export interface CommercePort {
+  /** How many products the store has now (a product sync). */
+  syncProducts(shop: string): Promise<{ productCount: number }>
+  /** A creator order by its numeric id, or null when no store has it. */
+  findCreatorOrder(orderId: number): Promise<CommerceOrder | null>
+  /** orderCreate in the brand's store; answers the new order's GID. */
+  createOrder(shop: string, input: BrandOrderInput): Promise<{ id: string; name: string }>
+  /** orderMarkAsPaid. */
+  markOrderAsPaid(shop: string, orderId: string): Promise<void>
+}
+
+/** A failure of the platform itself (not of the caller's input): answered as a 502. */
+export class CommerceError extends Error {
+  override name = 'CommerceError'
+}

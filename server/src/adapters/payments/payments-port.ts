@@ -1,0 +1,26 @@
+// The payment provider as the server needs it, shaped after Stripe Connect: a connected account
+// per brand store, and Transfers created with an Idempotency-Key so a retry never pays twice.
+
+export interface ConnectedAccount {
+  accountId: string
+  email: string
+}
+
+export interface TransferRequest {
+  amountMinor: number
+  currency: string
+  destinationAccountId: string
+  /** Stripe's Idempotency-Key: the same key answers the same transfer. */
+  idempotencyKey: string
+  description: string
+}
+
+export interface PaymentsPort {
+  connectedAccount(shop: string): Promise<ConnectedAccount | null>
+  createTransfer(request: TransferRequest): Promise<{ id: string }>
+}
+
+/** A failure of the provider itself: answered as a 502. */
+export class PaymentsError extends Error {
+  override name = 'PaymentsError'
+}

@@ -1,0 +1,68 @@
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
+import { ERROR_CODES } from '@shared/contract'
+import type { CommercePort } from './adapters/commerce/commerce-port'
+import type { PaymentsPort } from './adapters/payments/payments-port'
+import { isAdministrator, type TokenVerifier } from './auth/verify'
+import type { Db } from './db/connect'
+import { HttpError, installErrorHandling } from './http/errors'
+import { registerRoutes } from './routes'
+import type { SecretBox } from './secrets'
+
+export interface AppDeps {
+  db: Db
+  verifier: TokenVerifier
+  /** Lower-cased emails that are administrators without the admin claim. */
+  adminEmails: readonly string[]
+  secrets: SecretBox
+  commerce: CommercePort
+  payments: PaymentsPort
+  /** Where the Shopify apps and product images are reached: `{url}/shopify/brand`, `{url}/images/…`. */
+  publicUrl: string
+  now?: () => Date
+  logger?: boolean
+}
+
+/** Paths anyone may fetch: the health check and product images (an <img> sends no bearer). */
+const PUBLIC_PATHS = [/^\/healthz$/, /^\/images\//]
+
+export const BODY_LIMIT_BYTES = 1_000_000
+
+/**
+ * The Tandem server, built from its parts and testable without a port (app.inject). `listen` and
+ * `inject` make it ready; until then a caller may add to it (the benchmark adds its ceiling route).
+ */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ? { redact: ['req.headers.authorization'] } : false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Refuse rather than quietly coerce: "10abc" is not a number.
+    ajv: { customOptions: { coerceTypes: false } },
+    // Fastify's own refusals before routing (a malformed %-escape) answer like every other error.
+    frameworkErrors: (_error, _request, reply: FastifyReply) =>
+      reply.status(400).send({ error: ERROR_CODES[400], message: 'The request URL is malformed' }),
+  })
+  installErrorHandling(app)
+
+  app.addHook('onRequest', async (request) => {
+    const path = request.url.split('?')[0] ?? ''
+    if (PUBLIC_PATHS.some((pattern) => pattern.test(path))) return
+    const header = request.headers.authorization
+    const token = header?.match(/^Bearer (\S+)$/)?.[1]
+    if (!token) {
+      throw new HttpError(
+        401,
+        'Sign in first: send a Firebase ID token as "Authorization: Bearer …"',
+      )
+    }
+    const user = await deps.verifier.verify(token).catch(() => {
+      throw new HttpError(401, 'The ID token is invalid or has expired: sign in again')
+    })
+    if (!isAdministrator(user, deps.adminEmails)) {
+      throw new HttpError(403, 'This account is not a Tandem administrator')
+    }
+  })
+
+  app.get('/healthz', async () => ({ status: 'ok' }))
+  registerRoutes(app, deps)
+  return app
+}

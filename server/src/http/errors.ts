@@ -1,0 +1,56 @@
+import type { FastifyError, FastifyInstance } from 'fastify'
+import { ERROR_CODES } from '@shared/contract'
+
+type ErrorStatus = keyof typeof ERROR_CODES
+
+/** An answer the caller should see as it is: status and a sentence for a person. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: ErrorStatus,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'HttpError'
+  }
+}
+
+/** Fastify's own refusals, reworded; every one is the caller's input, so a 400. */
+const FRAMEWORK_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is too large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'The request body must be JSON (Content-Type: application/json)',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty but says it is JSON',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request body does not match its Content-Length',
+  FST_ERR_BAD_URL: 'The request URL is malformed',
+}
+
+/** Every error answers `{ error, message }`; never a stack trace, never a 500 for bad input. */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply
+        .status(error.status)
+        .send({ error: ERROR_CODES[error.status], message: error.message })
+    }
+    const frameworkMessage =
+      FRAMEWORK_MESSAGES[error.code] ??
+      (isJsonSyntaxError(error) ? FRAMEWORK_MESSAGES.FST_ERR_CTP_INVALID_JSON_BODY : undefined)
+    if (frameworkMessage || (error.statusCode && error.statusCode < 500)) {
+      return reply
+        .status(400)
+        .send({ error: ERROR_CODES[400], message: frameworkMessage ?? 'The request is malformed' })
+    }
+    request.log.error({ err: error }, 'request failed')
+    return reply
+      .status(500)
+      .send({ error: 'internal', message: 'Something went wrong on the Tandem server' })
+  })
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send({
+      error: ERROR_CODES[404],
+      message: `There is no ${request.method} ${request.url.split('?')[0]}`,
+    }),
+  )
+}
+
+const isJsonSyntaxError = (error: Error) => error instanceof SyntaxError

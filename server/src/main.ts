@@ -1,0 +1,52 @@
+import { createSandboxCommerce } from './adapters/commerce/sandbox-commerce'
+import { createSandboxPayments } from './adapters/payments/sandbox-payments'
+import { buildApp } from './app'
+import { firebaseTokenVerifier } from './auth/verify'
+import { readServerConfig } from './config'
+import { openDatabase } from './db/connect'
+import { createSecretBox } from './secrets'
+import { seedSandboxMarketplace } from './seed/seed'
+
+// The Tandem server on its own: `npm start --workspace server`, or through the local stack.
+// The Shopify and Stripe adapters come later; until then the sandbox ones serve.
+
+async function main(): Promise<void> {
+  const config = readServerConfig(process.env)
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl ?? undefined,
+    sqliteFile: config.sqliteFile,
+  })
+  const secrets = createSecretBox(config.secretKey)
+  const seeded = await seedSandboxMarketplace(db, {
+    secrets,
+    publicUrl: config.publicUrl,
+    now: new Date(),
+  })
+  const app = await buildApp({
+    db,
+    verifier: firebaseTokenVerifier(config.firebaseProjectId),
+    adminEmails: config.adminEmails,
+    secrets,
+    commerce: createSandboxCommerce(db),
+    payments: createSandboxPayments(db),
+    publicUrl: config.publicUrl,
+    logger: true,
+  })
+  await app.listen({ host: config.host, port: config.port })
+  app.log.info(
+    `Tandem server on ${config.databaseUrl ? 'PostgreSQL' : config.sqliteFile}` +
+      (seeded ? ', sandbox marketplace loaded' : ''),
+  )
+  const stop = async () => {
+    await app.close()
+    await db.destroy()
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void stop())
+  process.on('SIGTERM', () => void stop())
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error)
+  process.exit(1)
+})

@@ -1,0 +1,53 @@
+import type { ShopType, Store } from '@shared/contract'
+import type { Db } from '../db/connect'
+
+/** Every store, brands first, each type by shop: only the two columns the answer carries. */
+export async function listStores(db: Db): Promise<Store[]> {
+  const rows = await db
+    .selectFrom('stores')
+    .select(['shop', 'shop_type'])
+    .orderBy('shop_type')
+    .orderBy('shop')
+    .execute()
+  return rows.map((row) => ({ shop: row.shop, shopType: row.shop_type }))
+}
+
+/** The store's type, or null when there is no such store. */
+export async function findStoreType(db: Db, shop: string): Promise<ShopType | null> {
+  const row = await db
+    .selectFrom('stores')
+    .select('shop_type')
+    .where('shop', '=', shop)
+    .executeTakeFirst()
+  return row?.shop_type ?? null
+}
+
+/**
+ * Like findStoreType, but inside a transaction it also holds the store's row until the end: a
+ * write that changes nothing takes PostgreSQL's row lock (and SQLite's database lock) where
+ * SELECT … FOR UPDATE would not compile on SQLite. Commission writes of one brand take it so that
+ * a default and a unique rate checked against each other cannot both pass concurrently.
+ */
+export async function lockStore(db: Db, shop: string): Promise<ShopType | null> {
+  const row = await db
+    .updateTable('stores')
+    .set((eb) => ({ shop_type: eb.ref('shop_type') }))
+    .where('shop', '=', shop)
+    .returning('shop_type')
+    .executeTakeFirst()
+  return row?.shop_type ?? null
+}
+
+/** Records a product sync; false when the store is gone. */
+export async function recordProductSync(
+  db: Db,
+  shop: string,
+  sync: { productCount: number; syncedAt: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('stores')
+    .set({ product_count: sync.productCount, products_synced_at: sync.syncedAt })
+    .where('shop', '=', shop)
+    .executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}

@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify'
+import type { AppDeps } from '../app'
+import { defineRoute } from '../http/route'
+import { HttpError } from '../http/errors'
+import { deleteAppConfig, insertAppConfig, listAppConfigs } from '../repositories/app-configs'
+
+// The Shopify app credentials of each store. Client secrets pass through here in plain text:
+// nothing here logs them, and error answers name fields, never their values.
+
+/**
+ * Where Shopify sends a merchant back after OAuth. The Partner dashboard's "Allowed redirection
+ * URL(s)" takes several, so each app lists both callback paths that Shopify's app libraries use:
+ * `/auth/callback` (the current templates) and `/auth/shopify/callback` (shopify_app and older
+ * templates). Whichever the app is built with is then already allowed.
+ */
+const CALLBACK_PATHS = ['/auth/callback', '/auth/shopify/callback']
+
+const authUrls = (appUrl: string) => CALLBACK_PATHS.map((path) => appUrl + path).join(',')
+
+export function registerAppConfigRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const now = deps.now ?? (() => new Date())
+
+  defineRoute(app, 'getAllAppConfig', async () => ({
+    appConfigs: await listAppConfigs(deps.db, deps.secrets),
+  }))
+
+  defineRoute(app, 'createAppConfig', async ({ body }) => {
+    const appConfig = await insertAppConfig(deps.db, deps.secrets, body, now().toISOString())
+    if (!appConfig) throw new HttpError(409, `An app config for ${body.shop} already exists`)
+    return { appConfig }
+  })
+
+  defineRoute(app, 'deleteAppConfig', async ({ params }) => {
+    const appConfig = await deleteAppConfig(deps.db, deps.secrets, params.shop)
+    if (!appConfig) throw new HttpError(404, `No app config for ${params.shop}`)
+    return { appConfig }
+  })
+
+  defineRoute(app, 'getAppUrls', async () => {
+    const brandAppUrl = `${deps.publicUrl}/shopify/brand`
+    const creatorAppUrl = `${deps.publicUrl}/shopify/creator`
+    return {
+      brandAppUrl,
+      creatorAppUrl,
+      brandAppAuthUrl: authUrls(brandAppUrl),
+      creatorAppAuthUrl: authUrls(creatorAppUrl),
+    }
+  })
+}

@@ -1,0 +1,192 @@
+// PRODUCT.md's sandbox marketplace, figure for figure. Tests and demos rely on every number here.
+// Prices are minor units of the order's currency.
+
+export interface SeedStore {
+  shop: string
+  shopType: 'BRAND' | 'CREATOR'
+  /** Tandem and creator rates, in percent, for brands that have a default. */
+  defaultRates?: { tandem: number; creator: number }
+}
+
+export const STORES: SeedStore[] = [
+  {
+    shop: 'northwind-apparel.myshopify.com',
+    shopType: 'BRAND',
+    defaultRates: { tandem: 10, creator: 15 },
+  },
+  {
+    shop: 'lumen-botanicals.myshopify.com',
+    shopType: 'BRAND',
+    defaultRates: { tandem: 8, creator: 12 },
+  },
+  { shop: 'ironpeak-outdoor.myshopify.com', shopType: 'BRAND' },
+  { shop: 'maya-makes.myshopify.com', shopType: 'CREATOR' },
+  { shop: 'urban-trail-edits.myshopify.com', shopType: 'CREATOR' },
+]
+
+export const UNIQUE_RATES = [
+  { brand: 'lumen-botanicals.myshopify.com', creator: 'maya-makes.myshopify.com', rate: 20 },
+]
+
+export interface SeedProduct {
+  key: string
+  brand: string
+  title: string
+  priceMinor: number
+}
+
+export const BRAND_PRODUCTS: SeedProduct[] = [
+  {
+    key: 'linen-overshirt',
+    brand: 'northwind-apparel.myshopify.com',
+    title: 'Linen Overshirt',
+    priceMinor: 6800,
+  },
+  {
+    key: 'merino-crew-socks',
+    brand: 'northwind-apparel.myshopify.com',
+    title: 'Merino Crew Socks',
+    priceMinor: 1800,
+  },
+  {
+    key: 'rosehip-face-oil',
+    brand: 'lumen-botanicals.myshopify.com',
+    title: 'Rosehip Face Oil',
+    priceMinor: 3450,
+  },
+  {
+    key: 'cedar-soap-bar',
+    brand: 'lumen-botanicals.myshopify.com',
+    title: 'Cedar Soap Bar',
+    priceMinor: 925,
+  },
+  {
+    key: 'trail-headlamp',
+    brand: 'ironpeak-outdoor.myshopify.com',
+    title: 'Trail Headlamp',
+    priceMinor: 4200,
+  },
+]
+
+/** Every creator store carries copies of all brand products plus its own sticker pack. */
+export const CREATOR_OWN_PRODUCT = { key: 'sticker-pack', title: 'Sticker Pack', priceMinor: 500 }
+
+export interface SeedOrder {
+  id: number
+  store: string
+  currency: string
+  createdAt: string
+  /** Product key and quantity; the unit price is the product's unless the order says otherwise. */
+  lines: { product: string; quantity: number; unitPriceMinor?: number }[]
+  taxMinor: number
+  shippingMinor: number
+  customer: {
+    firstName: string
+    lastName: string
+    email: string
+    address1: string
+    city: string
+    zip: string
+    country: string
+  }
+}
+
+export const ORDERS: SeedOrder[] = [
+  {
+    id: 1001,
+    store: 'maya-makes.myshopify.com',
+    currency: 'USD',
+    createdAt: '2026-11-02T15:04:00.000Z',
+    lines: [
+      { product: 'linen-overshirt', quantity: 2 },
+      { product: 'rosehip-face-oil', quantity: 1 },
+      { product: 'sticker-pack', quantity: 1 },
+    ],
+    taxMinor: 1404,
+    shippingMinor: 800,
+    customer: {
+      firstName: 'Jane',
+      lastName: 'Doe',
+      email: 'jane@example.com',
+      address1: '1 Main St',
+      city: 'Portland',
+      zip: '97201',
+      country: 'US',
+    },
+  },
+  {
+    id: 1002,
+    store: 'urban-trail-edits.myshopify.com',
+    currency: 'USD',
+    createdAt: '2026-11-03T09:30:00.000Z',
+    lines: [{ product: 'trail-headlamp', quantity: 1 }],
+    taxMinor: 336,
+    shippingMinor: 600,
+    customer: {
+      firstName: 'Sam',
+      lastName: 'Lee',
+      email: 'sam@example.com',
+      address1: '22 Pine Ave',
+      city: 'Denver',
+      zip: '80202',
+      country: 'US',
+    },
+  },
+  {
+    id: 1003,
+    store: 'maya-makes.myshopify.com',
+    currency: 'USD',
+    createdAt: '2026-11-04T18:12:00.000Z',
+    lines: [{ product: 'sticker-pack', quantity: 2 }],
+    taxMinor: 80,
+    shippingMinor: 300,
+    customer: {
+      firstName: 'Ana',
+      lastName: 'Ruiz',
+      email: 'ana@example.com',
+      address1: '5 Oak Rd',
+      city: 'Austin',
+      zip: '73301',
+      country: 'US',
+    },
+  },
+  {
+    id: 1004,
+    store: 'urban-trail-edits.myshopify.com',
+    currency: 'USD',
+    createdAt: '2026-11-05T11:45:00.000Z',
+    lines: [
+      { product: 'cedar-soap-bar', quantity: 3 },
+      { product: 'merino-crew-socks', quantity: 1 },
+    ],
+    taxMinor: 366,
+    shippingMinor: 500,
+    customer: {
+      firstName: 'Kai',
+      lastName: 'Chen',
+      email: 'kai@example.com',
+      address1: '9 Elm St',
+      city: 'Seattle',
+      zip: '98101',
+      country: 'US',
+    },
+  },
+  {
+    id: 1005,
+    store: 'maya-makes.myshopify.com',
+    currency: 'EUR',
+    createdAt: '2026-11-06T08:20:00.000Z',
+    lines: [{ product: 'linen-overshirt', quantity: 1, unitPriceMinor: 6200 }],
+    taxMinor: 1178,
+    shippingMinor: 700,
+    customer: {
+      firstName: 'Lena',
+      lastName: 'Vogel',
+      email: 'lena@example.com',
+      address1: 'Hauptstraße 1',
+      city: 'Berlin',
+      zip: '10115',
+      country: 'DE',
+    },
+  },
+]

@@ -1,0 +1,118 @@
+import type { CreatorOrder, TransferPreview, TransferStatus } from '@shared/contract'
+import { PRODUCT_NAME } from '@shared/product'
+import type { CommerceOrder } from '../adapters/commerce/commerce-port'
+import { formatMinorUnits } from '../domain/money'
+import type { ReceiptData } from '../receipt/receipt-pdf'
+import { orderGid, orderNumber } from './order-gid'
+
+// How a transfer is shown: the preview answer and the receipt hold the same figures, taken from
+// the plan before processing and from the frozen rows after it.
+
+export interface BrandFigures {
+  brandStoreShop: string
+  brandOrderId: string | null
+  brandAmountMinor: number
+  creatorCommissionMinor: number
+  tandemCommissionMinor: number
+}
+
+export interface TransferView {
+  order: CommerceOrder
+  status: TransferStatus
+  processedAt: string | null
+  brands: BrandFigures[]
+}
+
+const moneyBag = (minor: number, currency: string) => ({
+  presentmentMoney: { amount: formatMinorUnits(minor, currency), currencyCode: currency },
+})
+
+/** The creator order shaped like Shopify's Order, with each line's brand. */
+export function creatorOrderOf(order: CommerceOrder): CreatorOrder {
+  return {
+    id: orderGid(order.id),
+    name: order.name,
+    email: order.email,
+    createdAt: order.createdAt,
+    creatorStoreShop: order.storeShop,
+    currentSubtotalPriceSet: moneyBag(order.subtotalMinor, order.currency),
+    currentTotalTaxSet: moneyBag(order.taxMinor, order.currency),
+    currentTotalPriceSet: moneyBag(order.totalMinor, order.currency),
+    shippingAddress: order.shippingAddress,
+    lineItems: {
+      nodes: order.lines.map((line) => ({
+        id: line.id,
+        title: line.title,
+        quantity: line.quantity,
+        image: line.imageUrl === null ? null : { url: line.imageUrl },
+        originalUnitPriceSet: moneyBag(line.unitPriceMinor, order.currency),
+        originalTotalSet: moneyBag(line.originalTotalMinor, order.currency),
+        brandStoreShop: line.source?.brandStoreShop ?? null,
+      })),
+    },
+  }
+}
+
+/** Totals are sums of the per-brand figures, never recomputed from rates. */
+export function previewOf(view: TransferView): TransferPreview {
+  const { currency } = view.order
+  const amount = (minor: number) => formatMinorUnits(minor, currency)
+  const total = (pick: (brand: BrandFigures) => number) =>
+    amount(view.brands.reduce((sum, brand) => sum + pick(brand), 0))
+  return {
+    currency,
+    status: view.status,
+    processedAt: view.processedAt,
+    brands: view.brands.map((brand) => ({
+      brandStoreShop: brand.brandStoreShop,
+      brandOrderId: brand.brandOrderId,
+      brandAmount: amount(brand.brandAmountMinor),
+      creatorCommissionAmount: amount(brand.creatorCommissionMinor),
+      tandemCommissionAmount: amount(brand.tandemCommissionMinor),
+    })),
+    totals: {
+      totalBrandAmount: total((brand) => brand.brandAmountMinor),
+      totalCreatorCommissionAmount: total((brand) => brand.creatorCommissionMinor),
+      totalTandemCommissionAmount: total((brand) => brand.tandemCommissionMinor),
+    },
+  }
+}
+
+/** The receipt prints order numbers ("1001"), which a person can find in Shopify's admin. */
+const printedOrderId = (gid: string): string => String(orderNumber(gid) ?? gid)
+
+export function receiptDataOf(view: TransferView, generatedAt: string): ReceiptData {
+  const { order } = view
+  const preview = previewOf(view)
+  const address = order.shippingAddress
+  const name = [address?.firstName, address?.lastName].filter(Boolean).join(' ')
+  return {
+    productName: PRODUCT_NAME,
+    status: view.status === 'COMPLETED' ? 'PROCESSED' : 'PREVIEW',
+    processedAt: view.processedAt,
+    generatedAt,
+    creatorOrder: {
+      id: String(order.id),
+      name: order.name,
+      createdAt: order.createdAt,
+      storeShop: order.storeShop,
+      customer: {
+        name: name === '' ? null : name,
+        email: order.email,
+        address: address
+          ? [
+              address.address1,
+              [address.city, address.zip].filter(Boolean).join(' '),
+              address.country,
+            ].filter((part): part is string => Boolean(part))
+          : [],
+      },
+    },
+    currency: preview.currency,
+    brands: preview.brands.map((brand) => ({
+      ...brand,
+      brandOrderId: brand.brandOrderId === null ? null : printedOrderId(brand.brandOrderId),
+    })),
+    totals: preview.totals,
+  }
+}

@@ -1,0 +1,112 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { order1001Brands, ORDER_1001_TOTALS } from '../support/sandbox-figures'
+import { DEMO_ADMIN, upsertEmulatorUser } from '../../scripts/lib/auth-emulator'
+import {
+  RecordingClipboard,
+  downloadsFolder,
+  loggingOpener,
+  noCipher,
+  nodeFileWriter,
+} from '../../src/browser-host/node-ports'
+import { composeMain } from '../../src/main/services/compose'
+import { dispatch } from '../../src/main/services/dispatch'
+import { LOCAL_DEFAULTS } from '../../src/main/services/settings/build-environment'
+import { memoryStore, recordingLogger } from '../main/fakes'
+import { startServerUnderTest, type ServerUnderTest } from '../server/support/server-under-test'
+
+// The console's main process (handler map, Firebase session, API client) against the real Tandem
+// server and the real Auth emulator: what every screen will stand on.
+
+let server: ServerUnderTest
+let folder: string
+let invoke: (channel: string, args?: unknown) => Promise<unknown>
+const clipboard = new RecordingClipboard(recordingLogger())
+
+beforeAll(async () => {
+  server = await startServerUnderTest()
+  await server.app.listen({ host: '127.0.0.1', port: 0 })
+  const address = server.app.server.address()
+  const port = typeof address === 'object' && address ? address.port : 0
+  const authEmulatorUrl = inject('authEmulatorUrl')
+  await upsertEmulatorUser(authEmulatorUrl, inject('authProjectId'), DEMO_ADMIN)
+  folder = mkdtempSync(join(tmpdir(), 'tandem-console-server-'))
+  const log = recordingLogger()
+  const main = composeMain({
+    buildEnvironment: { ...LOCAL_DEFAULTS, apiUrl: `http://127.0.0.1:${port}`, authEmulatorUrl },
+    store: memoryStore(),
+    cipher: noCipher,
+    clipboard,
+    saveDialog: downloadsFolder(folder),
+    files: nodeFileWriter,
+    opener: loggingOpener(log),
+    log,
+    emit: () => {},
+  })
+  invoke = async (channel, args) => {
+    const envelope = await dispatch(main.handlers, channel, args, log)
+    if (!envelope.ok) throw new Error(envelope.error.message)
+    return envelope.value
+  }
+})
+
+afterAll(async () => {
+  await server?.close()
+  rmSync(folder, { recursive: true, force: true })
+})
+
+describe('the console against the Tandem server', () => {
+  it('is refused by the server until it signs in', async () => {
+    await expect(invoke('stores/list')).rejects.toThrow(/^Failed to fetch stores: /)
+  })
+
+  it('signs in the demo admin and lists the sandbox stores', async () => {
+    expect(
+      await invoke('session/signIn', { email: DEMO_ADMIN.email, password: DEMO_ADMIN.password }),
+    ).toEqual({ signedIn: true, email: DEMO_ADMIN.email })
+    expect(await invoke('stores/list')).toEqual([
+      { shop: 'ironpeak-outdoor.myshopify.com', shopType: 'BRAND' },
+      { shop: 'lumen-botanicals.myshopify.com', shopType: 'BRAND' },
+      { shop: 'northwind-apparel.myshopify.com', shopType: 'BRAND' },
+      { shop: 'maya-makes.myshopify.com', shopType: 'CREATOR' },
+      { shop: 'urban-trail-edits.myshopify.com', shopType: 'CREATOR' },
+    ])
+  })
+
+  it("previews order 1001 with PRODUCT.md's figures", async () => {
+    const { preview } = (await invoke('transfer/preview', { creatorOrderId: '1001' })) as {
+      preview: { currency: string; brands: unknown[]; totals: unknown }
+    }
+    expect(preview.currency).toBe('USD')
+    expect(preview.brands).toEqual(order1001Brands())
+    expect(preview.totals).toEqual(ORDER_1001_TOTALS)
+  })
+
+  it("carries the server's own message for a refused preview", async () => {
+    await expect(invoke('transfer/preview', { creatorOrderId: '1002' })).rejects.toThrow(
+      'Failed to fetch preview: Commission not found',
+    )
+  })
+
+  it('fetches the receipt PDF and saves exactly those bytes', async () => {
+    const bytes = (await invoke('receipt/fetch', { creatorOrderId: '1001' })) as Uint8Array
+    expect(Buffer.from(bytes.subarray(0, 5)).toString()).toBe('%PDF-')
+    const saved = (await invoke('receipt/save', {
+      creatorOrderId: '1001',
+      suggestedName: 'tandem-receipt-#1001.pdf',
+    })) as { saved: boolean; path: string }
+    expect(saved).toEqual({ saved: true, path: join(folder, 'tandem-receipt-#1001.pdf') })
+    expect(readFileSync(saved.path).equals(Buffer.from(bytes))).toBe(true)
+  })
+
+  it('shows client secrets masked, and copies one whole to the clipboard only on request', async () => {
+    const configs = (await invoke('configs/list')) as { shop: string; maskedClientSecret: string }[]
+    const maya = configs.find((config) => config.shop === 'maya-makes.myshopify.com')
+    expect(maya?.maskedClientSecret).toBe('••••••••akes')
+    expect(JSON.stringify(configs)).not.toContain('shpss_sandbox')
+    await invoke('configs/copySecret', { shop: 'maya-makes.myshopify.com' })
+    expect(clipboard.last).toBe('shpss_sandbox_maya_makes')
+  })
+})

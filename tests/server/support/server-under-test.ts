@@ -1,0 +1,119 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import pg from 'pg'
+import { inject } from 'vitest'
+import { emulatorIdToken, upsertEmulatorUser } from '../../../scripts/lib/auth-emulator'
+import type { CommercePort } from '../../../server/src/adapters/commerce/commerce-port'
+import { createSandboxCommerce } from '../../../server/src/adapters/commerce/sandbox-commerce'
+import type { PaymentsPort } from '../../../server/src/adapters/payments/payments-port'
+import { createSandboxPayments } from '../../../server/src/adapters/payments/sandbox-payments'
+import { buildApp } from '../../../server/src/app'
+import { firebaseTokenVerifier } from '../../../server/src/auth/verify'
+import { openDatabase, type Db } from '../../../server/src/db/connect'
+import { createSecretBox, type SecretBox } from '../../../server/src/secrets'
+import { seedSandboxMarketplace } from '../../../server/src/seed/seed'
+
+// The server as the tests see it: built with app.inject in mind, on a fresh database (SQLite, or
+// a schema of its own on PostgreSQL when TANDEM_TEST_DATABASE_URL is set), with ID tokens minted
+// by the real Firebase Auth emulator.
+
+export const PUBLIC_URL = 'http://127.0.0.1:8787'
+export const LISTED_ADMIN_EMAIL = 'listed-admin@tandem.test'
+
+export interface ServerUnderTest {
+  app: FastifyInstance
+  db: Db
+  secrets: SecretBox
+  /** The SQLite file, or null on PostgreSQL. */
+  sqliteFile: string | null
+  tokens: { admin: string; listedAdmin: string; notAdmin: string }
+  /** `{ authorization: 'Bearer …' }` of the admin. */
+  asAdmin: { authorization: string }
+  close(): Promise<void>
+}
+
+export interface ServerOptions {
+  seed?: boolean
+  commerce?: (db: Db) => CommercePort
+  payments?: (db: Db) => PaymentsPort
+}
+
+export const usesPostgres = () => Boolean(process.env.TANDEM_TEST_DATABASE_URL)
+
+export async function startServerUnderTest(options: ServerOptions = {}): Promise<ServerUnderTest> {
+  const emulatorUrl = inject('authEmulatorUrl')
+  const projectId = inject('authProjectId')
+  process.env.FIREBASE_AUTH_EMULATOR_HOST = new URL(emulatorUrl).host
+
+  const { db, sqliteFile, dropDatabase } = await freshDatabase()
+  const secrets = createSecretBox(randomBytes(32))
+  if (options.seed !== false) {
+    await seedSandboxMarketplace(db, { secrets, publicUrl: PUBLIC_URL, now: new Date() })
+  }
+  const app = await buildApp({
+    db,
+    verifier: firebaseTokenVerifier(projectId),
+    adminEmails: [LISTED_ADMIN_EMAIL],
+    secrets,
+    commerce: (options.commerce ?? createSandboxCommerce)(db),
+    payments: (options.payments ?? createSandboxPayments)(db),
+    publicUrl: PUBLIC_URL,
+  })
+  const tokens = {
+    admin: await idToken(emulatorUrl, projectId, 'claim-admin@tandem.test', true),
+    listedAdmin: await idToken(emulatorUrl, projectId, LISTED_ADMIN_EMAIL, false),
+    notAdmin: await idToken(emulatorUrl, projectId, 'shopper@tandem.test', false),
+  }
+  return {
+    app,
+    db,
+    secrets,
+    sqliteFile,
+    tokens,
+    asAdmin: { authorization: `Bearer ${tokens.admin}` },
+    close: async () => {
+      await app.close()
+      await db.destroy()
+      await dropDatabase()
+    },
+  }
+}
+
+async function freshDatabase() {
+  const url = process.env.TANDEM_TEST_DATABASE_URL
+  if (url) {
+    const schema = `t_${randomBytes(6).toString('hex')}`
+    const admin = new pg.Client({ connectionString: url })
+    await admin.connect()
+    await admin.query(`CREATE SCHEMA ${schema}`)
+    await admin.end()
+    const scoped = new URL(url)
+    scoped.searchParams.set('options', `-c search_path=${schema}`)
+    return {
+      db: await openDatabase({ databaseUrl: scoped.toString(), schema }),
+      sqliteFile: null,
+      dropDatabase: async () => {
+        const client = new pg.Client({ connectionString: url })
+        await client.connect()
+        await client.query(`DROP SCHEMA ${schema} CASCADE`)
+        await client.end()
+      },
+    }
+  }
+  const folder = mkdtempSync(join(tmpdir(), 'tandem-server-test-'))
+  const sqliteFile = join(folder, 'tandem.sqlite')
+  return {
+    db: await openDatabase({ sqliteFile }),
+    sqliteFile,
+    dropDatabase: async () => rmSync(folder, { recursive: true, force: true }),
+  }
+}
+
+async function idToken(emulatorUrl: string, projectId: string, email: string, admin: boolean) {
+  const password = 'test-password'
+  await upsertEmulatorUser(emulatorUrl, projectId, { email, password, admin })
+  return emulatorIdToken(emulatorUrl, email, password)
+}
