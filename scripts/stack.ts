@@ -1,6 +1,6 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { startBrowserHost, type BrowserHost } from '../src/browser-host/host'
 import {
@@ -14,6 +14,7 @@ import {
   upsertEmulatorUser,
   type AuthEmulator,
 } from './lib/auth-emulator'
+import { buildIfStale } from './lib/build'
 
 // The local stack: Firebase Auth emulator with the demo admin, the Tandem server on the embedded
 // database with the sandbox marketplace, then the console, as a desktop app (`npm start`) or in
@@ -43,7 +44,7 @@ async function main(): Promise<void> {
   await assertPortFree(ports.api, 'TANDEM_API_PORT')
   if (mode === 'web') await assertPortFree(ports.web, 'TANDEM_WEB_PORT')
   mkdirSync(dataDir, { recursive: true })
-  buildIfStale()
+  buildIfStale(root)
 
   const emulator: AuthEmulator = await startAuthEmulator({
     port: ports.auth,
@@ -121,24 +122,6 @@ function secretKey(): string {
   const file = join(dataDir, 'secret.key')
   if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 })
   return readFileSync(file, 'utf8').trim()
-}
-
-/** Builds the app when nothing is built yet or a source file is newer than the build. */
-function buildIfStale(): void {
-  const built = join(root, 'out', 'renderer', 'index.html')
-  if (existsSync(built) && newestChange(join(root, 'src')) <= statSync(built).mtimeMs) return
-  console.log('Building Tandem Admin…')
-  const result = spawnSync(npmBin('electron-vite'), ['build'], { cwd: root, stdio: 'inherit' })
-  if (result.status !== 0) throw new Error('The build failed')
-}
-
-function newestChange(folder: string): number {
-  let newest = 0
-  for (const entry of readdirSync(folder, { withFileTypes: true })) {
-    const path = join(folder, entry.name)
-    newest = Math.max(newest, entry.isDirectory() ? newestChange(path) : statSync(path).mtimeMs)
-  }
-  return newest
 }
 
 /** The electron package writes path.txt once its binary is downloaded. */

@@ -1,12 +1,97 @@
-import { Text } from '@mantine/core'
+import { useMemo } from 'react'
+import { Alert, Button, Tabs, Text } from '@mantine/core'
+import type { ShopType, Store } from '@shared/contract'
 import { PageHeading } from '@renderer/app/PageHeading'
+import { useStoresPage } from './stores-page-state'
+import { StoreSelector } from './StoreSelector'
+import { StoreTable } from './StoreTable'
+import { useStoreList, type StoreList } from './useStoreList'
 
-/** /main/stores: a stand-in until the store list is built. */
+const TABS: { type: ShopType; label: string; empty: string }[] = [
+  { type: 'BRAND', label: 'Brands', empty: 'No brand stores yet.' },
+  { type: 'CREATOR', label: 'Creators', empty: 'No creator stores yet.' },
+]
+
+/** /main/stores: brand and creator stores in two tabs, each narrowed by a store selector. */
 export default function StoresPage() {
+  const list = useStoreList()
+  const tab = useStoresPage((state) => state.tab)
+  const setTab = useStoresPage((state) => state.setTab)
+
   return (
     <>
       <PageHeading>Stores</PageHeading>
-      <Text c="dimmed">The brand and creator stores will be listed here.</Text>
+      <Tabs
+        value={tab}
+        onChange={(value) => setTab(value === 'CREATOR' ? 'CREATOR' : 'BRAND')}
+        keepMounted={false}
+      >
+        <Tabs.List mb="md">
+          {TABS.map(({ type, label }) => (
+            <Tabs.Tab key={type} value={type}>
+              {label}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        {TABS.map(({ type, empty }) => (
+          <Tabs.Panel key={type} value={type}>
+            <StoreTab list={list} type={type} empty={empty} />
+          </Tabs.Panel>
+        ))}
+      </Tabs>
+    </>
+  )
+}
+
+interface StoreTabProps {
+  list: StoreList & { retry: () => void }
+  type: ShopType
+  empty: string
+}
+
+function StoreTab({ list, type, empty }: StoreTabProps) {
+  if (list.status === 'loading') return <Text c="dimmed">Loading...</Text>
+  if (list.status === 'failed') {
+    // PRODUCT.md: a failed load says why and offers another try, never an empty list.
+    return (
+      <Alert color="red" variant="light" maw={640}>
+        <Text size="sm" mb="sm">
+          {list.message}
+        </Text>
+        <Button size="xs" variant="default" onClick={list.retry}>
+          Retry
+        </Button>
+      </Alert>
+    )
+  }
+  return <LoadedStoreTab stores={list.stores} type={type} empty={empty} />
+}
+
+function LoadedStoreTab({
+  stores,
+  type,
+  empty,
+}: {
+  stores: Store[]
+  type: ShopType
+  empty: string
+}) {
+  const ofType = useMemo(() => stores.filter((store) => store.shopType === type), [stores, type])
+  const selectedShop = useStoresPage((state) => state.selectedShop[type])
+  const selectShop = useStoresPage((state) => state.selectShop)
+  // A store chosen before the list was read again may be gone; then the whole tab shows.
+  const selected = ofType.find((store) => store.shop === selectedShop) ?? null
+  const shown = useMemo(() => (selected ? [selected] : ofType), [selected, ofType])
+
+  if (ofType.length === 0) return <Text c="dimmed">{empty}</Text>
+  return (
+    <>
+      <StoreSelector
+        stores={ofType}
+        value={selected?.shop ?? null}
+        onChange={(shop) => selectShop(type, shop)}
+      />
+      <StoreTable stores={shown} />
     </>
   )
 }

@@ -1,0 +1,306 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import type { Page } from 'playwright-core'
+import { createSandboxCommerce } from '../server/src/adapters/commerce/sandbox-commerce'
+import { createSandboxPayments } from '../server/src/adapters/payments/sandbox-payments'
+import { buildApp } from '../server/src/app'
+import { firebaseTokenVerifier } from '../server/src/auth/verify'
+import { openDatabase, type Db } from '../server/src/db/connect'
+import { createSecretBox } from '../server/src/secrets'
+import { STORES } from '../server/src/seed/sandbox-data'
+import { seedSandboxMarketplace } from '../server/src/seed/seed'
+import { startBrowserHost } from '../src/browser-host/host'
+import { consoleLogger } from '../src/browser-host/node-ports'
+import { LOCAL_DEFAULTS } from '../src/main/services/settings/build-environment'
+import { launchChromium } from '../tests/support/chromium'
+import { DEMO_ADMIN, startAuthEmulator, upsertEmulatorUser } from './lib/auth-emulator'
+import { freePort } from './lib/ports'
+import { buildIfStale } from './lib/build'
+
+// The stores page under load, in Chromium, in browser mode, against the real server: how long
+// from the store list's answer arriving to its rows on screen, and from a keystroke in the store
+// selector to its options on screen, with 10,000 stores beside 100. Prints figures; judges none.
+
+const root = resolve(__dirname, '..')
+const rendererDir = join(root, 'out', 'renderer')
+const AIMS = { table: 200, keystroke: 50 }
+/** Page loads per store count: the first pays for cold caches, the rest show the spread. */
+const LOADS = 5
+/** Typed one key at a time, several times over: a query narrowing to one brand, then nothing. */
+const QUERY = 'brand 00018x'
+const TYPINGS = 3
+const STORE_ROW = 'tbody tr[aria-rowindex="2"]'
+
+interface Figures {
+  storeCount: number
+  /** Answer arrived → first rows painted, one per page load. */
+  table: number[]
+  /** Key pressed → dropdown painted with the narrowed options, one per keystroke. */
+  keystrokes: number[]
+  /** Options shown after each key of the last typing, to show that the filter ran. */
+  optionsShown: string[]
+}
+
+const cleanups: (() => Promise<unknown> | void)[] = []
+let stopping = false
+
+async function main(): Promise<void> {
+  buildIfStale(root)
+  const workDir = mkdtempSync(join(tmpdir(), 'tandem-bench-ui-'))
+  cleanups.push(() => rmSync(workDir, { recursive: true, force: true }))
+
+  console.log('Starting the Firebase Auth emulator…')
+  const emulator = await startAuthEmulator({
+    port: await freePort(),
+    workDir: join(workDir, 'auth-emulator'),
+  })
+  cleanups.push(() => emulator.stop())
+  // The server's token verifier finds the emulator through this variable.
+  process.env.FIREBASE_AUTH_EMULATOR_HOST = new URL(emulator.url).host
+  await upsertEmulatorUser(emulator.url, emulator.projectId, DEMO_ADMIN)
+
+  const browser = await launchChromium()
+  cleanups.push(() => browser.close())
+
+  const results: Figures[] = []
+  for (const storeCount of [10_000, 100]) {
+    console.log(`Measuring with ${storeCount.toLocaleString('en-US')} stores…`)
+    const stack = await startStack(join(workDir, `stack-${storeCount}`), emulator, storeCount)
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+    results.push({ storeCount, ...(await measure(page, stack.url)) })
+    await page.close()
+    await stack.stop()
+  }
+  printFigures(results)
+}
+
+/** The server on a fresh database with `storeCount` stores, and the console in browser mode. */
+async function startStack(
+  dir: string,
+  emulator: { url: string; projectId: string },
+  storeCount: number,
+): Promise<{ url: string; stop: () => Promise<void> }> {
+  const db = await openDatabase({ sqliteFile: join(dir, 'tandem.sqlite') })
+  const secrets = createSecretBox(randomBytes(32))
+  await seedSandboxMarketplace(db, { secrets, publicUrl: 'http://127.0.0.1', now: new Date() })
+  await addStores(db, storeCount - STORES.length)
+  const app = await buildApp({
+    db,
+    verifier: firebaseTokenVerifier(emulator.projectId),
+    adminEmails: [],
+    secrets,
+    commerce: createSandboxCommerce(db),
+    payments: createSandboxPayments(db),
+    publicUrl: 'http://127.0.0.1',
+  })
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const address = app.server.address()
+  const apiUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
+  const host = await startBrowserHost({
+    port: 0,
+    rendererDir,
+    dataDir: join(dir, 'console'),
+    log: { ...consoleLogger, info: () => {} },
+    buildEnvironment: { ...LOCAL_DEFAULTS, apiUrl, authEmulatorUrl: emulator.url },
+  })
+  let stopped: Promise<void> | null = null
+  // Stopped when measured, or by stopAll if the run ends first; whichever comes first does it.
+  const stop = () =>
+    (stopped ??= (async () => {
+      await host.close()
+      await app.close()
+      await db.destroy()
+    })())
+  cleanups.push(stop)
+  return { url: host.url, stop }
+}
+
+/**
+ * Stores named like server/bench/bench-data.ts's (half brands, half creators). Not that module
+ * itself: it also adds a benchmark order this page has no use for, and it lies outside the
+ * scripts' TypeScript project.
+ */
+async function addStores(db: Db, count: number): Promise<void> {
+  const createdAt = new Date().toISOString()
+  const stores = Array.from({ length: count }, (_, n) => ({
+    shop:
+      n % 2 === 0
+        ? `bench-brand-${String(n).padStart(5, '0')}.myshopify.com`
+        : `bench-creator-${n}.myshopify.com`,
+    shop_type: n % 2 === 0 ? ('BRAND' as const) : ('CREATOR' as const),
+    product_count: 0,
+    products_synced_at: null,
+    created_at: createdAt,
+  }))
+  // In chunks: one statement cannot bind 10,000 rows' values in SQLite.
+  for (let start = 0; start < stores.length; start += 500) {
+    await db
+      .insertInto('stores')
+      .values(stores.slice(start, start + 500))
+      .execute()
+  }
+}
+
+/**
+ * Runs in the page before its own scripts, as plain JavaScript (this project's scripts see Node's
+ * types, not the DOM's). It notes when the list's answer finished arriving (resource timing) and
+ * when the first frame with a store row in it was painted, and times keystrokes from their input
+ * event (stamped when the browser received the key) to the first paint after it, which shows what
+ * React rendered for the key. All on the page's clock. "After the paint" is the task that follows
+ * the next animation frame.
+ */
+const PAGE_SCRIPT = `
+  const afterNextPaint = (then) =>
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel()
+      channel.port1.onmessage = then
+      channel.port2.postMessage(null)
+    })
+  const bench = { keystroke: null }
+  window.__bench = bench
+  // Resource entries may be reported after the rows are painted: whichever comes last settles it.
+  let answerAt = 0
+  let rowsAt = 0
+  let settleTable
+  bench.table = new Promise((settle) => (settleTable = settle))
+  const settleWhenBoth = () => answerAt && rowsAt && settleTable(rowsAt - answerAt)
+  new PerformanceObserver((entries) => {
+    for (const entry of entries.getEntries())
+      if (entry.name.includes('/__tandem/invoke/stores/list')) answerAt = entry.responseEnd
+    settleWhenBoth()
+  }).observe({ type: 'resource', buffered: true })
+  const rows = new MutationObserver(() => {
+    if (!document.querySelector(${JSON.stringify(STORE_ROW)})) return
+    rows.disconnect()
+    afterNextPaint(() => {
+      rowsAt = performance.now()
+      settleWhenBoth()
+    })
+  })
+  rows.observe(document, { childList: true, subtree: true })
+  bench.armKeystroke = () => {
+    bench.keystroke = new Promise((done) =>
+      document.addEventListener(
+        'input',
+        (event) => afterNextPaint(() => done(performance.now() - event.timeStamp)),
+        { capture: true, once: true },
+      ),
+    )
+  }
+  bench.shownOptions = () => {
+    const options = document.querySelectorAll('[role="option"]').length
+    const listbox = document.querySelector('[role="listbox"]')
+    return options === 0 && listbox && listbox.textContent.includes('Not found...')
+      ? 'Not found...'
+      : String(options)
+  }
+`
+
+async function measure(page: Page, consoleUrl: string): Promise<Omit<Figures, 'storeCount'>> {
+  await page.addInitScript({ content: PAGE_SCRIPT })
+  await page.goto(consoleUrl)
+  await page.getByLabel('Email').fill(DEMO_ADMIN.email)
+  await page.getByLabel('Password', { exact: true }).fill(DEMO_ADMIN.password)
+  await page.getByRole('button', { name: 'Signin' }).click()
+
+  const table: number[] = []
+  for (let load = 0; load < LOADS; load += 1) {
+    // The first load comes from signing in; the others from reloading /main/stores.
+    if (load > 0) await page.reload()
+    table.push(await page.evaluate<number>('__bench.table'))
+  }
+
+  const selector = page.getByPlaceholder('Select store...')
+  const keystrokes: number[] = []
+  let optionsShown: string[] = []
+  for (let typing = 0; typing < TYPINGS; typing += 1) {
+    await selector.click()
+    await selector.fill('')
+    optionsShown = []
+    for (const key of QUERY) {
+      await page.evaluate('__bench.armKeystroke()')
+      await page.keyboard.press(key === ' ' ? 'Space' : key)
+      keystrokes.push(await page.evaluate<number>('__bench.keystroke'))
+      optionsShown.push(await page.evaluate<string>('__bench.shownOptions()'))
+    }
+    await page.keyboard.press('Escape')
+  }
+  return { table, keystrokes, optionsShown }
+}
+
+function printFigures(results: Figures[]): void {
+  const ms = (value: number) => `${value.toFixed(1)} ms`
+  const columns = results.map((result) => `${result.storeCount.toLocaleString('en-US')} stores`)
+  const line = (label: string, values: string[], aim: string) =>
+    console.log(
+      `${label.padEnd(38)}${values.map((value) => value.padStart(16)).join('')}${aim.padStart(12)}`,
+    )
+
+  console.log('\nStores page in Chromium (browser mode, real server), Tandem Admin renderer:')
+  line('', columns, 'aim')
+  line(
+    `answer → table rows painted, p50 (${LOADS} loads)`,
+    results.map((result) => ms(percentile(result.table, 50))),
+    `< ${AIMS.table} ms`,
+  )
+  line(
+    'answer → table rows painted, max',
+    results.map((result) => ms(Math.max(...result.table))),
+    '',
+  )
+  line(
+    `keystroke → options painted, p50 (${QUERY.length * TYPINGS} keys)`,
+    results.map((result) => ms(percentile(result.keystrokes, 50))),
+    `< ${AIMS.keystroke} ms`,
+  )
+  line(
+    'keystroke → options painted, max',
+    results.map((result) => ms(Math.max(...result.keystrokes))),
+    '',
+  )
+  console.log(`\nOptions shown while typing "${QUERY}", key by key:`)
+  for (const result of results) {
+    console.log(
+      `  ${result.storeCount.toLocaleString('en-US').padStart(6)} stores: ${result.optionsShown.join(', ')}`,
+    )
+  }
+  console.log('\nEvery figure:')
+  for (const result of results) {
+    const count = result.storeCount.toLocaleString('en-US')
+    console.log(
+      `  ${count} stores, table:     ${result.table.map((value) => value.toFixed(1)).join(' ')}`,
+    )
+    console.log(
+      `  ${count} stores, keystrokes: ${result.keystrokes.map((value) => value.toFixed(1)).join(' ')}`,
+    )
+  }
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN
+}
+
+/** Stops what was started, newest first, once. */
+async function stopAll(code: number): Promise<void> {
+  if (stopping) return
+  stopping = true
+  for (const cleanup of cleanups.reverse()) {
+    await Promise.resolve()
+      .then(cleanup)
+      .catch((error: unknown) => console.error(error))
+  }
+  process.exit(code)
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stopAll(130))
+
+main().then(
+  () => stopAll(0),
+  async (error: unknown) => {
+    console.error(error)
+    await stopAll(1)
+  },
+)

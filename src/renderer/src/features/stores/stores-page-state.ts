@@ -1,0 +1,34 @@
+import { create } from 'zustand'
+import type { ShopType } from '@shared/contract'
+
+interface StoresPageState {
+  tab: ShopType
+  /** The store each tab's selector narrows the table to, or null for the whole tab. */
+  selectedShop: Record<ShopType, string | null>
+  /** Stores whose products are being synced; several may sync at once. */
+  syncingShops: ReadonlySet<string>
+  setTab: (tab: ShopType) => void
+  selectShop: (tab: ShopType, shop: string | null) => void
+  setSyncing: (shop: string, syncing: boolean) => void
+}
+
+/**
+ * The stores page's state, outside the page so that it survives a visit to a store's own page: the
+ * tab and selection are still there on the way back, and a sync started before leaving still shows
+ * "Syncing..." and still ends in its toast.
+ */
+export const useStoresPage = create<StoresPageState>()((set) => ({
+  tab: 'BRAND',
+  selectedShop: { BRAND: null, CREATOR: null },
+  syncingShops: new Set(),
+  setTab: (tab) => set({ tab }),
+  selectShop: (tab, shop) =>
+    set((state) => ({ selectedShop: { ...state.selectedShop, [tab]: shop } })),
+  setSyncing: (shop, syncing) =>
+    set((state) => {
+      const syncingShops = new Set(state.syncingShops)
+      if (syncing) syncingShops.add(shop)
+      else syncingShops.delete(shop)
+      return { syncingShops }
+    }),
+}))

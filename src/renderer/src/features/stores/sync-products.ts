@@ -1,0 +1,33 @@
+import type { TandemBridge } from '@shared/ipc'
+import { BridgeError, errorMessage } from '@renderer/lib/bridge'
+import { storeName } from '@renderer/lib/format'
+import { showToast } from '@renderer/lib/toast'
+import { useStoresPage } from './stores-page-state'
+
+/**
+ * Syncs one store's products and says how it went (PRODUCT.md: a failure is a destructive toast,
+ * not only a log line). A store already syncing is left alone rather than asked twice.
+ */
+export async function syncStoreProducts(bridge: TandemBridge, shop: string): Promise<void> {
+  const { syncingShops, setSyncing } = useStoresPage.getState()
+  if (syncingShops.has(shop)) return
+  setSyncing(shop, true)
+  try {
+    const { productCount } = await bridge.invoke('stores/syncProducts', { storeShop: shop })
+    showToast({
+      title: 'Products synced',
+      message: `${storeName(shop)}: ${productCount} ${productCount === 1 ? 'product' : 'products'}`,
+    })
+  } catch (error) {
+    // Main words the failure "Failed to sync products: {reason}"; failures that never reached the
+    // API (the host unreachable) carry no reason, and their sentence takes its place.
+    const reason = error instanceof BridgeError && error.reason ? error.reason : errorMessage(error)
+    showToast({
+      tone: 'error',
+      title: 'Failed to sync products',
+      message: `Failed to sync products: ${reason}`,
+    })
+  } finally {
+    setSyncing(shop, false)
+  }
+}

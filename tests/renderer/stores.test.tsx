@@ -1,0 +1,412 @@
+import { Link, createMemoryRouter, type RouteObject } from 'react-router'
+import { act, render, screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { Store } from '@shared/contract'
+import type { ChannelResult } from '@shared/ipc'
+import { TandemApp } from '@renderer/app/TandemApp'
+import { routes } from '@renderer/app/routes'
+import { useStoresPage } from '@renderer/features/stores/stores-page-state'
+import { BridgeError } from '@renderer/lib/bridge'
+import { SIGNED_IN, deferred, fakeBridge, type FakeAnswers } from './support/fake-bridge'
+
+// SPEC.md §2 "/main/stores", issue 4 and PRODUCT.md's departures, as a person sees them.
+
+const STORES: Store[] = [
+  { shop: 'ironpeak-outdoor.myshopify.com', shopType: 'BRAND' },
+  { shop: 'lumen-botanicals.myshopify.com', shopType: 'BRAND' },
+  { shop: 'northwind-apparel.myshopify.com', shopType: 'BRAND' },
+  { shop: 'maya-makes.myshopify.com', shopType: 'CREATOR' },
+  { shop: 'urban-trail-edits.myshopify.com', shopType: 'CREATOR' },
+]
+
+type SyncResult = ChannelResult<'stores/syncProducts'>
+const synced = (storeShop: string, productCount: number): SyncResult => ({
+  storeShop,
+  productCount,
+  syncedAt: '2025-01-01T00:00:00.000Z',
+})
+
+// jsdom lays nothing out, so every element is 0 px tall and the virtualizer would render no row.
+// Giving elements a viewport-sized client box (what the virtualizer reads of its scroll element)
+// lets it render the rows that would be in view, as in a browser.
+beforeAll(() => {
+  vi.spyOn(Element.prototype, 'clientHeight', 'get').mockReturnValue(800)
+  vi.spyOn(Element.prototype, 'clientWidth', 'get').mockReturnValue(1000)
+})
+afterAll(() => vi.restoreAllMocks())
+
+// The page's tab, selection and syncs outlive it by design; each test starts afresh.
+beforeEach(() => {
+  useStoresPage.setState({
+    tab: 'BRAND',
+    selectedShop: { BRAND: null, CREATOR: null },
+    syncingShops: new Set(),
+  })
+})
+
+/** Stands in for the store's own page, built elsewhere: its address and a way back. */
+function StorePageStandIn() {
+  return (
+    <>
+      <h1>A store page</h1>
+      <Link to="/main/stores">Back to stores</Link>
+    </>
+  )
+}
+
+/** The console's routes with the stand-in at /main/stores/{store}. */
+const routesWithStorePage: RouteObject[] = routes.map((route) =>
+  route.path === '/main' && !route.index
+    ? {
+        ...route,
+        children: [
+          { path: 'stores/:store', element: <StorePageStandIn /> },
+          ...(route.children ?? []),
+        ],
+      }
+    : route,
+)
+
+function renderStores(answers: FakeAnswers = {}) {
+  const fake = fakeBridge({
+    'session/status': () => SIGNED_IN,
+    'stores/list': () => STORES,
+    ...answers,
+  })
+  const router = createMemoryRouter(routesWithStorePage, { initialEntries: ['/main/stores'] })
+  render(<TandemApp bridge={fake.bridge} router={router} env="test" />)
+  return { ...fake, router, location: () => router.state.location }
+}
+
+/** The table's store rows (the header row and the virtualizer's spacers left out). */
+const storeRows = () =>
+  within(screen.getByRole('table'))
+    .getAllByRole('row')
+    .filter((row) => within(row).queryAllByRole('cell').length > 0)
+
+const rowOf = (name: string) => {
+  const row = storeRows().find((candidate) => within(candidate).queryByText(name, { exact: true }))
+  if (!row) throw new Error(`No row for ${name}`)
+  return row
+}
+
+const cellTexts = (row: HTMLElement) =>
+  within(row)
+    .getAllByRole('cell')
+    .map((cell) => cell.textContent)
+
+const selector = () => screen.getByPlaceholderText('Select store...')
+
+describe('Stores list', () => {
+  it('shows "Loading..." until the stores arrive', async () => {
+    const list = deferred<Store[]>()
+    renderStores({ 'stores/list': () => list.promise })
+
+    expect(await screen.findByText('Loading...')).toBeInTheDocument()
+    expect(screen.queryByRole('table')).not.toBeInTheDocument()
+
+    await act(async () => list.resolve(STORES))
+    expect(screen.queryByText('Loading...')).not.toBeInTheDocument()
+    expect(storeRows()).toHaveLength(3)
+  })
+
+  it('opens on the Brands tab with name, URL and badge of each brand', async () => {
+    renderStores()
+
+    expect(await screen.findByRole('heading', { name: 'Stores' })).toBeInTheDocument()
+    expect(screen.getByRole('tab', { name: 'Brands' })).toHaveAttribute('aria-selected', 'true')
+    expect(screen.getByRole('tab', { name: 'Creators' })).toHaveAttribute('aria-selected', 'false')
+    await screen.findByRole('table')
+    expect(
+      within(screen.getByRole('table'))
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent),
+    ).toEqual(['Name', 'URL', 'Type', 'Sync products', 'Open'])
+    expect(storeRows().map(cellTexts)).toEqual([
+      ['ironpeak outdoor', 'https://ironpeak-outdoor.myshopify.com', 'Brand', 'Sync', ''],
+      ['lumen botanicals', 'https://lumen-botanicals.myshopify.com', 'Brand', 'Sync', ''],
+      ['northwind apparel', 'https://northwind-apparel.myshopify.com', 'Brand', 'Sync', ''],
+    ])
+    expect(within(rowOf('lumen botanicals')).getByRole('button', { name: 'Sync' })).toBeEnabled()
+    expect(
+      within(rowOf('lumen botanicals')).getByRole('link', { name: 'Open lumen botanicals' }),
+    ).toHaveAttribute('href', '/main/stores/lumen-botanicals.myshopify.com?type=BRAND')
+  })
+
+  it('lists the creators on the Creators tab', async () => {
+    renderStores()
+    await screen.findByRole('table')
+
+    await userEvent.click(screen.getByRole('tab', { name: 'Creators' }))
+
+    expect(screen.getByRole('tab', { name: 'Creators' })).toHaveAttribute('aria-selected', 'true')
+    expect(storeRows().map(cellTexts)).toEqual([
+      ['maya makes', 'https://maya-makes.myshopify.com', 'Creator', 'Sync', ''],
+      ['urban trail edits', 'https://urban-trail-edits.myshopify.com', 'Creator', 'Sync', ''],
+    ])
+  })
+
+  it('says so when a tab has no stores', async () => {
+    renderStores({ 'stores/list': () => STORES.filter((store) => store.shopType === 'BRAND') })
+    await screen.findByRole('table')
+
+    await userEvent.click(screen.getByRole('tab', { name: 'Creators' }))
+
+    expect(screen.getByText('No creator stores yet.')).toBeInTheDocument()
+    expect(screen.queryByRole('table')).not.toBeInTheDocument()
+  })
+
+  it('says so when there are no brand stores', async () => {
+    renderStores({ 'stores/list': () => [] })
+
+    expect(await screen.findByText('No brand stores yet.')).toBeInTheDocument()
+  })
+
+  it('narrows the table to the store chosen in the selector, and back when cleared', async () => {
+    renderStores()
+    await screen.findByRole('table')
+    const user = userEvent.setup()
+
+    await user.type(selector(), 'lumen')
+    expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual([
+      'lumen botanicals',
+    ])
+    await user.click(screen.getByRole('option', { name: 'lumen botanicals' }))
+
+    expect(selector()).toHaveValue('lumen botanicals')
+    expect(storeRows().map((row) => cellTexts(row)[0])).toEqual(['lumen botanicals'])
+
+    await user.click(screen.getByRole('button', { name: 'Clear store' }))
+
+    expect(selector()).toHaveValue('')
+    expect(storeRows()).toHaveLength(3)
+  })
+
+  it("offers only the current tab's stores, found by name or host", async () => {
+    renderStores()
+    await screen.findByRole('table')
+    const user = userEvent.setup()
+
+    await user.click(selector())
+    expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual([
+      'ironpeak outdoor',
+      'lumen botanicals',
+      'northwind apparel',
+    ])
+    await user.type(selector(), 'northwind-app')
+    expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual([
+      'northwind apparel',
+    ])
+  })
+
+  it('shows "Not found..." when no store matches', async () => {
+    renderStores()
+    await screen.findByRole('table')
+
+    await userEvent.type(selector(), 'maya')
+
+    expect(screen.getByText('Not found...')).toBeInTheDocument()
+    expect(screen.queryAllByRole('option')).toHaveLength(0)
+  })
+
+  it('opens a store from a click on its row, from Enter, and from its Open link', async () => {
+    const app = renderStores()
+    await screen.findByRole('table')
+    const user = userEvent.setup()
+
+    await user.click(screen.getByText('https://lumen-botanicals.myshopify.com'))
+    expect(await screen.findByRole('heading', { name: 'A store page' })).toBeInTheDocument()
+    expect(app.location().pathname).toBe('/main/stores/lumen-botanicals.myshopify.com')
+    expect(app.location().search).toBe('?type=BRAND')
+
+    await user.click(screen.getByRole('link', { name: 'Back to stores' }))
+    await user.click(await screen.findByRole('tab', { name: 'Creators' }))
+    rowOf('maya makes').focus()
+    await user.keyboard('{Enter}')
+    expect(app.location().pathname).toBe('/main/stores/maya-makes.myshopify.com')
+    expect(app.location().search).toBe('?type=CREATOR')
+
+    await user.click(await screen.findByRole('link', { name: 'Back to stores' }))
+    await user.click(await screen.findByRole('link', { name: 'Open urban trail edits' }))
+    expect(app.location().pathname).toBe('/main/stores/urban-trail-edits.myshopify.com')
+    expect(app.location().search).toBe('?type=CREATOR')
+  })
+
+  it('syncs one store: "Syncing..." and disabled on that row only, then the toast', async () => {
+    const lumen = deferred<SyncResult>()
+    const app = renderStores({ 'stores/syncProducts': () => lumen.promise })
+    await screen.findByRole('table')
+    const user = userEvent.setup()
+
+    await user.click(within(rowOf('lumen botanicals')).getByRole('button', { name: 'Sync' }))
+
+    expect(app.location().pathname).toBe('/main/stores')
+    expect(app.callsTo('stores/syncProducts').map((call) => call.args)).toEqual([
+      { storeShop: 'lumen-botanicals.myshopify.com' },
+    ])
+    expect(
+      within(rowOf('lumen botanicals')).getByRole('button', { name: 'Syncing...' }),
+    ).toBeDisabled()
+    for (const other of ['ironpeak outdoor', 'northwind apparel']) {
+      expect(within(rowOf(other)).getByRole('button', { name: 'Sync' })).toBeEnabled()
+    }
+
+    await act(async () => lumen.resolve(synced('lumen-botanicals.myshopify.com', 2)))
+
+    expect(within(rowOf('lumen botanicals')).getByRole('button', { name: 'Sync' })).toBeEnabled()
+    const toast = screen.getByRole('alert')
+    expect(within(toast).getByText('Products synced')).toBeInTheDocument()
+    expect(within(toast).getByText('lumen botanicals: 2 products')).toBeInTheDocument()
+  })
+
+  it('runs several syncs at once, each ending on its own', async () => {
+    const pending = new Map<string, ReturnType<typeof deferred<SyncResult>>>()
+    renderStores({
+      'stores/syncProducts': ({ storeShop }) => {
+        const answer = deferred<SyncResult>()
+        pending.set(storeShop, answer)
+        return answer.promise
+      },
+    })
+    await screen.findByRole('table')
+    const user = userEvent.setup()
+
+    await user.click(within(rowOf('lumen botanicals')).getByRole('button', { name: 'Sync' }))
+    await user.click(within(rowOf('northwind apparel')).getByRole('button', { name: 'Sync' }))
+    expect(
+      within(rowOf('lumen botanicals')).getByRole('button', { name: 'Syncing...' }),
+    ).toBeDisabled()
+    expect(
+      within(rowOf('northwind apparel')).getByRole('button', { name: 'Syncing...' }),
+    ).toBeDisabled()
+
+    await act(async () =>
+      pending
+        .get('northwind-apparel.myshopify.com')
+        ?.resolve(synced('northwind-apparel.myshopify.com', 1)),
+    )
+
+    expect(within(rowOf('northwind apparel')).getByRole('button', { name: 'Sync' })).toBeEnabled()
+    expect(
+      within(rowOf('lumen botanicals')).getByRole('button', { name: 'Syncing...' }),
+    ).toBeDisabled()
+    expect(screen.getByText('northwind apparel: 1 product')).toBeInTheDocument()
+  })
+
+  it('shows the destructive toast "Failed to sync products: {message}" when a sync fails', async () => {
+    const reason = 'Store not found: lumen-botanicals.myshopify.com'
+    renderStores({
+      'stores/syncProducts': () => {
+        throw new BridgeError({ message: `Failed to sync products: ${reason}`, reason })
+      },
+    })
+    await screen.findByRole('table')
+
+    await userEvent.click(within(rowOf('lumen botanicals')).getByRole('button', { name: 'Sync' }))
+
+    const toast = await screen.findByRole('alert')
+    expect(within(toast).getByText('Failed to sync products')).toBeInTheDocument()
+    expect(within(toast).getByText(`Failed to sync products: ${reason}`)).toBeInTheDocument()
+    expect(toast).toHaveStyle({ '--notification-color': 'var(--mantine-color-red-filled)' })
+    expect(within(rowOf('lumen botanicals')).getByRole('button', { name: 'Sync' })).toBeEnabled()
+  })
+
+  it('shows why the list failed to load and reads it again on Retry', async () => {
+    let attempts = 0
+    const fake = renderStores({
+      'stores/list': () => {
+        attempts += 1
+        if (attempts === 1) {
+          throw new BridgeError({
+            message: 'Failed to fetch stores: the server did not answer',
+            reason: 'the server did not answer',
+          })
+        }
+        return STORES
+      },
+    })
+
+    expect(
+      await screen.findByText('Failed to fetch stores: the server did not answer'),
+    ).toBeInTheDocument()
+    expect(screen.queryByRole('table')).not.toBeInTheDocument()
+    expect(screen.queryByText('No brand stores yet.')).not.toBeInTheDocument()
+
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }))
+
+    await screen.findByRole('table')
+    expect(storeRows()).toHaveLength(3)
+    expect(fake.callsTo('stores/list')).toHaveLength(2)
+    expect(screen.queryByText(/Failed to fetch stores/)).not.toBeInTheDocument()
+  })
+
+  it('keeps the tab and the chosen store after a visit to a store page', async () => {
+    renderStores()
+    await screen.findByRole('table')
+    const user = userEvent.setup()
+    await user.click(screen.getByRole('tab', { name: 'Creators' }))
+    await user.type(selector(), 'urban')
+    await user.click(screen.getByRole('option', { name: 'urban trail edits' }))
+
+    await user.click(rowOf('urban trail edits'))
+    await user.click(await screen.findByRole('link', { name: 'Back to stores' }))
+
+    await screen.findByRole('table')
+    expect(screen.getByRole('tab', { name: 'Creators' })).toHaveAttribute('aria-selected', 'true')
+    expect(selector()).toHaveValue('urban trail edits')
+    expect(storeRows().map((row) => cellTexts(row)[0])).toEqual(['urban trail edits'])
+  })
+
+  it('still shows a sync that runs while the person visits a store page, and its toast', async () => {
+    const northwind = deferred<SyncResult>()
+    renderStores({ 'stores/syncProducts': () => northwind.promise })
+    await screen.findByRole('table')
+    const user = userEvent.setup()
+
+    await user.click(within(rowOf('northwind apparel')).getByRole('button', { name: 'Sync' }))
+    await user.click(rowOf('ironpeak outdoor'))
+    await screen.findByRole('heading', { name: 'A store page' })
+    await act(async () => northwind.resolve(synced('northwind-apparel.myshopify.com', 2)))
+    expect(screen.getByText('northwind apparel: 2 products')).toBeInTheDocument()
+
+    await user.click(screen.getByRole('link', { name: 'Back to stores' }))
+    await screen.findByRole('table')
+    expect(within(rowOf('northwind apparel')).getByRole('button', { name: 'Sync' })).toBeEnabled()
+  })
+})
+
+describe('Stores list at scale', () => {
+  const MANY: Store[] = Array.from({ length: 10_000 }, (_, n) => ({
+    shop: `store-${String(n).padStart(5, '0')}.myshopify.com`,
+    shopType: n % 2 === 0 ? 'BRAND' : 'CREATOR',
+  }))
+
+  it('renders only the rows in view, and the table still counts them all', async () => {
+    renderStores({ 'stores/list': () => MANY })
+    const table = await screen.findByRole('table')
+
+    expect(table).toHaveAttribute('aria-rowcount', '5001')
+    const rows = storeRows()
+    expect(rows.length).toBeGreaterThan(10)
+    expect(rows.length).toBeLessThan(60)
+    expect(cellTexts(rows[0]!)[0]).toBe('store 00000')
+    expect(rows[0]).toHaveAttribute('aria-rowindex', '2')
+  })
+
+  it('offers at most 50 stores in the selector, and narrows from all of them', async () => {
+    renderStores({ 'stores/list': () => MANY })
+    await screen.findByRole('table')
+    const user = userEvent.setup()
+
+    await user.click(selector())
+    expect(screen.getAllByRole('option')).toHaveLength(50)
+
+    await user.type(selector(), '09998')
+    expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual([
+      'store 09998',
+    ])
+    await user.click(screen.getByRole('option', { name: 'store 09998' }))
+    expect(storeRows().map((row) => cellTexts(row)[0])).toEqual(['store 09998'])
+  })
+})
