@@ -7,6 +7,7 @@ import { HOME_PATH, RequireSignedIn } from './RequireSignedIn'
 // The sign-in page is all a first launch needs; the shell and its menus load behind it.
 const ConsoleShell = lazy(() => import('./shell/ConsoleShell'))
 const StoresPage = lazy(() => import('@renderer/features/stores/StoresPage'))
+const StoreDetailPage = lazy(() => import('@renderer/features/store-detail/StoreDetailPage'))
 const ConfigsPage = lazy(() => import('@renderer/features/configs/ConfigsPage'))
 const OrderTransferPage = lazy(() => import('@renderer/features/order-transfer/OrderTransferPage'))
 
@@ -25,6 +26,7 @@ export const routes: RouteObject[] = [
     children: [
       { index: true, element: <Navigate to={HOME_PATH} replace /> },
       { path: 'stores', element: <StoresPage /> },
+      { path: 'stores/:store', element: <StoreDetailPage /> },
       { path: 'products', element: <PlaceholderPage title="Products" /> },
       { path: 'orders', element: <PlaceholderPage title="Orders" /> },
       { path: 'shipping', element: <PlaceholderPage title="Shipping" /> },

@@ -1,0 +1,131 @@
+import { useCallback, useId, useState, type FormEvent } from 'react'
+import { Alert, Button, Card, Group, Stack, Text, Title } from '@mantine/core'
+import { PRODUCT_NAME } from '@shared/product'
+import { useBridge } from '@renderer/lib/bridge'
+import { showToast } from '@renderer/lib/toast'
+import { LoadFailure } from './LoadFailure'
+import { RateInput } from './RateInput'
+import { defaultRateErrors, readRate, refusalReason, type RateInputValue } from './rates'
+import { useRemote } from './useRemote'
+
+/** A brand's page: its default commission, as the server has it, to change. */
+export function BrandCommission({ shop }: { shop: string }) {
+  const bridge = useBridge()
+  const load = useCallback(() => bridge.invoke('commissions/getDefault', { shop }), [bridge, shop])
+  const { remote, retry } = useRemote(load)
+  const headingId = useId()
+
+  return (
+    <Card withBorder padding="lg" maw={480}>
+      <Title order={2} size="h4" mb="md" id={headingId}>
+        Default commission
+      </Title>
+      {remote.status === 'loading' && <Text c="dimmed">Loading...</Text>}
+      {remote.status === 'failed' && <LoadFailure message={remote.message} onRetry={retry} />}
+      {remote.status === 'ready' && (
+        <DefaultCommissionForm
+          shop={shop}
+          headingId={headingId}
+          // A brand without a default yet answers nulls: the inputs start empty.
+          initialTandem={remote.value.tandemCommissionRate ?? ''}
+          initialCreator={remote.value.creatorCommissionRate ?? ''}
+        />
+      )}
+    </Card>
+  )
+}
+
+interface DefaultCommissionFormProps {
+  shop: string
+  /** The card's heading, which names the form. */
+  headingId: string
+  initialTandem: RateInputValue
+  initialCreator: RateInputValue
+}
+
+function DefaultCommissionForm({
+  shop,
+  headingId,
+  initialTandem,
+  initialCreator,
+}: DefaultCommissionFormProps) {
+  const bridge = useBridge()
+  const [tandemInput, setTandemInput] = useState(initialTandem)
+  const [creatorInput, setCreatorInput] = useState(initialCreator)
+  const [saving, setSaving] = useState(false)
+  // The server's sentence when it refused the rates; a toast alone would vanish before it is read.
+  const [refusal, setRefusal] = useState<string | null>(null)
+
+  const tandem = readRate(tandemInput)
+  const creator = readRate(creatorInput)
+  const errors = defaultRateErrors(shop, tandem, creator)
+  const valid = errors.tandemCommissionRate === null && errors.creatorCommissionRate === null
+
+  const save = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    if (tandem === null || creator === null || !valid || saving) return
+    setSaving(true)
+    setRefusal(null)
+    try {
+      const { defaultCommission } = await bridge.invoke('commissions/setDefault', {
+        defaultCommission: {
+          brandStoreShop: shop,
+          tandemCommissionRate: tandem,
+          creatorCommissionRate: creator,
+        },
+      })
+      // What the server stored, which is what a reload would show.
+      setTandemInput(defaultCommission.tandemCommissionRate)
+      setCreatorInput(defaultCommission.creatorCommissionRate)
+      showToast({ title: 'Success', message: 'Default Commission rates set successfully.' })
+    } catch (error) {
+      setRefusal(refusalReason(error))
+      showToast({
+        tone: 'error',
+        title: 'Failed',
+        message: 'Default Commission rates failed to set.',
+      })
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  const edit = (setInput: (value: RateInputValue) => void) => (value: RateInputValue) => {
+    setInput(value)
+    setRefusal(null)
+  }
+
+  return (
+    <form aria-labelledby={headingId} onSubmit={(event) => void save(event)}>
+      <Stack>
+        <RateInput
+          label={`${PRODUCT_NAME} commission rate`}
+          value={tandemInput}
+          onChange={edit(setTandemInput)}
+          error={errors.tandemCommissionRate}
+        />
+        <RateInput
+          label="Creator commission rate"
+          value={creatorInput}
+          onChange={edit(setCreatorInput)}
+          error={errors.creatorCommissionRate}
+        />
+        {refusal !== null && (
+          <Alert color="red" variant="light">
+            {refusal}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button
+            type="submit"
+            // SPEC §2: Save is disabled while either rate is empty; here also while one is invalid.
+            disabled={tandem === null || creator === null || !valid}
+            loading={saving}
+          >
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  )
+}

@@ -1,0 +1,128 @@
+import { useCallback, useId, useMemo, useState, type FormEvent } from 'react'
+import { Alert, Button, Card, Group, Select, Stack, Text, Title } from '@mantine/core'
+import { useBridge } from '@renderer/lib/bridge'
+import { storeName } from '@renderer/lib/format'
+import { showToast } from '@renderer/lib/toast'
+import { LoadFailure } from './LoadFailure'
+import { RateInput } from './RateInput'
+import { rateError, readRate, refusalReason, type RateInputValue } from './rates'
+import { useRemote } from './useRemote'
+
+/**
+ * With thousands of brands, rendering every option would stall the dropdown; typing narrows the
+ * search to the one wanted.
+ */
+const BRAND_OPTIONS_SHOWN = 100
+
+interface CreateRateFormProps {
+  creatorShop: string
+  onCreated: () => void
+}
+
+/** A unique rate for this creator with a brand; the server replaces the pair's rate if it has one. */
+export function CreateRateForm({ creatorShop, onCreated }: CreateRateFormProps) {
+  const bridge = useBridge()
+  const loadStores = useCallback(() => bridge.invoke('stores/list'), [bridge])
+  const { remote: stores, retry } = useRemote(loadStores)
+  const [brand, setBrand] = useState<string | null>(null)
+  const [rateInput, setRateInput] = useState<RateInputValue>('')
+  const [saving, setSaving] = useState(false)
+  const headingId = useId()
+  // The server's sentence when it refused the rate (e.g. with the brand's tandem rate over 100).
+  const [refusal, setRefusal] = useState<string | null>(null)
+
+  const brandOptions = useMemo(
+    () =>
+      stores.status === 'ready'
+        ? stores.value
+            .filter((store) => store.shopType === 'BRAND')
+            .map((store) => ({ value: store.shop, label: storeName(store.shop) }))
+        : [],
+    [stores],
+  )
+  const rate = readRate(rateInput)
+  const error = rateError(rate)
+
+  const create = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    if (brand === null || rate === null || error !== null || saving) return
+    setSaving(true)
+    setRefusal(null)
+    try {
+      await bridge.invoke('commissions/createUnique', {
+        uniqueCommissionRate: {
+          brandStoreShop: brand,
+          creatorStoreShop: creatorShop,
+          commissionRate: rate,
+        },
+      })
+      showToast({ title: 'Success', message: 'Commission rate created successfully.' })
+      setBrand(null)
+      setRateInput('')
+      onCreated()
+    } catch (failure) {
+      setRefusal(refusalReason(failure))
+      showToast({ tone: 'error', title: 'Failed', message: 'Commission rate failed to create.' })
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  return (
+    <Card withBorder padding="lg">
+      <Title order={2} size="h4" mb="md" id={headingId}>
+        New unique rate
+      </Title>
+      <form aria-labelledby={headingId} onSubmit={(event) => void create(event)}>
+        <Stack>
+          <Select
+            label="Brand"
+            placeholder="Select brand..."
+            nothingFoundMessage="Not found..."
+            searchable
+            limit={BRAND_OPTIONS_SHOWN}
+            data={brandOptions}
+            value={brand}
+            onChange={(value) => {
+              setBrand(value)
+              setRefusal(null)
+            }}
+            disabled={stores.status !== 'ready'}
+            renderOption={({ option }) => (
+              <div>
+                <Text size="sm">{option.label}</Text>
+                <Text size="xs" c="dimmed">
+                  {option.value}
+                </Text>
+              </div>
+            )}
+          />
+          {stores.status === 'failed' && <LoadFailure message={stores.message} onRetry={retry} />}
+          <RateInput
+            label="Commission rate"
+            value={rateInput}
+            onChange={(value) => {
+              setRateInput(value)
+              setRefusal(null)
+            }}
+            error={error}
+          />
+          {refusal !== null && (
+            <Alert color="red" variant="light">
+              {refusal}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button
+              type="submit"
+              disabled={brand === null || rate === null || error !== null}
+              loading={saving}
+            >
+              Save
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Card>
+  )
+}

@@ -1,0 +1,154 @@
+import { useCallback, useState } from 'react'
+import {
+  Alert,
+  Button,
+  Card,
+  Group,
+  Modal,
+  Stack,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core'
+import type { UniqueCommissionRate } from '@shared/contract/entities'
+import { useBridge } from '@renderer/lib/bridge'
+import { storeName } from '@renderer/lib/format'
+import { showToast } from '@renderer/lib/toast'
+import { CreateRateForm } from './CreateRateForm'
+import { LoadFailure } from './LoadFailure'
+import { percent, refusalReason } from './rates'
+import { useRemote } from './useRemote'
+
+/** A creator's page: its unique commission rates, one per brand, to create and delete. */
+export function CreatorRates({ shop }: { shop: string }) {
+  const bridge = useBridge()
+  // No brandShop: the rates of this creator with any brand.
+  const load = useCallback(
+    () => bridge.invoke('commissions/listUnique', { creatorShop: shop }),
+    [bridge, shop],
+  )
+  const { remote, retry, refresh } = useRemote(load)
+
+  return (
+    <Stack maw={720}>
+      <Card withBorder padding="lg">
+        <Title order={2} size="h4" mb="md">
+          Unique commission rates
+        </Title>
+        {remote.status === 'loading' && <Text c="dimmed">Loading...</Text>}
+        {remote.status === 'failed' && <LoadFailure message={remote.message} onRetry={retry} />}
+        {remote.status === 'ready' && (
+          <RatesTable rates={remote.value.uniqueCommissionRates} onDeleted={refresh} />
+        )}
+      </Card>
+      <CreateRateForm creatorShop={shop} onCreated={refresh} />
+    </Stack>
+  )
+}
+
+interface RatesTableProps {
+  rates: UniqueCommissionRate[]
+  onDeleted: () => void
+}
+
+function RatesTable({ rates, onDeleted }: RatesTableProps) {
+  const bridge = useBridge()
+  // Brands whose rate is being deleted; several may be at once.
+  const [deleting, setDeleting] = useState<ReadonlySet<string>>(new Set())
+  const [confirming, setConfirming] = useState<UniqueCommissionRate | null>(null)
+  // The server's sentence when a delete failed; the row stays.
+  const [refusal, setRefusal] = useState<string | null>(null)
+
+  const remove = async ({ brandStoreShop, creatorStoreShop }: UniqueCommissionRate) => {
+    setConfirming(null)
+    setRefusal(null)
+    setDeleting((shops) => new Set(shops).add(brandStoreShop))
+    try {
+      await bridge.invoke('commissions/deleteUnique', {
+        brandShop: brandStoreShop,
+        creatorShop: creatorStoreShop,
+      })
+      showToast({ title: 'Success', message: 'Commission rate deleted successfully.' })
+      onDeleted()
+    } catch (error) {
+      setRefusal(refusalReason(error))
+      showToast({ tone: 'error', title: 'Failed', message: 'Commission rate failed to delete.' })
+    } finally {
+      setDeleting((shops) => {
+        const rest = new Set(shops)
+        rest.delete(brandStoreShop)
+        return rest
+      })
+    }
+  }
+
+  if (rates.length === 0) return <Text c="dimmed">No unique commission rates yet.</Text>
+
+  return (
+    <>
+      {refusal !== null && (
+        <Alert color="red" variant="light" mb="md">
+          {refusal}
+        </Alert>
+      )}
+      <Table>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Brand</Table.Th>
+            <Table.Th>Rate</Table.Th>
+            <Table.Th>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rates.map((rate) => (
+            <Table.Tr key={rate.brandStoreShop}>
+              <Table.Td>
+                <Text fw={500}>{storeName(rate.brandStoreShop)}</Text>
+                <Text size="sm" c="dimmed">
+                  {rate.brandStoreShop}
+                </Text>
+              </Table.Td>
+              <Table.Td>{percent(rate.commissionRate)}</Table.Td>
+              <Table.Td ta="right">
+                <Button
+                  variant="light"
+                  color="red"
+                  size="xs"
+                  aria-label={`Delete ${storeName(rate.brandStoreShop)} rate`}
+                  loading={deleting.has(rate.brandStoreShop)}
+                  onClick={() => setConfirming(rate)}
+                >
+                  Delete
+                </Button>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <Modal
+        opened={confirming !== null}
+        onClose={() => setConfirming(null)}
+        title="Delete commission rate"
+      >
+        {confirming !== null && (
+          <>
+            <Text>
+              {`Delete the ${percent(confirming.commissionRate)} rate of ${storeName(confirming.brandStoreShop)}? This creator's sales of that brand will then earn the brand's default creator commission.`}
+            </Text>
+            <Group justify="flex-end" mt="lg">
+              <Button variant="default" onClick={() => setConfirming(null)}>
+                Cancel
+              </Button>
+              <Button color="red" onClick={() => void remove(confirming)}>
+                Delete
+              </Button>
+            </Group>
+          </>
+        )}
+      </Modal>
+    </>
+  )
+}

@@ -1,0 +1,13 @@
+import { Alert, Button } from '@mantine/core'
+
+/** A load that failed: its message and a way to try again (PRODUCT.md: never an empty stand-in). */
+export function LoadFailure({ message, onRetry }: { message: string; onRetry: () => void }) {
+  return (
+    <Alert color="red" variant="light">
+      {message}
+      <Button display="block" mt="sm" size="xs" variant="default" onClick={onRetry}>
+        Retry
+      </Button>
+    </Alert>
+  )
+}

@@ -1,0 +1,340 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import { BridgeError } from '@renderer/lib/bridge'
+import type { UniqueCommissionRate } from '@shared/contract'
+import type { ChannelResult } from '@shared/ipc'
+import { SIGNED_IN, deferred, fakeBridge, type FakeAnswers } from './support/fake-bridge'
+import { renderApp } from './support/render-app'
+
+const CREATOR = 'maya-makes.myshopify.com'
+const NORTHWIND = 'northwind-apparel.myshopify.com'
+const LUMEN = 'lumen-botanicals.myshopify.com'
+const IRONPEAK = 'ironpeak-outdoor.myshopify.com'
+const OVER_100 =
+  "The unique commission rate plus the brand's tandem commission rate (10) must not exceed 100"
+
+const STORES: ChannelResult<'stores/list'> = [
+  { shop: NORTHWIND, shopType: 'BRAND' },
+  { shop: LUMEN, shopType: 'BRAND' },
+  { shop: IRONPEAK, shopType: 'BRAND' },
+  { shop: CREATOR, shopType: 'CREATOR' },
+  { shop: 'urban-trail-edits.myshopify.com', shopType: 'CREATOR' },
+]
+
+/** A creator's page over a fake server that keeps its unique rates like the real one. */
+function creatorPage(answers: FakeAnswers = {}, rates = [rate(LUMEN, 20)]) {
+  const server = { rates }
+  const fake = fakeBridge({
+    'session/status': () => SIGNED_IN,
+    'stores/list': () => STORES,
+    'commissions/listUnique': () => ({ uniqueCommissionRates: [...server.rates] }),
+    'commissions/createUnique': ({ uniqueCommissionRate }) => {
+      server.rates = [
+        ...server.rates.filter((r) => r.brandStoreShop !== uniqueCommissionRate.brandStoreShop),
+        uniqueCommissionRate,
+      ]
+      return { uniqueCommissionRate }
+    },
+    'commissions/deleteUnique': ({ brandShop }) => {
+      const deleted = server.rates.find((r) => r.brandStoreShop === brandShop)
+      if (!deleted)
+        throw new BridgeError({ message: 'Failed to delete commission rate: Not found' })
+      server.rates = server.rates.filter((r) => r !== deleted)
+      return { uniqueCommissionRate: deleted }
+    },
+    ...answers,
+  })
+  return { fake, server, app: renderApp(fake.bridge, `/main/stores/${CREATOR}?type=CREATOR`) }
+}
+
+function rate(brandStoreShop: string, commissionRate: number): UniqueCommissionRate {
+  return { brandStoreShop, creatorStoreShop: CREATOR, commissionRate }
+}
+
+const ratesTable = () => screen.getByRole('table')
+/** The table's rows below its header, as their text. */
+const rows = () =>
+  within(ratesTable())
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) => row.textContent)
+const createForm = () => within(screen.getByRole('form', { name: 'New unique rate' }))
+const saveButton = () => createForm().getByRole('button', { name: 'Save' })
+
+async function chooseBrand(name: string) {
+  const user = userEvent.setup()
+  await user.click(createForm().getByRole('combobox', { name: 'Brand' }))
+  await user.click(await screen.findByRole('option', { name: new RegExp(name) }))
+  return user
+}
+
+async function typeRate(text: string) {
+  const user = userEvent.setup()
+  await user.clear(createForm().getByLabelText('Commission rate'))
+  await user.type(createForm().getByLabelText('Commission rate'), text)
+  return user
+}
+
+describe('Creator view: unique commission rates', () => {
+  it("lists the creator's rates with brand name, host and rate", async () => {
+    const { fake } = creatorPage({}, [rate(LUMEN, 20), rate(NORTHWIND, 12.5)])
+
+    expect(await screen.findByRole('heading', { name: 'maya makes' })).toBeInTheDocument()
+    expect(screen.getByText('Creator')).toBeInTheDocument()
+    expect(await screen.findByRole('table')).toBeInTheDocument()
+    expect(rows()).toEqual([
+      `lumen botanicals${LUMEN}20%Delete`,
+      `northwind apparel${NORTHWIND}12.5%Delete`,
+    ])
+    expect(screen.getByRole('button', { name: 'Delete lumen botanicals rate' })).toBeEnabled()
+    // No brand: this creator's rates with any brand.
+    expect(fake.callsTo('commissions/listUnique')).toEqual([
+      { channel: 'commissions/listUnique', args: { creatorShop: CREATOR } },
+    ])
+  })
+
+  it('treats any type but BRAND as a creator', async () => {
+    const fake = fakeBridge({
+      'session/status': () => SIGNED_IN,
+      'stores/list': () => STORES,
+      'commissions/listUnique': () => ({ uniqueCommissionRates: [] }),
+    })
+    renderApp(fake.bridge, `/main/stores/${CREATOR}`)
+
+    expect(await screen.findByText('No unique commission rates yet.')).toBeInTheDocument()
+    expect(screen.getByText('Creator')).toBeInTheDocument()
+    expect(fake.callsTo('commissions/getDefault')).toEqual([])
+  })
+
+  it('shows "Loading..." and then says when there are no rates', async () => {
+    const answer = deferred<ChannelResult<'commissions/listUnique'>>()
+    creatorPage({ 'commissions/listUnique': () => answer.promise })
+
+    expect(await screen.findByText('Loading...')).toBeInTheDocument()
+    answer.resolve({ uniqueCommissionRates: [] })
+
+    expect(await screen.findByText('No unique commission rates yet.')).toBeInTheDocument()
+    expect(screen.queryByText('Loading...')).not.toBeInTheDocument()
+  })
+
+  it('shows a load failure with Retry, which loads again', async () => {
+    let calls = 0
+    creatorPage({
+      'commissions/listUnique': () => {
+        calls += 1
+        if (calls === 1) {
+          throw new BridgeError({ message: 'Failed to fetch commission rates: Request timed out.' })
+        }
+        return { uniqueCommissionRates: [rate(LUMEN, 20)] }
+      },
+    })
+
+    expect(
+      await screen.findByText('Failed to fetch commission rates: Request timed out.'),
+    ).toBeInTheDocument()
+    expect(screen.queryByRole('table')).not.toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }))
+
+    expect(await screen.findByRole('table')).toBeInTheDocument()
+    expect(rows()).toEqual([`lumen botanicals${LUMEN}20%Delete`])
+  })
+
+  it('offers only the brand stores, searchable', async () => {
+    creatorPage()
+    await screen.findByRole('table')
+    const user = userEvent.setup()
+    const brand = createForm().getByRole('combobox', { name: 'Brand' })
+    expect(brand).toHaveAttribute('placeholder', 'Select brand...')
+
+    await user.click(brand)
+    expect((await screen.findAllByRole('option')).map((option) => option.textContent)).toEqual([
+      `northwind apparel${NORTHWIND}`,
+      `lumen botanicals${LUMEN}`,
+      `ironpeak outdoor${IRONPEAK}`,
+    ])
+
+    await user.type(brand, 'lum')
+    expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual([
+      `lumen botanicals${LUMEN}`,
+    ])
+    await user.clear(brand)
+    await user.type(brand, 'zzz')
+    expect(screen.getByText('Not found...')).toBeInTheDocument()
+  })
+
+  it('needs a brand and a valid rate before Save', async () => {
+    creatorPage()
+    await screen.findByRole('table')
+    expect(saveButton()).toBeDisabled()
+
+    await typeRate('15')
+    expect(saveButton()).toBeDisabled()
+
+    await chooseBrand('northwind apparel')
+    expect(saveButton()).toBeEnabled()
+
+    await typeRate('101')
+    expect(createForm().getByLabelText('Commission rate')).toHaveAccessibleDescription(
+      'Must be at most 100',
+    )
+    expect(saveButton()).toBeDisabled()
+
+    await typeRate('12.345')
+    expect(createForm().getByText('Must have at most two decimals')).toBeInTheDocument()
+    expect(saveButton()).toBeDisabled()
+
+    await userEvent.clear(createForm().getByLabelText('Commission rate'))
+    expect(saveButton()).toBeDisabled()
+  })
+
+  it('creates a rate, sending the rate as a number, and refreshes the list', async () => {
+    const { fake } = creatorPage()
+    await screen.findByRole('table')
+
+    await chooseBrand('northwind apparel')
+    const user = await typeRate('12.5')
+    await user.click(saveButton())
+
+    expect(await screen.findByText('Commission rate created successfully.')).toBeInTheDocument()
+    expect(screen.getByText('Success')).toBeInTheDocument()
+    expect(fake.callsTo('commissions/createUnique')).toEqual([
+      {
+        channel: 'commissions/createUnique',
+        args: {
+          uniqueCommissionRate: {
+            brandStoreShop: NORTHWIND,
+            creatorStoreShop: CREATOR,
+            commissionRate: 12.5,
+          },
+        },
+      },
+    ])
+    await waitFor(() =>
+      expect(rows()).toEqual([
+        `lumen botanicals${LUMEN}20%Delete`,
+        `northwind apparel${NORTHWIND}12.5%Delete`,
+      ]),
+    )
+    expect(fake.callsTo('commissions/listUnique')).toHaveLength(2)
+    // Ready for the next one.
+    expect(createForm().getByRole('combobox', { name: 'Brand' })).toHaveValue('')
+    expect(createForm().getByLabelText('Commission rate')).toHaveValue('')
+    expect(saveButton()).toBeDisabled()
+  })
+
+  it('holds Save while the rate is being created', async () => {
+    const answer = deferred<ChannelResult<'commissions/createUnique'>>()
+    creatorPage({ 'commissions/createUnique': () => answer.promise })
+    await screen.findByRole('table')
+
+    await chooseBrand('northwind apparel')
+    const user = await typeRate('12')
+    await user.click(saveButton())
+
+    expect(saveButton()).toBeDisabled()
+    expect(saveButton()).toHaveAttribute('data-loading', 'true')
+    answer.resolve({ uniqueCommissionRate: rate(NORTHWIND, 12) })
+    await screen.findByText('Commission rate created successfully.')
+  })
+
+  it("says the rate failed to create, with the server's sentence, when it refuses", async () => {
+    const { fake } = creatorPage({
+      'commissions/createUnique': () => {
+        throw new BridgeError({
+          message: `Failed to create commission rate: ${OVER_100}`,
+          reason: OVER_100,
+        })
+      },
+    })
+    await screen.findByRole('table')
+
+    await chooseBrand('northwind apparel')
+    const user = await typeRate('95')
+    await user.click(saveButton())
+
+    expect(await screen.findByText('Commission rate failed to create.')).toBeInTheDocument()
+    expect(screen.getByText('Failed')).toBeInTheDocument()
+    expect(screen.getByText(OVER_100)).toBeInTheDocument()
+    // What was typed stays, to correct; nothing changed, so the list is not asked again.
+    expect(createForm().getByLabelText('Commission rate')).toHaveValue('95')
+    expect(saveButton()).toBeEnabled()
+    expect(rows()).toEqual([`lumen botanicals${LUMEN}20%Delete`])
+    expect(fake.callsTo('commissions/listUnique')).toHaveLength(1)
+  })
+
+  it('deletes a rate after confirmation and refreshes the list', async () => {
+    const { fake } = creatorPage({}, [rate(LUMEN, 20), rate(NORTHWIND, 12.5)])
+    await screen.findByRole('table')
+    const user = userEvent.setup()
+
+    await user.click(screen.getByRole('button', { name: 'Delete lumen botanicals rate' }))
+    const dialog = screen.getByRole('dialog', { name: 'Delete commission rate' })
+    expect(dialog).toHaveTextContent('Delete the 20% rate of lumen botanicals?')
+    expect(fake.callsTo('commissions/deleteUnique')).toEqual([])
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }))
+
+    expect(await screen.findByText('Commission rate deleted successfully.')).toBeInTheDocument()
+    expect(screen.getByText('Success')).toBeInTheDocument()
+    expect(fake.callsTo('commissions/deleteUnique')).toEqual([
+      { channel: 'commissions/deleteUnique', args: { brandShop: LUMEN, creatorShop: CREATOR } },
+    ])
+    await waitFor(() => expect(rows()).toEqual([`northwind apparel${NORTHWIND}12.5%Delete`]))
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
+  })
+
+  it('deletes nothing when the confirmation is cancelled', async () => {
+    const { fake } = creatorPage()
+    await screen.findByRole('table')
+    const user = userEvent.setup()
+
+    await user.click(screen.getByRole('button', { name: 'Delete lumen botanicals rate' }))
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }))
+
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
+    expect(fake.callsTo('commissions/deleteUnique')).toEqual([])
+    expect(rows()).toEqual([`lumen botanicals${LUMEN}20%Delete`])
+  })
+
+  it('holds the Delete button while its rate is being deleted', async () => {
+    const answer = deferred<ChannelResult<'commissions/deleteUnique'>>()
+    creatorPage({ 'commissions/deleteUnique': () => answer.promise }, [
+      rate(LUMEN, 20),
+      rate(NORTHWIND, 12.5),
+    ])
+    await screen.findByRole('table')
+    const user = userEvent.setup()
+
+    await user.click(screen.getByRole('button', { name: 'Delete lumen botanicals rate' }))
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }))
+
+    const deleting = screen.getByRole('button', { name: 'Delete lumen botanicals rate' })
+    expect(deleting).toBeDisabled()
+    expect(deleting).toHaveAttribute('data-loading', 'true')
+    expect(screen.getByRole('button', { name: 'Delete northwind apparel rate' })).toBeEnabled()
+
+    answer.resolve({ uniqueCommissionRate: rate(LUMEN, 20) })
+    await screen.findByText('Commission rate deleted successfully.')
+  })
+
+  it('says the rate failed to delete, with the reason, and keeps the row', async () => {
+    const reason = 'The server could not be reached.'
+    const { fake } = creatorPage({
+      'commissions/deleteUnique': () => {
+        throw new BridgeError({ message: `Failed to delete commission rate: ${reason}`, reason })
+      },
+    })
+    await screen.findByRole('table')
+    const user = userEvent.setup()
+
+    await user.click(screen.getByRole('button', { name: 'Delete lumen botanicals rate' }))
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }))
+
+    expect(await screen.findByText('Commission rate failed to delete.')).toBeInTheDocument()
+    expect(screen.getByText('Failed')).toBeInTheDocument()
+    expect(screen.getByText(reason)).toBeInTheDocument()
+    expect(rows()).toEqual([`lumen botanicals${LUMEN}20%Delete`])
+    expect(screen.getByRole('button', { name: 'Delete lumen botanicals rate' })).toBeEnabled()
+    expect(fake.callsTo('commissions/listUnique')).toHaveLength(1)
+  })
+})
