@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, Locator, Page } from 'playwright-core'
+import { DEMO_ADMIN } from '../../scripts/lib/auth-emulator'
+import { launchChromium } from '../support/chromium'
+import { startStack, type StackUnderTest } from '../support/stack-under-test'
+import { route, screenshot, shows, signIn } from './console'
+
+// SPEC.md §2 "/main/stores" and "/main/stores/{store}" in Chromium, against the real server with
+// the sandbox marketplace and the real Auth emulator.
+
+let browser: Browser
+let stack: StackUnderTest
+let page: Page
+
+const rows = () => page.locator('tbody tr')
+const rowOf = (name: string): Locator => rows().filter({ hasText: name })
+
+beforeAll(async () => {
+  stack = await startStack()
+  browser = await launchChromium()
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+  await page.goto(stack.console.url)
+  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password)
+  await shows(page.getByRole('heading', { name: 'Stores', exact: true }))
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await stack?.stop()
+})
+
+describe('stores list in Chromium', () => {
+  it('lists the brand stores first, with names, URLs and badges', async () => {
+    await shows(rowOf('northwind apparel'))
+    expect(await page.getByRole('tab', { name: 'Brands' }).getAttribute('aria-selected')).toBe(
+      'true',
+    )
+    expect(await rows().count()).toBe(3)
+    for (const name of ['ironpeak outdoor', 'lumen botanicals', 'northwind apparel']) {
+      const row = rowOf(name)
+      await shows(row)
+      await shows(row.getByText('Brand', { exact: true }))
+    }
+    await shows(rowOf('northwind apparel').getByText('northwind-apparel.myshopify.com'))
+    await screenshot(page, 'stores-dark-wide')
+  })
+
+  it('shows the creators on their tab', async () => {
+    await page.getByRole('tab', { name: 'Creators' }).click()
+    await shows(rowOf('maya makes'))
+    expect(await rows().count()).toBe(2)
+    await shows(rowOf('urban trail edits').getByText('Creator', { exact: true }))
+    await page.getByRole('tab', { name: 'Brands' }).click()
+    await shows(rowOf('lumen botanicals'))
+  })
+
+  it('narrows the list to one store with the selector, says "Not found..." and clears', async () => {
+    const selector = page.getByPlaceholder('Select store...')
+    await selector.click()
+    await selector.fill('lumen')
+    await page.getByRole('option', { name: /lumen/i }).click()
+    await expect.poll(() => rows().count()).toBe(1)
+    await shows(rowOf('lumen botanicals'))
+
+    await selector.fill('zzz-no-such-store')
+    await shows(page.getByText('Not found...'))
+    await page.keyboard.press('Escape')
+    await page.getByRole('button', { name: /clear/i }).first().click()
+    await expect.poll(() => rows().count()).toBe(3)
+  })
+
+  it('syncs one store: "Syncing..." on that row only, then the product count', async () => {
+    const northwind = rowOf('northwind apparel')
+    await northwind.getByRole('button', { name: 'Sync' }).click()
+    await shows(page.getByText('Products synced'))
+    await shows(page.getByText(/2 products/))
+    expect(route(page)).toBe('/main/stores')
+    await expect.poll(() => northwind.getByRole('button', { name: 'Sync' }).isEnabled()).toBe(true)
+  })
+})
+
+describe('store pages in Chromium', () => {
+  it('opens a brand on a row click and saves its default rates', async () => {
+    await rowOf('northwind apparel').click()
+    await expect
+      .poll(() => route(page))
+      .toBe('/main/stores/northwind-apparel.myshopify.com?type=BRAND')
+    const tandem = page.getByLabel('Tandem commission rate')
+    const creator = page.getByLabel('Creator commission rate')
+    await expect.poll(() => tandem.inputValue()).toBe('10')
+    expect(await creator.inputValue()).toBe('15')
+
+    await creator.fill('')
+    expect(await page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true)
+    await creator.fill('17.5')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await shows(page.getByText('Default Commission rates set successfully.'))
+    await screenshot(page, 'store-brand-dark-wide')
+
+    await page.reload()
+    await expect.poll(() => page.getByLabel('Creator commission rate').inputValue()).toBe('17.5')
+    expect(await page.getByLabel('Tandem commission rate').inputValue()).toBe('10')
+  })
+
+  it("creates and deletes a creator's unique rate, and shows the server refusing one over the bounds", async () => {
+    await page.getByRole('link', { name: /back to stores/i }).click()
+    await page.getByRole('tab', { name: 'Creators' }).click()
+    await rowOf('urban trail edits').click()
+    await expect
+      .poll(() => route(page))
+      .toBe('/main/stores/urban-trail-edits.myshopify.com?type=CREATOR')
+    await shows(page.getByText('No unique commission rates yet.'))
+
+    const brand = page.getByPlaceholder('Select brand...')
+    await brand.click()
+    await page.getByRole('option', { name: /northwind/i }).click()
+    await page.getByLabel('Commission rate').fill('95')
+    await page.getByRole('button', { name: 'Save' }).click()
+    // Northwind's tandem rate is 10: 95 + 10 passes 100, which the server refuses.
+    await shows(page.getByText('Commission rate failed to create.'))
+    await shows(page.getByText(/must not exceed 100/).first())
+
+    await page.getByLabel('Commission rate').fill('25')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await shows(page.getByText('Commission rate created successfully.'))
+    await shows(page.getByText('25%').first())
+    await screenshot(page, 'store-creator-dark-wide')
+
+    await page.getByRole('button', { name: /delete .*northwind.* rate/i }).click()
+    const confirm = page.getByRole('dialog').getByRole('button', { name: /delete|confirm/i })
+    if (await confirm.count()) await confirm.first().click()
+    await shows(page.getByText('Commission rate deleted successfully.'))
+    await shows(page.getByText('No unique commission rates yet.'))
+  })
+
+  it("keeps the list's tab and selection when coming back", async () => {
+    await page.getByRole('link', { name: /back to stores/i }).click()
+    await shows(rowOf('urban trail edits'))
+    expect(await page.getByRole('tab', { name: 'Creators' }).getAttribute('aria-selected')).toBe(
+      'true',
+    )
+  })
+})
