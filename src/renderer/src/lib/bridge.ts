@@ -29,6 +29,13 @@ export class BridgeError extends Error {
 export const errorMessage = (error: unknown): string =>
   error instanceof Error ? error.message : String(error)
 
+/**
+ * The server's own sentence when main wrapped it ("An app config for … already exists"), else the
+ * whole message: failures that never reached the server carry no reason.
+ */
+export const failureReason = (error: unknown): string =>
+  error instanceof BridgeError && error.reason ? error.reason : errorMessage(error)
+
 export function createBridge(raw: RawBridge): TandemBridge {
   const invoke = async (channel: Channel, args?: unknown) => {
     const envelope = await raw.invoke(channel, args)

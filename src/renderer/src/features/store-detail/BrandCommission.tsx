@@ -1,11 +1,11 @@
 import { useCallback, useId, useState, type FormEvent } from 'react'
 import { Alert, Button, Card, Group, Stack, Text, Title } from '@mantine/core'
 import { PRODUCT_NAME } from '@shared/product'
-import { useBridge } from '@renderer/lib/bridge'
+import { failureReason, useBridge } from '@renderer/lib/bridge'
 import { showToast } from '@renderer/lib/toast'
 import { LoadFailure } from './LoadFailure'
 import { RateInput } from './RateInput'
-import { defaultRateErrors, readRate, refusalReason, type RateInputValue } from './rates'
+import { defaultRateErrors, readRate, type RateInputValue } from './rates'
 import { useRemote } from './useRemote'
 
 /** A brand's page: its default commission, as the server has it, to change. */
@@ -79,7 +79,7 @@ function DefaultCommissionForm({
       setCreatorInput(defaultCommission.creatorCommissionRate)
       showToast({ title: 'Success', message: 'Default Commission rates set successfully.' })
     } catch (error) {
-      setRefusal(refusalReason(error))
+      setRefusal(failureReason(error))
       showToast({
         tone: 'error',
         title: 'Failed',

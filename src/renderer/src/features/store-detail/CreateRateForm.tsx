@@ -1,11 +1,11 @@
 import { useCallback, useId, useMemo, useState, type FormEvent } from 'react'
 import { Alert, Button, Card, Group, Select, Stack, Text, Title } from '@mantine/core'
-import { useBridge } from '@renderer/lib/bridge'
+import { failureReason, useBridge } from '@renderer/lib/bridge'
 import { storeName } from '@renderer/lib/format'
 import { showToast } from '@renderer/lib/toast'
 import { LoadFailure } from './LoadFailure'
 import { RateInput } from './RateInput'
-import { rateError, readRate, refusalReason, type RateInputValue } from './rates'
+import { rateError, readRate, type RateInputValue } from './rates'
 import { useRemote } from './useRemote'
 
 /**
@@ -61,7 +61,7 @@ export function CreateRateForm({ creatorShop, onCreated }: CreateRateFormProps) 
       setRateInput('')
       onCreated()
     } catch (failure) {
-      setRefusal(refusalReason(failure))
+      setRefusal(failureReason(failure))
       showToast({ tone: 'error', title: 'Failed', message: 'Commission rate failed to create.' })
     } finally {
       setSaving(false)

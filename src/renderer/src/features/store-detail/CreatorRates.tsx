@@ -1,23 +1,13 @@
+import { ConfirmDelete } from '@renderer/app/ConfirmDelete'
 import { useCallback, useState } from 'react'
-import {
-  Alert,
-  Button,
-  Card,
-  Group,
-  Modal,
-  Stack,
-  Table,
-  Text,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core'
+import { Alert, Button, Card, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core'
 import type { UniqueCommissionRate } from '@shared/contract/entities'
-import { useBridge } from '@renderer/lib/bridge'
+import { failureReason, useBridge } from '@renderer/lib/bridge'
 import { storeName } from '@renderer/lib/format'
 import { showToast } from '@renderer/lib/toast'
 import { CreateRateForm } from './CreateRateForm'
 import { LoadFailure } from './LoadFailure'
-import { percent, refusalReason } from './rates'
+import { percent } from './rates'
 import { useRemote } from './useRemote'
 
 /** A creator's page: its unique commission rates, one per brand, to create and delete. */
@@ -72,7 +62,7 @@ function RatesTable({ rates, onDeleted }: RatesTableProps) {
       showToast({ title: 'Success', message: 'Commission rate deleted successfully.' })
       onDeleted()
     } catch (error) {
-      setRefusal(refusalReason(error))
+      setRefusal(failureReason(error))
       showToast({ tone: 'error', title: 'Failed', message: 'Commission rate failed to delete.' })
     } finally {
       setDeleting((shops) => {
@@ -128,27 +118,16 @@ function RatesTable({ rates, onDeleted }: RatesTableProps) {
           ))}
         </Table.Tbody>
       </Table>
-      <Modal
-        opened={confirming !== null}
-        onClose={() => setConfirming(null)}
+      <ConfirmDelete
         title="Delete commission rate"
-      >
-        {confirming !== null && (
-          <>
-            <Text>
-              {`Delete the ${percent(confirming.commissionRate)} rate of ${storeName(confirming.brandStoreShop)}? This creator's sales of that brand will then earn the brand's default creator commission.`}
-            </Text>
-            <Group justify="flex-end" mt="lg">
-              <Button variant="default" onClick={() => setConfirming(null)}>
-                Cancel
-              </Button>
-              <Button color="red" onClick={() => void remove(confirming)}>
-                Delete
-              </Button>
-            </Group>
-          </>
-        )}
-      </Modal>
+        question={
+          confirming === null
+            ? null
+            : `Delete the ${percent(confirming.commissionRate)} rate of ${storeName(confirming.brandStoreShop)}? This creator's sales of that brand will then earn the brand's default creator commission.`
+        }
+        onCancel={() => setConfirming(null)}
+        onConfirm={() => confirming && void remove(confirming)}
+      />
     </>
   )
 }

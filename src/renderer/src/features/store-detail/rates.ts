@@ -1,5 +1,4 @@
 import { DefaultCommissionInput, Rate } from '@shared/contract/entities'
-import { BridgeError, errorMessage } from '@renderer/lib/bridge'
 
 // The form checks rates with the contract's own schemas, so that the console and the server apply
 // the same bounds (PRODUCT.md "Money and commission rules") in the same words.
@@ -48,10 +47,6 @@ export function defaultRateErrors(
   const sum = result.error?.issues.find((issue) => issue.path[0] === 'creatorCommissionRate')
   return sum ? { ...errors, creatorCommissionRate: sentence(sum.message) } : errors
 }
-
-/** The server's own sentence when it refused ("… must not exceed 100"), else the whole message. */
-export const refusalReason = (error: unknown): string =>
-  error instanceof BridgeError && error.reason ? error.reason : errorMessage(error)
 
 /** "must be at most 100" reads as a sentence of its own under a field. */
 const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)

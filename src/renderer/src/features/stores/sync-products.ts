@@ -1,5 +1,5 @@
 import type { TandemBridge } from '@shared/ipc'
-import { BridgeError, errorMessage } from '@renderer/lib/bridge'
+import { failureReason } from '@renderer/lib/bridge'
 import { storeName } from '@renderer/lib/format'
 import { showToast } from '@renderer/lib/toast'
 import { useStoresPage } from './stores-page-state'
@@ -19,13 +19,10 @@ export async function syncStoreProducts(bridge: TandemBridge, shop: string): Pro
       message: `${storeName(shop)}: ${productCount} ${productCount === 1 ? 'product' : 'products'}`,
     })
   } catch (error) {
-    // Main words the failure "Failed to sync products: {reason}"; failures that never reached the
-    // API (the host unreachable) carry no reason, and their sentence takes its place.
-    const reason = error instanceof BridgeError && error.reason ? error.reason : errorMessage(error)
     showToast({
       tone: 'error',
       title: 'Failed to sync products',
-      message: `Failed to sync products: ${reason}`,
+      message: `Failed to sync products: ${failureReason(error)}`,
     })
   } finally {
     setSyncing(shop, false)
