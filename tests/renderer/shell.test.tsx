@@ -57,7 +57,6 @@ describe('Shell', () => {
 
   it('shows a stand-in line on the screens still to be built', async () => {
     for (const [path, line] of [
-      ['configs', 'The app configs of each shop will be managed here.'],
       ['create-order-transfer', 'Creator orders will be previewed and transferred here.'],
     ] as const) {
       const view = renderApp(signedIn().bridge, `/main/${path}`)

@@ -1,12 +1,101 @@
-import { Text } from '@mantine/core'
+import { useState } from 'react'
+import { Alert, Button, Group, Stack, Tabs, Text } from '@mantine/core'
+import type { ShopType } from '@shared/contract'
+import type { AppConfigView } from '@shared/ipc'
 import { PageHeading } from '@renderer/app/PageHeading'
+import { AddConfigForm } from './AddConfigForm'
+import { ConfigsTable } from './ConfigsTable'
+import { EMPTY_CONFIG_FORM, type ConfigFormValues } from './config-form'
+import { UrlConfiguration } from './UrlConfiguration'
+import { useAppConfigs, type AppConfigs } from './useAppConfigs'
 
-/** /main/configs: a stand-in until the app configs screen is built. */
+const TABS: { type: ShopType; label: string; empty: string }[] = [
+  { type: 'BRAND', label: 'Brands', empty: 'No brand app configs yet.' },
+  { type: 'CREATOR', label: 'Creators', empty: 'No creator app configs yet.' },
+]
+
+/** /main/configs: the Shopify app config of each shop, by shop type, and the apps' URLs. */
 export default function ConfigsPage() {
+  const appConfigs = useAppConfigs()
+  const { data } = appConfigs
+
   return (
     <>
       <PageHeading>Configs</PageHeading>
-      <Text c="dimmed">The app configs of each shop will be managed here.</Text>
+      {data.status === 'loading' && <Text c="dimmed">Loading...</Text>}
+      {data.status === 'failed' && (
+        // PRODUCT.md: a failed load says why and offers another try, never an empty list.
+        <Alert color="red" variant="light" maw={640}>
+          <Text size="sm" mb="sm">
+            {data.message}
+          </Text>
+          <Button size="xs" variant="default" onClick={appConfigs.retry}>
+            Retry
+          </Button>
+        </Alert>
+      )}
+      {data.status === 'loaded' && <LoadedConfigs appConfigs={appConfigs} data={data} />}
     </>
+  )
+}
+
+interface LoadedConfigsProps {
+  appConfigs: AppConfigs
+  data: Extract<AppConfigs['data'], { status: 'loaded' }>
+}
+
+/** SPEC §4: the screen toggles between the list of a tab and the add form. */
+function LoadedConfigs({ appConfigs, data }: LoadedConfigsProps) {
+  const [tab, setTab] = useState<ShopType>('BRAND')
+  // The form's values live here while it is open, for the URL card to follow its shop type.
+  const [form, setForm] = useState<ConfigFormValues | null>(null)
+
+  const created = (config: AppConfigView) => {
+    appConfigs.added(config)
+    setForm(null)
+    // The new row is on its own type's tab.
+    setTab(config.shopType)
+  }
+
+  return (
+    <Stack>
+      <Tabs
+        value={tab}
+        onChange={(value) => setTab(value === 'CREATOR' ? 'CREATOR' : 'BRAND')}
+        keepMounted={false}
+      >
+        <Group justify="space-between" align="flex-end" mb="md">
+          <Tabs.List>
+            {TABS.map(({ type, label }) => (
+              <Tabs.Tab key={type} value={type} disabled={form !== null}>
+                {label}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+          <Button disabled={form !== null} onClick={() => setForm(EMPTY_CONFIG_FORM)}>
+            Add Config
+          </Button>
+        </Group>
+        {TABS.map(({ type, empty }) => (
+          <Tabs.Panel key={type} value={type}>
+            {form !== null ? (
+              <AddConfigForm
+                values={form}
+                onChange={setForm}
+                onCancel={() => setForm(null)}
+                onCreated={created}
+              />
+            ) : (
+              <ConfigsTable
+                configs={data.configs.filter((config) => config.shopType === type)}
+                empty={empty}
+                onDeleted={appConfigs.removed}
+              />
+            )}
+          </Tabs.Panel>
+        ))}
+      </Tabs>
+      <UrlConfiguration shopType={form?.shopType ?? tab} appUrls={data.appUrls} />
+    </Stack>
   )
 }

@@ -1,0 +1,122 @@
+import { useId, useState, type FormEvent } from 'react'
+import {
+  Alert,
+  Button,
+  Card,
+  Group,
+  PasswordInput,
+  Radio,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core'
+import type { ShopType } from '@shared/contract'
+import type { AppConfigView } from '@shared/ipc'
+import { useBridge, failureReason } from '@renderer/lib/bridge'
+import { showToast } from '@renderer/lib/toast'
+import { completeConfig, type ConfigFormValues } from './config-form'
+
+interface AddConfigFormProps {
+  /** Held by the page, whose URL card follows the chosen shop type. */
+  values: ConfigFormValues
+  onChange: (values: ConfigFormValues) => void
+  onCancel: () => void
+  onCreated: (config: AppConfigView) => void
+}
+
+/** SPEC §2's add form: a new app config for one shop. */
+export function AddConfigForm({ values, onChange, onCancel, onCreated }: AddConfigFormProps) {
+  const bridge = useBridge()
+  const headingId = useId()
+  const descriptionId = useId()
+  const [creating, setCreating] = useState(false)
+  // The server's sentence when it refused (a duplicate shop, a malformed domain); the values stay.
+  const [refusal, setRefusal] = useState<string | null>(null)
+  const set = (field: keyof ConfigFormValues, value: string) =>
+    onChange({ ...values, [field]: value })
+
+  const create = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    if (creating) return
+    const body = completeConfig(values)
+    if (!body) {
+      showToast({
+        tone: 'error',
+        title: 'Error',
+        message: 'Missing some fields. All fields are required',
+      })
+      return
+    }
+    setCreating(true)
+    setRefusal(null)
+    try {
+      const config = await bridge.invoke('configs/create', body)
+      showToast({ title: 'Success', message: 'App config created successfully' })
+      onCreated(config)
+    } catch (error) {
+      setRefusal(failureReason(error))
+      showToast({ tone: 'error', title: 'Error', message: 'Failed to create app config' })
+    } finally {
+      setCreating(false)
+    }
+  }
+
+  return (
+    <Card withBorder padding="lg" maw={640}>
+      <Title order={2} size="h4" id={headingId}>
+        Shopify App Configuration
+      </Title>
+      <Text size="sm" c="dimmed" mb="md" id={descriptionId}>
+        Add a custom app config to connect to a shopify store
+      </Text>
+      <form
+        aria-labelledby={headingId}
+        aria-describedby={descriptionId}
+        onSubmit={(event) => void create(event)}
+      >
+        <Stack>
+          <TextInput
+            label="Shop"
+            placeholder="your-store.myshopify.com"
+            value={values.shop}
+            onChange={(event) => set('shop', event.currentTarget.value)}
+          />
+          <TextInput
+            label="Client ID"
+            value={values.clientId}
+            onChange={(event) => set('clientId', event.currentTarget.value)}
+          />
+          <PasswordInput
+            label="Client Secret"
+            value={values.clientSecret}
+            onChange={(event) => set('clientSecret', event.currentTarget.value)}
+          />
+          <Radio.Group<ShopType>
+            label="Shop type"
+            value={values.shopType}
+            onChange={(shopType) => onChange({ ...values, shopType })}
+          >
+            <Group mt="xs">
+              <Radio value="BRAND" label="Brand" />
+              <Radio value="CREATOR" label="Creator" />
+            </Group>
+          </Radio.Group>
+          {refusal !== null && (
+            <Alert color="red" variant="light">
+              {refusal}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" disabled={creating} onClick={onCancel}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={creating} disabled={completeConfig(values) === null}>
+              Create
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Card>
+  )
+}

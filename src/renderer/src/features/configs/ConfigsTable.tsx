@@ -1,0 +1,181 @@
+import { ConfirmDelete } from '@renderer/app/ConfirmDelete'
+import { useState } from 'react'
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Card,
+  Group,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core'
+import { IconTrash } from '@tabler/icons-react'
+import type { AppConfigView } from '@shared/ipc'
+import { errorMessage, useBridge, failureReason } from '@renderer/lib/bridge'
+import { showToast } from '@renderer/lib/toast'
+import { StoreTypeBadge } from '@renderer/features/stores/StoreTypeBadge'
+
+interface ConfigsTableProps {
+  configs: AppConfigView[]
+  /** What the tab says when it has no config. */
+  empty: string
+  onDeleted: (shop: string) => void
+}
+
+/** Adds or takes out one shop of a set held in state, which is never changed in place. */
+const withShop = (shops: ReadonlySet<string>, shop: string, present: boolean) => {
+  const next = new Set(shops)
+  if (present) next.add(shop)
+  else next.delete(shop)
+  return next
+}
+
+/** SPEC §2's table "App Configurations": the configs of one shop type, each to delete. */
+export function ConfigsTable({ configs, empty, onDeleted }: ConfigsTableProps) {
+  const bridge = useBridge()
+  const [confirming, setConfirming] = useState<AppConfigView | null>(null)
+  // Shops whose config is being deleted; several may be at once.
+  const [deleting, setDeleting] = useState<ReadonlySet<string>>(new Set())
+  // The server's sentence when a delete failed (PRODUCT.md: the row stays, and says why).
+  const [refusal, setRefusal] = useState<string | null>(null)
+
+  const remove = async ({ shop }: AppConfigView) => {
+    setConfirming(null)
+    setRefusal(null)
+    if (!shop) {
+      showToast({ tone: 'error', title: 'Error', message: 'Shop is required' })
+      return
+    }
+    setDeleting((shops) => withShop(shops, shop, true))
+    try {
+      await bridge.invoke('configs/delete', { shop })
+      showToast({ title: 'Success', message: 'App config deleted successfully' })
+      onDeleted(shop)
+    } catch (error) {
+      setRefusal(failureReason(error))
+      showToast({ tone: 'error', title: 'Error', message: 'Failed to delete app config' })
+    } finally {
+      setDeleting((shops) => withShop(shops, shop, false))
+    }
+  }
+
+  return (
+    <Card withBorder padding="lg">
+      <Title order={2} size="h4" mb="md">
+        App Configurations
+      </Title>
+      {refusal !== null && (
+        <Alert color="red" variant="light" mb="md">
+          {refusal}
+        </Alert>
+      )}
+      {configs.length === 0 ? (
+        <Text c="dimmed">{empty}</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={640}>
+          <Table>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Shop</Table.Th>
+                <Table.Th>Client ID</Table.Th>
+                <Table.Th>Client secret</Table.Th>
+                <Table.Th>Shop type</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>Delete</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {configs.map((config) => (
+                <Table.Tr key={config.shop}>
+                  <Table.Td>{config.shop}</Table.Td>
+                  <Table.Td>{config.clientId}</Table.Td>
+                  <Table.Td>
+                    <ClientSecret config={config} />
+                  </Table.Td>
+                  <Table.Td>
+                    <StoreTypeBadge shopType={config.shopType} />
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={`Delete ${config.shop}`}
+                      loading={deleting.has(config.shop)}
+                      onClick={() => setConfirming(config)}
+                    >
+                      <IconTrash size={18} stroke={1.75} />
+                    </ActionIcon>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      <ConfirmDelete
+        title="Delete app config"
+        question={
+          confirming === null
+            ? null
+            : `Delete the app config of ${confirming.shop}? Its client ID and client secret will be removed.`
+        }
+        onCancel={() => setConfirming(null)}
+        onConfirm={() => confirming && void remove(confirming)}
+      />
+    </Card>
+  )
+}
+
+/**
+ * PRODUCT.md: the secret is masked; the whole of it reaches the renderer only when a person asks
+ * to see it, and a copy goes from main to the clipboard without passing through here at all.
+ */
+function ClientSecret({ config }: { config: AppConfigView }) {
+  const bridge = useBridge()
+  const [revealed, setRevealed] = useState<string | null>(null)
+  const [revealing, setRevealing] = useState(false)
+
+  const toggle = async () => {
+    if (revealed !== null) {
+      setRevealed(null)
+      return
+    }
+    setRevealing(true)
+    try {
+      setRevealed(await bridge.invoke('configs/revealSecret', { shop: config.shop }))
+    } catch (error) {
+      showToast({ tone: 'error', title: 'Error', message: errorMessage(error) })
+    } finally {
+      setRevealing(false)
+    }
+  }
+
+  const copy = async () => {
+    try {
+      await bridge.invoke('configs/copySecret', { shop: config.shop })
+      showToast({
+        title: 'Client secret copied',
+        message: 'The client secret has been copied to your clipboard.',
+      })
+    } catch (error) {
+      showToast({ tone: 'error', title: 'Error', message: errorMessage(error) })
+    }
+  }
+
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+        {revealed ?? config.maskedClientSecret}
+      </Text>
+      <Button size="compact-xs" variant="default" loading={revealing} onClick={() => void toggle()}>
+        {revealed === null ? 'Reveal' : 'Hide'}
+      </Button>
+      <Button size="compact-xs" variant="default" onClick={() => void copy()}>
+        Copy
+      </Button>
+    </Group>
+  )
+}

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, Locator, Page } from 'playwright-core'
+import { DEMO_ADMIN } from '../../scripts/lib/auth-emulator'
+import { PUBLIC_URL } from '../server/support/server-under-test'
+import { launchChromium } from '../support/chromium'
+import { startStack, type StackUnderTest } from '../support/stack-under-test'
+import { chooseTheme, colorScheme, screenshot, shows, signIn } from './console'
+
+// SPEC.md §2 "/main/configs" in Chromium against the real server, with the browser host's clipboard
+// port standing in for the OS clipboard.
+
+let browser: Browser
+let stack: StackUnderTest
+let page: Page
+
+const rowOf = (shop: string): Locator => page.locator('tbody tr').filter({ hasText: shop })
+
+beforeAll(async () => {
+  stack = await startStack()
+  browser = await launchChromium()
+  page = await browser.newPage({ viewport: { width: 1280, height: 1000 } })
+  await page.goto(stack.console.url.replace('#/signin', '#/main/configs'))
+  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password)
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await stack?.stop()
+})
+
+describe('app configs in Chromium', () => {
+  it('fetches the configs with a toast and lists the brands first', async () => {
+    await shows(page.getByText('App configs fetched successfully'))
+    await shows(page.getByText('App Configurations'))
+    await shows(rowOf('northwind-apparel.myshopify.com'))
+    await shows(rowOf('lumen-botanicals.myshopify.com'))
+    expect(await rowOf('maya-makes.myshopify.com').count()).toBe(0)
+    // The secret is masked; the sandbox's secret never reaches the page.
+    expect(await page.content()).not.toContain('shpss_sandbox')
+    await screenshot(page, 'configs-dark-wide')
+
+    await page.getByRole('tab', { name: 'Creators' }).click()
+    await shows(rowOf('maya-makes.myshopify.com'))
+    expect(await rowOf('northwind-apparel.myshopify.com').count()).toBe(0)
+  })
+
+  it('copies the creator app and auth URLs to the clipboard exactly', async () => {
+    await page.getByRole('button', { name: 'Copy app URL' }).click()
+    await shows(page.getByText('The app URL has been copied to your clipboard.'))
+    expect(stack.console.clipboard.last).toBe(`${PUBLIC_URL}/shopify/creator`)
+
+    await page.getByRole('button', { name: 'Copy auth URL' }).click()
+    await shows(page.getByText('The auth URL has been copied to your clipboard.'))
+    const authUrls = stack.console.clipboard.last ?? ''
+    expect(authUrls.split(',').length).toBeGreaterThan(1)
+    expect(
+      authUrls.split(',').every((url) => url.startsWith(`${PUBLIC_URL}/shopify/creator`)),
+    ).toBe(true)
+  })
+
+  it('adds a config from padded values, saved trimmed, after Create was disabled until filled', async () => {
+    await page.getByRole('tab', { name: 'Brands' }).click()
+    await page.getByRole('button', { name: 'Add Config' }).click()
+    await shows(page.getByText('Shopify App Configuration'))
+    expect(await page.getByRole('button', { name: 'Add Config' }).isDisabled()).toBe(true)
+    const create = page.getByRole('button', { name: 'Create' })
+    expect(await create.isDisabled()).toBe(true)
+
+    await page.getByLabel('Shop', { exact: true }).fill('  new-brand.myshopify.com  ')
+    await page.getByLabel('Client ID').fill('  client-new  ')
+    expect(await create.isDisabled()).toBe(true)
+    await page.getByLabel('Client Secret', { exact: true }).fill('  shpss_new_secret  ')
+    await create.click()
+    await shows(page.getByText('App config created successfully'))
+    await shows(rowOf('new-brand.myshopify.com'))
+    await shows(rowOf('new-brand.myshopify.com').getByText('client-new', { exact: true }))
+    const saved = await stack.server.db
+      .selectFrom('app_configs')
+      .select(['shop', 'client_id'])
+      .where('shop', '=', 'new-brand.myshopify.com')
+      .executeTakeFirstOrThrow()
+    expect(saved).toEqual({ shop: 'new-brand.myshopify.com', client_id: 'client-new' })
+  })
+
+  it("refuses a duplicate shop with the server's reason and keeps what was typed", async () => {
+    await page.getByRole('button', { name: 'Add Config' }).click()
+    await page.getByLabel('Shop', { exact: true }).fill('northwind-apparel.myshopify.com')
+    await page.getByLabel('Client ID').fill('another')
+    await page.getByLabel('Client Secret', { exact: true }).fill('another-secret')
+    await page.getByRole('button', { name: 'Create' }).click()
+    await shows(page.getByText('Failed to create app config').first())
+    await shows(page.getByText(/already exists/).first())
+    expect(await page.getByLabel('Client ID').inputValue()).toBe('another')
+    await page.getByRole('button', { name: 'Cancel' }).click()
+    expect(await page.getByRole('button', { name: 'Add Config' }).isEnabled()).toBe(true)
+  })
+
+  it('deletes a config after confirmation', async () => {
+    await page.getByRole('button', { name: 'Delete new-brand.myshopify.com' }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click()
+    await shows(page.getByText('App config deleted successfully'))
+    await expect.poll(() => rowOf('new-brand.myshopify.com').count()).toBe(0)
+  })
+
+  it('keeps the add form usable on a narrow window in the light theme', async () => {
+    await page.setViewportSize({ width: 420, height: 900 })
+    await chooseTheme(page, 'Light')
+    await expect.poll(() => colorScheme(page)).toBe('light')
+    await page.getByRole('button', { name: 'Add Config' }).click()
+    await shows(page.getByLabel('Client ID'))
+    await screenshot(page, 'configs-light-narrow-form')
+    await page.getByRole('button', { name: 'Cancel' }).click()
+  })
+})

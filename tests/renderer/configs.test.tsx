@@ -1,0 +1,584 @@
+import { act, fireEvent, screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import type { AppUrls } from '@shared/contract'
+import type { AppConfigView, ChannelArgs } from '@shared/ipc'
+import { BridgeError } from '@renderer/lib/bridge'
+import { SIGNED_IN, deferred, fakeBridge, type FakeAnswers } from './support/fake-bridge'
+import { renderApp } from './support/render-app'
+
+// SPEC.md §2 "/main/configs", §5, §8, issue 5 and PRODUCT.md's departures, as a person sees them.
+
+const CONFIGS: AppConfigView[] = [
+  {
+    shop: 'lumen-botanicals.myshopify.com',
+    clientId: 'lumen-client',
+    maskedClientSecret: '••••••••9f3a',
+    shopType: 'BRAND',
+  },
+  {
+    shop: 'maya-makes.myshopify.com',
+    clientId: 'maya-client',
+    maskedClientSecret: '••••••••77c1',
+    shopType: 'CREATOR',
+  },
+  {
+    shop: 'northwind-apparel.myshopify.com',
+    clientId: 'northwind-client',
+    maskedClientSecret: '••••••••',
+    shopType: 'BRAND',
+  },
+]
+
+const APP_URLS: AppUrls = {
+  brandAppUrl: 'http://127.0.0.1:4000/shopify/brand',
+  creatorAppUrl: 'http://127.0.0.1:4000/shopify/creator',
+  brandAppAuthUrl:
+    'http://127.0.0.1:4000/shopify/brand/auth/callback,http://127.0.0.1:4000/shopify/brand/auth/shopify/callback',
+  creatorAppAuthUrl:
+    'http://127.0.0.1:4000/shopify/creator/auth/callback,http://127.0.0.1:4000/shopify/creator/auth/shopify/callback',
+}
+
+type CreateArgs = ChannelArgs<'configs/create'>
+
+function renderConfigs(answers: FakeAnswers = {}) {
+  const fake = fakeBridge({
+    'session/status': () => SIGNED_IN,
+    'configs/list': () => CONFIGS,
+    'configs/appUrls': () => APP_URLS,
+    'clipboard/writeText': () => undefined,
+    ...answers,
+  })
+  renderApp(fake.bridge, '/main/configs')
+  return fake
+}
+
+/** The table's config rows, the header left out. */
+const configRows = () =>
+  within(screen.getByRole('table'))
+    .getAllByRole('row')
+    .filter((row) => within(row).queryAllByRole('cell').length > 0)
+
+const rowOf = (shop: string) => {
+  const row = configRows().find((candidate) => within(candidate).queryByText(shop))
+  if (!row) throw new Error(`No row for ${shop}`)
+  return row
+}
+
+const cellTexts = (row: HTMLElement) =>
+  within(row)
+    .getAllByRole('cell')
+    .map((cell) => cell.textContent)
+
+/**
+ * The toast that says `message`. A toast replaced by a newer one stays in the page for its exit
+ * transition, and the page's own inline alerts share the role, so it is picked by its words.
+ */
+async function expectToast(title: string, message: string, tone: 'success' | 'error' = 'success') {
+  const shown = await screen.findByText(message, { selector: '.mantine-Notification-description' })
+  const toast = shown.closest<HTMLElement>('[role="alert"]')
+  if (!toast) throw new Error(`"${message}" is not in a toast`)
+  expect(within(toast).getByText(title)).toBeInTheDocument()
+  expect(toast).toHaveStyle({
+    '--notification-color': `var(--mantine-color-${tone === 'error' ? 'red' : 'green'}-filled)`,
+  })
+}
+
+const tab = (name: 'Brands' | 'Creators') => screen.getByRole('tab', { name })
+const addConfig = () => screen.getByRole('button', { name: 'Add Config' })
+const createButton = () => screen.getByRole('button', { name: 'Create' })
+
+/** Waits for the list, as it shows once both it and the app URLs arrived. */
+const loaded = () => screen.findByRole('table')
+
+async function fillForm(values: Partial<CreateArgs>) {
+  const user = userEvent.setup()
+  if (values.shop !== undefined) await user.type(screen.getByLabelText('Shop'), values.shop)
+  if (values.clientId !== undefined)
+    await user.type(screen.getByLabelText('Client ID'), values.clientId)
+  if (values.clientSecret !== undefined)
+    await user.type(screen.getByLabelText('Client Secret'), values.clientSecret)
+  if (values.shopType === 'CREATOR')
+    await user.click(screen.getByRole('radio', { name: 'Creator' }))
+  return user
+}
+
+describe('Configs list', () => {
+  it('shows "Loading..." until the configs and URLs arrive, then the success toast', async () => {
+    const list = deferred<AppConfigView[]>()
+    const fake = renderConfigs({ 'configs/list': () => list.promise })
+
+    expect(await screen.findByRole('heading', { name: 'Configs' })).toBeInTheDocument()
+    expect(screen.getByText('Loading...')).toBeInTheDocument()
+    expect(screen.queryByRole('table')).not.toBeInTheDocument()
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument()
+
+    await act(async () => list.resolve(CONFIGS))
+
+    expect(screen.queryByText('Loading...')).not.toBeInTheDocument()
+    await expectToast('Success', 'App configs fetched successfully')
+    expect(fake.callsTo('configs/list')).toHaveLength(1)
+    expect(fake.callsTo('configs/appUrls')).toHaveLength(1)
+  })
+
+  it('opens on Brands, listing each brand config with its secret masked', async () => {
+    renderConfigs()
+    await loaded()
+
+    expect(tab('Brands')).toHaveAttribute('aria-selected', 'true')
+    expect(tab('Creators')).toHaveAttribute('aria-selected', 'false')
+    expect(screen.getByRole('heading', { name: 'App Configurations' })).toBeInTheDocument()
+    expect(
+      within(screen.getByRole('table'))
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent),
+    ).toEqual(['Shop', 'Client ID', 'Client secret', 'Shop type', 'Delete'])
+    expect(configRows().map(cellTexts)).toEqual([
+      ['lumen-botanicals.myshopify.com', 'lumen-client', '••••••••9f3aRevealCopy', 'Brand', ''],
+      ['northwind-apparel.myshopify.com', 'northwind-client', '••••••••RevealCopy', 'Brand', ''],
+    ])
+    expect(
+      screen.getByRole('button', { name: 'Delete lumen-botanicals.myshopify.com' }),
+    ).toBeEnabled()
+  })
+
+  it('lists the creator configs on the Creators tab', async () => {
+    renderConfigs()
+    await loaded()
+
+    await userEvent.click(tab('Creators'))
+
+    expect(tab('Creators')).toHaveAttribute('aria-selected', 'true')
+    expect(configRows().map(cellTexts)).toEqual([
+      ['maya-makes.myshopify.com', 'maya-client', '••••••••77c1RevealCopy', 'Creator', ''],
+    ])
+  })
+
+  it('says so when a tab has no configs', async () => {
+    renderConfigs({ 'configs/list': () => [] })
+
+    expect(await screen.findByText('No brand app configs yet.')).toBeInTheDocument()
+    expect(screen.queryByRole('table')).not.toBeInTheDocument()
+    await userEvent.click(tab('Creators'))
+    expect(screen.getByText('No creator app configs yet.')).toBeInTheDocument()
+  })
+
+  it('shows why the load failed and reads again on Retry, never an empty list', async () => {
+    let attempts = 0
+    const fake = renderConfigs({
+      'configs/list': () => {
+        attempts += 1
+        if (attempts === 1) {
+          throw new BridgeError({
+            message: 'Failed to fetch app config: the server did not answer',
+            reason: 'the server did not answer',
+          })
+        }
+        return CONFIGS
+      },
+    })
+
+    expect(
+      await screen.findByText('Failed to fetch app config: the server did not answer'),
+    ).toBeInTheDocument()
+    expect(screen.queryByRole('table')).not.toBeInTheDocument()
+    expect(screen.queryByText('No brand app configs yet.')).not.toBeInTheDocument()
+    expect(screen.queryByText('App configs fetched successfully')).not.toBeInTheDocument()
+
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }))
+
+    await loaded()
+    expect(configRows()).toHaveLength(2)
+    expect(fake.callsTo('configs/list')).toHaveLength(2)
+    expect(screen.queryByText(/Failed to fetch app config/)).not.toBeInTheDocument()
+    await expectToast('Success', 'App configs fetched successfully')
+  })
+
+  it('shows the failure when the app URLs cannot be read', async () => {
+    renderConfigs({
+      'configs/appUrls': () => {
+        throw new BridgeError({ message: 'Failed to fetch app urls: Bad gateway' })
+      },
+    })
+
+    expect(await screen.findByText('Failed to fetch app urls: Bad gateway')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument()
+  })
+})
+
+describe('Client secrets', () => {
+  it('reveals a secret on request and hides it again', async () => {
+    const fake = renderConfigs({ 'configs/revealSecret': () => 'shpss_lumen_secret_9f3a' })
+    await loaded()
+    const user = userEvent.setup()
+
+    expect(fake.callsTo('configs/revealSecret')).toHaveLength(0)
+    await user.click(
+      within(rowOf('lumen-botanicals.myshopify.com')).getByRole('button', { name: 'Reveal' }),
+    )
+
+    const row = rowOf('lumen-botanicals.myshopify.com')
+    expect(within(row).getByText('shpss_lumen_secret_9f3a')).toBeInTheDocument()
+    expect(fake.callsTo('configs/revealSecret').map((call) => call.args)).toEqual([
+      { shop: 'lumen-botanicals.myshopify.com' },
+    ])
+    // Only the row asked about.
+    expect(
+      within(rowOf('northwind-apparel.myshopify.com')).getByText('••••••••'),
+    ).toBeInTheDocument()
+
+    await user.click(within(row).getByRole('button', { name: 'Hide' }))
+    expect(within(row).getByText('••••••••9f3a')).toBeInTheDocument()
+    expect(within(row).queryByText('shpss_lumen_secret_9f3a')).not.toBeInTheDocument()
+  })
+
+  it('says why a secret could not be revealed', async () => {
+    renderConfigs({
+      'configs/revealSecret': () => {
+        throw new BridgeError({ message: 'No app config for lumen-botanicals.myshopify.com.' })
+      },
+    })
+    await loaded()
+
+    await userEvent.click(
+      within(rowOf('lumen-botanicals.myshopify.com')).getByRole('button', { name: 'Reveal' }),
+    )
+
+    await expectToast('Error', 'No app config for lumen-botanicals.myshopify.com.', 'error')
+    expect(
+      within(rowOf('lumen-botanicals.myshopify.com')).getByText('••••••••9f3a'),
+    ).toBeInTheDocument()
+  })
+
+  it('copies a secret through main, without the renderer seeing it', async () => {
+    const fake = renderConfigs({ 'configs/copySecret': () => undefined })
+    await loaded()
+
+    await userEvent.click(
+      within(rowOf('northwind-apparel.myshopify.com')).getByRole('button', { name: 'Copy' }),
+    )
+
+    expect(fake.callsTo('configs/copySecret').map((call) => call.args)).toEqual([
+      { shop: 'northwind-apparel.myshopify.com' },
+    ])
+    expect(fake.callsTo('configs/revealSecret')).toHaveLength(0)
+    expect(fake.callsTo('clipboard/writeText')).toHaveLength(0)
+    await expectToast(
+      'Client secret copied',
+      'The client secret has been copied to your clipboard.',
+    )
+  })
+})
+
+describe('Add config', () => {
+  it('opens the form and disables Add Config and the tabs while it is open', async () => {
+    renderConfigs()
+    await loaded()
+
+    await userEvent.click(addConfig())
+
+    const form = screen.getByRole('form', { name: 'Shopify App Configuration' })
+    expect(form).toHaveAccessibleDescription(
+      'Add a custom app config to connect to a shopify store',
+    )
+    expect(screen.getByLabelText('Shop')).toHaveAttribute('placeholder', 'your-store.myshopify.com')
+    expect(screen.getByLabelText('Client ID')).toHaveValue('')
+    expect(screen.getByLabelText('Client Secret')).toHaveValue('')
+    expect(screen.getByRole('radio', { name: 'Brand' })).toBeChecked()
+    expect(screen.getByRole('radio', { name: 'Creator' })).not.toBeChecked()
+    expect(addConfig()).toBeDisabled()
+    expect(tab('Brands')).toBeDisabled()
+    expect(tab('Creators')).toBeDisabled()
+    expect(screen.queryByRole('table')).not.toBeInTheDocument()
+  })
+
+  it('keeps Create disabled until all four are filled, spaces not counting', async () => {
+    renderConfigs()
+    await loaded()
+    await userEvent.click(addConfig())
+
+    expect(createButton()).toBeDisabled()
+    const user = await fillForm({ shop: 'new-brand.myshopify.com', clientId: 'abc' })
+    expect(createButton()).toBeDisabled()
+    await user.type(screen.getByLabelText('Client Secret'), '   ')
+    expect(createButton()).toBeDisabled()
+    await user.type(screen.getByLabelText('Client Secret'), 's3cret')
+    expect(createButton()).toBeEnabled()
+    await user.clear(screen.getByLabelText('Client ID'))
+    expect(createButton()).toBeDisabled()
+  })
+
+  it('sends the values trimmed, closes the form and shows the new row on its tab', async () => {
+    const created = deferred<AppConfigView>()
+    const fake = renderConfigs({ 'configs/create': () => created.promise })
+    await loaded()
+    await userEvent.click(addConfig())
+
+    const user = await fillForm({
+      shop: '  new-creator.myshopify.com ',
+      clientId: ' client-42 ',
+      clientSecret: '  shpss_new_secret  ',
+      shopType: 'CREATOR',
+    })
+    await user.click(createButton())
+
+    expect(fake.callsTo('configs/create').map((call) => call.args)).toEqual([
+      {
+        shop: 'new-creator.myshopify.com',
+        clientId: 'client-42',
+        clientSecret: 'shpss_new_secret',
+        shopType: 'CREATOR',
+      },
+    ])
+
+    await act(async () =>
+      created.resolve({
+        shop: 'new-creator.myshopify.com',
+        clientId: 'client-42',
+        maskedClientSecret: '••••••••cret',
+        shopType: 'CREATOR',
+      }),
+    )
+
+    await expectToast('Success', 'App config created successfully')
+    expect(screen.queryByRole('form')).not.toBeInTheDocument()
+    expect(addConfig()).toBeEnabled()
+    expect(tab('Creators')).toHaveAttribute('aria-selected', 'true')
+    expect(tab('Brands')).toBeEnabled()
+    expect(configRows().map(cellTexts)).toEqual([
+      ['maya-makes.myshopify.com', 'maya-client', '••••••••77c1RevealCopy', 'Creator', ''],
+      ['new-creator.myshopify.com', 'client-42', '••••••••cretRevealCopy', 'Creator', ''],
+    ])
+  })
+
+  it('refuses a duplicate with the reason and keeps what was typed', async () => {
+    const reason = 'An app config for maya-makes.myshopify.com already exists'
+    renderConfigs({
+      'configs/create': () => {
+        throw new BridgeError({ message: `Failed to create app config: ${reason}`, reason })
+      },
+    })
+    await loaded()
+    await userEvent.click(addConfig())
+
+    const user = await fillForm({
+      shop: 'Maya-Makes.myshopify.com',
+      clientId: 'again',
+      clientSecret: 'again-secret',
+      shopType: 'CREATOR',
+    })
+    await user.click(createButton())
+
+    await expectToast('Error', 'Failed to create app config', 'error')
+    const form = screen.getByRole('form', { name: 'Shopify App Configuration' })
+    expect(within(form).getByText(reason)).toBeInTheDocument()
+    expect(screen.getByLabelText('Shop')).toHaveValue('Maya-Makes.myshopify.com')
+    expect(screen.getByLabelText('Client ID')).toHaveValue('again')
+    expect(screen.getByLabelText('Client Secret')).toHaveValue('again-secret')
+    expect(screen.getByRole('radio', { name: 'Creator' })).toBeChecked()
+    expect(createButton()).toBeEnabled()
+    expect(addConfig()).toBeDisabled()
+  })
+
+  it('shows the server reason for a malformed shop', async () => {
+    const reason = 'shop must look like name.myshopify.com'
+    renderConfigs({
+      'configs/create': () => {
+        throw new BridgeError({ message: `Failed to create app config: ${reason}`, reason })
+      },
+    })
+    await loaded()
+    await userEvent.click(addConfig())
+
+    const user = await fillForm({ shop: 'not a shop', clientId: 'id', clientSecret: 'secret' })
+    await user.click(createButton())
+
+    await expectToast('Error', 'Failed to create app config', 'error')
+    expect(screen.getByText(reason)).toBeInTheDocument()
+  })
+
+  it('says "Missing some fields" if the form is submitted with a field missing', async () => {
+    const fake = renderConfigs()
+    await loaded()
+    await userEvent.click(addConfig())
+    await fillForm({ shop: 'new-brand.myshopify.com', clientId: 'id', clientSecret: '  ' })
+
+    fireEvent.submit(screen.getByRole('form', { name: 'Shopify App Configuration' }))
+
+    await expectToast('Error', 'Missing some fields. All fields are required', 'error')
+    expect(fake.callsTo('configs/create')).toHaveLength(0)
+  })
+
+  it('closes the form on Cancel, and opens it empty again', async () => {
+    const fake = renderConfigs()
+    await loaded()
+    await userEvent.click(addConfig())
+    const user = await fillForm({ shop: 'half-done.myshopify.com', shopType: 'CREATOR' })
+
+    await user.click(screen.getByRole('button', { name: 'Cancel' }))
+
+    expect(screen.queryByRole('form')).not.toBeInTheDocument()
+    expect(addConfig()).toBeEnabled()
+    expect(tab('Brands')).toHaveAttribute('aria-selected', 'true')
+    expect(configRows()).toHaveLength(2)
+    expect(fake.callsTo('configs/create')).toHaveLength(0)
+
+    await user.click(addConfig())
+    expect(screen.getByLabelText('Shop')).toHaveValue('')
+    expect(screen.getByRole('radio', { name: 'Brand' })).toBeChecked()
+  })
+})
+
+describe('Delete config', () => {
+  it('asks first, then deletes: toast and the row goes', async () => {
+    const fake = renderConfigs({ 'configs/delete': ({ shop }) => ({ ...CONFIGS[0]!, shop }) })
+    await loaded()
+    const user = userEvent.setup()
+
+    await user.click(screen.getByRole('button', { name: 'Delete lumen-botanicals.myshopify.com' }))
+    const dialog = screen.getByRole('dialog', { name: 'Delete app config' })
+    expect(dialog).toHaveTextContent('Delete the app config of lumen-botanicals.myshopify.com?')
+    expect(fake.callsTo('configs/delete')).toHaveLength(0)
+
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }))
+
+    expect(fake.callsTo('configs/delete').map((call) => call.args)).toEqual([
+      { shop: 'lumen-botanicals.myshopify.com' },
+    ])
+    await expectToast('Success', 'App config deleted successfully')
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
+    expect(configRows().map((row) => cellTexts(row)[0])).toEqual([
+      'northwind-apparel.myshopify.com',
+    ])
+  })
+
+  it('deletes nothing on Cancel', async () => {
+    const fake = renderConfigs()
+    await loaded()
+    const user = userEvent.setup()
+
+    await user.click(screen.getByRole('button', { name: 'Delete lumen-botanicals.myshopify.com' }))
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }))
+
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
+    expect(fake.callsTo('configs/delete')).toHaveLength(0)
+    expect(configRows()).toHaveLength(2)
+  })
+
+  it('keeps the row when the delete fails, and says why', async () => {
+    const reason = 'No app config for lumen-botanicals.myshopify.com'
+    renderConfigs({
+      'configs/delete': () => {
+        throw new BridgeError({ message: `Failed to delete app config: ${reason}`, reason })
+      },
+    })
+    await loaded()
+    const user = userEvent.setup()
+
+    await user.click(screen.getByRole('button', { name: 'Delete lumen-botanicals.myshopify.com' }))
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }))
+
+    await expectToast('Error', 'Failed to delete app config', 'error')
+    expect(screen.getByText(reason)).toBeInTheDocument()
+    expect(configRows().map((row) => cellTexts(row)[0])).toEqual([
+      'lumen-botanicals.myshopify.com',
+      'northwind-apparel.myshopify.com',
+    ])
+  })
+
+  it('says "Shop is required" for a config without a shop, and calls nothing', async () => {
+    const fake = renderConfigs({ 'configs/list': () => [{ ...CONFIGS[0]!, shop: '' }] })
+    await loaded()
+    const user = userEvent.setup()
+
+    await user.click(screen.getByRole('button', { name: 'Delete' }))
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }))
+
+    await expectToast('Error', 'Shop is required', 'error')
+    expect(fake.callsTo('configs/delete')).toHaveLength(0)
+  })
+})
+
+describe('URL Configuration', () => {
+  const appUrlBlock = () => screen.getByRole('button', { name: 'Copy app URL' })
+  const authUrlBlock = () => screen.getByRole('button', { name: 'Copy auth URL' })
+
+  it("shows the current tab's app URL, and its auth URLs one per line", async () => {
+    renderConfigs()
+    await loaded()
+
+    expect(screen.getByRole('heading', { name: 'URL Configuration' })).toBeInTheDocument()
+    expect(within(appUrlBlock()).getByText(APP_URLS.brandAppUrl)).toBeInTheDocument()
+    expect(
+      within(authUrlBlock())
+        .getAllByText(/^http/)
+        .map((line) => line.textContent),
+    ).toEqual([
+      'http://127.0.0.1:4000/shopify/brand/auth/callback',
+      'http://127.0.0.1:4000/shopify/brand/auth/shopify/callback',
+    ])
+
+    await userEvent.click(tab('Creators'))
+
+    expect(within(appUrlBlock()).getByText(APP_URLS.creatorAppUrl)).toBeInTheDocument()
+    expect(
+      within(authUrlBlock())
+        .getAllByText(/^http/)
+        .map((line) => line.textContent),
+    ).toEqual([
+      'http://127.0.0.1:4000/shopify/creator/auth/callback',
+      'http://127.0.0.1:4000/shopify/creator/auth/shopify/callback',
+    ])
+  })
+
+  it("follows the form's shop type while the form is open", async () => {
+    renderConfigs()
+    await loaded()
+    await userEvent.click(tab('Creators'))
+    await userEvent.click(addConfig())
+
+    // The form starts on BRAND, whatever the tab.
+    expect(within(appUrlBlock()).getByText(APP_URLS.brandAppUrl)).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('radio', { name: 'Creator' }))
+    expect(within(appUrlBlock()).getByText(APP_URLS.creatorAppUrl)).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('radio', { name: 'Brand' }))
+    expect(within(appUrlBlock()).getByText(APP_URLS.brandAppUrl)).toBeInTheDocument()
+
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }))
+    expect(within(appUrlBlock()).getByText(APP_URLS.creatorAppUrl)).toBeInTheDocument()
+  })
+
+  it('copies the app URL and the auth list exactly as sent, with their toasts', async () => {
+    const fake = renderConfigs()
+    await loaded()
+    const user = userEvent.setup()
+
+    await user.click(appUrlBlock())
+    await expectToast('App URL Copied', 'The app URL has been copied to your clipboard.')
+
+    await user.click(authUrlBlock())
+    await expectToast('Auth URL Copied', 'The auth URL has been copied to your clipboard.')
+
+    await user.click(tab('Creators'))
+    await user.click(authUrlBlock())
+
+    expect(fake.callsTo('clipboard/writeText').map((call) => call.args)).toEqual([
+      { text: APP_URLS.brandAppUrl },
+      { text: APP_URLS.brandAppAuthUrl },
+      { text: APP_URLS.creatorAppAuthUrl },
+    ])
+  })
+
+  it('says so when the clipboard write fails', async () => {
+    renderConfigs({
+      'clipboard/writeText': () => {
+        throw new BridgeError({ message: 'The clipboard is not available.' })
+      },
+    })
+    await loaded()
+
+    await userEvent.click(screen.getByRole('button', { name: 'Copy app URL' }))
+
+    await expectToast('Error', 'The clipboard is not available.', 'error')
+  })
+})
