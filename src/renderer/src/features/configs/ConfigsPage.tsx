@@ -1,5 +1,6 @@
+import { LoadFailure } from '@renderer/app/LoadFailure'
 import { useState } from 'react'
-import { Alert, Button, Group, Stack, Tabs, Text } from '@mantine/core'
+import { Button, Group, Stack, Tabs, Text } from '@mantine/core'
 import type { ShopType } from '@shared/contract'
 import type { AppConfigView } from '@shared/ipc'
 import { PageHeading } from '@renderer/app/PageHeading'
@@ -24,15 +25,7 @@ export default function ConfigsPage() {
       <PageHeading>Configs</PageHeading>
       {data.status === 'loading' && <Text c="dimmed">Loading...</Text>}
       {data.status === 'failed' && (
-        // PRODUCT.md: a failed load says why and offers another try, never an empty list.
-        <Alert color="red" variant="light" maw={640}>
-          <Text size="sm" mb="sm">
-            {data.message}
-          </Text>
-          <Button size="xs" variant="default" onClick={appConfigs.retry}>
-            Retry
-          </Button>
-        </Alert>
+        <LoadFailure message={data.message} onRetry={appConfigs.retry} />
       )}
       {data.status === 'loaded' && <LoadedConfigs appConfigs={appConfigs} data={data} />}
     </>

@@ -3,7 +3,7 @@ import { Alert, Button, Card, Group, Select, Stack, Text, Title } from '@mantine
 import { failureReason, useBridge } from '@renderer/lib/bridge'
 import { storeName } from '@renderer/lib/format'
 import { showToast } from '@renderer/lib/toast'
-import { LoadFailure } from './LoadFailure'
+import { LoadFailure } from '@renderer/app/LoadFailure'
 import { RateInput } from './RateInput'
 import { rateError, readRate, type RateInputValue } from './rates'
 import { useRemote } from './useRemote'

@@ -6,7 +6,7 @@ import { failureReason, useBridge } from '@renderer/lib/bridge'
 import { storeName } from '@renderer/lib/format'
 import { showToast } from '@renderer/lib/toast'
 import { CreateRateForm } from './CreateRateForm'
-import { LoadFailure } from './LoadFailure'
+import { LoadFailure } from '@renderer/app/LoadFailure'
 import { percent } from './rates'
 import { useRemote } from './useRemote'
 

@@ -1,5 +1,6 @@
+import { LoadFailure } from '@renderer/app/LoadFailure'
 import { useMemo } from 'react'
-import { Alert, Button, Tabs, Text } from '@mantine/core'
+import { Tabs, Text } from '@mantine/core'
 import type { ShopType, Store } from '@shared/contract'
 import { PageHeading } from '@renderer/app/PageHeading'
 import { useStoresPage } from './stores-page-state'
@@ -51,19 +52,7 @@ interface StoreTabProps {
 
 function StoreTab({ list, type, empty }: StoreTabProps) {
   if (list.status === 'loading') return <Text c="dimmed">Loading...</Text>
-  if (list.status === 'failed') {
-    // PRODUCT.md: a failed load says why and offers another try, never an empty list.
-    return (
-      <Alert color="red" variant="light" maw={640}>
-        <Text size="sm" mb="sm">
-          {list.message}
-        </Text>
-        <Button size="xs" variant="default" onClick={list.retry}>
-          Retry
-        </Button>
-      </Alert>
-    )
-  }
+  if (list.status === 'failed') return <LoadFailure message={list.message} onRetry={list.retry} />
   return <LoadedStoreTab stores={list.stores} type={type} empty={empty} />
 }
 

@@ -3,7 +3,7 @@ import { Alert, Button } from '@mantine/core'
 /** A load that failed: its message and a way to try again (PRODUCT.md: never an empty stand-in). */
 export function LoadFailure({ message, onRetry }: { message: string; onRetry: () => void }) {
   return (
-    <Alert color="red" variant="light">
+    <Alert color="red" variant="light" maw={640}>
       {message}
       <Button display="block" mt="sm" size="xs" variant="default" onClick={onRetry}>
         Retry
