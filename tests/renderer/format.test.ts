@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { storeName } from '@renderer/lib/format'
+import { formatDateTime, formatMoney, storeName } from '@renderer/lib/format'
 
 describe('storeName', () => {
   it.each([
@@ -11,5 +11,48 @@ describe('storeName', () => {
     ['', ''],
   ])('names %j %j', (shop, name) => {
     expect(storeName(shop)).toBe(name)
+  })
+})
+
+describe('formatMoney', () => {
+  it.each([
+    ['102.00', 'USD', '$102.00'],
+    ['126.84', 'USD', '$126.84'],
+    ['1234.5', 'USD', '$1,234.50'],
+    [0, 'USD', '$0.00'],
+    ['-2.70', 'USD', '-$2.70'],
+    ['46.50', 'EUR', '€46.50'],
+    // Yen have no minor unit: no decimals shown.
+    ['1200', 'JPY', '¥1,200'],
+    [1200, 'JPY', '¥1,200'],
+  ])('shows %j %s as %j in en-US', (value, currency, shown) => {
+    expect(formatMoney(value, currency, 'en-US')).toBe(shown)
+  })
+
+  it("follows the reader's locale", () => {
+    expect(formatMoney('46.50', 'EUR', 'de-DE')).toBe('46,50\u00a0€')
+    expect(formatMoney('1200', 'JPY', 'ja-JP')).toBe('￥1,200')
+  })
+
+  it.each([null, undefined, '', '   ', 'abc', '12,50', 'NaN', NaN, Infinity])(
+    'shows "-" for %j',
+    (value) => {
+      expect(formatMoney(value, 'USD', 'en-US')).toBe('-')
+    },
+  )
+
+  it('still shows the amount when the currency code is unknown to Intl', () => {
+    expect(formatMoney('12.5', 'US', 'en-US')).toBe('12.5 US')
+  })
+})
+
+describe('formatDateTime', () => {
+  it('shows a moment with its date and time in the given locale', () => {
+    const shown = formatDateTime('2026-03-14T15:09:00Z', 'en-US')
+    expect(shown).toMatch(/^Mar 1[45], 2026, \d{1,2}:\d{2}\s?[AP]M$/)
+  })
+
+  it.each([null, undefined, '', 'yesterday'])('shows "-" for %j', (value) => {
+    expect(formatDateTime(value, 'en-US')).toBe('-')
   })
 })

@@ -3,3 +3,29 @@
  * so 'maya-makes.myshopify.com' reads 'maya makes'.
  */
 export const storeName = (shop: string): string => shop.replace(/\..*$/s, '').replaceAll('-', ' ')
+
+/**
+ * An amount as money in `currency` (PRODUCT.md): any number-like value ("102.00", 102) through
+ * Intl in the reader's locale, with the currency's own decimals (none for JPY); "-" for a missing
+ * value or one that is not a number. An unknown currency code still shows the amount, with the code.
+ */
+export function formatMoney(
+  value: string | number | null | undefined,
+  currency: string,
+  locale?: string,
+): string {
+  const amount = typeof value === 'string' && value.trim() === '' ? NaN : Number(value ?? NaN)
+  if (!Number.isFinite(amount)) return '-'
+  try {
+    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount)
+  } catch {
+    return `${new Intl.NumberFormat(locale).format(amount)} ${currency}`
+  }
+}
+
+/** A moment in the reader's locale, date and time; "-" when it is missing or not a date. */
+export function formatDateTime(value: string | null | undefined, locale?: string): string {
+  const date = new Date(value ?? NaN)
+  if (Number.isNaN(date.getTime())) return '-'
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date)
+}

@@ -1,4 +1,4 @@
-import { ConfirmDelete } from '@renderer/app/ConfirmDelete'
+import { ConfirmDialog } from '@renderer/app/ConfirmDialog'
 import { useState } from 'react'
 import {
   ActionIcon,
@@ -115,7 +115,8 @@ export function ConfigsTable({ configs, empty, onDeleted }: ConfigsTableProps) {
           </Table>
         </Table.ScrollContainer>
       )}
-      <ConfirmDelete
+      <ConfirmDialog
+        confirmLabel="Delete"
         title="Delete app config"
         question={
           confirming === null

@@ -1,4 +1,4 @@
-import { ConfirmDelete } from '@renderer/app/ConfirmDelete'
+import { ConfirmDialog } from '@renderer/app/ConfirmDialog'
 import { useCallback, useState } from 'react'
 import { Alert, Button, Card, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core'
 import type { UniqueCommissionRate } from '@shared/contract/entities'
@@ -118,7 +118,8 @@ function RatesTable({ rates, onDeleted }: RatesTableProps) {
           ))}
         </Table.Tbody>
       </Table>
-      <ConfirmDelete
+      <ConfirmDialog
+        confirmLabel="Delete"
         title="Delete commission rate"
         question={
           confirming === null

@@ -1,14 +1,19 @@
 import { Button, Group, Modal, Text } from '@mantine/core'
 
-/** Asks before a delete; open while there is a question (a sentence naming what goes). */
-export function ConfirmDelete({
+/**
+ * Asks before something that cannot be undone; open while there is a question. The confirming
+ * button is red and says what it does ("Delete", "Confirm").
+ */
+export function ConfirmDialog({
   title,
   question,
+  confirmLabel,
   onCancel,
   onConfirm,
 }: {
   title: string
   question: string | null
+  confirmLabel: string
   onCancel: () => void
   onConfirm: () => void
 }) {
@@ -20,7 +25,7 @@ export function ConfirmDelete({
           Cancel
         </Button>
         <Button color="red" onClick={onConfirm}>
-          Delete
+          {confirmLabel}
         </Button>
       </Group>
     </Modal>
