@@ -6,6 +6,7 @@ import type { AppConfigView, ChannelArgs } from '@shared/ipc'
 import { BridgeError } from '@renderer/lib/bridge'
 import { SIGNED_IN, deferred, fakeBridge, type FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
+import { expectToast } from './support/toasts'
 
 // SPEC.md §2 "/main/configs", §5, §8, issue 5 and PRODUCT.md's departures, as a person sees them.
 
@@ -69,20 +70,6 @@ const cellTexts = (row: HTMLElement) =>
   within(row)
     .getAllByRole('cell')
     .map((cell) => cell.textContent)
-
-/**
- * The toast that says `message`. A toast replaced by a newer one stays in the page for its exit
- * transition, and the page's own inline alerts share the role, so it is picked by its words.
- */
-async function expectToast(title: string, message: string, tone: 'success' | 'error' = 'success') {
-  const shown = await screen.findByText(message, { selector: '.mantine-Notification-description' })
-  const toast = shown.closest<HTMLElement>('[role="alert"]')
-  if (!toast) throw new Error(`"${message}" is not in a toast`)
-  expect(within(toast).getByText(title)).toBeInTheDocument()
-  expect(toast).toHaveStyle({
-    '--notification-color': `var(--mantine-color-${tone === 'error' ? 'red' : 'green'}-filled)`,
-  })
-}
 
 const tab = (name: 'Brands' | 'Creators') => screen.getByRole('tab', { name })
 const addConfig = () => screen.getByRole('button', { name: 'Add Config' })

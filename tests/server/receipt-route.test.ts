@@ -1,15 +1,8 @@
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { pdfText } from '../support/pdf-text'
 import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
 
 // GET /admin-preview-order-transfer-receipt-pdf: the preview's figures as PDF bytes.
-
-const standardFontDataUrl = `${join(
-  dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')),
-  'standard_fonts',
-)}/`
 
 let server: ServerUnderTest
 
@@ -26,26 +19,6 @@ const receipt = (creatorOrderId: string) =>
     url: `/admin-preview-order-transfer-receipt-pdf?creatorOrderId=${encodeURIComponent(creatorOrderId)}`,
     headers: server.asAdmin,
   })
-
-/** All the text of the PDF, its runs joined by single spaces. */
-async function pdfText(bytes: Buffer): Promise<string> {
-  const document = await getDocument({
-    data: new Uint8Array(bytes),
-    useSystemFonts: false,
-    isEvalSupported: false,
-    standardFontDataUrl,
-  }).promise
-  try {
-    const runs: string[] = []
-    for (let number = 1; number <= document.numPages; number++) {
-      const content = await (await document.getPage(number)).getTextContent()
-      runs.push(...content.items.map((item) => ('str' in item ? item.str : '')))
-    }
-    return runs.join(' ').replace(/\s+/g, ' ')
-  } finally {
-    await document.destroy()
-  }
-}
 
 describe('GET /admin-preview-order-transfer-receipt-pdf', () => {
   it('answers a preview receipt of 1001 as a PDF', async () => {

@@ -1,16 +1,7 @@
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs'
 import { describe, expect, it } from 'vitest'
+import { pageTexts, readPdf } from '../support/pdf-text'
 import { order1001Brands, ORDER_1001_TOTALS } from '../support/sandbox-figures'
 import { renderReceiptPdf, type ReceiptData } from '../../server/src/receipt/receipt-pdf'
-
-// pdfjs reads the metrics of the standard fonts from these files; without them it warns on every
-// page (the text it extracts is the same either way).
-const standardFontDataUrl = `${join(
-  dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')),
-  'standard_fonts',
-)}/`
 
 const order1001Preview: ReceiptData = {
   productName: 'Tandem',
@@ -41,27 +32,6 @@ const order1001Processed: ReceiptData = {
     { ...order1001Preview.brands[0]!, brandOrderId: '5001' },
     { ...order1001Preview.brands[1]!, brandOrderId: '5002' },
   ],
-}
-
-/** The text of each page, its runs joined by spaces, as a reader (or a search in a viewer) sees it. */
-async function pageTexts(pdf: Buffer): Promise<string[]> {
-  const document = await getDocument({
-    data: new Uint8Array(pdf),
-    useSystemFonts: false,
-    isEvalSupported: false,
-    standardFontDataUrl,
-  }).promise
-  try {
-    const pages: string[] = []
-    for (let number = 1; number <= document.numPages; number++) {
-      const content = await (await document.getPage(number)).getTextContent()
-      const runs = content.items.map((item) => ('str' in item ? item.str : ''))
-      pages.push(runs.join(' ').replace(/\s+/g, ' '))
-    }
-    return pages
-  } finally {
-    await document.destroy()
-  }
 }
 
 /** An order with `brandCount` brands whose figures follow from their position. */
@@ -176,22 +146,12 @@ describe('renderReceiptPdf', () => {
 
   it('records generatedAt as the creation date and the order as the title', async () => {
     const pdf = await renderReceiptPdf(order1001Preview)
-    const document = await getDocument({
-      data: new Uint8Array(pdf),
-      useSystemFonts: false,
-      isEvalSupported: false,
-      standardFontDataUrl,
-    }).promise
-    try {
-      const { info } = await document.getMetadata()
-      expect(info).toMatchObject({
-        CreationDate: 'D:20250304101500Z',
-        ModDate: 'D:20250304101500Z',
-        Title: 'Order transfer receipt #1001',
-      })
-    } finally {
-      await document.destroy()
-    }
+    const { info } = await readPdf(pdf, (document) => document.getMetadata())
+    expect(info).toMatchObject({
+      CreationDate: 'D:20250304101500Z',
+      ModDate: 'D:20250304101500Z',
+      Title: 'Order transfer receipt #1001',
+    })
   })
 
   it('lists all 20 brands of a large order, with the header on every page', async () => {

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { order1001Brands, ORDER_1001_TOTALS } from '../support/sandbox-figures'
+import {
+  LUMEN,
+  NORTHWIND,
+  order1001Brands,
+  order1001CreatorOrder,
+  ORDER_1001_TOTALS,
+} from '../support/sandbox-figures'
 import { PUBLIC_URL, startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
 
 // GET /admin-preview-order-transfer against PRODUCT.md's sandbox marketplace, figure for figure.
@@ -20,69 +26,16 @@ const preview = (creatorOrderId: string) =>
     headers: server.asAdmin,
   })
 
-const NORTHWIND = 'northwind-apparel.myshopify.com'
-const LUMEN = 'lumen-botanicals.myshopify.com'
-const MAYA = 'maya-makes.myshopify.com'
-
 const money = (amount: string, currencyCode = 'USD') => ({
   presentmentMoney: { amount, currencyCode },
 })
-const image = (key: string) => ({ url: `${PUBLIC_URL}/images/products/${key}.svg` })
 
 describe('GET /admin-preview-order-transfer', () => {
   it('answers order 1001 with PRODUCT.md figures and every line item', async () => {
     const response = await preview('1001')
     expect(response.statusCode).toBe(200)
     expect(response.json()).toEqual({
-      creatorOrder: {
-        id: 'gid://shopify/Order/1001',
-        name: '#1001',
-        email: 'jane@example.com',
-        createdAt: '2026-11-02T15:04:00.000Z',
-        creatorStoreShop: MAYA,
-        currentSubtotalPriceSet: money('175.50'),
-        currentTotalTaxSet: money('14.04'),
-        currentTotalPriceSet: money('197.54'),
-        shippingAddress: {
-          firstName: 'Jane',
-          lastName: 'Doe',
-          address1: '1 Main St',
-          city: 'Portland',
-          zip: '97201',
-          country: 'US',
-        },
-        lineItems: {
-          nodes: [
-            {
-              id: 'gid://shopify/LineItem/10011',
-              title: 'Linen Overshirt',
-              quantity: 2,
-              image: image('linen-overshirt'),
-              originalUnitPriceSet: money('68.00'),
-              originalTotalSet: money('136.00'),
-              brandStoreShop: NORTHWIND,
-            },
-            {
-              id: 'gid://shopify/LineItem/10012',
-              title: 'Rosehip Face Oil',
-              quantity: 1,
-              image: image('rosehip-face-oil'),
-              originalUnitPriceSet: money('34.50'),
-              originalTotalSet: money('34.50'),
-              brandStoreShop: LUMEN,
-            },
-            {
-              id: 'gid://shopify/LineItem/10013',
-              title: 'Sticker Pack',
-              quantity: 1,
-              image: image('sticker-pack'),
-              originalUnitPriceSet: money('5.00'),
-              originalTotalSet: money('5.00'),
-              brandStoreShop: null,
-            },
-          ],
-        },
-      },
+      creatorOrder: order1001CreatorOrder(PUBLIC_URL),
       preview: {
         currency: 'USD',
         status: 'NOT_STARTED',

@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { order1001Brands, ORDER_1001_TOTALS } from '../support/sandbox-figures'
+import {
+  JANE_DOE_ADDRESS,
+  LUMEN,
+  NORTHWIND,
+  order1001Brands,
+  ORDER_1001_TOTALS,
+} from '../support/sandbox-figures'
 import type { CommercePort } from '../../server/src/adapters/commerce/commerce-port'
 import {
   createSandboxCommerce,
@@ -14,8 +20,6 @@ import { startServerUnderTest, type ServerUnderTest } from './support/server-und
 // POST /admin-create-order-transfer: brand orders, payments, and what the database keeps of them.
 // Every test starts from a freshly seeded marketplace.
 
-const NORTHWIND = 'northwind-apparel.myshopify.com'
-const LUMEN = 'lumen-botanicals.myshopify.com'
 const NORTHWIND_ACCOUNT = 'acct_sandbox_northwind_apparel'
 const LUMEN_ACCOUNT = 'acct_sandbox_lumen_botanicals'
 
@@ -103,14 +107,7 @@ describe('processing order 1001', () => {
       ],
     })
 
-    const address = {
-      firstName: 'Jane',
-      lastName: 'Doe',
-      address1: '1 Main St',
-      city: 'Portland',
-      zip: '97201',
-      country: 'US',
-    }
+    const address = JANE_DOE_ADDRESS
     const note = 'Tandem transfer of creator order #1001 from maya-makes.myshopify.com'
     const orders = await brandOrders()
     expect(

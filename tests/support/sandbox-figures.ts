@@ -29,3 +29,62 @@ export const ORDER_1001_TOTALS = {
   totalCreatorCommissionAmount: '27.30',
   totalTandemCommissionAmount: '16.36',
 }
+
+const usd = (amount: string) => ({ presentmentMoney: { amount, currencyCode: 'USD' } })
+
+/** Jane Doe's address, where order 1001 and its brand orders ship. */
+export const JANE_DOE_ADDRESS = {
+  firstName: 'Jane',
+  lastName: 'Doe',
+  address1: '1 Main St',
+  city: 'Portland',
+  zip: '97201',
+  country: 'US',
+}
+
+/** Order 1001 as the preview answers it, its images served from `serverUrl`. */
+export function order1001CreatorOrder(serverUrl: string) {
+  const image = (key: string) => ({ url: `${serverUrl}/images/products/${key}.svg` })
+  return {
+    id: 'gid://shopify/Order/1001',
+    name: '#1001',
+    email: 'jane@example.com',
+    createdAt: '2026-11-02T15:04:00.000Z',
+    creatorStoreShop: 'maya-makes.myshopify.com',
+    currentSubtotalPriceSet: usd('175.50'),
+    currentTotalTaxSet: usd('14.04'),
+    currentTotalPriceSet: usd('197.54'),
+    shippingAddress: JANE_DOE_ADDRESS,
+    lineItems: {
+      nodes: [
+        {
+          id: 'gid://shopify/LineItem/10011',
+          title: 'Linen Overshirt',
+          quantity: 2,
+          image: image('linen-overshirt'),
+          originalUnitPriceSet: usd('68.00'),
+          originalTotalSet: usd('136.00'),
+          brandStoreShop: NORTHWIND,
+        },
+        {
+          id: 'gid://shopify/LineItem/10012',
+          title: 'Rosehip Face Oil',
+          quantity: 1,
+          image: image('rosehip-face-oil'),
+          originalUnitPriceSet: usd('34.50'),
+          originalTotalSet: usd('34.50'),
+          brandStoreShop: LUMEN,
+        },
+        {
+          id: 'gid://shopify/LineItem/10013',
+          title: 'Sticker Pack',
+          quantity: 1,
+          image: image('sticker-pack'),
+          originalUnitPriceSet: usd('5.00'),
+          originalTotalSet: usd('5.00'),
+          brandStoreShop: null,
+        },
+      ],
+    },
+  }
+}
