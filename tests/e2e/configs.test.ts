@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Locator, Page } from 'playwright-core'
 import { DEMO_ADMIN } from '../../scripts/lib/auth-emulator'
-import { PUBLIC_URL } from '../server/support/server-under-test'
 import { launchChromium } from '../support/chromium'
 import { startStack, type StackUnderTest } from '../support/stack-under-test'
 import { chooseTheme, colorScheme, screenshot, shows, signIn } from './console'
@@ -47,14 +46,14 @@ describe('app configs in Chromium', () => {
   it('copies the creator app and auth URLs to the clipboard exactly', async () => {
     await page.getByRole('button', { name: 'Copy app URL' }).click()
     await shows(page.getByText('The app URL has been copied to your clipboard.'))
-    expect(stack.console.clipboard.last).toBe(`${PUBLIC_URL}/shopify/creator`)
+    expect(stack.console.clipboard.last).toBe(`${stack.apiUrl}/shopify/creator`)
 
     await page.getByRole('button', { name: 'Copy auth URL' }).click()
     await shows(page.getByText('The auth URL has been copied to your clipboard.'))
     const authUrls = stack.console.clipboard.last ?? ''
     expect(authUrls.split(',').length).toBeGreaterThan(1)
     expect(
-      authUrls.split(',').every((url) => url.startsWith(`${PUBLIC_URL}/shopify/creator`)),
+      authUrls.split(',').every((url) => url.startsWith(`${stack.apiUrl}/shopify/creator`)),
     ).toBe(true)
   })
 

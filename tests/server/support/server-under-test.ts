@@ -37,6 +37,8 @@ export interface ServerUnderTest {
 
 export interface ServerOptions {
   seed?: boolean
+  /** Where the server says it is (app URLs, product images); PUBLIC_URL unless given. */
+  publicUrl?: string
   commerce?: (db: Db) => CommercePort
   payments?: (db: Db) => PaymentsPort
 }
@@ -50,8 +52,9 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
 
   const { db, sqliteFile, dropDatabase } = await freshDatabase()
   const secrets = createSecretBox(randomBytes(32))
+  const publicUrl = options.publicUrl ?? PUBLIC_URL
   if (options.seed !== false) {
-    await seedSandboxMarketplace(db, { secrets, publicUrl: PUBLIC_URL, now: new Date() })
+    await seedSandboxMarketplace(db, { secrets, publicUrl, now: new Date() })
   }
   const app = await buildApp({
     db,
@@ -60,7 +63,7 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
     secrets,
     commerce: (options.commerce ?? createSandboxCommerce)(db),
     payments: (options.payments ?? createSandboxPayments)(db),
-    publicUrl: PUBLIC_URL,
+    publicUrl,
   })
   const tokens = {
     admin: await idToken(emulatorUrl, projectId, 'claim-admin@tandem.test', true),
