@@ -55,16 +55,6 @@ describe('Shell', () => {
     }
   })
 
-  it('shows a stand-in line on the screens still to be built', async () => {
-    for (const [path, line] of [
-      ['create-order-transfer', 'Creator orders will be previewed and transferred here.'],
-    ] as const) {
-      const view = renderApp(signedIn().bridge, `/main/${path}`)
-      expect(await screen.findByText(line)).toBeInTheDocument()
-      view.unmount()
-    }
-  })
-
   it('moves between sections from the sidebar', async () => {
     const app = renderApp(signedIn().bridge, '/main/stores')
     await screen.findByRole('heading', { name: 'Stores' })

@@ -1,12 +1,144 @@
-import { Text } from '@mantine/core'
+import { useState, type FormEvent } from 'react'
+import { Alert, Badge, Button, Group, Stack, Tabs, Text, TextInput } from '@mantine/core'
 import { PageHeading } from '@renderer/app/PageHeading'
+import { ConfirmDialog } from '@renderer/app/ConfirmDialog'
+import { formatDateTime } from '@renderer/lib/format'
+import { ReceiptPanel } from './ReceiptPanel'
+import { TransferSummary } from './TransferSummary'
+import { useOrderTransfer, type PreviewAnswer, type TransferTab } from './useOrderTransfer'
 
-/** /main/create-order-transfer: a stand-in until the transfer screen is built. */
+const CONFIRM_QUESTION = 'This will create the brand orders and finalize the transfer. Continue?'
+
+/** /main/create-order-transfer: preview a creator order's transfer, its receipt, then process it. */
 export default function OrderTransferPage() {
+  const transfer = useOrderTransfer()
+  const { preview, receipt } = transfer
+  const [orderIdInput, setOrderIdInput] = useState('')
+  const [confirming, setConfirming] = useState(false)
+
+  const send = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    if (!transfer.sending) void transfer.send(orderIdInput)
+  }
+
+  const clear = () => {
+    setOrderIdInput('')
+    transfer.clear()
+  }
+
+  const confirmProcessing = () => {
+    setConfirming(false)
+    void transfer.process()
+  }
+
   return (
     <>
       <PageHeading>Create Order Transfer</PageHeading>
-      <Text c="dimmed">Creator orders will be previewed and transferred here.</Text>
+      <Stack>
+        <form onSubmit={send} aria-label="Creator order">
+          <Group align="flex-end" wrap="wrap">
+            <TextInput
+              label="Creator order ID"
+              placeholder="1001 or gid://shopify/Order/1001"
+              value={orderIdInput}
+              onChange={(event) => setOrderIdInput(event.currentTarget.value)}
+              w={{ base: '100%', xs: 320 }}
+            />
+            <Button type="submit" disabled={transfer.sending}>
+              {transfer.sending ? 'Sending...' : 'Send'}
+            </Button>
+            <Button variant="default" onClick={clear}>
+              Clear
+            </Button>
+          </Group>
+        </form>
+
+        <Tabs
+          value={transfer.tab}
+          onChange={(value) => transfer.chooseTab(value === 'receipt' ? 'receipt' : 'summary')}
+          // The viewer measures its width to fit the page: it is drawn when its tab opens.
+          keepMounted={false}
+        >
+          <Group justify="space-between" align="flex-end" mb="md" wrap="wrap-reverse">
+            <Tabs.List>
+              <Tabs.Tab value={'summary' satisfies TransferTab}>Summary</Tabs.Tab>
+              <Tabs.Tab value={'receipt' satisfies TransferTab}>Receipt</Tabs.Tab>
+            </Tabs.List>
+            {preview.status === 'loaded' && (
+              <Group gap="sm">
+                <TransferStatusBadge answer={preview.answer} />
+                <Button
+                  color="red"
+                  onClick={() => setConfirming(true)}
+                  loading={transfer.processing}
+                  // A completed transfer cannot be processed again; a partial one resumes.
+                  disabled={transfer.sending || preview.answer.preview.status === 'COMPLETED'}
+                >
+                  Process transfer
+                </Button>
+              </Group>
+            )}
+          </Group>
+
+          <Tabs.Panel value="summary">
+            {preview.status === 'empty' && <NothingPreviewed />}
+            {preview.status === 'failed' && (
+              <Alert color="red" variant="light" title="Failed to fetch preview" maw={640}>
+                Creator order {preview.orderId}: {preview.message}
+              </Alert>
+            )}
+            {preview.status === 'loaded' && <TransferSummary answer={preview.answer} />}
+          </Tabs.Panel>
+          <Tabs.Panel value="receipt">
+            {preview.status === 'loaded' ? (
+              <ReceiptPanel
+                orderId={preview.orderId}
+                orderName={preview.answer.creatorOrder.name}
+                receipt={receipt}
+                onRetry={transfer.retryReceipt}
+              />
+            ) : (
+              <NothingPreviewed />
+            )}
+          </Tabs.Panel>
+        </Tabs>
+      </Stack>
+
+      <ConfirmDialog
+        title="Confirm processing transfer"
+        question={confirming ? CONFIRM_QUESTION : null}
+        confirmLabel="Confirm"
+        onCancel={() => setConfirming(false)}
+        onConfirm={confirmProcessing}
+      />
     </>
+  )
+}
+
+function NothingPreviewed() {
+  return <Text c="dimmed">Enter a creator order ID and press Send to preview its transfer.</Text>
+}
+
+/** Where the transfer stands, beside the button that moves it on. */
+function TransferStatusBadge({ answer }: { answer: PreviewAnswer }) {
+  const { status, processedAt } = answer.preview
+  if (status === 'COMPLETED') {
+    return (
+      <Badge color="green" variant="light">
+        Processed {formatDateTime(processedAt)}
+      </Badge>
+    )
+  }
+  if (status === 'PARTIAL') {
+    return (
+      <Badge color="orange" variant="light">
+        Partially processed
+      </Badge>
+    )
+  }
+  return (
+    <Badge color="gray" variant="light">
+      Not processed
+    </Badge>
   )
 }

@@ -1,0 +1,192 @@
+import type { ReactNode } from 'react'
+import { Avatar, Badge, Card, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core'
+import { IconPhoto } from '@tabler/icons-react'
+import type { CreatorOrder, LineItem } from '@shared/contract'
+import { PRODUCT_NAME } from '@shared/product'
+import { formatDateTime, formatMoney, storeName } from '@renderer/lib/format'
+import type { PreviewAnswer } from './useOrderTransfer'
+
+/** The Summary tab (SPEC §2): the creator order, its lines, what each brand gets, and the totals. */
+export function TransferSummary({ answer }: { answer: PreviewAnswer }) {
+  const { creatorOrder, preview } = answer
+  const money = (value: string | null | undefined) => formatMoney(value, preview.currency)
+
+  return (
+    <Stack>
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <SummaryCard title="Creator Order">
+          <Fields
+            fields={[
+              ['Name', creatorOrder.name],
+              ['ID', creatorOrder.id],
+              ['Email', creatorOrder.email || '-'],
+              ['Created', formatDateTime(creatorOrder.createdAt)],
+              ['Subtotal', money(creatorOrder.currentSubtotalPriceSet.presentmentMoney.amount)],
+              ['Tax', money(creatorOrder.currentTotalTaxSet.presentmentMoney.amount)],
+              ['Total', money(creatorOrder.currentTotalPriceSet.presentmentMoney.amount)],
+              ['Shipping address', shippingLines(creatorOrder.shippingAddress)],
+            ]}
+          />
+        </SummaryCard>
+        <SummaryCard title="Totals">
+          <Fields
+            fields={[
+              ['Total brand amount', money(preview.totals.totalBrandAmount)],
+              ['Total creator commission', money(preview.totals.totalCreatorCommissionAmount)],
+              [
+                `Total ${PRODUCT_NAME.toLowerCase()} commission`,
+                money(preview.totals.totalTandemCommissionAmount),
+              ],
+            ]}
+          />
+        </SummaryCard>
+      </SimpleGrid>
+
+      <SummaryCard title="Line Items">
+        <SummaryTable
+          columns={['Image', 'Title', 'ID', 'Quantity', 'Unit price', 'Total']}
+          numericFrom={3}
+        >
+          {creatorOrder.lineItems.nodes.map((line) => (
+            <Table.Tr key={line.id}>
+              <Table.Td>
+                <Avatar src={line.image?.url} alt={lineTitle(line)} radius="sm" size={40}>
+                  <IconPhoto size={20} aria-label="No image" />
+                </Avatar>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{lineTitle(line)}</Text>
+                {line.brandStoreShop ? (
+                  <Text size="xs" c="dimmed">
+                    From {storeName(line.brandStoreShop)}
+                  </Text>
+                ) : (
+                  // PRODUCT.md: the creator's own products are listed but not transferred.
+                  <Badge size="xs" variant="light" color="gray">
+                    Not from a brand
+                  </Badge>
+                )}
+              </Table.Td>
+              <Table.Td>
+                <Text size="xs" ff="monospace">
+                  {line.id}
+                </Text>
+              </Table.Td>
+              <Table.Td ta="right">{line.quantity ?? line.currentQuantity ?? '-'}</Table.Td>
+              <Table.Td ta="right">
+                {money(line.originalUnitPriceSet.presentmentMoney.amount)}
+              </Table.Td>
+              <Table.Td ta="right">{money(line.originalTotalSet.presentmentMoney.amount)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </SummaryTable>
+      </SummaryCard>
+
+      <SummaryCard title="Brand Transfers">
+        <SummaryTable
+          columns={[
+            'Brand store',
+            'Brand order',
+            'Brand amount',
+            'Creator commission',
+            `${PRODUCT_NAME} commission`,
+          ]}
+          numericFrom={2}
+        >
+          {preview.brands.map((brand) => (
+            <Table.Tr key={brand.brandStoreShop}>
+              <Table.Td>
+                <Text size="sm">{storeName(brand.brandStoreShop)}</Text>
+                <Text size="xs" c="dimmed">
+                  {brand.brandStoreShop}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="xs" ff="monospace">
+                  {brand.brandOrderId ?? '-'}
+                </Text>
+              </Table.Td>
+              <Table.Td ta="right">{money(brand.brandAmount)}</Table.Td>
+              <Table.Td ta="right">{money(brand.creatorCommissionAmount)}</Table.Td>
+              <Table.Td ta="right">{money(brand.tandemCommissionAmount)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </SummaryTable>
+      </SummaryCard>
+    </Stack>
+  )
+}
+
+function SummaryCard({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Card withBorder padding="lg" component="section" aria-label={title}>
+      <Title order={2} size="h4" mb="sm">
+        {title}
+      </Title>
+      {children}
+    </Card>
+  )
+}
+
+/** A card's table, scrolling sideways in a narrow window; amounts line up on the right. */
+function SummaryTable({
+  columns,
+  numericFrom,
+  children,
+}: {
+  columns: string[]
+  /** The first column of figures: it and those after it align right. */
+  numericFrom: number
+  children: ReactNode
+}) {
+  return (
+    <Table.ScrollContainer minWidth={640}>
+      <Table verticalSpacing="xs">
+        <Table.Thead>
+          <Table.Tr>
+            {columns.map((column, index) => (
+              <Table.Th key={column} ta={index >= numericFrom ? 'right' : undefined}>
+                {column}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>{children}</Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  )
+}
+
+/** Label and value pairs, each value under its label. */
+function Fields({ fields }: { fields: [label: string, value: ReactNode][] }) {
+  return (
+    <SimpleGrid component="dl" cols={{ base: 1, xs: 2 }} spacing="sm" verticalSpacing="sm" m={0}>
+      {fields.map(([label, value]) => (
+        <div key={label}>
+          <Text component="dt" size="xs" c="dimmed">
+            {label}
+          </Text>
+          <Text component="dd" m={0} style={{ whiteSpace: 'pre-line' }}>
+            {value}
+          </Text>
+        </div>
+      ))}
+    </SimpleGrid>
+  )
+}
+
+// SPEC §3: a line has a title or else a name, a quantity or else a current quantity.
+const lineTitle = (line: LineItem): string => line.title ?? line.name ?? '-'
+
+/** The address as on an envelope: name, street, city and zip, country; "-" when there is none. */
+function shippingLines(address: CreatorOrder['shippingAddress']): string {
+  if (!address) return '-'
+  const line = (...parts: (string | null)[]) => parts.filter(Boolean).join(' ')
+  const lines = [
+    line(address.firstName, address.lastName),
+    line(address.address1),
+    line(address.city, address.zip),
+    line(address.country),
+  ].filter(Boolean)
+  return lines.length > 0 ? lines.join('\n') : '-'
+}

@@ -1,0 +1,161 @@
+import { useRef, useState } from 'react'
+import type { ChannelResult } from '@shared/ipc'
+import { failureReason, useBridge } from '@renderer/lib/bridge'
+import { showToast } from '@renderer/lib/toast'
+
+export type PreviewAnswer = ChannelResult<'transfer/preview'>
+export type TransferTab = 'summary' | 'receipt'
+
+export type PreviewState =
+  | { status: 'empty' }
+  | { status: 'loaded'; orderId: string; answer: PreviewAnswer }
+  | { status: 'failed'; orderId: string; message: string }
+
+export type ReceiptState =
+  | { status: 'idle' }
+  | { status: 'loading' }
+  | { status: 'loaded'; bytes: Uint8Array }
+  | { status: 'failed'; message: string }
+
+export interface OrderTransfer {
+  tab: TransferTab
+  chooseTab: (tab: TransferTab) => void
+  preview: PreviewState
+  sending: boolean
+  receipt: ReceiptState
+  processing: boolean
+  /** Previews the order the person typed (SPEC §5: an ID is required). */
+  send: (orderIdInput: string) => Promise<void>
+  /** Forgets the preview and the receipt, and any answer still on its way. */
+  clear: () => void
+  retryReceipt: () => void
+  /** Processes the previewed order's transfer; the person has confirmed it. */
+  process: () => Promise<void>
+}
+
+/**
+ * The transfer screen's state (SPEC §4): a preview, then processing. The receipt is fetched on the
+ * first opening of the Receipt tab and reused until Clear or another preview, which includes the
+ * refreshed one after processing (the receipt then becomes the processed one).
+ */
+export function useOrderTransfer(): OrderTransfer {
+  const bridge = useBridge()
+  const [tab, setTab] = useState<TransferTab>('summary')
+  const [preview, setPreview] = useState<PreviewState>({ status: 'empty' })
+  const [sending, setSending] = useState(false)
+  const [receipt, setReceipt] = useState<ReceiptState>({ status: 'idle' })
+  const [processing, setProcessing] = useState(false)
+  // Bumped by every Send and Clear: an answer to an earlier one is stale and dropped.
+  const generation = useRef(0)
+  // Read by answers that arrive later, to fetch the receipt only if its tab is open by then.
+  const openTab = useRef<TransferTab>('summary')
+
+  /** `announce`: say so when it arrives; a quiet fetch leaves the toast of what led to it. */
+  const fetchReceipt = async (orderId: string, from: number, announce = true) => {
+    setReceipt({ status: 'loading' })
+    try {
+      const bytes = await bridge.invoke('receipt/fetch', { creatorOrderId: orderId })
+      if (from !== generation.current) return
+      setReceipt({ status: 'loaded', bytes })
+      if (announce) showToast({ title: 'Success', message: 'Receipt PDF fetched' })
+    } catch (error) {
+      if (from !== generation.current) return
+      setReceipt({ status: 'failed', message: failureReason(error) })
+      showToast({
+        tone: 'error',
+        title: 'Failed to fetch receipt PDF',
+        message: failureReason(error),
+      })
+    }
+  }
+
+  const showPreview = (orderId: string, answer: PreviewAnswer, from: number, announce = true) => {
+    setPreview({ status: 'loaded', orderId, answer })
+    setReceipt({ status: 'idle' })
+    if (openTab.current === 'receipt') void fetchReceipt(orderId, from, announce)
+  }
+
+  /** The order as it stands now, quietly: the toast of what led here stays on screen. */
+  const refresh = async (orderId: string, from: number) => {
+    try {
+      const answer = await bridge.invoke('transfer/preview', { creatorOrderId: orderId })
+      if (from === generation.current) showPreview(orderId, answer, from, false)
+    } catch {
+      // The preview shown is kept; processing again would be refused with the reason.
+    }
+  }
+
+  return {
+    tab,
+    chooseTab(next) {
+      setTab(next)
+      openTab.current = next
+      if (next === 'receipt' && preview.status === 'loaded' && receipt.status === 'idle') {
+        void fetchReceipt(preview.orderId, generation.current)
+      }
+    },
+    preview,
+    sending,
+    receipt,
+    processing,
+
+    async send(orderIdInput) {
+      const orderId = orderIdInput.trim()
+      if (!orderId) {
+        showToast({ tone: 'error', title: 'Error', message: 'Creator order ID is required' })
+        return
+      }
+      const from = ++generation.current
+      setSending(true)
+      try {
+        const answer = await bridge.invoke('transfer/preview', { creatorOrderId: orderId })
+        if (from !== generation.current) return
+        showPreview(orderId, answer, from)
+        showToast({ title: 'Success', message: 'Preview fetched successfully' })
+      } catch (error) {
+        if (from !== generation.current) return
+        setPreview({ status: 'failed', orderId, message: failureReason(error) })
+        setReceipt({ status: 'idle' })
+        showToast({
+          tone: 'error',
+          title: 'Failed to fetch preview',
+          message: failureReason(error),
+        })
+      } finally {
+        if (from === generation.current) setSending(false)
+      }
+    },
+
+    clear() {
+      generation.current += 1
+      setPreview({ status: 'empty' })
+      setReceipt({ status: 'idle' })
+      setSending(false)
+    },
+
+    retryReceipt() {
+      if (preview.status === 'loaded') void fetchReceipt(preview.orderId, generation.current)
+    },
+
+    async process() {
+      if (preview.status !== 'loaded') return
+      const { orderId } = preview
+      const from = generation.current
+      setProcessing(true)
+      try {
+        await bridge.invoke('transfer/process', { creatorOrderId: orderId })
+        showToast({ title: 'Success', message: 'Order transfer processed' })
+      } catch (error) {
+        showToast({
+          tone: 'error',
+          title: 'Failed to process transfer',
+          message: failureReason(error),
+        })
+      }
+      // Either way the order may have moved on (another administrator may have processed it, or
+      // some brands were done before a step failed): show where it stands now.
+      await refresh(orderId, from)
+      setProcessing(false)
+    },
+  }
+}

@@ -1,0 +1,527 @@
+import { act, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it, vi } from 'vitest'
+import type { ChannelResult, SavedFile } from '@shared/ipc'
+import { BridgeError } from '@renderer/lib/bridge'
+import { formatDateTime } from '@renderer/lib/format'
+import {
+  LUMEN,
+  NORTHWIND,
+  ORDER_1001_TOTALS,
+  order1001Brands,
+  order1001CreatorOrder,
+} from '../support/sandbox-figures'
+import { SIGNED_IN, deferred, fakeBridge, type FakeAnswers } from './support/fake-bridge'
+import { renderApp } from './support/render-app'
+import { expectToast } from './support/toasts'
+
+// SPEC.md §2 "/main/create-order-transfer", §4, §5 and §8, issue 6, as a person sees them. jsdom
+// cannot run pdf.js: its module is replaced by a document of two blank pages (the e2e tests draw
+// the real one in Chromium).
+vi.mock('@renderer/features/order-transfer/pdf-document', () => ({
+  openReceiptDocument: async () => ({
+    pageSizes: [
+      { width: 816, height: 1056 },
+      { width: 816, height: 1056 },
+    ],
+    renderPage: async () => {},
+    destroy: async () => {},
+  }),
+}))
+
+type Preview = ChannelResult<'transfer/preview'>
+
+const money = (amount: string) => ({ presentmentMoney: { amount, currencyCode: 'USD' } })
+
+/**
+ * Order 1001 of the sandbox (PRODUCT.md), as the server previews it, but with SPEC §3's
+ * fallbacks on its second line (a name when there is no title, currentQuantity for quantity) and
+ * no image on its last two.
+ */
+function order1001(overrides: { brandOrderIds?: [string, string]; currency?: string } = {}) {
+  const processed = overrides.brandOrderIds !== undefined
+  const creatorOrder = order1001CreatorOrder('http://127.0.0.1:4000')
+  const [overshirt, faceOil, stickers] = creatorOrder.lineItems.nodes
+  return {
+    creatorOrder: {
+      ...creatorOrder,
+      lineItems: {
+        nodes: [
+          overshirt!,
+          {
+            ...faceOil!,
+            title: undefined,
+            name: 'Rosehip Face Oil',
+            quantity: undefined,
+            currentQuantity: 1,
+            image: null,
+          },
+          { ...stickers!, image: null },
+        ],
+      },
+    },
+    preview: {
+      currency: overrides.currency ?? 'USD',
+      status: processed ? 'COMPLETED' : 'NOT_STARTED',
+      processedAt: processed ? '2026-11-03T09:00:00.000Z' : null,
+      brands: order1001Brands(overrides.brandOrderIds ?? [null, null]),
+      totals: ORDER_1001_TOTALS,
+    },
+  } satisfies Preview
+}
+
+const PDF_BYTES = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x37])
+
+function renderTransfer(answers: FakeAnswers = {}) {
+  const fake = fakeBridge({
+    'session/status': () => SIGNED_IN,
+    'transfer/preview': () => order1001(),
+    'receipt/fetch': () => PDF_BYTES,
+    ...answers,
+  })
+  renderApp(fake.bridge, '/main/create-order-transfer')
+  return { ...fake, user: userEvent.setup() }
+}
+
+const orderInput = () => screen.getByLabelText('Creator order ID')
+const sendButton = () => screen.getByRole('button', { name: /^(Send|Sending\.\.\.)$/ })
+const clearButton = () => screen.getByRole('button', { name: 'Clear' })
+const processButton = () => screen.getByRole('button', { name: 'Process transfer' })
+const tab = (name: 'Summary' | 'Receipt') => screen.getByRole('tab', { name })
+const card = (title: string) => screen.getByRole('region', { name: title })
+
+/** The value shown under a label of a card's fields. */
+const field = (cardTitle: string, label: string) =>
+  within(card(cardTitle)).getByText(label, { selector: 'dt' }).nextElementSibling?.textContent
+
+/** A table's body rows as the text of their cells. */
+const tableRows = (cardTitle: string) =>
+  within(card(cardTitle))
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) =>
+      within(row)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    )
+
+async function previewOrder(user: ReturnType<typeof userEvent.setup>, id = '1001') {
+  await user.type(await screen.findByLabelText('Creator order ID'), id)
+  await user.click(sendButton())
+  await screen.findByRole('region', { name: 'Creator Order' })
+}
+
+const serverRefusal = (action: string, reason: string) =>
+  new BridgeError({ message: `Failed to ${action}: ${reason}`, reason })
+
+describe('Sending a creator order ID', () => {
+  it('refuses an empty or blank ID with a toast, and asks main nothing', async () => {
+    const { user, callsTo } = renderTransfer()
+    await user.click(await screen.findByRole('button', { name: 'Send' }))
+    await expectToast('Error', 'Creator order ID is required', 'error')
+
+    await user.type(orderInput(), '   ')
+    await user.click(sendButton())
+    await expectToast('Error', 'Creator order ID is required', 'error')
+    expect(callsTo('transfer/preview')).toHaveLength(0)
+  })
+
+  it('shows "Sending..." while the preview is on its way, then the success toast', async () => {
+    const answer = deferred<Preview>()
+    const { user, callsTo } = renderTransfer({ 'transfer/preview': () => answer.promise })
+    await user.type(await screen.findByLabelText('Creator order ID'), '  1001 ')
+    await user.click(sendButton())
+
+    expect(sendButton()).toHaveTextContent('Sending...')
+    expect(sendButton()).toBeDisabled()
+    expect(callsTo('transfer/preview')).toEqual([
+      { channel: 'transfer/preview', args: { creatorOrderId: '1001' } },
+    ])
+
+    await act(async () => answer.resolve(order1001()))
+    await expectToast('Success', 'Preview fetched successfully')
+    expect(sendButton()).toHaveTextContent('Send')
+    expect(sendButton()).toBeEnabled()
+  })
+
+  it('sends on Enter in the input', async () => {
+    const { user, callsTo } = renderTransfer()
+    await user.type(await screen.findByLabelText('Creator order ID'), '1001{Enter}')
+    await screen.findByRole('region', { name: 'Creator Order' })
+    expect(callsTo('transfer/preview')).toHaveLength(1)
+  })
+
+  it.each([
+    ['Commission not found', '1002'],
+    ['No brand orders found', '1003'],
+    ['Creator order not found', '9999'],
+  ])('says "%s" in the failure toast and on the page', async (reason, id) => {
+    const { user } = renderTransfer({
+      'transfer/preview': () => {
+        throw serverRefusal('fetch preview', reason)
+      },
+    })
+    await user.type(await screen.findByLabelText('Creator order ID'), id)
+    await user.click(sendButton())
+    await expectToast('Failed to fetch preview', reason, 'error')
+    expect(screen.getByText(`Creator order ${id}: ${reason}`)).toBeInTheDocument()
+  })
+
+  it('replaces an earlier preview with the failure rather than showing another order', async () => {
+    let calls = 0
+    const { user } = renderTransfer({
+      'transfer/preview': () => {
+        calls += 1
+        if (calls === 1) return order1001()
+        throw serverRefusal('fetch preview', 'Commission not found')
+      },
+    })
+    await previewOrder(user)
+    await user.clear(orderInput())
+    await user.type(orderInput(), '1002{Enter}')
+    await expectToast('Failed to fetch preview', 'Commission not found', 'error')
+    expect(screen.queryByRole('region', { name: 'Creator Order' })).not.toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Process transfer' })).not.toBeInTheDocument()
+  })
+})
+
+describe('Summary', () => {
+  it("shows the creator order's fields, with amounts in the preview currency", async () => {
+    const { user } = renderTransfer()
+    await previewOrder(user)
+
+    expect(field('Creator Order', 'Name')).toBe('#1001')
+    expect(field('Creator Order', 'ID')).toBe('gid://shopify/Order/1001')
+    expect(field('Creator Order', 'Email')).toBe('jane@example.com')
+    expect(field('Creator Order', 'Created')).toBe(formatDateTime('2026-11-02T15:04:00.000Z'))
+    expect(field('Creator Order', 'Subtotal')).toBe('$175.50')
+    expect(field('Creator Order', 'Tax')).toBe('$14.04')
+    expect(field('Creator Order', 'Total')).toBe('$197.54')
+    expect(field('Creator Order', 'Shipping address')).toBe(
+      'Jane Doe\n1 Main St\nPortland 97201\nUS',
+    )
+  })
+
+  it('lists every line, with the fallbacks of SPEC §3 and the lines from no brand marked', async () => {
+    const { user } = renderTransfer()
+    await previewOrder(user)
+
+    expect(tableRows('Line Items')).toEqual([
+      [
+        '',
+        'Linen OvershirtFrom northwind apparel',
+        'gid://shopify/LineItem/10011',
+        '2',
+        '$68.00',
+        '$136.00',
+      ],
+      [
+        '',
+        'Rosehip Face OilFrom lumen botanicals',
+        'gid://shopify/LineItem/10012',
+        '1',
+        '$34.50',
+        '$34.50',
+      ],
+      ['', 'Sticker PackNot from a brand', 'gid://shopify/LineItem/10013', '1', '$5.00', '$5.00'],
+    ])
+    const images = within(card('Line Items')).getAllByRole('img')
+    expect(images[0]).toHaveAttribute('alt', 'Linen Overshirt')
+    expect(images[0]).toHaveAttribute(
+      'src',
+      'http://127.0.0.1:4000/images/products/linen-overshirt.svg',
+    )
+    // Lines without an image show a placeholder, named for a screen reader.
+    expect(within(card('Line Items')).getAllByLabelText('No image')).toHaveLength(2)
+  })
+
+  it("shows each brand's transfer, with no brand order before processing, and the totals", async () => {
+    const { user } = renderTransfer()
+    await previewOrder(user)
+
+    expect(tableRows('Brand Transfers')).toEqual([
+      [`northwind apparel${NORTHWIND}`, '-', '$102.00', '$20.40', '$13.60'],
+      [`lumen botanicals${LUMEN}`, '-', '$24.84', '$6.90', '$2.76'],
+    ])
+    expect(
+      within(card('Brand Transfers'))
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent),
+    ).toEqual([
+      'Brand store',
+      'Brand order',
+      'Brand amount',
+      'Creator commission',
+      'Tandem commission',
+    ])
+    expect(field('Totals', 'Total brand amount')).toBe('$126.84')
+    expect(field('Totals', 'Total creator commission')).toBe('$27.30')
+    expect(field('Totals', 'Total tandem commission')).toBe('$16.36')
+    expect(screen.getByText('Not processed')).toBeInTheDocument()
+  })
+
+  it('shows euros for an order in EUR and yen without decimals for one in JPY', async () => {
+    const euros = order1001({ currency: 'EUR' })
+    const yen = order1001({ currency: 'JPY' })
+    yen.preview.totals = {
+      totalBrandAmount: '10200',
+      totalCreatorCommissionAmount: '2040',
+      totalTandemCommissionAmount: '1360',
+    }
+    let answer = euros
+    const { user } = renderTransfer({ 'transfer/preview': () => answer })
+    await previewOrder(user, '1005')
+    expect(field('Totals', 'Total brand amount')).toBe('€126.84')
+    expect(tableRows('Brand Transfers')[0]?.slice(2)).toEqual(['€102.00', '€20.40', '€13.60'])
+
+    answer = yen
+    await user.click(sendButton())
+    await waitFor(() => expect(field('Totals', 'Total brand amount')).toBe('¥10,200'))
+    expect(field('Totals', 'Total creator commission')).toBe('¥2,040')
+    expect(field('Totals', 'Total tandem commission')).toBe('¥1,360')
+  })
+
+  it('shows "-" for a missing email, address, quantity, title, or an amount that is not a number', async () => {
+    const odd = order1001()
+    odd.creatorOrder.email = null as unknown as string
+    odd.creatorOrder.shippingAddress = null as unknown as typeof odd.creatorOrder.shippingAddress
+    odd.creatorOrder.currentTotalTaxSet = money('')
+    const line = odd.creatorOrder.lineItems.nodes[2] as Record<string, unknown>
+    line.title = null
+    line.quantity = null
+    odd.preview.brands[0]!.brandAmount = 'NaN'
+    const { user } = renderTransfer({ 'transfer/preview': () => odd })
+    await previewOrder(user)
+
+    expect(field('Creator Order', 'Email')).toBe('-')
+    expect(field('Creator Order', 'Shipping address')).toBe('-')
+    expect(field('Creator Order', 'Tax')).toBe('-')
+    expect(tableRows('Line Items')[2]).toEqual([
+      '',
+      '-Not from a brand',
+      'gid://shopify/LineItem/10013',
+      '-',
+      '$5.00',
+      '$5.00',
+    ])
+    expect(tableRows('Brand Transfers')[0]?.slice(1, 3)).toEqual(['-', '-'])
+  })
+})
+
+describe('Receipt', () => {
+  it('fetches the receipt on the first opening of its tab only, and reuses it', async () => {
+    const receipt = deferred<Uint8Array>()
+    const { user, callsTo } = renderTransfer({ 'receipt/fetch': () => receipt.promise })
+    await previewOrder(user)
+    expect(callsTo('receipt/fetch')).toHaveLength(0)
+
+    await user.click(tab('Receipt'))
+    expect(screen.getByText('Fetching receipt preview...')).toBeInTheDocument()
+    await act(async () => receipt.resolve(PDF_BYTES))
+    await expectToast('Success', 'Receipt PDF fetched')
+    await screen.findByRole('region', { name: 'Receipt #1001' })
+
+    await user.click(tab('Summary'))
+    await user.click(tab('Receipt'))
+    await screen.findByRole('region', { name: 'Receipt #1001' })
+    expect(callsTo('receipt/fetch')).toEqual([
+      { channel: 'receipt/fetch', args: { creatorOrderId: '1001' } },
+    ])
+  })
+
+  it('asks for a new receipt after a new preview, at once when its tab is open', async () => {
+    const { user, callsTo } = renderTransfer()
+    await previewOrder(user)
+    await user.click(tab('Receipt'))
+    await screen.findByRole('region', { name: 'Receipt #1001' })
+
+    await user.click(sendButton())
+    await waitFor(() => expect(callsTo('receipt/fetch')).toHaveLength(2))
+  })
+
+  it('shows the failure with its reason and tries again on Retry', async () => {
+    let attempts = 0
+    const { user } = renderTransfer({
+      'receipt/fetch': () => {
+        attempts += 1
+        if (attempts === 1) throw serverRefusal('fetch receipt PDF', 'Commission not found')
+        return PDF_BYTES
+      },
+    })
+    await previewOrder(user)
+    await user.click(tab('Receipt'))
+    await expectToast('Failed to fetch receipt PDF', 'Commission not found', 'error')
+
+    await user.click(screen.getByRole('button', { name: 'Retry' }))
+    await expectToast('Success', 'Receipt PDF fetched')
+    expect(attempts).toBe(2)
+  })
+
+  it('tells the receipt tab has nothing to show before a preview', async () => {
+    const { user, callsTo } = renderTransfer()
+    await user.click(await screen.findByRole('tab', { name: 'Receipt' }))
+    expect(
+      screen.getByText('Enter a creator order ID and press Send to preview its transfer.'),
+    ).toBeVisible()
+    expect(callsTo('receipt/fetch')).toHaveLength(0)
+  })
+
+  it('saves the receipt shown under its default name, and says where', async () => {
+    const { user, callsTo } = renderTransfer({
+      'receipt/save': (): SavedFile => ({
+        saved: true,
+        path: '/home/admin/tandem-receipt-#1001.pdf',
+      }),
+    })
+    await previewOrder(user)
+    await user.click(tab('Receipt'))
+    await user.click(await screen.findByRole('button', { name: 'Save PDF' }))
+
+    await expectToast('Receipt saved', 'Saved to /home/admin/tandem-receipt-#1001.pdf')
+    expect(callsTo('receipt/save')).toEqual([
+      {
+        channel: 'receipt/save',
+        args: { creatorOrderId: '1001', suggestedName: 'tandem-receipt-#1001.pdf' },
+      },
+    ])
+  })
+
+  it('says nothing when the save dialog is cancelled, and why a save failed', async () => {
+    let saves = 0
+    const { user } = renderTransfer({
+      'receipt/save': (): SavedFile => {
+        saves += 1
+        if (saves === 1) return { saved: false, path: null }
+        throw new BridgeError({ message: 'The disk is full.' })
+      },
+    })
+    await previewOrder(user)
+    await user.click(tab('Receipt'))
+    await user.click(await screen.findByRole('button', { name: 'Save PDF' }))
+    await waitFor(() => expect(saves).toBe(1))
+    expect(screen.queryByText('Receipt saved')).not.toBeInTheDocument()
+
+    await user.click(screen.getByRole('button', { name: 'Save PDF' }))
+    await expectToast('Failed to save receipt PDF', 'The disk is full.', 'error')
+  })
+})
+
+describe('Clear', () => {
+  it('resets the ID, the preview and the receipt', async () => {
+    const { user, callsTo } = renderTransfer()
+    await previewOrder(user)
+    await user.click(tab('Receipt'))
+    await screen.findByRole('region', { name: 'Receipt #1001' })
+
+    await user.click(clearButton())
+    expect(orderInput()).toHaveValue('')
+    expect(screen.queryByRole('region', { name: 'Receipt #1001' })).not.toBeInTheDocument()
+    await user.click(tab('Summary'))
+    expect(screen.queryByRole('region', { name: 'Creator Order' })).not.toBeInTheDocument()
+
+    // The same order again: its receipt is fetched anew.
+    await previewOrder(user)
+    await user.click(tab('Receipt'))
+    await screen.findByRole('region', { name: 'Receipt #1001' })
+    expect(callsTo('receipt/fetch')).toHaveLength(2)
+  })
+
+  it('drops a preview that arrives after Clear', async () => {
+    const answer = deferred<Preview>()
+    const { user } = renderTransfer({ 'transfer/preview': () => answer.promise })
+    await user.type(await screen.findByLabelText('Creator order ID'), '1001')
+    await user.click(sendButton())
+    await user.click(clearButton())
+    expect(sendButton()).toHaveTextContent('Send')
+
+    await act(async () => answer.resolve(order1001()))
+    expect(screen.queryByRole('region', { name: 'Creator Order' })).not.toBeInTheDocument()
+    expect(screen.queryByText('Preview fetched successfully')).not.toBeInTheDocument()
+  })
+})
+
+describe('Processing', () => {
+  it('asks first, and Cancel processes nothing', async () => {
+    const { user, callsTo } = renderTransfer()
+    await previewOrder(user)
+    await user.click(processButton())
+
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm processing transfer' })
+    expect(dialog).toHaveTextContent(
+      'This will create the brand orders and finalize the transfer. Continue?',
+    )
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    expect(callsTo('transfer/process')).toHaveLength(0)
+  })
+
+  it('processes on Confirm, then shows the brand orders and the processed receipt', async () => {
+    const processing = deferred<ChannelResult<'transfer/process'>>()
+    let processed = false
+    const { user, callsTo } = renderTransfer({
+      'transfer/preview': () =>
+        processed
+          ? order1001({ brandOrderIds: ['gid://shopify/Order/5001', 'gid://shopify/Order/5002'] })
+          : order1001(),
+      'transfer/process': () => processing.promise,
+    })
+    await previewOrder(user)
+    await user.click(tab('Receipt'))
+    await screen.findByRole('region', { name: 'Receipt #1001' })
+
+    await user.click(processButton())
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm processing transfer' })
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }))
+    expect(callsTo('transfer/process')).toEqual([
+      { channel: 'transfer/process', args: { creatorOrderId: '1001' } },
+    ])
+    expect(processButton()).toBeDisabled()
+
+    processed = true
+    await act(async () =>
+      processing.resolve({
+        creatorOrderId: '1001',
+        status: 'COMPLETED',
+        processedAt: '2026-11-03T09:00:00.000Z',
+        brandOrders: [],
+      }),
+    )
+    await expectToast('Success', 'Order transfer processed')
+    // The receipt tab was open: the processed receipt replaces the preview's.
+    await waitFor(() => expect(callsTo('receipt/fetch')).toHaveLength(2))
+    await user.click(tab('Summary'))
+    await waitFor(() =>
+      expect(tableRows('Brand Transfers').map((row) => row[1])).toEqual([
+        'gid://shopify/Order/5001',
+        'gid://shopify/Order/5002',
+      ]),
+    )
+    expect(processButton()).toBeDisabled()
+    expect(
+      screen.getByText(`Processed ${formatDateTime('2026-11-03T09:00:00.000Z')}`),
+    ).toBeVisible()
+  })
+
+  it('says why processing was refused, and shows where the transfer stands', async () => {
+    let refused = false
+    const { user } = renderTransfer({
+      'transfer/preview': () =>
+        refused
+          ? order1001({ brandOrderIds: ['gid://shopify/Order/5001', 'gid://shopify/Order/5002'] })
+          : order1001(),
+      'transfer/process': () => {
+        refused = true
+        throw serverRefusal('process transfer', 'Order transfer already processed')
+      },
+    })
+    await previewOrder(user)
+    await user.click(processButton())
+    await user.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Confirm' }),
+    )
+
+    await expectToast('Failed to process transfer', 'Order transfer already processed', 'error')
+    await waitFor(() => expect(processButton()).toBeDisabled())
+    expect(tableRows('Brand Transfers')[0]?.[1]).toBe('gid://shopify/Order/5001')
+  })
+})
