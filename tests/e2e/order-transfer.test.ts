@@ -15,6 +15,8 @@ import { chooseTheme, screenshot, shows, signIn } from './console'
 let browser: Browser
 let stack: StackUnderTest
 let page: Page
+/** Every URL the console's page asked for, to prove pdf.js fetches nothing from elsewhere. */
+const requested: string[] = []
 
 const RECEIPT_PATH = '/admin-preview-order-transfer-receipt-pdf'
 
@@ -22,6 +24,7 @@ beforeAll(async () => {
   stack = await startStack()
   browser = await launchChromium()
   page = await browser.newPage({ viewport: { width: 1280, height: 1000 }, locale: 'en-US' })
+  page.on('request', (request) => requested.push(request.url()))
   await page.goto(stack.console.url.replace('#/signin', '#/main/create-order-transfer'))
   await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password)
   await shows(page.getByRole('heading', { name: 'Create Order Transfer' }))
@@ -165,6 +168,10 @@ describe('the receipt in Chromium', () => {
     await page.getByRole('tab', { name: 'Receipt' }).click()
     await waitForInk(page)
     expect(receiptRequests('1001')).toHaveLength(1)
+    // pdf.js and its worker are the console's own files; images come from the server.
+    const origins = new Set(requested.map((url) => new URL(url).origin))
+    expect([...origins].sort()).toEqual([new URL(stack.console.url).origin, stack.apiUrl].sort())
+    expect(requested.some((url) => /\/assets\/pdf\.worker[^/]*\.mjs$/.test(url))).toBe(true)
     await screenshot(page, 'order-transfer-receipt-dark-wide')
   })
 
