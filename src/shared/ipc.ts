@@ -37,6 +37,12 @@ export interface AppConfigView {
   shopType: 'BRAND' | 'CREATOR'
 }
 
+/** A receipt PDF as main fetched it: its bytes, and the id under which main keeps them to save. */
+export interface FetchedReceipt {
+  receiptId: string
+  bytes: Uint8Array
+}
+
 export interface SavedFile {
   /** False when the person cancelled the save dialog. */
   saved: boolean
@@ -92,10 +98,11 @@ export const channels = {
 
   'transfer/preview': channel<CallAnswer<'adminPreviewOrderTransfer'>>()(OrderInput),
   'transfer/process': channel<CallAnswer<'adminCreateOrderTransfer'>>()(OrderInput),
-  /** The receipt's bytes, kept in main so that a save writes exactly what was shown. */
-  'receipt/fetch': channel<Uint8Array>()(OrderInput),
+  /** The receipt's bytes, also kept in main so that a save writes exactly what was shown. */
+  'receipt/fetch': channel<FetchedReceipt>()(OrderInput),
+  /** Main writes only bytes it fetched itself: the renderer names them, never supplies them. */
   'receipt/save': channel<SavedFile>()(
-    OrderInput.extend({ suggestedName: z.string().min(1).max(200) }).strict(),
+    z.object({ receiptId: z.uuid(), suggestedName: z.string().min(1).max(200) }).strict(),
   ),
 
   'clipboard/writeText': channel<void>()(z.object({ text: z.string().max(100_000) }).strict()),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { AppConfig } from '@shared/contract'
-import { channels, type Channel } from '@shared/ipc'
+import { channels, type Channel, type FetchedReceipt } from '@shared/ipc'
 import type { ApiClient } from '../../src/main/services/api/api-client'
 import { createDesktopService } from '../../src/main/services/desktop/desktop-service'
 import { dispatch } from '../../src/main/services/dispatch'
@@ -19,7 +19,7 @@ const config: AppConfig = {
 }
 const receiptBytes = new Uint8Array([37, 80, 68, 70, 45, 49, 46, 55])
 
-/** Handlers over a fake server: answers by call name, and every call recorded. */
+/** Handlers over a fake server: answers (or functions giving them) by call name, every call recorded. */
 function setUp(answers: Record<string, unknown> = {}) {
   const apiCalls: { name: string; request: unknown }[] = []
   const api: ApiClient = {
@@ -27,7 +27,7 @@ function setUp(answers: Record<string, unknown> = {}) {
       apiCalls.push({ name, request })
       const answer = answers[name]
       if (answer instanceof Error) throw answer
-      return answer
+      return typeof answer === 'function' ? (answer as () => unknown)() : answer
     }) as ApiClient['call'],
   }
   const session = {
@@ -128,14 +128,23 @@ describe('handler map', () => {
     ])
   })
 
-  it('saves exactly the receipt bytes it showed, for either form of the order id', async () => {
-    const { invoke, written } = setUp({ adminPreviewOrderTransferReceiptPdf: receiptBytes })
-    expect(await invoke('receipt/fetch', { creatorOrderId: '1001' })).toEqual({
-      ok: true,
-      value: receiptBytes,
+  it('saves exactly the bytes of the receipt it showed, named by the id it gave them', async () => {
+    const second = new Uint8Array([37, 80, 68, 70, 45, 50])
+    let fetches = 0
+    const { invoke, written } = setUp({
+      adminPreviewOrderTransferReceiptPdf: () => (++fetches === 1 ? receiptBytes : second),
     })
+    const first = await invoke('receipt/fetch', { creatorOrderId: '1001' })
+    const later = await invoke('receipt/fetch', { creatorOrderId: '1001' })
+    if (!first.ok || !later.ok) throw new Error('the fetches failed')
+    const shown = first.value as FetchedReceipt
+    expect(shown.bytes).toEqual(receiptBytes)
+    expect((later.value as FetchedReceipt).bytes).toEqual(second)
+    expect((later.value as FetchedReceipt).receiptId).not.toBe(shown.receiptId)
+
+    // The earlier receipt of the same order is the one saved: the one its id names.
     const saved = await invoke('receipt/save', {
-      creatorOrderId: 'gid://shopify/Order/1001',
+      receiptId: shown.receiptId,
       suggestedName: 'tandem-receipt-#1001.pdf',
     })
     expect(saved).toEqual({
@@ -145,22 +154,16 @@ describe('handler map', () => {
     expect(written).toEqual([receiptBytes])
   })
 
-  it('refuses to save a receipt that was never shown, or one made stale by processing', async () => {
-    const { invoke } = setUp({
-      adminPreviewOrderTransferReceiptPdf: receiptBytes,
-      adminCreateOrderTransfer: {
-        creatorOrderId: '1001',
-        status: 'COMPLETED',
-        processedAt: null,
-        brandOrders: [],
-      },
+  it('refuses to save bytes it never fetched', async () => {
+    const { invoke, written } = setUp()
+    const save = (receiptId: string) =>
+      invoke('receipt/save', { receiptId, suggestedName: 'tandem-receipt-#1001.pdf' })
+    expect(await save('8d7c1a52-6a7e-4d8f-9b1e-2f0f5d3c4b1a')).toEqual({
+      ok: false,
+      error: { message: 'Open the receipt again before saving it.' },
     })
-    const save = { creatorOrderId: '1001', suggestedName: 'r.pdf' }
-    const refused = { ok: false, error: { message: 'Open the receipt before saving it.' } }
-    expect(await invoke('receipt/save', save)).toEqual(refused)
-    await invoke('receipt/fetch', { creatorOrderId: '1001' })
-    await invoke('transfer/process', { creatorOrderId: '1001' })
-    expect(await invoke('receipt/save', save)).toEqual(refused)
+    expect(await save('../../etc/passwd')).toMatchObject({ ok: false })
+    expect(written).toEqual([])
   })
 })
 

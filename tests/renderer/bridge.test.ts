@@ -87,12 +87,14 @@ describe('bridge over the browser host', () => {
 
   it('carries bytes back as bytes', async () => {
     const pdf = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0xff, 0x00])
-    const { bridge } = browserBridge(answering({ ok: true, value: pdf }))
+    const receiptId = '8d7c1a52-6a7e-4d8f-9b1e-2f0f5d3c4b1a'
+    const { bridge } = browserBridge(answering({ ok: true, value: { receiptId, bytes: pdf } }))
 
-    const bytes = await bridge.invoke('receipt/fetch', { creatorOrderId: '1001' })
+    const fetched = await bridge.invoke('receipt/fetch', { creatorOrderId: '1001' })
 
-    expect(bytes).toBeInstanceOf(Uint8Array)
-    expect([...bytes]).toEqual([...pdf])
+    expect(fetched.receiptId).toBe(receiptId)
+    expect(fetched.bytes).toBeInstanceOf(Uint8Array)
+    expect([...fetched.bytes]).toEqual([...pdf])
   })
 
   it('throws a BridgeError with the message and reason of a failed call', async () => {

@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
-import type { ChannelResult, SavedFile } from '@shared/ipc'
+import type { ChannelResult, FetchedReceipt, SavedFile } from '@shared/ipc'
 import { BridgeError } from '@renderer/lib/bridge'
 import { formatDateTime } from '@renderer/lib/format'
 import {
@@ -71,12 +71,14 @@ function order1001(overrides: { brandOrderIds?: [string, string]; currency?: str
 }
 
 const PDF_BYTES = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x37])
+const RECEIPT_ID = '8d7c1a52-6a7e-4d8f-9b1e-2f0f5d3c4b1a'
+const RECEIPT: FetchedReceipt = { receiptId: RECEIPT_ID, bytes: PDF_BYTES }
 
 function renderTransfer(answers: FakeAnswers = {}) {
   const fake = fakeBridge({
     'session/status': () => SIGNED_IN,
     'transfer/preview': () => order1001(),
-    'receipt/fetch': () => PDF_BYTES,
+    'receipt/fetch': () => RECEIPT,
     ...answers,
   })
   renderApp(fake.bridge, '/main/create-order-transfer')
@@ -310,14 +312,14 @@ describe('Summary', () => {
 
 describe('Receipt', () => {
   it('fetches the receipt on the first opening of its tab only, and reuses it', async () => {
-    const receipt = deferred<Uint8Array>()
+    const receipt = deferred<FetchedReceipt>()
     const { user, callsTo } = renderTransfer({ 'receipt/fetch': () => receipt.promise })
     await previewOrder(user)
     expect(callsTo('receipt/fetch')).toHaveLength(0)
 
     await user.click(tab('Receipt'))
     expect(screen.getByText('Fetching receipt preview...')).toBeInTheDocument()
-    await act(async () => receipt.resolve(PDF_BYTES))
+    await act(async () => receipt.resolve(RECEIPT))
     await expectToast('Success', 'Receipt PDF fetched')
     await screen.findByRole('region', { name: 'Receipt #1001' })
 
@@ -345,7 +347,7 @@ describe('Receipt', () => {
       'receipt/fetch': () => {
         attempts += 1
         if (attempts === 1) throw serverRefusal('fetch receipt PDF', 'Commission not found')
-        return PDF_BYTES
+        return RECEIPT
       },
     })
     await previewOrder(user)
@@ -381,7 +383,7 @@ describe('Receipt', () => {
     expect(callsTo('receipt/save')).toEqual([
       {
         channel: 'receipt/save',
-        args: { creatorOrderId: '1001', suggestedName: 'tandem-receipt-#1001.pdf' },
+        args: { receiptId: RECEIPT_ID, suggestedName: 'tandem-receipt-#1001.pdf' },
       },
     ])
   })
@@ -397,12 +399,42 @@ describe('Receipt', () => {
     })
     await previewOrder(user)
     await user.click(tab('Receipt'))
-    await user.click(await screen.findByRole('button', { name: 'Save PDF' }))
+    const save = await screen.findByRole('button', { name: 'Save PDF' })
+    await user.click(save)
+    // The answer is handled once the button stops showing it is busy.
     await waitFor(() => expect(saves).toBe(1))
+    await waitFor(() => expect(save).not.toHaveAttribute('data-loading'))
     expect(screen.queryByText('Receipt saved')).not.toBeInTheDocument()
 
     await user.click(screen.getByRole('button', { name: 'Save PDF' }))
     await expectToast('Failed to save receipt PDF', 'The disk is full.', 'error')
+  })
+})
+
+describe('Receipts in flight', () => {
+  it("shows and saves the latest preview's receipt, whichever answer lands last", async () => {
+    const receipts = [deferred<FetchedReceipt>(), deferred<FetchedReceipt>()]
+    const secondPreview = deferred<Preview>()
+    const { user, callsTo } = renderTransfer({
+      'transfer/preview': () =>
+        callsTo('transfer/preview').length === 1 ? order1001() : secondPreview.promise,
+      'receipt/fetch': () => receipts[callsTo('receipt/fetch').length - 1]!.promise,
+      'receipt/save': (): SavedFile => ({ saved: true, path: '/tmp/r.pdf' }),
+    })
+    await previewOrder(user)
+    // The Receipt tab opens while another preview is on its way: the receipt of the one shown
+    // is asked for, then the new preview's when it arrives.
+    await user.click(sendButton())
+    await user.click(tab('Receipt'))
+    await act(async () => secondPreview.resolve(order1001()))
+    await waitFor(() => expect(callsTo('receipt/fetch')).toHaveLength(2))
+
+    const latest = { receiptId: 'c1f4bd6e-3f5b-4c4e-9a55-0b8f3b0f6a11', bytes: PDF_BYTES }
+    await act(async () => receipts[1]!.resolve(latest))
+    await act(async () => receipts[0]!.resolve(RECEIPT))
+    await user.click(await screen.findByRole('button', { name: 'Save PDF' }))
+    await expectToast('Receipt saved', 'Saved to /tmp/r.pdf')
+    expect(callsTo('receipt/save')[0]?.args).toMatchObject({ receiptId: latest.receiptId })
   })
 })
 
@@ -476,6 +508,8 @@ describe('Processing', () => {
       { channel: 'transfer/process', args: { creatorOrderId: '1001' } },
     ])
     expect(processButton()).toBeDisabled()
+    // No other order is previewed meanwhile: the screen stays on the one being processed.
+    expect(sendButton()).toBeDisabled()
 
     processed = true
     await act(async () =>
@@ -523,5 +557,45 @@ describe('Processing', () => {
     await expectToast('Failed to process transfer', 'Order transfer already processed', 'error')
     await waitFor(() => expect(processButton()).toBeDisabled())
     expect(tableRows('Brand Transfers')[0]?.[1]).toBe('gid://shopify/Order/5001')
+  })
+
+  it('still shows the brand orders when the preview cannot be read again after processing', async () => {
+    let previews = 0
+    const { user, callsTo } = renderTransfer({
+      'transfer/preview': () => {
+        previews += 1
+        if (previews === 1) return order1001()
+        throw serverRefusal('fetch preview', 'The server did not answer in time.')
+      },
+      'transfer/process': () => ({
+        creatorOrderId: '1001',
+        status: 'COMPLETED',
+        processedAt: '2026-11-03T09:00:00.000Z',
+        brandOrders: [
+          { brandStoreShop: NORTHWIND, brandOrderId: 'gid://shopify/Order/5001' },
+          { brandStoreShop: LUMEN, brandOrderId: 'gid://shopify/Order/5002' },
+        ],
+      }),
+    })
+    await previewOrder(user)
+    await user.click(tab('Receipt'))
+    await screen.findByRole('region', { name: 'Receipt #1001' })
+    await user.click(tab('Summary'))
+    await user.click(processButton())
+    await user.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Confirm' }),
+    )
+
+    await expectToast('Success', 'Order transfer processed')
+    await waitFor(() =>
+      expect(tableRows('Brand Transfers').map((row) => row[1])).toEqual([
+        'gid://shopify/Order/5001',
+        'gid://shopify/Order/5002',
+      ]),
+    )
+    expect(processButton()).toBeDisabled()
+    // The receipt shown before was the preview's: it is fetched again when its tab opens.
+    await user.click(tab('Receipt'))
+    await waitFor(() => expect(callsTo('receipt/fetch')).toHaveLength(2))
   })
 })

@@ -56,19 +56,14 @@ export function buildHandlers({ session, settings, api, desktop }: Services): Ha
     'configs/appUrls': () => api.call('getAppUrls'),
 
     'transfer/preview': (query) => api.call('adminPreviewOrderTransfer', { query }),
-    'transfer/process': async (body) => {
-      const result = await api.call('adminCreateOrderTransfer', { body })
-      receipts.forget(body.creatorOrderId)
-      return result
-    },
+    'transfer/process': (body) => api.call('adminCreateOrderTransfer', { body }),
     'receipt/fetch': async (query) => {
       const bytes = await api.call('adminPreviewOrderTransferReceiptPdf', { query })
-      receipts.remember(query.creatorOrderId, bytes)
-      return bytes
+      return { receiptId: receipts.remember(bytes), bytes }
     },
-    'receipt/save': async ({ creatorOrderId, suggestedName }) => {
-      const bytes = receipts.get(creatorOrderId)
-      if (!bytes) throw new UserFacingError('Open the receipt before saving it.')
+    'receipt/save': async ({ receiptId, suggestedName }) => {
+      const bytes = receipts.get(receiptId)
+      if (!bytes) throw new UserFacingError('Open the receipt again before saving it.')
       return desktop.saveFile(suggestedName, bytes)
     },
 

@@ -1,31 +1,27 @@
+import { randomUUID } from 'node:crypto'
+
 /**
- * The receipt PDFs the renderer was shown, so that "Save PDF" writes exactly those bytes rather
- * than a fresh copy. Keyed by order number (`1001` and `gid://shopify/Order/1001` are one order);
- * only the last few are kept.
+ * The receipt PDFs the renderer was shown, each under an id of its own, so that "Save PDF" writes
+ * exactly the bytes on screen: never a fresh copy, nor another window's or an earlier fetch's
+ * receipt of the same order. Only the last few are kept.
  */
 export class ReceiptCache {
-  private readonly byOrder = new Map<string, Uint8Array>()
+  private readonly byId = new Map<string, Uint8Array>()
 
   constructor(private readonly capacity = 5) {}
 
-  remember(creatorOrderId: string, bytes: Uint8Array): void {
-    const key = orderKey(creatorOrderId)
-    this.byOrder.delete(key)
-    this.byOrder.set(key, bytes)
-    while (this.byOrder.size > this.capacity) {
-      const oldest = this.byOrder.keys().next().value as string
-      this.byOrder.delete(oldest)
+  /** Keeps the bytes and answers the id that names them. */
+  remember(bytes: Uint8Array): string {
+    const receiptId = randomUUID()
+    this.byId.set(receiptId, bytes)
+    while (this.byId.size > this.capacity) {
+      const oldest = this.byId.keys().next().value as string
+      this.byId.delete(oldest)
     }
+    return receiptId
   }
 
-  get(creatorOrderId: string): Uint8Array | undefined {
-    return this.byOrder.get(orderKey(creatorOrderId))
-  }
-
-  forget(creatorOrderId: string): void {
-    this.byOrder.delete(orderKey(creatorOrderId))
+  get(receiptId: string): Uint8Array | undefined {
+    return this.byId.get(receiptId)
   }
 }
-
-export const orderKey = (creatorOrderId: string): string =>
-  creatorOrderId.trim().replace(/^gid:\/\/shopify\/Order\//, '')

@@ -18,7 +18,7 @@ export default function OrderTransferPage() {
 
   const send = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    if (!transfer.sending) void transfer.send(orderIdInput)
+    if (!transfer.sending && !transfer.processing) void transfer.send(orderIdInput)
   }
 
   const clear = () => {
@@ -44,7 +44,8 @@ export default function OrderTransferPage() {
               onChange={(event) => setOrderIdInput(event.currentTarget.value)}
               w={{ base: '100%', xs: 320 }}
             />
-            <Button type="submit" disabled={transfer.sending}>
+            {/* Not while processing: the preview must stay that of the order being processed. */}
+            <Button type="submit" disabled={transfer.sending || transfer.processing}>
               {transfer.sending ? 'Sending...' : 'Send'}
             </Button>
             <Button variant="default" onClick={clear}>
@@ -92,7 +93,6 @@ export default function OrderTransferPage() {
           <Tabs.Panel value="receipt">
             {preview.status === 'loaded' ? (
               <ReceiptPanel
-                orderId={preview.orderId}
                 orderName={preview.answer.creatorOrder.name}
                 receipt={receipt}
                 onRetry={transfer.retryReceipt}

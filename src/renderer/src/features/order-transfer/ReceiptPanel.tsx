@@ -13,30 +13,29 @@ const ReceiptViewer = lazy(() => import('./ReceiptViewer'))
 export const receiptFileName = (orderName: string) => `tandem-receipt-${orderName}.pdf`
 
 interface ReceiptPanelProps {
-  orderId: string
   orderName: string
   receipt: ReceiptState
   onRetry: () => void
 }
 
 /** The Receipt tab: the receipt PDF drawn in the console, and saved to disk on request. */
-export function ReceiptPanel({ orderId, orderName, receipt, onRetry }: ReceiptPanelProps) {
+export function ReceiptPanel({ orderName, receipt, onRetry }: ReceiptPanelProps) {
   if (receipt.status === 'failed')
     return <LoadFailure message={receipt.message} onRetry={onRetry} />
   if (receipt.status !== 'loaded') return <Text c="dimmed">Fetching receipt preview...</Text>
   return (
-    <Suspense fallback={<Text c="dimmed">Fetching receipt preview...</Text>}>
+    <Suspense fallback={<Text c="dimmed">Rendering receipt...</Text>}>
       <ReceiptViewer
-        bytes={receipt.bytes}
+        bytes={receipt.fetched.bytes}
         label={`Receipt ${orderName}`}
-        actions={<SaveReceiptButton orderId={orderId} orderName={orderName} />}
+        actions={<SaveReceiptButton receiptId={receipt.fetched.receiptId} orderName={orderName} />}
       />
     </Suspense>
   )
 }
 
-/** Writes the bytes main keeps of the receipt shown, through the OS's save dialog. */
-function SaveReceiptButton({ orderId, orderName }: { orderId: string; orderName: string }) {
+/** Writes the bytes main kept of the receipt shown, through the OS's save dialog. */
+function SaveReceiptButton({ receiptId, orderName }: { receiptId: string; orderName: string }) {
   const bridge = useBridge()
   const [saving, setSaving] = useState(false)
 
@@ -44,7 +43,7 @@ function SaveReceiptButton({ orderId, orderName }: { orderId: string; orderName:
     setSaving(true)
     try {
       const saved = await bridge.invoke('receipt/save', {
-        creatorOrderId: orderId,
+        receiptId,
         suggestedName: receiptFileName(orderName),
       })
       // A cancelled dialog is the person's choice, not news.

@@ -1,9 +1,10 @@
 import { useRef, useState } from 'react'
-import type { ChannelResult } from '@shared/ipc'
+import type { ChannelResult, FetchedReceipt } from '@shared/ipc'
 import { failureReason, useBridge } from '@renderer/lib/bridge'
 import { showToast } from '@renderer/lib/toast'
 
 export type PreviewAnswer = ChannelResult<'transfer/preview'>
+type ProcessAnswer = ChannelResult<'transfer/process'>
 export type TransferTab = 'summary' | 'receipt'
 
 export type PreviewState =
@@ -14,7 +15,7 @@ export type PreviewState =
 export type ReceiptState =
   | { status: 'idle' }
   | { status: 'loading' }
-  | { status: 'loaded'; bytes: Uint8Array }
+  | { status: 'loaded'; fetched: FetchedReceipt }
   | { status: 'failed'; message: string }
 
 export interface OrderTransfer {
@@ -47,19 +48,24 @@ export function useOrderTransfer(): OrderTransfer {
   const [processing, setProcessing] = useState(false)
   // Bumped by every Send and Clear: an answer to an earlier one is stale and dropped.
   const generation = useRef(0)
+  // Bumped by every receipt fetch and every preview shown: only the latest fetch's receipt shows.
+  const receiptRequest = useRef(0)
+  // A ref as well as state: a second Confirm during the dialog's exit must not process twice.
+  const processingNow = useRef(false)
   // Read by answers that arrive later, to fetch the receipt only if its tab is open by then.
   const openTab = useRef<TransferTab>('summary')
 
   /** `announce`: say so when it arrives; a quiet fetch leaves the toast of what led to it. */
-  const fetchReceipt = async (orderId: string, from: number, announce = true) => {
+  const fetchReceipt = async (orderId: string, announce = true) => {
+    const request = ++receiptRequest.current
     setReceipt({ status: 'loading' })
     try {
-      const bytes = await bridge.invoke('receipt/fetch', { creatorOrderId: orderId })
-      if (from !== generation.current) return
-      setReceipt({ status: 'loaded', bytes })
+      const fetched = await bridge.invoke('receipt/fetch', { creatorOrderId: orderId })
+      if (request !== receiptRequest.current) return
+      setReceipt({ status: 'loaded', fetched })
       if (announce) showToast({ title: 'Success', message: 'Receipt PDF fetched' })
     } catch (error) {
-      if (from !== generation.current) return
+      if (request !== receiptRequest.current) return
       setReceipt({ status: 'failed', message: failureReason(error) })
       showToast({
         tone: 'error',
@@ -69,20 +75,12 @@ export function useOrderTransfer(): OrderTransfer {
     }
   }
 
-  const showPreview = (orderId: string, answer: PreviewAnswer, from: number, announce = true) => {
+  /** A preview replaces the receipt of the one before, fetched anew if its tab is open. */
+  const showPreview = (orderId: string, answer: PreviewAnswer, announce = true) => {
+    receiptRequest.current += 1
     setPreview({ status: 'loaded', orderId, answer })
     setReceipt({ status: 'idle' })
-    if (openTab.current === 'receipt') void fetchReceipt(orderId, from, announce)
-  }
-
-  /** The order as it stands now, quietly: the toast of what led here stays on screen. */
-  const refresh = async (orderId: string, from: number) => {
-    try {
-      const answer = await bridge.invoke('transfer/preview', { creatorOrderId: orderId })
-      if (from === generation.current) showPreview(orderId, answer, from, false)
-    } catch {
-      // The preview shown is kept; processing again would be refused with the reason.
-    }
+    if (openTab.current === 'receipt') void fetchReceipt(orderId, announce)
   }
 
   return {
@@ -91,7 +89,7 @@ export function useOrderTransfer(): OrderTransfer {
       setTab(next)
       openTab.current = next
       if (next === 'receipt' && preview.status === 'loaded' && receipt.status === 'idle') {
-        void fetchReceipt(preview.orderId, generation.current)
+        void fetchReceipt(preview.orderId)
       }
     },
     preview,
@@ -110,10 +108,11 @@ export function useOrderTransfer(): OrderTransfer {
       try {
         const answer = await bridge.invoke('transfer/preview', { creatorOrderId: orderId })
         if (from !== generation.current) return
-        showPreview(orderId, answer, from)
+        showPreview(orderId, answer)
         showToast({ title: 'Success', message: 'Preview fetched successfully' })
       } catch (error) {
         if (from !== generation.current) return
+        receiptRequest.current += 1
         setPreview({ status: 'failed', orderId, message: failureReason(error) })
         setReceipt({ status: 'idle' })
         showToast({
@@ -128,22 +127,25 @@ export function useOrderTransfer(): OrderTransfer {
 
     clear() {
       generation.current += 1
+      receiptRequest.current += 1
       setPreview({ status: 'empty' })
       setReceipt({ status: 'idle' })
       setSending(false)
     },
 
     retryReceipt() {
-      if (preview.status === 'loaded') void fetchReceipt(preview.orderId, generation.current)
+      if (preview.status === 'loaded') void fetchReceipt(preview.orderId)
     },
 
     async process() {
-      if (preview.status !== 'loaded') return
-      const { orderId } = preview
+      if (preview.status !== 'loaded' || processingNow.current) return
+      const { orderId, answer: before } = preview
       const from = generation.current
+      processingNow.current = true
       setProcessing(true)
+      let processed: ProcessAnswer | null = null
       try {
-        await bridge.invoke('transfer/process', { creatorOrderId: orderId })
+        processed = await bridge.invoke('transfer/process', { creatorOrderId: orderId })
         showToast({ title: 'Success', message: 'Order transfer processed' })
       } catch (error) {
         showToast({
@@ -153,9 +155,37 @@ export function useOrderTransfer(): OrderTransfer {
         })
       }
       // Either way the order may have moved on (another administrator may have processed it, or
-      // some brands were done before a step failed): show where it stands now.
-      await refresh(orderId, from)
-      setProcessing(false)
+      // some brands were done before a step failed): show where it stands now, quietly, so that
+      // the toast above stays. Should that read fail after a success, what processing answered
+      // still shows the brand orders, and the receipt is fetched again as the processed one.
+      try {
+        const now = await bridge.invoke('transfer/preview', { creatorOrderId: orderId })
+        if (from === generation.current) showPreview(orderId, now, false)
+      } catch {
+        if (from === generation.current && processed) {
+          showPreview(orderId, withProcessing(before, processed), false)
+        }
+      } finally {
+        processingNow.current = false
+        setProcessing(false)
+      }
+    },
+  }
+}
+
+/** A preview updated with what processing answered: its status and each brand's order. */
+function withProcessing(answer: PreviewAnswer, processed: ProcessAnswer): PreviewAnswer {
+  const orderOf = new Map(processed.brandOrders.map((brand) => [brand.brandStoreShop, brand]))
+  return {
+    ...answer,
+    preview: {
+      ...answer.preview,
+      status: processed.status,
+      processedAt: processed.processedAt,
+      brands: answer.preview.brands.map((brand) => ({
+        ...brand,
+        brandOrderId: orderOf.get(brand.brandStoreShop)?.brandOrderId ?? brand.brandOrderId,
+      })),
     },
   }
 }
