@@ -34,7 +34,7 @@ describe('formatMoney', () => {
     expect(formatMoney('1200', 'JPY', 'ja-JP')).toBe('￥1,200')
   })
 
-  it.each([null, undefined, '', '   ', 'abc', '12,50', 'NaN', NaN, Infinity])(
+  it.each([null, undefined, '', '   ', 'abc', '12,50', 'NaN', '0x10', '1e3', NaN, Infinity])(
     'shows "-" for %j',
     (value) => {
       expect(formatMoney(value, 'USD', 'en-US')).toBe('-')

@@ -1,4 +1,4 @@
-import { act, render, screen, within } from '@testing-library/react'
+import { act, render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { MantineProvider } from '@mantine/core'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -104,6 +104,10 @@ async function renderOpened(fake = fakeDocument()) {
   const view = render(viewer(receiptBytes()))
   resizeViewer(VIEWER_WIDTH)
   await screen.findByRole('img', { name: 'Page 1 of 2' })
+  // Pages are drawn in effects after they show: wait until each has been.
+  await waitFor(() =>
+    expect(fake.renders.length).toBeGreaterThanOrEqual(fake.receipt.pageSizes.length),
+  )
   return { ...view, ...fake }
 }
 

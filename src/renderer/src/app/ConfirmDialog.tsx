@@ -1,3 +1,4 @@
+import { useState } from 'react'
 import { Button, Group, Modal, Text } from '@mantine/core'
 
 /**
@@ -17,9 +18,13 @@ export function ConfirmDialog({
   onCancel: () => void
   onConfirm: () => void
 }) {
+  // The dialog fades out after its question is gone: it keeps saying it until it has.
+  const [lastQuestion, setLastQuestion] = useState(question)
+  if (question !== null && question !== lastQuestion) setLastQuestion(question)
+
   return (
     <Modal opened={question !== null} onClose={onCancel} title={title}>
-      <Text>{question}</Text>
+      <Text>{question ?? lastQuestion}</Text>
       <Group justify="flex-end" mt="lg">
         <Button variant="default" onClick={onCancel}>
           Cancel

@@ -4,17 +4,21 @@
  */
 export const storeName = (shop: string): string => shop.replace(/\..*$/s, '').replaceAll('-', ' ')
 
+/** A decimal amount as the API writes money ("102.00", "-2.7", "1200"); NaN for anything else. */
+const DECIMAL = /^[-+]?(\d+(\.\d*)?|\.\d+)$/
+const readDecimal = (text: string) => (DECIMAL.test(text.trim()) ? Number(text) : NaN)
+
 /**
- * An amount as money in `currency` (PRODUCT.md): any number-like value ("102.00", 102) through
- * Intl in the reader's locale, with the currency's own decimals (none for JPY); "-" for a missing
- * value or one that is not a number. An unknown currency code still shows the amount, with the code.
+ * An amount as money in `currency` (PRODUCT.md): a number or a decimal string through Intl in the
+ * reader's locale, with the currency's own decimals (none for JPY); "-" for a missing value or one
+ * that is not a number. An unknown currency code still shows the amount, with the code.
  */
 export function formatMoney(
   value: string | number | null | undefined,
   currency: string,
   locale?: string,
 ): string {
-  const amount = typeof value === 'string' && value.trim() === '' ? NaN : Number(value ?? NaN)
+  const amount = typeof value === 'string' ? readDecimal(value) : (value ?? NaN)
   if (!Number.isFinite(amount)) return '-'
   try {
     return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount)
