@@ -11,6 +11,7 @@ import {
   noCipher,
   nodeFileWriter,
 } from '../../src/browser-host/node-ports'
+import type { FetchedReceipt, SavedFile } from '../../src/shared/ipc'
 import { composeMain } from '../../src/main/services/compose'
 import { dispatch } from '../../src/main/services/dispatch'
 import { LOCAL_DEFAULTS } from '../../src/main/services/settings/build-environment'
@@ -91,14 +92,16 @@ describe('the console against the Tandem server', () => {
   })
 
   it('fetches the receipt PDF and saves exactly those bytes', async () => {
-    const bytes = (await invoke('receipt/fetch', { creatorOrderId: '1001' })) as Uint8Array
+    const { receiptId, bytes } = (await invoke('receipt/fetch', {
+      creatorOrderId: '1001',
+    })) as FetchedReceipt
     expect(Buffer.from(bytes.subarray(0, 5)).toString()).toBe('%PDF-')
     const saved = (await invoke('receipt/save', {
-      creatorOrderId: '1001',
+      receiptId,
       suggestedName: 'tandem-receipt-#1001.pdf',
-    })) as { saved: boolean; path: string }
+    })) as SavedFile
     expect(saved).toEqual({ saved: true, path: join(folder, 'tandem-receipt-#1001.pdf') })
-    expect(readFileSync(saved.path).equals(Buffer.from(bytes))).toBe(true)
+    expect(readFileSync(saved.path ?? '').equals(Buffer.from(bytes))).toBe(true)
   })
 
   it('shows client secrets masked, and copies one whole to the clipboard only on request', async () => {
