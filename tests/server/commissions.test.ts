@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
 import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
 
 // Every test gets the sandbox marketplace as PRODUCT.md seeds it: Northwind 10/15, Lumen 8/12,
@@ -13,8 +14,6 @@ afterEach(() => server.close())
 const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
   server.app.inject({ method, url, payload, headers: server.asAdmin })
 
-const NORTHWIND = 'northwind-apparel.myshopify.com'
-const LUMEN = 'lumen-botanicals.myshopify.com'
 const IRONPEAK = 'ironpeak-outdoor.myshopify.com'
 const MAYA = 'maya-makes.myshopify.com'
 const URBAN = 'urban-trail-edits.myshopify.com'

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { NORTHWIND } from '../support/sandbox-figures'
 import {
   CommerceError,
   type BrandOrderInput,
@@ -13,7 +14,6 @@ import { startServerUnderTest, type ServerUnderTest } from './support/server-und
 
 // The sandbox commerce platform and payment provider on their own, over the seeded database.
 
-const NORTHWIND = 'northwind-apparel.myshopify.com'
 const OVERSHIRT = 'gid://shopify/ProductVariant/201'
 const SOCKS = 'gid://shopify/ProductVariant/202'
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { NORTHWIND } from '../support/sandbox-figures'
 import { CommerceError } from '../../server/src/adapters/commerce/commerce-port'
 import { createSandboxCommerce } from '../../server/src/adapters/commerce/sandbox-commerce'
 import type { Db } from '../../server/src/db/connect'
@@ -27,8 +28,6 @@ function useServer(options?: ServerOptions): () => ServerUnderTest {
 
 const call = (target: ServerUnderTest, method: 'GET' | 'POST', url: string, payload?: object) =>
   target.app.inject({ method, url, payload, headers: target.asAdmin })
-
-const NORTHWIND = 'northwind-apparel.myshopify.com'
 
 const addStores = async (db: Db, stores: { shop: string; shopType: 'BRAND' | 'CREATOR' }[]) => {
   const rows = stores.map((store) => ({
