@@ -18,6 +18,7 @@ import { launchChromium } from '../tests/support/chromium'
 import { DEMO_ADMIN, startAuthEmulator, upsertEmulatorUser } from './lib/auth-emulator'
 import { freePort } from './lib/ports'
 import { buildIfStale } from './lib/build'
+import { createShutdown } from './lib/shutdown'
 
 // The stores page under load, in Chromium, in browser mode, against the real server: how long
 // from the store list's answer arriving to its rows on screen, and from a keystroke in the store
@@ -43,26 +44,25 @@ interface Figures {
   optionsShown: string[]
 }
 
-const cleanups: (() => Promise<unknown> | void)[] = []
-let stopping = false
+const shutdown = createShutdown({ signalExitCode: 130 })
 
 async function main(): Promise<void> {
   buildIfStale(root)
   const workDir = mkdtempSync(join(tmpdir(), 'tandem-bench-ui-'))
-  cleanups.push(() => rmSync(workDir, { recursive: true, force: true }))
+  shutdown.add(() => rmSync(workDir, { recursive: true, force: true }))
 
   console.log('Starting the Firebase Auth emulator…')
   const emulator = await startAuthEmulator({
     port: await freePort(),
     workDir: join(workDir, 'auth-emulator'),
   })
-  cleanups.push(() => emulator.stop())
+  shutdown.add(() => emulator.stop())
   // The server's token verifier finds the emulator through this variable.
   process.env.FIREBASE_AUTH_EMULATOR_HOST = new URL(emulator.url).host
   await upsertEmulatorUser(emulator.url, emulator.projectId, DEMO_ADMIN)
 
   const browser = await launchChromium()
-  cleanups.push(() => browser.close())
+  shutdown.add(() => browser.close())
 
   const results: Figures[] = []
   for (const storeCount of [10_000, 100]) {
@@ -113,7 +113,7 @@ async function startStack(
       await app.close()
       await db.destroy()
     })())
-  cleanups.push(stop)
+  shutdown.add(stop)
   return { url: host.url, stop }
 }
 
@@ -283,24 +283,10 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN
 }
 
-/** Stops what was started, newest first, once. */
-async function stopAll(code: number): Promise<void> {
-  if (stopping) return
-  stopping = true
-  for (const cleanup of cleanups.reverse()) {
-    await Promise.resolve()
-      .then(cleanup)
-      .catch((error: unknown) => console.error(error))
-  }
-  process.exit(code)
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stopAll(130))
-
 main().then(
-  () => stopAll(0),
+  () => shutdown.stopAll(0),
   async (error: unknown) => {
     console.error(error)
-    await stopAll(1)
+    await shutdown.stopAll(1)
   },
 )

@@ -1,7 +1,8 @@
 import { rmSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
+import { stackDataDir } from './lib/paths'
 
 // `npm run stack:reset`: forget the local stack's data (database, emulator state, settings, downloads).
-const dataDir = resolve(process.env.TANDEM_DATA_DIR || join(__dirname, '..', '.tandem'))
+const dataDir = stackDataDir(resolve(__dirname, '..'))
 rmSync(dataDir, { recursive: true, force: true })
 console.log(`Removed ${dataDir}`)

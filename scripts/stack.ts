@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -15,6 +15,9 @@ import {
   type AuthEmulator,
 } from './lib/auth-emulator'
 import { buildIfStale } from './lib/build'
+import { stopChild } from './lib/children'
+import { npmBin, stackDataDir } from './lib/paths'
+import { createShutdown } from './lib/shutdown'
 
 // The local stack: Firebase Auth emulator with the demo admin, the Tandem server on the embedded
 // database with the sandbox marketplace, then the console, as a desktop app (`npm start`) or in
@@ -27,10 +30,8 @@ const ports = {
   api: Number(process.env.TANDEM_API_PORT || 8787),
   auth: Number(process.env.TANDEM_AUTH_PORT || 9099),
 }
-const dataDir = resolve(process.env.TANDEM_DATA_DIR || join(root, '.tandem'))
-
-const stops: (() => Promise<void>)[] = []
-let stopping = false
+const dataDir = stackDataDir(root)
+const shutdown = createShutdown({ signalExitCode: 0 })
 
 async function main(): Promise<void> {
   if (mode === 'desktop' && !electronInstalled()) {
@@ -53,7 +54,7 @@ async function main(): Promise<void> {
       if (/error/i.test(line)) console.log(`[auth] ${line}`)
     },
   })
-  stops.push(() => emulator.stop())
+  shutdown.add(() => emulator.stop())
   await upsertEmulatorUser(emulator.url, emulator.projectId, DEMO_ADMIN)
   console.log(`Firebase Auth emulator at ${emulator.url}; demo admin ${DEMO_ADMIN.email}`)
 
@@ -71,11 +72,11 @@ async function main(): Promise<void> {
       FIREBASE_AUTH_EMULATOR_HOST: new URL(emulator.url).host,
     },
   })
-  stops.push(() => stopChild(server))
+  shutdown.add(() => stopChild(server))
   server.once('exit', (code) => {
-    if (!stopping) {
+    if (!shutdown.stopping) {
       console.error(`The Tandem server stopped (${code ?? 'signal'}).`)
-      void stopAll(1)
+      void shutdown.stopAll(1)
     }
   })
   await waitForHttp(`${apiUrl}/healthz`, 60_000)
@@ -94,10 +95,10 @@ async function main(): Promise<void> {
       dataDir,
       buildEnvironment: environment,
     })
-    stops.push(() => host.close())
+    shutdown.add(() => host.close())
     console.log(`Tandem Admin is running at ${host.url}`)
   } else {
-    const electron = spawn(npmBin('electron-vite'), ['preview', '--skipBuild'], {
+    const electron = spawn(npmBin(root, 'electron-vite'), ['preview', '--skipBuild'], {
       cwd: root,
       stdio: 'inherit',
       env: {
@@ -106,11 +107,11 @@ async function main(): Promise<void> {
         TANDEM_AUTH_EMULATOR_URL: emulator.url,
       },
     })
-    stops.push(() => stopChild(electron))
+    shutdown.add(() => stopChild(electron))
     electron.once('exit', (code) => {
-      if (!stopping) {
+      if (!shutdown.stopping) {
         console.log(`Tandem Admin exited (${code ?? 'signal'}).`)
-        void stopAll(code ?? 0)
+        void shutdown.stopAll(code ?? 0)
       }
     })
   }
@@ -127,33 +128,14 @@ function secretKey(): string {
 /** The electron package writes path.txt once its binary is downloaded. */
 const electronInstalled = () => existsSync(join(root, 'node_modules', 'electron', 'path.txt'))
 
-const npmBin = (name: string) => join(root, 'node_modules', '.bin', name)
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve()
-  return new Promise((done) => {
-    child.once('exit', () => done())
-    child.kill('SIGTERM')
-  })
-}
-
-async function stopAll(code: number): Promise<void> {
-  if (stopping) return
-  stopping = true
-  await Promise.allSettled(stops.reverse().map((stop) => stop()))
-  process.exit(code)
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stopAll(0))
-
 // npm does not always pass a SIGTERM on to its script: when the npm process that started the
 // stack goes away, the stack goes too rather than outlive it.
 const parent = process.ppid
 setInterval(() => {
-  if (process.ppid !== parent) void stopAll(0)
+  if (process.ppid !== parent) void shutdown.stopAll(0)
 }, 1000).unref()
 
 main().catch(async (error: unknown) => {
   console.error(error instanceof Error ? error.message : error)
-  await stopAll(1)
+  await shutdown.stopAll(1)
 })

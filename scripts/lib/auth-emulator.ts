@@ -1,7 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
+import { stopChild } from './children'
 import { freePort, waitForHttp } from './ports'
 
 // The real Firebase Auth emulator from firebase-tools, started with its own ports so that it never
@@ -22,12 +23,10 @@ export interface StartOptions {
   port: number
   /** Where firebase.json and the emulator's debug log go. */
   workDir: string
-  projectId?: string
   onOutput?: (line: string) => void
 }
 
 export async function startAuthEmulator(options: StartOptions): Promise<AuthEmulator> {
-  const projectId = options.projectId ?? DEMO_PROJECT_ID
   mkdirSync(options.workDir, { recursive: true })
   const [hubPort, loggingPort] = [await freePort(), await freePort()]
   const configPath = join(options.workDir, 'firebase.json')
@@ -51,7 +50,7 @@ export async function startAuthEmulator(options: StartOptions): Promise<AuthEmul
       '--only',
       'auth',
       '--project',
-      projectId,
+      DEMO_PROJECT_ID,
       '--config',
       configPath,
     ],
@@ -75,19 +74,7 @@ export async function startAuthEmulator(options: StartOptions): Promise<AuthEmul
   )
   exited.catch(() => {})
   await Promise.race([waitForHttp(url, 60_000), exited])
-  return { url, projectId, stop: () => stopChild(child) }
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), 5000)
-    child.once('exit', () => {
-      clearTimeout(force)
-      resolve()
-    })
-    child.kill('SIGTERM')
-  })
+  return { url, projectId: DEMO_PROJECT_ID, stop: () => stopChild(child) }
 }
 
 export interface EmulatorUser {
@@ -137,14 +124,6 @@ export async function emulatorIdToken(
   )
   if (typeof body.idToken !== 'string') throw new Error(`The emulator did not sign in ${email}`)
   return body.idToken
-}
-
-/** Removes every user of the project from the emulator. */
-export async function clearEmulatorUsers(emulatorUrl: string, projectId: string): Promise<void> {
-  const response = await fetch(`${emulatorUrl}/emulator/v1/projects/${projectId}/accounts`, {
-    method: 'DELETE',
-  })
-  if (!response.ok) throw new Error(`Could not clear emulator users: ${response.status}`)
 }
 
 async function emulatorJson(

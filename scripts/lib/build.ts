@@ -1,13 +1,14 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { npmBin } from './paths'
 
 /** Builds the console when nothing is built yet or a source file is newer than the build. */
 export function buildIfStale(root: string): void {
   const built = join(root, 'out', 'renderer', 'index.html')
   if (existsSync(built) && newestChange(join(root, 'src')) <= statSync(built).mtimeMs) return
   console.log('Building Tandem Admin…')
-  const result = spawnSync(join(root, 'node_modules', '.bin', 'electron-vite'), ['build'], {
+  const result = spawnSync(npmBin(root, 'electron-vite'), ['build'], {
     cwd: root,
     stdio: 'inherit',
   })

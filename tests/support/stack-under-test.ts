@@ -1,6 +1,6 @@
-import { createServer, type AddressInfo } from 'node:net'
 import { inject } from 'vitest'
 import { DEMO_ADMIN, upsertEmulatorUser } from '../../scripts/lib/auth-emulator'
+import { freePort } from '../../scripts/lib/ports'
 import {
   startServerUnderTest,
   type ServerOptions,
@@ -33,6 +33,7 @@ export interface StackUnderTest {
 export async function startStack(options: ServerOptions = {}): Promise<StackUnderTest> {
   const authEmulatorUrl = inject('authEmulatorUrl')
   await upsertEmulatorUser(authEmulatorUrl, inject('authProjectId'), DEMO_ADMIN)
+  // The server's URL must be known before it is seeded.
   const port = await freePort()
   const apiUrl = `http://127.0.0.1:${port}`
   const server = await startServerUnderTest({ publicUrl: apiUrl, ...options })
@@ -61,13 +62,4 @@ export async function startStack(options: ServerOptions = {}): Promise<StackUnde
       await server.close()
     },
   }
-}
-
-/** A port nothing listens on now: the server's URL must be known before it is seeded. */
-async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const { port } = probe.address() as AddressInfo
-  await new Promise((resolve) => probe.close(resolve))
-  return port
 }
