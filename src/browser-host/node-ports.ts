@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { dirname, extname, join } from 'node:path'
+import { createConsoleLogger } from '../main/adapters/logger'
 import type {
   ClipboardPort,
   ExternalOpenerPort,
@@ -101,9 +102,4 @@ export function loggingOpener(log: Logger): ExternalOpenerPort {
   }
 }
 
-export const consoleLogger: Logger = {
-  info: (message) => console.log(`[browser-host] ${message}`),
-  warn: (message) => console.warn(`[browser-host] ${message}`),
-  error: (message, error) =>
-    console.error(`[browser-host] ${message}`, error instanceof Error ? error.message : ''),
-}
+export const consoleLogger = createConsoleLogger('browser-host')

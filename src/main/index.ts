@@ -54,7 +54,7 @@ if (!app.requestSingleInstanceLock()) {
     .whenReady()
     .then(start)
     .catch((error: unknown) => {
-      log.error('Tandem Admin could not start', error)
+      log.error(`${CONSOLE_NAME} could not start`, error)
       app.exit(1)
     })
 }
@@ -87,7 +87,6 @@ async function start(): Promise<void> {
   defaultSession.webRequest.onHeadersReceived((details, callback) => {
     const isDocument = details.resourceType === 'mainFrame' || details.resourceType === 'subFrame'
     if (!isDocument || !isAppUrl(details.url, appLocation)) return callback({})
-    // Computed per document: the backend (an image source) can change in the settings.
     const policy = contentSecurityPolicy({ apiUrl: main.apiUrl(), dev: devServerUrl ?? false })
     const headers = Object.fromEntries(
       Object.entries(details.responseHeaders ?? {}).filter(

@@ -1,4 +1,5 @@
 import type { Envelope, HandlerMap, MainEvent, MainEvents } from '@shared/ipc'
+import { CONSOLE_NAME } from '@shared/product'
 import { dispatch } from './services/dispatch'
 import type { Logger } from './services/ports'
 
@@ -32,7 +33,7 @@ export function bindIpc(ipcMain: IpcMainLike, handlers: HandlerMap, options: Bin
     const frameUrl = event.senderFrame?.url
     if (frameUrl === undefined || !options.isTrustedSender(frameUrl)) {
       options.log.warn(`Refused a request from an untrusted frame: ${describeFrame(frameUrl)}`)
-      return { ok: false, error: { message: 'This page may not use Tandem Admin.' } }
+      return { ok: false, error: { message: `This page may not use ${CONSOLE_NAME}.` } }
     }
     return dispatch(handlers, channel, args, options.log)
   })

@@ -2,14 +2,16 @@ import { z } from 'zod'
 import type { CallAnswer } from './contract/calls'
 import { calls } from './contract/calls'
 import { CreatorOrderId, ShopDomain } from './contract/entities'
+import type { ShopType } from './contract/enums'
+import { THEMES } from './theme'
 
 export { BROWSER_HOST } from './browser-host'
+export { DEFAULT_THEME, THEMES } from './theme'
 
 // The main process's abilities as one map of named async functions ("domain/verb"). Electron's
 // ipcMain and the browser host are two transports over the same map; every argument is parsed in
 // main with the schema below, because the renderer is untrusted.
 
-export const THEMES = ['light', 'dark', 'system'] as const
 export const Theme = z.enum(THEMES)
 export type Theme = z.infer<typeof Theme>
 
@@ -34,7 +36,7 @@ export interface AppConfigView {
   shop: string
   clientId: string
   maskedClientSecret: string
-  shopType: 'BRAND' | 'CREATOR'
+  shopType: ShopType
 }
 
 /** A receipt PDF as main fetched it: its bytes, and the id under which main keeps them to save. */

@@ -1,5 +1,6 @@
 import { describeIssues } from '@shared/contract'
 import { channels, isChannel, type Envelope, type HandlerMap } from '@shared/ipc'
+import { CONSOLE_NAME } from '@shared/product'
 import { UserFacingError } from './errors'
 import type { Logger } from './ports'
 
@@ -27,7 +28,7 @@ export async function dispatch(
       return { ok: false, error: { message: error.message, reason: error.reason } }
     }
     log.error(`${channel} failed unexpectedly`, error)
-    return failure('Something went wrong in Tandem Admin; the details are in its log.')
+    return failure(`Something went wrong in ${CONSOLE_NAME}; the details are in its log.`)
   }
 }
 

@@ -82,6 +82,6 @@ function toView(config: AppConfig): AppConfigView {
 }
 
 /** Eight dots and, for secrets long enough not to give much away, the last four characters. */
-export function maskSecret(secret: string): string {
+function maskSecret(secret: string): string {
   return '••••••••' + (secret.length >= 12 ? secret.slice(-4) : '')
 }

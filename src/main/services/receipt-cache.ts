@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto'
 
+const CAPACITY = 5
+
 /**
  * The receipt PDFs the renderer was shown, each under an id of its own, so that "Save PDF" writes
  * exactly the bytes on screen: never a fresh copy, nor another window's or an earlier fetch's
@@ -8,13 +10,11 @@ import { randomUUID } from 'node:crypto'
 export class ReceiptCache {
   private readonly byId = new Map<string, Uint8Array>()
 
-  constructor(private readonly capacity = 5) {}
-
   /** Keeps the bytes and answers the id that names them. */
   remember(bytes: Uint8Array): string {
     const receiptId = randomUUID()
     this.byId.set(receiptId, bytes)
-    while (this.byId.size > this.capacity) {
+    while (this.byId.size > CAPACITY) {
       const oldest = this.byId.keys().next().value as string
       this.byId.delete(oldest)
     }

@@ -20,7 +20,8 @@ import { ShopType, TransferStatus } from './enums'
 
 type Method = 'GET' | 'POST' | 'DELETE'
 
-interface CallShape {
+/** What every call declares; the API client reads it to make the request. */
+export interface CallShape {
   method: Method
   path: string
   query?: z.ZodType

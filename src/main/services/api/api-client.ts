@@ -1,15 +1,14 @@
 import { STATUS_CODES } from 'node:http'
 import ky, { HTTPError } from 'ky'
-import type { z } from 'zod'
 import { calls } from '@shared/contract/calls'
-import type { CallAnswer, CallBody, CallName, CallQuery } from '@shared/contract/calls'
+import type { CallAnswer, CallBody, CallName, CallQuery, CallShape } from '@shared/contract/calls'
 import { ErrorBody } from '@shared/contract/errors'
 import { UserFacingError } from '../errors'
+import { parseJson } from '../parse-json'
 import type { FetchPort, Logger } from '../ports'
 import { CALL_ACTIONS, EXACT_STATUS_CALLS } from './actions'
 
 export interface ApiClientOptions {
-  /** Read on every call: the backend address may change in the settings. */
   baseUrl: () => string
   session: { idToken(): Promise<string | null>; forceRefresh(): Promise<string | null> }
   log: Logger
@@ -58,13 +57,6 @@ const RETRY = {
   maxRetryAfter: 5_000,
 }
 
-interface CallSpec {
-  method: 'GET' | 'POST' | 'DELETE'
-  path: string
-  response?: z.ZodType
-  status: number
-}
-
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const { session, log } = options
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
@@ -91,7 +83,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     name: N,
     request: CallRequest<N> = {},
   ): Promise<CallAnswer<N>> {
-    const spec: CallSpec = calls[name]
+    const spec: CallShape = calls[name]
     const action = CALL_ACTIONS[name]
     const label = `${spec.method} ${spec.path}`
     const fail = (reason: string, status: number | null): ApiError => {
@@ -228,15 +220,6 @@ function searchParams(query: unknown): Record<string, string> {
       .filter(([, value]) => value !== null && value !== undefined)
       .map(([key, value]) => [key, String(value)]),
   )
-}
-
-/** The parsed JSON, or undefined (which no answer schema accepts) when the text is not JSON. */
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
 }
 
 // HTTP/2 answers carry no reason phrase; fall back on the standard one.

@@ -1,11 +1,16 @@
 import { z } from 'zod'
 import { UserFacingError } from '../errors'
+import { parseJson } from '../parse-json'
 import type { FetchPort } from '../ports'
 
 // Firebase's documented Secure Token REST endpoint: the SDK offers no way to sign in from a stored
 // refresh token in Node, so refreshes go through it directly.
 
 const REQUEST_TIMEOUT_MS = 15_000
+
+/** An answer that parses but does not hold what a renewal must. */
+export const UNEXPECTED_RENEWAL_ANSWER =
+  'Firebase sent an unexpected answer while renewing your session.'
 
 export interface TokenGrant {
   idToken: string
@@ -64,7 +69,7 @@ export async function exchangeRefreshToken(
   if (status >= 200 && status < 300) {
     const answer = TokenAnswer.safeParse(body)
     if (!answer.success) {
-      throw new UserFacingError('Firebase sent an unexpected answer while renewing your session.')
+      throw new UserFacingError(UNEXPECTED_RENEWAL_ANSWER)
     }
     return {
       kind: 'granted',
@@ -82,14 +87,6 @@ export async function exchangeRefreshToken(
   throw new UserFacingError(
     `Firebase could not renew your session right now (HTTP ${status}). Please try again.`,
   )
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return null
-  }
 }
 
 /** The bare code ("TOKEN_EXPIRED") of an error answer: safe to log, unlike the rest of a body. */

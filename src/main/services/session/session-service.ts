@@ -12,7 +12,12 @@ import type { SessionView } from '@shared/ipc'
 import { UserFacingError } from '../errors'
 import type { FetchPort, KeyValueStore, Logger, SecretCipher } from '../ports'
 import type { FirebaseWebConfig } from '../settings/build-environment'
-import { exchangeRefreshToken, readIdTokenClaims, secureTokenEndpoint } from './secure-token'
+import {
+  exchangeRefreshToken,
+  readIdTokenClaims,
+  secureTokenEndpoint,
+  UNEXPECTED_RENEWAL_ANSWER,
+} from './secure-token'
 import { createTokenVault, type StoredCredential } from './token-vault'
 
 // The session lives only here, in the main process: the renderer sees a SessionView, never a
@@ -116,7 +121,7 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
       const { grant } = outcome
       const claims = readIdTokenClaims(grant.idToken)
       if (!claims) {
-        throw new UserFacingError('Firebase sent an unexpected answer while renewing your session.')
+        throw new UserFacingError(UNEXPECTED_RENEWAL_ANSWER)
       }
       current = {
         refreshToken: grant.refreshToken,

@@ -1,18 +1,18 @@
 import type { SettingsView, Theme } from '@shared/ipc'
+import { DEFAULT_THEME, THEMES } from '@shared/theme'
 import type { KeyValueStore } from '../ports'
 import type { BuildEnvironment, FirebaseWebConfig } from './build-environment'
 
 // What the build ships with, overridden by what is stored in the settings file (written by whoever
-// deploys the app, never by the renderer: it may only change the theme). The Firebase project is
-// read once at launch, since the session service is built from it.
+// deploys the app, never by the renderer: it may only change the theme). The backend and the
+// Firebase project are read once at launch: nothing in the app writes them, and the session service
+// is built from the project.
 
 const KEYS = {
   apiUrl: 'settings.apiUrl',
   theme: 'settings.theme',
   firebase: 'settings.firebase',
 } as const
-
-export const DEFAULT_THEME: Theme = 'dark'
 
 export interface SettingsService {
   view(): SettingsView
@@ -36,13 +36,14 @@ export function createSettingsService(options: {
   }
   const storedFirebase = stored(KEYS.firebase, isFirebaseConfig)
   const launchFirebase = storedFirebase ?? defaults.firebase
+  const launchApiUrl = stored(KEYS.apiUrl, isString) ?? defaults.apiUrl
 
   const service: SettingsService = {
-    apiUrl: () => stored(KEYS.apiUrl, isString) ?? defaults.apiUrl,
+    apiUrl: () => launchApiUrl,
     firebase: () => launchFirebase,
     authEmulatorUrl: () => (storedFirebase ? null : defaults.authEmulatorUrl),
     view: () => ({
-      apiUrl: service.apiUrl(),
+      apiUrl: launchApiUrl,
       theme: stored(KEYS.theme, isTheme) ?? DEFAULT_THEME,
       firebaseProjectId: launchFirebase.projectId,
       sessionPersisted: options.sessionPersisted(),
@@ -56,8 +57,7 @@ export function createSettingsService(options: {
 }
 
 const isString = (value: unknown): value is string => typeof value === 'string' && value !== ''
-const isTheme = (value: unknown): value is Theme =>
-  value === 'light' || value === 'dark' || value === 'system'
+const isTheme = (value: unknown): value is Theme => THEMES.some((theme) => theme === value)
 const isFirebaseConfig = (value: unknown): value is FirebaseWebConfig =>
   typeof value === 'object' &&
   value !== null &&

@@ -1,9 +1,10 @@
 import { createTheme, type MantineColorScheme, type MantineColorSchemeManager } from '@mantine/core'
 import type { Theme, TandemBridge } from '@shared/ipc'
+import { DEFAULT_THEME } from '@shared/theme'
 import { errorMessage } from '@renderer/lib/bridge'
 import { showToast } from '@renderer/lib/toast'
 
-export const DEFAULT_THEME: Theme = 'dark'
+export { DEFAULT_THEME }
 
 export const consoleTheme = createTheme({
   primaryColor: 'indigo',
