@@ -6,7 +6,7 @@ import type { Db } from '../src/db/connect'
 export const BENCH_ORDER_ID = 9001
 /** The benchmark's baseline: the store list's bytes, computed once, behind the same auth. */
 export const CEILING_PATH = '/bench/precomputed-all-stores'
-export const TOTAL_STORES = 10_000
+const TOTAL_STORES = 10_000
 const BRANDS_IN_ORDER = 20
 const LINES = 100
 const CREATOR = 'bench-creator.myshopify.com'

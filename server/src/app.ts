@@ -1,10 +1,9 @@
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
-import { ERROR_CODES } from '@shared/contract'
+import Fastify, { type FastifyInstance } from 'fastify'
 import type { CommercePort } from './adapters/commerce/commerce-port'
 import type { PaymentsPort } from './adapters/payments/payments-port'
 import { isAdministrator, type TokenVerifier } from './auth/verify'
 import type { Db } from './db/connect'
-import { HttpError, installErrorHandling } from './http/errors'
+import { answerFrameworkError, HttpError, installErrorHandling } from './http/errors'
 import { registerRoutes } from './routes'
 import type { SecretBox } from './secrets'
 
@@ -22,10 +21,13 @@ export interface AppDeps {
   logger?: boolean
 }
 
+/** What the routes are given: the app's parts with the clock filled in. */
+export type RouteDeps = Omit<AppDeps, 'now'> & { now: () => Date }
+
 /** Paths anyone may fetch: the health check and product images (an <img> sends no bearer). */
 const PUBLIC_PATHS = [/^\/healthz$/, /^\/images\//]
 
-export const BODY_LIMIT_BYTES = 1_000_000
+const BODY_LIMIT_BYTES = 1_000_000
 
 /**
  * The Tandem server, built from its parts and testable without a port (app.inject). `listen` and
@@ -37,9 +39,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     // Refuse rather than quietly coerce: "10abc" is not a number.
     ajv: { customOptions: { coerceTypes: false } },
-    // Fastify's own refusals before routing (a malformed %-escape) answer like every other error.
-    frameworkErrors: (_error, _request, reply: FastifyReply) =>
-      reply.status(400).send({ error: ERROR_CODES[400], message: 'The request URL is malformed' }),
+    frameworkErrors: answerFrameworkError,
   })
   installErrorHandling(app)
 
@@ -63,6 +63,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
 
   app.get('/healthz', async () => ({ status: 'ok' }))
-  registerRoutes(app, deps)
+  registerRoutes(app, { ...deps, now: deps.now ?? (() => new Date()) })
   return app
 }

@@ -3,7 +3,7 @@ import { parseSecretKey } from './secrets'
 
 // The server's settings, all from the environment, checked once at start.
 
-export interface ServerConfig {
+interface ServerConfig {
   host: string
   port: number
   /** PostgreSQL when set; otherwise the embedded SQLite file. */

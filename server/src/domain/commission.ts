@@ -1,4 +1,4 @@
-import { percentOfMinor, rateInHundredths } from './money'
+import { percentOfMinor, rateInHundredths, toHundredths } from './money'
 
 /** A brand's default commission, in percent (10 means 10 %). */
 export interface DefaultRates {
@@ -12,7 +12,7 @@ export interface ResolvedRates {
   creatorRate: number
 }
 
-export interface CommissionSplit {
+interface CommissionSplit {
   creatorCommissionMinor: number
   tandemCommissionMinor: number
   brandAmountMinor: number
@@ -55,7 +55,6 @@ export function splitBase(baseMinor: number, rates: ResolvedRates): CommissionSp
 // Sums are taken in whole hundredths so that 33.33 + 66.67 is exactly 100, not a double near it.
 // Rates reaching these sums have passed checkRate (or were stored after passing it).
 const maxTotalHundredths = 100_00
-const hundredths = (rate: number): number => Math.round(rate * 100)
 
 /**
  * One rate on its own: a percentage from 0 to 100 with at most two decimals. `field` is the name
@@ -81,13 +80,13 @@ export function checkDefaultRates(
     checkRate('tandemCommissionRate', rates.tandemCommissionRate) ??
     checkRate('creatorCommissionRate', rates.creatorCommissionRate)
   if (invalid !== null) return invalid
-  const tandem = hundredths(rates.tandemCommissionRate)
-  if (tandem + hundredths(rates.creatorCommissionRate) > maxTotalHundredths) {
+  const tandem = toHundredths(rates.tandemCommissionRate)
+  if (tandem + toHundredths(rates.creatorCommissionRate) > maxTotalHundredths) {
     return 'Tandem and creator commission rates together must not exceed 100'
   }
   if (uniqueRatesOfBrand.length === 0) return null
   const highestUnique = Math.max(...uniqueRatesOfBrand)
-  if (tandem + hundredths(highestUnique) > maxTotalHundredths) {
+  if (tandem + toHundredths(highestUnique) > maxTotalHundredths) {
     return `The tandem commission rate plus the brand's highest unique commission rate (${highestUnique}) must not exceed 100`
   }
   return null
@@ -100,7 +99,7 @@ export function checkDefaultRates(
 export function checkUniqueRate(rate: number, brandDefault: DefaultRates | null): string | null {
   const invalid = checkRate('commissionRate', rate)
   if (invalid !== null || brandDefault === null) return invalid
-  if (hundredths(rate) + hundredths(brandDefault.tandemCommissionRate) > maxTotalHundredths) {
+  if (toHundredths(rate) + toHundredths(brandDefault.tandemCommissionRate) > maxTotalHundredths) {
     return `The unique commission rate plus the brand's tandem commission rate (${brandDefault.tandemCommissionRate}) must not exceed 100`
   }
   return null

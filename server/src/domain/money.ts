@@ -76,6 +76,12 @@ export function formatMinorUnits(minor: number, currency: string): string {
   return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`
 }
 
+// Rates are stored as whole hundredths of a percent (12.5 % is 1250). Callers pass rates with at
+// most two decimals (the contract or checkRate refused the others), so rounding only removes the
+// binary noise of the double (12.34 × 100 is 1234.0000000000002), and dividing back is exact.
+export const toHundredths = (ratePercent: number): number => Math.round(ratePercent * 100)
+export const fromHundredths = (hundredths: number): number => hundredths / 100
+
 // Rates come from JSON as doubles (12.34 is 1234.0000000000002 hundredths); anything further from
 // a whole hundredth than this carries a third decimal.
 const hundredthTolerance = 1e-6
@@ -83,7 +89,7 @@ const hundredthTolerance = 1e-6
 /** A percentage rate as whole hundredths (12.5 → 1250), or null when it has more than two decimals. */
 export function rateInHundredths(ratePercent: number): number | null {
   if (!Number.isFinite(ratePercent)) return null
-  const hundredths = Math.round(ratePercent * 100)
+  const hundredths = toHundredths(ratePercent)
   return Math.abs(ratePercent * 100 - hundredths) <= hundredthTolerance ? hundredths : null
 }
 

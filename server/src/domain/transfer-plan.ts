@@ -41,14 +41,14 @@ export interface BrandPlan {
   brandAmountMinor: number
 }
 
-export interface PlanTotals {
+interface PlanTotals {
   totalBrandAmountMinor: number
   totalCreatorCommissionMinor: number
   totalTandemCommissionMinor: number
 }
 
 /** Keys of the contract's TRANSFER_ERRORS, whose sentences say them to a person. */
-export type PlanErrorCode = 'noBrandOrders' | 'storeNotFound' | 'commissionNotFound'
+type PlanErrorCode = 'noBrandOrders' | 'storeNotFound' | 'commissionNotFound'
 
 export type PlanResult =
   | { ok: true; brands: BrandPlan[]; totals: PlanTotals }

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ERROR_CODES } from '@shared/contract'
 
 type ErrorStatus = keyof typeof ERROR_CODES
@@ -21,8 +21,18 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty but says it is JSON',
   FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request body does not match its Content-Length',
-  FST_ERR_BAD_URL: 'The request URL is malformed',
 }
+
+/**
+ * Fastify's refusals before routing (a malformed %-escape) never reach setErrorHandler: buildApp
+ * passes this as its frameworkErrors option, so that they answer like every other error.
+ */
+export const answerFrameworkError = (
+  _error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply =>
+  reply.status(400).send({ error: ERROR_CODES[400], message: 'The request URL is malformed' })
 
 /** Every error answers `{ error, message }`; never a stack trace, never a 500 for bad input. */
 export function installErrorHandling(app: FastifyInstance): void {

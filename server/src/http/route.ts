@@ -20,7 +20,7 @@ export interface RouteInput<N extends CallName> {
 }
 
 /** The answer as the contract describes it; the receipt PDF answers bytes. */
-export type RouteAnswer<N extends CallName> = Calls[N] extends { response: z.ZodType }
+type RouteAnswer<N extends CallName> = Calls[N] extends { response: z.ZodType }
   ? z.input<Calls[N]['response']>
   : Uint8Array
 

@@ -53,13 +53,13 @@ const CELL_PAD_Y = 5
 const COLUMN_WIDTHS = [170, 84, 80, 80, 80] as const
 /** The first columns hold text; the rest hold amounts. */
 const TEXT_COLUMNS = 2
-const COLUMN_HEADINGS = [
+const columnHeadings = (productName: string) => [
   'Brand store',
   'Brand order',
   'Brand amount',
   'Creator commission',
-  'Tandem commission',
-] as const
+  pdfText(`${productName} commission`),
+]
 /** Room kept at the foot of every page for the page footer. */
 const FOOTER_HEIGHT = 20
 
@@ -275,15 +275,16 @@ function drawTable(doc: Doc, data: ReceiptData): void {
   }
 
   doc.y = drawSectionTitle(doc, 'Brand transfers', doc.page.margins.left, doc.y)
-  drawHeaderRow(doc)
-  for (const row of rows) drawBodyRow(doc, row)
-  drawBodyRow(doc, totals)
+  const headings = columnHeadings(data.productName)
+  drawHeaderRow(doc, headings)
+  for (const row of rows) drawBodyRow(doc, row, headings)
+  drawBodyRow(doc, totals, headings)
 }
 
-function drawHeaderRow(doc: Doc): void {
+function drawHeaderRow(doc: Doc, headings: readonly string[]): void {
   doc.font(FONT_BOLD).fontSize(TABLE_FONT_SIZE)
   let height = 0
-  for (const [index, heading] of COLUMN_HEADINGS.entries()) {
+  for (const [index, heading] of headings.entries()) {
     height = Math.max(height, doc.heightOfString(heading, { width: cellWidth(index) }))
   }
   height += 2 * CELL_PAD_Y
@@ -292,7 +293,7 @@ function drawHeaderRow(doc: Doc): void {
   doc.rect(left, y, contentWidth(doc), height).fillColor(HEADER_FILL).fill()
   doc.fillColor(INK)
   let x = left
-  for (const [index, heading] of COLUMN_HEADINGS.entries()) {
+  for (const [index, heading] of headings.entries()) {
     doc.text(heading, x + CELL_PAD_X, y + CELL_PAD_Y, {
       width: cellWidth(index),
       align: index < TEXT_COLUMNS ? 'left' : 'right',
@@ -307,7 +308,7 @@ function drawHeaderRow(doc: Doc): void {
  * and order wrap; amounts stay on one line, right-aligned, shrunk if they would not fit, so that no
  * number is ever split.
  */
-function drawBodyRow(doc: Doc, row: Row): void {
+function drawBodyRow(doc: Doc, row: Row, headings: readonly string[]): void {
   const font = row.bold ? FONT_BOLD : FONT
   doc.font(font).fontSize(TABLE_FONT_SIZE)
   let height = doc.currentLineHeight()
@@ -319,7 +320,7 @@ function drawBodyRow(doc: Doc, row: Row): void {
   height += 2 * CELL_PAD_Y
   if (doc.y + height > contentBottom(doc)) {
     doc.addPage()
-    drawHeaderRow(doc)
+    drawHeaderRow(doc, headings)
     doc.font(font)
   }
 

@@ -1,12 +1,9 @@
 import type { DefaultCommission, UniqueCommissionRate } from '@shared/contract'
 import type { Db } from '../db/connect'
 import type { DefaultRates } from '../domain/commission'
+import { fromHundredths, toHundredths } from '../domain/money'
 
-// Rates are stored as whole hundredths of a percent (12.5 % is 1250). The contract has already
-// refused rates with more than two decimals, so rounding only removes the binary noise of the
-// double (12.34 × 100 is 1234.0000000000002), and dividing back is exact to the two decimals.
-const toHundredths = (rate: number): number => Math.round(rate * 100)
-const fromHundredths = (hundredths: number): number => hundredths / 100
+// Rates are stored as whole hundredths of a percent and answered in percent (see domain/money).
 
 const toDefaultRates = (row: {
   tandem_rate_hundredths: number
@@ -70,6 +67,38 @@ export async function listUniqueRates(
   }
   const rows = await query.orderBy('brand_store_shop').orderBy('creator_store_shop').execute()
   return rows.map(toUniqueRate)
+}
+
+/**
+ * What applies to a creator's orders from these brands, in percent and by brand shop: each brand's
+ * default and the creator's unique rate with it, for those that have one. Two queries in all.
+ */
+export async function findRatesOfBrands(
+  db: Db,
+  creatorShop: string,
+  brandShops: readonly string[],
+): Promise<{ defaultRates: Map<string, DefaultRates>; uniqueRates: Map<string, number> }> {
+  // `in ()` is no SQL: no brands, no query.
+  if (brandShops.length === 0) return { defaultRates: new Map(), uniqueRates: new Map() }
+  const [defaults, uniques] = await Promise.all([
+    db
+      .selectFrom('default_commissions')
+      .select(['brand_store_shop', 'tandem_rate_hundredths', 'creator_rate_hundredths'])
+      .where('brand_store_shop', 'in', brandShops)
+      .execute(),
+    db
+      .selectFrom('unique_commission_rates')
+      .select(['brand_store_shop', 'rate_hundredths'])
+      .where('creator_store_shop', '=', creatorShop)
+      .where('brand_store_shop', 'in', brandShops)
+      .execute(),
+  ])
+  return {
+    defaultRates: new Map(defaults.map((row) => [row.brand_store_shop, toDefaultRates(row)])),
+    uniqueRates: new Map(
+      uniques.map((row) => [row.brand_store_shop, fromHundredths(row.rate_hundredths)]),
+    ),
+  }
 }
 
 /** Creates the pair's rate, or replaces the one it has. */

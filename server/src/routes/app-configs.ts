@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import type { AppDeps } from '../app'
+import type { RouteDeps } from '../app'
 import { defineRoute } from '../http/route'
 import { HttpError } from '../http/errors'
 import { deleteAppConfig, insertAppConfig, listAppConfigs } from '../repositories/app-configs'
@@ -17,15 +17,13 @@ const CALLBACK_PATHS = ['/auth/callback', '/auth/shopify/callback']
 
 const authUrls = (appUrl: string) => CALLBACK_PATHS.map((path) => appUrl + path).join(',')
 
-export function registerAppConfigRoutes(app: FastifyInstance, deps: AppDeps): void {
-  const now = deps.now ?? (() => new Date())
-
+export function registerAppConfigRoutes(app: FastifyInstance, deps: RouteDeps): void {
   defineRoute(app, 'getAllAppConfig', async () => ({
     appConfigs: await listAppConfigs(deps.db, deps.secrets),
   }))
 
   defineRoute(app, 'createAppConfig', async ({ body }) => {
-    const appConfig = await insertAppConfig(deps.db, deps.secrets, body, now().toISOString())
+    const appConfig = await insertAppConfig(deps.db, deps.secrets, body, deps.now().toISOString())
     if (!appConfig) throw new HttpError(409, `An app config for ${body.shop} already exists`)
     return { appConfig }
   })

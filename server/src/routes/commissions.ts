@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { ShopType } from '@shared/contract'
-import type { AppDeps } from '../app'
+import type { RouteDeps } from '../app'
 import { checkDefaultRates, checkUniqueRate } from '../domain/commission'
 import { HttpError } from '../http/errors'
 import { defineRoute } from '../http/route'
@@ -32,9 +32,7 @@ function requireStore(field: string, shop: string, type: ShopType | null, expect
   }
 }
 
-export function registerCommissionRoutes(app: FastifyInstance, deps: AppDeps): void {
-  const now = deps.now ?? (() => new Date())
-
+export function registerCommissionRoutes(app: FastifyInstance, deps: RouteDeps): void {
   defineRoute(app, 'adminGetDefaultShopCommissionRate', async ({ query }) => {
     requireStore('shop', query.shop, await findStoreType(deps.db, query.shop), 'BRAND')
     return (
@@ -57,7 +55,7 @@ export function registerCommissionRoutes(app: FastifyInstance, deps: AppDeps): v
         uniqueRates.map((rate) => rate.commissionRate),
       )
       if (broken) throw new HttpError(400, broken)
-      return upsertDefaultRates(trx, commission, now().toISOString())
+      return upsertDefaultRates(trx, commission, deps.now().toISOString())
     })
     return { defaultCommission: stored }
   })
@@ -77,7 +75,7 @@ export function registerCommissionRoutes(app: FastifyInstance, deps: AppDeps): v
       // setting the default later checks the sum against this rate.
       const broken = checkUniqueRate(rate.commissionRate, await findDefaultRates(trx, brand))
       if (broken) throw new HttpError(400, broken)
-      return upsertUniqueRate(trx, rate, now().toISOString())
+      return upsertUniqueRate(trx, rate, deps.now().toISOString())
     })
     return { uniqueCommissionRate: stored }
   })

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify'
-import type { AppDeps } from '../app'
 import { HttpError } from '../http/errors'
 
 // The sandbox's product images: a tile per product key with its initials on a colour of its own,
@@ -37,7 +36,7 @@ const tile = (key: string) =>
   `<text x="100" y="100" dy="0.35em" text-anchor="middle" font-family="system-ui, sans-serif" ` +
   `font-size="72" font-weight="600" fill="#fff">${initials(key)}</text></svg>`
 
-export function registerImageRoutes(app: FastifyInstance, _deps: AppDeps): void {
+export function registerImageRoutes(app: FastifyInstance): void {
   app.get<{ Params: { key: string } }>('/images/products/:key.svg', async (request, reply) => {
     const { key } = request.params
     if (!KEY.test(key)) throw new HttpError(404, 'There is no product image at this address')

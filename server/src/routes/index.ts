@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify'
-import type { AppDeps } from '../app'
+import type { RouteDeps } from '../app'
 import { registerAppConfigRoutes } from './app-configs'
 import { registerCommissionRoutes } from './commissions'
 import { registerImageRoutes } from './images'
 import { registerStoreRoutes } from './stores'
 import { registerTransferRoutes } from './transfers'
 
-export function registerRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   registerAppConfigRoutes(app, deps)
   registerStoreRoutes(app, deps)
   registerCommissionRoutes(app, deps)
   registerTransferRoutes(app, deps)
-  registerImageRoutes(app, deps)
+  registerImageRoutes(app)
 }

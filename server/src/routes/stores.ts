@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { Store } from '@shared/contract'
-import type { AppDeps } from '../app'
+import type { RouteDeps } from '../app'
 import { CommerceError } from '../adapters/commerce/commerce-port'
 import { HttpError } from '../http/errors'
 import { defineRoute } from '../http/route'
@@ -24,9 +24,7 @@ interface StoreList {
   json: Buffer
 }
 
-export function registerStoreRoutes(app: FastifyInstance, deps: AppDeps): void {
-  const now = deps.now ?? (() => new Date())
-
+export function registerStoreRoutes(app: FastifyInstance, deps: RouteDeps): void {
   let cached: { list: Promise<StoreList>; readAt: number } | null = null
   const storeList = (): Promise<StoreList> => {
     const at = performance.now()
@@ -74,7 +72,7 @@ export function registerStoreRoutes(app: FastifyInstance, deps: AppDeps): void {
       }
       throw error
     })
-    const syncedAt = now().toISOString()
+    const syncedAt = deps.now().toISOString()
     if (!(await recordProductSync(deps.db, shop, { productCount, syncedAt }))) {
       throw storeNotFound(shop)
     }

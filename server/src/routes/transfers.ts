@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify'
-import type { AppDeps } from '../app'
+import type { RouteDeps } from '../app'
 import { defineRoute } from '../http/route'
 import { createTransferService } from '../transfers/transfer-service'
 
-export function registerTransferRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerTransferRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const transfers = createTransferService(deps)
   defineRoute(app, 'adminPreviewOrderTransfer', ({ query }) =>
     transfers.preview(query.creatorOrderId),

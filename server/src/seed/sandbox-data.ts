@@ -1,9 +1,11 @@
+import type { ShopType } from '@shared/contract'
+
 // PRODUCT.md's sandbox marketplace, figure for figure. Tests and demos rely on every number here.
 // Prices are minor units of the order's currency.
 
-export interface SeedStore {
+interface SeedStore {
   shop: string
-  shopType: 'BRAND' | 'CREATOR'
+  shopType: ShopType
   /** Tandem and creator rates, in percent, for brands that have a default. */
   defaultRates?: { tandem: number; creator: number }
 }
@@ -71,7 +73,7 @@ export const BRAND_PRODUCTS: SeedProduct[] = [
 /** Every creator store carries copies of all brand products plus its own sticker pack. */
 export const CREATOR_OWN_PRODUCT = { key: 'sticker-pack', title: 'Sticker Pack', priceMinor: 500 }
 
-export interface SeedOrder {
+interface SeedOrder {
   id: number
   store: string
   currency: string

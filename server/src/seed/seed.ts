@@ -1,4 +1,6 @@
 import type { Db } from '../db/connect'
+import { insertAppConfig } from '../repositories/app-configs'
+import { upsertDefaultRates, upsertUniqueRate } from '../repositories/commissions'
 import type { SecretBox } from '../secrets'
 import {
   BRAND_PRODUCTS,
@@ -63,43 +65,33 @@ export async function seedSandboxMarketplace(
         })),
       )
       .execute()
+    // Rates and app configs go through their repositories, which own the stored forms.
     for (const store of STORES) {
       if (!store.defaultRates) continue
-      await trx
-        .insertInto('default_commissions')
-        .values({
-          brand_store_shop: store.shop,
-          tandem_rate_hundredths: store.defaultRates.tandem * 100,
-          creator_rate_hundredths: store.defaultRates.creator * 100,
-          updated_at: createdAt,
-        })
-        .execute()
+      const commission = {
+        brandStoreShop: store.shop,
+        tandemCommissionRate: store.defaultRates.tandem,
+        creatorCommissionRate: store.defaultRates.creator,
+      }
+      await upsertDefaultRates(trx, commission, createdAt)
     }
-    await trx
-      .insertInto('unique_commission_rates')
-      .values(
-        UNIQUE_RATES.map((rate) => ({
-          brand_store_shop: rate.brand,
-          creator_store_shop: rate.creator,
-          rate_hundredths: rate.rate * 100,
-          updated_at: createdAt,
-        })),
-      )
-      .execute()
-    await trx
-      .insertInto('app_configs')
-      .values(
-        STORES.map((store) => ({
-          shop: store.shop,
-          client_id: `sandbox-${storeName(store.shop)}`,
-          client_secret_sealed: deps.secrets.seal(
-            `shpss_sandbox_${storeName(store.shop).replaceAll('-', '_')}`,
-          ),
-          shop_type: store.shopType,
-          created_at: createdAt,
-        })),
-      )
-      .execute()
+    for (const rate of UNIQUE_RATES) {
+      const uniqueRate = {
+        brandStoreShop: rate.brand,
+        creatorStoreShop: rate.creator,
+        commissionRate: rate.rate,
+      }
+      await upsertUniqueRate(trx, uniqueRate, createdAt)
+    }
+    for (const store of STORES) {
+      const config = {
+        shop: store.shop,
+        clientId: `sandbox-${storeName(store.shop)}`,
+        clientSecret: `shpss_sandbox_${storeName(store.shop).replaceAll('-', '_')}`,
+        shopType: store.shopType,
+      }
+      await insertAppConfig(trx, deps.secrets, config, createdAt)
+    }
     await trx
       .insertInto('payment_accounts')
       .values(

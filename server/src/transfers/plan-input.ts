@@ -1,11 +1,7 @@
 import type { CommerceOrder } from '../adapters/commerce/commerce-port'
 import type { Db } from '../db/connect'
-import type { DefaultRates } from '../domain/commission'
 import type { PlanInput } from '../domain/transfer-plan'
-
-// Rates are stored in whole hundredths of a percent; the domain works in percent.
-const percentOf = (hundredths: number): number => hundredths / 100
-export const hundredthsOf = (percent: number): number => Math.round(percent * 100)
+import { findRatesOfBrands } from '../repositories/commissions'
 
 /**
  * What the domain needs to plan a creator order: its lines, the brands the marketplace knows and
@@ -16,27 +12,13 @@ export async function loadPlanInput(db: Db, order: CommerceOrder): Promise<PlanI
   const brandShops = [
     ...new Set(order.lines.flatMap((line) => (line.source ? [line.source.brandStoreShop] : []))),
   ]
-  const [stores, defaults, uniques] = await Promise.all([
+  const [stores, rates] = await Promise.all([
     db
       .selectFrom('stores')
       .select(['shop', 'shop_type'])
       .where('shop', 'in', [order.storeShop, ...brandShops])
       .execute(),
-    brandShops.length === 0
-      ? []
-      : db
-          .selectFrom('default_commissions')
-          .select(['brand_store_shop', 'tandem_rate_hundredths', 'creator_rate_hundredths'])
-          .where('brand_store_shop', 'in', brandShops)
-          .execute(),
-    brandShops.length === 0
-      ? []
-      : db
-          .selectFrom('unique_commission_rates')
-          .select(['brand_store_shop', 'rate_hundredths'])
-          .where('creator_store_shop', '=', order.storeShop)
-          .where('brand_store_shop', 'in', brandShops)
-          .execute(),
+    findRatesOfBrands(db, order.storeShop, brandShops),
   ])
   const isCreator = stores.some(
     (store) => store.shop === order.storeShop && store.shop_type === 'CREATOR',
@@ -56,17 +38,6 @@ export async function loadPlanInput(db: Db, order: CommerceOrder): Promise<PlanI
     knownStores: new Set(
       stores.filter((store) => store.shop_type === 'BRAND').map((store) => store.shop),
     ),
-    defaultRates: new Map(
-      defaults.map((row): [string, DefaultRates] => [
-        row.brand_store_shop,
-        {
-          tandemCommissionRate: percentOf(row.tandem_rate_hundredths),
-          creatorCommissionRate: percentOf(row.creator_rate_hundredths),
-        },
-      ]),
-    ),
-    uniqueRates: new Map(
-      uniques.map((row) => [row.brand_store_shop, percentOf(row.rate_hundredths)]),
-    ),
+    ...rates,
   }
 }

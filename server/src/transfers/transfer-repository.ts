@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely'
+import type { Selectable, Updateable } from 'kysely'
 import type { Db } from '../db/connect'
 import type { OrderTransferBrandsTable, OrderTransfersTable } from '../db/schema'
 
@@ -23,7 +23,7 @@ export interface FrozenLine {
 export type TransferStep = 'createOrder' | 'markOrderAsPaid' | 'createTransfer'
 
 /** A brand's figures and lines, fixed on the first processing attempt. */
-export type NewTransferBrand = Omit<
+type NewTransferBrand = Omit<
   TransferBrandRow,
   | 'creator_order_id'
   | 'position'
@@ -36,6 +36,20 @@ export type NewTransferBrand = Omit<
 > & { lines: FrozenLine[] }
 
 export function createTransferRepository(db: Db) {
+  /** Sets columns of one brand's row: each step and failure is recorded there. */
+  const updateBrand = async (
+    creatorOrderId: string,
+    brandStoreShop: string,
+    values: Updateable<OrderTransferBrandsTable>,
+  ): Promise<void> => {
+    await db
+      .updateTable('order_transfer_brands')
+      .set(values)
+      .where('creator_order_id', '=', creatorOrderId)
+      .where('brand_store_shop', '=', brandStoreShop)
+      .execute()
+  }
+
   return {
     async find(creatorOrderId: string): Promise<StoredTransfer | null> {
       const [transfer, brands] = await Promise.all([
@@ -126,12 +140,11 @@ export function createTransferRepository(db: Db) {
       brandStoreShop: string,
       result: Partial<Pick<TransferBrandRow, 'brand_order_id' | 'paid_at' | 'payment_transfer_id'>>,
     ): Promise<void> {
-      await db
-        .updateTable('order_transfer_brands')
-        .set({ ...result, failed_step: null, failed_message: null })
-        .where('creator_order_id', '=', creatorOrderId)
-        .where('brand_store_shop', '=', brandStoreShop)
-        .execute()
+      await updateBrand(creatorOrderId, brandStoreShop, {
+        ...result,
+        failed_step: null,
+        failed_message: null,
+      })
     },
 
     async recordFailure(
@@ -140,12 +153,10 @@ export function createTransferRepository(db: Db) {
       step: TransferStep,
       message: string,
     ): Promise<void> {
-      await db
-        .updateTable('order_transfer_brands')
-        .set({ failed_step: step, failed_message: message })
-        .where('creator_order_id', '=', creatorOrderId)
-        .where('brand_store_shop', '=', brandStoreShop)
-        .execute()
+      await updateBrand(creatorOrderId, brandStoreShop, {
+        failed_step: step,
+        failed_message: message,
+      })
     },
 
     async complete(creatorOrderId: string, token: string, now: string): Promise<void> {

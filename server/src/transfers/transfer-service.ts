@@ -3,12 +3,13 @@ import { ORDER_TAG, TRANSFER_ERRORS, type CallAnswer } from '@shared/contract'
 import { PRODUCT_NAME } from '@shared/product'
 import { CommerceError, type CommerceOrder } from '../adapters/commerce/commerce-port'
 import { PaymentsError } from '../adapters/payments/payments-port'
-import type { AppDeps } from '../app'
+import type { RouteDeps } from '../app'
+import { toHundredths } from '../domain/money'
 import { planTransfer, type BrandPlan } from '../domain/transfer-plan'
 import { HttpError } from '../http/errors'
 import { renderReceiptPdf } from '../receipt/receipt-pdf'
 import { orderGid, orderNumber } from './order-gid'
-import { hundredthsOf, loadPlanInput } from './plan-input'
+import { loadPlanInput } from './plan-input'
 import {
   createTransferRepository,
   frozenLines,
@@ -36,9 +37,11 @@ const STEP_FAILURES: Record<TransferStep, { failure: string; system: string }> =
 
 type ProcessAnswer = CallAnswer<'adminCreateOrderTransfer'>
 
-export function createTransferService(deps: Pick<AppDeps, 'db' | 'commerce' | 'payments' | 'now'>) {
+export function createTransferService(
+  deps: Pick<RouteDeps, 'db' | 'commerce' | 'payments' | 'now'>,
+) {
   const transfers = createTransferRepository(deps.db)
-  const timestamp = () => (deps.now?.() ?? new Date()).toISOString()
+  const timestamp = () => deps.now().toISOString()
 
   /** The order and its transfer, if processing ever started; 404 for an unknown order. */
   async function loadOrder(creatorOrderId: string) {
@@ -199,8 +202,8 @@ export function createTransferService(deps: Pick<AppDeps, 'db' | 'commerce' | 'p
           brands.map((brand) => ({
             brand_store_shop: brand.brandStoreShop,
             base_minor: brand.baseMinor,
-            tandem_rate_hundredths: hundredthsOf(brand.tandemRate),
-            creator_rate_hundredths: hundredthsOf(brand.creatorRate),
+            tandem_rate_hundredths: toHundredths(brand.tandemRate),
+            creator_rate_hundredths: toHundredths(brand.creatorRate),
             creator_commission_minor: brand.creatorCommissionMinor,
             tandem_commission_minor: brand.tandemCommissionMinor,
             brand_amount_minor: brand.brandAmountMinor,

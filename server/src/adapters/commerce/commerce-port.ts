@@ -1,15 +1,12 @@
+import type { z } from 'zod'
+import type { INVENTORY_BEHAVIOURS, ShippingAddress } from '@shared/contract'
+
 // The commerce platform as the server needs it, shaped after Shopify's Admin GraphQL API
 // (productsCount, order, orderCreate, orderMarkAsPaid) so the real adapter is a translation.
 // Money is in minor units of the order's presentment currency.
 
-export interface CommerceAddress {
-  firstName: string | null
-  lastName: string | null
-  address1: string | null
-  city: string | null
-  zip: string | null
-  country: string | null
-}
+/** The contract's address, as the platform gives and takes it. */
+export type CommerceAddress = z.infer<typeof ShippingAddress>
 
 export interface CommerceOrderLine {
   /** gid://shopify/LineItem/… */
@@ -49,7 +46,7 @@ export interface BrandOrderInput {
   shippingAddress: CommerceAddress | null
   tags: string[]
   note: string
-  inventoryBehaviour: 'BYPASS' | 'DECREMENT_IGNORING_POLICY' | 'DECREMENT_OBEYING_POLICY'
+  inventoryBehaviour: (typeof INVENTORY_BEHAVIOURS)[number]
 }
 
 export interface CommercePort {

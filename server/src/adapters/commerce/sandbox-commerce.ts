@@ -23,7 +23,7 @@ export interface SandboxCommerceFaults {
   markOrderAsPaid?: (shop: string, orderId: string) => string | null
 }
 
-export interface SandboxCommerceOptions {
+interface SandboxCommerceOptions {
   faults?: SandboxCommerceFaults
 }
 

@@ -1,7 +1,7 @@
 // The payment provider as the server needs it, shaped after Stripe Connect: a connected account
 // per brand store, and Transfers created with an Idempotency-Key so a retry never pays twice.
 
-export interface ConnectedAccount {
+interface ConnectedAccount {
   accountId: string
   email: string
 }

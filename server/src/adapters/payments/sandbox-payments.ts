@@ -13,7 +13,7 @@ export interface SandboxPaymentsFaults {
   createTransfer?: (request: TransferRequest) => string | null
 }
 
-export interface SandboxPaymentsOptions {
+interface SandboxPaymentsOptions {
   faults?: SandboxPaymentsFaults
 }
 
