@@ -4,6 +4,9 @@
  */
 export const storeName = (shop: string): string => shop.replace(/\..*$/s, '').replaceAll('-', ' ')
 
+/** A store as a dropdown option: chosen by its shop, shown by its name. */
+export const storeOption = ({ shop }: { shop: string }) => ({ value: shop, label: storeName(shop) })
+
 /** A decimal amount as the API writes money ("102.00", "-2.7", "1200"); NaN for anything else. */
 const DECIMAL = /^[-+]?(\d+(\.\d*)?|\.\d+)$/
 const readDecimal = (text: string) => (DECIMAL.test(text.trim()) ? Number(text) : NaN)

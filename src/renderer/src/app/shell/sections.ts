@@ -11,7 +11,7 @@ import {
 interface Section {
   /** The path under /main. */
   path: string
-  /** The sidebar link's text, and the heading of its page. */
+  /** The sidebar link's text; each page writes its own heading, which should say the same. */
   label: string
   icon: Icon
 }

@@ -1,6 +1,5 @@
 import { useId, useState, type FormEvent } from 'react'
 import {
-  Alert,
   Button,
   Card,
   Group,
@@ -16,6 +15,7 @@ import type { AppConfigView } from '@shared/ipc'
 import { useBridge, failureReason } from '@renderer/lib/bridge'
 import { showToast } from '@renderer/lib/toast'
 import { completeConfig, type ConfigFormValues } from './config-form'
+import { RefusalAlert } from '@renderer/app/RefusalAlert'
 
 interface AddConfigFormProps {
   /** Held by the page, whose URL card follows the chosen shop type. */
@@ -102,11 +102,7 @@ export function AddConfigForm({ values, onChange, onCancel, onCreated }: AddConf
               <Radio value="CREATOR" label="Creator" />
             </Group>
           </Radio.Group>
-          {refusal !== null && (
-            <Alert color="red" variant="light">
-              {refusal}
-            </Alert>
-          )}
+          <RefusalAlert refusal={refusal} />
           <Group justify="flex-end">
             <Button variant="default" disabled={creating} onClick={onCancel}>
               Cancel

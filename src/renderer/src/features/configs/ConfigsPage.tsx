@@ -1,7 +1,7 @@
 import { LoadFailure } from '@renderer/app/LoadFailure'
 import { useState } from 'react'
 import { Button, Group, Stack, Tabs, Text } from '@mantine/core'
-import type { ShopType } from '@shared/contract'
+import type { AppUrls, ShopType } from '@shared/contract'
 import type { AppConfigView } from '@shared/ipc'
 import { PageHeading } from '@renderer/app/PageHeading'
 import { AddConfigForm } from './AddConfigForm'
@@ -27,18 +27,25 @@ export default function ConfigsPage() {
       {data.status === 'failed' && (
         <LoadFailure message={data.message} onRetry={appConfigs.retry} />
       )}
-      {data.status === 'loaded' && <LoadedConfigs appConfigs={appConfigs} data={data} />}
+      {data.status === 'ready' && (
+        <LoadedConfigs
+          appConfigs={appConfigs}
+          configs={data.value.configs}
+          appUrls={data.value.appUrls}
+        />
+      )}
     </>
   )
 }
 
 interface LoadedConfigsProps {
   appConfigs: AppConfigs
-  data: Extract<AppConfigs['data'], { status: 'loaded' }>
+  configs: AppConfigView[]
+  appUrls: AppUrls
 }
 
 /** SPEC §4: the screen toggles between the list of a tab and the add form. */
-function LoadedConfigs({ appConfigs, data }: LoadedConfigsProps) {
+function LoadedConfigs({ appConfigs, configs, appUrls }: LoadedConfigsProps) {
   const [tab, setTab] = useState<ShopType>('BRAND')
   // The form's values live here while it is open, for the URL card to follow its shop type.
   const [form, setForm] = useState<ConfigFormValues | null>(null)
@@ -80,7 +87,7 @@ function LoadedConfigs({ appConfigs, data }: LoadedConfigsProps) {
               />
             ) : (
               <ConfigsTable
-                configs={data.configs.filter((config) => config.shopType === type)}
+                configs={configs.filter((config) => config.shopType === type)}
                 empty={empty}
                 onDeleted={appConfigs.removed}
               />
@@ -88,7 +95,7 @@ function LoadedConfigs({ appConfigs, data }: LoadedConfigsProps) {
           </Tabs.Panel>
         ))}
       </Tabs>
-      <UrlConfiguration shopType={form?.shopType ?? tab} appUrls={data.appUrls} />
+      <UrlConfiguration shopType={form?.shopType ?? tab} appUrls={appUrls} />
     </Stack>
   )
 }

@@ -1,35 +1,19 @@
 import { ConfirmDialog } from '@renderer/app/ConfirmDialog'
 import { useState } from 'react'
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Card,
-  Group,
-  Table,
-  Text,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core'
+import { ActionIcon, Button, Card, Group, Table, Text, Title, VisuallyHidden } from '@mantine/core'
 import { IconTrash } from '@tabler/icons-react'
 import type { AppConfigView } from '@shared/ipc'
 import { errorMessage, useBridge, failureReason } from '@renderer/lib/bridge'
+import { withMember } from '@renderer/lib/sets'
 import { showToast } from '@renderer/lib/toast'
 import { StoreTypeBadge } from '@renderer/features/stores/StoreTypeBadge'
+import { RefusalAlert } from '@renderer/app/RefusalAlert'
 
 interface ConfigsTableProps {
   configs: AppConfigView[]
   /** What the tab says when it has no config. */
   empty: string
   onDeleted: (shop: string) => void
-}
-
-/** Adds or takes out one shop of a set held in state, which is never changed in place. */
-const withShop = (shops: ReadonlySet<string>, shop: string, present: boolean) => {
-  const next = new Set(shops)
-  if (present) next.add(shop)
-  else next.delete(shop)
-  return next
 }
 
 /** SPEC §2's table "App Configurations": the configs of one shop type, each to delete. */
@@ -48,7 +32,7 @@ export function ConfigsTable({ configs, empty, onDeleted }: ConfigsTableProps) {
       showToast({ tone: 'error', title: 'Error', message: 'Shop is required' })
       return
     }
-    setDeleting((shops) => withShop(shops, shop, true))
+    setDeleting((shops) => withMember(shops, shop, true))
     try {
       await bridge.invoke('configs/delete', { shop })
       showToast({ title: 'Success', message: 'App config deleted successfully' })
@@ -57,7 +41,7 @@ export function ConfigsTable({ configs, empty, onDeleted }: ConfigsTableProps) {
       setRefusal(failureReason(error))
       showToast({ tone: 'error', title: 'Error', message: 'Failed to delete app config' })
     } finally {
-      setDeleting((shops) => withShop(shops, shop, false))
+      setDeleting((shops) => withMember(shops, shop, false))
     }
   }
 
@@ -66,11 +50,7 @@ export function ConfigsTable({ configs, empty, onDeleted }: ConfigsTableProps) {
       <Title order={2} size="h4" mb="md">
         App Configurations
       </Title>
-      {refusal !== null && (
-        <Alert color="red" variant="light" mb="md">
-          {refusal}
-        </Alert>
-      )}
+      <RefusalAlert refusal={refusal} mb="md" />
       {configs.length === 0 ? (
         <Text c="dimmed">{empty}</Text>
       ) : (

@@ -1,16 +1,12 @@
-import { useEffect, useState } from 'react'
+import { useCallback } from 'react'
 import type { AppUrls } from '@shared/contract'
 import type { AppConfigView } from '@shared/ipc'
-import { errorMessage, useBridge } from '@renderer/lib/bridge'
+import { useBridge } from '@renderer/lib/bridge'
 import { showToast } from '@renderer/lib/toast'
-
-export type AppConfigsData =
-  | { status: 'loading' }
-  | { status: 'failed'; message: string }
-  | { status: 'loaded'; configs: AppConfigView[]; appUrls: AppUrls }
+import { useRemote, type Remote } from '@renderer/lib/useRemote'
 
 export interface AppConfigs {
-  data: AppConfigsData
+  data: Remote<{ configs: AppConfigView[]; appUrls: AppUrls }>
   retry: () => void
   /** Puts a config the server just created in the list, in the server's order (by shop). */
   added: (config: AppConfigView) => void
@@ -22,6 +18,9 @@ export interface AppConfigs {
 const byShop = (a: AppConfigView, b: AppConfigView) =>
   a.shop < b.shop ? -1 : a.shop > b.shop ? 1 : 0
 
+const toastFetched = () =>
+  showToast({ title: 'Success', message: 'App configs fetched successfully' })
+
 /**
  * The app configs and the app URLs, read together each time the page opens (SPEC §2: "Loading..."
  * then one success toast). A create or delete answers the row it changed, so the list follows
@@ -29,42 +28,25 @@ const byShop = (a: AppConfigView, b: AppConfigView) =>
  */
 export function useAppConfigs(): AppConfigs {
   const bridge = useBridge()
-  const [attempt, setAttempt] = useState(0)
-  const [data, setData] = useState<AppConfigsData>({ status: 'loading' })
+  const load = useCallback(
+    () =>
+      Promise.all([bridge.invoke('configs/list'), bridge.invoke('configs/appUrls')]).then(
+        ([configs, appUrls]) => ({ configs, appUrls }),
+      ),
+    [bridge],
+  )
+  const { remote, retry, update } = useRemote(load, toastFetched)
 
-  useEffect(() => {
-    // An answer to an earlier attempt, or to a page left meanwhile, is stale.
-    let current = true
-    Promise.all([bridge.invoke('configs/list'), bridge.invoke('configs/appUrls')]).then(
-      ([configs, appUrls]) => {
-        if (!current) return
-        setData({ status: 'loaded', configs, appUrls })
-        showToast({ title: 'Success', message: 'App configs fetched successfully' })
-      },
-      (error: unknown) => {
-        if (current) setData({ status: 'failed', message: errorMessage(error) })
-      },
-    )
-    return () => {
-      current = false
-    }
-  }, [bridge, attempt])
-
-  const update = (change: (configs: AppConfigView[]) => AppConfigView[]) =>
-    setData((previous) =>
-      previous.status === 'loaded' ? { ...previous, configs: change(previous.configs) } : previous,
-    )
+  const updateConfigs = (change: (configs: AppConfigView[]) => AppConfigView[]) =>
+    update((data) => ({ ...data, configs: change(data.configs) }))
 
   return {
-    data,
-    retry: () => {
-      setData({ status: 'loading' })
-      setAttempt((previous) => previous + 1)
-    },
+    data: remote,
+    retry,
     added: (config) =>
-      update((configs) =>
+      updateConfigs((configs) =>
         [...configs.filter((other) => other.shop !== config.shop), config].sort(byShop),
       ),
-    removed: (shop) => update((configs) => configs.filter((config) => config.shop !== shop)),
+    removed: (shop) => updateConfigs((configs) => configs.filter((config) => config.shop !== shop)),
   }
 }

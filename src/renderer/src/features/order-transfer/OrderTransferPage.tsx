@@ -18,7 +18,7 @@ export default function OrderTransferPage() {
 
   const send = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    if (!transfer.sending && !transfer.processing) void transfer.send(orderIdInput)
+    void transfer.send(orderIdInput)
   }
 
   const clear = () => {

@@ -10,7 +10,7 @@ import type { ReceiptState } from './useOrderTransfer'
 const ReceiptViewer = lazy(() => import('./ReceiptViewer'))
 
 /** PRODUCT.md's default name of a saved receipt. */
-export const receiptFileName = (orderName: string) => `tandem-receipt-${orderName}.pdf`
+const receiptFileName = (orderName: string) => `tandem-receipt-${orderName}.pdf`
 
 interface ReceiptPanelProps {
   orderName: string

@@ -6,7 +6,7 @@ import { errorMessage } from '@renderer/lib/bridge'
 import type { PageSize, ReceiptDocument } from './pdf-document'
 import classes from './ReceiptViewer.module.css'
 
-export interface ReceiptViewerProps {
+interface ReceiptViewerProps {
   /**
    * The receipt PDF's exact bytes. The viewer must not detach or modify this buffer (pdf.js
    * transfers the buffer it is given to its worker: pass it a copy).

@@ -7,7 +7,7 @@ export type PreviewAnswer = ChannelResult<'transfer/preview'>
 type ProcessAnswer = ChannelResult<'transfer/process'>
 export type TransferTab = 'summary' | 'receipt'
 
-export type PreviewState =
+type PreviewState =
   | { status: 'empty' }
   | { status: 'loaded'; orderId: string; answer: PreviewAnswer }
   | { status: 'failed'; orderId: string; message: string }
@@ -18,14 +18,17 @@ export type ReceiptState =
   | { status: 'loaded'; fetched: FetchedReceipt }
   | { status: 'failed'; message: string }
 
-export interface OrderTransfer {
+interface OrderTransfer {
   tab: TransferTab
   chooseTab: (tab: TransferTab) => void
   preview: PreviewState
   sending: boolean
   receipt: ReceiptState
   processing: boolean
-  /** Previews the order the person typed (SPEC §5: an ID is required). */
+  /**
+   * Previews the order the person typed (SPEC §5: an ID is required); does nothing while a preview
+   * or the processing is under way.
+   */
   send: (orderIdInput: string) => Promise<void>
   /** Forgets the preview and the receipt, and any answer still on its way. */
   clear: () => void
@@ -98,6 +101,7 @@ export function useOrderTransfer(): OrderTransfer {
     processing,
 
     async send(orderIdInput) {
+      if (sending || processing) return
       const orderId = orderIdInput.trim()
       if (!orderId) {
         showToast({ tone: 'error', title: 'Error', message: 'Creator order ID is required' })

@@ -1,12 +1,13 @@
 import { useCallback, useId, useState, type FormEvent } from 'react'
-import { Alert, Button, Card, Group, Stack, Text, Title } from '@mantine/core'
+import { Button, Card, Group, Stack, Text, Title } from '@mantine/core'
 import { PRODUCT_NAME } from '@shared/product'
 import { failureReason, useBridge } from '@renderer/lib/bridge'
 import { showToast } from '@renderer/lib/toast'
 import { LoadFailure } from '@renderer/app/LoadFailure'
 import { RateInput } from './RateInput'
 import { defaultRateErrors, readRate, type RateInputValue } from './rates'
-import { useRemote } from './useRemote'
+import { useRemote } from '@renderer/lib/useRemote'
+import { RefusalAlert } from '@renderer/app/RefusalAlert'
 
 /** A brand's page: its default commission, as the server has it, to change. */
 export function BrandCommission({ shop }: { shop: string }) {
@@ -110,11 +111,7 @@ function DefaultCommissionForm({
           onChange={edit(setCreatorInput)}
           error={errors.creatorCommissionRate}
         />
-        {refusal !== null && (
-          <Alert color="red" variant="light">
-            {refusal}
-          </Alert>
-        )}
+        <RefusalAlert refusal={refusal} />
         <Group justify="flex-end">
           <Button
             type="submit"

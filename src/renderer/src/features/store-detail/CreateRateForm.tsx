@@ -1,12 +1,13 @@
 import { useCallback, useId, useMemo, useState, type FormEvent } from 'react'
-import { Alert, Button, Card, Group, Select, Stack, Text, Title } from '@mantine/core'
+import { Button, Card, Group, Select, Stack, Text, Title } from '@mantine/core'
 import { failureReason, useBridge } from '@renderer/lib/bridge'
-import { storeName } from '@renderer/lib/format'
+import { storeOption } from '@renderer/lib/format'
 import { showToast } from '@renderer/lib/toast'
 import { LoadFailure } from '@renderer/app/LoadFailure'
 import { RateInput } from './RateInput'
 import { rateError, readRate, type RateInputValue } from './rates'
-import { useRemote } from './useRemote'
+import { useRemote } from '@renderer/lib/useRemote'
+import { RefusalAlert } from '@renderer/app/RefusalAlert'
 
 /**
  * With thousands of brands, rendering every option would stall the dropdown; typing narrows the
@@ -34,9 +35,7 @@ export function CreateRateForm({ creatorShop, onCreated }: CreateRateFormProps) 
   const brandOptions = useMemo(
     () =>
       stores.status === 'ready'
-        ? stores.value
-            .filter((store) => store.shopType === 'BRAND')
-            .map((store) => ({ value: store.shop, label: storeName(store.shop) }))
+        ? stores.value.filter((store) => store.shopType === 'BRAND').map(storeOption)
         : [],
     [stores],
   )
@@ -107,11 +106,7 @@ export function CreateRateForm({ creatorShop, onCreated }: CreateRateFormProps) 
             }}
             error={error}
           />
-          {refusal !== null && (
-            <Alert color="red" variant="light">
-              {refusal}
-            </Alert>
-          )}
+          <RefusalAlert refusal={refusal} />
           <Group justify="flex-end">
             <Button
               type="submit"

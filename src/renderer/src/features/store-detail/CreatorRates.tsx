@@ -1,14 +1,16 @@
 import { ConfirmDialog } from '@renderer/app/ConfirmDialog'
 import { useCallback, useState } from 'react'
-import { Alert, Button, Card, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core'
+import { Button, Card, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core'
 import type { UniqueCommissionRate } from '@shared/contract/entities'
 import { failureReason, useBridge } from '@renderer/lib/bridge'
 import { storeName } from '@renderer/lib/format'
+import { withMember } from '@renderer/lib/sets'
 import { showToast } from '@renderer/lib/toast'
 import { CreateRateForm } from './CreateRateForm'
 import { LoadFailure } from '@renderer/app/LoadFailure'
 import { percent } from './rates'
-import { useRemote } from './useRemote'
+import { useRemote } from '@renderer/lib/useRemote'
+import { RefusalAlert } from '@renderer/app/RefusalAlert'
 
 /** A creator's page: its unique commission rates, one per brand, to create and delete. */
 export function CreatorRates({ shop }: { shop: string }) {
@@ -53,7 +55,7 @@ function RatesTable({ rates, onDeleted }: RatesTableProps) {
   const remove = async ({ brandStoreShop, creatorStoreShop }: UniqueCommissionRate) => {
     setConfirming(null)
     setRefusal(null)
-    setDeleting((shops) => new Set(shops).add(brandStoreShop))
+    setDeleting((shops) => withMember(shops, brandStoreShop, true))
     try {
       await bridge.invoke('commissions/deleteUnique', {
         brandShop: brandStoreShop,
@@ -65,11 +67,7 @@ function RatesTable({ rates, onDeleted }: RatesTableProps) {
       setRefusal(failureReason(error))
       showToast({ tone: 'error', title: 'Failed', message: 'Commission rate failed to delete.' })
     } finally {
-      setDeleting((shops) => {
-        const rest = new Set(shops)
-        rest.delete(brandStoreShop)
-        return rest
-      })
+      setDeleting((shops) => withMember(shops, brandStoreShop, false))
     }
   }
 
@@ -77,11 +75,7 @@ function RatesTable({ rates, onDeleted }: RatesTableProps) {
 
   return (
     <>
-      {refusal !== null && (
-        <Alert color="red" variant="light" mb="md">
-          {refusal}
-        </Alert>
-      )}
+      <RefusalAlert refusal={refusal} mb="md" />
       <Table>
         <Table.Thead>
           <Table.Tr>

@@ -21,7 +21,7 @@ export function rateError(rate: number | null): string | null {
     : sentence(result.error.issues.map((issue) => issue.message).join('; '))
 }
 
-export interface DefaultRateErrors {
+interface DefaultRateErrors {
   tandemCommissionRate: string | null
   creatorCommissionRate: string | null
 }

@@ -6,7 +6,7 @@ import {
   type OptionsFilter,
 } from '@mantine/core'
 import type { Store } from '@shared/contract'
-import { storeName } from '@renderer/lib/format'
+import { storeOption } from '@renderer/lib/format'
 
 /** Options in the open dropdown at most: a tab may hold thousands of stores. */
 const OPTION_LIMIT = 50
@@ -46,7 +46,7 @@ export function StoreSelector({ stores, value, onChange }: StoreSelectorProps) {
  * text is lower-cased once here, and the scan stops at the limit instead of matching every store.
  */
 function storeOptions(stores: Store[]): { options: ComboboxItem[]; filter: OptionsFilter } {
-  const options = stores.map((store) => ({ value: store.shop, label: storeName(store.shop) }))
+  const options = stores.map(storeOption)
   // Name or host: people say "maya makes" but may paste "maya-makes.myshopify.com".
   const searchText = new Map(
     options.map((option) => [option.value, `${option.label} ${option.value}`.toLowerCase()]),

@@ -15,7 +15,6 @@ import classes from './StoreTable.module.css'
 const ROW_HEIGHT = 52
 /** Rows rendered beyond each edge of the window, so that fast scrolling shows no blank rows. */
 const OVERSCAN = 10
-/** SPEC §2 says "Brand" or "Creator": Mantine's capitals are turned off where they are shown. */
 /** SPEC §2: a row opens /main/stores/{store}?type={BRAND|CREATOR}. */
 const storePagePath = (store: Store) =>
   `/main/stores/${encodeURIComponent(store.shop)}?type=${store.shopType}`

@@ -6,7 +6,8 @@ import { PageHeading } from '@renderer/app/PageHeading'
 import { useStoresPage } from './stores-page-state'
 import { StoreSelector } from './StoreSelector'
 import { StoreTable } from './StoreTable'
-import { useStoreList, type StoreList } from './useStoreList'
+import type { Remote } from '@renderer/lib/useRemote'
+import { useStoreList } from './useStoreList'
 
 const TABS: { type: ShopType; label: string; empty: string }[] = [
   { type: 'BRAND', label: 'Brands', empty: 'No brand stores yet.' },
@@ -15,7 +16,7 @@ const TABS: { type: ShopType; label: string; empty: string }[] = [
 
 /** /main/stores: brand and creator stores in two tabs, each narrowed by a store selector. */
 export default function StoresPage() {
-  const list = useStoreList()
+  const { remote: stores, retry } = useStoreList()
   const tab = useStoresPage((state) => state.tab)
   const setTab = useStoresPage((state) => state.setTab)
 
@@ -36,7 +37,7 @@ export default function StoresPage() {
         </Tabs.List>
         {TABS.map(({ type, empty }) => (
           <Tabs.Panel key={type} value={type}>
-            <StoreTab list={list} type={type} empty={empty} />
+            <StoreTab stores={stores} onRetry={retry} type={type} empty={empty} />
           </Tabs.Panel>
         ))}
       </Tabs>
@@ -45,15 +46,16 @@ export default function StoresPage() {
 }
 
 interface StoreTabProps {
-  list: StoreList & { retry: () => void }
+  stores: Remote<Store[]>
+  onRetry: () => void
   type: ShopType
   empty: string
 }
 
-function StoreTab({ list, type, empty }: StoreTabProps) {
-  if (list.status === 'loading') return <Text c="dimmed">Loading...</Text>
-  if (list.status === 'failed') return <LoadFailure message={list.message} onRetry={list.retry} />
-  return <LoadedStoreTab stores={list.stores} type={type} empty={empty} />
+function StoreTab({ stores, onRetry, type, empty }: StoreTabProps) {
+  if (stores.status === 'loading') return <Text c="dimmed">Loading...</Text>
+  if (stores.status === 'failed') return <LoadFailure message={stores.message} onRetry={onRetry} />
+  return <LoadedStoreTab stores={stores.value} type={type} empty={empty} />
 }
 
 function LoadedStoreTab({

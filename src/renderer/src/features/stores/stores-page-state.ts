@@ -1,5 +1,6 @@
 import { create } from 'zustand'
 import type { ShopType } from '@shared/contract'
+import { withMember } from '@renderer/lib/sets'
 
 interface StoresPageState {
   tab: ShopType
@@ -25,10 +26,5 @@ export const useStoresPage = create<StoresPageState>()((set) => ({
   selectShop: (tab, shop) =>
     set((state) => ({ selectedShop: { ...state.selectedShop, [tab]: shop } })),
   setSyncing: (shop, syncing) =>
-    set((state) => {
-      const syncingShops = new Set(state.syncingShops)
-      if (syncing) syncingShops.add(shop)
-      else syncingShops.delete(shop)
-      return { syncingShops }
-    }),
+    set((state) => ({ syncingShops: withMember(state.syncingShops, shop, syncing) })),
 }))
