@@ -4,8 +4,10 @@ import { describe, expect, it } from 'vitest'
 import type { AppUrls } from '@shared/contract'
 import type { AppConfigView, ChannelArgs } from '@shared/ipc'
 import { BridgeError } from '@renderer/lib/bridge'
-import { SIGNED_IN, deferred, fakeBridge, type FakeAnswers } from './support/fake-bridge'
+import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
+import type { FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
+import { cellTexts, dataRows, rowOf } from './support/table'
 import { expectToast } from './support/toasts'
 
 // SPEC.md §2 "/main/configs", §5, §8, issue 5 and PRODUCT.md's departures, as a person sees them.
@@ -53,23 +55,6 @@ function renderConfigs(answers: FakeAnswers = {}) {
   renderApp(fake.bridge, '/main/configs')
   return fake
 }
-
-/** The table's config rows, the header left out. */
-const configRows = () =>
-  within(screen.getByRole('table'))
-    .getAllByRole('row')
-    .filter((row) => within(row).queryAllByRole('cell').length > 0)
-
-const rowOf = (shop: string) => {
-  const row = configRows().find((candidate) => within(candidate).queryByText(shop))
-  if (!row) throw new Error(`No row for ${shop}`)
-  return row
-}
-
-const cellTexts = (row: HTMLElement) =>
-  within(row)
-    .getAllByRole('cell')
-    .map((cell) => cell.textContent)
 
 const tab = (name: 'Brands' | 'Creators') => screen.getByRole('tab', { name })
 const addConfig = () => screen.getByRole('button', { name: 'Add Config' })
@@ -120,7 +105,7 @@ describe('Configs list', () => {
         .getAllByRole('columnheader')
         .map((header) => header.textContent),
     ).toEqual(['Shop', 'Client ID', 'Client secret', 'Shop type', 'Delete'])
-    expect(configRows().map(cellTexts)).toEqual([
+    expect(dataRows().map(cellTexts)).toEqual([
       ['lumen-botanicals.myshopify.com', 'lumen-client', '••••••••9f3aRevealCopy', 'Brand', ''],
       ['northwind-apparel.myshopify.com', 'northwind-client', '••••••••RevealCopy', 'Brand', ''],
     ])
@@ -136,7 +121,7 @@ describe('Configs list', () => {
     await userEvent.click(tab('Creators'))
 
     expect(tab('Creators')).toHaveAttribute('aria-selected', 'true')
-    expect(configRows().map(cellTexts)).toEqual([
+    expect(dataRows().map(cellTexts)).toEqual([
       ['maya-makes.myshopify.com', 'maya-client', '••••••••77c1RevealCopy', 'Creator', ''],
     ])
   })
@@ -156,10 +141,7 @@ describe('Configs list', () => {
       'configs/list': () => {
         attempts += 1
         if (attempts === 1) {
-          throw new BridgeError({
-            message: 'Failed to fetch app config: the server did not answer',
-            reason: 'the server did not answer',
-          })
+          throw serverRefusal('fetch app config', 'the server did not answer')
         }
         return CONFIGS
       },
@@ -175,7 +157,7 @@ describe('Configs list', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }))
 
     await loaded()
-    expect(configRows()).toHaveLength(2)
+    expect(dataRows()).toHaveLength(2)
     expect(fake.callsTo('configs/list')).toHaveLength(2)
     expect(screen.queryByText(/Failed to fetch app config/)).not.toBeInTheDocument()
     await expectToast('Success', 'App configs fetched successfully')
@@ -332,7 +314,7 @@ describe('Add config', () => {
     expect(addConfig()).toBeEnabled()
     expect(tab('Creators')).toHaveAttribute('aria-selected', 'true')
     expect(tab('Brands')).toBeEnabled()
-    expect(configRows().map(cellTexts)).toEqual([
+    expect(dataRows().map(cellTexts)).toEqual([
       ['maya-makes.myshopify.com', 'maya-client', '••••••••77c1RevealCopy', 'Creator', ''],
       ['new-creator.myshopify.com', 'client-42', '••••••••cretRevealCopy', 'Creator', ''],
     ])
@@ -342,7 +324,7 @@ describe('Add config', () => {
     const reason = 'An app config for maya-makes.myshopify.com already exists'
     renderConfigs({
       'configs/create': () => {
-        throw new BridgeError({ message: `Failed to create app config: ${reason}`, reason })
+        throw serverRefusal('create app config', reason)
       },
     })
     await loaded()
@@ -371,7 +353,7 @@ describe('Add config', () => {
     const reason = 'shop must look like name.myshopify.com'
     renderConfigs({
       'configs/create': () => {
-        throw new BridgeError({ message: `Failed to create app config: ${reason}`, reason })
+        throw serverRefusal('create app config', reason)
       },
     })
     await loaded()
@@ -407,7 +389,7 @@ describe('Add config', () => {
     expect(screen.queryByRole('form')).not.toBeInTheDocument()
     expect(addConfig()).toBeEnabled()
     expect(tab('Brands')).toHaveAttribute('aria-selected', 'true')
-    expect(configRows()).toHaveLength(2)
+    expect(dataRows()).toHaveLength(2)
     expect(fake.callsTo('configs/create')).toHaveLength(0)
 
     await user.click(addConfig())
@@ -434,9 +416,7 @@ describe('Delete config', () => {
     ])
     await expectToast('Success', 'App config deleted successfully')
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
-    expect(configRows().map((row) => cellTexts(row)[0])).toEqual([
-      'northwind-apparel.myshopify.com',
-    ])
+    expect(dataRows().map((row) => cellTexts(row)[0])).toEqual(['northwind-apparel.myshopify.com'])
   })
 
   it('deletes nothing on Cancel', async () => {
@@ -449,14 +429,14 @@ describe('Delete config', () => {
 
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
     expect(fake.callsTo('configs/delete')).toHaveLength(0)
-    expect(configRows()).toHaveLength(2)
+    expect(dataRows()).toHaveLength(2)
   })
 
   it('keeps the row when the delete fails, and says why', async () => {
     const reason = 'No app config for lumen-botanicals.myshopify.com'
     renderConfigs({
       'configs/delete': () => {
-        throw new BridgeError({ message: `Failed to delete app config: ${reason}`, reason })
+        throw serverRefusal('delete app config', reason)
       },
     })
     await loaded()
@@ -467,7 +447,7 @@ describe('Delete config', () => {
 
     await expectToast('Error', 'Failed to delete app config', 'error')
     expect(screen.getByText(reason)).toBeInTheDocument()
-    expect(configRows().map((row) => cellTexts(row)[0])).toEqual([
+    expect(dataRows().map((row) => cellTexts(row)[0])).toEqual([
       'lumen-botanicals.myshopify.com',
       'northwind-apparel.myshopify.com',
     ])

@@ -11,7 +11,8 @@ import {
   order1001Brands,
   order1001CreatorOrder,
 } from '../support/sandbox-figures'
-import { SIGNED_IN, deferred, fakeBridge, type FakeAnswers } from './support/fake-bridge'
+import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
+import type { FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
 import { expectToast } from './support/toasts'
 
@@ -112,9 +113,6 @@ async function previewOrder(user: ReturnType<typeof userEvent.setup>, id = '1001
   await user.click(sendButton())
   await screen.findByRole('region', { name: 'Creator Order' })
 }
-
-const serverRefusal = (action: string, reason: string) =>
-  new BridgeError({ message: `Failed to ${action}: ${reason}`, reason })
 
 describe('Sending a creator order ID', () => {
   it('refuses an empty or blank ID with a toast, and asks main nothing', async () => {

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { BridgeError } from '@renderer/lib/bridge'
 import type { UniqueCommissionRate } from '@shared/contract'
 import type { ChannelResult } from '@shared/ipc'
-import { SIGNED_IN, deferred, fakeBridge, type FakeAnswers } from './support/fake-bridge'
+import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
+import type { FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
 
 const CREATOR = 'maya-makes.myshopify.com'
@@ -241,10 +242,7 @@ describe('Creator view: unique commission rates', () => {
   it("says the rate failed to create, with the server's sentence, when it refuses", async () => {
     const { fake } = creatorPage({
       'commissions/createUnique': () => {
-        throw new BridgeError({
-          message: `Failed to create commission rate: ${OVER_100}`,
-          reason: OVER_100,
-        })
+        throw serverRefusal('create commission rate', OVER_100)
       },
     })
     await screen.findByRole('table')
@@ -321,7 +319,7 @@ describe('Creator view: unique commission rates', () => {
     const reason = 'The server could not be reached.'
     const { fake } = creatorPage({
       'commissions/deleteUnique': () => {
-        throw new BridgeError({ message: `Failed to delete commission rate: ${reason}`, reason })
+        throw serverRefusal('delete commission rate', reason)
       },
     })
     await screen.findByRole('table')

@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { BridgeError } from '@renderer/lib/bridge'
 import type { ChannelResult } from '@shared/ipc'
-import { SIGNED_IN, deferred, fakeBridge, type FakeAnswers } from './support/fake-bridge'
+import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
+import type { FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
 
 const BRAND = 'northwind-apparel.myshopify.com'
@@ -189,10 +190,7 @@ describe('Brand view: default commission', () => {
       "The tandem commission rate plus the brand's highest unique commission rate (20) must not exceed 100"
     brandPage({
       'commissions/setDefault': () => {
-        throw new BridgeError({
-          message: `Failed to set default commission rates: ${reason}`,
-          reason,
-        })
+        throw serverRefusal('set default commission rates', reason)
       },
     })
     await screen.findByLabelText('Tandem commission rate')

@@ -1,14 +1,15 @@
-import { Link, createMemoryRouter, type RouteObject } from 'react-router'
-import { act, render, screen, within } from '@testing-library/react'
+import { Link, type RouteObject } from 'react-router'
+import { act, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Store } from '@shared/contract'
 import type { ChannelResult } from '@shared/ipc'
-import { TandemApp } from '@renderer/app/TandemApp'
 import { routes } from '@renderer/app/routes'
 import { useStoresPage } from '@renderer/features/stores/stores-page-state'
-import { BridgeError } from '@renderer/lib/bridge'
-import { SIGNED_IN, deferred, fakeBridge, type FakeAnswers } from './support/fake-bridge'
+import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
+import type { FakeAnswers } from './support/fake-bridge'
+import { renderApp } from './support/render-app'
+import { cellTexts, dataRows, rowOf } from './support/table'
 
 // SPEC.md §2 "/main/stores", issue 4 and PRODUCT.md's departures, as a person sees them.
 
@@ -74,27 +75,9 @@ function renderStores(answers: FakeAnswers = {}) {
     'stores/list': () => STORES,
     ...answers,
   })
-  const router = createMemoryRouter(routesWithStorePage, { initialEntries: ['/main/stores'] })
-  render(<TandemApp bridge={fake.bridge} router={router} env="test" />)
-  return { ...fake, router, location: () => router.state.location }
+  const { router, location } = renderApp(fake.bridge, '/main/stores', routesWithStorePage)
+  return { ...fake, router, location }
 }
-
-/** The table's store rows (the header row and the virtualizer's spacers left out). */
-const storeRows = () =>
-  within(screen.getByRole('table'))
-    .getAllByRole('row')
-    .filter((row) => within(row).queryAllByRole('cell').length > 0)
-
-const rowOf = (name: string) => {
-  const row = storeRows().find((candidate) => within(candidate).queryByText(name, { exact: true }))
-  if (!row) throw new Error(`No row for ${name}`)
-  return row
-}
-
-const cellTexts = (row: HTMLElement) =>
-  within(row)
-    .getAllByRole('cell')
-    .map((cell) => cell.textContent)
 
 const selector = () => screen.getByPlaceholderText('Select store...')
 
@@ -108,7 +91,7 @@ describe('Stores list', () => {
 
     await act(async () => list.resolve(STORES))
     expect(screen.queryByText('Loading...')).not.toBeInTheDocument()
-    expect(storeRows()).toHaveLength(3)
+    expect(dataRows()).toHaveLength(3)
   })
 
   it('opens on the Brands tab with name, URL and badge of each brand', async () => {
@@ -123,7 +106,7 @@ describe('Stores list', () => {
         .getAllByRole('columnheader')
         .map((header) => header.textContent),
     ).toEqual(['Name', 'URL', 'Type', 'Sync products', 'Open'])
-    expect(storeRows().map(cellTexts)).toEqual([
+    expect(dataRows().map(cellTexts)).toEqual([
       ['ironpeak outdoor', 'https://ironpeak-outdoor.myshopify.com', 'Brand', 'Sync', ''],
       ['lumen botanicals', 'https://lumen-botanicals.myshopify.com', 'Brand', 'Sync', ''],
       ['northwind apparel', 'https://northwind-apparel.myshopify.com', 'Brand', 'Sync', ''],
@@ -141,7 +124,7 @@ describe('Stores list', () => {
     await userEvent.click(screen.getByRole('tab', { name: 'Creators' }))
 
     expect(screen.getByRole('tab', { name: 'Creators' })).toHaveAttribute('aria-selected', 'true')
-    expect(storeRows().map(cellTexts)).toEqual([
+    expect(dataRows().map(cellTexts)).toEqual([
       ['maya makes', 'https://maya-makes.myshopify.com', 'Creator', 'Sync', ''],
       ['urban trail edits', 'https://urban-trail-edits.myshopify.com', 'Creator', 'Sync', ''],
     ])
@@ -175,12 +158,12 @@ describe('Stores list', () => {
     await user.click(screen.getByRole('option', { name: 'lumen botanicals' }))
 
     expect(selector()).toHaveValue('lumen botanicals')
-    expect(storeRows().map((row) => cellTexts(row)[0])).toEqual(['lumen botanicals'])
+    expect(dataRows().map((row) => cellTexts(row)[0])).toEqual(['lumen botanicals'])
 
     await user.click(screen.getByRole('button', { name: 'Clear store' }))
 
     expect(selector()).toHaveValue('')
-    expect(storeRows()).toHaveLength(3)
+    expect(dataRows()).toHaveLength(3)
   })
 
   it("offers only the current tab's stores, found by name or host", async () => {
@@ -298,7 +281,7 @@ describe('Stores list', () => {
     const reason = 'Store not found: lumen-botanicals.myshopify.com'
     renderStores({
       'stores/syncProducts': () => {
-        throw new BridgeError({ message: `Failed to sync products: ${reason}`, reason })
+        throw serverRefusal('sync products', reason)
       },
     })
     await screen.findByRole('table')
@@ -318,10 +301,7 @@ describe('Stores list', () => {
       'stores/list': () => {
         attempts += 1
         if (attempts === 1) {
-          throw new BridgeError({
-            message: 'Failed to fetch stores: the server did not answer',
-            reason: 'the server did not answer',
-          })
+          throw serverRefusal('fetch stores', 'the server did not answer')
         }
         return STORES
       },
@@ -336,7 +316,7 @@ describe('Stores list', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }))
 
     await screen.findByRole('table')
-    expect(storeRows()).toHaveLength(3)
+    expect(dataRows()).toHaveLength(3)
     expect(fake.callsTo('stores/list')).toHaveLength(2)
     expect(screen.queryByText(/Failed to fetch stores/)).not.toBeInTheDocument()
   })
@@ -355,7 +335,7 @@ describe('Stores list', () => {
     await screen.findByRole('table')
     expect(screen.getByRole('tab', { name: 'Creators' })).toHaveAttribute('aria-selected', 'true')
     expect(selector()).toHaveValue('urban trail edits')
-    expect(storeRows().map((row) => cellTexts(row)[0])).toEqual(['urban trail edits'])
+    expect(dataRows().map((row) => cellTexts(row)[0])).toEqual(['urban trail edits'])
   })
 
   it('still shows a sync that runs while the person visits a store page, and its toast', async () => {
@@ -387,7 +367,7 @@ describe('Stores list at scale', () => {
     const table = await screen.findByRole('table')
 
     expect(table).toHaveAttribute('aria-rowcount', '5001')
-    const rows = storeRows()
+    const rows = dataRows()
     expect(rows.length).toBeGreaterThan(10)
     expect(rows.length).toBeLessThan(60)
     expect(cellTexts(rows[0]!)[0]).toBe('store 00000')
@@ -407,6 +387,6 @@ describe('Stores list at scale', () => {
       'store 09998',
     ])
     await user.click(screen.getByRole('option', { name: 'store 09998' }))
-    expect(storeRows().map((row) => cellTexts(row)[0])).toEqual(['store 09998'])
+    expect(dataRows().map((row) => cellTexts(row)[0])).toEqual(['store 09998'])
   })
 })

@@ -8,6 +8,7 @@ import type {
   SettingsView,
   TandemBridge,
 } from '@shared/ipc'
+import { BridgeError } from '@renderer/lib/bridge'
 
 export type FakeAnswers = {
   [C in Channel]?: (args: ChannelArgs<C>) => ChannelResult<C> | Promise<ChannelResult<C>>
@@ -69,6 +70,10 @@ export function fakeBridge(answers: FakeAnswers = {}) {
     },
   }
 }
+
+/** A failure as main passes on a server's refusal: what failed, with the server's sentence. */
+export const serverRefusal = (action: string, reason: string) =>
+  new BridgeError({ message: `Failed to ${action}: ${reason}`, reason })
 
 /** A promise the test settles when it chooses, to observe a request in flight. */
 export function deferred<T>() {
