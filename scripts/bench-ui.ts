@@ -88,7 +88,7 @@ async function startStack(
   await addStores(db, storeCount - STORES.length)
   const app = await buildApp({
     db,
-    verifier: firebaseTokenVerifier(emulator.projectId),
+    verifier: firebaseTokenVerifier({ projectId: emulator.projectId }),
     adminEmails: [],
     secrets,
     commerce: createSandboxCommerce(db),

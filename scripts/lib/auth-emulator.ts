@@ -82,6 +82,8 @@ export interface EmulatorUser {
   password: string
   /** Sets the custom claim `admin: true`. */
   admin?: boolean
+  /** Marks the email as verified (or not); left as it is when not given. */
+  emailVerified?: boolean
 }
 
 /** Creates a user in the emulator, or sets the claims of the one that exists. */
@@ -107,6 +109,7 @@ export async function upsertEmulatorUser(
     localId: uid,
     ...(existing ? {} : { password: user.password }),
     customAttributes: JSON.stringify(user.admin ? { admin: true } : {}),
+    ...(user.emailVerified === undefined ? {} : { emailVerified: user.emailVerified }),
   })
   return { uid }
 }

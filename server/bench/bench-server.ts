@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   await addBenchMarketplace(db, STORES.length)
   const app = await buildApp({
     db,
-    verifier: firebaseTokenVerifier(process.env.BENCH_PROJECT_ID ?? 'demo-tandem'),
+    verifier: firebaseTokenVerifier({ projectId: process.env.BENCH_PROJECT_ID ?? 'demo-tandem' }),
     adminEmails: [],
     secrets,
     commerce: createSandboxCommerce(db),

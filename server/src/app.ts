@@ -1,7 +1,12 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { CommercePort } from './adapters/commerce/commerce-port'
 import type { PaymentsPort } from './adapters/payments/payments-port'
-import { isAdministrator, type TokenVerifier } from './auth/verify'
+import {
+  isAdministrator,
+  SignInServiceUnavailableError,
+  TokenRejectedError,
+  type TokenVerifier,
+} from './auth/verify'
 import type { Db } from './db/connect'
 import { answerFrameworkError, HttpError, installErrorHandling } from './http/errors'
 import { registerRoutes } from './routes'
@@ -29,6 +34,9 @@ const PUBLIC_PATHS = [/^\/healthz$/, /^\/images\//]
 
 const BODY_LIMIT_BYTES = 1_000_000
 
+export const SIGN_IN_SERVICE_UNREACHABLE =
+  'The sign-in service (Firebase Authentication) could not be reached to check your sign-in: try again in a moment'
+
 /**
  * The Tandem server, built from its parts and testable without a port (app.inject). `listen` and
  * `inject` make it ready; until then a caller may add to it (the benchmark adds its ceiling route).
@@ -54,8 +62,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         'Sign in first: send a Firebase ID token as "Authorization: Bearer …"',
       )
     }
-    const user = await deps.verifier.verify(token).catch(() => {
-      throw new HttpError(401, 'The ID token is invalid or has expired: sign in again')
+    const user = await deps.verifier.verify(token).catch((error: unknown) => {
+      if (error instanceof TokenRejectedError) throw new HttpError(401, error.message)
+      // An outage is not the caller's fault: "sign in again" would not help them.
+      const cause = error instanceof SignInServiceUnavailableError ? error.message : String(error)
+      request.log.warn({ cause }, 'the sign-in service could not verify a token')
+      throw new HttpError(503, SIGN_IN_SERVICE_UNREACHABLE)
     })
     if (!isAdministrator(user, deps.adminEmails)) {
       throw new HttpError(403, 'This account is not a Tandem administrator')

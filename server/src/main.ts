@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   })
   const app = await buildApp({
     db,
-    verifier: firebaseTokenVerifier(config.firebaseProjectId),
+    verifier: firebaseTokenVerifier({ projectId: config.firebaseProjectId }),
     adminEmails: config.adminEmails,
     secrets,
     commerce: createSandboxCommerce(db),

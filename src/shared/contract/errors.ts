@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   413: 'payload_too_large',
   422: 'business_rule',
   502: 'upstream_failed',
+  503: 'unavailable',
 } as const
 
 /** SPEC.md §8's payment-transfer messages, word for word. */

@@ -5,13 +5,17 @@ import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import pg from 'pg'
 import { inject } from 'vitest'
-import { emulatorIdToken, upsertEmulatorUser } from '../../../scripts/lib/auth-emulator'
+import {
+  emulatorIdToken,
+  upsertEmulatorUser,
+  type EmulatorUser,
+} from '../../../scripts/lib/auth-emulator'
 import type { CommercePort } from '../../../server/src/adapters/commerce/commerce-port'
 import { createSandboxCommerce } from '../../../server/src/adapters/commerce/sandbox-commerce'
 import type { PaymentsPort } from '../../../server/src/adapters/payments/payments-port'
 import { createSandboxPayments } from '../../../server/src/adapters/payments/sandbox-payments'
 import { buildApp } from '../../../server/src/app'
-import { firebaseTokenVerifier } from '../../../server/src/auth/verify'
+import { firebaseTokenVerifier, type TokenVerifier } from '../../../server/src/auth/verify'
 import { openDatabase, type Db } from '../../../server/src/db/connect'
 import { createSecretBox, type SecretBox } from '../../../server/src/secrets'
 import { seedSandboxMarketplace } from '../../../server/src/seed/seed'
@@ -41,6 +45,12 @@ export interface ServerOptions {
   publicUrl?: string
   commerce?: (db: Db) => CommercePort
   payments?: (db: Db) => PaymentsPort
+  /** The token verifier's clock, for stepping past its cache. */
+  verifierClock?: () => number
+  /** In place of the Firebase verifier of the run's Auth emulator. */
+  verifier?: TokenVerifier
+  /** TANDEM_ADMIN_EMAILS; [LISTED_ADMIN_EMAIL] unless given. */
+  adminEmails?: string[]
 }
 
 export const usesPostgres = () => Boolean(process.env.TANDEM_TEST_DATABASE_URL)
@@ -58,17 +68,20 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
   }
   const app = await buildApp({
     db,
-    verifier: firebaseTokenVerifier(projectId),
-    adminEmails: [LISTED_ADMIN_EMAIL],
+    verifier: options.verifier ?? firebaseTokenVerifier({ projectId, now: options.verifierClock }),
+    adminEmails: options.adminEmails ?? [LISTED_ADMIN_EMAIL],
     secrets,
     commerce: (options.commerce ?? createSandboxCommerce)(db),
     payments: (options.payments ?? createSandboxPayments)(db),
     publicUrl,
   })
   const tokens = {
-    admin: await idToken(emulatorUrl, projectId, 'claim-admin@tandem.test', true),
-    listedAdmin: await idToken(emulatorUrl, projectId, LISTED_ADMIN_EMAIL, false),
-    notAdmin: await idToken(emulatorUrl, projectId, 'shopper@tandem.test', false),
+    admin: await idToken(emulatorUrl, projectId, { email: 'claim-admin@tandem.test', admin: true }),
+    listedAdmin: await idToken(emulatorUrl, projectId, {
+      email: LISTED_ADMIN_EMAIL,
+      emailVerified: true,
+    }),
+    notAdmin: await idToken(emulatorUrl, projectId, { email: 'shopper@tandem.test' }),
   }
   return {
     app,
@@ -115,8 +128,14 @@ async function freshDatabase() {
   }
 }
 
-async function idToken(emulatorUrl: string, projectId: string, email: string, admin: boolean) {
-  const password = 'test-password'
-  await upsertEmulatorUser(emulatorUrl, projectId, { email, password, admin })
-  return emulatorIdToken(emulatorUrl, email, password)
+export const TEST_PASSWORD = 'test-password'
+
+/** Creates or updates a user in the Auth emulator and signs them in: their ID token. */
+export async function idToken(
+  emulatorUrl: string,
+  projectId: string,
+  user: Omit<EmulatorUser, 'password'>,
+): Promise<string> {
+  await upsertEmulatorUser(emulatorUrl, projectId, { ...user, password: TEST_PASSWORD })
+  return emulatorIdToken(emulatorUrl, user.email, TEST_PASSWORD)
 }
