@@ -46,7 +46,12 @@ export default defineConfig({
                 name: 'server-postgres',
                 environment: 'node',
                 include: ['tests/server/**/*.test.ts'],
-                exclude: ['tests/server/domain.test.ts', 'tests/server/receipt.test.ts'],
+                // What touches no database runs once.
+                exclude: [
+                  'tests/server/domain.test.ts',
+                  'tests/server/receipt.test.ts',
+                  'tests/server/admin-cli.test.ts',
+                ],
                 testTimeout: 20_000,
                 env: { TANDEM_TEST_DATABASE_URL: postgresUrl },
               },

@@ -1,0 +1,64 @@
+import { execFile } from 'node:child_process'
+import type { Agent } from 'node:http'
+import { connect } from 'node:net'
+import { resolve } from 'node:path'
+import { initializeApp } from 'firebase-admin/app'
+import { getAuth, type Auth } from 'firebase-admin/auth'
+import { inject } from 'vitest'
+
+// The run's Auth emulator as an operator reaches it: firebase-admin for what the Firebase console
+// would do (disable a user, revoke their sign-ins), `npm run admin` itself, and an outage.
+
+let appCount = 0
+
+/** firebase-admin against the run's Auth emulator. */
+export function emulatorAuth(): Auth {
+  process.env.FIREBASE_AUTH_EMULATOR_HOST = new URL(inject('authEmulatorUrl')).host
+  const app = initializeApp({ projectId: inject('authProjectId') }, `test-operator-${++appCount}`)
+  return getAuth(app)
+}
+
+/** The environment `npm run admin` gets against the run's emulator. */
+export const emulatorEnv = (): Record<string, string> => ({
+  FIREBASE_AUTH_EMULATOR_HOST: new URL(inject('authEmulatorUrl')).host,
+  TANDEM_FIREBASE_PROJECT_ID: inject('authProjectId'),
+})
+
+export interface CommandResult {
+  exitCode: number
+  stdout: string
+  stderr: string
+}
+
+const root = resolve(__dirname, '../../..')
+
+/**
+ * `npm run admin -- …args` from the project's root, with only the given environment beside PATH
+ * and HOME (the test's own Firebase variables must not leak in).
+ */
+export function runAdminCli(args: string[], env: Record<string, string>): Promise<CommandResult> {
+  return new Promise((done) => {
+    execFile(
+      'npm',
+      ['run', '--silent', 'admin', '--', ...args],
+      {
+        cwd: root,
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+        timeout: 30_000,
+      },
+      (error, stdout, stderr) => {
+        const exitCode = error ? (typeof error.code === 'number' ? error.code : -1) : 0
+        done({ exitCode, stdout: stdout.trim(), stderr: stderr.trim() })
+      },
+    )
+  })
+}
+
+/**
+ * Gives firebase-admin a network that is down: every connection of this agent goes to a closed
+ * port on this machine and is refused, so no request ever leaves it.
+ */
+export function unreachableNetwork<A extends Agent>(agent: A, closedPort: number): A {
+  agent.createConnection = () => connect({ host: '127.0.0.1', port: closedPort })
+  return agent
+}
