@@ -1,7 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Agent } from 'node:http'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { freePort } from '../../scripts/lib/ports'
+import { firebaseTokenVerifier } from '../../server/src/auth/verify'
+import { unreachableNetwork } from '../server/support/firebase-users'
 import { order1001Brands, ORDER_1001_TOTALS } from '../support/sandbox-figures'
 import { DEMO_ADMIN, upsertEmulatorUser } from '../../scripts/lib/auth-emulator'
 import {
@@ -23,20 +27,23 @@ import { startServerUnderTest, type ServerUnderTest } from '../server/support/se
 
 let server: ServerUnderTest
 let folder: string
-let invoke: (channel: string, args?: unknown) => Promise<unknown>
+let invoke: Invoke
 const clipboard = new RecordingClipboard(recordingLogger())
 
-beforeAll(async () => {
-  server = await startServerUnderTest()
-  await server.app.listen({ host: '127.0.0.1', port: 0 })
-  const address = server.app.server.address()
-  const port = typeof address === 'object' && address ? address.port : 0
-  const authEmulatorUrl = inject('authEmulatorUrl')
-  await upsertEmulatorUser(authEmulatorUrl, inject('authProjectId'), DEMO_ADMIN)
-  folder = mkdtempSync(join(tmpdir(), 'tandem-console-server-'))
+type Invoke = (channel: string, args?: unknown) => Promise<unknown>
+
+/** Listens on a free loopback port: the server's URL. */
+async function listen(started: ServerUnderTest): Promise<string> {
+  await started.app.listen({ host: '127.0.0.1', port: 0 })
+  const address = started.app.server.address()
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
+}
+
+/** The console's main process against the server at `apiUrl`: its handler map, called. */
+function consoleAgainst(apiUrl: string): Invoke {
   const log = recordingLogger()
   const main = composeMain({
-    buildEnvironment: { ...LOCAL_DEFAULTS, apiUrl: `http://127.0.0.1:${port}`, authEmulatorUrl },
+    buildEnvironment: { ...LOCAL_DEFAULTS, apiUrl, authEmulatorUrl: inject('authEmulatorUrl') },
     store: memoryStore(),
     cipher: noCipher,
     clipboard,
@@ -46,16 +53,53 @@ beforeAll(async () => {
     log,
     emit: () => {},
   })
-  invoke = async (channel, args) => {
+  return async (channel, args) => {
     const envelope = await dispatch(main.handlers, channel, args, log)
     if (!envelope.ok) throw new Error(envelope.error.message)
     return envelope.value
   }
+}
+
+beforeAll(async () => {
+  server = await startServerUnderTest()
+  await upsertEmulatorUser(inject('authEmulatorUrl'), inject('authProjectId'), DEMO_ADMIN)
+  folder = mkdtempSync(join(tmpdir(), 'tandem-console-server-'))
+  invoke = consoleAgainst(await listen(server))
 })
 
 afterAll(async () => {
   await server?.close()
   rmSync(folder, { recursive: true, force: true })
+})
+
+describe('the console when the sign-in service is down', () => {
+  it('says so, and keeps the admin signed in rather than asking them to sign in again', async () => {
+    // The server's verifier cannot reach Firebase; the console's own sign-in still can.
+    const outage = await startServerUnderTest({
+      seed: false,
+      verifier: firebaseTokenVerifier({
+        projectId: inject('authProjectId'),
+        httpAgent: unreachableNetwork(new Agent(), await freePort()),
+      }),
+    })
+    try {
+      const outageConsole = consoleAgainst(await listen(outage))
+      const signedIn = { signedIn: true, email: DEMO_ADMIN.email }
+      expect(
+        await outageConsole('session/signIn', {
+          email: DEMO_ADMIN.email,
+          password: DEMO_ADMIN.password,
+        }),
+      ).toEqual(signedIn)
+      await expect(outageConsole('stores/list')).rejects.toThrow(
+        'Failed to fetch stores: The sign-in service (Firebase Authentication) could not be ' +
+          'reached to check your sign-in: try again in a moment',
+      )
+      expect(await outageConsole('session/status')).toEqual(signedIn)
+    } finally {
+      await outage.close()
+    }
+  })
 })
 
 describe('the console against the Tandem server', () => {
