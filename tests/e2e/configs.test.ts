@@ -33,14 +33,14 @@ describe('app configs in Chromium', () => {
     await shows(page.getByText('App Configurations'))
     await shows(rowOf('northwind-apparel.myshopify.com'))
     await shows(rowOf('lumen-botanicals.myshopify.com'))
-    expect(await rowOf('maya-makes.myshopify.com').count()).toBe(0)
+    await expect.poll(() => rowOf('maya-makes.myshopify.com').count()).toBe(0)
     // The secret is masked; the sandbox's secret never reaches the page.
     expect(await page.content()).not.toContain('shpss_sandbox')
     await screenshot(page, 'configs-dark-wide')
 
     await page.getByRole('tab', { name: 'Creators' }).click()
     await shows(rowOf('maya-makes.myshopify.com'))
-    expect(await rowOf('northwind-apparel.myshopify.com').count()).toBe(0)
+    await expect.poll(() => rowOf('northwind-apparel.myshopify.com').count()).toBe(0)
   })
 
   it('copies the creator app and auth URLs to the clipboard exactly', async () => {
@@ -61,13 +61,15 @@ describe('app configs in Chromium', () => {
     await page.getByRole('tab', { name: 'Brands' }).click()
     await page.getByRole('button', { name: 'Add Config' }).click()
     await shows(page.getByText('Shopify App Configuration'))
-    expect(await page.getByRole('button', { name: 'Add Config' }).isDisabled()).toBe(true)
+    await expect
+      .poll(() => page.getByRole('button', { name: 'Add Config' }).isDisabled())
+      .toBe(true)
     const create = page.getByRole('button', { name: 'Create' })
-    expect(await create.isDisabled()).toBe(true)
+    await expect.poll(() => create.isDisabled()).toBe(true)
 
     await page.getByLabel('Shop', { exact: true }).fill('  new-brand.myshopify.com  ')
     await page.getByLabel('Client ID').fill('  client-new  ')
-    expect(await create.isDisabled()).toBe(true)
+    await expect.poll(() => create.isDisabled()).toBe(true)
     await page.getByLabel('Client Secret', { exact: true }).fill('  shpss_new_secret  ')
     await create.click()
     await shows(page.getByText('App config created successfully'))
@@ -89,9 +91,9 @@ describe('app configs in Chromium', () => {
     await page.getByRole('button', { name: 'Create' }).click()
     await shows(page.getByText('Failed to create app config').first())
     await shows(page.getByText(/already exists/).first())
-    expect(await page.getByLabel('Client ID').inputValue()).toBe('another')
+    await expect.poll(() => page.getByLabel('Client ID').inputValue()).toBe('another')
     await page.getByRole('button', { name: 'Cancel' }).click()
-    expect(await page.getByRole('button', { name: 'Add Config' }).isEnabled()).toBe(true)
+    await expect.poll(() => page.getByRole('button', { name: 'Add Config' }).isEnabled()).toBe(true)
   })
 
   it('deletes a config after confirmation', async () => {

@@ -96,18 +96,26 @@ describe('order transfer preview in Chromium', () => {
   it("previews order 1001 with PRODUCT.md's figures, lines and images", async () => {
     await preview(page, '1001')
 
-    expect(await field(page, 'Creator Order', 'Name')).toBe('#1001')
-    expect(await field(page, 'Creator Order', 'Email')).toBe('jane@example.com')
-    expect(await field(page, 'Creator Order', 'Tax')).toBe('$14.04')
-    expect(await field(page, 'Creator Order', 'Shipping address')).toBe(
-      'Jane Doe\n1 Main St\nPortland 97201\nUS',
-    )
-    const lines = await tableRows(page, 'Line Items')
-    expect(lines.map((cells) => [cells[1], cells[3], cells[4], cells[5]])).toEqual([
-      ['Linen OvershirtFrom northwind apparel', '2', '$68.00', '$136.00'],
-      ['Rosehip Face OilFrom lumen botanicals', '1', '$34.50', '$34.50'],
-      ['Sticker PackNot from a brand', '1', '$5.00', '$5.00'],
-    ])
+    await expect.poll(() => field(page, 'Creator Order', 'Name')).toBe('#1001')
+    await expect.poll(() => field(page, 'Creator Order', 'Email')).toBe('jane@example.com')
+    await expect.poll(() => field(page, 'Creator Order', 'Tax')).toBe('$14.04')
+    await expect
+      .poll(() => field(page, 'Creator Order', 'Shipping address'))
+      .toBe('Jane Doe\n1 Main St\nPortland 97201\nUS')
+    await expect
+      .poll(async () =>
+        (await tableRows(page, 'Line Items')).map((cells) => [
+          cells[1],
+          cells[3],
+          cells[4],
+          cells[5],
+        ]),
+      )
+      .toEqual([
+        ['Linen OvershirtFrom northwind apparel', '2', '$68.00', '$136.00'],
+        ['Rosehip Face OilFrom lumen botanicals', '1', '$34.50', '$34.50'],
+        ['Sticker PackNot from a brand', '1', '$5.00', '$5.00'],
+      ])
     // The server serves the product images; each has loaded.
     const images = card(page, 'Line Items').locator('img')
     await expect.poll(() => images.count()).toBe(3)
@@ -119,13 +127,15 @@ describe('order transfer preview in Chromium', () => {
       )
       .toEqual([true, true, true])
 
-    expect(await tableRows(page, 'Brand Transfers')).toEqual([
-      ['northwind apparelnorthwind-apparel.myshopify.com', '-', '$102.00', '$20.40', '$13.60'],
-      ['lumen botanicalslumen-botanicals.myshopify.com', '-', '$24.84', '$6.90', '$2.76'],
-    ])
-    expect(await field(page, 'Totals', 'Total brand amount')).toBe('$126.84')
-    expect(await field(page, 'Totals', 'Total creator commission')).toBe('$27.30')
-    expect(await field(page, 'Totals', 'Total tandem commission')).toBe('$16.36')
+    await expect
+      .poll(() => tableRows(page, 'Brand Transfers'))
+      .toEqual([
+        ['northwind apparelnorthwind-apparel.myshopify.com', '-', '$102.00', '$20.40', '$13.60'],
+        ['lumen botanicalslumen-botanicals.myshopify.com', '-', '$24.84', '$6.90', '$2.76'],
+      ])
+    await expect.poll(() => field(page, 'Totals', 'Total brand amount')).toBe('$126.84')
+    await expect.poll(() => field(page, 'Totals', 'Total creator commission')).toBe('$27.30')
+    await expect.poll(() => field(page, 'Totals', 'Total tandem commission')).toBe('$16.36')
     await screenshot(page, 'order-transfer-dark-wide')
   })
 
@@ -137,17 +147,15 @@ describe('order transfer preview in Chromium', () => {
     await preview(page, orderId, 'Failed to fetch preview')
     await shows(page.locator('.mantine-Notification-description', { hasText: reason }))
     await shows(page.getByText(`Creator order ${orderId}: ${reason}`))
-    expect(await card(page, 'Creator Order').count()).toBe(0)
+    await expect.poll(() => card(page, 'Creator Order').count()).toBe(0)
   })
 
   it('shows order 1005 in euros', async () => {
     await preview(page, '1005')
-    expect((await tableRows(page, 'Brand Transfers'))[0]?.slice(2)).toEqual([
-      '€46.50',
-      '€9.30',
-      '€6.20',
-    ])
-    expect(await field(page, 'Creator Order', 'Subtotal')).toBe('€62.00')
+    await expect
+      .poll(async () => (await tableRows(page, 'Brand Transfers'))[0]?.slice(2))
+      .toEqual(['€46.50', '€9.30', '€6.20'])
+    await expect.poll(() => field(page, 'Creator Order', 'Subtotal')).toBe('€62.00')
   })
 
   it('refuses an empty ID', async () => {
@@ -175,7 +183,7 @@ describe('requests in flight in Chromium', () => {
     await page.getByLabel('Creator order ID').press('Enter')
     const sending = page.getByRole('button', { name: 'Sending...' })
     await shows(sending)
-    expect(await sending.isDisabled()).toBe(true)
+    await expect.poll(() => sending.isDisabled()).toBe(true)
     await release('transfer/preview')
     await shows(page.getByRole('button', { name: 'Send', exact: true }))
 
@@ -250,11 +258,11 @@ describe('the receipt in Chromium', () => {
 
   it('Clear resets the preview and the receipt', async () => {
     await page.getByRole('button', { name: 'Clear' }).click()
-    expect(await page.getByLabel('Creator order ID').inputValue()).toBe('')
-    expect(await card(page, 'Creator Order').count()).toBe(0)
+    await expect.poll(() => page.getByLabel('Creator order ID').inputValue()).toBe('')
+    await expect.poll(() => card(page, 'Creator Order').count()).toBe(0)
     await page.getByRole('tab', { name: 'Receipt' }).click()
     await shows(page.getByText('Enter a creator order ID and press Send to preview its transfer.'))
-    expect(await page.locator('canvas').count()).toBe(0)
+    await expect.poll(() => page.locator('canvas').count()).toBe(0)
     await page.getByRole('tab', { name: 'Summary' }).click()
   })
 })
@@ -287,11 +295,15 @@ describe('processing in Chromium', () => {
     await expect
       .poll(async () => (await tableRows(page, 'Brand Transfers')).map((cells) => cells[1] !== '-'))
       .toEqual([true, true])
-    expect((await tableRows(page, 'Brand Transfers')).map((cells) => cells.slice(2))).toEqual([
-      ['$22.20', '$3.33', '$2.22'],
-      ['$13.50', '$2.70', '$1.80'],
-    ])
-    expect(await page.getByRole('button', { name: 'Process transfer' }).isDisabled()).toBe(true)
+    await expect
+      .poll(async () => (await tableRows(page, 'Brand Transfers')).map((cells) => cells.slice(2)))
+      .toEqual([
+        ['$22.20', '$3.33', '$2.22'],
+        ['$13.50', '$2.70', '$1.80'],
+      ])
+    await expect
+      .poll(() => page.getByRole('button', { name: 'Process transfer' }).isDisabled())
+      .toBe(true)
     await shows(page.getByText(/^Processed /))
     await screenshot(page, 'order-transfer-processed-dark-wide')
 

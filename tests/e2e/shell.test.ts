@@ -44,9 +44,11 @@ describe('sign-in and shell in Chromium', () => {
     await page.goto(consoleHost.url)
     await shows(page.getByText('Tandem Signin'))
     await shows(page.getByText('Signin to your account with email and password.'))
-    expect(await page.getByLabel('Email').getAttribute('type')).toBe('email')
-    expect(await page.getByLabel('Password', { exact: true }).getAttribute('type')).toBe('password')
-    expect(await colorScheme(page)).toBe('dark')
+    await expect.poll(() => page.getByLabel('Email').getAttribute('type')).toBe('email')
+    await expect
+      .poll(() => page.getByLabel('Password', { exact: true }).getAttribute('type'))
+      .toBe('password')
+    await expect.poll(() => colorScheme(page)).toBe('dark')
     await screenshot(page, 'signin-dark-wide')
   })
 
@@ -70,9 +72,9 @@ describe('sign-in and shell in Chromium', () => {
       await page.getByRole('navigation').getByRole('link', { name, exact: true }).click()
       await shows(page.getByRole('heading', { name, exact: true }))
       expect(route(page)).toBe(path)
-      expect(await page.getByRole('link', { name, exact: true }).getAttribute('aria-current')).toBe(
-        'page',
-      )
+      await expect
+        .poll(() => page.getByRole('link', { name, exact: true }).getAttribute('aria-current'))
+        .toBe('page')
     }
     await page.getByRole('navigation').getByRole('link', { name: 'Tandem Admin' }).click()
     await shows(page.getByRole('heading', { name: 'Stores', exact: true }))
@@ -87,7 +89,7 @@ describe('sign-in and shell in Chromium', () => {
     await expect.poll(() => colorScheme(page)).toBe('light')
     await page.reload()
     await shows(page.getByRole('heading', { name: 'Add Config' }))
-    expect(await colorScheme(page)).toBe('light')
+    await expect.poll(() => colorScheme(page)).toBe('light')
     await page.goto(consoleHost.url.replace('#/signin', '#/main/stores'))
     await shows(page.getByRole('heading', { name: 'Stores', exact: true }))
     await screenshot(page, 'shell-light-wide')

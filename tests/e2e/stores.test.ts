@@ -32,10 +32,10 @@ afterAll(async () => {
 describe('stores list in Chromium', () => {
   it('lists the brand stores first, with names, URLs and badges', async () => {
     await shows(rowOf('northwind apparel'))
-    expect(await page.getByRole('tab', { name: 'Brands' }).getAttribute('aria-selected')).toBe(
-      'true',
-    )
-    expect(await rows().count()).toBe(3)
+    await expect
+      .poll(() => page.getByRole('tab', { name: 'Brands' }).getAttribute('aria-selected'))
+      .toBe('true')
+    await expect.poll(() => rows().count()).toBe(3)
     for (const name of ['ironpeak outdoor', 'lumen botanicals', 'northwind apparel']) {
       const row = rowOf(name)
       await shows(row)
@@ -48,7 +48,7 @@ describe('stores list in Chromium', () => {
   it('shows the creators on their tab', async () => {
     await page.getByRole('tab', { name: 'Creators' }).click()
     await shows(rowOf('maya makes'))
-    expect(await rows().count()).toBe(2)
+    await expect.poll(() => rows().count()).toBe(2)
     await shows(rowOf('urban trail edits').getByText('Creator', { exact: true }))
     await page.getByRole('tab', { name: 'Brands' }).click()
     await shows(rowOf('lumen botanicals'))
@@ -88,10 +88,10 @@ describe('store pages in Chromium', () => {
     const tandem = page.getByLabel('Tandem commission rate')
     const creator = page.getByLabel('Creator commission rate')
     await expect.poll(() => tandem.inputValue()).toBe('10')
-    expect(await creator.inputValue()).toBe('15')
+    await expect.poll(() => creator.inputValue()).toBe('15')
 
     await creator.fill('')
-    expect(await page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true)
+    await expect.poll(() => page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true)
     await creator.fill('17.5')
     await page.getByRole('button', { name: 'Save' }).click()
     await shows(page.getByText('Default Commission rates set successfully.'))
@@ -99,7 +99,7 @@ describe('store pages in Chromium', () => {
 
     await page.reload()
     await expect.poll(() => page.getByLabel('Creator commission rate').inputValue()).toBe('17.5')
-    expect(await page.getByLabel('Tandem commission rate').inputValue()).toBe('10')
+    await expect.poll(() => page.getByLabel('Tandem commission rate').inputValue()).toBe('10')
   })
 
   it("creates and deletes a creator's unique rate, and shows the server refusing one over the bounds", async () => {
@@ -127,8 +127,8 @@ describe('store pages in Chromium', () => {
     await screenshot(page, 'store-creator-dark-wide')
 
     await page.getByRole('button', { name: /delete .*northwind.* rate/i }).click()
-    const confirm = page.getByRole('dialog').getByRole('button', { name: /delete|confirm/i })
-    if (await confirm.count()) await confirm.first().click()
+    // The click waits for the confirmation to open: it always asks first.
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click()
     await shows(page.getByText('Commission rate deleted successfully.'))
     await shows(page.getByText('No unique commission rates yet.'))
   })
@@ -136,8 +136,8 @@ describe('store pages in Chromium', () => {
   it("keeps the list's tab and selection when coming back", async () => {
     await page.getByRole('link', { name: /back to stores/i }).click()
     await shows(rowOf('urban trail edits'))
-    expect(await page.getByRole('tab', { name: 'Creators' }).getAttribute('aria-selected')).toBe(
-      'true',
-    )
+    await expect
+      .poll(() => page.getByRole('tab', { name: 'Creators' }).getAttribute('aria-selected'))
+      .toBe('true')
   })
 })
