@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { freePort } from '../../scripts/lib/ports'
-import { emulatorAuth, emulatorEnv, runAdminCli } from './support/firebase-users'
+import { emulatorAuth, emulatorEnv, runAdminCli, uniqueEmail } from './support/firebase-users'
 import { idToken } from './support/server-under-test'
 
 // `npm run admin -- grant|revoke|list` end to end against the run's real Auth emulator, as an
 // operator types it. What the server does with the claim is in auth.test.ts.
 
-const operator = 'operator-made@tandem.test'
+const operator = uniqueEmail('operator-made')
 const auth = emulatorAuth()
 const claimsOf = async (email: string) => (await auth.getUserByEmail(email)).customClaims ?? {}
 

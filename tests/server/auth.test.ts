@@ -7,6 +7,7 @@ import {
   emulatorAuth,
   emulatorEnv,
   runAdminCli,
+  uniqueEmail,
   unreachableNetwork,
 } from './support/firebase-users'
 import { idToken, startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
@@ -149,7 +150,7 @@ async function serverWithClock(adminEmails?: string[]) {
 }
 
 describe('administrators by email (TANDEM_ADMIN_EMAILS)', () => {
-  const boss = 'boss@tandem.test'
+  const boss = uniqueEmail('boss')
   let clocked: Awaited<ReturnType<typeof serverWithClock>>
   beforeAll(async () => {
     clocked = await serverWithClock([boss])
@@ -183,7 +184,7 @@ describe('administrators by email (TANDEM_ADMIN_EMAILS)', () => {
 })
 
 describe('the admin claim through `npm run admin`', () => {
-  const email = 'claimed-by-cli@tandem.test'
+  const email = uniqueEmail('claimed-by-cli')
   let clocked: Awaited<ReturnType<typeof serverWithClock>>
   beforeAll(async () => {
     clocked = await serverWithClock([])
@@ -222,7 +223,7 @@ describe('revoked sign-ins and disabled accounts', () => {
     idToken(inject('authEmulatorUrl'), inject('authProjectId'), { email, admin: true })
 
   it('answers 401 to a disabled administrator', async () => {
-    const email = 'disabled-admin@tandem.test'
+    const email = uniqueEmail('disabled-admin')
     const token = await adminToken(email)
     expect((await clocked.status(token)).status).toBe(200)
 
@@ -235,7 +236,7 @@ describe('revoked sign-ins and disabled accounts', () => {
   })
 
   it("answers 401 to a token minted before the user's sign-ins were revoked", async () => {
-    const email = 'revoked-admin@tandem.test'
+    const email = uniqueEmail('revoked-admin')
     const token = await adminToken(email)
     expect((await clocked.status(token)).status).toBe(200)
 

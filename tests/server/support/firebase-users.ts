@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import type { Agent } from 'node:http'
 import { connect } from 'node:net'
 import { resolve } from 'node:path'
@@ -10,6 +11,12 @@ import { inject } from 'vitest'
 // would do (disable a user, revoke their sign-ins), `npm run admin` itself, and an outage.
 
 let appCount = 0
+
+/**
+ * An email no other test has used: the run's one emulator serves the server suite on SQLite and
+ * again on PostgreSQL, and keeps every user either makes.
+ */
+export const uniqueEmail = (name: string) => `${name}-${randomBytes(4).toString('hex')}@tandem.test`
 
 /** firebase-admin against the run's Auth emulator. */
 export function emulatorAuth(): Auth {
