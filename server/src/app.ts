@@ -1,33 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify'
-import type { CommercePort } from './adapters/commerce/commerce-port'
-import type { PaymentsPort } from './adapters/payments/payments-port'
-import {
-  isAdministrator,
-  SignInServiceUnavailableError,
-  TokenRejectedError,
-  type TokenVerifier,
-} from './auth/verify'
-import type { Db } from './db/connect'
+import { isAdministrator, SignInServiceUnavailableError, TokenRejectedError } from './auth/verify'
+import type { AppDeps } from './deps'
 import { answerFrameworkError, HttpError, installErrorHandling } from './http/errors'
 import { registerRoutes } from './routes'
-import type { SecretBox } from './secrets'
-
-export interface AppDeps {
-  db: Db
-  verifier: TokenVerifier
-  /** Lower-cased emails that are administrators without the admin claim. */
-  adminEmails: readonly string[]
-  secrets: SecretBox
-  commerce: CommercePort
-  payments: PaymentsPort
-  /** Where the Shopify apps and product images are reached: `{url}/shopify/brand`, `{url}/images/…`. */
-  publicUrl: string
-  now?: () => Date
-  logger?: boolean
-}
-
-/** What the routes are given: the app's parts with the clock filled in. */
-export type RouteDeps = Omit<AppDeps, 'now'> & { now: () => Date }
 
 /** Paths anyone may fetch: the health check and product images (an <img> sends no bearer). */
 const PUBLIC_PATHS = [/^\/healthz$/, /^\/images\//]

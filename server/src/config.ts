@@ -13,6 +13,10 @@ interface ServerConfig {
   adminEmails: string[]
   publicUrl: string
   firebaseProjectId: string
+  /** TANDEM_TRANSFER_LEASE_MS: how soon a crashed request's transfer may be taken over. */
+  transferLeaseMs: number | undefined
+  /** TANDEM_FAILPOINTS: the crash harness's stops (src/transfers/failpoints.ts); never set otherwise. */
+  failpoints: string | undefined
 }
 
 type Env = Record<string, string | undefined>
@@ -38,5 +42,17 @@ export function readServerConfig(env: Env): ServerConfig {
       .filter(Boolean),
     publicUrl: (env.TANDEM_PUBLIC_URL || `http://127.0.0.1:${port}`).replace(/\/+$/, ''),
     firebaseProjectId: env.TANDEM_FIREBASE_PROJECT_ID || 'demo-tandem',
+    transferLeaseMs: optionalPositiveInteger(env, 'TANDEM_TRANSFER_LEASE_MS'),
+    failpoints: env.TANDEM_FAILPOINTS || undefined,
   }
+}
+
+function optionalPositiveInteger(env: Env, name: string): number | undefined {
+  const text = env[name]
+  if (!text) return undefined
+  const value = Number(text)
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new Error(`${name} must be a whole number of milliseconds, not "${text}"`)
+  }
+  return value
 }

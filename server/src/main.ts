@@ -6,6 +6,7 @@ import { readServerConfig } from './config'
 import { openDatabase } from './db/connect'
 import { createSecretBox } from './secrets'
 import { seedSandboxMarketplace } from './seed/seed'
+import { failpointsFrom } from './transfers/failpoints'
 
 // The Tandem server on its own: `npm start --workspace server`, or through the local stack.
 // The Shopify and Stripe adapters come later; until then the sandbox ones serve.
@@ -30,6 +31,10 @@ async function main(): Promise<void> {
     commerce: createSandboxCommerce(db),
     payments: createSandboxPayments(db),
     publicUrl: config.publicUrl,
+    transferTiming: {
+      ...(config.transferLeaseMs ? { leaseMs: config.transferLeaseMs } : {}),
+      failpoint: failpointsFrom(config.failpoints),
+    },
     logger: true,
   })
   await app.listen({ host: config.host, port: config.port })

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { NORTHWIND } from '../support/sandbox-figures'
+import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
 import {
   CommerceError,
   type BrandOrderInput,
@@ -9,7 +9,11 @@ import {
   PaymentsError,
   type TransferRequest,
 } from '../../server/src/adapters/payments/payments-port'
-import { createSandboxPayments } from '../../server/src/adapters/payments/sandbox-payments'
+import {
+  createSandboxPayments,
+  IDEMPOTENCY_REUSE,
+} from '../../server/src/adapters/payments/sandbox-payments'
+import { LOST_ANSWER, scriptSandboxFault } from '../../server/src/adapters/sandbox-faults'
 import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
 
 // The sandbox commerce platform and payment provider on their own, over the seeded database.
@@ -152,18 +156,82 @@ describe('sandbox commerce', () => {
     expect(await stock(SOCKS)).toBe(100)
   })
 
-  it('fails the calls a test asks to fail, until it stops asking', async () => {
-    const faults: { createOrder?: () => string | null } = { createOrder: () => 'Shopify is down' }
-    const commerce = createSandboxCommerce(server.db, { faults })
-    const input = brandOrder([{ variantId: SOCKS, quantity: 1 }])
-    await expect(commerce.createOrder(NORTHWIND, input)).rejects.toThrow(
-      new CommerceError('Shopify is down'),
+  it('refuses to mark an order that is paid already, and tells its financial status', async () => {
+    const commerce = createSandboxCommerce(server.db)
+    const created = await commerce.createOrder(
+      NORTHWIND,
+      brandOrder([{ variantId: SOCKS, quantity: 1 }]),
     )
-    delete faults.createOrder
+    expect(await commerce.orderFinancialStatus(NORTHWIND, created.id)).toBe('PENDING')
+    await commerce.markOrderAsPaid(NORTHWIND, created.id)
+    expect(await commerce.orderFinancialStatus(NORTHWIND, created.id)).toBe('PAID')
+    await expect(commerce.markOrderAsPaid(NORTHWIND, created.id)).rejects.toThrow(
+      new CommerceError('Order cannot be marked as paid.'),
+    )
+    await expect(commerce.orderFinancialStatus(LUMEN, created.id)).rejects.toThrow(
+      new CommerceError(`Order ${created.id} does not exist in ${LUMEN}`),
+    )
+  })
+
+  it('finds an order by a whole tag of its shop only', async () => {
+    const commerce = createSandboxCommerce(server.db)
+    const created = await commerce.createOrder(NORTHWIND, {
+      ...brandOrder([{ variantId: SOCKS, quantity: 1 }]),
+      tags: ['tandem', 'tandem-transfer-10011'],
+    })
+    expect(await commerce.findOrderByTag(NORTHWIND, 'tandem-transfer-10011')).toEqual(created)
+    expect(await commerce.findOrderByTag(NORTHWIND, 'tandem-transfer-1001')).toBeNull()
+    expect(await commerce.findOrderByTag(LUMEN, 'tandem-transfer-10011')).toBeNull()
+  })
+
+  it('fails the calls a test scripts to fail, then lets them through', async () => {
+    await scriptSandboxFault(server.db, {
+      operation: 'createOrder',
+      mode: 'fail',
+      message: 'Shopify is down',
+      times: 2,
+    })
+    const commerce = createSandboxCommerce(server.db)
+    const input = brandOrder([{ variantId: SOCKS, quantity: 1 }])
+    for (let attempt = 0; attempt < 2; attempt++) {
+      await expect(commerce.createOrder(NORTHWIND, input)).rejects.toThrow(
+        new CommerceError('Shopify is down'),
+      )
+    }
+    expect(await stock(SOCKS)).toBe(100)
     expect(await commerce.createOrder(NORTHWIND, input)).toEqual({
       id: 'gid://shopify/Order/1006',
       name: '#1006',
     })
+  })
+
+  it('does the work and loses the answer when scripted to', async () => {
+    await scriptSandboxFault(server.db, { operation: 'createOrder', mode: 'drop_answer' })
+    const commerce = createSandboxCommerce(server.db)
+    await expect(
+      commerce.createOrder(NORTHWIND, brandOrder([{ variantId: SOCKS, quantity: 1 }])),
+    ).rejects.toThrow(new CommerceError(LOST_ANSWER))
+    // Shopify did it: the order exists and the stock is taken.
+    expect(await commerce.findOrderByTag(NORTHWIND, 'tandem')).toEqual({
+      id: 'gid://shopify/Order/1006',
+      name: '#1006',
+    })
+    expect(await stock(SOCKS)).toBe(99)
+  })
+
+  it('delays the calls of one shop only when scripted to', async () => {
+    await scriptSandboxFault(server.db, {
+      operation: 'findOrderByTag',
+      mode: 'delay',
+      delayMs: 300,
+      target: LUMEN,
+    })
+    const commerce = createSandboxCommerce(server.db)
+    const lumen = commerce.findOrderByTag(LUMEN, 'tandem').then(() => LUMEN)
+    const northwind = commerce.findOrderByTag(NORTHWIND, 'tandem').then(() => NORTHWIND)
+    // Asked first, Lumen answers last: its call waits, Northwind's does not.
+    expect(await Promise.race([lumen, northwind])).toBe(NORTHWIND)
+    expect(await lumen).toBe(LUMEN)
   })
 })
 
@@ -173,6 +241,7 @@ describe('sandbox payments', () => {
     currency: 'USD',
     destinationAccountId: 'acct_sandbox_northwind_apparel',
     idempotencyKey: 'transfer:1001:northwind-apparel.myshopify.com',
+    transferGroup: 'tandem-order-1001',
     description: 'test',
   }
   const transferCount = async () =>
@@ -212,16 +281,57 @@ describe('sandbox payments', () => {
     expect(await transferCount()).toBe(1)
   })
 
-  it('fails transfers a test asks to fail', async () => {
-    const payments = createSandboxPayments(server.db, {
-      faults: { createTransfer: (r) => (r.amountMinor > 5000 ? 'Insufficient funds' : null) },
+  it('forgets a key after 24 hours of its clock, and finds transfers by group and destination', async () => {
+    let clock = new Date('2026-11-23T10:00:00Z')
+    const payments = createSandboxPayments(server.db, { now: () => clock })
+    const first = await payments.createTransfer(request)
+    clock = new Date('2026-11-24T09:59:59Z')
+    expect(await payments.createTransfer(request)).toEqual(first)
+    await expect(payments.createTransfer({ ...request, amountMinor: 1 })).rejects.toThrow(
+      new PaymentsError(IDEMPOTENCY_REUSE),
+    )
+    clock = new Date('2026-11-24T10:00:01Z')
+    const second = await payments.createTransfer(request)
+    expect(second.id).not.toBe(first.id)
+    expect(await transferCount()).toBe(2)
+    expect(
+      await payments.findTransfers({
+        transferGroup: request.transferGroup,
+        destinationAccountId: request.destinationAccountId,
+      }),
+    ).toEqual([
+      { id: first.id, amountMinor: 10200 },
+      { id: second.id, amountMinor: 10200 },
+    ])
+    expect(
+      await payments.findTransfers({
+        transferGroup: 'tandem-order-1004',
+        destinationAccountId: request.destinationAccountId,
+      }),
+    ).toEqual([])
+  })
+
+  it('fails the transfers of one destination a test scripts to fail', async () => {
+    await scriptSandboxFault(server.db, {
+      operation: 'createTransfer',
+      mode: 'fail',
+      message: 'Insufficient funds',
+      target: 'acct_sandbox_northwind_apparel',
     })
+    const payments = createSandboxPayments(server.db)
+    await expect(
+      payments.createTransfer({
+        ...request,
+        destinationAccountId: 'acct_sandbox_lumen_botanicals',
+        idempotencyKey: 'lumen',
+      }),
+    ).resolves.toEqual({ id: expect.stringMatching(/^tr_sandbox_/) })
     await expect(payments.createTransfer(request)).rejects.toThrow(
       new PaymentsError('Insufficient funds'),
     )
-    await expect(
-      payments.createTransfer({ ...request, amountMinor: 2484, idempotencyKey: 'small' }),
-    ).resolves.toEqual({ id: expect.stringMatching(/^tr_sandbox_/) })
-    expect(await transferCount()).toBe(1)
+    await expect(payments.createTransfer(request)).resolves.toEqual({
+      id: expect.stringMatching(/^tr_sandbox_/),
+    })
+    expect(await transferCount()).toBe(2)
   })
 })

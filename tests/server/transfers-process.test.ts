@@ -7,39 +7,45 @@ import {
   ORDER_1001_TOTALS,
 } from '../support/sandbox-figures'
 import type { CommercePort } from '../../server/src/adapters/commerce/commerce-port'
+import { createSandboxCommerce } from '../../server/src/adapters/commerce/sandbox-commerce'
+import type { PaymentsPort } from '../../server/src/adapters/payments/payments-port'
+import { createSandboxPayments } from '../../server/src/adapters/payments/sandbox-payments'
 import {
-  createSandboxCommerce,
-  type SandboxCommerceFaults,
-} from '../../server/src/adapters/commerce/sandbox-commerce'
+  LOST_ANSWER,
+  scriptSandboxFault,
+  type SandboxFault,
+} from '../../server/src/adapters/sandbox-faults'
 import {
-  createSandboxPayments,
-  type SandboxPaymentsFaults,
-} from '../../server/src/adapters/payments/sandbox-payments'
-import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
+  startServerUnderTest,
+  type ServerOptions,
+  type ServerUnderTest,
+} from './support/server-under-test'
 
 // POST /admin-create-order-transfer: brand orders, payments, and what the database keeps of them.
-// Every test starts from a freshly seeded marketplace.
+// Every test starts from a freshly seeded marketplace. Brands are processed in parallel, so which
+// brand order gets which id is not fixed: tests find each brand's order by its shop.
 
 const NORTHWIND_ACCOUNT = 'acct_sandbox_northwind_apparel'
 const LUMEN_ACCOUNT = 'acct_sandbox_lumen_botanicals'
 
 let server: ServerUnderTest
-let commerceFaults: SandboxCommerceFaults
-let paymentsFaults: SandboxPaymentsFaults
 
 /** A fresh server; `wrap` may slow down or hold the sandbox's calls to make requests overlap. */
-async function start(wrap: (commerce: CommercePort) => CommercePort = (commerce) => commerce) {
-  commerceFaults = {}
-  paymentsFaults = {}
+async function start(
+  wrap: (commerce: CommercePort) => CommercePort = (commerce) => commerce,
+  options: ServerOptions = {},
+) {
   server = await startServerUnderTest({
-    commerce: (db) => wrap(createSandboxCommerce(db, { faults: commerceFaults })),
-    payments: (db) => createSandboxPayments(db, { faults: paymentsFaults }),
+    commerce: (db) => wrap(createSandboxCommerce(db)),
+    ...options,
   })
 }
 
 afterEach(async () => {
   await server.close()
 })
+
+const fault = (scripted: SandboxFault) => scriptSandboxFault(server.db, scripted)
 
 const processOrder = (creatorOrderId: string) =>
   server.app.inject({
@@ -56,12 +62,26 @@ const preview = (creatorOrderId: string) =>
     headers: server.asAdmin,
   })
 
-/** Orders the sandbox created beyond the seeded creator orders 1001–1005. */
+/** Orders the sandbox created beyond the seeded creator orders 1001–1005, Lumen's first. */
 const brandOrders = () =>
-  server.db.selectFrom('commerce_orders').selectAll().where('id', '>', 1005).orderBy('id').execute()
+  server.db
+    .selectFrom('commerce_orders')
+    .selectAll()
+    .where('id', '>', 1005)
+    .orderBy('store_shop')
+    .orderBy('id')
+    .execute()
 
+/** The GID of the one brand order made in `shop`. */
+async function brandOrderOf(shop: string): Promise<string> {
+  const orders = (await brandOrders()).filter((order) => order.store_shop === shop)
+  expect(orders).toHaveLength(1)
+  return `gid://shopify/Order/${orders[0]!.id}`
+}
+
+/** Lumen's transfer first. */
 const payments = () =>
-  server.db.selectFrom('payment_transfers').selectAll().orderBy('idempotency_key').execute()
+  server.db.selectFrom('payment_transfers').selectAll().orderBy('destination_account_id').execute()
 
 const transferBrands = (creatorOrderId: string) =>
   server.db
@@ -78,6 +98,18 @@ const transferRow = (creatorOrderId: string) =>
     .where('creator_order_id', '=', creatorOrderId)
     .executeTakeFirst()
 
+const stockOf = async (variantId: string) =>
+  (
+    await server.db
+      .selectFrom('commerce_variants')
+      .select('inventory_quantity')
+      .where('id', '=', variantId)
+      .executeTakeFirstOrThrow()
+  ).inventory_quantity
+
+const OVERSHIRT = 'gid://shopify/ProductVariant/201'
+const FACE_OIL = 'gid://shopify/ProductVariant/203'
+
 const counts = async () => ({
   brandOrders: (await brandOrders()).length,
   brandOrderLines: (
@@ -87,8 +119,22 @@ const counts = async () => ({
       .where('order_id', '>', 1005)
       .execute()
   ).length,
+  paid: (await brandOrders()).filter((order) => order.paid === 1).length,
   payments: (await payments()).length,
 })
+
+/** Order 1001 processed exactly once: two paid brand orders, two transfers, stock taken once. */
+async function expectExactlyOnce(): Promise<void> {
+  expect(await counts()).toEqual({ brandOrders: 2, brandOrderLines: 2, paid: 2, payments: 2 })
+  expect((await payments()).map((payment) => payment.amount_minor)).toEqual([2484, 10200])
+  expect([await stockOf(OVERSHIRT), await stockOf(FACE_OIL)]).toEqual([98, 99])
+  const done = (await preview('1001')).json().preview
+  expect(done.status).toBe('COMPLETED')
+  expect(done.brands.map((brand: { brandOrderId: string }) => brand.brandOrderId)).toEqual([
+    await brandOrderOf(NORTHWIND),
+    await brandOrderOf(LUMEN),
+  ])
+}
 
 const isoDate = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
 
@@ -97,72 +143,57 @@ describe('processing order 1001', () => {
     await start()
     const response = await processOrder('1001')
     expect(response.statusCode).toBe(201)
+    const [northwindOrder, lumenOrder] = [await brandOrderOf(NORTHWIND), await brandOrderOf(LUMEN)]
     expect(response.json()).toEqual({
       creatorOrderId: 'gid://shopify/Order/1001',
       status: 'COMPLETED',
       processedAt: isoDate,
       brandOrders: [
-        { brandStoreShop: NORTHWIND, brandOrderId: 'gid://shopify/Order/1006' },
-        { brandStoreShop: LUMEN, brandOrderId: 'gid://shopify/Order/1007' },
+        { brandStoreShop: NORTHWIND, brandOrderId: northwindOrder },
+        { brandStoreShop: LUMEN, brandOrderId: lumenOrder },
       ],
     })
+    const idOf = (gid: string) => Number(gid.split('/').pop())
 
     const address = JANE_DOE_ADDRESS
     const note = 'Tandem transfer of creator order #1001 from maya-makes.myshopify.com'
     const orders = await brandOrders()
+    const brandOrder = (gid: string, shop: string, subtotal: number) => ({
+      id: idOf(gid),
+      store_shop: shop,
+      name: `#${idOf(gid)}`,
+      email: 'jane@example.com',
+      currency: 'USD',
+      created_at: isoDate,
+      subtotal_minor: subtotal,
+      tax_minor: 0,
+      shipping_minor: 0,
+      total_minor: subtotal,
+      shipping_address: address,
+      tags: 'tandem, tandem-transfer-1001',
+      note,
+      paid: 1,
+    })
     expect(
       orders.map((order) => ({ ...order, shipping_address: JSON.parse(order.shipping_address!) })),
-    ).toEqual([
-      {
-        id: 1006,
-        store_shop: NORTHWIND,
-        name: '#1006',
-        email: 'jane@example.com',
-        currency: 'USD',
-        created_at: isoDate,
-        subtotal_minor: 13600,
-        tax_minor: 0,
-        shipping_minor: 0,
-        total_minor: 13600,
-        shipping_address: address,
-        tags: 'tandem',
-        note,
-        paid: 1,
-      },
-      {
-        id: 1007,
-        store_shop: LUMEN,
-        name: '#1007',
-        email: 'jane@example.com',
-        currency: 'USD',
-        created_at: isoDate,
-        subtotal_minor: 3450,
-        tax_minor: 0,
-        shipping_minor: 0,
-        total_minor: 3450,
-        shipping_address: address,
-        tags: 'tandem',
-        note,
-        paid: 1,
-      },
-    ])
+    ).toEqual([brandOrder(lumenOrder, LUMEN, 3450), brandOrder(northwindOrder, NORTHWIND, 13600)])
     const lines = await server.db
       .selectFrom('commerce_order_lines')
       .select(['order_id', 'variant_id', 'title', 'quantity', 'unit_price_minor'])
       .where('order_id', '>', 1005)
-      .orderBy('order_id')
+      .orderBy('variant_id')
       .execute()
     expect(lines).toEqual([
       {
-        order_id: 1006,
-        variant_id: 'gid://shopify/ProductVariant/201',
+        order_id: idOf(northwindOrder),
+        variant_id: OVERSHIRT,
         title: 'Linen Overshirt',
         quantity: 2,
         unit_price_minor: 6800,
       },
       {
-        order_id: 1007,
-        variant_id: 'gid://shopify/ProductVariant/203',
+        order_id: idOf(lumenOrder),
+        variant_id: FACE_OIL,
         title: 'Rosehip Face Oil',
         quantity: 1,
         unit_price_minor: 3450,
@@ -180,18 +211,18 @@ describe('processing order 1001', () => {
     expect(await payments()).toEqual([
       {
         id: expect.stringMatching(/^tr_sandbox_/),
-        idempotency_key: `transfer:1001:${LUMEN}`,
         destination_account_id: LUMEN_ACCOUNT,
         amount_minor: 2484,
         currency: 'USD',
+        transfer_group: 'tandem-order-1001',
         created_at: isoDate,
       },
       {
         id: expect.stringMatching(/^tr_sandbox_/),
-        idempotency_key: `transfer:1001:${NORTHWIND}`,
         destination_account_id: NORTHWIND_ACCOUNT,
         amount_minor: 10200,
         currency: 'USD',
+        transfer_group: 'tandem-order-1001',
         created_at: isoDate,
       },
     ])
@@ -203,6 +234,7 @@ describe('processing order 1001', () => {
       status: 'COMPLETED',
       claimed_by: null,
       claimed_at: null,
+      lease_expires_at: null,
       processed_at: response.json().processedAt,
       created_at: isoDate,
     })
@@ -224,11 +256,13 @@ describe('processing order 1001', () => {
         lines: JSON.stringify([
           { brandVariantId: 'gid://shopify/ProductVariant/201', quantity: 2 },
         ]),
-        brand_order_id: 'gid://shopify/Order/1006',
+        brand_order_id: northwindOrder,
         paid_at: isoDate,
         payment_transfer_id: northwindPayment.id,
         failed_step: null,
         failed_message: null,
+        pending_step: null,
+        pending_since: null,
       },
       {
         creator_order_id: '1001',
@@ -243,11 +277,13 @@ describe('processing order 1001', () => {
         lines: JSON.stringify([
           { brandVariantId: 'gid://shopify/ProductVariant/203', quantity: 1 },
         ]),
-        brand_order_id: 'gid://shopify/Order/1007',
+        brand_order_id: lumenOrder,
         paid_at: isoDate,
         payment_transfer_id: lumenPayment.id,
         failed_step: null,
         failed_message: null,
+        pending_step: null,
+        pending_since: null,
       },
     ])
   })
@@ -264,7 +300,7 @@ describe('processing order 1001', () => {
       currency: 'USD',
       status: 'COMPLETED',
       processedAt,
-      brands: order1001Brands(['gid://shopify/Order/1006', 'gid://shopify/Order/1007']),
+      brands: order1001Brands([await brandOrderOf(NORTHWIND), await brandOrderOf(LUMEN)]),
       totals: ORDER_1001_TOTALS,
     })
 
@@ -298,7 +334,7 @@ describe('processing order 1001', () => {
     })
     expect(await payments()).toMatchObject([
       {
-        idempotency_key: `transfer:1005:${NORTHWIND}`,
+        transfer_group: 'tandem-order-1005',
         destination_account_id: NORTHWIND_ACCOUNT,
         amount_minor: 4650,
         currency: 'EUR',
@@ -321,14 +357,15 @@ describe('refusals', () => {
       expect(response.statusCode).toBe(status)
       expect(response.json()).toEqual(body)
     }
-    expect(await counts()).toEqual({ brandOrders: 0, brandOrderLines: 0, payments: 0 })
+    expect(await counts()).toEqual({ brandOrders: 0, brandOrderLines: 0, paid: 0, payments: 0 })
     expect(await server.db.selectFrom('order_transfers').selectAll().execute()).toEqual([])
   })
 
   it('treats a brand order as no creator order', async () => {
     await start()
     expect((await processOrder('1001')).statusCode).toBe(201)
-    for (const response of [await preview('1006'), await processOrder('1006')]) {
+    const brandOrderId = (await brandOrderOf(NORTHWIND)).split('/').pop()!
+    for (const response of [await preview(brandOrderId), await processOrder(brandOrderId)]) {
       expect(response.statusCode).toBe(404)
       expect(response.json().message).toBe('Creator order not found')
     }
@@ -356,11 +393,31 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const slow =
   (ms: number) =>
   (commerce: CommercePort): CommercePort => ({
-    syncProducts: commerce.syncProducts,
+    ...commerce,
     findCreatorOrder: async (id) => (await pause(ms), commerce.findCreatorOrder(id)),
     createOrder: async (shop, input) => (await pause(ms), commerce.createOrder(shop, input)),
     markOrderAsPaid: async (shop, id) => (await pause(ms), commerce.markOrderAsPaid(shop, id)),
   })
+
+/** A gate a test opens: calls held behind it wait, and the test knows how many are waiting. */
+function gate() {
+  let open!: () => void
+  const opened = new Promise<void>((resolve) => (open = resolve))
+  let waiting = 0
+  const arrivals: (() => void)[] = []
+  return {
+    open,
+    async pass() {
+      waiting++
+      arrivals.splice(0).forEach((arrived) => arrived())
+      await opened
+    },
+    /** Resolves once `count` calls wait at the gate. */
+    async reached(count: number) {
+      while (waiting < count) await new Promise<void>((arrived) => arrivals.push(arrived))
+    },
+  }
+}
 
 describe('concurrent requests', () => {
   it('create each brand order and each payment exactly once', async () => {
@@ -378,71 +435,118 @@ describe('concurrent requests', () => {
         'Order transfer already processed',
       ]).toContain(loser.json().message)
     }
-    expect(await counts()).toEqual({ brandOrders: 2, brandOrderLines: 2, payments: 2 })
-    expect(await transferBrands('1001')).toHaveLength(2)
-    expect((await transferRow('1001'))?.status).toBe('COMPLETED')
+    await expectExactlyOnce()
   })
 
   it('answer 409 "being processed" while a request works, then "already processed"', async () => {
-    let entered!: () => void
-    const working = new Promise<void>((resolve) => (entered = resolve))
-    let finish!: () => void
-    const held = new Promise<void>((resolve) => (finish = resolve))
+    const held = gate()
     await start((commerce) => ({
       ...commerce,
       createOrder: async (shop, input) => {
-        entered()
-        await held
+        await held.pass()
         return commerce.createOrder(shop, input)
       },
     }))
     const first = processOrder('1001')
-    await working
+    // Both brands are under way at once: their orders are created in parallel.
+    await held.reached(2)
     const busy = await processOrder('gid://shopify/Order/1001')
     expect(busy.statusCode).toBe(409)
     expect(busy.json()).toEqual({
       error: 'conflict',
       message: 'Order transfer is already being processed',
     })
-    finish()
+    // The lease of a live request runs at most 30 s ahead: a crashed one frees the order soon.
+    const leaseLeft = Date.parse((await transferRow('1001'))!.lease_expires_at!) - Date.now()
+    expect(leaseLeft).toBeGreaterThan(0)
+    expect(leaseLeft).toBeLessThanOrEqual(30_000)
+    held.open()
     expect((await first).statusCode).toBe(201)
     expect((await processOrder('1001')).json().message).toBe('Order transfer already processed')
-    expect(await counts()).toEqual({ brandOrders: 2, brandOrderLines: 2, payments: 2 })
+    await expectExactlyOnce()
   })
 
-  it('take over the claim of a request that died', async () => {
+  it('take over the lease of a request that died', async () => {
     await start()
-    // A request froze the figures and holds the claim: its first step never finished.
-    commerceFaults.createOrder = () => 'Shopify is unavailable'
+    // A request froze the figures and holds the lease: its first steps never finished.
+    await fault({ operation: 'createOrder', mode: 'fail', message: 'Shopify is down', times: 2 })
     expect((await processOrder('1001')).statusCode).toBe(502)
-    delete commerceFaults.createOrder
-    await server.db
-      .updateTable('order_transfers')
-      .set({ claimed_by: 'another-request', claimed_at: new Date().toISOString() })
-      .execute()
+    const holdUntil = (at: number) =>
+      server.db
+        .updateTable('order_transfers')
+        .set({
+          claimed_by: 'a-request-that-died',
+          claimed_at: new Date().toISOString(),
+          lease_expires_at: new Date(at).toISOString(),
+        })
+        .execute()
+    await holdUntil(Date.now() + 20_000)
     const busy = await processOrder('1001')
     expect(busy.statusCode).toBe(409)
     expect(busy.json()).toEqual({
       error: 'conflict',
       message: 'Order transfer is already being processed',
     })
-    expect(await counts()).toEqual({ brandOrders: 0, brandOrderLines: 0, payments: 0 })
+    expect(await counts()).toEqual({ brandOrders: 0, brandOrderLines: 0, paid: 0, payments: 0 })
 
-    // The holder died an hour ago: its claim is stale and the next request resumes.
-    await server.db
-      .updateTable('order_transfers')
-      .set({ claimed_at: new Date(Date.now() - 60 * 60_000).toISOString() })
-      .execute()
+    // Its lease ran out: the next request takes over and resumes.
+    await holdUntil(Date.now() - 1)
     expect((await processOrder('1001')).statusCode).toBe(201)
-    expect(await counts()).toEqual({ brandOrders: 2, brandOrderLines: 2, payments: 2 })
+    await expectExactlyOnce()
+  })
+
+  it('never answer COMPLETED from a request that lost its lease, and make nothing twice', async () => {
+    // The server's clock, which decides when a lease runs out, moved on by the test.
+    let skewMs = 0
+    const held = gate()
+    let holding = true
+    await start(
+      (commerce) => ({
+        ...commerce,
+        // Shopify creates the order, then the request stalls before it can record it.
+        createOrder: async (shop, input) => {
+          const created = await commerce.createOrder(shop, input)
+          if (holding) await held.pass()
+          return created
+        },
+      }),
+      { now: () => new Date(Date.now() + skewMs) },
+    )
+    const stalled = processOrder('1001')
+    await held.reached(2)
+    holding = false
+
+    skewMs = 31_000
+    const takeover = await processOrder('1001')
+    expect(takeover.statusCode).toBe(201)
+    // The stalled request's orders were found by their tag and adopted, not created again.
+    expect(takeover.json().brandOrders).toEqual([
+      { brandStoreShop: NORTHWIND, brandOrderId: await brandOrderOf(NORTHWIND) },
+      { brandStoreShop: LUMEN, brandOrderId: await brandOrderOf(LUMEN) },
+    ])
+
+    held.open()
+    const late = await stalled
+    expect(late.statusCode).toBe(409)
+    expect(late.json()).toEqual({
+      error: 'conflict',
+      message:
+        'Order transfer was taken over by another request while this one was held up: the preview shows where it stands',
+    })
+    await expectExactlyOnce()
+    expect(await transferRow('1001')).toMatchObject({ status: 'COMPLETED', claimed_by: null })
   })
 })
 
 describe('a failed step', () => {
   it('leaves the transfer PARTIAL with the step recorded, and a retry resumes without repeating', async () => {
     await start()
-    paymentsFaults.createTransfer = (request) =>
-      request.destinationAccountId === LUMEN_ACCOUNT ? 'Stripe is unavailable' : null
+    await fault({
+      operation: 'createTransfer',
+      mode: 'fail',
+      message: 'Stripe is unavailable',
+      target: LUMEN_ACCOUNT,
+    })
 
     const failed = await processOrder('1001')
     expect(failed.statusCode).toBe(502)
@@ -451,90 +555,95 @@ describe('a failed step', () => {
     expect(await transferRow('1001')).toMatchObject({
       status: 'PARTIAL',
       claimed_by: null,
+      lease_expires_at: null,
       processed_at: null,
     })
+    const [northwindOrder, lumenOrder] = [await brandOrderOf(NORTHWIND), await brandOrderOf(LUMEN)]
     expect(await transferBrands('1001')).toMatchObject([
       {
         brand_store_shop: NORTHWIND,
-        brand_order_id: 'gid://shopify/Order/1006',
+        brand_order_id: northwindOrder,
         paid_at: isoDate,
         payment_transfer_id: expect.stringMatching(/^tr_sandbox_/),
         failed_step: null,
         failed_message: null,
+        pending_step: null,
       },
       {
         brand_store_shop: LUMEN,
-        brand_order_id: 'gid://shopify/Order/1007',
+        brand_order_id: lumenOrder,
         paid_at: isoDate,
         payment_transfer_id: null,
         failed_step: 'createTransfer',
         failed_message: message,
+        // Whether Stripe made it is not known from a failure: the next attempt checks first.
+        pending_step: 'createTransfer',
       },
     ])
-    expect(await counts()).toEqual({ brandOrders: 2, brandOrderLines: 2, payments: 1 })
+    expect(await counts()).toEqual({ brandOrders: 2, brandOrderLines: 2, paid: 2, payments: 1 })
     const partial = (await preview('1001')).json().preview
     expect(partial).toMatchObject({
       status: 'PARTIAL',
       processedAt: null,
       brands: [
-        { brandStoreShop: NORTHWIND, brandOrderId: 'gid://shopify/Order/1006' },
-        { brandStoreShop: LUMEN, brandOrderId: 'gid://shopify/Order/1007' },
+        { brandStoreShop: NORTHWIND, brandOrderId: northwindOrder },
+        { brandStoreShop: LUMEN, brandOrderId: lumenOrder },
       ],
     })
 
-    delete paymentsFaults.createTransfer
     const retried = await processOrder('1001')
     expect(retried.statusCode).toBe(201)
     expect(retried.json().brandOrders).toEqual([
-      { brandStoreShop: NORTHWIND, brandOrderId: 'gid://shopify/Order/1006' },
-      { brandStoreShop: LUMEN, brandOrderId: 'gid://shopify/Order/1007' },
+      { brandStoreShop: NORTHWIND, brandOrderId: northwindOrder },
+      { brandStoreShop: LUMEN, brandOrderId: lumenOrder },
     ])
-    expect(await counts()).toEqual({ brandOrders: 2, brandOrderLines: 2, payments: 2 })
-    expect((await payments()).map((payment) => payment.amount_minor)).toEqual([2484, 10200])
+    await expectExactlyOnce()
     expect(await transferBrands('1001')).toMatchObject([
-      { failed_step: null, failed_message: null },
-      { failed_step: null, failed_message: null, payment_transfer_id: expect.any(String) },
+      { failed_step: null, failed_message: null, pending_step: null },
+      { failed_step: null, failed_message: null, pending_step: null },
     ])
   })
 
   it('resumes after a failed order creation and a failed mark as paid', async () => {
     await start()
-    commerceFaults.createOrder = (shop) => (shop === LUMEN ? 'Shopify is unavailable' : null)
+    await fault({
+      operation: 'createOrder',
+      mode: 'fail',
+      message: 'Shopify is down',
+      target: LUMEN,
+    })
     const first = await processOrder('1001')
     expect(first.statusCode).toBe(502)
     expect(first.json().message).toBe(
-      `Brand order create failed for ${LUMEN}: the commerce platform answered "Shopify is unavailable"`,
+      `Brand order create failed for ${LUMEN}: the commerce platform answered "Shopify is down"`,
     )
-    expect(await counts()).toEqual({ brandOrders: 1, brandOrderLines: 1, payments: 1 })
+    // Northwind went on while Lumen failed.
+    expect(await counts()).toEqual({ brandOrders: 1, brandOrderLines: 1, paid: 1, payments: 1 })
     expect(await transferBrands('1001')).toMatchObject([
       { failed_step: null },
       { brand_order_id: null, failed_step: 'createOrder' },
     ])
 
-    delete commerceFaults.createOrder
-    commerceFaults.markOrderAsPaid = () => 'Order cannot be marked as paid'
+    await fault({ operation: 'markOrderAsPaid', mode: 'fail', message: 'Internal error' })
     const second = await processOrder('1001')
     expect(second.statusCode).toBe(502)
     expect(second.json().message).toBe(
-      `Order mark as paid failed for ${LUMEN}: the commerce platform answered "Order cannot be marked as paid"`,
+      `Order mark as paid failed for ${LUMEN}: the commerce platform answered "Internal error"`,
     )
     expect(await transferBrands('1001')).toMatchObject([
       { failed_step: null },
-      { brand_order_id: 'gid://shopify/Order/1007', paid_at: null, failed_step: 'markOrderAsPaid' },
+      { brand_order_id: await brandOrderOf(LUMEN), paid_at: null, failed_step: 'markOrderAsPaid' },
     ])
 
-    delete commerceFaults.markOrderAsPaid
     expect((await processOrder('1001')).statusCode).toBe(201)
-    expect(await counts()).toEqual({ brandOrders: 2, brandOrderLines: 2, payments: 2 })
-    expect((await brandOrders()).map((order) => order.paid)).toEqual([1, 1])
+    await expectExactlyOnce()
   })
 
   it('keeps the frozen figures across a rate change between attempts', async () => {
     await start()
-    paymentsFaults.createTransfer = () => 'Stripe is unavailable'
+    await fault({ operation: 'createTransfer', mode: 'fail', message: 'Stripe is down', times: 2 })
     expect((await processOrder('1001')).statusCode).toBe(502)
     await server.db.updateTable('default_commissions').set({ creator_rate_hundredths: 0 }).execute()
-    delete paymentsFaults.createTransfer
     expect((await processOrder('1001')).statusCode).toBe(201)
     expect((await payments()).map((payment) => payment.amount_minor)).toEqual([2484, 10200])
   })
@@ -556,5 +665,53 @@ describe('a failed step', () => {
       },
     ])
     expect((await transferRow('1001'))?.status).toBe('PARTIAL')
+  })
+
+  it('answers 502 for a step the platform does not answer in time, and resumes', async () => {
+    await start((commerce) => commerce, { transferTiming: { leaseMs: 3000 } })
+    await fault({ operation: 'markOrderAsPaid', mode: 'delay', delayMs: 1500, target: NORTHWIND })
+    const slowAnswer = await processOrder('1001')
+    expect(slowAnswer.statusCode).toBe(502)
+    expect(slowAnswer.json().message).toBe(
+      `Order mark as paid failed for ${NORTHWIND}: the commerce platform did not answer within 1 s`,
+    )
+    // The late answer landed meanwhile: the order is paid, and the retry reads that first.
+    await expect.poll(async () => (await counts()).paid, { timeout: 5000 }).toBe(2)
+    expect((await processOrder('1001')).statusCode).toBe(201)
+    await expectExactlyOnce()
+  })
+})
+
+describe('a lost answer', () => {
+  it.each([
+    ['createOrder', LUMEN],
+    ['markOrderAsPaid', LUMEN],
+    ['createTransfer', LUMEN_ACCOUNT],
+  ] as const)(
+    'of %s is reconciled on the next attempt, never repeated',
+    async (operation, target) => {
+      await start()
+      await fault({ operation, mode: 'drop_answer', target })
+      const lost = await processOrder('1001')
+      expect(lost.statusCode).toBe(502)
+      expect(lost.json().message).toContain(`answered "${LOST_ANSWER}"`)
+      expect((await transferBrands('1001'))[1]).toMatchObject({ pending_step: operation })
+      expect((await processOrder('1001')).statusCode).toBe(201)
+      await expectExactlyOnce()
+    },
+  )
+
+  it('of a transfer more than a day old is looked up by its group, since Stripe forgot the key', async () => {
+    let skewMs = 0
+    const now = () => new Date(Date.now() + skewMs)
+    await start((commerce) => commerce, {
+      now,
+      payments: (db): PaymentsPort => createSandboxPayments(db, { now }),
+    })
+    await fault({ operation: 'createTransfer', mode: 'drop_answer', target: LUMEN_ACCOUNT })
+    expect((await processOrder('1001')).statusCode).toBe(502)
+    skewMs = 25 * 60 * 60_000
+    expect((await processOrder('1001')).statusCode).toBe(201)
+    await expectExactlyOnce()
   })
 })

@@ -95,10 +95,33 @@ export interface PaymentAccountsTable {
 
 export interface PaymentTransfersTable {
   id: string
-  idempotency_key: string
   destination_account_id: string
   amount_minor: number
   currency: string
+  /** Stripe's transfer_group: which creator order the money moved for. */
+  transfer_group: string | null
+  created_at: string
+}
+
+/** Stripe's idempotency keys: the first answer to a key, for 24 hours. */
+export interface PaymentIdempotencyKeysTable {
+  key: string
+  /** The request's parameters as first sent: reuse with others is refused. */
+  request: string
+  transfer_id: string
+  created_at: string
+}
+
+/** Faults a test scripts into the sandbox: the next `remaining` calls of an operation. */
+export interface SandboxFaultsTable {
+  id: string
+  operation: string
+  /** Only calls for this shop or destination account; any when null. */
+  target: string | null
+  mode: 'fail' | 'delay' | 'drop_answer'
+  message: string | null
+  delay_ms: number
+  remaining: number
   created_at: string
 }
 
@@ -109,9 +132,13 @@ export interface OrderTransfersTable {
   creator_store_shop: string
   currency: string
   status: 'PARTIAL' | 'COMPLETED'
-  /** Who is processing right now, and since when: two requests never work on one transfer. */
+  /**
+   * The lease of the request processing it now: its token, when it took it, and until when it
+   * holds it (renewed at each step). Every write under the lease names the token.
+   */
   claimed_by: string | null
   claimed_at: string | null
+  lease_expires_at: string | null
   processed_at: string | null
   created_at: string
 }
@@ -133,6 +160,12 @@ export interface OrderTransferBrandsTable {
   payment_transfer_id: string | null
   failed_step: string | null
   failed_message: string | null
+  /**
+   * The remote step under way and since when: set before the call, cleared with its result. Still
+   * set on the next attempt, the step's outcome is unknown and is reconciled before acting.
+   */
+  pending_step: string | null
+  pending_since: string | null
 }
 
 export interface Database {
@@ -146,6 +179,8 @@ export interface Database {
   commerce_order_lines: CommerceOrderLinesTable
   payment_accounts: PaymentAccountsTable
   payment_transfers: PaymentTransfersTable
+  payment_idempotency_keys: PaymentIdempotencyKeysTable
+  sandbox_faults: SandboxFaultsTable
   order_transfers: OrderTransfersTable
   order_transfer_brands: OrderTransferBrandsTable
 }

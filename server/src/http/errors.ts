@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ERROR_CODES } from '@shared/contract'
+import { Refusal, type RefusalKind } from '../domain/errors'
 
 type ErrorStatus = keyof typeof ERROR_CODES
 
@@ -12,6 +13,15 @@ export class HttpError extends Error {
     super(message)
     this.name = 'HttpError'
   }
+}
+
+/** The status of each kind of refusal a service makes. */
+const REFUSAL_STATUS: Record<RefusalKind, ErrorStatus> = {
+  invalid_input: 400,
+  not_found: 404,
+  conflict: 409,
+  business_rule: 422,
+  upstream_failed: 502,
 }
 
 /** Fastify's own refusals, reworded; every one is the caller's input, so a 400. */
@@ -36,7 +46,11 @@ export const answerFrameworkError = (
 
 /** Every error answers `{ error, message }`; never a stack trace, never a 500 for bad input. */
 export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError | HttpError | Refusal, request, reply) => {
+    const error =
+      thrown instanceof Refusal
+        ? new HttpError(REFUSAL_STATUS[thrown.kind], thrown.message)
+        : thrown
     if (error instanceof HttpError) {
       return reply
         .status(error.status)

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { ShopType } from '@shared/contract'
-import type { RouteDeps } from '../app'
+import type { RouteDeps } from '../deps'
 import { checkDefaultRates, checkUniqueRate } from '../domain/commission'
 import { HttpError } from '../http/errors'
 import { defineRoute } from '../http/route'

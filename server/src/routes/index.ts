@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import type { RouteDeps } from '../app'
+import type { RouteDeps } from '../deps'
 import { registerAppConfigRoutes } from './app-configs'
 import { registerCommissionRoutes } from './commissions'
 import { registerImageRoutes } from './images'

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { Store } from '@shared/contract'
-import type { RouteDeps } from '../app'
+import type { RouteDeps } from '../deps'
 import { CommerceError } from '../adapters/commerce/commerce-port'
 import { HttpError } from '../http/errors'
 import { defineRoute } from '../http/route'

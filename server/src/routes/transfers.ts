@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import type { RouteDeps } from '../app'
+import type { RouteDeps } from '../deps'
 import { defineRoute } from '../http/route'
 import { createTransferService } from '../transfers/transfer-service'
 

@@ -5,6 +5,8 @@ import type { OrderTransferBrandsTable, OrderTransfersTable } from '../db/schema
 // The order_transfers tables: what processing froze and what each step achieved. Every write that
 // races another request is a single conditional statement, so SQLite and PostgreSQL decide the
 // race the same way without locks held across calls to the commerce platform or payment provider.
+// Writes made while processing are fenced by the lease's token: once another request has taken
+// the transfer over, they change nothing and say so.
 
 export type TransferRow = Selectable<OrderTransfersTable>
 export type TransferBrandRow = Selectable<OrderTransferBrandsTable>
@@ -33,21 +35,38 @@ type NewTransferBrand = Omit<
   | 'payment_transfer_id'
   | 'failed_step'
   | 'failed_message'
+  | 'pending_step'
+  | 'pending_since'
 > & { lines: FrozenLine[] }
 
+/** A write under a lease that another request has taken over since. */
+export class LeaseLostError extends Error {
+  override name = 'LeaseLostError'
+}
+
 export function createTransferRepository(db: Db) {
-  /** Sets columns of one brand's row: each step and failure is recorded there. */
-  const updateBrand = async (
+  /** Sets columns of one brand's row, only while `token` holds the transfer's lease. */
+  const updateBrandUnderLease = async (
     creatorOrderId: string,
+    token: string,
     brandStoreShop: string,
     values: Updateable<OrderTransferBrandsTable>,
   ): Promise<void> => {
-    await db
+    const result = await db
       .updateTable('order_transfer_brands')
       .set(values)
       .where('creator_order_id', '=', creatorOrderId)
       .where('brand_store_shop', '=', brandStoreShop)
-      .execute()
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('order_transfers')
+            .select('creator_order_id')
+            .where('creator_order_id', '=', creatorOrderId)
+            .where('claimed_by', '=', token),
+        ),
+      )
+      .executeTakeFirst()
+    if (result.numUpdatedRows === 0n) throw new LeaseLostError(creatorOrderId)
   }
 
   return {
@@ -85,6 +104,7 @@ export function createTransferRepository(db: Db) {
             status: 'PARTIAL',
             claimed_by: null,
             claimed_at: null,
+            lease_expires_at: null,
             processed_at: null,
             created_at: now,
           })
@@ -106,66 +126,110 @@ export function createTransferRepository(db: Db) {
     },
 
     /**
-     * Takes the transfer for one request. Succeeds only when nobody holds it (or the holder's
-     * claim is older than `staleBefore`, i.e. it died mid-way) and it is not completed.
+     * Takes the transfer's lease for one request until `expiresAt`. Succeeds only when it is not
+     * completed and nobody holds it, or the holder's lease ran out (it died or stalled).
      */
     async claim(
       creatorOrderId: string,
       token: string,
       now: string,
-      staleBefore: string,
+      expiresAt: string,
     ): Promise<boolean> {
       const result = await db
         .updateTable('order_transfers')
-        .set({ claimed_by: token, claimed_at: now })
+        .set({ claimed_by: token, claimed_at: now, lease_expires_at: expiresAt })
         .where('creator_order_id', '=', creatorOrderId)
         .where('status', '!=', 'COMPLETED')
-        .where((eb) => eb.or([eb('claimed_by', 'is', null), eb('claimed_at', '<', staleBefore)]))
+        .where((eb) =>
+          eb.or([
+            eb('claimed_by', 'is', null),
+            eb('lease_expires_at', 'is', null),
+            eb('lease_expires_at', '<', now),
+          ]),
+        )
         .executeTakeFirst()
       return result.numUpdatedRows > 0n
+    },
+
+    /** Extends the lease `token` holds; throws LeaseLostError when it holds it no more. */
+    async renew(creatorOrderId: string, token: string, expiresAt: string): Promise<void> {
+      const result = await db
+        .updateTable('order_transfers')
+        .set({ lease_expires_at: expiresAt })
+        .where('creator_order_id', '=', creatorOrderId)
+        .where('claimed_by', '=', token)
+        .executeTakeFirst()
+      if (result.numUpdatedRows === 0n) throw new LeaseLostError(creatorOrderId)
     },
 
     async release(creatorOrderId: string, token: string): Promise<void> {
       await db
         .updateTable('order_transfers')
-        .set({ claimed_by: null, claimed_at: null })
+        .set({ claimed_by: null, claimed_at: null, lease_expires_at: null })
         .where('creator_order_id', '=', creatorOrderId)
         .where('claimed_by', '=', token)
         .execute()
     },
 
-    /** Records a step that succeeded, clearing the failure an earlier attempt left. */
+    /** Records that a remote step is about to be called: until its result, its outcome is unknown. */
+    async recordIntent(
+      creatorOrderId: string,
+      token: string,
+      brandStoreShop: string,
+      step: TransferStep,
+      since: string,
+    ): Promise<void> {
+      await updateBrandUnderLease(creatorOrderId, token, brandStoreShop, {
+        pending_step: step,
+        pending_since: since,
+      })
+    },
+
+    /** Records a step that succeeded, clearing its intent and the failure an attempt left. */
     async recordStep(
       creatorOrderId: string,
+      token: string,
       brandStoreShop: string,
       result: Partial<Pick<TransferBrandRow, 'brand_order_id' | 'paid_at' | 'payment_transfer_id'>>,
     ): Promise<void> {
-      await updateBrand(creatorOrderId, brandStoreShop, {
+      await updateBrandUnderLease(creatorOrderId, token, brandStoreShop, {
         ...result,
+        pending_step: null,
+        pending_since: null,
         failed_step: null,
         failed_message: null,
       })
     },
 
+    /** Records a failed step; its intent stays, so the next attempt reconciles before acting. */
     async recordFailure(
       creatorOrderId: string,
+      token: string,
       brandStoreShop: string,
       step: TransferStep,
       message: string,
     ): Promise<void> {
-      await updateBrand(creatorOrderId, brandStoreShop, {
+      await updateBrandUnderLease(creatorOrderId, token, brandStoreShop, {
         failed_step: step,
         failed_message: message,
       })
     },
 
+    /** Completes the transfer and gives the lease up; throws LeaseLostError when not held. */
     async complete(creatorOrderId: string, token: string, now: string): Promise<void> {
-      await db
+      const result = await db
         .updateTable('order_transfers')
-        .set({ status: 'COMPLETED', processed_at: now })
+        .set({
+          status: 'COMPLETED',
+          processed_at: now,
+          claimed_by: null,
+          claimed_at: null,
+          lease_expires_at: null,
+        })
         .where('creator_order_id', '=', creatorOrderId)
         .where('claimed_by', '=', token)
-        .execute()
+        .executeTakeFirst()
+      if (result.numUpdatedRows === 0n) throw new LeaseLostError(creatorOrderId)
     },
   }
 }

@@ -3,30 +3,38 @@ import { ORDER_TAG, TRANSFER_ERRORS, type CallAnswer } from '@shared/contract'
 import { PRODUCT_NAME } from '@shared/product'
 import { CommerceError, type CommerceOrder } from '../adapters/commerce/commerce-port'
 import { PaymentsError } from '../adapters/payments/payments-port'
-import type { RouteDeps } from '../app'
+import type { RouteDeps } from '../deps'
+import { Refusal } from '../domain/errors'
 import { toHundredths } from '../domain/money'
 import { planTransfer, type BrandPlan } from '../domain/transfer-plan'
-import { HttpError } from '../http/errors'
 import { renderReceiptPdf } from '../receipt/receipt-pdf'
 import { orderGid, orderNumber } from './order-gid'
 import { loadPlanInput } from './plan-input'
+import { RemoteTimeoutError, settleWithLimit, withDeadline } from './remote-call'
 import {
   createTransferRepository,
   frozenLines,
+  LeaseLostError,
   type StoredTransfer,
+  type TransferBrandRow,
   type TransferStep,
 } from './transfer-repository'
+import { transferTiming } from './transfer-timing'
 import { creatorOrderOf, previewOf, receiptDataOf, type TransferView } from './transfer-view'
 
-/**
- * A claim older than this belongs to a request that died mid-way (crash, restart) and may be taken
- * over. It is far longer than a live request can run, whose every call to the platform or the
- * provider is bounded by their timeouts, so a slow but live request is never overtaken.
- */
-const CLAIM_STALE_AFTER_MS = 10 * 60_000
+// Processing a creator order into brand orders and payments, exactly once whatever fails
+// (INTEGRATIONS.md "Exactly once"). Each remote step records its intent before the call and its
+// result after, under a lease that every write names; a step whose intent is still recorded on
+// the next attempt had an unknown outcome, and is reconciled (brand order found by its tag, paid
+// status read, transfer found by its group) before it is acted on again.
 
-/** Not in SPEC.md §8's catalogue: the answer to a request that lost the race for the claim. */
+/** Not in SPEC.md §8's catalogue: the answer to a request that lost the race for the lease. */
 const TRANSFER_IN_PROGRESS = 'Order transfer is already being processed'
+const TRANSFER_TAKEN_OVER =
+  'Order transfer was taken over by another request while this one was held up: the preview shows where it stands'
+
+/** Stripe keeps an idempotency key a day; an unknown transfer older than that is looked up. */
+const IDEMPOTENCY_KEY_TRUSTED_MS = 23 * 60 * 60_000
 
 /** What each step is called when it fails, and who failed it. */
 const STEP_FAILURES: Record<TransferStep, { failure: string; system: string }> = {
@@ -35,13 +43,19 @@ const STEP_FAILURES: Record<TransferStep, { failure: string; system: string }> =
   createTransfer: { failure: TRANSFER_ERRORS.transferCreateFailed, system: 'payment provider' },
 }
 
+/** The tag that finds a brand order again after its creation's answer was lost. */
+export const transferTag = (creatorOrderId: string) => `${ORDER_TAG}-transfer-${creatorOrderId}`
+
 type ProcessAnswer = CallAnswer<'adminCreateOrderTransfer'>
 
 export function createTransferService(
-  deps: Pick<RouteDeps, 'db' | 'commerce' | 'payments' | 'now'>,
+  deps: Pick<RouteDeps, 'db' | 'commerce' | 'payments' | 'now' | 'transferTiming'>,
 ) {
   const transfers = createTransferRepository(deps.db)
+  const timing = transferTiming(deps.transferTiming)
   const timestamp = () => deps.now().toISOString()
+  const leaseEnd = () => new Date(deps.now().getTime() + timing.leaseMs).toISOString()
+  const remote = <T>(call: () => Promise<T>) => withDeadline(timing.remoteTimeoutMs, call)
 
   /** The order and its transfer, if processing ever started; 404 for an unknown order. */
   async function loadOrder(creatorOrderId: string) {
@@ -49,17 +63,22 @@ export function createTransferService(
     const [order, transfer] =
       id === null
         ? [null, null]
-        : await Promise.all([deps.commerce.findCreatorOrder(id), transfers.find(String(id))])
-    if (!order) throw new HttpError(404, TRANSFER_ERRORS.creatorOrderNotFound)
+        : await Promise.all([
+            remote(() => deps.commerce.findCreatorOrder(id)).catch((error: unknown) => {
+              throw upstreamRefusal('Creator order lookup failed', 'commerce platform', error)
+            }),
+            transfers.find(String(id)),
+          ])
+    if (!order) throw new Refusal('not_found', TRANSFER_ERRORS.creatorOrderNotFound)
     return { order, transfer }
   }
 
   /** The per-brand figures of an order that was never processed; 404 or 422 when there are none. */
   async function plan(order: CommerceOrder): Promise<BrandPlan[]> {
     const input = await loadPlanInput(deps.db, order)
-    if (!input) throw new HttpError(404, TRANSFER_ERRORS.creatorOrderNotFound)
+    if (!input) throw new Refusal('not_found', TRANSFER_ERRORS.creatorOrderNotFound)
     const result = planTransfer(input)
-    if (!result.ok) throw new HttpError(422, TRANSFER_ERRORS[result.error])
+    if (!result.ok) throw new Refusal('business_rule', TRANSFER_ERRORS[result.error])
     return result.brands
   }
 
@@ -89,88 +108,159 @@ export function createTransferService(
     }
   }
 
-  /**
-   * Runs one step against the platform or the provider. A failure is recorded on the brand's row
-   * (the transfer stays PARTIAL and the next request resumes here) and answered: 502 when the
-   * platform or provider failed, 422 when the step cannot be done as things stand.
-   */
-  async function step<T>(
-    creatorOrderId: string,
-    shop: string,
-    name: TransferStep,
-    run: () => Promise<T>,
-  ): Promise<T> {
-    try {
-      return await run()
-    } catch (error) {
-      const { failure, system } = STEP_FAILURES[name]
-      const answer =
-        error instanceof HttpError
-          ? error
-          : error instanceof CommerceError || error instanceof PaymentsError
-            ? new HttpError(
-                502,
-                `${failure} for ${shop}: the ${system} answered "${error.message}"`,
-              )
-            : null
-      const message = answer?.message ?? (error instanceof Error ? error.message : String(error))
-      await transfers.recordFailure(creatorOrderId, shop, name, message)
-      throw answer ?? error
-    }
+  /** Freezes the figures on the first attempt; a concurrent first attempt's figures stand. */
+  async function freeze(order: CommerceOrder): Promise<void> {
+    const brands = await plan(order)
+    await transfers.createIfAbsent(
+      {
+        creator_order_id: String(order.id),
+        creator_store_shop: order.storeShop,
+        currency: order.currency,
+      },
+      brands.map((brand) => ({
+        brand_store_shop: brand.brandStoreShop,
+        base_minor: brand.baseMinor,
+        tandem_rate_hundredths: toHundredths(brand.tandemRate),
+        creator_rate_hundredths: toHundredths(brand.creatorRate),
+        creator_commission_minor: brand.creatorCommissionMinor,
+        tandem_commission_minor: brand.tandemCommissionMinor,
+        brand_amount_minor: brand.brandAmountMinor,
+        lines: brand.lines.map(({ brandVariantId, quantity }) => ({ brandVariantId, quantity })),
+      })),
+      timestamp(),
+    )
   }
 
-  /** Each brand's order, its payment, and the transfer of its amount; finished steps are skipped. */
-  async function runSteps(transfer: StoredTransfer, order: CommerceOrder) {
+  /** One brand's steps under the lease `token`; finished steps are skipped. */
+  function brandProcessing(transfer: StoredTransfer, order: CommerceOrder, token: string) {
     const creatorOrderId = transfer.creator_order_id
-    const brandOrders: { brandStoreShop: string; brandOrderId: string }[] = []
-    for (const brand of transfer.brands) {
+
+    /**
+     * One remote step: lease renewed, intent recorded, then (unless reconciling finds it done)
+     * the call, then its result recorded. A failure is recorded on the brand's row with the
+     * intent left in place, and answered: 502 when the platform or provider failed or did not
+     * answer, 422 when the step cannot be done as things stand.
+     */
+    async function runStep<T>(
+      brand: TransferBrandRow,
+      step: TransferStep,
+      actions: {
+        /** After an unknown outcome: what the remote side already did, or null for nothing. */
+        reconcile: (pendingSince: string) => Promise<T | null>
+        act: () => Promise<T>
+        record: (result: T) => Parameters<typeof transfers.recordStep>[3]
+      },
+    ): Promise<T> {
       const shop = brand.brand_store_shop
-      let brandOrderId = brand.brand_order_id
-      if (brandOrderId === null) {
-        const created = await step(creatorOrderId, shop, 'createOrder', () =>
-          deps.commerce.createOrder(shop, {
-            lines: frozenLines(brand).map((line) => ({
-              variantId: line.brandVariantId,
-              quantity: line.quantity,
-            })),
-            currency: transfer.currency,
-            email: order.email,
-            shippingAddress: order.shippingAddress,
-            tags: [ORDER_TAG],
-            note: `${PRODUCT_NAME} transfer of creator order ${order.name} from ${order.storeShop}`,
-            inventoryBehaviour: 'DECREMENT_OBEYING_POLICY',
-          }),
-        )
-        brandOrderId = created.id
-        await transfers.recordStep(creatorOrderId, shop, { brand_order_id: brandOrderId })
+      await timing.failpoint(`${step}:before-intent`)
+      await transfers.renew(creatorOrderId, token, leaseEnd())
+      const unknownSince = brand.pending_step === step ? brand.pending_since : null
+      const since = unknownSince ?? timestamp()
+      if (!unknownSince) await transfers.recordIntent(creatorOrderId, token, shop, step, since)
+      try {
+        let result = unknownSince ? await remote(() => actions.reconcile(unknownSince)) : null
+        if (result === null) {
+          await timing.failpoint(`${step}:before-call`)
+          result = await remote(actions.act)
+          await timing.failpoint(`${step}:after-call`)
+        }
+        await transfers.recordStep(creatorOrderId, token, shop, actions.record(result))
+        await timing.failpoint(`${step}:after-record`)
+        return result
+      } catch (error) {
+        if (error instanceof LeaseLostError) throw error
+        const { failure, system } = STEP_FAILURES[step]
+        const refusal =
+          error instanceof Refusal
+            ? error
+            : upstreamRefusal(`${failure} for ${shop}`, system, error)
+        // Under a lease lost meanwhile this changes nothing: the new holder records its own.
+        await transfers
+          .recordFailure(creatorOrderId, token, shop, step, refusal.message)
+          .catch((recordError: unknown) => {
+            if (!(recordError instanceof LeaseLostError)) throw recordError
+          })
+        throw refusal
       }
+    }
+
+    return async (brand: TransferBrandRow) => {
+      const shop = brand.brand_store_shop
+      const brandOrderId =
+        brand.brand_order_id ??
+        (await runStep(brand, 'createOrder', {
+          reconcile: async () =>
+            (await deps.commerce.findOrderByTag(shop, transferTag(creatorOrderId)))?.id ?? null,
+          act: async () =>
+            (
+              await deps.commerce.createOrder(shop, {
+                lines: frozenLines(brand).map((line) => ({
+                  variantId: line.brandVariantId,
+                  quantity: line.quantity,
+                })),
+                currency: transfer.currency,
+                email: order.email,
+                shippingAddress: order.shippingAddress,
+                tags: [ORDER_TAG, transferTag(creatorOrderId)],
+                note: `${PRODUCT_NAME} transfer of creator order ${order.name} from ${order.storeShop}`,
+                inventoryBehaviour: 'DECREMENT_OBEYING_POLICY',
+              })
+            ).id,
+          record: (id) => ({ brand_order_id: id }),
+        }))
+
       if (brand.paid_at === null) {
-        const paidOrderId = brandOrderId
-        await step(creatorOrderId, shop, 'markOrderAsPaid', () =>
-          deps.commerce.markOrderAsPaid(shop, paidOrderId),
-        )
-        await transfers.recordStep(creatorOrderId, shop, { paid_at: timestamp() })
+        await runStep(brand, 'markOrderAsPaid', {
+          // Shopify refuses to mark a paid order as paid: read its status first.
+          reconcile: async () =>
+            (await deps.commerce.orderFinancialStatus(shop, brandOrderId)) === 'PAID' ? true : null,
+          act: async () => {
+            await deps.commerce.markOrderAsPaid(shop, brandOrderId)
+            return true
+          },
+          record: () => ({ paid_at: timestamp() }),
+        })
       }
+
       // The provider refuses a transfer of nothing; a brand whose lines were all free is owed none.
       if (brand.payment_transfer_id === null && brand.brand_amount_minor > 0) {
-        const transferId = await step(creatorOrderId, shop, 'createTransfer', async () => {
-          const account = await deps.payments.connectedAccount(shop)
-          if (!account) throw new HttpError(422, TRANSFER_ERRORS.connectedAccountIdNotFound)
-          const created = await deps.payments.createTransfer({
-            amountMinor: brand.brand_amount_minor,
-            currency: transfer.currency,
-            destinationAccountId: account.accountId,
-            // The same key on every attempt: a retry after a lost answer never pays twice.
-            idempotencyKey: `transfer:${creatorOrderId}:${shop}`,
-            description: `${PRODUCT_NAME} transfer of creator order ${order.name} to ${shop}`,
-          })
-          return created.id
+        let destination: string | null = null
+        const transferGroup = `${ORDER_TAG}-order-${creatorOrderId}`
+        await runStep(brand, 'createTransfer', {
+          // Within a day the idempotency key answers the first transfer; after, it is forgotten.
+          reconcile: async (pendingSince) => {
+            if (deps.now().getTime() - Date.parse(pendingSince) < IDEMPOTENCY_KEY_TRUSTED_MS) {
+              return null
+            }
+            const account = await deps.payments.connectedAccount(shop)
+            if (!account) return null
+            const [existing] = await deps.payments.findTransfers({
+              transferGroup,
+              destinationAccountId: account.accountId,
+            })
+            return existing?.id ?? null
+          },
+          act: async () => {
+            destination ??= (await deps.payments.connectedAccount(shop))?.accountId ?? null
+            if (!destination) {
+              throw new Refusal('business_rule', TRANSFER_ERRORS.connectedAccountIdNotFound)
+            }
+            const created = await deps.payments.createTransfer({
+              amountMinor: brand.brand_amount_minor,
+              currency: transfer.currency,
+              destinationAccountId: destination,
+              // The same key on every attempt: a retry after a lost answer never pays twice.
+              idempotencyKey: `transfer:${creatorOrderId}:${shop}`,
+              transferGroup,
+              description: `${PRODUCT_NAME} transfer of creator order ${order.name} to ${shop}`,
+            })
+            return created.id
+          },
+          record: (id) => ({ payment_transfer_id: id }),
         })
-        await transfers.recordStep(creatorOrderId, shop, { payment_transfer_id: transferId })
       }
-      brandOrders.push({ brandStoreShop: shop, brandOrderId })
+      return { brandStoreShop: shop, brandOrderId }
     }
-    return brandOrders
   }
 
   return {
@@ -184,60 +274,74 @@ export function createTransferService(
     },
 
     /**
-     * Freezes the plan on the first attempt, then runs the steps under a claim on the transfer row
-     * so that concurrent requests never repeat a step. A request that finds the transfer claimed
-     * is answered 409 at once rather than made to wait: processing calls remote services for
-     * seconds, and the other request will report the outcome (a later preview shows it).
+     * Freezes the plan on the first attempt, then runs every brand's steps (several brands at
+     * once) under a lease on the transfer. A request that finds the lease held is answered 409 at
+     * once rather than made to wait: the holder reports the outcome, and a preview shows it.
      */
     async process(creatorOrderId: string): Promise<ProcessAnswer> {
       const { order, transfer: existing } = await loadOrder(creatorOrderId)
       const id = String(order.id)
       if (existing?.status === 'COMPLETED') {
-        throw new HttpError(409, TRANSFER_ERRORS.alreadyProcessed)
+        throw new Refusal('conflict', TRANSFER_ERRORS.alreadyProcessed)
       }
-      if (!existing) {
-        const brands = await plan(order)
-        await transfers.createIfAbsent(
-          { creator_order_id: id, creator_store_shop: order.storeShop, currency: order.currency },
-          brands.map((brand) => ({
-            brand_store_shop: brand.brandStoreShop,
-            base_minor: brand.baseMinor,
-            tandem_rate_hundredths: toHundredths(brand.tandemRate),
-            creator_rate_hundredths: toHundredths(brand.creatorRate),
-            creator_commission_minor: brand.creatorCommissionMinor,
-            tandem_commission_minor: brand.tandemCommissionMinor,
-            brand_amount_minor: brand.brandAmountMinor,
-            lines: brand.lines.map(({ brandVariantId, quantity }) => ({
-              brandVariantId,
-              quantity,
-            })),
-          })),
-          timestamp(),
-        )
-      }
+      if (!existing) await freeze(order)
 
       const token = randomUUID()
-      const now = timestamp()
-      const staleBefore = new Date(Date.parse(now) - CLAIM_STALE_AFTER_MS).toISOString()
-      if (!(await transfers.claim(id, token, now, staleBefore))) {
+      if (!(await transfers.claim(id, token, timestamp(), leaseEnd()))) {
         // Either another request holds it, or it completed since the first read.
         const current = await transfers.find(id)
-        throw new HttpError(
-          409,
+        throw new Refusal(
+          'conflict',
           current?.status === 'COMPLETED' ? TRANSFER_ERRORS.alreadyProcessed : TRANSFER_IN_PROGRESS,
         )
       }
       try {
-        // Read under the claim: the steps another request finished before are skipped.
+        // Read under the lease: the steps another request finished before are skipped.
         const claimed = await transfers.find(id)
         if (!claimed) throw new Error(`Order transfer ${id} vanished while claimed`)
-        const brandOrders = await runSteps(claimed, order)
+        const outcomes = await settleWithLimit(
+          claimed.brands,
+          timing.brandConcurrency,
+          brandProcessing(claimed, order, token),
+        )
+        const failures = outcomes.flatMap((outcome) =>
+          outcome.status === 'rejected' ? [outcome.reason as unknown] : [],
+        )
+        if (failures.some((failure) => failure instanceof LeaseLostError)) {
+          throw new LeaseLostError(id)
+        }
+        if (failures.length > 0) throw failures[0]
         const processedAt = timestamp()
         await transfers.complete(id, token, processedAt)
-        return { creatorOrderId: orderGid(id), status: 'COMPLETED', processedAt, brandOrders }
+        return {
+          creatorOrderId: orderGid(id),
+          status: 'COMPLETED',
+          processedAt,
+          brandOrders: outcomes.flatMap((outcome) =>
+            outcome.status === 'fulfilled' ? [outcome.value] : [],
+          ),
+        }
+      } catch (error) {
+        // Never a false COMPLETED: a request overtaken while held up says so.
+        if (error instanceof LeaseLostError) throw new Refusal('conflict', TRANSFER_TAKEN_OVER)
+        throw error
       } finally {
         await transfers.release(id, token)
       }
     },
   }
+}
+
+/** A platform's or provider's failure, or its silence, worded for the admin: a 502. */
+function upstreamRefusal(what: string, system: string, error: unknown): Error {
+  if (error instanceof RemoteTimeoutError) {
+    return new Refusal(
+      'upstream_failed',
+      `${what}: the ${system} did not answer within ${error.message}`,
+    )
+  }
+  if (error instanceof CommerceError || error instanceof PaymentsError) {
+    return new Refusal('upstream_failed', `${what}: the ${system} answered "${error.message}"`)
+  }
+  return error instanceof Error ? error : new Error(String(error))
 }

@@ -15,6 +15,7 @@ import { createSandboxCommerce } from '../../../server/src/adapters/commerce/san
 import type { PaymentsPort } from '../../../server/src/adapters/payments/payments-port'
 import { createSandboxPayments } from '../../../server/src/adapters/payments/sandbox-payments'
 import { buildApp } from '../../../server/src/app'
+import type { AppDeps } from '../../../server/src/deps'
 import { firebaseTokenVerifier, type TokenVerifier } from '../../../server/src/auth/verify'
 import { openDatabase, type Db } from '../../../server/src/db/connect'
 import { createSecretBox, type SecretBox } from '../../../server/src/secrets'
@@ -51,6 +52,9 @@ export interface ServerOptions {
   verifier?: TokenVerifier
   /** TANDEM_ADMIN_EMAILS; [LISTED_ADMIN_EMAIL] unless given. */
   adminEmails?: string[]
+  /** The server's clock (transfer leases, timestamps); the real one unless given. */
+  now?: () => Date
+  transferTiming?: AppDeps['transferTiming']
 }
 
 export const usesPostgres = () => Boolean(process.env.TANDEM_TEST_DATABASE_URL)
@@ -74,6 +78,8 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
     commerce: (options.commerce ?? createSandboxCommerce)(db),
     payments: (options.payments ?? createSandboxPayments)(db),
     publicUrl,
+    now: options.now,
+    transferTiming: options.transferTiming,
   })
   const tokens = {
     admin: await idToken(emulatorUrl, projectId, { email: 'claim-admin@tandem.test', admin: true }),

@@ -56,11 +56,19 @@ export interface CommercePort {
   findCreatorOrder(orderId: number): Promise<CommerceOrder | null>
   /** orderCreate in the brand's store; answers the new order's GID. */
   createOrder(shop: string, input: BrandOrderInput): Promise<{ id: string; name: string }>
-  /** orderMarkAsPaid. */
+  /** orderMarkAsPaid; refused for an order that is paid already. */
   markOrderAsPaid(shop: string, orderId: string): Promise<void>
+  /** The order of the shop that carries this tag (`orders(query: "tag:'…'")`), or null. */
+  findOrderByTag(shop: string, tag: string): Promise<{ id: string; name: string } | null>
+  /** The order's displayFinancialStatus: PAID once marked as paid. */
+  orderFinancialStatus(shop: string, orderId: string): Promise<string>
 }
 
-/** A failure of the platform itself (not of the caller's input): answered as a 502. */
+/**
+ * A failure of the platform itself, or its refusal (not the caller's input): answered as a 502.
+ * Whether the platform did the thing is unknown to the caller after a lost answer, so callers
+ * reconcile before they act again.
+ */
 export class CommerceError extends Error {
   override name = 'CommerceError'
 }

@@ -2,9 +2,9 @@ import type { Insertable } from 'kysely'
 import type { Db } from '../../db/connect'
 import type { CommerceOrdersTable } from '../../db/schema'
 import { orderGid, orderNumber } from '../../transfers/order-gid'
+import { underScriptedFault, type SandboxOperation } from '../sandbox-faults'
 import {
   CommerceError,
-  type BrandOrderInput,
   type CommerceAddress,
   type CommerceOrder,
   type CommercePort,
@@ -12,28 +12,17 @@ import {
 
 // The sandbox commerce platform: Shopify's behaviour, as far as the server relies on it, kept in
 // the server's own database (commerce_* tables) so that `npm start` and the tests need no network.
-
-/**
- * Failures a test can switch on per call: answer the platform's error message to make the call
- * fail, or null to let it through. The object is read at every call, so a test may change it
- * between requests (fail once, then retry without the fault).
- */
-export interface SandboxCommerceFaults {
-  createOrder?: (shop: string, input: BrandOrderInput) => string | null
-  markOrderAsPaid?: (shop: string, orderId: string) => string | null
-}
-
-interface SandboxCommerceOptions {
-  faults?: SandboxCommerceFaults
-}
+// As strict as Shopify where it bites (a paid order is not marked as paid again), with the faults
+// a test scripts (src/adapters/sandbox-faults.ts).
 
 /** Line ids of new orders: the order id times this plus the position (brand orders are short). */
 const LINES_PER_ORDER_ID = 1000
 
-export function createSandboxCommerce(db: Db, options: SandboxCommerceOptions = {}): CommercePort {
-  const faults = options.faults ?? {}
+export function createSandboxCommerce(db: Db): CommercePort {
+  const scripted = <T>(operation: SandboxOperation, shop: string, run: () => Promise<T>) =>
+    underScriptedFault(db, operation, shop, run, (message) => new CommerceError(message))
 
-  return {
+  const port: CommercePort = {
     async syncProducts(shop) {
       const { count } = await db
         .selectFrom('commerce_products')
@@ -105,8 +94,6 @@ export function createSandboxCommerce(db: Db, options: SandboxCommerceOptions = 
     },
 
     async createOrder(shop, input) {
-      const fault = faults.createOrder?.(shop, input)
-      if (fault) throw new CommerceError(fault)
       if (input.lines.length === 0) throw new CommerceError('An order needs at least one line item')
       const variantIds = input.lines.map((line) => line.variantId)
       return db.transaction().execute(async (trx) => {
@@ -181,8 +168,6 @@ export function createSandboxCommerce(db: Db, options: SandboxCommerceOptions = 
     },
 
     async markOrderAsPaid(shop, orderId) {
-      const fault = faults.markOrderAsPaid?.(shop, orderId)
-      if (fault) throw new CommerceError(fault)
       const numericId = orderNumber(orderId)
       if (numericId === null) throw new CommerceError(`Invalid order id ${orderId}`)
       const result = await db
@@ -190,11 +175,58 @@ export function createSandboxCommerce(db: Db, options: SandboxCommerceOptions = 
         .set({ paid: 1 })
         .where('id', '=', numericId)
         .where('store_shop', '=', shop)
+        .where('paid', '=', 0)
         .executeTakeFirst()
-      if (result.numUpdatedRows === 0n) {
-        throw new CommerceError(`Order ${orderId} does not exist in ${shop}`)
-      }
+      if (result.numUpdatedRows > 0n) return
+      // Shopify refuses to mark a paid order as paid again, as a user error.
+      const exists = await orderOf(shop, numericId)
+      throw new CommerceError(
+        exists ? 'Order cannot be marked as paid.' : `Order ${orderId} does not exist in ${shop}`,
+      )
     },
+
+    async findOrderByTag(shop, tag) {
+      // Shopify's `tag:` matches whole tags; LIKE only narrows the rows to split.
+      const candidates = await db
+        .selectFrom('commerce_orders')
+        .select(['id', 'name', 'tags'])
+        .where('store_shop', '=', shop)
+        .where('tags', 'like', `%${tag}%`)
+        .orderBy('id')
+        .execute()
+      const order = candidates.find((row) => row.tags.split(', ').includes(tag))
+      return order ? { id: orderGid(Number(order.id)), name: order.name } : null
+    },
+
+    async orderFinancialStatus(shop, orderId) {
+      const numericId = orderNumber(orderId)
+      const order = numericId === null ? undefined : await orderOf(shop, numericId)
+      if (!order) throw new CommerceError(`Order ${orderId} does not exist in ${shop}`)
+      return order.paid ? 'PAID' : 'PENDING'
+    },
+  }
+
+  const orderOf = (shop: string, id: number) =>
+    db
+      .selectFrom('commerce_orders')
+      .select('paid')
+      .where('id', '=', id)
+      .where('store_shop', '=', shop)
+      .executeTakeFirst()
+
+  return {
+    syncProducts: (shop) => scripted('syncProducts', shop, () => port.syncProducts(shop)),
+    // A creator order is asked of every creator shop: the fault's target is the order id.
+    findCreatorOrder: (id) =>
+      scripted('findCreatorOrder', String(id), () => port.findCreatorOrder(id)),
+    createOrder: (shop, input) =>
+      scripted('createOrder', shop, () => port.createOrder(shop, input)),
+    markOrderAsPaid: (shop, id) =>
+      scripted('markOrderAsPaid', shop, () => port.markOrderAsPaid(shop, id)),
+    findOrderByTag: (shop, tag) =>
+      scripted('findOrderByTag', shop, () => port.findOrderByTag(shop, tag)),
+    orderFinancialStatus: (shop, id) =>
+      scripted('orderFinancialStatus', shop, () => port.orderFinancialStatus(shop, id)),
   }
 }
 

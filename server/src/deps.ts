@@ -1,0 +1,28 @@
+import type { CommercePort } from './adapters/commerce/commerce-port'
+import type { PaymentsPort } from './adapters/payments/payments-port'
+import type { TokenVerifier } from './auth/verify'
+import type { Db } from './db/connect'
+import type { SecretBox } from './secrets'
+import type { TransferTiming } from './transfers/transfer-timing'
+
+// What the server is built from. Routes and services take these parts from here, never from
+// app.ts, which assembles them.
+
+export interface AppDeps {
+  db: Db
+  verifier: TokenVerifier
+  /** Lower-cased emails that are administrators without the admin claim. */
+  adminEmails: readonly string[]
+  secrets: SecretBox
+  commerce: CommercePort
+  payments: PaymentsPort
+  /** Where the Shopify apps and product images are reached: `{url}/shopify/brand`, `{url}/images/…`. */
+  publicUrl: string
+  now?: () => Date
+  /** Leases, timeouts and parallelism of transfer processing; the defaults otherwise. */
+  transferTiming?: Partial<TransferTiming>
+  logger?: boolean
+}
+
+/** What the routes are given: the app's parts with the clock filled in. */
+export type RouteDeps = Omit<AppDeps, 'now'> & { now: () => Date }
