@@ -1,0 +1,215 @@
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest'
+import { scriptSandboxFault, LOST_ANSWER } from '../../server/src/adapters/sandbox-faults'
+import type { Db } from '../../server/src/db/connect'
+import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
+import {
+  buildServer,
+  freshSharedDatabase,
+  startServerProcess,
+  type ServerProcess,
+  type SharedDatabase,
+} from './support/server-process'
+import { idToken } from './support/server-under-test'
+
+// The crash harness: the real server in processes of its own, on SQLite (and on PostgreSQL when
+// TANDEM_TEST_DATABASE_URL is set), killed with SIGKILL at every boundary of every remote step of
+// processing, then started again to process once more. Whatever the moment, each brand order,
+// payment mark and transfer exists exactly once, and the preview ends COMPLETED with their ids.
+
+const STEPS = ['createOrder', 'markOrderAsPaid', 'createTransfer'] as const
+const BOUNDARIES = ['before-intent', 'before-call', 'after-call', 'after-record'] as const
+/** Short, so that a killed server's lease runs out soon; remote calls get a third of it. */
+const LEASE_MS = 2400
+
+const LUMEN_ACCOUNT = 'acct_sandbox_lumen_botanicals'
+const OVERSHIRT = 'gid://shopify/ProductVariant/201'
+const FACE_OIL = 'gid://shopify/ProductVariant/203'
+
+let server: Awaited<ReturnType<typeof buildServer>>
+let admin: { authorization: string }
+beforeAll(async () => {
+  server = await buildServer()
+  const token = await idToken(inject('authEmulatorUrl'), inject('authProjectId'), {
+    email: 'harness-admin@tandem.test',
+    admin: true,
+  })
+  admin = { authorization: `Bearer ${token}` }
+})
+afterAll(() => server?.remove())
+
+/** What each scenario started, stopped and removed after it, whatever happened. */
+let processes: ServerProcess[] = []
+let database: SharedDatabase | undefined
+/** The test's own connection, once the first server has created and seeded the database. */
+let db: Db
+async function scenario() {
+  database = await freshSharedDatabase()
+  processes = []
+}
+afterEach(async () => {
+  await Promise.all(processes.map((process) => process.stop()))
+  await db?.destroy()
+  await database?.remove()
+  database = undefined
+})
+
+async function start(options: { failpoints?: string; leaseMs?: number } = {}) {
+  if (!database) throw new Error('Call scenario() first')
+  const first = processes.length === 0
+  const started = await startServerProcess({ entry: server.entry, database, ...options })
+  processes.push(started)
+  if (first) db = await database.open()
+  return started
+}
+
+async function processOrder(on: ServerProcess): Promise<{ status: number; message?: string }> {
+  const response = await fetch(`${on.url}/admin-create-order-transfer`, {
+    method: 'POST',
+    headers: { ...admin, 'content-type': 'application/json' },
+    body: JSON.stringify({ creatorOrderId: '1001' }),
+  })
+  const body = (await response.json()) as { message?: string }
+  return { status: response.status, message: body.message }
+}
+
+/**
+ * Processes again once the lease of whoever died holding it has run out: until then the answer
+ * is "already being processed", which the loop waits past.
+ */
+async function processAfterTheLease(on: ServerProcess) {
+  const deadline = Date.now() + 4 * LEASE_MS
+  for (;;) {
+    const answer = await processOrder(on)
+    if (answer.message !== 'Order transfer is already being processed' || Date.now() > deadline) {
+      return answer
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+}
+
+/** Each brand order, payment mark and transfer of order 1001 made exactly once. */
+async function expectExactlyOnce(on: ServerProcess): Promise<void> {
+  const orders = await db
+    .selectFrom('commerce_orders')
+    .select(['id', 'store_shop', 'tags', 'paid'])
+    .where('id', '>', 1005)
+    .orderBy('store_shop')
+    .execute()
+  expect(orders.map(({ store_shop, tags, paid }) => ({ store_shop, tags, paid }))).toEqual([
+    { store_shop: LUMEN, tags: 'tandem, tandem-transfer-1001', paid: 1 },
+    { store_shop: NORTHWIND, tags: 'tandem, tandem-transfer-1001', paid: 1 },
+  ])
+  const transfers = await db
+    .selectFrom('payment_transfers')
+    .select(['destination_account_id', 'amount_minor', 'transfer_group'])
+    .orderBy('destination_account_id')
+    .execute()
+  expect(transfers).toEqual([
+    {
+      destination_account_id: LUMEN_ACCOUNT,
+      amount_minor: 2484,
+      transfer_group: 'tandem-order-1001',
+    },
+    {
+      destination_account_id: 'acct_sandbox_northwind_apparel',
+      amount_minor: 10200,
+      transfer_group: 'tandem-order-1001',
+    },
+  ])
+  // The stock was taken once: 2 overshirts and 1 face oil of 100 each.
+  const stock = await db
+    .selectFrom('commerce_variants')
+    .select(['id', 'inventory_quantity'])
+    .where('id', 'in', [OVERSHIRT, FACE_OIL])
+    .orderBy('id')
+    .execute()
+  expect(stock.map((variant) => variant.inventory_quantity)).toEqual([98, 99])
+
+  const preview = await fetch(`${on.url}/admin-preview-order-transfer?creatorOrderId=1001`, {
+    headers: admin,
+  })
+  const { status, brands } = (
+    (await preview.json()) as {
+      preview: { status: string; brands: { brandStoreShop: string; brandOrderId: string }[] }
+    }
+  ).preview
+  expect(status).toBe('COMPLETED')
+  const gidOf = (shop: string) =>
+    `gid://shopify/Order/${orders.find((order) => order.store_shop === shop)!.id}`
+  expect(brands.map((brand) => [brand.brandStoreShop, brand.brandOrderId])).toEqual([
+    [NORTHWIND, gidOf(NORTHWIND)],
+    [LUMEN, gidOf(LUMEN)],
+  ])
+}
+
+describe('killed with SIGKILL mid-way, then started again', () => {
+  const boundaries = STEPS.flatMap((step) => BOUNDARIES.map((boundary) => `${step}:${boundary}`))
+
+  it.each(boundaries)('at %s', async (failpoint) => {
+    await scenario()
+    const doomed = await start({ failpoints: `${failpoint}=kill`, leaseMs: LEASE_MS })
+    await expect(processOrder(doomed)).rejects.toThrow()
+    expect(await doomed.exited).toEqual({ code: null, signal: 'SIGKILL' })
+    await doomed.line(new RegExp(`^failpoint ${failpoint}: kill$`))
+
+    const restarted = await start({ leaseMs: LEASE_MS })
+    expect(await processAfterTheLease(restarted)).toEqual({ status: 201, message: undefined })
+    await expectExactlyOnce(restarted)
+  })
+})
+
+describe('a lost answer through the real server', () => {
+  it.each(STEPS)('of %s', async (operation) => {
+    await scenario()
+    const running = await start({ leaseMs: LEASE_MS })
+    const target = operation === 'createTransfer' ? LUMEN_ACCOUNT : LUMEN
+    await scriptSandboxFault(db, { operation, mode: 'drop_answer', target })
+    const lost = await processOrder(running)
+    expect(lost.status).toBe(502)
+    expect(lost.message).toContain(LOST_ANSWER)
+    expect(await processOrder(running)).toEqual({ status: 201, message: undefined })
+    await expectExactlyOnce(running)
+  })
+})
+
+describe('a lease lost mid-way', () => {
+  it.each(['createOrder:after-call', 'markOrderAsPaid:before-intent'])(
+    'at %s: another process takes over, the stalled one answers 409',
+    async (failpoint) => {
+      await scenario()
+      const stalled = await start({ failpoints: `${failpoint}=pause`, leaseMs: LEASE_MS })
+      const stalledAnswer = processOrder(stalled)
+      await stalled.line(new RegExp(`^failpoint ${failpoint}: pause$`))
+
+      const other = await start({ leaseMs: LEASE_MS })
+      expect(await processAfterTheLease(other)).toEqual({ status: 201, message: undefined })
+
+      stalled.child.kill('SIGUSR2')
+      expect(await stalledAnswer).toEqual({
+        status: 409,
+        message:
+          'Order transfer was taken over by another request while this one was held up: the preview shows where it stands',
+      })
+      await expectExactlyOnce(other)
+    },
+  )
+})
+
+describe('50 concurrent requests across two server processes', () => {
+  it('answer one 201 and 49 409s, and make everything exactly once', async () => {
+    await scenario()
+    const servers = [await start(), await start()]
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => processOrder(servers[i % 2]!)),
+    )
+    const statuses = answers.map((answer) => answer.status).sort()
+    expect(statuses).toEqual([201, ...Array<number>(49).fill(409)])
+    for (const answer of answers.filter((each) => each.status === 409)) {
+      expect([
+        'Order transfer is already being processed',
+        'Order transfer already processed',
+      ]).toContain(answer.message)
+    }
+    await expectExactlyOnce(servers[0]!)
+  })
+})

@@ -1,0 +1,157 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { createInterface } from 'node:readline'
+import { build } from 'esbuild'
+import pg from 'pg'
+import { inject } from 'vitest'
+import { stopChild } from '../../../scripts/lib/children'
+import { freePort, waitForHttp } from '../../../scripts/lib/ports'
+import { openDatabase, type Db } from '../../../server/src/db/connect'
+
+// The real Tandem server as a process of its own (server/src/main.ts, bundled once per test file),
+// on a database of its own that several processes share and that outlives each of them: what the
+// crash harness kills with SIGKILL and starts again.
+
+const serverDir = resolve(__dirname, '../../../server')
+
+/** Bundles main.ts next to the server's node_modules; a name per process (projects run at once). */
+export async function buildServer(): Promise<{ entry: string; remove: () => void }> {
+  const entry = join(serverDir, 'dist', `harness-server-${process.pid}.cjs`)
+  await build({
+    entryPoints: [join(serverDir, 'src', 'main.ts')],
+    outfile: entry,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    packages: 'external',
+    alias: { '@shared': resolve(serverDir, '../src/shared') },
+    logLevel: 'warning',
+  })
+  return { entry, remove: () => rmSync(entry, { force: true }) }
+}
+
+/** The database the server processes of one scenario share: SQLite, or PostgreSQL when set. */
+export interface SharedDatabase {
+  env: Record<string, string>
+  /** A connection of the test's own, to script faults and count what was made. */
+  open(): Promise<Db>
+  remove(): Promise<void>
+}
+
+export async function freshSharedDatabase(): Promise<SharedDatabase> {
+  const url = process.env.TANDEM_TEST_DATABASE_URL
+  if (url) {
+    const name = `t_${randomBytes(6).toString('hex')}`
+    const admin = new pg.Client({ connectionString: url })
+    await admin.connect()
+    await admin.query(`CREATE DATABASE ${name}`)
+    await admin.end()
+    const databaseUrl = new URL(url)
+    databaseUrl.pathname = `/${name}`
+    return {
+      env: { DATABASE_URL: databaseUrl.toString() },
+      open: () => openDatabase({ databaseUrl: databaseUrl.toString() }),
+      remove: async () => {
+        const client = new pg.Client({ connectionString: url })
+        await client.connect()
+        try {
+          // Not WITH (FORCE): that would cut connections still closing, in this process too.
+          // PostgreSQL lets a closed connection's backend go a moment after the client.
+          for (let attempt = 0; ; attempt++) {
+            try {
+              await client.query(`DROP DATABASE IF EXISTS ${name}`)
+              return
+            } catch (error) {
+              const inUse = (error as { code?: string }).code === '55006'
+              if (!inUse || attempt === 50) throw error
+              await new Promise((resolve) => setTimeout(resolve, 100))
+            }
+          }
+        } finally {
+          await client.end()
+        }
+      },
+    }
+  }
+  const folder = mkdtempSync(join(tmpdir(), 'tandem-harness-'))
+  return {
+    env: { TANDEM_DATA_DIR: folder },
+    open: () => openDatabase({ sqliteFile: join(folder, 'tandem.sqlite') }),
+    remove: async () => rmSync(folder, { recursive: true, force: true }),
+  }
+}
+
+export interface ServerProcess {
+  url: string
+  child: ChildProcess
+  /** Resolves with the first line of its output that matches. */
+  line(pattern: RegExp): Promise<string>
+  /** How it ended. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+  stop(): Promise<void>
+}
+
+export interface ServerProcessOptions {
+  entry: string
+  database: SharedDatabase
+  /** TANDEM_TRANSFER_LEASE_MS; the server's default (30 s) unless given. */
+  leaseMs?: number
+  /** TANDEM_FAILPOINTS (src/transfers/failpoints.ts). */
+  failpoints?: string
+}
+
+/** The same key for every process of a run, so that each reads the secrets another sealed. */
+const SECRET_KEY = randomBytes(32).toString('hex')
+
+export async function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
+  const port = await freePort()
+  const child = spawn(process.execPath, [options.entry], {
+    cwd: serverDir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      PATH: process.env.PATH ?? '',
+      ...options.database.env,
+      TANDEM_API_PORT: String(port),
+      TANDEM_SECRET_KEY: SECRET_KEY,
+      TANDEM_FIREBASE_PROJECT_ID: inject('authProjectId'),
+      FIREBASE_AUTH_EMULATOR_HOST: new URL(inject('authEmulatorUrl')).host,
+      ...(options.leaseMs ? { TANDEM_TRANSFER_LEASE_MS: String(options.leaseMs) } : {}),
+      ...(options.failpoints ? { TANDEM_FAILPOINTS: options.failpoints } : {}),
+    },
+  })
+  const seen: string[] = []
+  const waiting: { pattern: RegExp; found: (line: string) => void }[] = []
+  for (const stream of [child.stdout!, child.stderr!]) {
+    createInterface({ input: stream }).on('line', (text) => {
+      seen.push(text)
+      for (const waiter of waiting.filter(({ pattern }) => pattern.test(text))) {
+        waiting.splice(waiting.indexOf(waiter), 1)
+        waiter.found(text)
+      }
+    })
+  }
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.once('exit', (code, signal) => done({ code, signal })),
+  )
+  const url = `http://127.0.0.1:${port}`
+  const started = await Promise.race([
+    waitForHttp(`${url}/healthz`, 30_000).then(() => true),
+    exited.then(() => false),
+  ])
+  if (!started) throw new Error(`The server process exited at start:\n${seen.join('\n')}`)
+  return {
+    url,
+    child,
+    exited,
+    line: (pattern) => {
+      const already = seen.find((text) => pattern.test(text))
+      if (already) return Promise.resolve(already)
+      return new Promise((found) => waiting.push({ pattern, found }))
+    },
+    stop: () => stopChild(child),
+  }
+}
