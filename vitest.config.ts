@@ -51,6 +51,7 @@ export default defineConfig({
                   'tests/server/domain.test.ts',
                   'tests/server/receipt.test.ts',
                   'tests/server/admin-cli.test.ts',
+                  'tests/server/remote-call.test.ts',
                 ],
                 testTimeout: 20_000,
                 env: { TANDEM_TEST_DATABASE_URL: postgresUrl },

@@ -186,6 +186,17 @@ export function createTransferService(
 
     return async (brand: TransferBrandRow) => {
       const shop = brand.brand_store_shop
+      // The provider refuses a transfer of nothing; a brand whose lines were all free is owed none.
+      const owed = brand.payment_transfer_id === null && brand.brand_amount_minor > 0
+      // Read while the order is made and paid, so that a brand takes three calls' time, not four;
+      // the transfer step awaits it, and answers its failure.
+      const destination = owed
+        ? remote(() => deps.payments.connectedAccount(shop)).then(
+            (account) => account?.accountId ?? null,
+          )
+        : null
+      destination?.catch(() => {})
+
       const brandOrderId =
         brand.brand_order_id ??
         (await runStep(brand, 'createOrder', {
@@ -222,33 +233,33 @@ export function createTransferService(
         })
       }
 
-      // The provider refuses a transfer of nothing; a brand whose lines were all free is owed none.
-      if (brand.payment_transfer_id === null && brand.brand_amount_minor > 0) {
-        let destination: string | null = null
+      if (destination) {
         const transferGroup = `${ORDER_TAG}-order-${creatorOrderId}`
         await runStep(brand, 'createTransfer', {
           // Within a day the idempotency key answers the first transfer; after, it is forgotten.
           reconcile: async (pendingSince) => {
-            if (deps.now().getTime() - Date.parse(pendingSince) < IDEMPOTENCY_KEY_TRUSTED_MS) {
+            const destinationAccountId = await destination
+            if (
+              !destinationAccountId ||
+              deps.now().getTime() - Date.parse(pendingSince) < IDEMPOTENCY_KEY_TRUSTED_MS
+            ) {
               return null
             }
-            const account = await deps.payments.connectedAccount(shop)
-            if (!account) return null
             const [existing] = await deps.payments.findTransfers({
               transferGroup,
-              destinationAccountId: account.accountId,
+              destinationAccountId,
             })
             return existing?.id ?? null
           },
           act: async () => {
-            destination ??= (await deps.payments.connectedAccount(shop))?.accountId ?? null
-            if (!destination) {
+            const destinationAccountId = await destination
+            if (!destinationAccountId) {
               throw new Refusal('business_rule', TRANSFER_ERRORS.connectedAccountIdNotFound)
             }
             const created = await deps.payments.createTransfer({
               amountMinor: brand.brand_amount_minor,
               currency: transfer.currency,
-              destinationAccountId: destination,
+              destinationAccountId,
               // The same key on every attempt: a retry after a lost answer never pays twice.
               idempotencyKey: `transfer:${creatorOrderId}:${shop}`,
               transferGroup,

@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createSandboxCommerce } from '../src/adapters/commerce/sandbox-commerce'
+import { createSandboxPayments } from '../src/adapters/payments/sandbox-payments'
+import { scriptSandboxFault, type SandboxOperation } from '../src/adapters/sandbox-faults'
+import { openDatabase } from '../src/db/connect'
+import { createSecretBox } from '../src/secrets'
+import { STORES } from '../src/seed/sandbox-data'
+import { seedSandboxMarketplace } from '../src/seed/seed'
+import { createTransferService } from '../src/transfers/transfer-service'
+import { addBenchMarketplace, BENCH_ORDER_ID } from './bench-data'
+
+// `npm run bench:transfer`: processing the benchmark's 20-brand order (bench-data.ts) with every
+// call to the sandbox platform and provider taking 100 ms, as Shopify's and Stripe's do, one
+// brand at a time (the way it was) beside eight at once, in one run. Prints; asserts nothing.
+
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS || 100)
+const BRANDS = 20
+const REMOTE: SandboxOperation[] = [
+  'findCreatorOrder',
+  'createOrder',
+  'markOrderAsPaid',
+  'connectedAccount',
+  'createTransfer',
+]
+
+async function timeProcessing(brandConcurrency: number): Promise<number> {
+  const folder = mkdtempSync(join(tmpdir(), 'tandem-bench-transfer-'))
+  const db = await openDatabase({ sqliteFile: join(folder, 'tandem.sqlite') })
+  try {
+    await seedSandboxMarketplace(db, {
+      secrets: createSecretBox(randomBytes(32)),
+      publicUrl: 'http://127.0.0.1',
+      now: new Date(),
+    })
+    await addBenchMarketplace(db, STORES.length)
+    for (const operation of REMOTE) {
+      await scriptSandboxFault(db, { operation, mode: 'delay', delayMs: LATENCY_MS, times: 1e9 })
+    }
+    const transfers = createTransferService({
+      db,
+      commerce: createSandboxCommerce(db),
+      payments: createSandboxPayments(db),
+      now: () => new Date(),
+      transferTiming: { brandConcurrency },
+    })
+    const started = performance.now()
+    const answer = await transfers.process(String(BENCH_ORDER_ID))
+    const elapsed = performance.now() - started
+    if (answer.brandOrders.length !== BRANDS) {
+      throw new Error(`Expected ${BRANDS} brand orders, got ${answer.brandOrders.length}`)
+    }
+    return elapsed
+  } finally {
+    await db.destroy()
+    rmSync(folder, { recursive: true, force: true })
+  }
+}
+
+async function main(): Promise<void> {
+  const sequential = await timeProcessing(1)
+  const parallel = await timeProcessing(8)
+  // Per brand: the order, its payment and the transfer, with the account read beside the first
+  // two; plus the creator order's lookup. Eight at a time: ceil(20 / 8) rounds.
+  const floor = LATENCY_MS * (1 + 3 * Math.ceil(BRANDS / 8))
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`
+  console.log(`Processing a ${BRANDS}-brand order, ${LATENCY_MS} ms per remote call`)
+  console.log(`  one brand at a time (the way it was)  ${seconds(sequential)}`)
+  console.log(
+    `  eight brands at once                  ${seconds(parallel)}   ` +
+      `${(sequential / parallel).toFixed(1)}× faster; least the latency allows ${seconds(floor)}; aim < 1.20 s`,
+  )
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exit(1)
+})
