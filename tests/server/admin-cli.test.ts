@@ -11,6 +11,9 @@ import { idToken } from './support/server-under-test'
 
 const operator = uniqueEmail('operator-made')
 const auth = emulatorAuth()
+/** The first line of every answer: where the command acted. */
+const emulatorTarget = () =>
+  `Firebase Auth emulator at ${new URL(inject('authEmulatorUrl')).host}, project ${inject('authProjectId')}`
 const claimsOf = async (email: string) => (await auth.getUserByEmail(email)).customClaims ?? {}
 
 let folder: string
@@ -21,12 +24,14 @@ beforeAll(async () => {
 })
 afterAll(() => rmSync(folder, { recursive: true, force: true }))
 
-describe('npm run admin against the Auth emulator', () => {
+// Each test starts npm a few times: slow on a loaded machine, so the tests get a minute.
+describe('npm run admin against the Auth emulator', { timeout: 60_000 }, () => {
   it('grants the claim, keeping the claims the user had, and lists them', async () => {
     const granted = await runAdminCli(['grant', operator], emulatorEnv())
     expect(granted).toMatchObject({ exitCode: 0, stderr: expect.not.stringContaining(operator) })
     expect(granted.stdout).toBe(
-      `${operator} is now a Tandem administrator. The Tandem server sees the change within a minute.`,
+      `${emulatorTarget()}:\n` +
+        `${operator} is now a Tandem administrator. The Tandem server sees the change within a minute.`,
     )
     expect(await claimsOf(operator)).toEqual({ team: 'ops', admin: true })
 
@@ -38,7 +43,7 @@ describe('npm run admin against the Auth emulator', () => {
     const again = await runAdminCli(['grant', ` ${operator.toUpperCase()} `], emulatorEnv())
     expect(again).toMatchObject({
       exitCode: 0,
-      stdout: `${operator} is already a Tandem administrator.`,
+      stdout: `${emulatorTarget()}:\n${operator} is already a Tandem administrator.`,
     })
   })
 
@@ -50,7 +55,8 @@ describe('npm run admin against the Auth emulator', () => {
     })
     expect(revoked.exitCode).toBe(0)
     expect(revoked.stdout).toBe(
-      `${operator} is no longer a Tandem administrator. The Tandem server sees the change within a minute.\n` +
+      `${emulatorTarget()}:\n` +
+        `${operator} is no longer a Tandem administrator. The Tandem server sees the change within a minute.\n` +
         `Note: ${operator} is also in TANDEM_ADMIN_EMAILS; remove it there too, or they stay an administrator.`,
     )
     expect(await claimsOf(operator)).toEqual({ team: 'ops' })
@@ -59,7 +65,7 @@ describe('npm run admin against the Auth emulator', () => {
     const again = await runAdminCli(['revoke', operator], emulatorEnv())
     expect(again).toMatchObject({
       exitCode: 0,
-      stdout: `${operator} does not have the administrator claim; nothing changed.`,
+      stdout: `${emulatorTarget()}:\n${operator} does not have the administrator claim; nothing changed.`,
     })
   })
 
@@ -99,13 +105,27 @@ describe('npm run admin against the Auth emulator', () => {
 
   it("finds the local stack's emulator through TANDEM_AUTH_PORT", async () => {
     const port = new URL(inject('authEmulatorUrl')).port
-    const result = await runAdminCli(['list'], { TANDEM_AUTH_PORT: port })
+    const result = await runAdminCli(['grant', operator], { TANDEM_AUTH_PORT: port })
     expect(result.exitCode).toBe(0)
-    expect(result.stdout).toMatch(/administrators? with the claim\.$|^No user has/m)
+    expect(result.stdout.split('\n')[0]).toBe(
+      `Firebase Auth emulator at 127.0.0.1:${port}, project ${inject('authProjectId')}:`,
+    )
+    expect(await claimsOf(operator)).toEqual({ team: 'ops', admin: true })
   })
 })
 
-describe('npm run admin against a real project', () => {
+describe('npm run admin against a real project', { timeout: 60_000 }, () => {
+  it('refuses to guess between an emulator and a real project', async () => {
+    const result = await runAdminCli(['list'], {
+      ...emulatorEnv(),
+      GOOGLE_APPLICATION_CREDENTIALS: join(folder, 'key.json'),
+    })
+    expect(result.exitCode).toBe(1)
+    expect(result.stderr).toContain(
+      'Both FIREBASE_AUTH_EMULATOR_HOST and GOOGLE_APPLICATION_CREDENTIALS are set',
+    )
+  })
+
   it('needs credentials for a project that is not an emulator one', async () => {
     const result = await runAdminCli(['list'], { TANDEM_FIREBASE_PROJECT_ID: 'tandem-prod' })
     expect(result.exitCode).toBe(1)

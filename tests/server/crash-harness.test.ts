@@ -18,8 +18,11 @@ import { idToken } from './support/server-under-test'
 
 const STEPS = ['createOrder', 'markOrderAsPaid', 'createTransfer'] as const
 const BOUNDARIES = ['before-intent', 'before-call', 'after-call', 'after-record'] as const
-/** Short, so that a killed server's lease runs out soon; remote calls get a third of it. */
-const LEASE_MS = 2400
+/**
+ * Short, so that a killed server's lease runs out soon; remote calls get a third of it, which
+ * even a loaded machine's sandbox calls (a few queries each) stay well within.
+ */
+const LEASE_MS = 3600
 
 const LUMEN_ACCOUNT = 'acct_sandbox_lumen_botanicals'
 const OVERSHIRT = 'gid://shopify/ProductVariant/201'
@@ -41,7 +44,11 @@ afterAll(() => server?.remove())
 let processes: ServerProcess[] = []
 let database: SharedDatabase | undefined
 /** The test's own connection, once the first server has created and seeded the database. */
-let db: Db
+let db: Db | undefined
+function opened(): Db {
+  if (!db) throw new Error('No server has started in this scenario')
+  return db
+}
 async function scenario() {
   database = await freshSharedDatabase()
   processes = []
@@ -49,6 +56,7 @@ async function scenario() {
 afterEach(async () => {
   await Promise.all(processes.map((process) => process.stop()))
   await db?.destroy()
+  db = undefined
   await database?.remove()
   database = undefined
 })
@@ -89,7 +97,7 @@ async function processAfterTheLease(on: ServerProcess) {
 
 /** Each brand order, payment mark and transfer of order 1001 made exactly once. */
 async function expectExactlyOnce(on: ServerProcess): Promise<void> {
-  const orders = await db
+  const orders = await opened()
     .selectFrom('commerce_orders')
     .select(['id', 'store_shop', 'tags', 'paid'])
     .where('id', '>', 1005)
@@ -99,7 +107,7 @@ async function expectExactlyOnce(on: ServerProcess): Promise<void> {
     { store_shop: LUMEN, tags: 'tandem, tandem-transfer-1001', paid: 1 },
     { store_shop: NORTHWIND, tags: 'tandem, tandem-transfer-1001', paid: 1 },
   ])
-  const transfers = await db
+  const transfers = await opened()
     .selectFrom('payment_transfers')
     .select(['destination_account_id', 'amount_minor', 'transfer_group'])
     .orderBy('destination_account_id')
@@ -117,7 +125,7 @@ async function expectExactlyOnce(on: ServerProcess): Promise<void> {
     },
   ])
   // The stock was taken once: 2 overshirts and 1 face oil of 100 each.
-  const stock = await db
+  const stock = await opened()
     .selectFrom('commerce_variants')
     .select(['id', 'inventory_quantity'])
     .where('id', 'in', [OVERSHIRT, FACE_OIL])
@@ -142,7 +150,7 @@ async function expectExactlyOnce(on: ServerProcess): Promise<void> {
   ])
 }
 
-describe('killed with SIGKILL mid-way, then started again', () => {
+describe('killed with SIGKILL mid-way, then started again', { timeout: 60_000 }, () => {
   const boundaries = STEPS.flatMap((step) => BOUNDARIES.map((boundary) => `${step}:${boundary}`))
 
   it.each(boundaries)('at %s', async (failpoint) => {
@@ -158,12 +166,12 @@ describe('killed with SIGKILL mid-way, then started again', () => {
   })
 })
 
-describe('a lost answer through the real server', () => {
+describe('a lost answer through the real server', { timeout: 60_000 }, () => {
   it.each(STEPS)('of %s', async (operation) => {
     await scenario()
     const running = await start({ leaseMs: LEASE_MS })
     const target = operation === 'createTransfer' ? LUMEN_ACCOUNT : LUMEN
-    await scriptSandboxFault(db, { operation, mode: 'drop_answer', target })
+    await scriptSandboxFault(opened(), { operation, mode: 'drop_answer', target })
     const lost = await processOrder(running)
     expect(lost.status).toBe(502)
     expect(lost.message).toContain(LOST_ANSWER)
@@ -172,8 +180,8 @@ describe('a lost answer through the real server', () => {
   })
 })
 
-describe('a lease lost mid-way', () => {
-  it.each(['createOrder:after-call', 'markOrderAsPaid:before-intent'])(
+describe('a lease lost mid-way', { timeout: 60_000 }, () => {
+  it.each(['createOrder:before-call', 'createOrder:after-call', 'markOrderAsPaid:before-intent'])(
     'at %s: another process takes over, the stalled one answers 409',
     async (failpoint) => {
       await scenario()
@@ -195,7 +203,7 @@ describe('a lease lost mid-way', () => {
   )
 })
 
-describe('50 concurrent requests across two server processes', () => {
+describe('50 concurrent requests across two server processes', { timeout: 60_000 }, () => {
   it('answer one 201 and 49 409s, and make everything exactly once', async () => {
     await scenario()
     const servers = [await start(), await start()]

@@ -263,6 +263,7 @@ describe('processing order 1001', () => {
         failed_message: null,
         pending_step: null,
         pending_since: null,
+        transfer_destination: NORTHWIND_ACCOUNT,
       },
       {
         creator_order_id: '1001',
@@ -284,6 +285,7 @@ describe('processing order 1001', () => {
         failed_message: null,
         pending_step: null,
         pending_since: null,
+        transfer_destination: LUMEN_ACCOUNT,
       },
     ])
   })
@@ -667,17 +669,65 @@ describe('a failed step', () => {
     expect((await transferRow('1001'))?.status).toBe('PARTIAL')
   })
 
-  it('answers 502 for a step the platform does not answer in time, and resumes', async () => {
-    await start((commerce) => commerce, { transferTiming: { leaseMs: 3000 } })
-    await fault({ operation: 'markOrderAsPaid', mode: 'delay', delayMs: 1500, target: NORTHWIND })
-    const slowAnswer = await processOrder('1001')
-    expect(slowAnswer.statusCode).toBe(502)
-    expect(slowAnswer.json().message).toBe(
-      `Order mark as paid failed for ${NORTHWIND}: the commerce platform did not answer within 1 s`,
-    )
-    // The late answer landed meanwhile: the order is paid, and the retry reads that first.
-    await expect.poll(async () => (await counts()).paid, { timeout: 5000 }).toBe(2)
+  it.each([
+    ['createOrder', 'Brand order create failed'],
+    ['markOrderAsPaid', 'Order mark as paid failed'],
+  ] as const)(
+    'answers 502 when %s is not answered in time, and holds the order until the late call can no longer land',
+    async (operation, failure) => {
+      let skewMs = 0
+      await start((commerce) => commerce, {
+        transferTiming: { leaseMs: 3000 },
+        now: () => new Date(Date.now() + skewMs),
+      })
+      await fault({ operation, mode: 'delay', delayMs: 1500, target: LUMEN })
+      const slowAnswer = await processOrder('1001')
+      expect(slowAnswer.statusCode).toBe(502)
+      expect(slowAnswer.json().message).toBe(
+        `${failure} for ${LUMEN}: the commerce platform did not answer within 1 s`,
+      )
+      // The call may still land: an immediate retry must not look for it and act again yet.
+      const tooSoon = await processOrder('1001')
+      expect(tooSoon.statusCode).toBe(409)
+      expect(tooSoon.json().message).toBe('Order transfer is already being processed')
+
+      // The late call lands; once the lease has run out, the retry finds what it did.
+      await expect
+        .poll(async () => (await counts())[operation === 'createOrder' ? 'brandOrders' : 'paid'], {
+          timeout: 10_000,
+        })
+        .toBe(2)
+      skewMs = 3_100
+      expect((await processOrder('1001')).statusCode).toBe(201)
+      await expectExactlyOnce()
+    },
+  )
+
+  it('makes no call from a request that stalled past its lease just before calling', async () => {
+    let skewMs = 0
+    const stalled = gate()
+    let stalls = true
+    await start((commerce) => commerce, {
+      now: () => new Date(Date.now() + skewMs),
+      transferTiming: {
+        // The first request stops right before its first order's call.
+        failpoint: async (name) => {
+          if (name === 'createOrder:before-call' && stalls) {
+            stalls = false
+            await stalled.pass()
+          }
+        },
+      },
+    })
+    const first = processOrder('1001')
+    await stalled.reached(1)
+    skewMs = 31_000
     expect((await processOrder('1001')).statusCode).toBe(201)
+
+    stalled.open()
+    expect((await first).json().message).toBe(
+      'Order transfer was taken over by another request while this one was held up: the preview shows where it stands',
+    )
     await expectExactlyOnce()
   })
 })
@@ -710,8 +760,23 @@ describe('a lost answer', () => {
     })
     await fault({ operation: 'createTransfer', mode: 'drop_answer', target: LUMEN_ACCOUNT })
     expect((await processOrder('1001')).statusCode).toBe(502)
+    // Meanwhile Lumen's payouts move to another account: the lost transfer went to the old one.
+    await server.db
+      .insertInto('payment_accounts')
+      .values({ store_shop: 'lumen-new', account_id: 'acct_lumen_new', email: 'new@lumen.example' })
+      .execute()
+    await server.db.deleteFrom('payment_accounts').where('store_shop', '=', LUMEN).execute()
+    await server.db
+      .updateTable('payment_accounts')
+      .set({ store_shop: LUMEN })
+      .where('store_shop', '=', 'lumen-new')
+      .execute()
     skewMs = 25 * 60 * 60_000
     expect((await processOrder('1001')).statusCode).toBe(201)
     await expectExactlyOnce()
+    expect((await payments()).map((payment) => payment.destination_account_id)).toEqual([
+      LUMEN_ACCOUNT,
+      NORTHWIND_ACCOUNT,
+    ])
   })
 })

@@ -57,8 +57,9 @@ const REJECTIONS: Record<string, string> = {
 }
 
 // firebase-admin reports a failed download of Google's keys as `auth/argument-error`, like a
-// malformed token, keeping only the download's own message: these are its two wordings.
-const KEY_DOWNLOAD_FAILURE = /Error while making request|Error fetching public keys/
+// malformed token, keeping only the download's own message: these are its two wordings, at the
+// start (a forged token's claims, quoted in other messages, must not pass for an outage).
+const KEY_DOWNLOAD_FAILURE = /^(Error while making request|Error fetching public keys)/
 
 let appCount = 0
 

@@ -38,6 +38,14 @@ type Target =
 /** Where the command acts: an emulator, or a real project with a service account's key. */
 function adminTarget(env: Env): Target {
   const projectId = env.TANDEM_FIREBASE_PROJECT_ID?.trim() || undefined
+  if (env.FIREBASE_AUTH_EMULATOR_HOST && env.GOOGLE_APPLICATION_CREDENTIALS) {
+    // Which one was meant? Acting on the emulator while the operator thinks of production (or
+    // the other way round) is worse than asking.
+    throw new CliError(
+      'Both FIREBASE_AUTH_EMULATOR_HOST and GOOGLE_APPLICATION_CREDENTIALS are set: unset the ' +
+        'first to change a real project, or the second to change the emulator.',
+    )
+  }
   if (env.FIREBASE_AUTH_EMULATOR_HOST) {
     return {
       kind: 'emulator',
@@ -203,11 +211,16 @@ async function runAdminCommand(argv: string[], env: Env): Promise<string> {
   if (command === 'list' && args.length > 0)
     throw new CliError(`list takes no email.\n\n${USAGE}`, 2)
   const email = command === 'list' ? '' : emailArgument(command, args)
-  const auth = await connect(adminTarget(env))
+  const target = adminTarget(env)
+  const auth = await connect(target)
+  const where =
+    target.kind === 'emulator'
+      ? `Firebase Auth emulator at ${target.host}, project ${target.projectId}`
+      : `Firebase project ${target.projectId}`
   try {
-    if (command === 'grant') return await grant(auth, email)
-    if (command === 'revoke') return await revoke(auth, email, env)
-    return await list(auth)
+    if (command === 'grant') return `${where}:\n${await grant(auth, email)}`
+    if (command === 'revoke') return `${where}:\n${await revoke(auth, email, env)}`
+    return `${where}:\n${await list(auth)}`
   } catch (error) {
     if (error instanceof CliError) throw error
     throw new CliError(`Firebase refused or could not be reached: ${(error as Error).message}`)

@@ -163,62 +163,84 @@ const initial: Migration = {
  */
 const exactlyOnce: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.alterTable('order_transfers').addColumn('lease_expires_at', 'text').execute()
-    await db.schema.alterTable('order_transfer_brands').addColumn('pending_step', 'text').execute()
-    await db.schema.alterTable('order_transfer_brands').addColumn('pending_since', 'text').execute()
+    // In one transaction on SQLite too (Kysely runs SQLite's migrations outside one): a crash
+    // half-way through the table rebuild below must leave the database as it was.
+    const inTransaction = (run: (trx: Kysely<unknown>) => Promise<void>) =>
+      db.isTransaction ? run(db) : db.transaction().execute(run)
+    await inTransaction(async (trx) => {
+      await trx.schema.alterTable('order_transfers').addColumn('lease_expires_at', 'text').execute()
+      await trx.schema
+        .alterTable('order_transfer_brands')
+        .addColumn('pending_step', 'text')
+        .execute()
+      await trx.schema
+        .alterTable('order_transfer_brands')
+        .addColumn('pending_since', 'text')
+        .execute()
+      await trx.schema
+        .alterTable('order_transfer_brands')
+        .addColumn('transfer_destination', 'text')
+        .execute()
 
-    // SQLite cannot drop the unique constraint on idempotency_key: the table is rebuilt. Keys of
-    // earlier sandbox transfers are not carried over (Stripe forgets them after a day anyway).
-    await db.schema
-      .createTable('payment_transfers_next')
-      .addColumn('id', 'text', (c) => c.primaryKey())
-      .addColumn('destination_account_id', 'text', (c) => c.notNull())
-      .addColumn('amount_minor', 'bigint', (c) => c.notNull())
-      .addColumn('currency', 'text', (c) => c.notNull())
-      .addColumn('transfer_group', 'text')
-      .addColumn('created_at', 'text', (c) => c.notNull())
-      .execute()
-    await db
-      .insertInto('payment_transfers_next' as never)
-      .columns(['id', 'destination_account_id', 'amount_minor', 'currency', 'created_at'] as never)
-      .expression(
-        db
-          .selectFrom('payment_transfers' as never)
-          .select([
-            'id',
-            'destination_account_id',
-            'amount_minor',
-            'currency',
-            'created_at',
-          ] as never),
-      )
-      .execute()
-    await db.schema.dropTable('payment_transfers').execute()
-    await db.schema.alterTable('payment_transfers_next').renameTo('payment_transfers').execute()
-    await db.schema
-      .createIndex('payment_transfers_group')
-      .on('payment_transfers')
-      .columns(['transfer_group', 'destination_account_id'])
-      .execute()
-    await db.schema
-      .createTable('payment_idempotency_keys')
-      .addColumn('key', 'text', (c) => c.primaryKey())
-      .addColumn('request', 'text', (c) => c.notNull())
-      .addColumn('transfer_id', 'text', (c) => c.notNull())
-      .addColumn('created_at', 'text', (c) => c.notNull())
-      .execute()
+      // SQLite cannot drop the unique constraint on idempotency_key: the table is rebuilt. Keys of
+      // earlier sandbox transfers are not carried over (Stripe forgets them after a day anyway).
+      await trx.schema
+        .createTable('payment_transfers_next')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('destination_account_id', 'text', (c) => c.notNull())
+        .addColumn('amount_minor', 'bigint', (c) => c.notNull())
+        .addColumn('currency', 'text', (c) => c.notNull())
+        .addColumn('transfer_group', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute()
+      await trx
+        .insertInto('payment_transfers_next' as never)
+        .columns([
+          'id',
+          'destination_account_id',
+          'amount_minor',
+          'currency',
+          'created_at',
+        ] as never)
+        .expression(
+          trx
+            .selectFrom('payment_transfers' as never)
+            .select([
+              'id',
+              'destination_account_id',
+              'amount_minor',
+              'currency',
+              'created_at',
+            ] as never),
+        )
+        .execute()
+      await trx.schema.dropTable('payment_transfers').execute()
+      await trx.schema.alterTable('payment_transfers_next').renameTo('payment_transfers').execute()
+      await trx.schema
+        .createIndex('payment_transfers_group')
+        .on('payment_transfers')
+        .columns(['transfer_group', 'destination_account_id'])
+        .execute()
+      await trx.schema
+        .createTable('payment_idempotency_keys')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('request', 'text', (c) => c.notNull())
+        .addColumn('transfer_id', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute()
 
-    await db.schema
-      .createTable('sandbox_faults')
-      .addColumn('id', 'text', (c) => c.primaryKey())
-      .addColumn('operation', 'text', (c) => c.notNull())
-      .addColumn('target', 'text')
-      .addColumn('mode', 'text', (c) => c.notNull())
-      .addColumn('message', 'text')
-      .addColumn('delay_ms', 'bigint', (c) => c.notNull())
-      .addColumn('remaining', 'bigint', (c) => c.notNull())
-      .addColumn('created_at', 'text', (c) => c.notNull())
-      .execute()
+      await trx.schema
+        .createTable('sandbox_faults')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('operation', 'text', (c) => c.notNull())
+        .addColumn('target', 'text')
+        .addColumn('mode', 'text', (c) => c.notNull())
+        .addColumn('message', 'text')
+        .addColumn('delay_ms', 'bigint', (c) => c.notNull())
+        .addColumn('remaining', 'bigint', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute()
+    })
   },
 }
 

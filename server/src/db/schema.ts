@@ -166,6 +166,11 @@ export interface OrderTransferBrandsTable {
    */
   pending_step: string | null
   pending_since: string | null
+  /**
+   * The payment account the brand's transfer was first attempted to: a retry keeps to it (its
+   * idempotency key names it), and a lost one is looked for there.
+   */
+  transfer_destination: string | null
 }
 
 export interface Database {

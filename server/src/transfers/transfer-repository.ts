@@ -37,6 +37,7 @@ type NewTransferBrand = Omit<
   | 'failed_message'
   | 'pending_step'
   | 'pending_since'
+  | 'transfer_destination'
 > & { lines: FrozenLine[] }
 
 /** A write under a lease that another request has taken over since. */
@@ -45,30 +46,6 @@ export class LeaseLostError extends Error {
 }
 
 export function createTransferRepository(db: Db) {
-  /** Sets columns of one brand's row, only while `token` holds the transfer's lease. */
-  const updateBrandUnderLease = async (
-    creatorOrderId: string,
-    token: string,
-    brandStoreShop: string,
-    values: Updateable<OrderTransferBrandsTable>,
-  ): Promise<void> => {
-    const result = await db
-      .updateTable('order_transfer_brands')
-      .set(values)
-      .where('creator_order_id', '=', creatorOrderId)
-      .where('brand_store_shop', '=', brandStoreShop)
-      .where(({ exists, selectFrom }) =>
-        exists(
-          selectFrom('order_transfers')
-            .select('creator_order_id')
-            .where('creator_order_id', '=', creatorOrderId)
-            .where('claimed_by', '=', token),
-        ),
-      )
-      .executeTakeFirst()
-    if (result.numUpdatedRows === 0n) throw new LeaseLostError(creatorOrderId)
-  }
-
   return {
     async find(creatorOrderId: string): Promise<StoredTransfer | null> {
       const [transfer, brands] = await Promise.all([
@@ -127,14 +104,17 @@ export function createTransferRepository(db: Db) {
 
     /**
      * Takes the transfer's lease for one request until `expiresAt`. Succeeds only when it is not
-     * completed and nobody holds it, or the holder's lease ran out (it died or stalled).
+     * completed and nobody holds it, or the holder's lease ran out (it died or stalled). A claim
+     * made before leases existed has none: it holds for `leaseMs` from when it was made.
      */
     async claim(
       creatorOrderId: string,
       token: string,
       now: string,
       expiresAt: string,
+      leaseMs: number,
     ): Promise<boolean> {
+      const claimedBefore = new Date(Date.parse(now) - leaseMs).toISOString()
       const result = await db
         .updateTable('order_transfers')
         .set({ claimed_by: token, claimed_at: now, lease_expires_at: expiresAt })
@@ -143,93 +123,102 @@ export function createTransferRepository(db: Db) {
         .where((eb) =>
           eb.or([
             eb('claimed_by', 'is', null),
-            eb('lease_expires_at', 'is', null),
             eb('lease_expires_at', '<', now),
+            eb.and([eb('lease_expires_at', 'is', null), eb('claimed_at', '<', claimedBefore)]),
           ]),
         )
         .executeTakeFirst()
       return result.numUpdatedRows > 0n
     },
 
-    /** Extends the lease `token` holds; throws LeaseLostError when it holds it no more. */
-    async renew(creatorOrderId: string, token: string, expiresAt: string): Promise<void> {
-      const result = await db
-        .updateTable('order_transfers')
-        .set({ lease_expires_at: expiresAt })
-        .where('creator_order_id', '=', creatorOrderId)
-        .where('claimed_by', '=', token)
-        .executeTakeFirst()
-      if (result.numUpdatedRows === 0n) throw new LeaseLostError(creatorOrderId)
-    },
-
-    async release(creatorOrderId: string, token: string): Promise<void> {
-      await db
-        .updateTable('order_transfers')
-        .set({ claimed_by: null, claimed_at: null, lease_expires_at: null })
-        .where('creator_order_id', '=', creatorOrderId)
-        .where('claimed_by', '=', token)
-        .execute()
-    },
-
-    /** Records that a remote step is about to be called: until its result, its outcome is unknown. */
-    async recordIntent(
-      creatorOrderId: string,
-      token: string,
-      brandStoreShop: string,
-      step: TransferStep,
-      since: string,
-    ): Promise<void> {
-      await updateBrandUnderLease(creatorOrderId, token, brandStoreShop, {
-        pending_step: step,
-        pending_since: since,
-      })
-    },
-
-    /** Records a step that succeeded, clearing its intent and the failure an attempt left. */
-    async recordStep(
-      creatorOrderId: string,
-      token: string,
-      brandStoreShop: string,
-      result: Partial<Pick<TransferBrandRow, 'brand_order_id' | 'paid_at' | 'payment_transfer_id'>>,
-    ): Promise<void> {
-      await updateBrandUnderLease(creatorOrderId, token, brandStoreShop, {
-        ...result,
-        pending_step: null,
-        pending_since: null,
-        failed_step: null,
-        failed_message: null,
-      })
-    },
-
-    /** Records a failed step; its intent stays, so the next attempt reconciles before acting. */
-    async recordFailure(
-      creatorOrderId: string,
-      token: string,
-      brandStoreShop: string,
-      step: TransferStep,
-      message: string,
-    ): Promise<void> {
-      await updateBrandUnderLease(creatorOrderId, token, brandStoreShop, {
-        failed_step: step,
-        failed_message: message,
-      })
-    },
-
-    /** Completes the transfer and gives the lease up; throws LeaseLostError when not held. */
-    async complete(creatorOrderId: string, token: string, now: string): Promise<void> {
-      const result = await db
-        .updateTable('order_transfers')
-        .set({
-          status: 'COMPLETED',
-          processed_at: now,
-          claimed_by: null,
-          claimed_at: null,
-          lease_expires_at: null,
+    /**
+     * The writes of the request holding the lease `token`. Each renews the lease to `leaseEnd()`
+     * first, in the same transaction: the renewal locks the transfer's row (on PostgreSQL a
+     * concurrent claim waits for it, then sees the lease renewed), so a write lands only while the
+     * lease is held. Each throws LeaseLostError once another request has taken the transfer.
+     */
+    underLease(creatorOrderId: string, token: string, leaseEnd: () => string) {
+      const renewIn = async (trx: Db, unexpiredAt?: string): Promise<void> => {
+        const result = await trx
+          .updateTable('order_transfers')
+          .set({ lease_expires_at: leaseEnd() })
+          .where('creator_order_id', '=', creatorOrderId)
+          .where('claimed_by', '=', token)
+          .$if(unexpiredAt !== undefined, (qb) => qb.where('lease_expires_at', '>', unexpiredAt!))
+          .executeTakeFirst()
+        if (result.numUpdatedRows === 0n) throw new LeaseLostError(creatorOrderId)
+      }
+      const updateBrand = (brandStoreShop: string, values: Updateable<OrderTransferBrandsTable>) =>
+        db.transaction().execute(async (trx) => {
+          await renewIn(trx)
+          await trx
+            .updateTable('order_transfer_brands')
+            .set(values)
+            .where('creator_order_id', '=', creatorOrderId)
+            .where('brand_store_shop', '=', brandStoreShop)
+            .execute()
         })
-        .where('creator_order_id', '=', creatorOrderId)
-        .where('claimed_by', '=', token)
-        .executeTakeFirst()
-      if (result.numUpdatedRows === 0n) throw new LeaseLostError(creatorOrderId)
+
+      return {
+        /**
+         * Renews the lease, refusing once it has run out at `now` even if nobody took it: just
+         * before a remote call, a request that stalled past its lease must not make the call.
+         */
+        renewBeforeCall: (now: string) => renewIn(db, now),
+
+        /** A remote step is about to be called: until its result, its outcome is unknown. */
+        recordIntent: (
+          brandStoreShop: string,
+          step: TransferStep,
+          since: string,
+          details: Pick<Updateable<OrderTransferBrandsTable>, 'transfer_destination'> = {},
+        ) => updateBrand(brandStoreShop, { pending_step: step, pending_since: since, ...details }),
+
+        /** A step succeeded: its intent and any failure an attempt left are cleared. */
+        recordStep: (
+          brandStoreShop: string,
+          result: Partial<
+            Pick<TransferBrandRow, 'brand_order_id' | 'paid_at' | 'payment_transfer_id'>
+          >,
+        ) =>
+          updateBrand(brandStoreShop, {
+            ...result,
+            pending_step: null,
+            pending_since: null,
+            failed_step: null,
+            failed_message: null,
+          }),
+
+        /** A step failed; its intent stays, so the next attempt reconciles before acting. */
+        recordFailure: (brandStoreShop: string, step: TransferStep, message: string) =>
+          updateBrand(brandStoreShop, { failed_step: step, failed_message: message }),
+
+        /** Completes the transfer and gives the lease up. */
+        async complete(now: string): Promise<void> {
+          const result = await db
+            .updateTable('order_transfers')
+            .set({
+              status: 'COMPLETED',
+              processed_at: now,
+              claimed_by: null,
+              claimed_at: null,
+              lease_expires_at: null,
+            })
+            .where('creator_order_id', '=', creatorOrderId)
+            .where('claimed_by', '=', token)
+            .executeTakeFirst()
+          if (result.numUpdatedRows === 0n) throw new LeaseLostError(creatorOrderId)
+        },
+
+        async release(): Promise<void> {
+          await db
+            .updateTable('order_transfers')
+            .set({ claimed_by: null, claimed_at: null, lease_expires_at: null })
+            .where('creator_order_id', '=', creatorOrderId)
+            .where('claimed_by', '=', token)
+            .execute()
+        },
+      }
     },
   }
 }

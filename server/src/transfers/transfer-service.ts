@@ -131,15 +131,26 @@ export function createTransferService(
     )
   }
 
-  /** One brand's steps under the lease `token`; finished steps are skipped. */
-  function brandProcessing(transfer: StoredTransfer, order: CommerceOrder, token: string) {
+  type Lease = ReturnType<typeof transfers.underLease>
+
+  /**
+   * One brand's steps under `lease`; finished steps are skipped. `unsettled` is set when a call
+   * ran past its deadline: it may still land, so the lease must not be given up early.
+   */
+  function brandProcessing(
+    transfer: StoredTransfer,
+    order: CommerceOrder,
+    lease: Lease,
+    unsettled: { call: boolean },
+  ) {
     const creatorOrderId = transfer.creator_order_id
 
     /**
-     * One remote step: lease renewed, intent recorded, then (unless reconciling finds it done)
-     * the call, then its result recorded. A failure is recorded on the brand's row with the
-     * intent left in place, and answered: 502 when the platform or provider failed or did not
-     * answer, 422 when the step cannot be done as things stand.
+     * One remote step: intent recorded (renewing the lease), then (unless reconciling finds it
+     * done) the lease checked once more and the call made, then its result recorded. A failure is
+     * recorded on the brand's row with the intent left in place, and answered: 502 when the
+     * platform or provider failed or did not answer, 422 when the step cannot be done as things
+     * stand.
      */
     async function runStep<T>(
       brand: TransferBrandRow,
@@ -148,38 +159,38 @@ export function createTransferService(
         /** After an unknown outcome: what the remote side already did, or null for nothing. */
         reconcile: (pendingSince: string) => Promise<T | null>
         act: () => Promise<T>
-        record: (result: T) => Parameters<typeof transfers.recordStep>[3]
+        record: (result: T) => Parameters<Lease['recordStep']>[1]
+        /** What the intent records beside the step, for the next attempt to keep to. */
+        intent?: Parameters<Lease['recordIntent']>[3]
       },
     ): Promise<T> {
       const shop = brand.brand_store_shop
       await timing.failpoint(`${step}:before-intent`)
-      await transfers.renew(creatorOrderId, token, leaseEnd())
       const unknownSince = brand.pending_step === step ? brand.pending_since : null
-      const since = unknownSince ?? timestamp()
-      if (!unknownSince) await transfers.recordIntent(creatorOrderId, token, shop, step, since)
+      await lease.recordIntent(shop, step, unknownSince ?? timestamp(), actions.intent)
       try {
         let result = unknownSince ? await remote(() => actions.reconcile(unknownSince)) : null
         if (result === null) {
           await timing.failpoint(`${step}:before-call`)
+          await lease.renewBeforeCall(timestamp())
           result = await remote(actions.act)
           await timing.failpoint(`${step}:after-call`)
         }
-        await transfers.recordStep(creatorOrderId, token, shop, actions.record(result))
+        await lease.recordStep(shop, actions.record(result))
         await timing.failpoint(`${step}:after-record`)
         return result
       } catch (error) {
         if (error instanceof LeaseLostError) throw error
+        if (error instanceof RemoteTimeoutError) unsettled.call = true
         const { failure, system } = STEP_FAILURES[step]
         const refusal =
           error instanceof Refusal
             ? error
             : upstreamRefusal(`${failure} for ${shop}`, system, error)
         // Under a lease lost meanwhile this changes nothing: the new holder records its own.
-        await transfers
-          .recordFailure(creatorOrderId, token, shop, step, refusal.message)
-          .catch((recordError: unknown) => {
-            if (!(recordError instanceof LeaseLostError)) throw recordError
-          })
+        await lease.recordFailure(shop, step, refusal.message).catch((recordError: unknown) => {
+          if (!(recordError instanceof LeaseLostError)) throw recordError
+        })
         throw refusal
       }
     }
@@ -188,14 +199,15 @@ export function createTransferService(
       const shop = brand.brand_store_shop
       // The provider refuses a transfer of nothing; a brand whose lines were all free is owed none.
       const owed = brand.payment_transfer_id === null && brand.brand_amount_minor > 0
-      // Read while the order is made and paid, so that a brand takes three calls' time, not four;
-      // the transfer step awaits it, and answers its failure.
-      const destination = owed
-        ? remote(() => deps.payments.connectedAccount(shop)).then(
-            (account) => account?.accountId ?? null,
-          )
-        : null
-      destination?.catch(() => {})
+      // Read while the order is made and paid, so that a brand takes three calls' time, not four.
+      // A transfer attempted before keeps to the account it was attempted to.
+      const destination =
+        owed && brand.transfer_destination === null
+          ? remote(() => deps.payments.connectedAccount(shop)).then(
+              (account) => account?.accountId ?? null,
+            )
+          : Promise.resolve(brand.transfer_destination)
+      destination.catch(() => {})
 
       const brandOrderId =
         brand.brand_order_id ??
@@ -233,12 +245,18 @@ export function createTransferService(
         })
       }
 
-      if (destination) {
+      if (owed) {
         const transferGroup = `${ORDER_TAG}-order-${creatorOrderId}`
+        // Known before the intent, which records it; a failed lookup fails the step.
+        const looked = await destination.then(
+          (id) => ({ id, error: null }),
+          (error: unknown) => ({ id: null, error }),
+        )
+        const destinationAccountId = looked.id
         await runStep(brand, 'createTransfer', {
+          intent: { transfer_destination: destinationAccountId },
           // Within a day the idempotency key answers the first transfer; after, it is forgotten.
           reconcile: async (pendingSince) => {
-            const destinationAccountId = await destination
             if (
               !destinationAccountId ||
               deps.now().getTime() - Date.parse(pendingSince) < IDEMPOTENCY_KEY_TRUSTED_MS
@@ -252,7 +270,7 @@ export function createTransferService(
             return existing?.id ?? null
           },
           act: async () => {
-            const destinationAccountId = await destination
+            if (looked.error) throw looked.error
             if (!destinationAccountId) {
               throw new Refusal('business_rule', TRANSFER_ERRORS.connectedAccountIdNotFound)
             }
@@ -298,7 +316,7 @@ export function createTransferService(
       if (!existing) await freeze(order)
 
       const token = randomUUID()
-      if (!(await transfers.claim(id, token, timestamp(), leaseEnd()))) {
+      if (!(await transfers.claim(id, token, timestamp(), leaseEnd(), timing.leaseMs))) {
         // Either another request holds it, or it completed since the first read.
         const current = await transfers.find(id)
         throw new Refusal(
@@ -306,6 +324,8 @@ export function createTransferService(
           current?.status === 'COMPLETED' ? TRANSFER_ERRORS.alreadyProcessed : TRANSFER_IN_PROGRESS,
         )
       }
+      const lease = transfers.underLease(id, token, leaseEnd)
+      const unsettled = { call: false }
       try {
         // Read under the lease: the steps another request finished before are skipped.
         const claimed = await transfers.find(id)
@@ -313,7 +333,7 @@ export function createTransferService(
         const outcomes = await settleWithLimit(
           claimed.brands,
           timing.brandConcurrency,
-          brandProcessing(claimed, order, token),
+          brandProcessing(claimed, order, lease, unsettled),
         )
         const failures = outcomes.flatMap((outcome) =>
           outcome.status === 'rejected' ? [outcome.reason as unknown] : [],
@@ -323,7 +343,7 @@ export function createTransferService(
         }
         if (failures.length > 0) throw failures[0]
         const processedAt = timestamp()
-        await transfers.complete(id, token, processedAt)
+        await lease.complete(processedAt)
         return {
           creatorOrderId: orderGid(id),
           status: 'COMPLETED',
@@ -337,7 +357,9 @@ export function createTransferService(
         if (error instanceof LeaseLostError) throw new Refusal('conflict', TRANSFER_TAKEN_OVER)
         throw error
       } finally {
-        await transfers.release(id, token)
+        // A call past its deadline may still land: the lease runs out rather than being given up,
+        // so that the next attempt reconciles only once the call can no longer arrive.
+        if (!unsettled.call) await lease.release()
       }
     },
   }

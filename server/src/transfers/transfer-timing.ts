@@ -32,7 +32,7 @@ export function transferTiming(changes: Partial<TransferTiming> = {}): TransferT
   if (!changes.remoteTimeoutMs && changes.leaseMs) {
     timing.remoteTimeoutMs = Math.floor(timing.leaseMs / 3)
   }
-  if (timing.remoteTimeoutMs * 3 > timing.leaseMs) {
+  if (timing.remoteTimeoutMs < 1 || timing.remoteTimeoutMs * 3 > timing.leaseMs) {
     throw new Error(
       `The transfer lease (${timing.leaseMs} ms) must be at least three remote timeouts ` +
         `(${timing.remoteTimeoutMs} ms each)`,

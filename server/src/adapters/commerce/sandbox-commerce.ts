@@ -113,7 +113,9 @@ export function createSandboxCommerce(db: Db): CommercePort {
           return { ...line, variant }
         })
         if (input.inventoryBehaviour !== 'BYPASS') {
-          for (const line of lines) {
+          // In one order of variants, so that two orders' transactions never wait on each other.
+          const byVariant = [...lines].sort((a, b) => a.variantId.localeCompare(b.variantId))
+          for (const line of byVariant) {
             const decremented = await trx
               .updateTable('commerce_variants')
               .set((eb) => ({ inventory_quantity: eb('inventory_quantity', '-', line.quantity) }))
