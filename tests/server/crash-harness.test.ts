@@ -211,6 +211,13 @@ describe('50 concurrent requests across two server processes', { timeout: 60_000
       Array.from({ length: 50 }, (_, i) => processOrder(servers[i % 2]!)),
     )
     const statuses = answers.map((answer) => answer.status).sort()
+    const failed = servers.flatMap((each) =>
+      each
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('"level":50')),
+    )
+    expect(failed).toEqual([])
     expect(statuses).toEqual([201, ...Array<number>(49).fill(409)])
     for (const answer of answers.filter((each) => each.status === 409)) {
       expect([

@@ -1,7 +1,16 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Sqlite from 'better-sqlite3'
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDialectConfig,
+} from 'kysely'
 import { migrateToLatest } from './migrations'
 import type { Database } from './schema'
 
@@ -38,5 +47,27 @@ async function dialectFor(options: { databaseUrl?: string; sqliteFile?: string }
   // WAL lets readers go on while a transfer writes; foreign keys are off in SQLite by default.
   database.pragma('journal_mode = WAL')
   database.pragma('foreign_keys = ON')
-  return new SqliteDialect({ database })
+  return new ImmediateSqliteDialect({ database })
+}
+
+/**
+ * SQLite transactions that take the write lock when they begin. A deferred one that reads first
+ * and writes later fails at once with SQLITE_BUSY when another process wrote meanwhile (several
+ * server processes may share the file); one that begins immediate waits its turn instead.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig
+
+  constructor(config: SqliteDialectConfig) {
+    super(config)
+    this.#config = config
+  }
+
+  override createDriver(): Driver {
+    return new (class extends SqliteDriver {
+      override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+        await connection.executeQuery(CompiledQuery.raw('begin immediate'))
+      }
+    })(this.#config)
+  }
 }

@@ -90,6 +90,8 @@ export interface ServerProcess {
   child: ChildProcess
   /** Resolves with the first line of its output that matches. */
   line(pattern: RegExp): Promise<string>
+  /** Everything it printed so far: to say why, when a test fails. */
+  output(): string
   /** How it ended. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
   stop(): Promise<void>
@@ -152,6 +154,7 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
       if (already) return Promise.resolve(already)
       return new Promise((found) => waiting.push({ pattern, found }))
     },
+    output: () => seen.join('\n'),
     stop: () => stopChild(child),
   }
 }
