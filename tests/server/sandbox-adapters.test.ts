@@ -14,7 +14,7 @@ import {
   IDEMPOTENCY_REUSE,
 } from '../../server/src/adapters/payments/sandbox-payments'
 import { LOST_ANSWER, scriptSandboxFault } from '../../server/src/adapters/sandbox-faults'
-import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
+import { startServerUnderTest, stockOf, type ServerUnderTest } from './support/server-under-test'
 
 // The sandbox commerce platform and payment provider on their own, over the seeded database.
 
@@ -40,14 +40,7 @@ const brandOrder = (lines: BrandOrderInput['lines']): BrandOrderInput => ({
   inventoryBehaviour: 'DECREMENT_OBEYING_POLICY',
 })
 
-const stock = async (variantId: string) =>
-  (
-    await server.db
-      .selectFrom('commerce_variants')
-      .select('inventory_quantity')
-      .where('id', '=', variantId)
-      .executeTakeFirstOrThrow()
-  ).inventory_quantity
+const stock = (variantId: string) => stockOf(server.db, variantId)
 
 describe('sandbox commerce', () => {
   it('counts the products of a store', async () => {

@@ -44,7 +44,7 @@ const STEP_FAILURES: Record<TransferStep, { failure: string; system: string }> =
 }
 
 /** The tag that finds a brand order again after its creation's answer was lost. */
-export const transferTag = (creatorOrderId: string) => `${ORDER_TAG}-transfer-${creatorOrderId}`
+const transferTag = (creatorOrderId: string) => `${ORDER_TAG}-transfer-${creatorOrderId}`
 
 type ProcessAnswer = CallAnswer<'adminCreateOrderTransfer'>
 

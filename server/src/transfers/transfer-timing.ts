@@ -16,7 +16,7 @@ export interface TransferTiming {
   failpoint: (name: string) => Promise<void>
 }
 
-export const DEFAULT_TRANSFER_TIMING: TransferTiming = {
+const DEFAULT_TRANSFER_TIMING: TransferTiming = {
   leaseMs: 30_000,
   remoteTimeoutMs: 10_000,
   brandConcurrency: 8,

@@ -145,3 +145,13 @@ export async function idToken(
   await upsertEmulatorUser(emulatorUrl, projectId, { ...user, password: TEST_PASSWORD })
   return emulatorIdToken(emulatorUrl, user.email, TEST_PASSWORD)
 }
+
+/** How many of a sandbox variant its store has in stock. */
+export const stockOf = async (db: Db, variantId: string): Promise<number> =>
+  (
+    await db
+      .selectFrom('commerce_variants')
+      .select('inventory_quantity')
+      .where('id', '=', variantId)
+      .executeTakeFirstOrThrow()
+  ).inventory_quantity
