@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { build } from 'esbuild'
-import pg from 'pg'
 import { inject } from 'vitest'
 import { stopChild } from '../../../scripts/lib/children'
 import { freePort, waitForHttp } from '../../../scripts/lib/ports'
 import { openDatabase, type Db } from '../../../server/src/db/connect'
+import { onTestPostgres } from './server-under-test'
 
 // The real Tandem server as a process of its own (server/src/main.ts, bundled once per test file),
 // on a database of its own that several processes share and that outlives each of them: what the
@@ -46,21 +46,16 @@ export async function freshSharedDatabase(): Promise<SharedDatabase> {
   const url = process.env.TANDEM_TEST_DATABASE_URL
   if (url) {
     const name = `t_${randomBytes(6).toString('hex')}`
-    const admin = new pg.Client({ connectionString: url })
-    await admin.connect()
-    await admin.query(`CREATE DATABASE ${name}`)
-    await admin.end()
+    await onTestPostgres(url, (client) => client.query(`CREATE DATABASE ${name}`))
     const databaseUrl = new URL(url)
     databaseUrl.pathname = `/${name}`
     return {
       env: { DATABASE_URL: databaseUrl.toString() },
       open: () => openDatabase({ databaseUrl: databaseUrl.toString() }),
-      remove: async () => {
-        const client = new pg.Client({ connectionString: url })
-        await client.connect()
-        try {
-          // Not WITH (FORCE): that would cut connections still closing, in this process too.
-          // PostgreSQL lets a closed connection's backend go a moment after the client.
+      // Not WITH (FORCE): that would cut connections still closing, in this process too.
+      // PostgreSQL lets a closed connection's backend go a moment after the client.
+      remove: () =>
+        onTestPostgres(url, async (client) => {
           for (let attempt = 0; ; attempt++) {
             try {
               await client.query(`DROP DATABASE IF EXISTS ${name}`)
@@ -71,10 +66,7 @@ export async function freshSharedDatabase(): Promise<SharedDatabase> {
               await new Promise((resolve) => setTimeout(resolve, 100))
             }
           }
-        } finally {
-          await client.end()
-        }
-      },
+        }),
     }
   }
   const folder = mkdtempSync(join(tmpdir(), 'tandem-harness-'))

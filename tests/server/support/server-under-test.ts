@@ -108,21 +108,14 @@ async function freshDatabase() {
   const url = process.env.TANDEM_TEST_DATABASE_URL
   if (url) {
     const schema = `t_${randomBytes(6).toString('hex')}`
-    const admin = new pg.Client({ connectionString: url })
-    await admin.connect()
-    await admin.query(`CREATE SCHEMA ${schema}`)
-    await admin.end()
+    await onTestPostgres(url, (client) => client.query(`CREATE SCHEMA ${schema}`))
     const scoped = new URL(url)
     scoped.searchParams.set('options', `-c search_path=${schema}`)
     return {
       db: await openDatabase({ databaseUrl: scoped.toString(), schema }),
       sqliteFile: null,
-      dropDatabase: async () => {
-        const client = new pg.Client({ connectionString: url })
-        await client.connect()
-        await client.query(`DROP SCHEMA ${schema} CASCADE`)
-        await client.end()
-      },
+      dropDatabase: () =>
+        onTestPostgres(url, (client) => client.query(`DROP SCHEMA ${schema} CASCADE`)),
     }
   }
   const folder = mkdtempSync(join(tmpdir(), 'tandem-server-test-'))
@@ -155,3 +148,17 @@ export const stockOf = async (db: Db, variantId: string): Promise<number> =>
       .where('id', '=', variantId)
       .executeTakeFirstOrThrow()
   ).inventory_quantity
+
+/** Runs `work` on a connection of its own to the tests' PostgreSQL, closed after. */
+export async function onTestPostgres<T>(
+  url: string,
+  work: (client: pg.Client) => Promise<T>,
+): Promise<T> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return await work(client)
+  } finally {
+    await client.end()
+  }
+}
