@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Page } from 'playwright-core'
-import { createSandboxCommerce } from '../server/src/adapters/commerce/sandbox-commerce'
+import { startShopifyEmulator } from '../emulators/shopify/emulator'
+import { connectShopify } from '../server/src/adapters/commerce/shopify/shopify'
 import { createSandboxPayments } from '../server/src/adapters/payments/sandbox-payments'
 import { buildApp } from '../server/src/app'
 import { firebaseTokenVerifier } from '../server/src/auth/verify'
@@ -84,14 +85,16 @@ async function startStack(
 ): Promise<{ url: string; stop: () => Promise<void> }> {
   const db = await openDatabase({ sqliteFile: join(dir, 'tandem.sqlite') })
   const secrets = createSecretBox(randomBytes(32))
-  await seedSandboxMarketplace(db, { secrets, publicUrl: 'http://127.0.0.1', now: new Date() })
+  await seedSandboxMarketplace(db, { secrets, now: new Date() })
   await addStores(db, storeCount - STORES.length)
+  const shopify = await startShopifyEmulator({ imageBaseUrl: 'http://127.0.0.1' })
+  const now = () => new Date()
   const app = await buildApp({
     db,
     verifier: firebaseTokenVerifier({ projectId: emulator.projectId }),
     adminEmails: [],
     secrets,
-    commerce: createSandboxCommerce(db),
+    commerce: connectShopify({ db, secrets, endpoint: shopify.url, now }).commerce,
     payments: createSandboxPayments(db),
     publicUrl: 'http://127.0.0.1',
   })
@@ -111,6 +114,7 @@ async function startStack(
     (stopped ??= (async () => {
       await host.close()
       await app.close()
+      await shopify.close()
       await db.destroy()
     })())
   shutdown.add(stop)

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { startShopifyEmulator } from '../emulators/shopify/emulator'
 import { startBrowserHost, type BrowserHost } from '../src/browser-host/host'
 import {
   LOCAL_DEFAULTS,
@@ -19,8 +20,9 @@ import { stopChild } from './lib/children'
 import { npmBin, stackDataDir } from './lib/paths'
 import { createShutdown } from './lib/shutdown'
 
-// The local stack: Firebase Auth emulator with the demo admin, the Tandem server on the embedded
-// database with the sandbox marketplace, then the console, as a desktop app (`npm start`) or in
+// The local stack: Firebase Auth emulator with the demo admin, the Shopify emulator with the
+// sandbox marketplace's stores, the Tandem server on the embedded database reaching them through
+// its Shopify adapter, then the console, as a desktop app (`npm start`) or in
 // browser mode (`npm run start:web`). Ctrl-C stops every child; the data stays in TANDEM_DATA_DIR.
 
 const root = resolve(__dirname, '..')
@@ -29,6 +31,7 @@ const ports = {
   web: Number(process.env.TANDEM_WEB_PORT || 5180),
   api: Number(process.env.TANDEM_API_PORT || 8787),
   auth: Number(process.env.TANDEM_AUTH_PORT || 9099),
+  shopify: Number(process.env.TANDEM_SHOPIFY_PORT || 8788),
 }
 const dataDir = stackDataDir(root)
 const shutdown = createShutdown({ signalExitCode: 0 })
@@ -43,6 +46,7 @@ async function main(): Promise<void> {
   // Rather than talk to someone else's emulator or server on a taken port.
   await assertPortFree(ports.auth, 'TANDEM_AUTH_PORT')
   await assertPortFree(ports.api, 'TANDEM_API_PORT')
+  await assertPortFree(ports.shopify, 'TANDEM_SHOPIFY_PORT')
   if (mode === 'web') await assertPortFree(ports.web, 'TANDEM_WEB_PORT')
   mkdirSync(dataDir, { recursive: true })
   buildIfStale(root)
@@ -59,6 +63,15 @@ async function main(): Promise<void> {
   console.log(`Firebase Auth emulator at ${emulator.url}; demo admin ${DEMO_ADMIN.email}`)
 
   const apiUrl = `http://127.0.0.1:${ports.api}`
+  // Its state is kept beside the server's database, so that brand orders outlive a restart too.
+  const shopify = await startShopifyEmulator({
+    port: ports.shopify,
+    imageBaseUrl: apiUrl,
+    stateFile: join(dataDir, 'shopify-emulator.json'),
+  })
+  shutdown.add(() => shopify.close())
+  console.log(`Shopify emulator at ${shopify.url}`)
+
   const server = spawn(process.execPath, ['--import', 'tsx', join('server', 'src', 'main.ts')], {
     cwd: root,
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -69,6 +82,7 @@ async function main(): Promise<void> {
       TANDEM_SECRET_KEY: secretKey(),
       TANDEM_PUBLIC_URL: apiUrl,
       TANDEM_FIREBASE_PROJECT_ID: emulator.projectId,
+      TANDEM_SHOPIFY_ENDPOINT: shopify.url,
       FIREBASE_AUTH_EMULATOR_HOST: new URL(emulator.url).host,
     },
   })

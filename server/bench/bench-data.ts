@@ -1,9 +1,12 @@
+import type { ShopifyEmulator } from '../../emulators/shopify/emulator'
 import type { Db } from '../src/db/connect'
+import { insertAppConfig } from '../src/repositories/app-configs'
+import type { SecretBox } from '../src/secrets'
+import { sandboxApp } from '../src/seed/sandbox-data'
 
-// The benchmark's marketplace on top of the sandbox: 10,000 stores in all, and order 9001 from a
+// The benchmark's marketplace on top of the sandbox: 10,000 stores in all, and an order from a
 // creator with 100 lines across 20 brands.
 
-export const BENCH_ORDER_ID = 9001
 /** The benchmark's baseline: the store list's bytes, computed once, behind the same auth. */
 export const CEILING_PATH = '/bench/precomputed-all-stores'
 const TOTAL_STORES = 10_000
@@ -18,7 +21,13 @@ async function insertInChunks<T>(rows: T[], insert: (chunk: T[]) => Promise<unkn
   for (let i = 0; i < rows.length; i += CHUNK) await insert(rows.slice(i, i + CHUNK))
 }
 
-export async function addBenchMarketplace(db: Db, seededStores: number): Promise<void> {
+/** Adds the benchmark's stores and order; answers the order's id. */
+export async function addBenchMarketplace(
+  db: Db,
+  secrets: SecretBox,
+  shopify: ShopifyEmulator,
+  seededStores: number,
+): Promise<string> {
   const now = new Date().toISOString()
   const extra = TOTAL_STORES - seededStores - 1
   const stores = [
@@ -53,96 +62,29 @@ export async function addBenchMarketplace(db: Db, seededStores: number): Promise
     )
     .execute()
 
-  const lines = Array.from({ length: LINES }, (_, i) => {
-    const brand = i % BRANDS_IN_ORDER
-    return {
-      brand,
-      brandVariant: `gid://shopify/ProductVariant/${90_000 + i}`,
-      copyVariant: `gid://shopify/ProductVariant/${95_000 + i}`,
-      price: 999 + i * 37,
-      quantity: 1 + (i % 3),
-    }
+  // The brands' products and the creator's copies live in the Shopify emulator, as in a real
+  // marketplace; each bench shop has its sandbox-style app so that the adapter gets tokens.
+  for (const shop of [CREATOR, ...brands]) {
+    shopify.addShop(shop)
+    await insertAppConfig(
+      db,
+      secrets,
+      { shop, ...sandboxApp(shop), shopType: shop === CREATOR ? 'CREATOR' : 'BRAND' },
+      now,
+    )
+  }
+  const lines = brands.flatMap((brand) => {
+    const brandVariants = shopify.addProducts(brand, LINES / BRANDS_IN_ORDER)
+    return shopify
+      .addCopies(CREATOR, brand, brandVariants)
+      .map((variantId, i) => ({ variantId, quantity: 1 + (i % 3) }))
   })
+  const orderGid = await shopify.createPaidOrder(CREATOR, { lines, email: 'bench@example.com' })
+  const orderId = orderGid.split('/').pop()!
+  // Known to the server as its ORDERS_PAID webhook would make it: by id, with its shop.
   await db
-    .insertInto('commerce_products')
-    .values(
-      lines.flatMap((line, i) => [
-        {
-          id: `gid://shopify/Product/${90_000 + i}`,
-          store_shop: brands[line.brand]!,
-          title: `Bench product ${i}`,
-          status: 'ACTIVE' as const,
-          image_url: null,
-        },
-        {
-          id: `gid://shopify/Product/${95_000 + i}`,
-          store_shop: CREATOR,
-          title: `Bench product ${i}`,
-          status: 'ACTIVE' as const,
-          image_url: null,
-        },
-      ]),
-    )
+    .insertInto('creator_order_index')
+    .values({ order_id: Number(orderId), store_shop: CREATOR })
     .execute()
-  await db
-    .insertInto('commerce_variants')
-    .values(
-      lines.flatMap((line, i) => [
-        {
-          id: line.brandVariant,
-          product_id: `gid://shopify/Product/${90_000 + i}`,
-          store_shop: brands[line.brand]!,
-          price_minor: line.price,
-          currency: 'USD',
-          inventory_quantity: 1000,
-          source_variant_id: null,
-        },
-        {
-          id: line.copyVariant,
-          product_id: `gid://shopify/Product/${95_000 + i}`,
-          store_shop: CREATOR,
-          price_minor: line.price,
-          currency: 'USD',
-          inventory_quantity: 1000,
-          source_variant_id: line.brandVariant,
-        },
-      ]),
-    )
-    .execute()
-  const subtotal = lines.reduce((sum, line) => sum + line.price * line.quantity, 0)
-  await db
-    .insertInto('commerce_orders')
-    .values({
-      id: BENCH_ORDER_ID,
-      store_shop: CREATOR,
-      name: `#${BENCH_ORDER_ID}`,
-      email: 'bench@example.com',
-      currency: 'USD',
-      created_at: now,
-      subtotal_minor: subtotal,
-      tax_minor: 0,
-      shipping_minor: 0,
-      total_minor: subtotal,
-      shipping_address: null,
-      tags: '',
-      note: null,
-      paid: 1,
-    })
-    .execute()
-  await db
-    .insertInto('commerce_order_lines')
-    .values(
-      lines.map((line, i) => ({
-        id: `gid://shopify/LineItem/${BENCH_ORDER_ID}${String(i).padStart(3, '0')}`,
-        order_id: BENCH_ORDER_ID,
-        position: i,
-        variant_id: line.copyVariant,
-        title: `Bench product ${i}`,
-        quantity: line.quantity,
-        unit_price_minor: line.price,
-        discount_minor: 0,
-        image_url: null,
-      })),
-    )
-    .execute()
+  return orderId
 }

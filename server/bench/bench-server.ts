@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createSandboxCommerce } from '../src/adapters/commerce/sandbox-commerce'
+import { startShopifyEmulator } from '../../emulators/shopify/emulator'
+import { connectShopify } from '../src/adapters/commerce/shopify/shopify'
 import { createSandboxPayments } from '../src/adapters/payments/sandbox-payments'
 import { buildApp } from '../src/app'
 import { firebaseTokenVerifier } from '../src/auth/verify'
@@ -12,22 +13,25 @@ import { seedSandboxMarketplace } from '../src/seed/seed'
 import { STORES } from '../src/seed/sandbox-data'
 import { CEILING_PATH, addBenchMarketplace } from './bench-data'
 
-// The server under benchmark, in a process of its own so that its memory is its own. It prints
-// one JSON line with its port once it listens. BENCH_TOKEN is an administrator's ID token.
+// The server under benchmark, in a process of its own so that its memory is its own, with the
+// Shopify emulator it reads orders from. It prints one JSON line with its port and the bench
+// order's id once it listens. BENCH_TOKEN is an administrator's ID token.
 
 async function main(): Promise<void> {
   const db = await openDatabase({
     sqliteFile: join(mkdtempSync(join(tmpdir(), 'tandem-bench-')), 'tandem.sqlite'),
   })
   const secrets = createSecretBox(randomBytes(32))
-  await seedSandboxMarketplace(db, { secrets, publicUrl: 'http://127.0.0.1', now: new Date() })
-  await addBenchMarketplace(db, STORES.length)
+  await seedSandboxMarketplace(db, { secrets, now: new Date() })
+  const shopify = await startShopifyEmulator({ imageBaseUrl: 'http://127.0.0.1' })
+  const orderId = await addBenchMarketplace(db, secrets, shopify, STORES.length)
   const app = await buildApp({
     db,
     verifier: firebaseTokenVerifier({ projectId: process.env.BENCH_PROJECT_ID ?? 'demo-tandem' }),
     adminEmails: [],
     secrets,
-    commerce: createSandboxCommerce(db),
+    commerce: connectShopify({ db, secrets, endpoint: shopify.url, now: () => new Date() })
+      .commerce,
     payments: createSandboxPayments(db),
     publicUrl: 'http://127.0.0.1',
   })
@@ -46,7 +50,8 @@ async function main(): Promise<void> {
   await app.listen({ host: '127.0.0.1', port: 0 })
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : 0
-  console.log(JSON.stringify({ port, storeCount: (JSON.parse(stores.body) as unknown[]).length }))
+  const storeCount = (JSON.parse(stores.body) as unknown[]).length
+  console.log(JSON.stringify({ port, storeCount, orderId }))
 }
 
 main().catch((error: unknown) => {

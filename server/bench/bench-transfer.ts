@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createSandboxCommerce } from '../src/adapters/commerce/sandbox-commerce'
+import { startShopifyEmulator } from '../../emulators/shopify/emulator'
+import { connectShopify } from '../src/adapters/commerce/shopify/shopify'
 import { createSandboxPayments } from '../src/adapters/payments/sandbox-payments'
 import { scriptSandboxFault, type SandboxOperation } from '../src/adapters/sandbox-faults'
 import { openDatabase } from '../src/db/connect'
@@ -10,50 +11,49 @@ import { createSecretBox } from '../src/secrets'
 import { STORES } from '../src/seed/sandbox-data'
 import { seedSandboxMarketplace } from '../src/seed/seed'
 import { createTransferService } from '../src/transfers/transfer-service'
-import { addBenchMarketplace, BENCH_ORDER_ID } from './bench-data'
+import { addBenchMarketplace } from './bench-data'
 
 // `npm run bench:transfer`: processing the benchmark's 20-brand order (bench-data.ts) with every
-// call to the sandbox platform and provider taking 100 ms, as Shopify's and Stripe's do, one
-// brand at a time (the way it was) beside eight at once, in one run. Prints; asserts nothing.
+// call to the Shopify emulator and the sandbox provider taking 100 ms more, as Shopify's and
+// Stripe's do, one brand at a time (the way it was) beside eight at once, in one run. Prints;
+// asserts nothing.
 
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS || 100)
 const BRANDS = 20
-const REMOTE: SandboxOperation[] = [
-  'findCreatorOrder',
-  'createOrder',
-  'markOrderAsPaid',
-  'connectedAccount',
-  'createTransfer',
-]
+const SHOPIFY_OPERATIONS = ['order', 'orderCreate', 'orderMarkAsPaid']
+const PAYMENT_OPERATIONS: SandboxOperation[] = ['connectedAccount', 'createTransfer']
 
 async function timeProcessing(brandConcurrency: number): Promise<number> {
   const folder = mkdtempSync(join(tmpdir(), 'tandem-bench-transfer-'))
   const db = await openDatabase({ sqliteFile: join(folder, 'tandem.sqlite') })
+  const shopify = await startShopifyEmulator({ imageBaseUrl: 'http://127.0.0.1' })
   try {
-    await seedSandboxMarketplace(db, {
-      secrets: createSecretBox(randomBytes(32)),
-      publicUrl: 'http://127.0.0.1',
-      now: new Date(),
-    })
-    await addBenchMarketplace(db, STORES.length)
-    for (const operation of REMOTE) {
+    const secrets = createSecretBox(randomBytes(32))
+    await seedSandboxMarketplace(db, { secrets, now: new Date() })
+    const orderId = await addBenchMarketplace(db, secrets, shopify, STORES.length)
+    for (const operation of SHOPIFY_OPERATIONS) {
+      shopify.script({ operation, mode: 'delay', delayMs: LATENCY_MS, times: 1e9 })
+    }
+    for (const operation of PAYMENT_OPERATIONS) {
       await scriptSandboxFault(db, { operation, mode: 'delay', delayMs: LATENCY_MS, times: 1e9 })
     }
+    const now = () => new Date()
     const transfers = createTransferService({
       db,
-      commerce: createSandboxCommerce(db),
+      commerce: connectShopify({ db, secrets, endpoint: shopify.url, now }).commerce,
       payments: createSandboxPayments(db),
-      now: () => new Date(),
+      now,
       transferTiming: { brandConcurrency },
     })
     const started = performance.now()
-    const answer = await transfers.process(String(BENCH_ORDER_ID))
+    const answer = await transfers.process(orderId)
     const elapsed = performance.now() - started
     if (answer.brandOrders.length !== BRANDS) {
       throw new Error(`Expected ${BRANDS} brand orders, got ${answer.brandOrders.length}`)
     }
     return elapsed
   } finally {
+    await shopify.close()
     await db.destroy()
     rmSync(folder, { recursive: true, force: true })
   }

@@ -11,7 +11,7 @@ import {
   upsertEmulatorUser,
 } from '../../scripts/lib/auth-emulator'
 import { freePort } from '../../scripts/lib/ports'
-import { BENCH_ORDER_ID, CEILING_PATH } from './bench-data'
+import { CEILING_PATH } from './bench-data'
 
 // `npm run bench:server`: the server with 10,000 stores and a 100-line order across 20 brands,
 // measured with autocannon from this process against the server in another, all in one run.
@@ -38,15 +38,19 @@ async function main(): Promise<void> {
       },
     })
     try {
-      const { port, storeCount } = await firstLine<{ port: number; storeCount: number }>(server)
+      const { port, storeCount, orderId } = await firstLine<{
+        port: number
+        storeCount: number
+        orderId: string
+      }>(server)
       const base = `http://127.0.0.1:${port}`
       const headers = { authorization: `Bearer ${token}` }
       // Throughput with several connections; latency with one, so that it is the time a request
       // takes and not its wait in the queue behind the others.
       const run = (path: string, connections: number, duration = SECONDS) =>
         autocannon({ url: base + path, headers, connections, duration })
-      const previewPath = `/admin-preview-order-transfer?creatorOrderId=${BENCH_ORDER_ID}`
-      const receiptPath = `/admin-preview-order-transfer-receipt-pdf?creatorOrderId=${BENCH_ORDER_ID}`
+      const previewPath = `/admin-preview-order-transfer?creatorOrderId=${orderId}`
+      const receiptPath = `/admin-preview-order-transfer-receipt-pdf?creatorOrderId=${orderId}`
       const idleMb = residentMegabytes(server.pid!)
 
       console.log(

@@ -13,6 +13,8 @@ interface ServerConfig {
   adminEmails: string[]
   publicUrl: string
   firebaseProjectId: string
+  /** TANDEM_SHOPIFY_ENDPOINT: the Shopify emulator standing in for every shop; null for Shopify. */
+  shopifyEndpoint: string | null
   /** TANDEM_TRANSFER_LEASE_MS: how soon a crashed request's transfer may be taken over. */
   transferLeaseMs: number | undefined
   /** TANDEM_FAILPOINTS: the crash harness's stops (src/transfers/failpoints.ts); never set otherwise. */
@@ -42,6 +44,7 @@ export function readServerConfig(env: Env): ServerConfig {
       .filter(Boolean),
     publicUrl: (env.TANDEM_PUBLIC_URL || `http://127.0.0.1:${port}`).replace(/\/+$/, ''),
     firebaseProjectId: env.TANDEM_FIREBASE_PROJECT_ID || 'demo-tandem',
+    shopifyEndpoint: optionalUrl(env, 'TANDEM_SHOPIFY_ENDPOINT'),
     transferLeaseMs: optionalPositiveInteger(env, 'TANDEM_TRANSFER_LEASE_MS'),
     failpoints: env.TANDEM_FAILPOINTS || undefined,
   }
@@ -55,4 +58,13 @@ function optionalPositiveInteger(env: Env, name: string): number | undefined {
     throw new Error(`${name} must be a whole number of milliseconds, not "${text}"`)
   }
   return value
+}
+
+function optionalUrl(env: Env, name: string): string | null {
+  const text = env[name]
+  if (!text) return null
+  if (!/^https?:\/\/[^/]+/.test(text)) {
+    throw new Error(`${name} must be an http(s) URL like http://127.0.0.1:8788, not "${text}"`)
+  }
+  return text.replace(/\/+$/, '')
 }

@@ -1,4 +1,4 @@
-import { createSandboxCommerce } from './adapters/commerce/sandbox-commerce'
+import { connectShopify } from './adapters/commerce/shopify/shopify'
 import { createSandboxPayments } from './adapters/payments/sandbox-payments'
 import { buildApp } from './app'
 import { firebaseTokenVerifier } from './auth/verify'
@@ -9,7 +9,8 @@ import { seedSandboxMarketplace } from './seed/seed'
 import { failpointsFrom } from './transfers/failpoints'
 
 // The Tandem server on its own: `npm start --workspace server`, or through the local stack.
-// The Shopify and Stripe adapters come later; until then the sandbox ones serve.
+// Shopify is reached through its adapter (the emulator when TANDEM_SHOPIFY_ENDPOINT is set); the
+// Stripe adapter comes later, until then the sandbox payments serve.
 
 async function main(): Promise<void> {
   const config = readServerConfig(process.env)
@@ -18,17 +19,21 @@ async function main(): Promise<void> {
     sqliteFile: config.sqliteFile,
   })
   const secrets = createSecretBox(config.secretKey)
-  const seeded = await seedSandboxMarketplace(db, {
-    secrets,
-    publicUrl: config.publicUrl,
-    now: new Date(),
-  })
+  // The sandbox marketplace's stores live in the Shopify emulator: only beside it are they seeded.
+  const seeded =
+    config.shopifyEndpoint !== null &&
+    (await seedSandboxMarketplace(db, { secrets, now: new Date() }))
   const app = await buildApp({
     db,
     verifier: firebaseTokenVerifier({ projectId: config.firebaseProjectId }),
     adminEmails: config.adminEmails,
     secrets,
-    commerce: createSandboxCommerce(db),
+    commerce: connectShopify({
+      db,
+      secrets,
+      endpoint: config.shopifyEndpoint,
+      now: () => new Date(),
+    }).commerce,
     payments: createSandboxPayments(db),
     publicUrl: config.publicUrl,
     transferTiming: {

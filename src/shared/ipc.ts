@@ -76,6 +76,9 @@ export const channels = {
   'stores/syncProducts': channel<CallAnswer<'adminUpdateProducts'>>()(
     calls.adminUpdateProducts.body,
   ),
+  'stores/syncStatus': channel<CallAnswer<'adminProductSyncStatus'>>()(
+    calls.adminProductSyncStatus.query,
+  ),
 
   'commissions/getDefault': channel<CallAnswer<'adminGetDefaultShopCommissionRate'>>()(ShopInput),
   'commissions/setDefault': channel<CallAnswer<'adminSetDefaultCommissionRate'>>()(

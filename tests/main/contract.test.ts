@@ -52,7 +52,7 @@ describe('contract', () => {
     expect(CreatorOrderId.safeParse('gid://shopify/Product/1').success).toBe(false)
   })
 
-  it('lists the fourteen calls of SPEC.md §7 with their paths', () => {
+  it('lists the fourteen calls of SPEC.md §7, then those INTEGRATIONS.md adds, with their paths', () => {
     expect(Object.values(calls).map((call) => `${call.method} ${call.path}`)).toEqual([
       'GET /get-all-app-config',
       'POST /create-app-config',
@@ -60,6 +60,7 @@ describe('contract', () => {
       'GET /get-app-urls',
       'GET /admin-all-stores',
       'POST /admin-update-products',
+      'GET /admin-product-sync-status',
       'POST /admin-set-default-commission-rate',
       'GET /admin-get-default-shop-commission-rate',
       'GET /admin-get-unique-commission-rates',

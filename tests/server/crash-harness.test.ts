@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest'
+import { startShopifyEmulator, type ShopifyEmulator } from '../../emulators/shopify/emulator'
 import { scriptSandboxFault, LOST_ANSWER } from '../../server/src/adapters/sandbox-faults'
 import type { Db } from '../../server/src/db/connect'
 import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
@@ -20,7 +21,7 @@ const STEPS = ['createOrder', 'markOrderAsPaid', 'createTransfer'] as const
 const BOUNDARIES = ['before-intent', 'before-call', 'after-call', 'after-record'] as const
 /**
  * Short, so that a killed server's lease runs out soon; remote calls get a third of it, which
- * even a loaded machine's sandbox calls (a few queries each) stay well within.
+ * even a loaded machine's calls to the emulators (a few queries each) stay well within.
  */
 const LEASE_MS = 3600
 
@@ -43,6 +44,7 @@ afterAll(() => server?.remove())
 /** What each scenario started, stopped and removed after it, whatever happened. */
 let processes: ServerProcess[] = []
 let database: SharedDatabase | undefined
+let shopify: ShopifyEmulator | undefined
 /** The test's own connection, once the first server has created and seeded the database. */
 let db: Db | undefined
 function opened(): Db {
@@ -51,7 +53,12 @@ function opened(): Db {
 }
 async function scenario() {
   database = await freshSharedDatabase()
+  shopify = await startShopifyEmulator({ imageBaseUrl: 'http://127.0.0.1' })
   processes = []
+}
+function emulator(): ShopifyEmulator {
+  if (!shopify) throw new Error('Call scenario() first')
+  return shopify
 }
 afterEach(async () => {
   await Promise.all(processes.map((process) => process.stop()))
@@ -59,12 +66,19 @@ afterEach(async () => {
   db = undefined
   await database?.remove()
   database = undefined
+  await shopify?.close()
+  shopify = undefined
 })
 
 async function start(options: { failpoints?: string; leaseMs?: number } = {}) {
   if (!database) throw new Error('Call scenario() first')
   const first = processes.length === 0
-  const started = await startServerProcess({ entry: server.entry, database, ...options })
+  const started = await startServerProcess({
+    entry: server.entry,
+    database,
+    shopifyEndpoint: emulator().url,
+    ...options,
+  })
   processes.push(started)
   if (first) db = await database.open()
   return started
@@ -97,15 +111,20 @@ async function processAfterTheLease(on: ServerProcess) {
 
 /** Each brand order, payment mark and transfer of order 1001 made exactly once. */
 async function expectExactlyOnce(on: ServerProcess): Promise<void> {
-  const orders = await opened()
-    .selectFrom('commerce_orders')
-    .select(['id', 'store_shop', 'tags', 'paid'])
-    .where('id', '>', 1005)
-    .orderBy('store_shop')
-    .execute()
-  expect(orders.map(({ store_shop, tags, paid }) => ({ store_shop, tags, paid }))).toEqual([
-    { store_shop: LUMEN, tags: 'tandem, tandem-transfer-1001', paid: 1 },
-    { store_shop: NORTHWIND, tags: 'tandem, tandem-transfer-1001', paid: 1 },
+  const orders = [LUMEN, NORTHWIND].flatMap((shop) =>
+    emulator()
+      .orders(shop)
+      .map((order) => ({ shop, ...order })),
+  )
+  expect(
+    orders.map(({ shop, tags, displayFinancialStatus }) => ({
+      shop,
+      tags,
+      displayFinancialStatus,
+    })),
+  ).toEqual([
+    { shop: LUMEN, tags: ['tandem', 'tandem-transfer-1001'], displayFinancialStatus: 'PAID' },
+    { shop: NORTHWIND, tags: ['tandem', 'tandem-transfer-1001'], displayFinancialStatus: 'PAID' },
   ])
   const transfers = await opened()
     .selectFrom('payment_transfers')
@@ -125,13 +144,7 @@ async function expectExactlyOnce(on: ServerProcess): Promise<void> {
     },
   ])
   // The stock was taken once: 2 overshirts and 1 face oil of 100 each.
-  const stock = await opened()
-    .selectFrom('commerce_variants')
-    .select(['id', 'inventory_quantity'])
-    .where('id', 'in', [OVERSHIRT, FACE_OIL])
-    .orderBy('id')
-    .execute()
-  expect(stock.map((variant) => variant.inventory_quantity)).toEqual([98, 99])
+  expect([emulator().stockOf(OVERSHIRT), emulator().stockOf(FACE_OIL)]).toEqual([98, 99])
 
   const preview = await fetch(`${on.url}/admin-preview-order-transfer?creatorOrderId=1001`, {
     headers: admin,
@@ -142,8 +155,7 @@ async function expectExactlyOnce(on: ServerProcess): Promise<void> {
     }
   ).preview
   expect(status).toBe('COMPLETED')
-  const gidOf = (shop: string) =>
-    `gid://shopify/Order/${orders.find((order) => order.store_shop === shop)!.id}`
+  const gidOf = (shop: string) => orders.find((order) => order.shop === shop)!.id
   expect(brands.map((brand) => [brand.brandStoreShop, brand.brandOrderId])).toEqual([
     [NORTHWIND, gidOf(NORTHWIND)],
     [LUMEN, gidOf(LUMEN)],
@@ -170,11 +182,17 @@ describe('a lost answer through the real server', { timeout: 60_000 }, () => {
   it.each(STEPS)('of %s', async (operation) => {
     await scenario()
     const running = await start({ leaseMs: LEASE_MS })
-    const target = operation === 'createTransfer' ? LUMEN_ACCOUNT : LUMEN
-    await scriptSandboxFault(opened(), { operation, mode: 'drop_answer', target })
+    if (operation === 'createTransfer') {
+      await scriptSandboxFault(opened(), { operation, mode: 'drop_answer', target: LUMEN_ACCOUNT })
+    } else {
+      const mutation = operation === 'createOrder' ? 'orderCreate' : 'orderMarkAsPaid'
+      emulator().script({ operation: mutation, mode: 'drop_after_write', shop: LUMEN })
+    }
     const lost = await processOrder(running)
     expect(lost.status).toBe(502)
-    expect(lost.message).toContain(LOST_ANSWER)
+    expect(lost.message).toContain(
+      operation === 'createTransfer' ? LOST_ANSWER : 'whether it was done is unknown',
+    )
     expect(await processOrder(running)).toEqual({ status: 201, message: undefined })
     await expectExactlyOnce(running)
   })

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
+import { sandboxCatalogue } from '../../emulators/shopify/emulator'
+import { PUBLIC_URL, startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
 
 // The sandbox's product images, drawn by the server: public (an <img> sends no bearer token).
 
@@ -39,9 +40,8 @@ describe('GET /images/products/:key.svg', () => {
   })
 
   it('draws every seeded product image the catalogue points at', async () => {
-    const urls = await server.db.selectFrom('commerce_products').select('image_url').execute()
-    for (const { image_url } of urls) {
-      const path = new URL(image_url ?? '').pathname
+    for (const { image } of sandboxCatalogue(PUBLIC_URL)) {
+      const path = new URL(image).pathname
       const response = await server.app.inject({ method: 'GET', url: path })
       expect(response.statusCode, path).toBe(200)
     }

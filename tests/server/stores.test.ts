@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { NORTHWIND } from '../support/sandbox-figures'
 import { CommerceError } from '../../server/src/adapters/commerce/commerce-port'
-import { createSandboxCommerce } from '../../server/src/adapters/commerce/sandbox-commerce'
 import type { Db } from '../../server/src/db/connect'
 import {
   startServerUnderTest,
@@ -126,12 +125,86 @@ describe('POST /admin-update-products', () => {
     expect(row).toEqual({ product_count: 6, products_synced_at: body.syncedAt })
   })
 
-  it('counts a brand store’s own products', async () => {
-    const response = await call(server(), 'POST', '/admin-update-products', {
-      storeShop: NORTHWIND,
-    })
+  it('stores a brand store’s own products, and forgets those the shop no longer has', async () => {
+    const sync = () => call(server(), 'POST', '/admin-update-products', { storeShop: NORTHWIND })
+    const products = () =>
+      server()
+        .db.selectFrom('store_products')
+        .select(['product_id', 'title', 'status', 'variant_count', 'min_price_minor', 'currency'])
+        .where('store_shop', '=', NORTHWIND)
+        .orderBy('product_id')
+        .execute()
+    await server()
+      .db.insertInto('store_products')
+      .values({
+        store_shop: NORTHWIND,
+        product_id: 'gid://shopify/Product/1',
+        title: 'Deleted in Shopify since the last sync',
+        status: 'ACTIVE',
+        variant_count: 1,
+        min_price_minor: 100,
+        currency: 'USD',
+        seen_at: '2026-01-01T00:00:00.000Z',
+      })
+      .execute()
+    const response = await sync()
     expect(response.statusCode).toBe(200)
     expect(response.json()).toMatchObject({ storeShop: NORTHWIND, productCount: 2 })
+    const product = { status: 'ACTIVE', variant_count: 1, currency: 'USD' }
+    expect(await products()).toEqual([
+      {
+        product_id: 'gid://shopify/Product/101',
+        title: 'Linen Overshirt',
+        min_price_minor: 6800,
+        ...product,
+      },
+      {
+        product_id: 'gid://shopify/Product/102',
+        title: 'Merino Crew Socks',
+        min_price_minor: 1800,
+        ...product,
+      },
+    ])
+    const status = await call(server(), 'GET', `/admin-product-sync-status?storeShop=${NORTHWIND}`)
+    expect(status.json()).toEqual({
+      storeShop: NORTHWIND,
+      state: 'IDLE',
+      fetched: 2,
+      total: 2,
+      syncedAt: response.json().syncedAt,
+      message: null,
+    })
+  })
+
+  it('lets a second request join a sync under way, and shows its progress while it runs', async () => {
+    const shop = 'ironpeak-outdoor.myshopify.com'
+    server().shopify.addProducts(shop, 2_999)
+    // The bulk operation's answers come slowly enough to be seen running.
+    server().shopify.script({ operation: 'node', mode: 'delay', delayMs: 150, times: 1000 })
+    const status = async () =>
+      (await call(server(), 'GET', `/admin-product-sync-status?storeShop=${shop}`)).json()
+    const first = call(server(), 'POST', '/admin-update-products', { storeShop: shop })
+    await expect.poll(status).toMatchObject({ state: 'RUNNING', total: 3_000 })
+    const second = call(server(), 'POST', '/admin-update-products', { storeShop: shop })
+    const [a, b] = await Promise.all([first, second])
+    expect(a.json()).toEqual(b.json())
+    expect(a.json()).toMatchObject({ productCount: 3_000 })
+    expect(server().shopify.calls(shop, 'bulkOperationRunQuery')).toBe(1)
+    expect(await status()).toMatchObject({ state: 'IDLE', fetched: 3_000, total: 3_000 })
+  })
+
+  it('answers 502 with Shopify’s reason when the shop cannot be connected, and records it', async () => {
+    const shop = 'lumen-botanicals.myshopify.com'
+    server().shopify.setGrant(shop, 'refuse')
+    const response = await call(server(), 'POST', '/admin-update-products', { storeShop: shop })
+    expect(response.statusCode).toBe(502)
+    const reason = `Shopify refused a token for ${shop}: Client credentials cannot be performed on this shop.`
+    expect(response.json()).toEqual({
+      error: 'upstream_failed',
+      message: `Shopify (the commerce platform) failed to sync the products of ${shop}: ${reason}`,
+    })
+    const status = await call(server(), 'GET', `/admin-product-sync-status?storeShop=${shop}`)
+    expect(status.json()).toMatchObject({ state: 'FAILED', message: reason, syncedAt: null })
   })
 
   it('answers 404 for a store the marketplace does not have', async () => {
@@ -149,10 +222,7 @@ describe('POST /admin-update-products', () => {
 describe('POST /admin-update-products when the commerce platform fails', () => {
   let failure: Error = new Error('no failure chosen yet')
   const server = useServer({
-    commerce: (db) => ({
-      ...createSandboxCommerce(db),
-      syncProducts: () => Promise.reject(failure),
-    }),
+    commerce: (shopify) => ({ ...shopify, countProducts: () => Promise.reject(failure) }),
   })
 
   const northwind = () =>

@@ -7,7 +7,6 @@ import {
   ORDER_1001_TOTALS,
 } from '../support/sandbox-figures'
 import type { CommercePort } from '../../server/src/adapters/commerce/commerce-port'
-import { createSandboxCommerce } from '../../server/src/adapters/commerce/sandbox-commerce'
 import type { PaymentsPort } from '../../server/src/adapters/payments/payments-port'
 import { createSandboxPayments } from '../../server/src/adapters/payments/sandbox-payments'
 import {
@@ -15,9 +14,9 @@ import {
   scriptSandboxFault,
   type SandboxFault,
 } from '../../server/src/adapters/sandbox-faults'
+import type { ShopifyFault } from '../../emulators/shopify/emulator'
 import {
   startServerUnderTest,
-  stockOf,
   type ServerOptions,
   type ServerUnderTest,
 } from './support/server-under-test'
@@ -31,22 +30,22 @@ const LUMEN_ACCOUNT = 'acct_sandbox_lumen_botanicals'
 
 let server: ServerUnderTest
 
-/** A fresh server; `wrap` may slow down or hold the sandbox's calls to make requests overlap. */
+/** A fresh server; `wrap` may slow down or hold the Shopify adapter's calls to make requests overlap. */
 async function start(
   wrap: (commerce: CommercePort) => CommercePort = (commerce) => commerce,
   options: ServerOptions = {},
 ) {
-  server = await startServerUnderTest({
-    commerce: (db) => wrap(createSandboxCommerce(db)),
-    ...options,
-  })
+  server = await startServerUnderTest({ commerce: wrap, ...options })
 }
 
 afterEach(async () => {
   await server.close()
 })
 
+/** A fault of the sandbox payment provider. */
 const fault = (scripted: SandboxFault) => scriptSandboxFault(server.db, scripted)
+/** A fault of Shopify, as its emulator answers it. */
+const shopifyFault = (scripted: ShopifyFault) => server.shopify.script(scripted)
 
 const processOrder = (creatorOrderId: string) =>
   server.app.inject({
@@ -63,21 +62,16 @@ const preview = (creatorOrderId: string) =>
     headers: server.asAdmin,
   })
 
-/** Orders the sandbox created beyond the seeded creator orders 1001–1005, Lumen's first. */
-const brandOrders = () =>
-  server.db
-    .selectFrom('commerce_orders')
-    .selectAll()
-    .where('id', '>', 1005)
-    .orderBy('store_shop')
-    .orderBy('id')
-    .execute()
+const BRANDS = [LUMEN, NORTHWIND, 'ironpeak-outdoor.myshopify.com']
+
+/** The orders of the brand shops (all made by processing), Lumen's first. */
+const brandOrders = () => BRANDS.flatMap((shop) => server.shopify.orders(shop))
 
 /** The GID of the one brand order made in `shop`. */
-async function brandOrderOf(shop: string): Promise<string> {
-  const orders = (await brandOrders()).filter((order) => order.store_shop === shop)
+function brandOrderOf(shop: string): string {
+  const orders = server.shopify.orders(shop)
   expect(orders).toHaveLength(1)
-  return `gid://shopify/Order/${orders[0]!.id}`
+  return orders[0]!.id
 }
 
 /** Lumen's transfer first. */
@@ -103,15 +97,9 @@ const OVERSHIRT = 'gid://shopify/ProductVariant/201'
 const FACE_OIL = 'gid://shopify/ProductVariant/203'
 
 const counts = async () => ({
-  brandOrders: (await brandOrders()).length,
-  brandOrderLines: (
-    await server.db
-      .selectFrom('commerce_order_lines')
-      .select('id')
-      .where('order_id', '>', 1005)
-      .execute()
-  ).length,
-  paid: (await brandOrders()).filter((order) => order.paid === 1).length,
+  brandOrders: brandOrders().length,
+  brandOrderLines: brandOrders().flatMap((order) => order.lines).length,
+  paid: brandOrders().filter((order) => order.displayFinancialStatus === 'PAID').length,
   payments: (await payments()).length,
 })
 
@@ -119,14 +107,12 @@ const counts = async () => ({
 async function expectExactlyOnce(): Promise<void> {
   expect(await counts()).toEqual({ brandOrders: 2, brandOrderLines: 2, paid: 2, payments: 2 })
   expect((await payments()).map((payment) => payment.amount_minor)).toEqual([2484, 10200])
-  expect([await stockOf(server.db, OVERSHIRT), await stockOf(server.db, FACE_OIL)]).toEqual([
-    98, 99,
-  ])
+  expect([server.shopify.stockOf(OVERSHIRT), server.shopify.stockOf(FACE_OIL)]).toEqual([98, 99])
   const done = (await preview('1001')).json().preview
   expect(done.status).toBe('COMPLETED')
   expect(done.brands.map((brand: { brandOrderId: string }) => brand.brandOrderId)).toEqual([
-    await brandOrderOf(NORTHWIND),
-    await brandOrderOf(LUMEN),
+    brandOrderOf(NORTHWIND),
+    brandOrderOf(LUMEN),
   ])
 }
 
@@ -137,7 +123,7 @@ describe('processing order 1001', () => {
     await start()
     const response = await processOrder('1001')
     expect(response.statusCode).toBe(201)
-    const [northwindOrder, lumenOrder] = [await brandOrderOf(NORTHWIND), await brandOrderOf(LUMEN)]
+    const [northwindOrder, lumenOrder] = [brandOrderOf(NORTHWIND), brandOrderOf(LUMEN)]
     expect(response.json()).toEqual({
       creatorOrderId: 'gid://shopify/Order/1001',
       status: 'COMPLETED',
@@ -147,60 +133,34 @@ describe('processing order 1001', () => {
         { brandStoreShop: LUMEN, brandOrderId: lumenOrder },
       ],
     })
-    const idOf = (gid: string) => Number(gid.split('/').pop())
-
-    const address = JANE_DOE_ADDRESS
     const note = 'Tandem transfer of creator order #1001 from maya-makes.myshopify.com'
-    const orders = await brandOrders()
-    const brandOrder = (gid: string, shop: string, subtotal: number) => ({
-      id: idOf(gid),
-      store_shop: shop,
-      name: `#${idOf(gid)}`,
+    const brandOrder = (gid: string, line: object) => ({
+      id: gid,
+      name: `#${gid.split('/').pop()}`,
       email: 'jane@example.com',
       currency: 'USD',
-      created_at: isoDate,
-      subtotal_minor: subtotal,
-      tax_minor: 0,
-      shipping_minor: 0,
-      total_minor: subtotal,
-      shipping_address: address,
-      tags: 'tandem, tandem-transfer-1001',
+      shippingAddress: JANE_DOE_ADDRESS,
+      tags: ['tandem', 'tandem-transfer-1001'],
       note,
-      paid: 1,
+      displayFinancialStatus: 'PAID',
+      lines: [line],
     })
-    expect(
-      orders.map((order) => ({ ...order, shipping_address: JSON.parse(order.shipping_address!) })),
-    ).toEqual([brandOrder(lumenOrder, LUMEN, 3450), brandOrder(northwindOrder, NORTHWIND, 13600)])
-    const lines = await server.db
-      .selectFrom('commerce_order_lines')
-      .select(['order_id', 'variant_id', 'title', 'quantity', 'unit_price_minor'])
-      .where('order_id', '>', 1005)
-      .orderBy('variant_id')
-      .execute()
-    expect(lines).toEqual([
-      {
-        order_id: idOf(northwindOrder),
-        variant_id: OVERSHIRT,
-        title: 'Linen Overshirt',
-        quantity: 2,
-        unit_price_minor: 6800,
-      },
-      {
-        order_id: idOf(lumenOrder),
-        variant_id: FACE_OIL,
+    expect(brandOrders()).toEqual([
+      brandOrder(lumenOrder, {
+        variantId: FACE_OIL,
         title: 'Rosehip Face Oil',
         quantity: 1,
-        unit_price_minor: 3450,
-      },
+        unitPrice: '34.50',
+      }),
+      brandOrder(northwindOrder, {
+        variantId: OVERSHIRT,
+        title: 'Linen Overshirt',
+        quantity: 2,
+        unitPrice: '68.00',
+      }),
     ])
     // DECREMENT_OBEYING_POLICY: the brand's stock went down.
-    const stock = await server.db
-      .selectFrom('commerce_variants')
-      .select(['id', 'inventory_quantity'])
-      .where('id', 'in', ['gid://shopify/ProductVariant/201', 'gid://shopify/ProductVariant/203'])
-      .orderBy('id')
-      .execute()
-    expect(stock.map((variant) => variant.inventory_quantity)).toEqual([98, 99])
+    expect([server.shopify.stockOf(OVERSHIRT), server.shopify.stockOf(FACE_OIL)]).toEqual([98, 99])
 
     expect(await payments()).toEqual([
       {
@@ -296,7 +256,7 @@ describe('processing order 1001', () => {
       currency: 'USD',
       status: 'COMPLETED',
       processedAt,
-      brands: order1001Brands([await brandOrderOf(NORTHWIND), await brandOrderOf(LUMEN)]),
+      brands: order1001Brands([brandOrderOf(NORTHWIND), brandOrderOf(LUMEN)]),
       totals: ORDER_1001_TOTALS,
     })
 
@@ -336,7 +296,7 @@ describe('processing order 1001', () => {
         currency: 'EUR',
       },
     ])
-    expect((await brandOrders())[0]).toMatchObject({ currency: 'EUR', email: 'lena@example.com' })
+    expect(brandOrders()[0]).toMatchObject({ currency: 'EUR', email: 'lena@example.com' })
   })
 })
 
@@ -360,7 +320,7 @@ describe('refusals', () => {
   it('treats a brand order as no creator order', async () => {
     await start()
     expect((await processOrder('1001')).statusCode).toBe(201)
-    const brandOrderId = (await brandOrderOf(NORTHWIND)).split('/').pop()!
+    const brandOrderId = brandOrderOf(NORTHWIND).split('/').pop()!
     for (const response of [await preview(brandOrderId), await processOrder(brandOrderId)]) {
       expect(response.statusCode).toBe(404)
       expect(response.json().message).toBe('Creator order not found')
@@ -382,6 +342,9 @@ describe('refusals', () => {
     })
   })
 })
+
+/** The Shopify mutation behind each step of the commerce port. */
+const mutationOf = { createOrder: 'orderCreate', markOrderAsPaid: 'orderMarkAsPaid' } as const
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -465,7 +428,8 @@ describe('concurrent requests', () => {
   it('take over the lease of a request that died', async () => {
     await start()
     // A request froze the figures and holds the lease: its first steps never finished.
-    await fault({ operation: 'createOrder', mode: 'fail', message: 'Shopify is down', times: 2 })
+    // Shopify fails both brand orders without doing anything.
+    shopifyFault({ operation: 'orderCreate', mode: 'error', status: 503, times: 2 })
     expect((await processOrder('1001')).statusCode).toBe(502)
     const holdUntil = (at: number) =>
       server.db
@@ -517,8 +481,8 @@ describe('concurrent requests', () => {
     expect(takeover.statusCode).toBe(201)
     // The stalled request's orders were found by their tag and adopted, not created again.
     expect(takeover.json().brandOrders).toEqual([
-      { brandStoreShop: NORTHWIND, brandOrderId: await brandOrderOf(NORTHWIND) },
-      { brandStoreShop: LUMEN, brandOrderId: await brandOrderOf(LUMEN) },
+      { brandStoreShop: NORTHWIND, brandOrderId: brandOrderOf(NORTHWIND) },
+      { brandStoreShop: LUMEN, brandOrderId: brandOrderOf(LUMEN) },
     ])
 
     held.open()
@@ -554,7 +518,7 @@ describe('a failed step', () => {
       lease_expires_at: null,
       processed_at: null,
     })
-    const [northwindOrder, lumenOrder] = [await brandOrderOf(NORTHWIND), await brandOrderOf(LUMEN)]
+    const [northwindOrder, lumenOrder] = [brandOrderOf(NORTHWIND), brandOrderOf(LUMEN)]
     expect(await transferBrands('1001')).toMatchObject([
       {
         brand_store_shop: NORTHWIND,
@@ -602,16 +566,11 @@ describe('a failed step', () => {
 
   it('resumes after a failed order creation and a failed mark as paid', async () => {
     await start()
-    await fault({
-      operation: 'createOrder',
-      mode: 'fail',
-      message: 'Shopify is down',
-      target: LUMEN,
-    })
+    shopifyFault({ operation: 'orderCreate', mode: 'error', status: 503, shop: LUMEN })
     const first = await processOrder('1001')
     expect(first.statusCode).toBe(502)
     expect(first.json().message).toBe(
-      `Brand order create failed for ${LUMEN}: the commerce platform answered "Shopify is down"`,
+      `Brand order create failed for ${LUMEN}: the commerce platform answered "Shopify did not answer OrderCreate for ${LUMEN} (HTTP 503); whether it was done is unknown"`,
     )
     // Northwind went on while Lumen failed.
     expect(await counts()).toEqual({ brandOrders: 1, brandOrderLines: 1, paid: 1, payments: 1 })
@@ -620,15 +579,15 @@ describe('a failed step', () => {
       { brand_order_id: null, failed_step: 'createOrder' },
     ])
 
-    await fault({ operation: 'markOrderAsPaid', mode: 'fail', message: 'Internal error' })
+    shopifyFault({ operation: 'orderMarkAsPaid', mode: 'error', status: 500 })
     const second = await processOrder('1001')
     expect(second.statusCode).toBe(502)
     expect(second.json().message).toBe(
-      `Order mark as paid failed for ${LUMEN}: the commerce platform answered "Internal error"`,
+      `Order mark as paid failed for ${LUMEN}: the commerce platform answered "Shopify did not answer OrderMarkAsPaid for ${LUMEN} (HTTP 500); whether it was done is unknown"`,
     )
     expect(await transferBrands('1001')).toMatchObject([
       { failed_step: null },
-      { brand_order_id: await brandOrderOf(LUMEN), paid_at: null, failed_step: 'markOrderAsPaid' },
+      { brand_order_id: brandOrderOf(LUMEN), paid_at: null, failed_step: 'markOrderAsPaid' },
     ])
 
     expect((await processOrder('1001')).statusCode).toBe(201)
@@ -674,7 +633,7 @@ describe('a failed step', () => {
         transferTiming: { leaseMs: 3000 },
         now: () => new Date(Date.now() + skewMs),
       })
-      await fault({ operation, mode: 'delay', delayMs: 1500, target: LUMEN })
+      shopifyFault({ operation: mutationOf[operation], mode: 'delay', delayMs: 1500, shop: LUMEN })
       const slowAnswer = await processOrder('1001')
       expect(slowAnswer.statusCode).toBe(502)
       expect(slowAnswer.json().message).toBe(
@@ -742,10 +701,18 @@ describe('a lost answer', () => {
     'of %s is reconciled on the next attempt, never repeated',
     async (operation, target) => {
       await start()
-      await fault({ operation, mode: 'drop_answer', target })
+      if (operation === 'createTransfer') {
+        await fault({ operation, mode: 'drop_answer', target })
+      } else {
+        shopifyFault({ operation: mutationOf[operation], mode: 'drop_after_write', shop: target })
+      }
       const lost = await processOrder('1001')
       expect(lost.statusCode).toBe(502)
-      expect(lost.json().message).toContain(`answered "${LOST_ANSWER}"`)
+      expect(lost.json().message).toContain(
+        operation === 'createTransfer'
+          ? `answered "${LOST_ANSWER}"`
+          : 'whether it was done is unknown',
+      )
       expect((await transferBrands('1001'))[1]).toMatchObject({ pending_step: operation })
       expect((await processOrder('1001')).statusCode).toBe(201)
       await expectExactlyOnce()

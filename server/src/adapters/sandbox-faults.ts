@@ -3,20 +3,12 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { Db } from '../db/connect'
 import type { SandboxFaultsTable } from '../db/schema'
 
-// Faults a test scripts into the sandbox platform and provider: fail the next N calls of an
-// operation, delay them, or do the work and lose the answer. They live in the database beside the
-// sandbox's state, so a test reaches a server running in another process (the crash harness).
+// Faults a test scripts into the sandbox payment provider (the Shopify emulator scripts its own):
+// fail the next N calls of an operation, delay them, or do the work and lose the answer. They live
+// in the database beside the sandbox's state, so a test reaches a server running in another
+// process (the crash harness).
 
-export type SandboxOperation =
-  | 'findCreatorOrder'
-  | 'createOrder'
-  | 'markOrderAsPaid'
-  | 'findOrderByTag'
-  | 'orderFinancialStatus'
-  | 'syncProducts'
-  | 'connectedAccount'
-  | 'createTransfer'
-  | 'findTransfers'
+export type SandboxOperation = 'connectedAccount' | 'createTransfer' | 'findTransfers'
 
 export interface SandboxFault {
   operation: SandboxOperation
@@ -27,9 +19,9 @@ export interface SandboxFault {
   mode: SandboxFaultsTable['mode']
   /** How many calls it applies to; 1 unless given. */
   times?: number
-  /** Only calls for this shop (or, for the provider, destination account). */
+  /** Only calls for this destination account. */
   target?: string
-  /** The platform's or provider's refusal, for `fail`. */
+  /** The provider's refusal, for `fail`. */
   message?: string
   /** For `delay`. */
   delayMs?: number
@@ -58,7 +50,7 @@ export async function scriptSandboxFault(db: Db, fault: SandboxFault): Promise<v
 
 /**
  * Runs one call of the sandbox under the fault scripted for it, if any. `refusal` makes the
- * error the platform or provider would answer.
+ * error the provider would answer.
  */
 export async function underScriptedFault<T>(
   db: Db,

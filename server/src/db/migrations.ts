@@ -156,6 +156,13 @@ const initial: Migration = {
 }
 
 /**
+ * Runs a migration in one transaction on SQLite too (Kysely runs SQLite's migrations outside one):
+ * a crash half-way through must leave the database as it was, not half migrated.
+ */
+const inOneTransaction = (db: Kysely<unknown>, run: (trx: Kysely<unknown>) => Promise<void>) =>
+  db.isTransaction ? run(db) : db.transaction().execute(run)
+
+/**
  * Exactly-once processing: a lease on each transfer, the step each brand has under way (its
  * intent, so a crash between a remote call and its record is reconciled, not repeated), and a
  * sandbox as strict as Shopify and Stripe: idempotency keys kept apart from the transfers they
@@ -163,11 +170,7 @@ const initial: Migration = {
  */
 const exactlyOnce: Migration = {
   async up(db: Kysely<unknown>) {
-    // In one transaction on SQLite too (Kysely runs SQLite's migrations outside one): a crash
-    // half-way through the table rebuild below must leave the database as it was.
-    const inTransaction = (run: (trx: Kysely<unknown>) => Promise<void>) =>
-      db.isTransaction ? run(db) : db.transaction().execute(run)
-    await inTransaction(async (trx) => {
+    await inOneTransaction(db, async (trx) => {
       await trx.schema.alterTable('order_transfers').addColumn('lease_expires_at', 'text').execute()
       await trx.schema
         .alterTable('order_transfer_brands')
@@ -244,9 +247,73 @@ const exactlyOnce: Migration = {
   },
 }
 
+/**
+ * Shopify for real: each shop's connection (its access token, sealed, and how it was granted),
+ * the products a sync stored per shop and the sync's progress, and the index of creator orders. The sandbox commerce tables go: the Shopify emulator holds
+ * that state now, as Shopify does for real stores.
+ */
+const shopify: Migration = {
+  up: (db: Kysely<unknown>) =>
+    inOneTransaction(db, async (trx) => {
+      await trx.schema
+        .createTable('shop_connections')
+        .addColumn('shop', 'text', (c) => c.primaryKey())
+        .addColumn('method', 'text', (c) => c.notNull())
+        .addColumn('access_token_sealed', 'text')
+        .addColumn('access_token_expires_at', 'text')
+        .addColumn('refresh_token_sealed', 'text')
+        .addColumn('refresh_token_expires_at', 'text')
+        .addColumn('scopes', 'text', (c) => c.notNull())
+        .addColumn('error', 'text')
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute()
+      await trx.schema
+        .createTable('store_products')
+        .addColumn('store_shop', 'text', (c) =>
+          c.notNull().references('stores.shop').onDelete('cascade'),
+        )
+        .addColumn('product_id', 'text', (c) => c.notNull())
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('variant_count', 'bigint', (c) => c.notNull())
+        .addColumn('min_price_minor', 'bigint', (c) => c.notNull())
+        .addColumn('currency', 'text', (c) => c.notNull())
+        .addColumn('seen_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('store_products_pk', ['store_shop', 'product_id'])
+        .execute()
+      await trx.schema
+        .createTable('product_syncs')
+        .addColumn('store_shop', 'text', (c) =>
+          c.primaryKey().references('stores.shop').onDelete('cascade'),
+        )
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('fetched', 'bigint', (c) => c.notNull())
+        .addColumn('total', 'bigint')
+        .addColumn('started_at', 'text', (c) => c.notNull())
+        .addColumn('synced_at', 'text')
+        .addColumn('message', 'text')
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute()
+      await trx.schema
+        .createTable('creator_order_index')
+        .addColumn('order_id', 'bigint', (c) => c.primaryKey())
+        .addColumn('store_shop', 'text', (c) => c.notNull())
+        .execute()
+      for (const table of [
+        'commerce_order_lines',
+        'commerce_orders',
+        'commerce_variants',
+        'commerce_products',
+      ]) {
+        await trx.schema.dropTable(table).execute()
+      }
+    }),
+}
+
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_exactly_once': exactlyOnce,
+  '003_shopify': shopify,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -32,57 +32,57 @@ export interface UniqueCommissionRatesTable {
   updated_at: string
 }
 
-// The sandbox commerce platform's state (what Shopify holds for real stores).
+/**
+ * How Tandem reaches a shop's Admin API: its access token, sealed like client secrets, and why
+ * the shop could not be reached when it last could not (null since it last could).
+ */
+export interface ShopConnectionsTable {
+  shop: string
+  method: 'CLIENT_CREDENTIALS' | 'AUTHORIZATION_CODE'
+  /** Null for a shop Tandem never got a token from. */
+  access_token_sealed: string | null
+  access_token_expires_at: string | null
+  /** Only for the authorization-code install's expiring offline tokens. */
+  refresh_token_sealed: string | null
+  refresh_token_expires_at: string | null
+  /** Comma-separated, as Shopify grants them. */
+  scopes: string
+  error: string | null
+  updated_at: string
+}
 
-export interface CommerceProductsTable {
-  id: string
+/** The products of a store as its last sync read them. */
+export interface StoreProductsTable {
   store_shop: string
+  product_id: string
   title: string
   status: 'ACTIVE' | 'ARCHIVED' | 'DRAFT'
-  image_url: string | null
-}
-
-export interface CommerceVariantsTable {
-  id: string
-  product_id: string
-  store_shop: string
-  price_minor: number
+  variant_count: number
+  /** Minor units of `currency`, the shop's. */
+  min_price_minor: number
   currency: string
-  inventory_quantity: number
-  /** A creator store's copy points back to the brand's variant; null for a store's own. */
-  source_variant_id: string | null
+  /** The start of the sync that last read it: older rows are products gone from the shop. */
+  seen_at: string
 }
 
-export interface CommerceOrdersTable {
-  /** The numeric id; the GID is gid://shopify/Order/{id}. */
-  id: number
+/** The latest product sync of each store, readable while it runs. */
+export interface ProductSyncsTable {
   store_shop: string
-  name: string
-  email: string | null
-  currency: string
-  created_at: string
-  subtotal_minor: number
-  tax_minor: number
-  shipping_minor: number
-  total_minor: number
-  /** JSON of the shipping address, or null. */
-  shipping_address: string | null
-  tags: string
-  note: string | null
-  paid: number
+  state: 'RUNNING' | 'IDLE' | 'FAILED'
+  fetched: number
+  /** What productsCount said; null until it answered. */
+  total: number | null
+  started_at: string
+  synced_at: string | null
+  message: string | null
+  /** Moves on with each batch: a RUNNING row that stopped moving belongs to a process that died. */
+  updated_at: string
 }
 
-export interface CommerceOrderLinesTable {
-  id: string
+/** Which creator shop has a creator order: learnt from webhooks and lookups. */
+export interface CreatorOrderIndexTable {
   order_id: number
-  position: number
-  variant_id: string | null
-  title: string
-  quantity: number
-  unit_price_minor: number
-  /** Discounts allocated to the whole line. */
-  discount_minor: number
-  image_url: string | null
+  store_shop: string
 }
 
 // The sandbox payment provider's state (what Stripe holds for real).
@@ -178,10 +178,10 @@ export interface Database {
   app_configs: AppConfigsTable
   default_commissions: DefaultCommissionsTable
   unique_commission_rates: UniqueCommissionRatesTable
-  commerce_products: CommerceProductsTable
-  commerce_variants: CommerceVariantsTable
-  commerce_orders: CommerceOrdersTable
-  commerce_order_lines: CommerceOrderLinesTable
+  shop_connections: ShopConnectionsTable
+  creator_order_index: CreatorOrderIndexTable
+  store_products: StoreProductsTable
+  product_syncs: ProductSyncsTable
   payment_accounts: PaymentAccountsTable
   payment_transfers: PaymentTransfersTable
   payment_idempotency_keys: PaymentIdempotencyKeysTable

@@ -23,6 +23,20 @@ export async function listAppConfigs(db: Db, secrets: SecretBox): Promise<AppCon
   return rows.map((row) => opened(secrets, row))
 }
 
+/** The shop's app config, or null when it has none. */
+export async function findAppConfig(
+  db: Db,
+  secrets: SecretBox,
+  shop: string,
+): Promise<AppConfig | null> {
+  const row = await db
+    .selectFrom('app_configs')
+    .select(columns)
+    .where('shop', '=', shop)
+    .executeTakeFirst()
+  return row ? opened(secrets, row) : null
+}
+
 /** Stores a new app config; null when the shop already has one (the existing one is kept). */
 export async function insertAppConfig(
   db: Db,

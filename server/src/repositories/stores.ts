@@ -37,17 +37,3 @@ export async function lockStore(db: Db, shop: string): Promise<ShopType | null> 
     .executeTakeFirst()
   return row?.shop_type ?? null
 }
-
-/** Records a product sync; false when the store is gone. */
-export async function recordProductSync(
-  db: Db,
-  shop: string,
-  sync: { productCount: number; syncedAt: string },
-): Promise<boolean> {
-  const result = await db
-    .updateTable('stores')
-    .set({ product_count: sync.productCount, products_synced_at: sync.syncedAt })
-    .where('shop', '=', shop)
-    .executeTakeFirst()
-  return result.numUpdatedRows > 0n
-}

@@ -4,7 +4,8 @@ import type { RouteDeps } from '../deps'
 import { CommerceError } from '../adapters/commerce/commerce-port'
 import { HttpError } from '../http/errors'
 import { defineRoute } from '../http/route'
-import { findStoreType, listStores, recordProductSync } from '../repositories/stores'
+import { createProductSync } from '../products/product-sync'
+import { findStoreType, listStores } from '../repositories/stores'
 
 /** The 404 of every call that names a store the marketplace does not have. */
 export const storeNotFound = (shop: string) => new HttpError(404, `Store not found: ${shop}`)
@@ -60,10 +61,12 @@ export function registerStoreRoutes(app: FastifyInstance, deps: RouteDeps): void
     })
   })
 
+  const productSync = createProductSync(deps)
+
   defineRoute(app, 'adminUpdateProducts', async ({ body }) => {
     const shop = body.storeShop
     if (!(await findStoreType(deps.db, shop))) throw storeNotFound(shop)
-    const { productCount } = await deps.commerce.syncProducts(shop).catch((error: unknown) => {
+    const { productCount, syncedAt } = await productSync.sync(shop).catch((error: unknown) => {
       if (error instanceof CommerceError) {
         throw new HttpError(
           502,
@@ -72,10 +75,11 @@ export function registerStoreRoutes(app: FastifyInstance, deps: RouteDeps): void
       }
       throw error
     })
-    const syncedAt = deps.now().toISOString()
-    if (!(await recordProductSync(deps.db, shop, { productCount, syncedAt }))) {
-      throw storeNotFound(shop)
-    }
     return { storeShop: shop, productCount, syncedAt }
+  })
+
+  defineRoute(app, 'adminProductSyncStatus', async ({ query }) => {
+    if (!(await findStoreType(deps.db, query.storeShop))) throw storeNotFound(query.storeShop)
+    return productSync.status(query.storeShop)
   })
 }

@@ -192,3 +192,15 @@ export const ORDERS: SeedOrder[] = [
     },
   },
 ]
+
+/** The store's name: its shop domain without .myshopify.com. */
+export const storeName = (shop: string) => shop.replace('.myshopify.com', '')
+
+/**
+ * The Shopify app each sandbox store has installed: the server's seed keeps these as the store's
+ * app config, and the Shopify emulator grants tokens to exactly these.
+ */
+export function sandboxApp(shop: string): { clientId: string; clientSecret: string } {
+  const name = storeName(shop)
+  return { clientId: `sandbox-${name}`, clientSecret: `shpss_sandbox_${name.replaceAll('-', '_')}` }
+}

@@ -37,6 +37,7 @@ export function buildHandlers({ session, settings, api, desktop }: Services): Ha
 
     'stores/list': () => api.call('adminAllStores'),
     'stores/syncProducts': (body) => api.call('adminUpdateProducts', { body }),
+    'stores/syncStatus': (query) => api.call('adminProductSyncStatus', { query }),
 
     'commissions/getDefault': ({ shop }) =>
       api.call('adminGetDefaultShopCommissionRate', { query: { shop } }),

@@ -6,6 +6,7 @@ import {
   CreatorOrderId,
   DefaultCommission,
   DefaultCommissionInput,
+  ProductSyncStatus,
   Rate,
   ShopDomain,
   Store,
@@ -15,8 +16,9 @@ import {
 } from './entities'
 import { ShopType, TransferStatus } from './enums'
 
-// SPEC.md §7's fourteen calls: one request schema (query, params or body) and one answer schema
-// each. The server validates requests with these; the main process parses answers with them.
+// SPEC.md §7's fourteen calls and those INTEGRATIONS.md adds: one request schema (query, params or
+// body) and one answer schema each. The server validates requests with these; the main process
+// parses answers with them.
 
 type Method = 'GET' | 'POST' | 'DELETE'
 
@@ -88,6 +90,13 @@ export const calls = {
       productCount: z.number().int().nonnegative(),
       syncedAt: z.string(),
     }),
+    status: 200,
+  }),
+  adminProductSyncStatus: call({
+    method: 'GET',
+    path: '/admin-product-sync-status',
+    query: z.object({ storeShop: ShopDomain }).strict(),
+    response: ProductSyncStatus,
     status: 200,
   }),
   adminSetDefaultCommissionRate: call({

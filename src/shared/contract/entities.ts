@@ -32,6 +32,18 @@ export const Store = z.object({
 })
 export type Store = z.infer<typeof Store>
 
+/** How far a store's product sync got (INTEGRATIONS.md § Shopify). */
+export const ProductSyncStatus = z.object({
+  storeShop: z.string(),
+  state: z.enum(['IDLE', 'RUNNING', 'FAILED']),
+  fetched: z.number().int().nonnegative(),
+  /** What Shopify counted when the sync began; null until then. */
+  total: z.number().int().nonnegative().nullable(),
+  syncedAt: z.string().nullable(),
+  message: z.string().nullable(),
+})
+export type ProductSyncStatus = z.infer<typeof ProductSyncStatus>
+
 export const AppConfig = z.object({
   shop: z.string(),
   clientId: z.string(),

@@ -92,6 +92,8 @@ export interface ServerProcess {
 export interface ServerProcessOptions {
   entry: string
   database: SharedDatabase
+  /** TANDEM_SHOPIFY_ENDPOINT: the Shopify emulator every process of a scenario shares. */
+  shopifyEndpoint: string
   /** TANDEM_TRANSFER_LEASE_MS; the server's default (30 s) unless given. */
   leaseMs?: number
   /** TANDEM_FAILPOINTS (src/transfers/failpoints.ts). */
@@ -111,6 +113,7 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
       ...options.database.env,
       TANDEM_API_PORT: String(port),
       TANDEM_SECRET_KEY: SECRET_KEY,
+      TANDEM_SHOPIFY_ENDPOINT: options.shopifyEndpoint,
       TANDEM_FIREBASE_PROJECT_ID: inject('authProjectId'),
       FIREBASE_AUTH_EMULATOR_HOST: new URL(inject('authEmulatorUrl')).host,
       ...(options.leaseMs ? { TANDEM_TRANSFER_LEASE_MS: String(options.leaseMs) } : {}),

@@ -10,8 +10,12 @@ import {
   upsertEmulatorUser,
   type EmulatorUser,
 } from '../../../scripts/lib/auth-emulator'
+import { startShopifyEmulator, type ShopifyEmulator } from '../../../emulators/shopify/emulator'
 import type { CommercePort } from '../../../server/src/adapters/commerce/commerce-port'
-import { createSandboxCommerce } from '../../../server/src/adapters/commerce/sandbox-commerce'
+import {
+  connectShopify,
+  type ShopifyDeps,
+} from '../../../server/src/adapters/commerce/shopify/shopify'
 import type { PaymentsPort } from '../../../server/src/adapters/payments/payments-port'
 import { createSandboxPayments } from '../../../server/src/adapters/payments/sandbox-payments'
 import { buildApp } from '../../../server/src/app'
@@ -23,7 +27,8 @@ import { seedSandboxMarketplace } from '../../../server/src/seed/seed'
 
 // The server as the tests see it: built with app.inject in mind, on a fresh database (SQLite, or
 // a schema of its own on PostgreSQL when TANDEM_TEST_DATABASE_URL is set), with ID tokens minted
-// by the real Firebase Auth emulator.
+// by the real Firebase Auth emulator, and its stores in a Shopify emulator of its own reached
+// through the real Shopify adapter.
 
 export const PUBLIC_URL = 'http://127.0.0.1:8787'
 export const LISTED_ADMIN_EMAIL = 'listed-admin@tandem.test'
@@ -32,6 +37,8 @@ export interface ServerUnderTest {
   app: FastifyInstance
   db: Db
   secrets: SecretBox
+  /** The Shopify emulator holding the stores' products and orders. */
+  shopify: ShopifyEmulator
   /** The SQLite file, or null on PostgreSQL. */
   sqliteFile: string | null
   tokens: { admin: string; listedAdmin: string; notAdmin: string }
@@ -44,7 +51,10 @@ export interface ServerOptions {
   seed?: boolean
   /** Where the server says it is (app URLs, product images); PUBLIC_URL unless given. */
   publicUrl?: string
-  commerce?: (db: Db) => CommercePort
+  /** Wraps the Shopify adapter, to slow down or hold its calls. */
+  commerce?: (shopify: CommercePort) => CommercePort
+  /** The Shopify adapter's waits and request timeout. */
+  shopifyApi?: ShopifyDeps['api']
   payments?: (db: Db) => PaymentsPort
   /** The token verifier's clock, for stepping past its cache. */
   verifierClock?: () => number
@@ -67,15 +77,27 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
   const { db, sqliteFile, dropDatabase } = await freshDatabase()
   const secrets = createSecretBox(randomBytes(32))
   const publicUrl = options.publicUrl ?? PUBLIC_URL
+  const shopify = await startShopifyEmulator({
+    imageBaseUrl: publicUrl,
+    seed: options.seed !== false,
+  })
+  const now = options.now ?? (() => new Date())
+  const { commerce } = connectShopify({
+    db,
+    secrets,
+    endpoint: shopify.url,
+    now,
+    api: options.shopifyApi,
+  })
   if (options.seed !== false) {
-    await seedSandboxMarketplace(db, { secrets, publicUrl, now: new Date() })
+    await seedSandboxMarketplace(db, { secrets, now: new Date() })
   }
   const app = await buildApp({
     db,
     verifier: options.verifier ?? firebaseTokenVerifier({ projectId, now: options.verifierClock }),
     adminEmails: options.adminEmails ?? [LISTED_ADMIN_EMAIL],
     secrets,
-    commerce: (options.commerce ?? createSandboxCommerce)(db),
+    commerce: options.commerce ? options.commerce(commerce) : commerce,
     payments: (options.payments ?? createSandboxPayments)(db),
     publicUrl,
     now: options.now,
@@ -93,11 +115,13 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
     app,
     db,
     secrets,
+    shopify,
     sqliteFile,
     tokens,
     asAdmin: { authorization: `Bearer ${tokens.admin}` },
     close: async () => {
       await app.close()
+      await shopify.close()
       await db.destroy()
       await dropDatabase()
     },
@@ -138,16 +162,6 @@ export async function idToken(
   await upsertEmulatorUser(emulatorUrl, projectId, { ...user, password: TEST_PASSWORD })
   return emulatorIdToken(emulatorUrl, user.email, TEST_PASSWORD)
 }
-
-/** How many of a sandbox variant its store has in stock. */
-export const stockOf = async (db: Db, variantId: string): Promise<number> =>
-  (
-    await db
-      .selectFrom('commerce_variants')
-      .select('inventory_quantity')
-      .where('id', '=', variantId)
-      .executeTakeFirstOrThrow()
-  ).inventory_quantity
 
 /** Runs `work` on a connection of its own to the tests' PostgreSQL, closed after. */
 export async function onTestPostgres<T>(

@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import type { INVENTORY_BEHAVIOURS, ShippingAddress } from '@shared/contract'
 
 // The commerce platform as the server needs it, shaped after Shopify's Admin GraphQL API
-// (productsCount, order, orderCreate, orderMarkAsPaid) so the real adapter is a translation.
+// (productsCount, products, order, orderCreate, orderMarkAsPaid).
 // Money is in minor units of the order's presentment currency.
 
 /** The contract's address, as the platform gives and takes it. */
@@ -49,9 +49,32 @@ export interface BrandOrderInput {
   inventoryBehaviour: (typeof INVENTORY_BEHAVIOURS)[number]
 }
 
+/** A product as a sync stores it. */
+export interface CommerceProduct {
+  /** gid://shopify/Product/… */
+  id: string
+  title: string
+  status: 'ACTIVE' | 'ARCHIVED' | 'DRAFT'
+  variantCount: number
+  /** The lowest price of its variants, in minor units of `currency` (the shop's). */
+  minPriceMinor: number
+  currency: string
+}
+
+export interface ProductReading {
+  /** How many products the shop said it has (productsCount): a large shop is read in bulk. */
+  total: number
+  /** Called with how many products have been read so far, as the reading goes. */
+  onProgress(fetched: number): Promise<void>
+  /** Takes each batch of products as it arrives; the next batch waits for it. */
+  take(products: CommerceProduct[]): Promise<void>
+}
+
 export interface CommercePort {
-  /** How many products the store has now (a product sync). */
-  syncProducts(shop: string): Promise<{ productCount: number }>
+  /** How many products the store has now (productsCount). */
+  countProducts(shop: string): Promise<number>
+  /** Every product of the store, a page (or, for a large store, a bulk file's part) at a time. */
+  readProducts(shop: string, reading: ProductReading): Promise<void>
   /** A creator order by its numeric id, or null when no store has it. */
   findCreatorOrder(orderId: number): Promise<CommerceOrder | null>
   /** orderCreate in the brand's store; answers the new order's GID. */

@@ -11,6 +11,7 @@ export const CALL_ACTIONS: Record<CallName, string> = {
   getAppUrls: 'fetch app urls',
   adminAllStores: 'fetch stores',
   adminUpdateProducts: 'sync products',
+  adminProductSyncStatus: 'fetch sync progress',
   adminSetDefaultCommissionRate: 'set default commission rates',
   adminGetDefaultShopCommissionRate: 'fetch default commission rates',
   adminGetUniqueCommissionRates: 'fetch commission rates',

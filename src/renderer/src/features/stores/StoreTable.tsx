@@ -7,7 +7,7 @@ import { Link, useNavigate } from 'react-router'
 import type { Store } from '@shared/contract'
 import { useBridge } from '@renderer/lib/bridge'
 import { storeName } from '@renderer/lib/format'
-import { useStoresPage } from './stores-page-state'
+import { useStoresPage, type SyncProgress } from './stores-page-state'
 import { syncStoreProducts } from './sync-products'
 import classes from './StoreTable.module.css'
 
@@ -77,6 +77,14 @@ export function StoreTable({ stores }: { stores: Store[] }) {
  * Stands in for the rows above or below the rendered ones. Without cells, so that it adds no
  * column when the URL's is hidden; Chromium gives a cell-less row its height all the same.
  */
+const count = new Intl.NumberFormat('en-US')
+
+/** "Syncing... 1,200 / 10,000" once the server has counted the store's products. */
+function syncingLabel(progress: SyncProgress | undefined): string {
+  if (!progress || progress.total === null) return 'Syncing...'
+  return `Syncing... ${count.format(progress.fetched)} / ${count.format(progress.total)}`
+}
+
 function SpacerRow({ height }: { height: number }) {
   return <tr aria-hidden style={{ height }} />
 }
@@ -89,6 +97,7 @@ function StoreRow({ store, rowIndex }: { store: Store; rowIndex: number }) {
   const bridge = useBridge()
   const navigate = useNavigate()
   const syncing = useStoresPage((state) => state.syncingShops.has(store.shop))
+  const progress = useStoresPage((state) => state.syncProgress[store.shop])
   const name = storeName(store.shop)
   const path = storePagePath(store)
   const url = `https://${store.shop}`
@@ -131,7 +140,7 @@ function StoreRow({ store, rowIndex }: { store: Store; rowIndex: number }) {
           disabled={syncing}
           onClick={() => void syncStoreProducts(bridge, store.shop)}
         >
-          {syncing ? 'Syncing...' : 'Sync'}
+          {syncing ? syncingLabel(progress) : 'Sync'}
         </Button>
       </Table.Td>
       <Table.Td>

@@ -4,14 +4,27 @@ import { storeName } from '@renderer/lib/format'
 import { showToast } from '@renderer/lib/toast'
 import { useStoresPage } from './stores-page-state'
 
+/** How often a running sync's progress is asked for. */
+const PROGRESS_POLL_MS = 500
+
 /**
  * Syncs one store's products and says how it went (PRODUCT.md: a failure is a destructive toast,
- * not only a log line). A store already syncing is left alone rather than asked twice.
+ * not only a log line), with its progress read while it runs. A store already syncing is left
+ * alone rather than asked twice.
  */
 export async function syncStoreProducts(bridge: TandemBridge, shop: string): Promise<void> {
-  const { syncingShops, setSyncing } = useStoresPage.getState()
+  const { syncingShops, setSyncing, setProgress } = useStoresPage.getState()
   if (syncingShops.has(shop)) return
   setSyncing(shop, true)
+  const poll = setInterval(() => {
+    bridge
+      .invoke('stores/syncStatus', { storeShop: shop })
+      .then(({ state, fetched, total }) => {
+        if (state === 'RUNNING') setProgress(shop, { fetched, total })
+      })
+      // Progress is a nicety: the sync's own answer says how it went.
+      .catch(() => {})
+  }, PROGRESS_POLL_MS)
   try {
     const { productCount } = await bridge.invoke('stores/syncProducts', { storeShop: shop })
     showToast({
@@ -25,6 +38,7 @@ export async function syncStoreProducts(bridge: TandemBridge, shop: string): Pro
       message: `Failed to sync products: ${failureReason(error)}`,
     })
   } finally {
+    clearInterval(poll)
     setSyncing(shop, false)
   }
 }

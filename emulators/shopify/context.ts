@@ -1,0 +1,28 @@
+import type { BulkOperations } from './bulk'
+import type { EmulatorState, ShopRecord } from './state'
+import type { WebhookDispatcher } from './webhooks'
+
+/** What every part of the emulator shares for its lifetime. */
+export interface Runtime {
+  state: EmulatorState
+  /** The emulator's own base URL, for links it hands out (bulk result files). */
+  url: string
+  /** How long a new order stays invisible to orders(query:) (Shopify's search index lags). */
+  searchLagMs: number
+  /** Epoch ms at which each order created by this process becomes visible to search. */
+  searchableAt: Map<number, number>
+  /** Persists the state after a change (a no-op without a state file). */
+  save(): void
+  bulk: BulkOperations
+  webhooks: WebhookDispatcher
+  log(line: string): void
+}
+
+/** One GraphQL request: the shop it addresses and what its token may do. */
+export interface RequestContext {
+  runtime: Runtime
+  shop: ShopRecord
+  scopes: string[]
+  /** Set while a bulk operation runs its query: connections then yield every item. */
+  bulk: boolean
+}

@@ -1,0 +1,278 @@
+import { createServer } from 'node:http'
+import type { z } from 'zod'
+import type { ShippingAddress } from '../../src/shared/contract'
+import type { AddressInfo } from 'node:net'
+import { BulkOperations } from './bulk'
+import type { Runtime } from './context'
+import { FaultScript, type ShopifyFault } from './faults'
+import { formatMinor } from './money'
+import { signedAppLaunch } from './oauth'
+import { announcePaid, createOrder } from './orders'
+import { requestListener, type Surface } from './routes'
+import { addCopies, addGeneratedProducts, seedSandbox } from './seed'
+import {
+  addShopRecord,
+  emptyState,
+  findVariant,
+  gid,
+  loadState,
+  saveState,
+  type AppRecord,
+  type ShopRecord,
+} from './state'
+import { LeakyBucket, type ThrottleConfig } from './throttle'
+import { Timers } from './timers'
+import { WebhookDispatcher } from './webhooks'
+
+// A local Shopify: the HTTP surface Tandem's Shopify adapter talks to (OAuth, Admin GraphQL
+// 2026-10, bulk result files) plus the controls tests and demos need to make Shopify misbehave.
+// Shopify's https://{shop} is `${url}/{shop}` here.
+
+export type { ShopifyFault } from './faults'
+export type { ThrottleConfig } from './throttle'
+export { sandboxCatalogue } from './seed'
+
+export interface ShopifyEmulatorOptions {
+  /** 0 or absent: a free port on 127.0.0.1. */
+  port?: number
+  /** Where product images are served (the Tandem server's public URL). */
+  imageBaseUrl: string
+  /** Loaded at start when present, rewritten after each change; in memory only when absent. */
+  stateFile?: string
+  /** The sandbox marketplace, unless false; ignored when the state file exists. */
+  seed?: boolean
+  /** Per shop; 2000 points, restoring 100 per second, unless told otherwise. */
+  throttle?: ThrottleConfig
+  /** How long a new order stays invisible to orders(query:); 0 when absent. */
+  searchLagMs?: number
+  log?: (line: string) => void
+}
+
+export interface EmulatedOrder {
+  id: string
+  name: string
+  tags: string[]
+  note: string | null
+  email: string | null
+  displayFinancialStatus: 'PENDING' | 'PAID'
+  currency: string
+  /** As the console's contract carries an address: the country as its code. */
+  shippingAddress: z.infer<typeof ShippingAddress> | null
+  lines: { variantId: string | null; title: string; quantity: number; unitPrice: string }[]
+}
+
+export interface ShopifyEmulator {
+  url: string
+  close(): Promise<void>
+  script(fault: ShopifyFault): void
+  /** Also refills the shop's bucket. */
+  setThrottle(shop: string, throttle: ThrottleConfig): void
+  /** 'refuse': the client-credentials grant fails, as for an app of another organisation. */
+  setGrant(shop: string, grant: 'allow' | 'refuse'): void
+  /** Every access token of the shop answers 401 from now on (refresh tokens still work). */
+  expireTokens(shop: string): void
+  /** `count` generated single-variant products; answers their variant GIDs. */
+  addProducts(shop: string, count: number): string[]
+  /** Creator copies of brand variants (linked by the tandem metafields): their variant ids. */
+  addCopies(creatorShop: string, brandShop: string, brandVariantIds: string[]): string[]
+  /** A shop with no products or orders; its app is sandboxApp(shop) unless given. */
+  addShop(shop: string, options?: { app?: AppRecord; currency?: string }): void
+  stockOf(variantId: string): number
+  orders(shop: string): EmulatedOrder[]
+  /**
+   * Requests naming that root field (or 'access_token') that reached the shop, whatever became of
+   * them (throttled, faulted and refused ones included).
+   */
+  calls(shop: string, operation: string): number
+  webhookSubscriptions(shop: string): { id: string; topic: string; uri: string }[]
+  /** Revokes the shop's tokens and subscriptions; resolves once APP_UNINSTALLED was attempted. */
+  uninstall(shop: string): Promise<void>
+  /** A customer's paid order; resolves with its GID once ORDERS_PAID was first attempted. */
+  createPaidOrder(
+    shop: string,
+    order: {
+      lines: { variantId: string; quantity: number }[]
+      email?: string
+      metafields?: { namespace: string; key: string; value: string }[]
+    },
+  ): Promise<string>
+  /** The query Shopify appends to the App URL, signed with the shop's client secret. */
+  signedAppLaunch(shop: string): URLSearchParams
+}
+
+const DEFAULT_THROTTLE: ThrottleConfig = { maximumAvailable: 2000, restoreRate: 100 }
+
+/** Where a customer's order goes when the test does not care. */
+const CUSTOMER_ADDRESS = {
+  firstName: 'Alex',
+  lastName: 'Morgan',
+  address1: '10 Market St',
+  city: 'San Francisco',
+  province: 'CA',
+  zip: '94105',
+  countryCode: 'US',
+}
+
+function listen(server: ReturnType<typeof createServer>, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port))
+  })
+}
+
+export async function startShopifyEmulator(
+  options: ShopifyEmulatorOptions,
+): Promise<ShopifyEmulator> {
+  const log = options.log ?? (() => {})
+  const loaded = options.stateFile ? loadState(options.stateFile) : undefined
+  const state = loaded ?? emptyState()
+  if (!loaded && options.seed !== false) seedSandbox(state, options.imageBaseUrl)
+
+  const server = createServer()
+  const url = `http://127.0.0.1:${await listen(server, options.port ?? 0)}`
+  const timers = new Timers()
+  const faults = new FaultScript()
+  const callCounts = new Map<string, number>()
+  const buckets = new Map<string, LeakyBucket>()
+  const runtime: Runtime = {
+    state,
+    url,
+    searchLagMs: options.searchLagMs ?? 0,
+    searchableAt: new Map(),
+    save: () => {
+      if (options.stateFile) saveState(options.stateFile, state)
+    },
+    bulk: new BulkOperations(url, timers),
+    webhooks: new WebhookDispatcher(timers, log),
+    log,
+  }
+  if (!loaded) runtime.save()
+
+  const shopOf = (domain: string): ShopRecord => {
+    const shop = state.shops[domain]
+    if (!shop) throw new Error(`The emulator has no shop ${domain}`)
+    return shop
+  }
+  const surface: Surface = {
+    runtime,
+    faults,
+    timers,
+    bucketOf: (domain) => {
+      const bucket = buckets.get(domain) ?? new LeakyBucket(options.throttle ?? DEFAULT_THROTTLE)
+      buckets.set(domain, bucket)
+      return bucket
+    },
+    countCall: (shop, operation) => {
+      const key = `${shop} ${operation}`
+      callCounts.set(key, (callCounts.get(key) ?? 0) + 1)
+    },
+  }
+  server.on('request', requestListener(surface))
+
+  return {
+    url,
+    close: () => {
+      timers.clear()
+      runtime.webhooks.stop()
+      return new Promise((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()))
+        server.closeAllConnections()
+      })
+    },
+    script: (fault) => faults.add(fault),
+    setThrottle: (shop, throttle) =>
+      void buckets.set(shopOf(shop).domain, new LeakyBucket(throttle)),
+    setGrant: (shop, grant) => {
+      shopOf(shop).grant = grant
+      runtime.save()
+    },
+    expireTokens: (shop) => {
+      for (const token of shopOf(shop).accessTokens) token.expiresAt = 0
+      runtime.save()
+    },
+    addProducts: (shop, count) => {
+      const variantIds = addGeneratedProducts(state, shopOf(shop), count)
+      runtime.save()
+      return variantIds
+    },
+    addCopies: (creatorShop, brandShop, brandVariantIds) => {
+      const variantIds = addCopies(state, shopOf(creatorShop), shopOf(brandShop), brandVariantIds)
+      runtime.save()
+      return variantIds
+    },
+    addShop: (shop, shopOptions) => {
+      addShopRecord(state, shop, shopOptions)
+      runtime.save()
+    },
+    stockOf: (variantId) => {
+      for (const shop of Object.values(state.shops)) {
+        const found = findVariant(shop, variantId)
+        if (found) return found.variant.inventoryQuantity
+      }
+      throw new Error(`The emulator has no variant ${variantId}`)
+    },
+    orders: (shop) =>
+      shopOf(shop).orders.map((order) => ({
+        id: gid('Order', order.id),
+        name: order.name,
+        tags: order.tags,
+        note: order.note,
+        email: order.email,
+        displayFinancialStatus: order.financialStatus,
+        currency: order.currency,
+        shippingAddress: order.shippingAddress && {
+          firstName: order.shippingAddress.firstName,
+          lastName: order.shippingAddress.lastName,
+          address1: order.shippingAddress.address1,
+          city: order.shippingAddress.city,
+          zip: order.shippingAddress.zip,
+          country: order.shippingAddress.countryCode,
+        },
+        lines: order.lines.map((line) => ({
+          variantId: line.variantId,
+          title: line.title,
+          quantity: line.quantity,
+          unitPrice: formatMinor(line.unitPriceMinor, order.currency),
+        })),
+      })),
+    calls: (shop, operation) => callCounts.get(`${shop} ${operation}`) ?? 0,
+    webhookSubscriptions: (shop) =>
+      shopOf(shop).webhooks.map(({ id, topic, uri }) => ({ id, topic, uri })),
+    uninstall: async (shop) => {
+      const record = shopOf(shop)
+      const subscriptions = record.webhooks.filter((w) => w.topic === 'APP_UNINSTALLED')
+      // Shopify revokes the app's access and forgets its subscriptions as it uninstalls it.
+      record.webhooks = []
+      record.accessTokens = []
+      record.refreshTokens = []
+      record.authorizationCodes = []
+      runtime.save()
+      const payload = {
+        id: record.numericId,
+        domain: shop,
+        myshopify_domain: shop,
+        name: record.name,
+      }
+      await runtime.webhooks.deliver(record, 'APP_UNINSTALLED', payload, subscriptions)
+    },
+    createPaidOrder: async (shop, order) => {
+      const record = shopOf(shop)
+      const input = {
+        email: order.email ?? 'customer@example.com',
+        lineItems: order.lines,
+        shippingAddress: CUSTOMER_ADDRESS,
+        metafields: order.metafields,
+      }
+      // A checkout claims stock; the emulator lets a test oversell rather than fail.
+      const checkout = {
+        inventoryBehaviour: 'DECREMENT_IGNORING_POLICY',
+        financialStatus: 'PAID',
+      } as const
+      const created = createOrder(runtime, record, input, checkout)
+      if (!created.order) throw new Error(created.userErrors.map((e) => e.message).join('; '))
+      await announcePaid(runtime, record, created.order)
+      return gid('Order', created.order.id)
+    },
+    signedAppLaunch: (shop) => signedAppLaunch(shopOf(shop)),
+  }
+}

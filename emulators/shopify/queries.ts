@@ -1,0 +1,115 @@
+import { GraphQLError } from 'graphql'
+import { connection, type PageArgs } from './connection'
+import type { RequestContext } from './context'
+import { findOrder } from './orders'
+import { searchOrders, searchProducts, searchVariants } from './search'
+import { findVariant, gid, type OrderRecord, type ProductRecord } from './state'
+import { orderView, productView, shopView, variantView, webhookView } from './views'
+
+// The Query root: every field reads the shop the request is addressed to. Arguments arrive coerced
+// by graphql-js, schema defaults applied, so enum arguments hold one of the schema's values.
+
+interface ListArgs extends PageArgs {
+  query?: string | null
+  reverse: boolean
+}
+
+const numericId = (id: string) => Number(id.slice(id.lastIndexOf('/') + 1))
+
+function sorted<T>(items: T[], key: (item: T) => string | number, reverse: boolean): T[] {
+  const order = reverse ? -1 : 1
+  return [...items].sort((a, b) => (key(a) < key(b) ? -order : key(a) > key(b) ? order : 0))
+}
+
+const productSortKeys = {
+  ID: (product: ProductRecord) => numericId(product.id),
+  TITLE: (product: ProductRecord) => product.title,
+  UPDATED_AT: (product: ProductRecord) => product.updatedAt,
+}
+
+const orderSortKeys = {
+  ID: (order: OrderRecord) => order.id,
+  CREATED_AT: (order: OrderRecord) => order.createdAt,
+}
+
+/** Shopify refuses a malformed id outright, while a well-formed unknown one is just null. */
+function checkedGid(id: string): string {
+  if (!/^gid:\/\/shopify\/[A-Za-z]+\/\d+/.test(id))
+    throw new GraphQLError(`Invalid global id '${id}'`)
+  return id
+}
+
+export function queryRoot(ctx: RequestContext) {
+  const { shop, runtime } = ctx
+
+  const order = ({ id }: { id: string }) => {
+    const found = findOrder(shop, checkedGid(id))
+    return found ? orderView(ctx, found) : null
+  }
+
+  const product = ({ id }: { id: string }) => {
+    const found = shop.products.find((candidate) => candidate.id === checkedGid(id))
+    return found ? productView(ctx, found) : null
+  }
+
+  const variant = ({ id }: { id: string }) => {
+    const found = findVariant(shop, checkedGid(id))
+    return found ? variantView(ctx, found.product, found.variant) : null
+  }
+
+  return {
+    shop: () => shopView(shop),
+    currentAppInstallation: () => ({
+      id: gid('AppInstallation', shop.numericId),
+      accessScopes: ctx.scopes.map((handle) => ({ handle, description: handle })),
+    }),
+    // Shopify caps counts at `limit` (10,000 unless told otherwise; null for an exact count).
+    productsCount: ({ query, limit }: { query?: string | null; limit: number | null }) => {
+      const count = searchProducts(shop.products, query).length
+      const capped = limit !== null && count > limit
+      return { count: capped ? limit : count, precision: capped ? 'AT_LEAST' : 'EXACT' }
+    },
+    products: (args: ListArgs & { sortKey: keyof typeof productSortKeys }) => {
+      const found = searchProducts(shop.products, args.query)
+      const ordered = sorted(found, productSortKeys[args.sortKey], args.reverse)
+      return connection(ordered, args, (p) => productView(ctx, p), ctx.bulk)
+    },
+    product,
+    productVariants: (args: PageArgs & { query?: string | null }) =>
+      connection(
+        searchVariants(shop.products, args.query),
+        args,
+        ({ product, variant }) => variantView(ctx, product, variant),
+        ctx.bulk,
+      ),
+    order,
+    orders: (args: ListArgs & { sortKey: keyof typeof orderSortKeys }) => {
+      // Orders reach the search index a little after they are created; a plain listing sees all.
+      const now = Date.now()
+      const indexed = args.query
+        ? shop.orders.filter((o) => (runtime.searchableAt.get(o.id) ?? 0) <= now)
+        : shop.orders
+      const found = searchOrders(indexed, args.query)
+      const ordered = sorted(found, orderSortKeys[args.sortKey], args.reverse)
+      return connection(ordered, args, (o) => orderView(ctx, o), ctx.bulk)
+    },
+    currentBulkOperation: ({ type }: { type: string }) => runtime.bulk.current(shop, type),
+    node: ({ id }: { id: string }) => {
+      const lookups: Record<string, (args: { id: string }) => unknown> = {
+        BulkOperation: () => runtime.bulk.find(shop, id),
+        Order: order,
+        Product: product,
+        ProductVariant: variant,
+      }
+      const type = /^gid:\/\/shopify\/([A-Za-z]+)\//.exec(checkedGid(id))?.[1] ?? ''
+      return lookups[type]?.({ id }) ?? null
+    },
+    webhookSubscriptions: (args: PageArgs & { topics?: string[] | null }) =>
+      connection(
+        shop.webhooks.filter((w) => !args.topics || args.topics.includes(w.topic)),
+        args,
+        webhookView,
+        ctx.bulk,
+      ),
+  }
+}

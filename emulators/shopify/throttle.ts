@@ -1,0 +1,53 @@
+// Shopify's leaky bucket for GraphQL cost: points drain by each query's cost and flow back at
+// restoreRate per second up to maximumAvailable.
+
+export interface ThrottleConfig {
+  maximumAvailable: number
+  restoreRate: number
+}
+
+export interface ThrottleStatus extends ThrottleConfig {
+  currentlyAvailable: number
+}
+
+export class LeakyBucket {
+  private available: number
+  private updatedAt = Date.now()
+
+  constructor(private config: ThrottleConfig) {
+    this.available = config.maximumAvailable
+  }
+
+  /** A new size and rate, with the bucket full again. */
+  reset(config: ThrottleConfig): void {
+    this.config = config
+    this.available = config.maximumAvailable
+    this.updatedAt = Date.now()
+  }
+
+  /** Takes `cost` points if that many are available; otherwise takes none. */
+  take(cost: number): boolean {
+    this.refill()
+    if (cost > this.available) return false
+    this.available -= cost
+    return true
+  }
+
+  /** Gives back what a query was charged beyond its actual cost. */
+  refund(points: number): void {
+    this.refill()
+    this.available = Math.min(this.config.maximumAvailable, this.available + points)
+  }
+
+  status(): ThrottleStatus {
+    this.refill()
+    return { ...this.config, currentlyAvailable: Math.floor(this.available) }
+  }
+
+  private refill(): void {
+    const now = Date.now()
+    const restored = ((now - this.updatedAt) / 1000) * this.config.restoreRate
+    this.available = Math.min(this.config.maximumAvailable, this.available + restored)
+    this.updatedAt = now
+  }
+}

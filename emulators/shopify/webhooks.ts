@@ -1,0 +1,94 @@
+import { createHmac, randomUUID } from 'node:crypto'
+import { API_VERSION } from './schema'
+import type { ShopRecord, WebhookRecord } from './state'
+import type { Timers } from './timers'
+
+// Deliveries as Shopify makes them: a JSON POST signed with the app's client secret, retried when
+// the receiver fails or takes longer than 5 s, with the same X-Shopify-Webhook-Id on every attempt.
+
+export type WebhookTopic = 'ORDERS_PAID' | 'APP_UNINSTALLED' | 'PRODUCTS_UPDATE' | 'PRODUCTS_DELETE'
+
+/** The header form of a topic: ORDERS_PAID → orders/paid. */
+const headerTopic = (topic: WebhookTopic) => topic.toLowerCase().replace('_', '/')
+
+const ATTEMPT_TIMEOUT_MS = 5000
+/** Waits before the second and third attempts: short, so that tests see retries quickly. */
+const RETRY_DELAYS_MS = [200, 800]
+
+export class WebhookDispatcher {
+  /** Aborts attempts under way and forbids new ones once the emulator closes. */
+  private readonly stopping = new AbortController()
+
+  constructor(
+    private readonly timers: Timers,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /**
+   * Posts `payload` to every subscription of the topic (or to those given, when the shop's own
+   * list is already gone, as on uninstall). Settles after each one's first attempt; retries
+   * continue in the background. Never rejects.
+   */
+  async deliver(
+    shop: ShopRecord,
+    topic: WebhookTopic,
+    payload: unknown,
+    subscriptions = shop.webhooks.filter((subscription) => subscription.topic === topic),
+  ): Promise<void> {
+    const body = JSON.stringify(payload)
+    const eventId = randomUUID()
+    const triggeredAt = new Date().toISOString()
+    await Promise.all(
+      subscriptions.map((subscription) => {
+        const headers = {
+          'Content-Type': 'application/json',
+          'X-Shopify-Topic': headerTopic(topic),
+          'X-Shopify-Hmac-Sha256': createHmac('sha256', shop.app.clientSecret)
+            .update(body)
+            .digest('base64'),
+          'X-Shopify-Shop-Domain': shop.domain,
+          'X-Shopify-Webhook-Id': randomUUID(),
+          'X-Shopify-Event-Id': eventId,
+          'X-Shopify-Triggered-At': triggeredAt,
+          'X-Shopify-API-Version': API_VERSION,
+        }
+        return this.attempt(subscription, headers, body, 1)
+      }),
+    )
+  }
+
+  stop(): void {
+    this.stopping.abort()
+  }
+
+  private async attempt(
+    subscription: WebhookRecord,
+    headers: Record<string, string>,
+    body: string,
+    attempt: number,
+  ): Promise<void> {
+    let outcome: string
+    try {
+      const response = await fetch(subscription.uri, {
+        method: 'POST',
+        headers,
+        body,
+        signal: AbortSignal.any([this.stopping.signal, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]),
+      })
+      await response.body?.cancel()
+      if (response.ok) return
+      outcome = `HTTP ${response.status}`
+    } catch (error) {
+      outcome = error instanceof Error ? error.message : String(error)
+    }
+    // Closing: the attempt was cut short on purpose and nothing is retried.
+    if (this.stopping.signal.aborted) return
+    const retryIn = RETRY_DELAYS_MS[attempt - 1]
+    this.log(
+      `webhook ${headers['X-Shopify-Topic']} to ${subscription.uri} failed (${outcome}), ` +
+        (retryIn === undefined ? 'giving up' : `attempt ${attempt + 1} in ${retryIn} ms`),
+    )
+    if (retryIn !== undefined)
+      this.timers.after(retryIn, () => void this.attempt(subscription, headers, body, attempt + 1))
+  }
+}

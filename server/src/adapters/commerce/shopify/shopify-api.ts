@@ -1,0 +1,158 @@
+import { createAdminApiClient } from '@shopify/admin-api-client'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { CommerceError } from '../commerce-port'
+import { shopOrigin, SHOPIFY_API_VERSION } from './shopify-endpoint'
+
+// The one way the server calls a shop's Admin GraphQL API: @shopify/admin-api-client with its own
+// retries off (it reads Retry-After as milliseconds and does not know THROTTLED), wrapped by a
+// caller that knows Shopify's rate limits. Calls to one shop queue behind each other, since they
+// share its cost bucket; calls to different shops run side by side.
+
+/** Where a shop's access token comes from, and where a rejected one is reported. */
+export interface ShopTokens {
+  accessToken(shop: string): Promise<string>
+  /** Shopify answered 401 to this token: the next accessToken gets a new one. */
+  rejected(shop: string, token: string): void
+}
+
+export interface ShopifyApiOptions {
+  /** TANDEM_SHOPIFY_ENDPOINT: the emulator that stands in for every shop; null for Shopify. */
+  endpoint: string | null
+  tokens: ShopTokens
+  /** How long one HTTP request may take before it counts as a lost answer. */
+  requestTimeoutMs?: number
+  /** Waits; the tests measure them. */
+  wait?: (ms: number) => Promise<void>
+  random?: () => number
+}
+
+export interface ShopifyApi {
+  /** Runs one query or mutation (the document's first word says which) and answers its data. */
+  request<T>(shop: string, document: string, variables?: Record<string, unknown>): Promise<T>
+}
+
+interface ThrottleStatus {
+  maximumAvailable: number
+  currentlyAvailable: number
+  restoreRate: number
+}
+
+interface Cost {
+  requestedQueryCost?: number
+  throttleStatus?: ThrottleStatus
+}
+
+/** Queries are resent after a server error or a lost connection, this many times in all. */
+const QUERY_ATTEMPTS = 4
+/** THROTTLED and 429 answers mean nothing was done: waiting and resending is always safe. */
+const THROTTLE_ATTEMPTS = 20
+const SERVER_ERROR_BACKOFF_MS = 250
+/** At most this much is added to a computed wait, so that queued callers do not all wake at once. */
+const MAX_JITTER_MS = 50
+
+export function createShopifyApi(options: ShopifyApiOptions): ShopifyApi {
+  const wait = options.wait ?? ((ms: number) => sleep(ms))
+  const random = options.random ?? Math.random
+  const requestTimeoutMs = options.requestTimeoutMs ?? 30_000
+  const queues = new Map<string, Promise<unknown>>()
+
+  const clientFor = (shop: string, accessToken: string) =>
+    createAdminApiClient({
+      storeDomain: shop,
+      apiVersion: SHOPIFY_API_VERSION,
+      accessToken,
+      retries: 0,
+      // The client only knows https://{shop}; the emulator serves every shop under its own URL.
+      customFetchApi: (url, init) =>
+        fetch(String(url).replace(`https://${shop}`, shopOrigin(shop, options.endpoint)), init),
+      // Without a logger it warns on the console about versions newer than it knows.
+      logger: () => {},
+    })
+
+  const jitter = () => random() * MAX_JITTER_MS
+
+  async function send<T>(shop: string, document: string, variables?: Record<string, unknown>) {
+    const isMutation = /^\s*mutation\b/.test(document)
+    const operation = /^\s*(?:query|mutation)\s+(\w+)/.exec(document)?.[1] ?? 'request'
+    let renewedToken = false
+    let serverErrors = 0
+    for (let throttled = 0; ;) {
+      const token = await options.tokens.accessToken(shop)
+      const answer = await clientFor(shop, token).request<T>(document, {
+        variables,
+        signal: AbortSignal.timeout(requestTimeoutMs),
+      })
+      const status = answer.errors?.networkStatusCode
+      if (status === 401 && !renewedToken) {
+        // A token revoked or expired early: Shopify did nothing, so one resend with a new one.
+        options.tokens.rejected(shop, token)
+        renewedToken = true
+        continue
+      }
+      if (status === 401) {
+        throw new CommerceError(`Shopify refused the access token of ${shop} (401) twice`)
+      }
+      if (status === 429 && ++throttled < THROTTLE_ATTEMPTS) {
+        const retryAfter = Number(answer.errors?.response?.headers.get('Retry-After'))
+        await wait((Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 1) * 1000)
+        continue
+      }
+      const throttleWait = throttledWaitMs(answer.errors?.graphQLErrors, answer.extensions)
+      if (throttleWait !== null && ++throttled < THROTTLE_ATTEMPTS) {
+        await wait(throttleWait + jitter())
+        continue
+      }
+      const unanswered = status === undefined || status >= 500
+      if (answer.errors && unanswered) {
+        const reason = status ? `HTTP ${status}` : answer.errors.message
+        if (isMutation) {
+          // The mutation may have been done: the caller reconciles rather than resend it.
+          throw new CommerceError(
+            `Shopify did not answer ${operation} for ${shop} (${reason}); whether it was done is unknown`,
+          )
+        }
+        if (++serverErrors < QUERY_ATTEMPTS) {
+          await wait(SERVER_ERROR_BACKOFF_MS * 2 ** (serverErrors - 1) + jitter())
+          continue
+        }
+        throw new CommerceError(`Shopify did not answer ${operation} for ${shop} (${reason})`)
+      }
+      if (answer.errors) {
+        const messages = answer.errors.graphQLErrors?.map((error) => error.message) ?? []
+        const detail = messages.length > 0 ? messages.join('; ') : answer.errors.message
+        throw new CommerceError(`Shopify refused ${operation} for ${shop}: ${detail}`)
+      }
+      return answer.data as T
+    }
+  }
+
+  return {
+    request<T>(shop: string, document: string, variables?: Record<string, unknown>) {
+      const previous = queues.get(shop) ?? Promise.resolve()
+      const call = previous.then(() => send<T>(shop, document, variables))
+      const tail = call.catch(() => {})
+      queues.set(shop, tail)
+      // The queue of a shop nobody calls any more is dropped, not kept for ever.
+      void tail.then(() => {
+        if (queues.get(shop) === tail) queues.delete(shop)
+      })
+      return call
+    },
+  }
+}
+
+/**
+ * For a THROTTLED answer, how long until the bucket holds what the request asked for:
+ * (requested − available) / restoreRate seconds. Null for any other answer.
+ */
+function throttledWaitMs(
+  errors: { extensions?: { code?: unknown } }[] | undefined,
+  extensions: Record<string, unknown> | undefined,
+): number | null {
+  if (!errors?.some((error) => error.extensions?.code === 'THROTTLED')) return null
+  const cost = extensions?.cost as Cost | undefined
+  const status = cost?.throttleStatus
+  if (!status || cost.requestedQueryCost === undefined || status.restoreRate <= 0) return 1000
+  const missing = cost.requestedQueryCost - status.currentlyAvailable
+  return Math.max(0, (missing / status.restoreRate) * 1000)
+}

@@ -1,0 +1,259 @@
+import type { Db } from '../../../db/connect'
+import { toMinorUnits } from '../../../domain/money'
+import { orderGid } from '../../../transfers/order-gid'
+import { settleWithLimit } from '../../../transfers/remote-call'
+import {
+  CommerceError,
+  type CommerceAddress,
+  type CommerceOrder,
+  type CommercePort,
+} from '../commerce-port'
+import type { ShopifyApi } from './shopify-api'
+import {
+  CREATOR_ORDER,
+  ORDER_BY_TAG,
+  ORDER_CREATE,
+  ORDER_FINANCIAL_STATUS,
+  ORDER_MARK_AS_PAID,
+  PRODUCTS_COUNT,
+} from './shopify-operations'
+import { readProducts } from './shopify-products'
+
+// The commerce port on Shopify's Admin GraphQL API: each method one or a few of the documents in
+// shopify-operations.ts, with Shopify's MoneyV2 decimal strings turned into minor units of the
+// order's currency and its user errors into refusals.
+
+/** Creator shops asked at once for an order nobody has indexed yet. */
+const CREATOR_SHOPS_ASKED_AT_ONCE = 8
+
+interface Money {
+  presentmentMoney: { amount: string; currencyCode: string }
+}
+interface OrderNode {
+  id: string
+  name: string
+  email: string | null
+  createdAt: string
+  presentmentCurrencyCode: string
+  subtotalPriceSet: Money
+  totalTaxSet: Money
+  totalShippingPriceSet: Money
+  totalPriceSet: Money
+  shippingAddress: {
+    firstName: string | null
+    lastName: string | null
+    address1: string | null
+    city: string | null
+    zip: string | null
+    countryCodeV2: string | null
+  } | null
+  lineItems: {
+    nodes: {
+      id: string
+      title: string
+      quantity: number
+      image: { url: string } | null
+      originalUnitPriceSet: Money
+      discountedTotalSet: Money
+      variant: {
+        sourceShop: { value: string } | null
+        sourceVariant: { value: string } | null
+      } | null
+    }[]
+    pageInfo: { hasNextPage: boolean; endCursor: string | null }
+  }
+}
+interface UserError {
+  message: string
+}
+
+export function createShopifyCommerce(deps: { db: Db; api: ShopifyApi }): CommercePort {
+  const { api, db } = deps
+
+  /** The order as `shop` has it, every page of its lines; null when the shop has no such order. */
+  async function orderOf(shop: string, id: number): Promise<CommerceOrder | null> {
+    let order: OrderNode | null = null
+    const lines: OrderNode['lineItems']['nodes'] = []
+    for (let after: string | null = null; ;) {
+      const page: { order: OrderNode | null } = await api.request(shop, CREATOR_ORDER, {
+        id: orderGid(id),
+        after,
+      })
+      if (!page.order) return null
+      order = page.order
+      lines.push(...page.order.lineItems.nodes)
+      if (!page.order.lineItems.pageInfo.hasNextPage) break
+      after = page.order.lineItems.pageInfo.endCursor
+    }
+    const currency = order.presentmentCurrencyCode
+    const minor = (money: Money) => toMinorUnits(money.presentmentMoney.amount, currency)
+    const address = order.shippingAddress
+    return {
+      id,
+      name: order.name,
+      email: order.email,
+      createdAt: order.createdAt,
+      storeShop: shop,
+      currency,
+      subtotalMinor: minor(order.subtotalPriceSet),
+      taxMinor: minor(order.totalTaxSet),
+      shippingMinor: minor(order.totalShippingPriceSet),
+      totalMinor: minor(order.totalPriceSet),
+      shippingAddress: address && {
+        firstName: address.firstName,
+        lastName: address.lastName,
+        address1: address.address1,
+        city: address.city,
+        zip: address.zip,
+        country: address.countryCodeV2,
+      },
+      lines: lines.map((line) => {
+        const unitPriceMinor = minor(line.originalUnitPriceSet)
+        const sourceShop = line.variant?.sourceShop?.value
+        const sourceVariant = line.variant?.sourceVariant?.value
+        return {
+          id: line.id,
+          title: line.title,
+          quantity: line.quantity,
+          unitPriceMinor,
+          originalTotalMinor: unitPriceMinor * line.quantity,
+          discountedTotalMinor: minor(line.discountedTotalSet),
+          imageUrl: line.image?.url ?? null,
+          source:
+            sourceShop && sourceVariant
+              ? { brandStoreShop: sourceShop, brandVariantId: sourceVariant }
+              : null,
+        }
+      }),
+    }
+  }
+
+  const remember = (orderId: number, shop: string) =>
+    db
+      .insertInto('creator_order_index')
+      .values({ order_id: orderId, store_shop: shop })
+      .onConflict((conflict) => conflict.column('order_id').doUpdateSet({ store_shop: shop }))
+      .execute()
+
+  return {
+    async countProducts(shop) {
+      const answer: { productsCount: { count: number } | null } = await api.request(
+        shop,
+        PRODUCTS_COUNT,
+      )
+      return answer.productsCount?.count ?? 0
+    },
+
+    readProducts: (shop, reading) => readProducts(api, shop, reading),
+
+    async findCreatorOrder(orderId) {
+      const indexed = await db
+        .selectFrom('creator_order_index')
+        .select('store_shop')
+        .where('order_id', '=', orderId)
+        .executeTakeFirst()
+      if (indexed) {
+        const order = await orderOf(indexed.store_shop, orderId)
+        if (order) return order
+      }
+      // Order ids are unique across Shopify: the one creator shop that has it answers it.
+      const creators = await db
+        .selectFrom('stores')
+        .select('shop')
+        .where('shop_type', '=', 'CREATOR')
+        .orderBy('shop')
+        .execute()
+      let found: CommerceOrder | null = null
+      const asked = await settleWithLimit(
+        creators,
+        CREATOR_SHOPS_ASKED_AT_ONCE,
+        async ({ shop }) => {
+          if (found) return
+          const order = await orderOf(shop, orderId)
+          if (order) found ??= order
+        },
+      )
+      if (found) {
+        const hit: CommerceOrder = found
+        await remember(orderId, hit.storeShop)
+        return hit
+      }
+      const failure = asked.find((result) => result.status === 'rejected')
+      // Not found is only an answer when every creator shop answered.
+      if (failure) throw failure.reason
+      return null
+    },
+
+    async createOrder(shop, input) {
+      const address: CommerceAddress | null = input.shippingAddress
+      const answer: {
+        orderCreate: { order: { id: string; name: string } | null; userErrors: UserError[] }
+      } = await api.request(shop, ORDER_CREATE, {
+        order: {
+          currency: input.currency,
+          ...(input.email ? { email: input.email } : {}),
+          lineItems: input.lines.map((line) => ({
+            variantId: line.variantId,
+            quantity: line.quantity,
+          })),
+          ...(address
+            ? {
+                shippingAddress: {
+                  firstName: address.firstName,
+                  lastName: address.lastName,
+                  address1: address.address1,
+                  city: address.city,
+                  zip: address.zip,
+                  countryCode: address.country,
+                },
+              }
+            : {}),
+          tags: input.tags,
+          note: input.note,
+        },
+        options: {
+          inventoryBehaviour: input.inventoryBehaviour,
+          sendReceipt: false,
+          sendFulfillmentReceipt: false,
+        },
+      })
+      const { order, userErrors } = answer.orderCreate
+      if (!order) throw refusal(`Shopify refused the order in ${shop}`, userErrors)
+      return order
+    },
+
+    async markOrderAsPaid(shop, orderId) {
+      const answer: { orderMarkAsPaid: { userErrors: UserError[] } } = await api.request(
+        shop,
+        ORDER_MARK_AS_PAID,
+        { input: { id: orderId } },
+      )
+      const { userErrors } = answer.orderMarkAsPaid
+      if (userErrors.length > 0)
+        throw refusal(`Shopify refused to mark ${orderId} as paid`, userErrors)
+    },
+
+    async findOrderByTag(shop, tag) {
+      const answer: { orders: { nodes: { id: string; name: string; tags: string[] }[] } } =
+        await api.request(shop, ORDER_BY_TAG, { query: `tag:'${tag.replaceAll("'", "\\'")}'` })
+      // The search matches whole tags already; the check keeps a loose match from being adopted.
+      const order = answer.orders.nodes.find((node) => node.tags.includes(tag))
+      return order ? { id: order.id, name: order.name } : null
+    },
+
+    async orderFinancialStatus(shop, orderId) {
+      const answer: { order: { displayFinancialStatus: string | null } | null } = await api.request(
+        shop,
+        ORDER_FINANCIAL_STATUS,
+        { id: orderId },
+      )
+      if (!answer.order) throw new CommerceError(`Order ${orderId} does not exist in ${shop}`)
+      return answer.order.displayFinancialStatus ?? 'PENDING'
+    },
+  }
+}
+
+function refusal(what: string, userErrors: UserError[]): CommerceError {
+  const reasons = userErrors.map((error) => error.message).join('; ')
+  return new CommerceError(reasons ? `${what}: ${reasons}` : what)
+}

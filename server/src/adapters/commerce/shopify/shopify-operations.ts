@@ -1,0 +1,98 @@
+// The Admin GraphQL documents Tandem sends (API version in shopify-endpoint.ts). Each names its
+// operation: the caller tells queries (resent after a lost answer) from mutations (never resent)
+// by the first word, and the emulator answers by the root fields.
+
+const MONEY = 'presentmentMoney { amount currencyCode }'
+
+/** Line items are read 50 at a time: a page then costs about 500 of a 1,000-point query limit. */
+export const CREATOR_ORDER = /* GraphQL */ `
+  query CreatorOrder($id: ID!, $after: String) {
+    order(id: $id) {
+      id
+      name
+      email
+      createdAt
+      presentmentCurrencyCode
+      subtotalPriceSet { ${MONEY} }
+      totalTaxSet { ${MONEY} }
+      totalShippingPriceSet { ${MONEY} }
+      totalPriceSet { ${MONEY} }
+      shippingAddress { firstName lastName address1 city zip countryCodeV2 }
+      lineItems(first: 50, after: $after) {
+        nodes {
+          id
+          title
+          quantity
+          image { url }
+          originalUnitPriceSet { ${MONEY} }
+          discountedTotalSet { ${MONEY} }
+          variant {
+            sourceShop: metafield(namespace: "tandem", key: "source_shop") { value }
+            sourceVariant: metafield(namespace: "tandem", key: "source_variant") { value }
+          }
+        }
+        pageInfo { hasNextPage endCursor }
+      }
+    }
+  }
+`
+
+export const PRODUCTS_COUNT = /* GraphQL */ `
+  query ProductsCount {
+    productsCount(limit: null) {
+      count
+    }
+  }
+`
+
+export const ORDER_BY_TAG = /* GraphQL */ `
+  query OrderByTag($query: String!) {
+    orders(first: 1, query: $query) {
+      nodes {
+        id
+        name
+        tags
+      }
+    }
+  }
+`
+
+export const ORDER_FINANCIAL_STATUS = /* GraphQL */ `
+  query OrderFinancialStatus($id: ID!) {
+    order(id: $id) {
+      id
+      displayFinancialStatus
+    }
+  }
+`
+
+export const ORDER_CREATE = /* GraphQL */ `
+  mutation OrderCreate($order: OrderCreateOrderInput!, $options: OrderCreateOptionsInput) {
+    orderCreate(order: $order, options: $options) {
+      order {
+        id
+        name
+      }
+      userErrors {
+        field
+        message
+        code
+      }
+    }
+  }
+`
+
+export const ORDER_MARK_AS_PAID = /* GraphQL */ `
+  mutation OrderMarkAsPaid($input: OrderMarkAsPaidInput!) {
+    orderMarkAsPaid(input: $input) {
+      order {
+        id
+        displayFinancialStatus
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`

@@ -1,0 +1,178 @@
+import { createInterface } from 'node:readline'
+import { Readable } from 'node:stream'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { toMinorUnits } from '../../../domain/money'
+import { CommerceError, type CommerceProduct, type ProductReading } from '../commerce-port'
+import type { ShopifyApi } from './shopify-api'
+
+// Reading a shop's products: pages of PAGE_SIZE for a small shop; for a large one a bulk
+// operation, which Shopify runs on its side (free of the rate limit) and hands over as a JSONL
+// file, read here a line at a time so that memory stays flat whatever the shop's size.
+
+/** Above this many products a shop is read in bulk (INTEGRATIONS.md). */
+export const BULK_THRESHOLD = 2_000
+/**
+ * A product costs 4 points (itself, variantsCount, priceRangeV2 and its MoneyV2), a page 2 more:
+ * 249 is the most that stays within Shopify's 1,000-point limit for a single query.
+ */
+export const PAGE_SIZE = 249
+/** Products handed to the store at once while a bulk file is read. */
+const BULK_BATCH = 500
+const BULK_POLL_MS = 250
+
+const PRODUCT_FIELDS = `id title status variantsCount { count } priceRangeV2 { minVariantPrice { amount currencyCode } }`
+
+const PRODUCTS_PAGE = /* GraphQL */ `
+  query ProductsPage($after: String) {
+    products(first: ${PAGE_SIZE}, after: $after) {
+      nodes { ${PRODUCT_FIELDS} }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+`
+
+const BULK_PRODUCTS_QUERY = `{ products { edges { node { ${PRODUCT_FIELDS} } } } }`
+
+const BULK_RUN = /* GraphQL */ `
+  mutation BulkProducts($query: String!) {
+    bulkOperationRunQuery(query: $query) {
+      bulkOperation {
+        id
+        status
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`
+
+const BULK_STATUS = /* GraphQL */ `
+  query BulkStatus($id: ID!) {
+    node(id: $id) {
+      ... on BulkOperation {
+        id
+        status
+        errorCode
+        objectCount
+        url
+      }
+    }
+  }
+`
+
+const CURRENT_BULK = /* GraphQL */ `
+  query CurrentBulk {
+    currentBulkOperation {
+      id
+      status
+      query
+    }
+  }
+`
+
+interface ProductNode {
+  id: string
+  title: string
+  status: CommerceProduct['status']
+  variantsCount: { count: number } | null
+  priceRangeV2: { minVariantPrice: { amount: string; currencyCode: string } }
+}
+
+interface BulkOperation {
+  id: string
+  status: string
+  errorCode: string | null
+  objectCount: string
+  url: string | null
+}
+
+const toProduct = (node: ProductNode): CommerceProduct => {
+  const { amount, currencyCode } = node.priceRangeV2.minVariantPrice
+  return {
+    id: node.id,
+    title: node.title,
+    status: node.status,
+    variantCount: node.variantsCount?.count ?? 0,
+    minPriceMinor: toMinorUnits(amount, currencyCode),
+    currency: currencyCode,
+  }
+}
+
+export async function readProducts(api: ShopifyApi, shop: string, reading: ProductReading) {
+  if (reading.total > BULK_THRESHOLD) return readInBulk(api, shop, reading)
+  let fetched = 0
+  for (let after: string | null = null; ;) {
+    const page: {
+      products: { nodes: ProductNode[]; pageInfo: { hasNextPage: boolean; endCursor: string } }
+    } = await api.request(shop, PRODUCTS_PAGE, { after })
+    await reading.take(page.products.nodes.map(toProduct))
+    fetched += page.products.nodes.length
+    await reading.onProgress(fetched)
+    if (!page.products.pageInfo.hasNextPage) return
+    after = page.products.pageInfo.endCursor
+  }
+}
+
+async function readInBulk(api: ShopifyApi, shop: string, reading: ProductReading) {
+  let operation = await startBulk(api, shop)
+  while (operation.status === 'CREATED' || operation.status === 'RUNNING') {
+    await reading.onProgress(Number(operation.objectCount))
+    await sleep(BULK_POLL_MS)
+    const answer: { node: BulkOperation | null } = await api.request(shop, BULK_STATUS, {
+      id: operation.id,
+    })
+    if (!answer.node) throw new CommerceError(`Shopify lost the bulk operation ${operation.id}`)
+    operation = answer.node
+  }
+  if (operation.status !== 'COMPLETED') {
+    const reason = operation.errorCode ?? operation.status
+    throw new CommerceError(`Shopify's bulk reading of ${shop}'s products failed: ${reason}`)
+  }
+  // A shop without products has no file.
+  if (!operation.url) return
+  const file = await fetch(operation.url, { signal: AbortSignal.timeout(10 * 60_000) })
+  if (!file.ok || !file.body) {
+    throw new CommerceError(`The bulk file of ${shop}'s products could not be read: ${file.status}`)
+  }
+  let batch: CommerceProduct[] = []
+  let fetched = 0
+  const lines = createInterface({ input: Readable.fromWeb(file.body), crlfDelay: Infinity })
+  for await (const line of lines) {
+    if (!line.trim()) continue
+    batch.push(toProduct(JSON.parse(line) as ProductNode))
+    if (batch.length === BULK_BATCH) {
+      await reading.take(batch)
+      fetched += batch.length
+      await reading.onProgress(fetched)
+      batch = []
+    }
+  }
+  await reading.take(batch)
+  await reading.onProgress(fetched + batch.length)
+}
+
+/**
+ * Starts the bulk reading. Shopify runs one bulk query per shop at a time: when ours is already
+ * running (an earlier attempt whose answer was lost, or another server process), it is joined
+ * rather than refused.
+ */
+async function startBulk(api: ShopifyApi, shop: string): Promise<BulkOperation> {
+  const started: {
+    bulkOperationRunQuery: {
+      bulkOperation: { id: string; status: string } | null
+      userErrors: { message: string }[]
+    }
+  } = await api.request(shop, BULK_RUN, { query: BULK_PRODUCTS_QUERY })
+  const { bulkOperation, userErrors } = started.bulkOperationRunQuery
+  if (bulkOperation) return { ...bulkOperation, errorCode: null, objectCount: '0', url: null }
+  const current: { currentBulkOperation: { id: string; status: string; query: string } | null } =
+    await api.request(shop, CURRENT_BULK)
+  const running = current.currentBulkOperation
+  if (running && running.query === BULK_PRODUCTS_QUERY && /CREATED|RUNNING/.test(running.status)) {
+    return { id: running.id, status: running.status, errorCode: null, objectCount: '0', url: null }
+  }
+  const reasons = userErrors.map((error) => error.message).join('; ')
+  throw new CommerceError(`Shopify refused to read ${shop}'s products in bulk: ${reasons}`)
+}

@@ -1,0 +1,363 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
+import {
+  CommerceError,
+  type BrandOrderInput,
+  type CommercePort,
+  type CommerceProduct,
+} from '../../server/src/adapters/commerce/commerce-port'
+import { connectShopify } from '../../server/src/adapters/commerce/shopify/shopify'
+import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
+
+// The Shopify adapter, the code a marketplace runs, against the Shopify emulator: every operation
+// of the commerce port, Shopify's rate limits, lost answers and access tokens.
+
+const OVERSHIRT = 'gid://shopify/ProductVariant/201'
+const SOCKS = 'gid://shopify/ProductVariant/202'
+const MAYA = 'maya-makes.myshopify.com'
+
+let server: ServerUnderTest
+let clock: Date
+/** Every wait the adapter asked for, in milliseconds, and how long it really took. */
+let waits: { asked: number; took: number }[]
+let shopify: CommercePort
+
+/** A fresh adapter (no token held yet) over the server's database and emulator. */
+function adapter() {
+  return connectShopify({
+    db: server.db,
+    secrets: server.secrets,
+    endpoint: server.shopify.url,
+    now: () => clock,
+    api: {
+      wait: async (ms) => {
+        const started = performance.now()
+        await new Promise((resolve) => setTimeout(resolve, ms))
+        waits.push({ asked: ms, took: performance.now() - started })
+      },
+    },
+  })
+}
+
+beforeEach(async () => {
+  server = await startServerUnderTest()
+  clock = new Date()
+  waits = []
+  shopify = adapter().commerce
+})
+afterEach(async () => {
+  await server.close()
+})
+
+const brandOrder = (lines: BrandOrderInput['lines']): BrandOrderInput => ({
+  lines,
+  currency: 'USD',
+  email: 'jane@example.com',
+  shippingAddress: null,
+  tags: ['tandem'],
+  note: 'a note',
+  inventoryBehaviour: 'DECREMENT_OBEYING_POLICY',
+})
+
+const stock = (variantId: string) => server.shopify.stockOf(variantId)
+
+/** Every product the adapter reads of `shop`, and the progress it reported on the way. */
+async function readAll(shop: string, total: number) {
+  const products: CommerceProduct[] = []
+  const progress: number[] = []
+  await shopify.readProducts(shop, {
+    total,
+    onProgress: async (fetched) => void progress.push(fetched),
+    take: async (batch) => void products.push(...batch),
+  })
+  return { products, progress }
+}
+
+describe('the commerce port on Shopify', () => {
+  it('counts the products of a store, exactly beyond 10,000', async () => {
+    expect(await shopify.countProducts(NORTHWIND)).toBe(2)
+    expect(await shopify.countProducts(MAYA)).toBe(6)
+    server.shopify.addProducts(MAYA, 10_000)
+    expect(await shopify.countProducts(MAYA)).toBe(10_006)
+  })
+
+  it('reads a small store’s products page by page, with prices in minor units', async () => {
+    server.shopify.addProducts(NORTHWIND, 498)
+    // A fast-restoring bucket: the pages' waits are not what this test is about.
+    server.shopify.setThrottle(NORTHWIND, { maximumAvailable: 2000, restoreRate: 10_000 })
+    const { products, progress } = await readAll(NORTHWIND, 500)
+    expect(products).toHaveLength(500)
+    expect(new Set(products.map((product) => product.id)).size).toBe(500)
+    expect(products[0]).toEqual({
+      id: 'gid://shopify/Product/101',
+      title: 'Linen Overshirt',
+      status: 'ACTIVE',
+      variantCount: 1,
+      minPriceMinor: 6800,
+      currency: 'USD',
+    })
+    // Pages of 249 (the most within Shopify's 1,000-point query limit): three of them.
+    expect(progress).toEqual([249, 498, 500])
+    expect(server.shopify.calls(NORTHWIND, 'bulkOperationRunQuery')).toBe(0)
+  })
+
+  it('reads a large store in bulk, one file, whatever the rate limit', async () => {
+    server.shopify.addProducts(MAYA, 10_000)
+    server.shopify.setThrottle(MAYA, { maximumAvailable: 100, restoreRate: 10 })
+    const { products, progress } = await readAll(MAYA, 10_006)
+    expect(products).toHaveLength(10_006)
+    expect(new Set(products.map((product) => product.id)).size).toBe(10_006)
+    expect(progress.at(-1)).toBe(10_006)
+    expect(progress).toEqual([...progress].sort((a, b) => a - b))
+    expect(server.shopify.calls(MAYA, 'bulkOperationRunQuery')).toBe(1)
+    expect(server.shopify.calls(MAYA, 'products')).toBe(0)
+  })
+
+  it('finds a creator order with the brand of each line, and indexes its shop', async () => {
+    const order = await shopify.findCreatorOrder(1004)
+    expect(order).toMatchObject({
+      id: 1004,
+      name: '#1004',
+      storeShop: 'urban-trail-edits.myshopify.com',
+      currency: 'USD',
+      subtotalMinor: 4575,
+      taxMinor: 366,
+      shippingMinor: 500,
+      totalMinor: 5441,
+      shippingAddress: { firstName: 'Kai', lastName: 'Chen', city: 'Seattle', country: 'US' },
+      lines: [
+        {
+          title: 'Cedar Soap Bar',
+          quantity: 3,
+          unitPriceMinor: 925,
+          originalTotalMinor: 2775,
+          discountedTotalMinor: 2775,
+          source: { brandStoreShop: LUMEN, brandVariantId: 'gid://shopify/ProductVariant/204' },
+        },
+        {
+          title: 'Merino Crew Socks',
+          source: { brandStoreShop: NORTHWIND, brandVariantId: SOCKS },
+        },
+      ],
+    })
+    const index = await server.db.selectFrom('creator_order_index').selectAll().execute()
+    expect(index).toEqual([{ order_id: 1004, store_shop: 'urban-trail-edits.myshopify.com' }])
+    // Known now: only its shop is asked.
+    const asked = () => server.shopify.calls(MAYA, 'order')
+    const before = asked()
+    await adapter().commerce.findCreatorOrder(1004)
+    expect(asked()).toBe(before)
+    expect(await shopify.findCreatorOrder(9999)).toBeNull()
+  })
+
+  it('reads every page of a long order’s lines', async () => {
+    const variants = server.shopify.addProducts(MAYA, 120)
+    const id = await server.shopify.createPaidOrder(MAYA, {
+      lines: variants.map((variantId) => ({ variantId, quantity: 1 })),
+    })
+    const order = await shopify.findCreatorOrder(Number(id.split('/').pop()))
+    expect(order?.lines).toHaveLength(120)
+    expect(new Set(order?.lines.map((line) => line.id)).size).toBe(120)
+  })
+
+  it('creates orders with new ids, brand prices and decremented stock, and marks them paid', async () => {
+    const first = await shopify.createOrder(
+      NORTHWIND,
+      brandOrder([
+        { variantId: OVERSHIRT, quantity: 2 },
+        { variantId: SOCKS, quantity: 1 },
+      ]),
+    )
+    const second = await shopify.createOrder(
+      NORTHWIND,
+      brandOrder([{ variantId: SOCKS, quantity: 1 }]),
+    )
+    expect(first).toEqual({ id: 'gid://shopify/Order/1006', name: '#1006' })
+    expect(second).toEqual({ id: 'gid://shopify/Order/1007', name: '#1007' })
+    expect([stock(OVERSHIRT), stock(SOCKS)]).toEqual([98, 98])
+    expect(server.shopify.orders(NORTHWIND)[0]).toMatchObject({
+      id: first.id,
+      tags: ['tandem'],
+      note: 'a note',
+      email: 'jane@example.com',
+      displayFinancialStatus: 'PENDING',
+      lines: [
+        { variantId: OVERSHIRT, quantity: 2, title: 'Linen Overshirt' },
+        { variantId: SOCKS, quantity: 1, title: 'Merino Crew Socks' },
+      ],
+    })
+    expect(await shopify.orderFinancialStatus(NORTHWIND, first.id)).toBe('PENDING')
+    await shopify.markOrderAsPaid(NORTHWIND, first.id)
+    expect(await shopify.orderFinancialStatus(NORTHWIND, first.id)).toBe('PAID')
+    await expect(shopify.markOrderAsPaid(NORTHWIND, first.id)).rejects.toThrow(
+      new CommerceError(
+        `Shopify refused to mark ${first.id} as paid: Order cannot be marked as paid.`,
+      ),
+    )
+  })
+
+  it('refuses what Shopify refuses and takes no stock', async () => {
+    await expect(
+      shopify.createOrder(NORTHWIND, brandOrder([{ variantId: SOCKS, quantity: 101 }])),
+    ).rejects.toThrow(
+      new CommerceError(
+        `Shopify refused the order in ${NORTHWIND}: Merino Crew Socks is out of stock`,
+      ),
+    )
+    // Another store's variant is not the brand's to sell.
+    await expect(
+      shopify.createOrder(
+        NORTHWIND,
+        brandOrder([{ variantId: 'gid://shopify/ProductVariant/203', quantity: 1 }]),
+      ),
+    ).rejects.toBeInstanceOf(CommerceError)
+    expect(stock(SOCKS)).toBe(100)
+    expect(server.shopify.orders(NORTHWIND)).toEqual([])
+  })
+
+  it('finds an order by a whole tag of its shop only', async () => {
+    const created = await shopify.createOrder(NORTHWIND, {
+      ...brandOrder([{ variantId: SOCKS, quantity: 1 }]),
+      tags: ['tandem', 'tandem-transfer-10011'],
+    })
+    expect(await shopify.findOrderByTag(NORTHWIND, 'tandem-transfer-10011')).toEqual(created)
+    expect(await shopify.findOrderByTag(NORTHWIND, 'tandem-transfer-1001')).toBeNull()
+    expect(await shopify.findOrderByTag(LUMEN, 'tandem-transfer-10011')).toBeNull()
+  })
+})
+
+describe('lost answers and server errors', () => {
+  it('never resends a mutation whose answer was lost: the caller reconciles', async () => {
+    server.shopify.script({ operation: 'orderCreate', mode: 'drop_after_write', shop: NORTHWIND })
+    await expect(
+      shopify.createOrder(NORTHWIND, brandOrder([{ variantId: SOCKS, quantity: 1 }])),
+    ).rejects.toThrow(
+      /Shopify did not answer OrderCreate for northwind-apparel\.myshopify\.com .*whether it was done is unknown/,
+    )
+    expect(server.shopify.calls(NORTHWIND, 'orderCreate')).toBe(1)
+    // Shopify did it: the order exists once and its stock is taken once.
+    expect(server.shopify.orders(NORTHWIND)).toHaveLength(1)
+    expect(stock(SOCKS)).toBe(99)
+    expect(await shopify.findOrderByTag(NORTHWIND, 'tandem')).toEqual({
+      id: 'gid://shopify/Order/1006',
+      name: '#1006',
+    })
+  })
+
+  it('does not resend a mutation after a server error either', async () => {
+    server.shopify.script({ operation: 'orderMarkAsPaid', mode: 'error', status: 503 })
+    const created = await shopify.createOrder(
+      NORTHWIND,
+      brandOrder([{ variantId: SOCKS, quantity: 1 }]),
+    )
+    await expect(shopify.markOrderAsPaid(NORTHWIND, created.id)).rejects.toThrow(/HTTP 503/)
+    expect(server.shopify.calls(NORTHWIND, 'orderMarkAsPaid')).toBe(1)
+  })
+
+  it('resends a query after server errors and lost connections, with growing waits', async () => {
+    server.shopify.script({
+      operation: 'productsCount',
+      mode: 'error',
+      status: 502,
+      shop: NORTHWIND,
+    })
+    server.shopify.script({ operation: 'productsCount', mode: 'drop_before', shop: NORTHWIND })
+    expect(await shopify.countProducts(NORTHWIND)).toBe(2)
+    expect(server.shopify.calls(NORTHWIND, 'productsCount')).toBe(3)
+    expect(waits.map((wait) => Math.floor(wait.asked / 250))).toEqual([1, 2])
+  })
+})
+
+describe('rate limits', () => {
+  it('waits out THROTTLED for what the cost figures say, then succeeds', async () => {
+    // 100 products a page costs 102 points; a bucket of 150 refilling 100 a second holds one.
+    server.shopify.addProducts(NORTHWIND, 200)
+    server.shopify.setThrottle(NORTHWIND, { maximumAvailable: 150, restoreRate: 100 })
+    const { api } = adapter()
+    const page = () =>
+      api.request<{ products: { nodes: unknown[] } }>(
+        NORTHWIND,
+        'query Page { products(first: 100) { nodes { id } } }',
+      )
+    await page()
+    const before = server.shopify.calls(NORTHWIND, 'products')
+    const started = performance.now()
+    const answer = await page()
+    const took = performance.now() - started
+    expect(answer.products.nodes).toHaveLength(100)
+    // One THROTTLED answer, one wait, one success.
+    expect(server.shopify.calls(NORTHWIND, 'products') - before).toBe(2)
+    expect(waits).toHaveLength(1)
+    // The bucket held 150 − 102 = 48 of the 102 asked: (102 − 48) / 100 s, give or take the
+    // few points restored between the two calls.
+    const figure = ((102 - 48) / 100) * 1000
+    expect(Math.abs(waits[0]!.asked - figure) / figure).toBeLessThan(0.2)
+    expect(Math.abs(took - figure) / figure).toBeLessThan(0.2)
+  })
+
+  it('honours 429 Retry-After as seconds', async () => {
+    server.shopify.script({ operation: 'productsCount', mode: 'throttle429', retryAfterSeconds: 1 })
+    const started = performance.now()
+    expect(await shopify.countProducts(NORTHWIND)).toBe(2)
+    const took = performance.now() - started
+    expect(waits.map((wait) => wait.asked)).toEqual([1000])
+    expect(Math.abs(took - 1000) / 1000).toBeLessThan(0.2)
+  })
+
+  it('resends a throttled mutation, which Shopify did not run', async () => {
+    server.shopify.script({ operation: 'orderCreate', mode: 'throttle429', retryAfterSeconds: 1 })
+    await shopify.createOrder(NORTHWIND, brandOrder([{ variantId: SOCKS, quantity: 1 }]))
+    expect(server.shopify.orders(NORTHWIND)).toHaveLength(1)
+    expect(server.shopify.calls(NORTHWIND, 'orderCreate')).toBe(2)
+  })
+})
+
+describe('access tokens', () => {
+  it('asks once for concurrent callers, keeps the token sealed, and reuses it', async () => {
+    await Promise.all(Array.from({ length: 5 }, () => shopify.countProducts(NORTHWIND)))
+    await shopify.countProducts(NORTHWIND)
+    expect(server.shopify.calls(NORTHWIND, 'access_token')).toBe(1)
+    const row = await server.db
+      .selectFrom('shop_connections')
+      .selectAll()
+      .where('shop', '=', NORTHWIND)
+      .executeTakeFirstOrThrow()
+    expect(row.method).toBe('CLIENT_CREDENTIALS')
+    expect(row.access_token_sealed).toMatch(/^v1:/)
+    expect(row.access_token_sealed).not.toMatch(/shpat_/)
+    expect(Date.parse(row.access_token_expires_at ?? '') - clock.getTime()).toBeGreaterThan(
+      23.9 * 3600_000,
+    )
+    // Another server process finds it in the database.
+    await adapter().commerce.countProducts(NORTHWIND)
+    expect(server.shopify.calls(NORTHWIND, 'access_token')).toBe(1)
+  })
+
+  it('renews a token before it runs out', async () => {
+    await shopify.countProducts(NORTHWIND)
+    clock = new Date(clock.getTime() + 23 * 3600_000 + 56 * 60_000)
+    await shopify.countProducts(NORTHWIND)
+    expect(server.shopify.calls(NORTHWIND, 'access_token')).toBe(2)
+  })
+
+  it('asks for a new token once after a 401, and gives up after a second', async () => {
+    await shopify.countProducts(NORTHWIND)
+    server.shopify.expireTokens(NORTHWIND)
+    expect(await shopify.countProducts(NORTHWIND)).toBe(2)
+    expect(server.shopify.calls(NORTHWIND, 'access_token')).toBe(2)
+
+    server.shopify.script({ operation: 'productsCount', mode: 'error', status: 401, times: 2 })
+    await expect(shopify.countProducts(NORTHWIND)).rejects.toThrow(
+      new CommerceError(`Shopify refused the access token of ${NORTHWIND} (401) twice`),
+    )
+  })
+
+  it('says why Shopify refused the grant', async () => {
+    server.shopify.setGrant(NORTHWIND, 'refuse')
+    const refused = shopify.countProducts(NORTHWIND)
+    await expect(refused).rejects.toBeInstanceOf(CommerceError)
+    await expect(refused).rejects.toThrow(
+      `Shopify refused a token for ${NORTHWIND}: Client credentials cannot be performed on this shop.`,
+    )
+  })
+})

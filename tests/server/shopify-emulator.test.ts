@@ -1,0 +1,424 @@
+import { createHmac } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer, type IncomingHttpHeaders } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { startShopifyEmulator, type ShopifyEmulator } from '../../emulators/shopify/emulator'
+import { sandboxApp } from '../../server/src/seed/sandbox-data'
+
+// The Shopify emulator as a caller sees it over HTTP: the answers, statuses and figures Tandem's
+// Shopify adapter relies on, and the failures a test can script.
+
+const BRAND = 'northwind-apparel.myshopify.com'
+const CREATOR = 'maya-makes.myshopify.com'
+const variant = (n: number) => `gid://shopify/ProductVariant/${n}`
+const OVERSHIRT = variant(201)
+
+const ORDER_CREATE = `mutation ($order: OrderCreateOrderInput!) {
+  orderCreate(order: $order, options: { inventoryBehaviour: DECREMENT_OBEYING_POLICY }) {
+    order { id name } userErrors { field message code }
+  }
+}`
+const transferOrder = (...lines: [variantId: string, quantity: number][]) => ({
+  order: {
+    currency: 'USD',
+    lineItems: lines.map(([variantId, quantity]) => ({ variantId, quantity })),
+    tags: ['tandem', 'tandem-transfer-1001'],
+  },
+})
+/** A JSON answer, shaped by what each test asserts of it (as Fastify's inject().json() is). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any
+const json = (response: Response): Promise<Json> => response.json()
+
+const INVALID_TOKEN = '[API] Invalid API key or access token (unrecognized login or wrong password)'
+
+let emulator: ShopifyEmulator
+beforeEach(async () => {
+  emulator = await startShopifyEmulator({ imageBaseUrl: 'http://tandem.test' })
+})
+afterEach(() => emulator.close())
+
+const credentials = (shop: string) => ({
+  client_id: sandboxApp(shop).clientId,
+  client_secret: sandboxApp(shop).clientSecret,
+})
+const clientCredentials = (shop: string) => ({
+  grant_type: 'client_credentials',
+  ...credentials(shop),
+})
+
+function postToken(shop: string, params: Record<string, string>, form = false) {
+  return fetch(`${emulator.url}/${shop}/admin/oauth/access_token`, {
+    method: 'POST',
+    headers: { 'Content-Type': form ? 'application/x-www-form-urlencoded' : 'application/json' },
+    body: form ? new URLSearchParams(params).toString() : JSON.stringify(params),
+  })
+}
+
+async function token(shop: string): Promise<string> {
+  return (await json(await postToken(shop, clientCredentials(shop)))).access_token
+}
+
+/** POSTs a GraphQL request to the shop's Admin API; a fresh token unless one is given. */
+async function admin(shop: string, query: string, variables = {}, accessToken?: string) {
+  const response = await fetch(`${emulator.url}/${shop}/admin/api/2026-10/graphql.json`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Shopify-Access-Token': accessToken ?? (await token(shop)),
+    },
+    body: JSON.stringify({ query, variables }),
+  })
+  return { status: response.status, headers: response.headers, body: await json(response) }
+}
+
+const data = async (shop: string, query: string, variables = {}) =>
+  (await admin(shop, query, variables)).body.data
+
+const orderCreate = async (...lines: [variantId: string, quantity: number][]) =>
+  (await data(BRAND, ORDER_CREATE, transferOrder(...lines))).orderCreate
+
+/** Shopify's query signature: the other parameters sorted, `k=v` joined by &, hex HMAC-SHA256. */
+function hasValidHmac(params: URLSearchParams, secret: string): boolean {
+  const message = [...params]
+    .filter(([key]) => key !== 'hmac')
+    .map(([key, value]) => `${key}=${value}`)
+    .sort()
+    .join('&')
+  return createHmac('sha256', secret).update(message).digest('hex') === params.get('hmac')
+}
+
+/** Polls until `check` answers something. */
+async function until<T>(check: () => Promise<T | false | undefined> | T | undefined): Promise<T> {
+  for (let value = await check(); ; value = await check()) {
+    if (value) return value
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+}
+
+describe('Shopify emulator', () => {
+  it("grants client-credentials tokens to the shop's own app only", async () => {
+    const granted = await postToken(BRAND, clientCredentials(BRAND))
+    expect(await json(granted)).toEqual({
+      access_token: expect.stringMatching(/^shpat_[0-9a-f]{32}$/),
+      scope: 'read_products,write_products,read_orders,write_orders',
+      expires_in: 86399,
+    })
+    expect((await postToken(BRAND, clientCredentials(BRAND), true)).status).toBe(200)
+    const wrong = await postToken(BRAND, { ...clientCredentials(BRAND), client_secret: 'guess' })
+    expect([wrong.status, (await json(wrong)).error]).toEqual([400, 'invalid_client'])
+
+    emulator.setGrant(BRAND, 'refuse')
+    const refused = await postToken(BRAND, clientCredentials(BRAND))
+    expect(refused.status).toBe(400)
+    expect(await json(refused)).toEqual({
+      error: 'shop_not_permitted',
+      error_description: 'Client credentials cannot be performed on this shop.',
+    })
+    expect((await postToken('nowhere.myshopify.com', clientCredentials(BRAND))).status).toBe(404)
+    expect(emulator.calls(BRAND, 'access_token')).toBe(4)
+  })
+
+  it('answers 401 to a missing or expired token and 404 to another API version', async () => {
+    const unauthorized = { status: 401, body: { errors: INVALID_TOKEN } }
+    expect(await admin(BRAND, '{ shop { name } }', {}, '')).toMatchObject(unauthorized)
+    const live = await token(BRAND)
+    expect((await admin(BRAND, '{ shop { name } }', {}, live)).status).toBe(200)
+    emulator.expireTokens(BRAND)
+    expect(await admin(BRAND, '{ shop { name } }', {}, live)).toMatchObject(unauthorized)
+
+    const old = `${emulator.url}/${BRAND}/admin/api/2025-01/graphql.json`
+    expect((await fetch(old, { method: 'POST' })).status).toBe(404)
+  })
+
+  it('redirects an install with a signed query, then exchanges its code once', async () => {
+    const { clientId, clientSecret } = sandboxApp(BRAND)
+    const callback = 'https://tandem.test/shopify/brand/auth/callback'
+    const authorize = (params: Record<string, string>) =>
+      fetch(`${emulator.url}/${BRAND}/admin/oauth/authorize?${new URLSearchParams(params)}`, {
+        redirect: 'manual',
+      })
+    const redirect = await authorize({
+      client_id: clientId,
+      scope: 'read_products',
+      redirect_uri: callback,
+      state: 'nonce-1',
+    })
+    expect(redirect.status).toBe(302)
+    const location = new URL(redirect.headers.get('location') ?? '')
+    expect(`${location.origin}${location.pathname}`).toBe(callback)
+    const keys = ['code', 'hmac', 'host', 'shop', 'state', 'timestamp']
+    expect([...location.searchParams.keys()]).toEqual(keys)
+    expect(location.searchParams.get('host')).toBe(btoa(`${BRAND}/admin`))
+    expect(hasValidHmac(location.searchParams, clientSecret)).toBe(true)
+    expect(hasValidHmac(emulator.signedAppLaunch(BRAND), clientSecret)).toBe(true)
+
+    const code = location.searchParams.get('code') ?? ''
+    const exchange = { ...credentials(BRAND), code, expiring: '1' }
+    const tokens = await json(await postToken(BRAND, exchange))
+    expect(tokens).toEqual({
+      access_token: expect.stringMatching(/^shpat_/),
+      scope: 'read_products',
+      expires_in: 3600,
+      refresh_token: expect.stringMatching(/^shprt_/),
+      refresh_token_expires_in: 7776000,
+    })
+    expect(await json(await postToken(BRAND, exchange))).toEqual({
+      error: 'invalid_request',
+      error_description: 'The authorization code was not found or was already used',
+    })
+    // The refresh token is single-use; what it buys carries the approved scopes.
+    const refresh = { ...credentials(BRAND), grant_type: 'refresh_token', ...tokens }
+    const renewed = await json(await postToken(BRAND, refresh))
+    expect((await postToken(BRAND, refresh)).status).toBe(400)
+    const scopes = '{ currentAppInstallation { accessScopes { handle } } }'
+    const installation = (await admin(BRAND, scopes, {}, renewed.access_token)).body.data
+    expect(installation.currentAppInstallation.accessScopes).toEqual([{ handle: 'read_products' }])
+    expect((await authorize({ client_id: 'stranger', redirect_uri: callback })).status).toBe(400)
+  })
+
+  it('pages the seeded catalogue with pageInfo and Shopify cost figures', async () => {
+    const query = `query ($after: String) {
+      products(first: 1, after: $after) {
+        nodes {
+          id title featuredMedia { preview { image { url } } }
+          variants(first: 5) { nodes { id price inventoryQuantity inventoryPolicy } }
+        }
+        pageInfo { hasNextPage hasPreviousPage endCursor }
+      }
+    }`
+    const first = await admin(BRAND, query)
+    const { nodes, pageInfo } = first.body.data.products
+    const [product] = nodes
+    expect(product).toMatchObject({ id: 'gid://shopify/Product/101', title: 'Linen Overshirt' })
+    const image = 'http://tandem.test/images/products/linen-overshirt.svg'
+    expect(product.featuredMedia.preview.image.url).toBe(image)
+    const stock = { inventoryQuantity: 100, inventoryPolicy: 'DENY' }
+    expect(product.variants.nodes).toEqual([{ id: OVERSHIRT, price: '68.00', ...stock }])
+    expect(pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false })
+    // 2 + 1 × (product 1 + media 3 + variants 2 + 5 × 1) requested; 1 variant came back, not 5.
+    const { cost } = first.body.extensions
+    expect(cost).toMatchObject({ requestedQueryCost: 13, actualQueryCost: 9 })
+    expect(cost.throttleStatus).toMatchObject({ maximumAvailable: 2000, restoreRate: 100 })
+    expect(cost.throttleStatus.currentlyAvailable).toBeGreaterThanOrEqual(2000 - 9)
+
+    const second = (await data(BRAND, query, { after: pageInfo.endCursor })).products
+    expect(second.nodes[0].id).toBe('gid://shopify/Product/102')
+    expect(second.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true })
+  })
+
+  it("links a creator's copies to the brand variants and totals the seeded orders", async () => {
+    const links = `{ productVariants(first: 10) { nodes { id
+      brand: metafield(namespace: "tandem", key: "source_shop") { value }
+      original: metafield(namespace: "tandem", key: "source_variant") { value } } } }`
+    const copies = (await data(CREATOR, links)).productVariants.nodes
+    expect(copies).toHaveLength(6)
+    const linked = { brand: { value: BRAND }, original: { value: OVERSHIRT } }
+    expect(copies[0]).toEqual({ id: variant(401), ...linked })
+    expect(copies[5]).toEqual({ id: variant(406), brand: null, original: null })
+
+    const amount = '{ shopMoney { amount } }'
+    const { order } = await data(
+      CREATOR,
+      `{ order(id: "gid://shopify/Order/1001") { name displayFinancialStatus tags
+          subtotalPriceSet ${amount} totalPriceSet ${amount} shippingAddress { city countryCodeV2 }
+          lineItems(first: 5) { nodes { id quantity variant { id } } } } }`,
+    )
+    // 2 × 68.00 + 34.50 + 5.00, then tax 14.04 and shipping 8.00.
+    expect(order).toMatchObject({
+      name: '#1001',
+      displayFinancialStatus: 'PAID',
+      tags: [],
+      subtotalPriceSet: { shopMoney: { amount: '175.50' } },
+      totalPriceSet: { shopMoney: { amount: '197.54' } },
+      shippingAddress: { city: 'Portland', countryCodeV2: 'US' },
+    })
+    const line = { id: 'gid://shopify/LineItem/10011', quantity: 2, variant: { id: variant(401) } }
+    expect(order.lineItems.nodes[0]).toEqual(line)
+  })
+
+  it('refuses a query over the cost limit or without a page size, running nothing', async () => {
+    const nested = '{ products(first: 250) { nodes { id variants(first: 250) { nodes { id } } } } }'
+    const tooBig = (await admin(BRAND, nested)).body
+    expect(tooBig.data).toBeUndefined()
+    expect(tooBig.errors).toEqual([
+      {
+        message: 'Query cost is 63252, which exceeds the single query max cost limit (1000).',
+        extensions: { code: 'MAX_COST_EXCEEDED', cost: 63252, maxCost: 1000 },
+      },
+    ])
+    const unbounded = (await admin(BRAND, '{ products { nodes { id } } }')).body
+    expect(unbounded.errors[0].message).toBe('you must provide one of first or last')
+  })
+
+  it('runs a bulk query over 10,000 products into JSONL, children naming parents', async () => {
+    emulator.addProducts(BRAND, 10_000)
+    const run = `mutation ($query: String!) { bulkOperationRunQuery(query: $query) {
+      bulkOperation { id status } userErrors { field message } } }`
+    const query =
+      '{ products { edges { node { id title variants { edges { node { id price } } } } } } }'
+    const started = (await data(BRAND, run, { query })).bulkOperationRunQuery
+    const { id } = started.bulkOperation
+    expect(started).toEqual({ bulkOperation: { id, status: 'CREATED' }, userErrors: [] })
+    const again = (await data(BRAND, run, { query })).bulkOperationRunQuery
+    const inProgress = `A bulk query operation for this app and shop is already in progress: ${id}.`
+    expect(again.userErrors).toEqual([{ field: null, message: inProgress }])
+
+    const accessToken = await token(BRAND)
+    const current = '{ currentBulkOperation { id status objectCount rootObjectCount url } }'
+    const done = await until(async () => {
+      const operation = (await admin(BRAND, current, {}, accessToken)).body.data
+        .currentBulkOperation
+      return operation.status === 'COMPLETED' && operation
+    })
+    expect(done).toMatchObject({ id, objectCount: '20004', rootObjectCount: '10002' })
+    const file = (await (await fetch(done.url)).text()).trimEnd().split('\n')
+    expect(file).toHaveLength(20_004)
+    const [product, child] = file.map((line) => JSON.parse(line))
+    expect(product).toEqual({ id: 'gid://shopify/Product/101', title: 'Linen Overshirt' })
+    expect(child).toEqual({ id: OVERSHIRT, price: '68.00', __parentId: product.id })
+  })
+
+  it('claims stock all or nothing, and makes two orders of one input sent twice', async () => {
+    expect(await orderCreate([OVERSHIRT, 1], [variant(202), 101])).toEqual({
+      order: null,
+      userErrors: [
+        {
+          field: ['order', 'lineItems', '1'],
+          message: 'Merino Crew Socks is out of stock',
+          code: 'INVENTORY_CLAIM_FAILED',
+        },
+      ],
+    })
+    expect(emulator.stockOf(OVERSHIRT)).toBe(100)
+
+    expect((await orderCreate([OVERSHIRT, 2])).order.name).toBe('#1006')
+    expect((await orderCreate([OVERSHIRT, 2])).order.name).toBe('#1007')
+    expect(emulator.stockOf(OVERSHIRT)).toBe(96)
+    expect(emulator.orders(BRAND)[0]).toMatchObject({
+      displayFinancialStatus: 'PENDING',
+      lines: [{ variantId: OVERSHIRT, quantity: 2, unitPrice: '68.00' }],
+    })
+  })
+
+  it('throttles a request its bucket cannot pay for, and executes none of it', async () => {
+    emulator.setThrottle(BRAND, { maximumAvailable: 20, restoreRate: 1 })
+    expect((await orderCreate([OVERSHIRT, 1])).userErrors).toEqual([])
+    const throttled = await admin(BRAND, ORDER_CREATE, transferOrder([OVERSHIRT, 1]))
+    const documentation = 'https://shopify.dev/api/usage/rate-limits'
+    expect(throttled.status).toBe(200)
+    expect(throttled.body).toEqual({
+      errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED', documentation } }],
+      // orderCreate 10 + order 1 + userErrors 1; the first call left 20 − 12.
+      extensions: {
+        cost: {
+          requestedQueryCost: 12,
+          actualQueryCost: null,
+          throttleStatus: { maximumAvailable: 20, currentlyAvailable: 8, restoreRate: 1 },
+        },
+      },
+    })
+    expect(emulator.orders(BRAND)).toHaveLength(1)
+    expect(emulator.stockOf(OVERSHIRT)).toBe(99)
+    expect(emulator.calls(BRAND, 'orderCreate')).toBe(2)
+  })
+
+  it('answers scripted faults: 5xx, 429 with Retry-After, a lost answer to a write', async () => {
+    const accessToken = await token(BRAND)
+    const products = () => admin(BRAND, '{ products(first: 1) { nodes { id } } }', {}, accessToken)
+    emulator.script({ operation: 'products', mode: 'error' })
+    emulator.script({ operation: 'products', mode: 'throttle429', retryAfterSeconds: 2 })
+    expect(await products()).toMatchObject({ status: 503, body: { errors: 'Service Unavailable' } })
+    const limited = await products()
+    expect([limited.status, limited.headers.get('retry-after')]).toEqual([429, '2'])
+    expect((await products()).status).toBe(200)
+
+    emulator.script({ operation: 'orderCreate', shop: BRAND, mode: 'drop_after_write' })
+    const lost = admin(BRAND, ORDER_CREATE, transferOrder([OVERSHIRT, 1]), accessToken)
+    await expect(lost).rejects.toThrow()
+    const made = [{ name: '#1006', tags: ['tandem', 'tandem-transfer-1001'] }]
+    expect(emulator.orders(BRAND)).toMatchObject(made)
+
+    const search = 'query ($q: String) { orders(first: 5, query: $q) { nodes { name } } }'
+    const found = async (q: string) => (await data(BRAND, search, { q })).orders.nodes
+    expect(await found("tag:'tandem-transfer-1001'")).toEqual([{ name: '#1006' }])
+    expect(await found('tag:tandem-transfer-100')).toEqual([])
+    expect(await found('name:#1006')).toEqual([{ name: '#1006' }])
+  })
+
+  it('marks a pending order paid once and refuses it after', async () => {
+    const { id } = (await orderCreate([OVERSHIRT, 1])).order
+    const markPaid = `mutation ($id: ID!) { orderMarkAsPaid(input: { id: $id }) {
+      order { displayFinancialStatus } userErrors { field message } } }`
+    const paid = (await data(BRAND, markPaid, { id })).orderMarkAsPaid
+    expect(paid).toEqual({ order: { displayFinancialStatus: 'PAID' }, userErrors: [] })
+    const again = (await data(BRAND, markPaid, { id })).orderMarkAsPaid.userErrors
+    expect(again).toEqual([{ field: ['id'], message: 'Order cannot be marked as paid.' }])
+    const unknown = await data(BRAND, markPaid, { id: 'gid://shopify/Order/999' })
+    const notFound = [{ field: ['id'], message: 'Order does not exist' }]
+    expect(unknown.orderMarkAsPaid.userErrors).toEqual(notFound)
+  })
+
+  it('delivers signed webhooks, retrying a failing receiver with the same webhook id', async () => {
+    const received: { headers: IncomingHttpHeaders; body: string }[] = []
+    const receiver = createServer((request, response) => {
+      let body = ''
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()))
+      request.on('end', () => {
+        received.push({ headers: request.headers, body })
+        response.writeHead(received.length === 1 ? 500 : 200).end()
+      })
+    })
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+    const uri = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/shopify`
+    const subscribe = `mutation ($uri: String!) { webhookSubscriptionCreate(topic: ORDERS_PAID,
+      webhookSubscription: { uri: $uri, format: JSON }) {
+        webhookSubscription { topic uri } userErrors { message } } }`
+    const created = (await data(CREATOR, subscribe, { uri })).webhookSubscriptionCreate
+    expect(created).toEqual({ webhookSubscription: { topic: 'ORDERS_PAID', uri }, userErrors: [] })
+    const taken = (await data(CREATOR, subscribe, { uri })).webhookSubscriptionCreate.userErrors
+    expect(taken).toEqual([{ message: 'Address for this topic has already been taken' }])
+    const subscriptions = [{ id: expect.any(String), topic: 'ORDERS_PAID', uri }]
+    expect(emulator.webhookSubscriptions(CREATOR)).toEqual(subscriptions)
+
+    const lines = [{ variantId: variant(401), quantity: 1 }]
+    const id = await emulator.createPaidOrder(CREATOR, { lines })
+    const [first] = received
+    const secret = sandboxApp(CREATOR).clientSecret
+    expect(first?.headers).toMatchObject({
+      'x-shopify-topic': 'orders/paid',
+      'x-shopify-shop-domain': CREATOR,
+      'x-shopify-api-version': '2026-10',
+      'x-shopify-hmac-sha256': createHmac('sha256', secret)
+        .update(first?.body ?? '')
+        .digest('base64'),
+    })
+    const payload = JSON.parse(first?.body ?? '')
+    expect(payload).toMatchObject({ admin_graphql_api_id: id, total_price: '68.00' })
+    const retried = await until(() => received[1])
+    const webhookId = first?.headers['x-shopify-webhook-id']
+    expect(retried.headers['x-shopify-webhook-id']).toBe(webhookId)
+    await new Promise((resolve) => receiver.close(resolve))
+  })
+
+  it('keeps its state in its file across restarts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shopify-emulator-'))
+    const options = { imageBaseUrl: 'http://tandem.test', stateFile: join(dir, 'state.json') }
+    try {
+      const first = await startShopifyEmulator(options)
+      const lines = [{ variantId: variant(406), quantity: 3 }]
+      const id = await first.createPaidOrder(CREATOR, { lines })
+      await first.close()
+      const second = await startShopifyEmulator(options)
+      const kept = { id, lines: [{ quantity: 3, unitPrice: '5.00' }] }
+      expect(second.orders(CREATOR).at(-1)).toMatchObject(kept)
+      expect(second.stockOf(variant(406))).toBe(97)
+      await second.close()
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
