@@ -89,12 +89,20 @@ async function startStack(
   await addStores(db, storeCount - STORES.length)
   const shopify = await startShopifyEmulator({ imageBaseUrl: 'http://127.0.0.1' })
   const now = () => new Date()
+  const adapter = connectShopify({
+    db,
+    secrets,
+    endpoint: shopify.url,
+    publicUrl: 'http://127.0.0.1',
+    now,
+  })
   const app = await buildApp({
     db,
     verifier: firebaseTokenVerifier({ projectId: emulator.projectId }),
     adminEmails: [],
     secrets,
-    commerce: connectShopify({ db, secrets, endpoint: shopify.url, now }).commerce,
+    commerce: adapter.commerce,
+    shopify: adapter,
     payments: createSandboxPayments(db),
     publicUrl: 'http://127.0.0.1',
   })

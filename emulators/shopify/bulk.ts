@@ -23,9 +23,11 @@ import type { Timers } from './timers'
 // bulkOperationRunQuery: the query runs over every item of its connections (no first/after) and
 // its result becomes a JSONL file, one line per connection node; a nested connection's nodes get
 // lines of their own with `__parentId`, and are removed from their parent's line. Operations take
-// objectCount / 20,000 s (at least 50 ms) of simulated time. They are not kept in the state file.
+// objectCount / objectsPerSecond s (at least 50 ms) of simulated time, their objectCount growing as
+// they run, as Shopify's does. They are not kept in the state file.
 
-const OBJECTS_PER_SECOND = 20_000
+/** Shopify's pace, roughly; a test slows it down to watch an operation run. */
+export const DEFAULT_BULK_OBJECTS_PER_SECOND = 20_000
 const MINIMUM_RUN_MS = 50
 
 interface BulkOperationRecord {
@@ -41,15 +43,32 @@ interface BulkOperationRecord {
   completedAt: string | null
   query: string
   type: 'QUERY'
+  /** While it runs: how many objects it will have read, and over which span of time. */
+  run?: { objects: number; startedAt: number; ms: number }
+}
+
+/** What it has read so far: all of it once completed, a share of the time elapsed while running. */
+function objectsRead(operation: BulkOperationRecord): number {
+  const { run } = operation
+  if (operation.status !== 'RUNNING' || !run) return operation.objectCount
+  const share = Math.min(1, (Date.now() - run.startedAt) / run.ms)
+  return Math.floor(run.objects * share)
 }
 
 const view = (operation: BulkOperationRecord) => ({
   __typename: 'BulkOperation',
-  ...operation,
-  objectCount: String(operation.objectCount),
+  id: operation.id,
+  status: operation.status,
+  errorCode: operation.errorCode,
+  objectCount: String(objectsRead(operation)),
   rootObjectCount: String(operation.rootObjectCount),
   fileSize: operation.fileSize === null ? null : String(operation.fileSize),
+  url: operation.url,
   partialDataUrl: null,
+  createdAt: operation.createdAt,
+  completedAt: operation.completedAt,
+  query: operation.query,
+  type: operation.type,
 })
 
 type JsonObject = Record<string, unknown>
@@ -88,6 +107,7 @@ export class BulkOperations {
   constructor(
     private readonly url: string,
     private readonly timers: Timers,
+    private readonly objectsPerSecond: number,
   ) {}
 
   run(ctx: RequestContext, query: string) {
@@ -168,7 +188,8 @@ export class BulkOperations {
     }
     const { lines, roots } = jsonLines(walk, result.data)
     const text = lines.map((line) => `${line}\n`).join('')
-    const simulatedMs = Math.max(MINIMUM_RUN_MS, (lines.length / OBJECTS_PER_SECOND) * 1000)
+    const simulatedMs = Math.max(MINIMUM_RUN_MS, (lines.length / this.objectsPerSecond) * 1000)
+    record.run = { objects: lines.length, startedAt: Date.now(), ms: simulatedMs }
     this.timers.after(simulatedMs, () => {
       const number = record.id.slice(record.id.lastIndexOf('/') + 1)
       if (lines.length > 0) {

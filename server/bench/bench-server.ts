@@ -23,17 +23,25 @@ async function main(): Promise<void> {
   })
   const secrets = createSecretBox(randomBytes(32))
   await seedSandboxMarketplace(db, { secrets, now: new Date() })
-  const shopify = await startShopifyEmulator({ imageBaseUrl: 'http://127.0.0.1' })
+  const publicUrl = 'http://127.0.0.1'
+  const shopify = await startShopifyEmulator({ imageBaseUrl: publicUrl })
   const orderId = await addBenchMarketplace(db, secrets, shopify, STORES.length)
+  const adapter = connectShopify({
+    db,
+    secrets,
+    endpoint: shopify.url,
+    publicUrl,
+    now: () => new Date(),
+  })
   const app = await buildApp({
     db,
     verifier: firebaseTokenVerifier({ projectId: process.env.BENCH_PROJECT_ID ?? 'demo-tandem' }),
     adminEmails: [],
     secrets,
-    commerce: connectShopify({ db, secrets, endpoint: shopify.url, now: () => new Date() })
-      .commerce,
+    commerce: adapter.commerce,
+    shopify: adapter,
     payments: createSandboxPayments(db),
-    publicUrl: 'http://127.0.0.1',
+    publicUrl,
   })
   // The ceiling: the same bytes, computed once, behind the same authentication. Routes must be in
   // place before the first request, so the bytes are filled in by that request.

@@ -40,7 +40,13 @@ async function timeProcessing(brandConcurrency: number): Promise<number> {
     const now = () => new Date()
     const transfers = createTransferService({
       db,
-      commerce: connectShopify({ db, secrets, endpoint: shopify.url, now }).commerce,
+      commerce: connectShopify({
+        db,
+        secrets,
+        endpoint: shopify.url,
+        publicUrl: 'http://127.0.0.1',
+        now,
+      }).commerce,
       payments: createSandboxPayments(db),
       now,
       transferTiming: { brandConcurrency },

@@ -4,8 +4,11 @@ import type { AppDeps } from './deps'
 import { answerFrameworkError, HttpError, installErrorHandling } from './http/errors'
 import { registerRoutes } from './routes'
 
-/** Paths anyone may fetch: the health check and product images (an <img> sends no bearer). */
-const PUBLIC_PATHS = [/^\/healthz$/, /^\/images\//]
+/**
+ * Paths without an admin token: the health check, product images (an <img> sends no bearer), and
+ * what Shopify calls (the install and its callback, webhooks), which check Shopify's signature.
+ */
+const PUBLIC_PATHS = [/^\/healthz$/, /^\/images\//, /^\/shopify\//, /^\/webhooks\/shopify$/]
 
 const BODY_LIMIT_BYTES = 1_000_000
 

@@ -1,4 +1,5 @@
 import type { CommercePort } from './adapters/commerce/commerce-port'
+import type { ShopifyServices } from './adapters/commerce/shopify/shopify'
 import type { PaymentsPort } from './adapters/payments/payments-port'
 import type { TokenVerifier } from './auth/verify'
 import type { Db } from './db/connect'
@@ -15,6 +16,8 @@ export interface AppDeps {
   adminEmails: readonly string[]
   secrets: SecretBox
   commerce: CommercePort
+  /** Shop connections (status, install, uninstall) beside the commerce port. */
+  shopify: ShopifyServices
   payments: PaymentsPort
   /** Where the Shopify apps and product images are reached: `{url}/shopify/brand`, `{url}/images/…`. */
   publicUrl: string

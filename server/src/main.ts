@@ -23,17 +23,20 @@ async function main(): Promise<void> {
   const seeded =
     config.shopifyEndpoint !== null &&
     (await seedSandboxMarketplace(db, { secrets, now: new Date() }))
+  const shopify = connectShopify({
+    db,
+    secrets,
+    endpoint: config.shopifyEndpoint,
+    publicUrl: config.publicUrl,
+    now: () => new Date(),
+  })
   const app = await buildApp({
     db,
     verifier: firebaseTokenVerifier({ projectId: config.firebaseProjectId }),
     adminEmails: config.adminEmails,
     secrets,
-    commerce: connectShopify({
-      db,
-      secrets,
-      endpoint: config.shopifyEndpoint,
-      now: () => new Date(),
-    }).commerce,
+    commerce: shopify.commerce,
+    shopify,
     payments: createSandboxPayments(db),
     publicUrl: config.publicUrl,
     transferTiming: {

@@ -72,6 +72,13 @@ export const channels = {
   // renderer that could set them could send the administrator's token anywhere).
   'settings/update': channel<SettingsView>()(z.object({ theme: Theme }).strict()),
 
+  'configs/connection': channel<CallAnswer<'adminShopConnection'>>()(
+    calls.adminShopConnection.query,
+  ),
+  'configs/testConnection': channel<CallAnswer<'adminTestShopConnection'>>()(
+    calls.adminTestShopConnection.body,
+  ),
+
   'stores/list': channel<CallAnswer<'adminAllStores'>>()(NoInput),
   'stores/syncProducts': channel<CallAnswer<'adminUpdateProducts'>>()(
     calls.adminUpdateProducts.body,

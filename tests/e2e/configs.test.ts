@@ -96,6 +96,25 @@ describe('app configs in Chromium', () => {
     await expect.poll(() => page.getByRole('button', { name: 'Add Config' }).isEnabled()).toBe(true)
   })
 
+  it('shows each shop’s connection, and Shopify’s reason when a test is refused', async () => {
+    const northwind = rowOf('northwind-apparel.myshopify.com')
+    const lumen = rowOf('lumen-botanicals.myshopify.com')
+    await shows(northwind.getByText('Not connected'))
+    await northwind.getByRole('button', { name: 'Test connection' }).click()
+    await shows(northwind.getByText('Connected', { exact: true }))
+    await shows(northwind.getByText('client credentials'))
+
+    stack.server.shopify.setGrant('lumen-botanicals.myshopify.com', 'refuse')
+    await lumen.getByRole('button', { name: 'Test connection' }).click()
+    await shows(lumen.getByText('Error', { exact: true }))
+    await shows(
+      lumen.getByText(
+        'Shopify refused a token for lumen-botanicals.myshopify.com: Client credentials cannot be performed on this shop.',
+      ),
+    )
+    await screenshot(page, 'configs-connections-dark-wide')
+  })
+
   it('deletes a config after confirmation', async () => {
     await page.getByRole('button', { name: 'Delete new-brand.myshopify.com' }).click()
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click()

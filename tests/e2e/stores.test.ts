@@ -16,7 +16,8 @@ const rows = () => page.locator('tbody tr')
 const rowOf = (name: string): Locator => rows().filter({ hasText: name })
 
 beforeAll(async () => {
-  stack = await startStack()
+  // Bulk operations run slowly enough for a 10,000-product sync's progress to be watched.
+  stack = await startStack({ shopifyEmulator: { bulkObjectsPerSecond: 4_000 } })
   browser = await launchChromium()
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
   await page.goto(stack.console.url)
@@ -76,6 +77,32 @@ describe('stores list in Chromium', () => {
     await shows(page.getByText(/2 products/))
     expect(route(page)).toBe('/main/stores')
     await expect.poll(() => northwind.getByRole('button', { name: 'Sync' }).isEnabled()).toBe(true)
+  })
+
+  it('syncs a 10,000-product store, its progress advancing in the row, then the count', async () => {
+    stack.server.shopify.addProducts('ironpeak-outdoor.myshopify.com', 9_999)
+    const ironpeak = rowOf('ironpeak outdoor')
+    await ironpeak.getByRole('button', { name: 'Sync' }).click()
+    // Every progress text the row shows while the sync runs, in the order seen.
+    const seen: number[] = []
+    await expect
+      .poll(
+        async () => {
+          const label = await ironpeak.getByRole('button', { name: /^Sync/ }).textContent()
+          const fetched = /^Syncing\.\.\. ([\d,]+) \/ 10,000$/.exec(label ?? '')?.[1]
+          if (fetched !== undefined) {
+            if (seen.length === 0) await screenshot(page, 'stores-sync-progress-dark-wide')
+            const count = Number(fetched.replaceAll(',', ''))
+            if (count !== seen.at(-1)) seen.push(count)
+          }
+          return seen.length
+        },
+        { timeout: 20_000, interval: 100 },
+      )
+      .toBeGreaterThanOrEqual(2)
+    expect(seen).toEqual([...seen].sort((a, b) => a - b))
+    await shows(page.getByText('ironpeak outdoor: 10000 products'), 20_000)
+    await expect.poll(() => ironpeak.getByRole('button', { name: 'Sync' }).isEnabled()).toBe(true)
   })
 })
 

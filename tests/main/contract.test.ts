@@ -58,6 +58,8 @@ describe('contract', () => {
       'POST /create-app-config',
       'DELETE /delete-app-config/:shop',
       'GET /get-app-urls',
+      'GET /admin-shop-connection',
+      'POST /admin-test-shop-connection',
       'GET /admin-all-stores',
       'POST /admin-update-products',
       'GET /admin-product-sync-status',

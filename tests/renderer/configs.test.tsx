@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import type { AppUrls } from '@shared/contract'
+import type { AppUrls, ShopConnection } from '@shared/contract'
 import type { AppConfigView, ChannelArgs } from '@shared/ipc'
 import { BridgeError } from '@renderer/lib/bridge'
 import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
@@ -44,11 +44,41 @@ const APP_URLS: AppUrls = {
 
 type CreateArgs = ChannelArgs<'configs/create'>
 
+const REFUSED =
+  'Shopify refused a token for maya-makes.myshopify.com: Client credentials cannot be performed on this shop.'
+
+/** Lumen is connected, Northwind not yet, Maya's grant was refused. */
+const CONNECTIONS: Record<string, ShopConnection> = {
+  'lumen-botanicals.myshopify.com': {
+    shop: 'lumen-botanicals.myshopify.com',
+    state: 'CONNECTED',
+    method: 'CLIENT_CREDENTIALS',
+    scopes: ['read_products'],
+    message: null,
+  },
+  'northwind-apparel.myshopify.com': {
+    shop: 'northwind-apparel.myshopify.com',
+    state: 'NOT_CONNECTED',
+    method: null,
+    scopes: [],
+    message: 'Tandem holds no access token for this shop yet: test the connection to get one',
+  },
+  'maya-makes.myshopify.com': {
+    shop: 'maya-makes.myshopify.com',
+    state: 'ERROR',
+    method: null,
+    scopes: [],
+    message: REFUSED,
+  },
+}
+const connectionOf = ({ shop }: { shop: string }) => CONNECTIONS[shop]!
+
 function renderConfigs(answers: FakeAnswers = {}) {
   const fake = fakeBridge({
     'session/status': () => SIGNED_IN,
     'configs/list': () => CONFIGS,
     'configs/appUrls': () => APP_URLS,
+    'configs/connection': connectionOf,
     'clipboard/writeText': () => undefined,
     ...answers,
   })
@@ -104,10 +134,25 @@ describe('Configs list', () => {
       within(screen.getByRole('table'))
         .getAllByRole('columnheader')
         .map((header) => header.textContent),
-    ).toEqual(['Shop', 'Client ID', 'Client secret', 'Shop type', 'Delete'])
+    ).toEqual(['Shop', 'Client ID', 'Client secret', 'Shop type', 'Connection', 'Delete'])
+    expect(await screen.findByText('client credentials')).toBeInTheDocument()
     expect(dataRows().map(cellTexts)).toEqual([
-      ['lumen-botanicals.myshopify.com', 'lumen-client', '••••••••9f3aRevealCopy', 'Brand', ''],
-      ['northwind-apparel.myshopify.com', 'northwind-client', '••••••••RevealCopy', 'Brand', ''],
+      [
+        'lumen-botanicals.myshopify.com',
+        'lumen-client',
+        '••••••••9f3aRevealCopy',
+        'Brand',
+        'ConnectedTest connectionclient credentials',
+        '',
+      ],
+      [
+        'northwind-apparel.myshopify.com',
+        'northwind-client',
+        '••••••••RevealCopy',
+        'Brand',
+        'Not connectedTest connection',
+        '',
+      ],
     ])
     expect(
       screen.getByRole('button', { name: 'Delete lumen-botanicals.myshopify.com' }),
@@ -121,9 +166,43 @@ describe('Configs list', () => {
     await userEvent.click(tab('Creators'))
 
     expect(tab('Creators')).toHaveAttribute('aria-selected', 'true')
+    expect(await screen.findByText(REFUSED)).toBeInTheDocument()
     expect(dataRows().map(cellTexts)).toEqual([
-      ['maya-makes.myshopify.com', 'maya-client', '••••••••77c1RevealCopy', 'Creator', ''],
+      [
+        'maya-makes.myshopify.com',
+        'maya-client',
+        '••••••••77c1RevealCopy',
+        'Creator',
+        `ErrorTest connection${REFUSED}`,
+        '',
+      ],
     ])
+  })
+
+  it('tests a connection and shows what the shop answered, or why the test failed', async () => {
+    const tested = deferred<ShopConnection>()
+    const fake = renderConfigs({ 'configs/testConnection': () => tested.promise })
+    await loaded()
+    const northwind = rowOf('northwind-apparel.myshopify.com')
+    expect(await within(northwind).findByText('Not connected')).toBeInTheDocument()
+
+    await userEvent.click(within(northwind).getByRole('button', { name: 'Test connection' }))
+    expect(fake.callsTo('configs/testConnection')).toEqual([
+      { channel: 'configs/testConnection', args: { shop: 'northwind-apparel.myshopify.com' } },
+    ])
+    const reason =
+      'Shopify refused a token for northwind-apparel.myshopify.com: Client credentials cannot be performed on this shop.'
+    await act(async () =>
+      tested.resolve({
+        shop: 'northwind-apparel.myshopify.com',
+        state: 'ERROR',
+        method: null,
+        scopes: [],
+        message: reason,
+      }),
+    )
+    expect(within(northwind).getByText('Error')).toBeInTheDocument()
+    expect(within(northwind).getByText(reason)).toBeInTheDocument()
   })
 
   it('says so when a tab has no configs', async () => {
@@ -314,9 +393,9 @@ describe('Add config', () => {
     expect(addConfig()).toBeEnabled()
     expect(tab('Creators')).toHaveAttribute('aria-selected', 'true')
     expect(tab('Brands')).toBeEnabled()
-    expect(dataRows().map(cellTexts)).toEqual([
-      ['maya-makes.myshopify.com', 'maya-client', '••••••••77c1RevealCopy', 'Creator', ''],
-      ['new-creator.myshopify.com', 'client-42', '••••••••cretRevealCopy', 'Creator', ''],
+    expect(dataRows().map((row) => cellTexts(row).slice(0, 4))).toEqual([
+      ['maya-makes.myshopify.com', 'maya-client', '••••••••77c1RevealCopy', 'Creator'],
+      ['new-creator.myshopify.com', 'client-42', '••••••••cretRevealCopy', 'Creator'],
     ])
   })
 

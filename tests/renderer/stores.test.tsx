@@ -243,6 +243,43 @@ describe('Stores list', () => {
     expect(within(toast).getByText('lumen botanicals: 2 products')).toBeInTheDocument()
   })
 
+  it('shows the running sync’s progress in its row, as the server reports it', async () => {
+    const sync = deferred<SyncResult>()
+    let fetched = 0
+    renderStores({
+      'stores/syncProducts': () => sync.promise,
+      'stores/syncStatus': ({ storeShop }) => ({
+        storeShop,
+        state: 'RUNNING',
+        fetched: (fetched += 600),
+        total: 10_000,
+        syncedAt: null,
+        message: null,
+      }),
+    })
+    await screen.findByRole('table')
+    await userEvent.click(within(rowOf('lumen botanicals')).getByRole('button', { name: 'Sync' }))
+
+    expect(
+      await within(rowOf('lumen botanicals')).findByRole(
+        'button',
+        { name: 'Syncing... 600 / 10,000' },
+        { timeout: 2000 },
+      ),
+    ).toBeDisabled()
+    expect(
+      await within(rowOf('lumen botanicals')).findByRole(
+        'button',
+        { name: 'Syncing... 1,200 / 10,000' },
+        { timeout: 2000 },
+      ),
+    ).toBeDisabled()
+
+    await act(async () => sync.resolve(synced('lumen-botanicals.myshopify.com', 10_000)))
+    expect(within(rowOf('lumen botanicals')).getByRole('button', { name: 'Sync' })).toBeEnabled()
+    expect(screen.getByText('lumen botanicals: 10000 products')).toBeInTheDocument()
+  })
+
   it('runs several syncs at once, each ending on its own', async () => {
     const pending = new Map<string, ReturnType<typeof deferred<SyncResult>>>()
     renderStores({

@@ -7,7 +7,11 @@ import {
   type CommerceProduct,
 } from '../../server/src/adapters/commerce/commerce-port'
 import { connectShopify } from '../../server/src/adapters/commerce/shopify/shopify'
-import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
+import type { ShopifyApi } from '../../server/src/adapters/commerce/shopify/shopify-api'
+import { createShopifyCommerce } from '../../server/src/adapters/commerce/shopify/shopify-commerce'
+import { insertAppConfig } from '../../server/src/repositories/app-configs'
+import { sandboxApp } from '../../server/src/seed/sandbox-data'
+import { PUBLIC_URL, startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
 
 // The Shopify adapter, the code a marketplace runs, against the Shopify emulator: every operation
 // of the commerce port, Shopify's rate limits, lost answers and access tokens.
@@ -28,7 +32,9 @@ function adapter() {
     db: server.db,
     secrets: server.secrets,
     endpoint: server.shopify.url,
+    publicUrl: PUBLIC_URL,
     now: () => clock,
+    log: () => {},
     api: {
       wait: async (ms) => {
         const started = performance.now()
@@ -148,6 +154,50 @@ describe('the commerce port on Shopify', () => {
     await adapter().commerce.findCreatorOrder(1004)
     expect(asked()).toBe(before)
     expect(await shopify.findCreatorOrder(9999)).toBeNull()
+  })
+
+  it('asks every creator shop for an order nobody indexed, at most 8 at once', async () => {
+    const creators = Array.from({ length: 14 }, (_, i) => `creator-${i + 1}.myshopify.com`)
+    for (const shop of creators) {
+      server.shopify.addShop(shop)
+      await server.db
+        .insertInto('stores')
+        .values({
+          shop,
+          shop_type: 'CREATOR',
+          product_count: 0,
+          products_synced_at: null,
+          created_at: clock.toISOString(),
+        })
+        .execute()
+      await insertAppConfig(
+        server.db,
+        server.secrets,
+        { shop, ...sandboxApp(shop), shopType: 'CREATOR' },
+        clock.toISOString(),
+      )
+    }
+    // Each answer takes a while, so that the asks overlap as far as they are let.
+    server.shopify.script({ operation: 'order', mode: 'delay', delayMs: 50, times: 100 })
+    const { api } = adapter()
+    let asking = 0
+    let mostAtOnce = 0
+    const counted: ShopifyApi = {
+      async request(shop, document, variables) {
+        mostAtOnce = Math.max(mostAtOnce, ++asking)
+        try {
+          return await api.request(shop, document, variables)
+        } finally {
+          asking--
+        }
+      },
+    }
+    const commerce = createShopifyCommerce({ db: server.db, api: counted })
+    expect(await commerce.findCreatorOrder(424_242)).toBeNull()
+    expect(mostAtOnce).toBe(8)
+    for (const shop of [MAYA, 'urban-trail-edits.myshopify.com', ...creators]) {
+      expect(server.shopify.calls(shop, 'order')).toBe(1)
+    }
   })
 
   it('reads every page of a long order’s lines', async () => {
@@ -272,8 +322,11 @@ describe('rate limits', () => {
   it('waits out THROTTLED for what the cost figures say, then succeeds', async () => {
     // 100 products a page costs 102 points; a bucket of 150 refilling 100 a second holds one.
     server.shopify.addProducts(NORTHWIND, 200)
-    server.shopify.setThrottle(NORTHWIND, { maximumAvailable: 150, restoreRate: 100 })
+    // Connected first, its webhooks registered: their calls would use the bucket too.
     const { api } = adapter()
+    await api.request(NORTHWIND, 'query Shop { shop { id } }')
+    await expect.poll(() => server.shopify.webhookSubscriptions(NORTHWIND).length).toBe(3)
+    server.shopify.setThrottle(NORTHWIND, { maximumAvailable: 150, restoreRate: 100 })
     const page = () =>
       api.request<{ products: { nodes: unknown[] } }>(
         NORTHWIND,

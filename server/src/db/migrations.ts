@@ -249,7 +249,8 @@ const exactlyOnce: Migration = {
 
 /**
  * Shopify for real: each shop's connection (its access token, sealed, and how it was granted),
- * the products a sync stored per shop and the sync's progress, and the index of creator orders. The sandbox commerce tables go: the Shopify emulator holds
+ * the products a sync stored per shop and the sync's progress, the webhooks received (to ignore
+ * repeats), the install's single-use states, and the index of creator orders. The sandbox commerce tables go: the Shopify emulator holds
  * that state now, as Shopify does for real stores.
  */
 const shopify: Migration = {
@@ -293,6 +294,19 @@ const shopify: Migration = {
         .addColumn('synced_at', 'text')
         .addColumn('message', 'text')
         .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute()
+      await trx.schema
+        .createTable('webhook_deliveries')
+        .addColumn('webhook_id', 'text', (c) => c.primaryKey())
+        .addColumn('shop', 'text', (c) => c.notNull())
+        .addColumn('topic', 'text', (c) => c.notNull())
+        .addColumn('received_at', 'text', (c) => c.notNull())
+        .execute()
+      await trx.schema
+        .createTable('oauth_states')
+        .addColumn('state', 'text', (c) => c.primaryKey())
+        .addColumn('shop', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
         .execute()
       await trx.schema
         .createTable('creator_order_index')

@@ -79,6 +79,21 @@ export interface ProductSyncsTable {
   updated_at: string
 }
 
+/** Each webhook Shopify delivered, by its X-Shopify-Webhook-Id: a repeat is ignored. */
+export interface WebhookDeliveriesTable {
+  webhook_id: string
+  shop: string
+  topic: string
+  received_at: string
+}
+
+/** The install's `state` nonces, each good for one callback within 10 minutes. */
+export interface OauthStatesTable {
+  state: string
+  shop: string
+  created_at: string
+}
+
 /** Which creator shop has a creator order: learnt from webhooks and lookups. */
 export interface CreatorOrderIndexTable {
   order_id: number
@@ -181,6 +196,8 @@ export interface Database {
   shop_connections: ShopConnectionsTable
   creator_order_index: CreatorOrderIndexTable
   store_products: StoreProductsTable
+  webhook_deliveries: WebhookDeliveriesTable
+  oauth_states: OauthStatesTable
   product_syncs: ProductSyncsTable
   payment_accounts: PaymentAccountsTable
   payment_transfers: PaymentTransfersTable

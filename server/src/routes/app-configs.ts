@@ -13,7 +13,7 @@ import { deleteAppConfig, insertAppConfig, listAppConfigs } from '../repositorie
  * `/auth/callback` (the current templates) and `/auth/shopify/callback` (shopify_app and older
  * templates). Whichever the app is built with is then already allowed.
  */
-const CALLBACK_PATHS = ['/auth/callback', '/auth/shopify/callback']
+export const CALLBACK_PATHS = ['/auth/callback', '/auth/shopify/callback']
 
 const authUrls = (appUrl: string) => CALLBACK_PATHS.map((path) => appUrl + path).join(',')
 

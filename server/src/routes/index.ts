@@ -3,6 +3,9 @@ import type { RouteDeps } from '../deps'
 import { registerAppConfigRoutes } from './app-configs'
 import { registerCommissionRoutes } from './commissions'
 import { registerImageRoutes } from './images'
+import { registerShopConnectionRoutes } from './shop-connections'
+import { registerShopifyInstallRoutes } from './shopify-install'
+import { registerShopifyWebhookRoute } from './shopify-webhooks'
 import { registerStoreRoutes } from './stores'
 import { registerTransferRoutes } from './transfers'
 
@@ -11,5 +14,8 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   registerStoreRoutes(app, deps)
   registerCommissionRoutes(app, deps)
   registerTransferRoutes(app, deps)
+  registerShopConnectionRoutes(app, deps)
+  registerShopifyInstallRoutes(app, deps)
+  registerShopifyWebhookRoute(app, deps)
   registerImageRoutes(app)
 }

@@ -55,6 +55,8 @@ export function buildHandlers({ session, settings, api, desktop }: Services): Ha
     'configs/copySecret': async ({ shop }) =>
       desktop.copyText((await findConfig(shop)).clientSecret),
     'configs/appUrls': () => api.call('getAppUrls'),
+    'configs/connection': (query) => api.call('adminShopConnection', { query }),
+    'configs/testConnection': (body) => api.call('adminTestShopConnection', { body }),
 
     'transfer/preview': (query) => api.call('adminPreviewOrderTransfer', { query }),
     'transfer/process': (body) => api.call('adminCreateOrderTransfer', { body }),

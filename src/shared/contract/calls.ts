@@ -8,6 +8,7 @@ import {
   DefaultCommissionInput,
   ProductSyncStatus,
   Rate,
+  ShopConnection,
   ShopDomain,
   Store,
   TransferPreview,
@@ -72,6 +73,20 @@ export const calls = {
     path: '/get-app-urls',
     query: NoQuery,
     response: AppUrls,
+    status: 200,
+  }),
+  adminShopConnection: call({
+    method: 'GET',
+    path: '/admin-shop-connection',
+    query: z.object({ shop: ShopDomain }).strict(),
+    response: ShopConnection,
+    status: 200,
+  }),
+  adminTestShopConnection: call({
+    method: 'POST',
+    path: '/admin-test-shop-connection',
+    body: z.object({ shop: ShopDomain }).strict(),
+    response: ShopConnection,
     status: 200,
   }),
   adminAllStores: call({

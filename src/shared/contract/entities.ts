@@ -44,6 +44,16 @@ export const ProductSyncStatus = z.object({
 })
 export type ProductSyncStatus = z.infer<typeof ProductSyncStatus>
 
+/** How Tandem is connected to a shop's Admin API (INTEGRATIONS.md § Shopify). */
+export const ShopConnection = z.object({
+  shop: z.string(),
+  state: z.enum(['CONNECTED', 'NOT_CONNECTED', 'ERROR']),
+  method: z.enum(['CLIENT_CREDENTIALS', 'AUTHORIZATION_CODE']).nullable(),
+  scopes: z.array(z.string()),
+  message: z.string().nullable(),
+})
+export type ShopConnection = z.infer<typeof ShopConnection>
+
 export const AppConfig = z.object({
   shop: z.string(),
   clientId: z.string(),

@@ -10,7 +10,11 @@ import {
   upsertEmulatorUser,
   type EmulatorUser,
 } from '../../../scripts/lib/auth-emulator'
-import { startShopifyEmulator, type ShopifyEmulator } from '../../../emulators/shopify/emulator'
+import {
+  startShopifyEmulator,
+  type ShopifyEmulator,
+  type ShopifyEmulatorOptions,
+} from '../../../emulators/shopify/emulator'
 import type { CommercePort } from '../../../server/src/adapters/commerce/commerce-port'
 import {
   connectShopify,
@@ -53,6 +57,8 @@ export interface ServerOptions {
   publicUrl?: string
   /** Wraps the Shopify adapter, to slow down or hold its calls. */
   commerce?: (shopify: CommercePort) => CommercePort
+  /** The Shopify emulator's settings beyond the image URL and seed. */
+  shopifyEmulator?: Partial<ShopifyEmulatorOptions>
   /** The Shopify adapter's waits and request timeout. */
   shopifyApi?: ShopifyDeps['api']
   payments?: (db: Db) => PaymentsPort
@@ -78,16 +84,21 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
   const secrets = createSecretBox(randomBytes(32))
   const publicUrl = options.publicUrl ?? PUBLIC_URL
   const shopify = await startShopifyEmulator({
+    ...options.shopifyEmulator,
     imageBaseUrl: publicUrl,
     seed: options.seed !== false,
   })
   const now = options.now ?? (() => new Date())
-  const { commerce } = connectShopify({
+  const { commerce, ...shopifyServices } = connectShopify({
     db,
     secrets,
     endpoint: shopify.url,
+    publicUrl,
     now,
     api: options.shopifyApi,
+    // A webhook registration cut short by the end of a test is not that test's concern; the
+    // tests of connections read the subscriptions the emulator holds.
+    log: () => {},
   })
   if (options.seed !== false) {
     await seedSandboxMarketplace(db, { secrets, now: new Date() })
@@ -98,6 +109,7 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
     adminEmails: options.adminEmails ?? [LISTED_ADMIN_EMAIL],
     secrets,
     commerce: options.commerce ? options.commerce(commerce) : commerce,
+    shopify: shopifyServices,
     payments: (options.payments ?? createSandboxPayments)(db),
     publicUrl,
     now: options.now,

@@ -9,6 +9,8 @@ export const CALL_ACTIONS: Record<CallName, string> = {
   createAppConfig: 'create app config',
   deleteAppConfig: 'delete app config',
   getAppUrls: 'fetch app urls',
+  adminShopConnection: 'fetch connection',
+  adminTestShopConnection: 'test connection',
   adminAllStores: 'fetch stores',
   adminUpdateProducts: 'sync products',
   adminProductSyncStatus: 'fetch sync progress',

@@ -3,6 +3,7 @@ import type { ShopConnectionsTable } from '../../../db/schema'
 import { findAppConfig } from '../../../repositories/app-configs'
 import type { SecretBox } from '../../../secrets'
 import { CommerceError } from '../commerce-port'
+import { recordConnectionError } from './shop-connection-status'
 import type { ShopTokens } from './shopify-api'
 import { shopOrigin } from './shopify-endpoint'
 
@@ -32,8 +33,12 @@ export class ShopConnectionError extends CommerceError {
 }
 
 export interface ShopConnections extends ShopTokens {
-  /** Stores the token of an authorization-code install (the callback's code exchange). */
-  saveGrant(shop: string, method: ConnectionMethod, grant: TokenGrant): Promise<void>
+  /** Where the install sends the merchant to approve the app: the shop's authorize page. */
+  authorizeUrl(shop: string, query: Record<string, string>): string
+  /** Exchanges an install's authorization code for an expiring token with its refresh token. */
+  exchangeCode(shop: string, code: string): Promise<void>
+  /** The app was uninstalled: its tokens are dead, and the shop is not connected any more. */
+  forget(shop: string): Promise<void>
 }
 
 interface Deps {
@@ -41,6 +46,8 @@ interface Deps {
   secrets: SecretBox
   endpoint: string | null
   now: () => Date
+  /** A shop got its first token (or was installed): its webhooks are registered then. */
+  onConnected(shop: string): void
 }
 
 export function createShopConnections(deps: Deps): ShopConnections {
@@ -66,11 +73,7 @@ export function createShopConnections(deps: Deps): ShopConnections {
         return token
       }
     }
-    const config = await findAppConfig(deps.db, deps.secrets, shop)
-    if (!config) {
-      throw new ShopConnectionError(`${shop} has no app config: add one in Configs to connect it`)
-    }
-    const credentials = { client_id: config.clientId, client_secret: config.clientSecret }
+    const credentials = await credentialsOf(shop)
     const refreshToken =
       row?.refresh_token_sealed &&
       Date.parse(row.refresh_token_expires_at ?? '') > deps.now().getTime()
@@ -82,9 +85,21 @@ export function createShopConnections(deps: Deps): ShopConnections {
       method && refreshToken
         ? { ...credentials, grant_type: 'refresh_token', refresh_token: refreshToken }
         : { ...credentials, grant_type: 'client_credentials' },
-    )
+    ).catch(async (error: unknown) => {
+      await recordConnectionError(deps.db, shop, error, deps.now())
+      throw error
+    })
     await save(shop, method ?? 'CLIENT_CREDENTIALS', grant)
+    if (!row?.access_token_sealed) deps.onConnected(shop)
     return grant.access_token
+  }
+
+  async function credentialsOf(shop: string) {
+    const config = await findAppConfig(deps.db, deps.secrets, shop)
+    if (!config) {
+      throw new ShopConnectionError(`${shop} has no app config: add one in Configs to connect it`)
+    }
+    return { client_id: config.clientId, client_secret: config.clientSecret }
   }
 
   async function requestToken(shop: string, body: Record<string, string>): Promise<TokenGrant> {
@@ -146,6 +161,20 @@ export function createShopConnections(deps: Deps): ShopConnections {
       refused.set(shop, token)
       if (held.get(shop)?.token === token) held.delete(shop)
     },
-    saveGrant: save,
+    authorizeUrl: (shop, query) =>
+      `${shopOrigin(shop, deps.endpoint)}/admin/oauth/authorize?${new URLSearchParams(query)}`,
+    async exchangeCode(shop, code) {
+      const grant = await requestToken(shop, {
+        ...(await credentialsOf(shop)),
+        code,
+        expiring: '1',
+      })
+      await save(shop, 'AUTHORIZATION_CODE', grant)
+      deps.onConnected(shop)
+    },
+    async forget(shop) {
+      held.delete(shop)
+      await deps.db.deleteFrom('shop_connections').where('shop', '=', shop).execute()
+    },
   }
 }

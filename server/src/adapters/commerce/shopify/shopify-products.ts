@@ -18,7 +18,11 @@ export const BULK_THRESHOLD = 2_000
 export const PAGE_SIZE = 249
 /** Products handed to the store at once while a bulk file is read. */
 const BULK_BATCH = 500
-const BULK_POLL_MS = 250
+/**
+ * A running operation is asked about after a tenth of the time it has run so far, within these
+ * bounds: a short one is seen done soon after, a long one is not asked about needlessly often.
+ */
+const BULK_POLL_MS = { least: 50, most: 5_000 }
 
 const PRODUCT_FIELDS = `id title status variantsCount { count } priceRangeV2 { minVariantPrice { amount currencyCode } }`
 
@@ -116,10 +120,12 @@ export async function readProducts(api: ShopifyApi, shop: string, reading: Produ
 }
 
 async function readInBulk(api: ShopifyApi, shop: string, reading: ProductReading) {
+  const started = performance.now()
   let operation = await startBulk(api, shop)
   while (operation.status === 'CREATED' || operation.status === 'RUNNING') {
     await reading.onProgress(Number(operation.objectCount))
-    await sleep(BULK_POLL_MS)
+    const running = performance.now() - started
+    await sleep(Math.min(BULK_POLL_MS.most, Math.max(BULK_POLL_MS.least, running / 10)))
     const answer: { node: BulkOperation | null } = await api.request(shop, BULK_STATUS, {
       id: operation.id,
     })
@@ -136,21 +142,21 @@ async function readInBulk(api: ShopifyApi, shop: string, reading: ProductReading
   if (!file.ok || !file.body) {
     throw new CommerceError(`The bulk file of ${shop}'s products could not be read: ${file.status}`)
   }
+  // Shopify counted what it read while it ran; reading its file adds nothing to show.
   let batch: CommerceProduct[] = []
-  let fetched = 0
+  let taken = 0
   const lines = createInterface({ input: Readable.fromWeb(file.body), crlfDelay: Infinity })
   for await (const line of lines) {
     if (!line.trim()) continue
     batch.push(toProduct(JSON.parse(line) as ProductNode))
     if (batch.length === BULK_BATCH) {
       await reading.take(batch)
-      fetched += batch.length
-      await reading.onProgress(fetched)
+      taken += batch.length
       batch = []
     }
   }
   await reading.take(batch)
-  await reading.onProgress(fetched + batch.length)
+  await reading.onProgress(taken + batch.length)
 }
 
 /**

@@ -8,6 +8,7 @@ import { withMember } from '@renderer/lib/sets'
 import { showToast } from '@renderer/lib/toast'
 import { StoreTypeBadge } from '@renderer/features/stores/StoreTypeBadge'
 import { RefusalAlert } from '@renderer/app/RefusalAlert'
+import { ShopConnectionCell } from './ShopConnectionCell'
 
 interface ConfigsTableProps {
   configs: AppConfigView[]
@@ -16,7 +17,10 @@ interface ConfigsTableProps {
   onDeleted: (shop: string) => void
 }
 
-/** SPEC §2's table "App Configurations": the configs of one shop type, each to delete. */
+/**
+ * SPEC §2's table "App Configurations": the configs of one shop type, each to delete, with its
+ * shop's connection (INTEGRATIONS.md).
+ */
 export function ConfigsTable({ configs, empty, onDeleted }: ConfigsTableProps) {
   const bridge = useBridge()
   const [confirming, setConfirming] = useState<AppConfigView | null>(null)
@@ -54,14 +58,15 @@ export function ConfigsTable({ configs, empty, onDeleted }: ConfigsTableProps) {
       {configs.length === 0 ? (
         <Text c="dimmed">{empty}</Text>
       ) : (
-        <Table.ScrollContainer minWidth={640}>
+        <Table.ScrollContainer minWidth={880}>
           <Table>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Shop</Table.Th>
                 <Table.Th>Client ID</Table.Th>
                 <Table.Th>Client secret</Table.Th>
-                <Table.Th>Shop type</Table.Th>
+                <Table.Th style={{ whiteSpace: 'nowrap' }}>Shop type</Table.Th>
+                <Table.Th w={250}>Connection</Table.Th>
                 <Table.Th>
                   <VisuallyHidden>Delete</VisuallyHidden>
                 </Table.Th>
@@ -77,6 +82,9 @@ export function ConfigsTable({ configs, empty, onDeleted }: ConfigsTableProps) {
                   </Table.Td>
                   <Table.Td>
                     <StoreTypeBadge shopType={config.shopType} />
+                  </Table.Td>
+                  <Table.Td>
+                    <ShopConnectionCell shop={config.shop} />
                   </Table.Td>
                   <Table.Td ta="right">
                     <ActionIcon
@@ -147,8 +155,9 @@ function ClientSecret({ config }: { config: AppConfigView }) {
   }
 
   return (
-    <Group gap="xs" wrap="nowrap">
-      <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+    // Its buttons go below the secret when the column is narrow, rather than be cut off.
+    <Group gap="xs">
+      <Text size="sm" ff="monospace" style={{ whiteSpace: 'nowrap' }}>
         {revealed ?? config.maskedClientSecret}
       </Text>
       <Button size="compact-xs" variant="default" loading={revealing} onClick={() => void toggle()}>

@@ -51,7 +51,7 @@ export function StoreTable({ stores }: { stores: Store[] }) {
               URL
             </Table.Th>
             <Table.Th w={88}>Type</Table.Th>
-            <Table.Th w={112}>
+            <Table.Th className={classes.syncColumn}>
               <VisuallyHidden>Sync products</VisuallyHidden>
             </Table.Th>
             <Table.Th w={48}>
@@ -137,6 +137,7 @@ function StoreRow({ store, rowIndex }: { store: Store; rowIndex: number }) {
         <Button
           size="xs"
           variant="default"
+          classNames={{ root: classes.syncButton, label: classes.syncLabel }}
           disabled={syncing}
           onClick={() => void syncStoreProducts(bridge, store.shop)}
         >

@@ -1,0 +1,56 @@
+import type { Db } from '../../../db/connect'
+import type { ShopifyApi } from './shopify-api'
+
+// The webhooks each connected shop sends Tandem (INTEGRATIONS.md): creator shops their paid orders
+// (the creator-order index), every shop its uninstall, brand shops their product changes.
+
+const TOPICS = {
+  CREATOR: ['ORDERS_PAID', 'APP_UNINSTALLED'],
+  BRAND: ['APP_UNINSTALLED', 'PRODUCTS_UPDATE', 'PRODUCTS_DELETE'],
+} as const
+
+const SUBSCRIBE = /* GraphQL */ `
+  mutation WebhookSubscribe($topic: WebhookSubscriptionTopic!, $uri: String!) {
+    webhookSubscriptionCreate(topic: $topic, webhookSubscription: { uri: $uri, format: JSON }) {
+      webhookSubscription {
+        id
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`
+
+/** Shopify's answer when the shop already sends this topic to this address. */
+const ALREADY_SUBSCRIBED = /already been taken/
+
+/** The path Shopify posts every webhook to. */
+export const WEBHOOK_PATH = '/webhooks/shopify'
+
+/** Subscribes the shop to its topics; a topic it already sends here counts as done. */
+export async function registerWebhooks(
+  deps: { db: Db; api: ShopifyApi; publicUrl: string },
+  shop: string,
+): Promise<void> {
+  const config = await deps.db
+    .selectFrom('app_configs')
+    .select('shop_type')
+    .where('shop', '=', shop)
+    .executeTakeFirst()
+  if (!config) return
+  for (const topic of TOPICS[config.shop_type]) {
+    const answer: {
+      webhookSubscriptionCreate: { userErrors: { message: string }[] }
+    } = await deps.api.request(shop, SUBSCRIBE, { topic, uri: deps.publicUrl + WEBHOOK_PATH })
+    const refusals = answer.webhookSubscriptionCreate.userErrors.filter(
+      (error) => !ALREADY_SUBSCRIBED.test(error.message),
+    )
+    if (refusals.length > 0) {
+      throw new Error(
+        `Shopify refused the ${topic} webhook of ${shop}: ${refusals.map((r) => r.message).join('; ')}`,
+      )
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import { useEffect, useState } from 'react'
+import { Badge, Button, Group, Stack, Text } from '@mantine/core'
+import type { ShopConnection } from '@shared/contract'
+import { failureReason, useBridge } from '@renderer/lib/bridge'
+import { showToast } from '@renderer/lib/toast'
+
+const LOOK: Record<ShopConnection['state'], { label: string; color: string }> = {
+  CONNECTED: { label: 'Connected', color: 'teal' },
+  NOT_CONNECTED: { label: 'Not connected', color: 'gray' },
+  ERROR: { label: 'Error', color: 'red' },
+}
+
+const METHOD: Record<NonNullable<ShopConnection['method']>, string> = {
+  CLIENT_CREDENTIALS: 'client credentials',
+  AUTHORIZATION_CODE: 'app install',
+}
+
+/**
+ * How Tandem is connected to the shop (INTEGRATIONS.md): its state, how it was granted, and the
+ * reason of a failure; "Test connection" asks the shop itself.
+ */
+export function ShopConnectionCell({ shop }: { shop: string }) {
+  const bridge = useBridge()
+  const [connection, setConnection] = useState<ShopConnection | null>(null)
+  const [testing, setTesting] = useState(false)
+
+  useEffect(() => {
+    let current = true
+    bridge
+      .invoke('configs/connection', { shop })
+      .then((answer) => current && setConnection(answer))
+      // The row still works without it; "Test connection" asks again.
+      .catch(() => {})
+    return () => {
+      current = false
+    }
+  }, [bridge, shop])
+
+  const test = async () => {
+    setTesting(true)
+    try {
+      setConnection(await bridge.invoke('configs/testConnection', { shop }))
+    } catch (error) {
+      showToast({ tone: 'error', title: 'Error', message: failureReason(error) })
+    } finally {
+      setTesting(false)
+    }
+  }
+
+  const look = connection && LOOK[connection.state]
+  return (
+    <Stack gap={4} align="flex-start">
+      <Group gap="xs">
+        {look ? (
+          <Badge color={look.color} variant="light" style={{ flexShrink: 0 }}>
+            {look.label}
+          </Badge>
+        ) : (
+          <Text size="sm" c="dimmed">
+            …
+          </Text>
+        )}
+        <Button size="compact-xs" variant="default" loading={testing} onClick={() => void test()}>
+          Test connection
+        </Button>
+      </Group>
+      {connection?.method && (
+        <Text size="xs" c="dimmed">
+          {METHOD[connection.method]}
+        </Text>
+      )}
+      {connection?.state === 'ERROR' && connection.message && (
+        <Text size="xs" c="red" style={{ overflowWrap: 'anywhere' }}>
+          {connection.message}
+        </Text>
+      )}
+    </Stack>
+  )
+}
