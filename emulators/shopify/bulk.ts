@@ -29,6 +29,8 @@ import type { Timers } from './timers'
 /** Shopify's pace, roughly; a test slows it down to watch an operation run. */
 export const DEFAULT_BULK_OBJECTS_PER_SECOND = 20_000
 const MINIMUM_RUN_MS = 50
+/** Since API 2026-01 an app runs up to five bulk queries at once per shop (one before). */
+const CONCURRENT_OPERATIONS = 5
 
 interface BulkOperationRecord {
   id: string
@@ -115,12 +117,12 @@ export class BulkOperations {
       bulkOperation: null,
       userErrors: [{ field, message }],
     })
-    const running = this.operations.find(
+    const running = this.operations.filter(
       (op) => op.shop === ctx.shop.domain && (op.status === 'CREATED' || op.status === 'RUNNING'),
     )
-    if (running)
+    if (running.length >= CONCURRENT_OPERATIONS)
       return refuse(
-        `A bulk query operation for this app and shop is already in progress: ${running.id}.`,
+        `There are already ${CONCURRENT_OPERATIONS} bulk query operations in progress for this app and shop.`,
         null,
       )
     let walk: Walk

@@ -20,14 +20,16 @@ const invalidClient = () =>
   })
 
 /**
- * Shopify's HMAC of a query: the parameters other than hmac, sorted, `k=v` joined by `&`,
- * HMAC-SHA256 with the client secret, hex. Answers the parameters with hmac among them, sorted.
+ * Shopify's HMAC of a query: the parameters other than hmac, sorted and form-encoded as a query
+ * (the way Shopify's own app library checks it), HMAC-SHA256 with the client secret, hex.
+ * Answers the parameters with hmac among them, sorted.
  */
 export function signParams(params: Record<string, string>, secret: string): URLSearchParams {
-  const message = Object.keys(params)
-    .sort()
-    .map((key) => `${key}=${params[key]}`)
-    .join('&')
+  const message = new URLSearchParams(
+    Object.keys(params)
+      .sort()
+      .map((key): [string, string] => [key, params[key]!]),
+  ).toString()
   const hmac = createHmac('sha256', secret).update(message).digest('hex')
   const all: Record<string, string> = { ...params, hmac }
   return new URLSearchParams(

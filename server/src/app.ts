@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import { isAdministrator, SignInServiceUnavailableError, TokenRejectedError } from './auth/verify'
 import type { AppDeps } from './deps'
 import { answerFrameworkError, HttpError, installErrorHandling } from './http/errors'
@@ -21,7 +21,19 @@ export const SIGN_IN_SERVICE_UNREACHABLE =
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger ? { redact: ['req.headers.authorization'] } : false,
+    logger: deps.logger
+      ? {
+          serializers: {
+            // No headers (the bearer token), and no query on Shopify's install and callback paths,
+            // which carry a code, a state and a signature.
+            req: (request: FastifyRequest) => ({
+              method: request.method,
+              url: request.url.startsWith('/shopify/') ? request.url.split('?')[0] : request.url,
+              remoteAddress: request.ip,
+            }),
+          },
+        }
+      : false,
     bodyLimit: BODY_LIMIT_BYTES,
     // Refuse rather than quietly coerce: "10abc" is not a number.
     ajv: { customOptions: { coerceTypes: false } },

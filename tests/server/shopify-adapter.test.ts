@@ -294,6 +294,22 @@ describe('lost answers and server errors', () => {
     })
   })
 
+  it('never sends a mutation its caller stopped waiting for', async () => {
+    // The shop's queue is held by a slow query; the order's caller gives up meanwhile.
+    server.shopify.script({ operation: 'productsCount', mode: 'delay', delayMs: 400 })
+    const slow = shopify.countProducts(NORTHWIND)
+    const order = shopify.createOrder(NORTHWIND, brandOrder([{ variantId: SOCKS, quantity: 1 }]), {
+      signal: AbortSignal.timeout(100),
+    })
+    await expect(order).rejects.toThrow(
+      `OrderCreate for ${NORTHWIND} was not sent: its caller stopped waiting`,
+    )
+    await slow
+    expect(server.shopify.calls(NORTHWIND, 'orderCreate')).toBe(0)
+    expect(server.shopify.orders(NORTHWIND)).toEqual([])
+    expect(stock(SOCKS)).toBe(100)
+  })
+
   it('does not resend a mutation after a server error either', async () => {
     server.shopify.script({ operation: 'orderMarkAsPaid', mode: 'error', status: 503 })
     const created = await shopify.createOrder(
@@ -320,13 +336,13 @@ describe('lost answers and server errors', () => {
 
 describe('rate limits', () => {
   it('waits out THROTTLED for what the cost figures say, then succeeds', async () => {
-    // 100 products a page costs 102 points; a bucket of 150 refilling 100 a second holds one.
+    // 100 products a page costs 102 points; a bucket of 150 refilling 50 a second holds one.
     server.shopify.addProducts(NORTHWIND, 200)
     // Connected first, its webhooks registered: their calls would use the bucket too.
     const { api } = adapter()
     await api.request(NORTHWIND, 'query Shop { shop { id } }')
     await expect.poll(() => server.shopify.webhookSubscriptions(NORTHWIND).length).toBe(3)
-    server.shopify.setThrottle(NORTHWIND, { maximumAvailable: 150, restoreRate: 100 })
+    server.shopify.setThrottle(NORTHWIND, { maximumAvailable: 150, restoreRate: 50 })
     const page = () =>
       api.request<{ products: { nodes: unknown[] } }>(
         NORTHWIND,
@@ -334,27 +350,24 @@ describe('rate limits', () => {
       )
     await page()
     const before = server.shopify.calls(NORTHWIND, 'products')
-    const started = performance.now()
     const answer = await page()
-    const took = performance.now() - started
     expect(answer.products.nodes).toHaveLength(100)
     // One THROTTLED answer, one wait, one success.
     expect(server.shopify.calls(NORTHWIND, 'products') - before).toBe(2)
     expect(waits).toHaveLength(1)
-    // The bucket held 150 − 102 = 48 of the 102 asked: (102 − 48) / 100 s, give or take the
+    // The bucket held 150 − 102 = 48 of the 102 asked: (102 − 48) / 50 s, give or take the
     // few points restored between the two calls.
-    const figure = ((102 - 48) / 100) * 1000
+    const figure = ((102 - 48) / 50) * 1000
     expect(Math.abs(waits[0]!.asked - figure) / figure).toBeLessThan(0.2)
-    expect(Math.abs(took - figure) / figure).toBeLessThan(0.2)
+    // The wait measured by the clock, not only the one asked for.
+    expect(Math.abs(waits[0]!.took - figure) / figure).toBeLessThan(0.2)
   })
 
   it('honours 429 Retry-After as seconds', async () => {
-    server.shopify.script({ operation: 'productsCount', mode: 'throttle429', retryAfterSeconds: 1 })
-    const started = performance.now()
+    server.shopify.script({ operation: 'productsCount', mode: 'throttle429', retryAfterSeconds: 2 })
     expect(await shopify.countProducts(NORTHWIND)).toBe(2)
-    const took = performance.now() - started
-    expect(waits.map((wait) => wait.asked)).toEqual([1000])
-    expect(Math.abs(took - 1000) / 1000).toBeLessThan(0.2)
+    expect(waits.map((wait) => wait.asked)).toEqual([2000])
+    expect(Math.abs(waits[0]!.took - 2000) / 2000).toBeLessThan(0.2)
   })
 
   it('resends a throttled mutation, which Shopify did not run', async () => {

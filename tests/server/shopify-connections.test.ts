@@ -230,7 +230,7 @@ describe('the authorization-code install', () => {
     expect(await connection(NORTHWIND)).toMatchObject({
       state: 'CONNECTED',
       method: 'AUTHORIZATION_CODE',
-      scopes: ['read_products', 'read_orders', 'write_orders'],
+      scopes: ['read_products', 'read_orders', 'read_all_orders', 'write_orders'],
     })
     // The token works, and the same callback again is refused: its state was used.
     expect((await testConnection(NORTHWIND)).json()).toMatchObject({ state: 'CONNECTED' })

@@ -294,6 +294,7 @@ const shopify: Migration = {
         .addColumn('synced_at', 'text')
         .addColumn('message', 'text')
         .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addColumn('run_id', 'text')
         .execute()
       await trx.schema
         .createTable('webhook_deliveries')

@@ -75,8 +75,10 @@ export interface ProductSyncsTable {
   started_at: string
   synced_at: string | null
   message: string | null
-  /** Moves on with each batch: a RUNNING row that stopped moving belongs to a process that died. */
+  /** Moves on with each batch and heartbeat: a RUNNING row that stopped belongs to a dead process. */
   updated_at: string
+  /** The run that holds it: only that run's writes change it. */
+  run_id: string | null
 }
 
 /** Each webhook Shopify delivered, by its X-Shopify-Webhook-Id: a repeat is ignored. */

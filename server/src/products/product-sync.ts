@@ -1,14 +1,18 @@
 import type { ProductSyncStatus } from '@shared/contract'
 import type { CommercePort, CommerceProduct } from '../adapters/commerce/commerce-port'
+import { randomBytes } from 'node:crypto'
 import type { Db } from '../db/connect'
 import { CommerceError } from '../adapters/commerce/commerce-port'
 
 // A store's product sync: the platform's products read through the commerce port and stored per
 // store, its progress kept in product_syncs so that any server process can tell how far it got.
-// A second request for a store whose sync runs joins it instead of starting another.
+// One sync runs per store: it is claimed in the database, so a second request (in this process
+// or another) joins the running one instead of starting another.
 
-/** A RUNNING sync whose progress has not moved for this long belongs to a process that died. */
+/** A RUNNING sync that has not shown a sign of life for this long belongs to a process that died. */
 const STALE_AFTER_MS = 60_000
+/** How often a running sync says it is alive, whatever its progress. */
+const HEARTBEAT_MS = 10_000
 const JOIN_POLL_MS = 250
 
 interface Deps {
@@ -27,12 +31,55 @@ export function createProductSync(deps: Deps) {
   const running = new Map<string, Promise<ProductSyncResult>>()
   const stamp = () => deps.now().toISOString()
 
-  const record = (shop: string, changes: Partial<Omit<ProductSyncRow, 'store_shop'>>) =>
+  /** Changes the sync's row, only while this run still holds it. */
+  const record = (
+    shop: string,
+    runId: string,
+    changes: Partial<Omit<ProductSyncRow, 'store_shop' | 'run_id'>>,
+  ) =>
     db
       .updateTable('product_syncs')
       .set({ ...changes, updated_at: stamp() })
       .where('store_shop', '=', shop)
+      .where('run_id', '=', runId)
       .execute()
+
+  /** Takes the store's sync, unless a live one runs: its run id, or null. */
+  async function claim(shop: string): Promise<{ runId: string; startedAt: string } | null> {
+    const startedAt = stamp()
+    const runId = randomBytes(8).toString('hex')
+    await db
+      .insertInto('product_syncs')
+      .values({
+        store_shop: shop,
+        state: 'IDLE',
+        fetched: 0,
+        total: null,
+        started_at: startedAt,
+        synced_at: null,
+        message: null,
+        updated_at: startedAt,
+        run_id: null,
+      })
+      .onConflict((conflict) => conflict.column('store_shop').doNothing())
+      .execute()
+    const staleBefore = new Date(deps.now().getTime() - STALE_AFTER_MS).toISOString()
+    const taken = await db
+      .updateTable('product_syncs')
+      .set({
+        state: 'RUNNING',
+        fetched: 0,
+        total: null,
+        started_at: startedAt,
+        message: null,
+        updated_at: startedAt,
+        run_id: runId,
+      })
+      .where('store_shop', '=', shop)
+      .where((eb) => eb.or([eb('state', '!=', 'RUNNING'), eb('updated_at', '<', staleBefore)]))
+      .executeTakeFirst()
+    return taken.numUpdatedRows > 0n ? { runId, startedAt } : null
+  }
 
   async function store(shop: string, products: CommerceProduct[], seenAt: string) {
     if (products.length === 0) return
@@ -62,24 +109,12 @@ export function createProductSync(deps: Deps) {
       .execute()
   }
 
-  async function run(shop: string): Promise<ProductSyncResult> {
-    const startedAt = stamp()
-    const start = {
-      state: 'RUNNING' as const,
-      fetched: 0,
-      total: null,
-      started_at: startedAt,
-      message: null,
-      updated_at: startedAt,
-    }
-    await db
-      .insertInto('product_syncs')
-      .values({ store_shop: shop, synced_at: null, ...start })
-      .onConflict((conflict) => conflict.column('store_shop').doUpdateSet(start))
-      .execute()
+  async function run(shop: string, { runId, startedAt }: { runId: string; startedAt: string }) {
+    // Alive while it runs, even through a long wait with no progress to show (a bulk reading).
+    const heartbeat = setInterval(() => void record(shop, runId, {}).catch(() => {}), HEARTBEAT_MS)
     try {
       const total = await deps.commerce.countProducts(shop)
-      await record(shop, { total })
+      await record(shop, runId, { total })
       let fetched = 0
       await deps.commerce.readProducts(shop, {
         total,
@@ -87,15 +122,15 @@ export function createProductSync(deps: Deps) {
         onProgress: async (count) => {
           if (count <= fetched) return
           fetched = count
-          await record(shop, { fetched })
+          await record(shop, runId, { fetched })
         },
         take: (products) => store(shop, products, startedAt),
       })
-      // Products the shop no longer has were not seen by this sync.
+      // Products the shop no longer has were seen by no sync or webhook since this one began.
       await db
         .deleteFrom('store_products')
         .where('store_shop', '=', shop)
-        .where('seen_at', '!=', startedAt)
+        .where('seen_at', '<', startedAt)
         .execute()
       const { count } = await db
         .selectFrom('store_products')
@@ -109,12 +144,24 @@ export function createProductSync(deps: Deps) {
         .set({ product_count: productCount, products_synced_at: syncedAt })
         .where('shop', '=', shop)
         .execute()
-      await record(shop, { state: 'IDLE', fetched: productCount, synced_at: syncedAt })
+      await record(shop, runId, { state: 'IDLE', fetched: productCount, synced_at: syncedAt })
       return { productCount, syncedAt }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
-      await record(shop, { state: 'FAILED', message })
+      await record(shop, runId, { state: 'FAILED', message })
       throw error
+    } finally {
+      clearInterval(heartbeat)
+    }
+  }
+
+  /** Runs the store's sync, or follows the one running; takes over one that died. */
+  async function claimOrFollow(shop: string): Promise<ProductSyncResult> {
+    for (;;) {
+      const claimed = await claim(shop)
+      if (claimed) return run(shop, claimed)
+      const followed = await follow(shop)
+      if (followed) return followed
     }
   }
 
@@ -139,13 +186,7 @@ export function createProductSync(deps: Deps) {
     sync(shop: string): Promise<ProductSyncResult> {
       let sync = running.get(shop)
       if (!sync) {
-        sync = (async () => {
-          const elsewhere = await syncRow(db, shop)
-          const live =
-            elsewhere?.state === 'RUNNING' &&
-            deps.now().getTime() - Date.parse(elsewhere.updated_at) <= STALE_AFTER_MS
-          return (live && (await follow(shop))) || run(shop)
-        })().finally(() => running.delete(shop))
+        sync = claimOrFollow(shop).finally(() => running.delete(shop))
         running.set(shop, sync)
       }
       return sync

@@ -31,6 +31,8 @@ export function registerAppConfigRoutes(app: FastifyInstance, deps: RouteDeps): 
   defineRoute(app, 'deleteAppConfig', async ({ params }) => {
     const appConfig = await deleteAppConfig(deps.db, deps.secrets, params.shop)
     if (!appConfig) throw new HttpError(404, `No app config for ${params.shop}`)
+    // The app's tokens go with its config: nothing may call the shop with them any more.
+    await deps.shopify.connections.forget(params.shop)
     return { appConfig }
   })
 

@@ -14,8 +14,11 @@ import { CALLBACK_PATHS } from './app-configs'
 // Shopify comes back to the callback with a code for an expiring token. Both are public paths,
 // authenticated by Shopify's signature with the shop's client secret instead of an admin token.
 
-/** What the app asks of a shop: its products, and orders to read and to create. */
-export const INSTALL_SCOPES = 'read_products,read_orders,write_orders'
+/**
+ * What the app asks of a shop: its products, and orders to read and to create; all its orders,
+ * since without read_all_orders Shopify hides those older than 60 days.
+ */
+export const INSTALL_SCOPES = 'read_products,read_orders,read_all_orders,write_orders'
 /** How old a signed query may be: Shopify's requests are answered at once. */
 const TIMESTAMP_WINDOW_S = 90
 const STATE_TTL_MS = 10 * 60_000

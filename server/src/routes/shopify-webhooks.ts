@@ -7,11 +7,14 @@ import type { RouteDeps } from '../deps'
 import { toMinorUnits } from '../domain/money'
 import { HttpError } from '../http/errors'
 import { findAppConfig } from '../repositories/app-configs'
+import { findStoreType } from '../repositories/stores'
 
 // POST /webhooks/shopify: what connected shops tell Tandem. Authenticated by Shopify's signature
 // of the raw body with the shop's client secret, not by an admin token. Each delivery is answered
 // at once and acted on after (Shopify gives up on an answer slower than 5 s and sends it again);
 // a delivery Shopify repeats, same X-Shopify-Webhook-Id, is answered and ignored.
+
+const WEBHOOK_BODY_LIMIT = 10_000_000
 
 const BAD_SIGNATURE =
   'The webhook is not signed by Shopify with the app of the shop it names (X-Shopify-Hmac-Sha256)'
@@ -22,7 +25,8 @@ export function registerShopifyWebhookRoute(app: FastifyInstance, deps: RouteDep
     scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
       done(null, body),
     )
-    scope.post(WEBHOOK_PATH, async (request, reply) => {
+    // A product with many variants makes a large body; Shopify drops a subscription refused often.
+    scope.post(WEBHOOK_PATH, { bodyLimit: WEBHOOK_BODY_LIMIT }, async (request, reply) => {
       const header = (name: string) => {
         const value = request.headers[name]
         return typeof value === 'string' ? value : undefined
@@ -63,7 +67,8 @@ async function act(deps: RouteDeps, shop: string, topic: string, body: Buffer): 
   switch (topic) {
     case 'orders/paid':
       // The creator-order index: the order's shop, known without asking every creator shop.
-      if (typeof payload.id === 'number') {
+      // Only a creator's orders are creator orders.
+      if (typeof payload.id === 'number' && (await findStoreType(deps.db, shop)) === 'CREATOR') {
         await deps.db
           .insertInto('creator_order_index')
           .values({ order_id: payload.id, store_shop: shop })

@@ -7,16 +7,25 @@ export class RemoteTimeoutError extends Error {
 }
 
 /**
- * The call's answer, or RemoteTimeoutError after `ms`. The call itself may still land later: the
- * caller keeps its intent recorded and reconciles on the next attempt.
+ * The call's answer, or RemoteTimeoutError after `ms`. The call's signal is aborted then, so that
+ * what it has not sent yet is never sent; what it sent may still land later: the caller keeps its
+ * intent recorded and reconciles on the next attempt.
  */
-export async function withDeadline<T>(ms: number, call: () => Promise<T>): Promise<T> {
+export async function withDeadline<T>(
+  ms: number,
+  call: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const controller = new AbortController()
   let timer: NodeJS.Timeout | undefined
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new RemoteTimeoutError(describe(ms))), ms)
+    timer = setTimeout(() => {
+      const timeout = new RemoteTimeoutError(describe(ms))
+      controller.abort(timeout)
+      reject(timeout)
+    }, ms)
   })
   try {
-    return await Promise.race([call(), deadline])
+    return await Promise.race([call(controller.signal), deadline])
   } finally {
     clearTimeout(timer)
   }

@@ -55,7 +55,8 @@ export function createTransferService(
   const timing = transferTiming(deps.transferTiming)
   const timestamp = () => deps.now().toISOString()
   const leaseEnd = () => new Date(deps.now().getTime() + timing.leaseMs).toISOString()
-  const remote = <T>(call: () => Promise<T>) => withDeadline(timing.remoteTimeoutMs, call)
+  const remote = <T>(call: (signal: AbortSignal) => Promise<T>) =>
+    withDeadline(timing.remoteTimeoutMs, call)
 
   /** The order and its transfer, if processing ever started; 404 for an unknown order. */
   async function loadOrder(creatorOrderId: string) {
@@ -158,7 +159,8 @@ export function createTransferService(
       actions: {
         /** After an unknown outcome: what the remote side already did, or null for nothing. */
         reconcile: (pendingSince: string) => Promise<T | null>
-        act: () => Promise<T>
+        /** The call; once `signal` aborts (its deadline passed) it must send nothing more. */
+        act: (signal: AbortSignal) => Promise<T>
         record: (result: T) => Parameters<Lease['recordStep']>[1]
         /** What the intent records beside the step, for the next attempt to keep to. */
         intent?: Parameters<Lease['recordIntent']>[3]
@@ -214,20 +216,24 @@ export function createTransferService(
         (await runStep(brand, 'createOrder', {
           reconcile: async () =>
             (await deps.commerce.findOrderByTag(shop, transferTag(creatorOrderId)))?.id ?? null,
-          act: async () =>
+          act: async (signal) =>
             (
-              await deps.commerce.createOrder(shop, {
-                lines: frozenLines(brand).map((line) => ({
-                  variantId: line.brandVariantId,
-                  quantity: line.quantity,
-                })),
-                currency: transfer.currency,
-                email: order.email,
-                shippingAddress: order.shippingAddress,
-                tags: [ORDER_TAG, transferTag(creatorOrderId)],
-                note: `${PRODUCT_NAME} transfer of creator order ${order.name} from ${order.storeShop}`,
-                inventoryBehaviour: 'DECREMENT_OBEYING_POLICY',
-              })
+              await deps.commerce.createOrder(
+                shop,
+                {
+                  lines: frozenLines(brand).map((line) => ({
+                    variantId: line.brandVariantId,
+                    quantity: line.quantity,
+                  })),
+                  currency: transfer.currency,
+                  email: order.email,
+                  shippingAddress: order.shippingAddress,
+                  tags: [ORDER_TAG, transferTag(creatorOrderId)],
+                  note: `${PRODUCT_NAME} transfer of creator order ${order.name} from ${order.storeShop}`,
+                  inventoryBehaviour: 'DECREMENT_OBEYING_POLICY',
+                },
+                { signal },
+              )
             ).id,
           record: (id) => ({ brand_order_id: id }),
         }))
@@ -237,8 +243,8 @@ export function createTransferService(
           // Shopify refuses to mark a paid order as paid: read its status first.
           reconcile: async () =>
             (await deps.commerce.orderFinancialStatus(shop, brandOrderId)) === 'PAID' ? true : null,
-          act: async () => {
-            await deps.commerce.markOrderAsPaid(shop, brandOrderId)
+          act: async (signal) => {
+            await deps.commerce.markOrderAsPaid(shop, brandOrderId, { signal })
             return true
           },
           record: () => ({ paid_at: timestamp() }),

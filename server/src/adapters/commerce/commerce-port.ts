@@ -70,6 +70,14 @@ export interface ProductReading {
   take(products: CommerceProduct[]): Promise<void>
 }
 
+export interface MutationOptions {
+  /**
+   * Aborted when the caller stops waiting: a mutation not sent by then is never sent (it would
+   * land after the caller reconciled and acted again).
+   */
+  signal?: AbortSignal
+}
+
 export interface CommercePort {
   /** How many products the store has now (productsCount). */
   countProducts(shop: string): Promise<number>
@@ -78,9 +86,13 @@ export interface CommercePort {
   /** A creator order by its numeric id, or null when no store has it. */
   findCreatorOrder(orderId: number): Promise<CommerceOrder | null>
   /** orderCreate in the brand's store; answers the new order's GID. */
-  createOrder(shop: string, input: BrandOrderInput): Promise<{ id: string; name: string }>
+  createOrder(
+    shop: string,
+    input: BrandOrderInput,
+    options?: MutationOptions,
+  ): Promise<{ id: string; name: string }>
   /** orderMarkAsPaid; refused for an order that is paid already. */
-  markOrderAsPaid(shop: string, orderId: string): Promise<void>
+  markOrderAsPaid(shop: string, orderId: string, options?: MutationOptions): Promise<void>
   /** The order of the shop that carries this tag (`orders(query: "tag:'…'")`), or null. */
   findOrderByTag(shop: string, tag: string): Promise<{ id: string; name: string } | null>
   /** The order's displayFinancialStatus: PAID once marked as paid. */

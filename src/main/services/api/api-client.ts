@@ -44,6 +44,11 @@ export class ApiError extends UserFacingError {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000
+/**
+ * A product sync answers when it is done: a large store read in bulk takes Shopify minutes, and a
+ * person watches its progress meanwhile (the stores list polls it), so it is given far longer.
+ */
+const PRODUCT_SYNC_TIMEOUT_MS = 15 * 60_000
 const SESSION_EXPIRED = 'the server did not accept your sign-in; sign out and sign in again'
 const UNEXPECTED_ANSWER = 'the server sent an unexpected answer'
 // Only idempotent reads are repeated. DELETE is idempotent for HTTP but not for a person: a
@@ -59,8 +64,7 @@ const RETRY = {
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const { session, log } = options
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
-  const timedOut = `the server did not answer within ${describeDuration(timeoutMs)}`
+  const defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const api = ky.create({
     // One deadline for the whole call (below): ky's own timeout would start again at each retry.
     timeout: false,
@@ -97,6 +101,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       throw fail(`the server address "${baseUrl}" is not a valid URL`, null)
     const url = baseUrl.replace(/\/+$/, '') + fillPath(spec.path, request.params)
     // Everything the call does, retries, a resend after a 401 and reading the answer, fits in it.
+    const timeoutMs = name === 'adminUpdateProducts' ? PRODUCT_SYNC_TIMEOUT_MS : defaultTimeoutMs
+    const timedOut = `the server did not answer within ${describeDuration(timeoutMs)}`
     const deadline = AbortSignal.timeout(timeoutMs)
 
     const send = async (token: string | null): Promise<Response> => {

@@ -21,7 +21,13 @@ const WHO_AM_I = /* GraphQL */ `
 
 export type ConnectionStatus = ReturnType<typeof createConnectionStatus>
 
-export function createConnectionStatus(deps: { db: Db; api: ShopifyApi; now: () => Date }) {
+export function createConnectionStatus(deps: {
+  db: Db
+  api: ShopifyApi
+  now: () => Date
+  /** Subscribes the shop to its webhooks again (a registration may have failed before). */
+  registerWebhooks: (shop: string) => Promise<void>
+}) {
   const { db } = deps
 
   async function status(shop: string): Promise<ShopConnection> {
@@ -59,11 +65,15 @@ export function createConnectionStatus(deps: { db: Db; api: ShopifyApi; now: () 
   return {
     status,
 
-    /** Calls the shop; a failure is recorded as the connection's error, a success clears it. */
+    /**
+     * Calls the shop and registers its webhooks; a failure is recorded as the connection's error,
+     * a success clears it.
+     */
     async test(shop: string): Promise<ShopConnection> {
       try {
         const answer: { currentAppInstallation: { accessScopes: { handle: string }[] } } =
           await deps.api.request(shop, WHO_AM_I)
+        await deps.registerWebhooks(shop)
         const scopes = answer.currentAppInstallation.accessScopes.map((scope) => scope.handle)
         await db
           .updateTable('shop_connections')

@@ -27,8 +27,17 @@ export interface ShopifyApiOptions {
 }
 
 export interface ShopifyApi {
-  /** Runs one query or mutation (the document's first word says which) and answers its data. */
-  request<T>(shop: string, document: string, variables?: Record<string, unknown>): Promise<T>
+  /**
+   * Runs one query or mutation (the document's first word says which) and answers its data.
+   * Once `signal` aborts, nothing more is sent: a mutation still queued or waiting out a rate
+   * limit then fails as not sent, rather than land after its caller has moved on.
+   */
+  request<T>(
+    shop: string,
+    document: string,
+    variables?: Record<string, unknown>,
+    options?: { signal?: AbortSignal },
+  ): Promise<T>
 }
 
 interface ThrottleStatus {
@@ -49,6 +58,8 @@ const THROTTLE_ATTEMPTS = 20
 const SERVER_ERROR_BACKOFF_MS = 250
 /** At most this much is added to a computed wait, so that queued callers do not all wake at once. */
 const MAX_JITTER_MS = 50
+/** A Retry-After beyond this is taken as this: one answer must not hold a shop's queue for hours. */
+const MAX_RETRY_AFTER_S = 60
 
 export function createShopifyApi(options: ShopifyApiOptions): ShopifyApi {
   const wait = options.wait ?? ((ms: number) => sleep(ms))
@@ -71,16 +82,25 @@ export function createShopifyApi(options: ShopifyApiOptions): ShopifyApi {
 
   const jitter = () => random() * MAX_JITTER_MS
 
-  async function send<T>(shop: string, document: string, variables?: Record<string, unknown>) {
+  async function send<T>(
+    shop: string,
+    document: string,
+    variables: Record<string, unknown> | undefined,
+    signal: AbortSignal | undefined,
+  ) {
     const isMutation = /^\s*mutation\b/.test(document)
     const operation = /^\s*(?:query|mutation)\s+(\w+)/.exec(document)?.[1] ?? 'request'
     let renewedToken = false
     let serverErrors = 0
     for (let throttled = 0; ;) {
       const token = await options.tokens.accessToken(shop)
+      if (signal?.aborted) {
+        throw new CommerceError(`${operation} for ${shop} was not sent: its caller stopped waiting`)
+      }
+      const timeout = AbortSignal.timeout(requestTimeoutMs)
       const answer = await clientFor(shop, token).request<T>(document, {
         variables,
-        signal: AbortSignal.timeout(requestTimeoutMs),
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       })
       const status = answer.errors?.networkStatusCode
       if (status === 401 && !renewedToken) {
@@ -94,7 +114,8 @@ export function createShopifyApi(options: ShopifyApiOptions): ShopifyApi {
       }
       if (status === 429 && ++throttled < THROTTLE_ATTEMPTS) {
         const retryAfter = Number(answer.errors?.response?.headers.get('Retry-After'))
-        await wait((Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 1) * 1000)
+        const seconds = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 1
+        await wait(Math.min(seconds, MAX_RETRY_AFTER_S) * 1000)
         continue
       }
       const throttleWait = throttledWaitMs(answer.errors?.graphQLErrors, answer.extensions)
@@ -127,9 +148,14 @@ export function createShopifyApi(options: ShopifyApiOptions): ShopifyApi {
   }
 
   return {
-    request<T>(shop: string, document: string, variables?: Record<string, unknown>) {
+    request<T>(
+      shop: string,
+      document: string,
+      variables?: Record<string, unknown>,
+      requestOptions: { signal?: AbortSignal } = {},
+    ) {
       const previous = queues.get(shop) ?? Promise.resolve()
-      const call = previous.then(() => send<T>(shop, document, variables))
+      const call = previous.then(() => send<T>(shop, document, variables, requestOptions.signal))
       const tail = call.catch(() => {})
       queues.set(shop, tail)
       // The queue of a shop nobody calls any more is dropped, not kept for ever.

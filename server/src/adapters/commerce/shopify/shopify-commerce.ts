@@ -148,9 +148,11 @@ export function createShopifyCommerce(deps: { db: Db; api: ShopifyApi }): Commer
 
     async findCreatorOrder(orderId) {
       const indexed = await db
-        .selectFrom('creator_order_index')
-        .select('store_shop')
-        .where('order_id', '=', orderId)
+        .selectFrom('creator_order_index as known')
+        .innerJoin('stores', 'stores.shop', 'known.store_shop')
+        .select('known.store_shop')
+        .where('known.order_id', '=', orderId)
+        .where('stores.shop_type', '=', 'CREATOR')
         .executeTakeFirst()
       if (indexed) {
         const order = await orderOf(indexed.store_shop, orderId)
@@ -184,49 +186,55 @@ export function createShopifyCommerce(deps: { db: Db; api: ShopifyApi }): Commer
       return null
     },
 
-    async createOrder(shop, input) {
+    async createOrder(shop, input, options) {
       const address: CommerceAddress | null = input.shippingAddress
       const answer: {
         orderCreate: { order: { id: string; name: string } | null; userErrors: UserError[] }
-      } = await api.request(shop, ORDER_CREATE, {
-        order: {
-          currency: input.currency,
-          ...(input.email ? { email: input.email } : {}),
-          lineItems: input.lines.map((line) => ({
-            variantId: line.variantId,
-            quantity: line.quantity,
-          })),
-          ...(address
-            ? {
-                shippingAddress: {
-                  firstName: address.firstName,
-                  lastName: address.lastName,
-                  address1: address.address1,
-                  city: address.city,
-                  zip: address.zip,
-                  countryCode: address.country,
-                },
-              }
-            : {}),
-          tags: input.tags,
-          note: input.note,
+      } = await api.request(
+        shop,
+        ORDER_CREATE,
+        {
+          order: {
+            currency: input.currency,
+            ...(input.email ? { email: input.email } : {}),
+            lineItems: input.lines.map((line) => ({
+              variantId: line.variantId,
+              quantity: line.quantity,
+            })),
+            ...(address
+              ? {
+                  shippingAddress: {
+                    firstName: address.firstName,
+                    lastName: address.lastName,
+                    address1: address.address1,
+                    city: address.city,
+                    zip: address.zip,
+                    countryCode: address.country,
+                  },
+                }
+              : {}),
+            tags: input.tags,
+            note: input.note,
+          },
+          options: {
+            inventoryBehaviour: input.inventoryBehaviour,
+            sendReceipt: false,
+            sendFulfillmentReceipt: false,
+          },
         },
-        options: {
-          inventoryBehaviour: input.inventoryBehaviour,
-          sendReceipt: false,
-          sendFulfillmentReceipt: false,
-        },
-      })
+        options,
+      )
       const { order, userErrors } = answer.orderCreate
       if (!order) throw refusal(`Shopify refused the order in ${shop}`, userErrors)
       return order
     },
 
-    async markOrderAsPaid(shop, orderId) {
+    async markOrderAsPaid(shop, orderId, options) {
       const answer: { orderMarkAsPaid: { userErrors: UserError[] } } = await api.request(
         shop,
         ORDER_MARK_AS_PAID,
         { input: { id: orderId } },
+        options,
       )
       const { userErrors } = answer.orderMarkAsPaid
       if (userErrors.length > 0)

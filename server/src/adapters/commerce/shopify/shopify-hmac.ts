@@ -1,7 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 
 // Shopify signs what it sends to an app with the app's client secret: the query of the App URL and
-// of the OAuth callback (hex HMAC-SHA256 of the other parameters, sorted, `k=v` joined by `&`), and
+// of the OAuth callback (hex HMAC-SHA256 of the other parameters, sorted and form-encoded as a
+// query, as Shopify's own app library checks it, so that a value holding `=` or `/` matches), and
 // each webhook (base64 HMAC-SHA256 of the raw body). Comparisons take the same time whatever
 // matches, so that a forger learns nothing from how fast a guess is refused.
 
@@ -11,11 +12,11 @@ const sameBytes = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeE
 export function queryHmacValid(query: URLSearchParams, clientSecret: string): boolean {
   const given = query.get('hmac')
   if (!given || !/^[0-9a-f]{64}$/i.test(given)) return false
-  const message = [...query.entries()]
-    .filter(([key]) => key !== 'hmac' && key !== 'signature')
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([key, value]) => `${key}=${value}`)
-    .join('&')
+  const message = new URLSearchParams(
+    [...query.entries()]
+      .filter(([key]) => key !== 'hmac' && key !== 'signature')
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  ).toString()
   const expected = createHmac('sha256', clientSecret).update(message).digest()
   return sameBytes(Buffer.from(given, 'hex'), expected)
 }

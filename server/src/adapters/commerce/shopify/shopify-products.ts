@@ -66,16 +66,6 @@ const BULK_STATUS = /* GraphQL */ `
   }
 `
 
-const CURRENT_BULK = /* GraphQL */ `
-  query CurrentBulk {
-    currentBulkOperation {
-      id
-      status
-      query
-    }
-  }
-`
-
 interface ProductNode {
   id: string
   title: string
@@ -160,9 +150,8 @@ async function readInBulk(api: ShopifyApi, shop: string, reading: ProductReading
 }
 
 /**
- * Starts the bulk reading. Shopify runs one bulk query per shop at a time: when ours is already
- * running (an earlier attempt whose answer was lost, or another server process), it is joined
- * rather than refused.
+ * Starts the bulk reading. Shopify runs several of an app's bulk queries at once (five since API
+ * 2026-01), and one sync runs per store (products/product-sync.ts), so nothing is joined here.
  */
 async function startBulk(api: ShopifyApi, shop: string): Promise<BulkOperation> {
   const started: {
@@ -173,12 +162,6 @@ async function startBulk(api: ShopifyApi, shop: string): Promise<BulkOperation> 
   } = await api.request(shop, BULK_RUN, { query: BULK_PRODUCTS_QUERY })
   const { bulkOperation, userErrors } = started.bulkOperationRunQuery
   if (bulkOperation) return { ...bulkOperation, errorCode: null, objectCount: '0', url: null }
-  const current: { currentBulkOperation: { id: string; status: string; query: string } | null } =
-    await api.request(shop, CURRENT_BULK)
-  const running = current.currentBulkOperation
-  if (running && running.query === BULK_PRODUCTS_QUERY && /CREATED|RUNNING/.test(running.status)) {
-    return { id: running.id, status: running.status, errorCode: null, objectCount: '0', url: null }
-  }
   const reasons = userErrors.map((error) => error.message).join('; ')
   throw new CommerceError(`Shopify refused to read ${shop}'s products in bulk: ${reasons}`)
 }

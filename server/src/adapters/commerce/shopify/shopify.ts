@@ -33,11 +33,13 @@ export function connectShopify(deps: ShopifyDeps): ShopifyServices & {
   api: ShopifyApi
 } {
   const log = deps.log ?? ((message: string) => console.warn(message))
+  const register = (shop: string) => registerWebhooks({ ...deps, api }, shop)
   const connections = createShopConnections({
     ...deps,
-    // Not awaited: the registration's own calls queue behind the one that got the token.
+    // Not awaited: the registration's own calls queue behind the one that got the token. A
+    // failed one is done again by the shop's next "Test connection".
     onConnected: (shop) =>
-      void registerWebhooks({ ...deps, api }, shop).catch((error: unknown) =>
+      void register(shop).catch((error: unknown) =>
         log(`Webhooks of ${shop} not registered: ${String(error)}`),
       ),
   })
@@ -46,6 +48,6 @@ export function connectShopify(deps: ShopifyDeps): ShopifyServices & {
     commerce: createShopifyCommerce({ db: deps.db, api }),
     connections,
     api,
-    status: createConnectionStatus({ db: deps.db, api, now: deps.now }),
+    status: createConnectionStatus({ db: deps.db, api, now: deps.now, registerWebhooks: register }),
   }
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { Badge, Button, Group, Stack, Text } from '@mantine/core'
 import type { ShopConnection } from '@shared/contract'
 import { failureReason, useBridge } from '@renderer/lib/bridge'
@@ -23,12 +23,14 @@ export function ShopConnectionCell({ shop }: { shop: string }) {
   const bridge = useBridge()
   const [connection, setConnection] = useState<ShopConnection | null>(null)
   const [testing, setTesting] = useState(false)
+  // Once a test has begun, its answer is newer than the first reading, however late that comes.
+  const tested = useRef(false)
 
   useEffect(() => {
     let current = true
     bridge
       .invoke('configs/connection', { shop })
-      .then((answer) => current && setConnection(answer))
+      .then((answer) => current && !tested.current && setConnection(answer))
       // The row still works without it; "Test connection" asks again.
       .catch(() => {})
     return () => {
@@ -37,6 +39,7 @@ export function ShopConnectionCell({ shop }: { shop: string }) {
   }, [bridge, shop])
 
   const test = async () => {
+    tested.current = true
     setTesting(true)
     try {
       setConnection(await bridge.invoke('configs/testConnection', { shop }))

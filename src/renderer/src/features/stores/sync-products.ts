@@ -16,15 +16,22 @@ export async function syncStoreProducts(bridge: TandemBridge, shop: string): Pro
   const { syncingShops, setSyncing, setProgress } = useStoresPage.getState()
   if (syncingShops.has(shop)) return
   setSyncing(shop, true)
-  const poll = setInterval(() => {
-    bridge
-      .invoke('stores/syncStatus', { storeShop: shop })
-      .then(({ state, fetched, total }) => {
-        if (state === 'RUNNING') setProgress(shop, { fetched, total })
-      })
-      // Progress is a nicety: the sync's own answer says how it went.
-      .catch(() => {})
-  }, PROGRESS_POLL_MS)
+  let syncing = true
+  // One question at a time, the next asked a moment after the last answer.
+  const followProgress = async () => {
+    while (syncing) {
+      await new Promise((resolve) => setTimeout(resolve, PROGRESS_POLL_MS))
+      if (!syncing) return
+      const status = await bridge
+        .invoke('stores/syncStatus', { storeShop: shop })
+        // Progress is a nicety: the sync's own answer says how it went.
+        .catch(() => null)
+      if (syncing && status?.state === 'RUNNING') {
+        setProgress(shop, { fetched: status.fetched, total: status.total })
+      }
+    }
+  }
+  void followProgress()
   try {
     const { productCount } = await bridge.invoke('stores/syncProducts', { storeShop: shop })
     showToast({
@@ -38,7 +45,7 @@ export async function syncStoreProducts(bridge: TandemBridge, shop: string): Pro
       message: `Failed to sync products: ${failureReason(error)}`,
     })
   } finally {
-    clearInterval(poll)
+    syncing = false
     setSyncing(shop, false)
   }
 }
