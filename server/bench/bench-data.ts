@@ -5,7 +5,7 @@ import type { SecretBox } from '../src/secrets'
 import { sandboxApp } from '../src/seed/sandbox-data'
 
 // The benchmark's marketplace on top of the sandbox: 10,000 stores in all, and an order from a
-// creator with 100 lines across 20 brands.
+// creator with 100 lines across 20 brands, the order and its products in the Shopify emulator.
 
 /** The benchmark's baseline: the store list's bytes, computed once, behind the same auth. */
 export const CEILING_PATH = '/bench/precomputed-all-stores'
@@ -21,13 +21,13 @@ async function insertInChunks<T>(rows: T[], insert: (chunk: T[]) => Promise<unkn
   for (let i = 0; i < rows.length; i += CHUNK) await insert(rows.slice(i, i + CHUNK))
 }
 
-/** Adds the benchmark's stores and order; answers the order's id. */
+/** Adds the benchmark's stores, rates, accounts and app configs, and indexes its order. */
 export async function addBenchMarketplace(
   db: Db,
   secrets: SecretBox,
-  shopify: ShopifyEmulator,
+  orderId: string,
   seededStores: number,
-): Promise<string> {
+): Promise<void> {
   const now = new Date().toISOString()
   const extra = TOTAL_STORES - seededStores - 1
   const stores = [
@@ -62,10 +62,8 @@ export async function addBenchMarketplace(
     )
     .execute()
 
-  // The brands' products and the creator's copies live in the Shopify emulator, as in a real
-  // marketplace; each bench shop has its sandbox-style app so that the adapter gets tokens.
+  // Each bench shop has its sandbox-style app, so that the adapter gets tokens.
   for (const shop of [CREATOR, ...brands]) {
-    shopify.addShop(shop)
     await insertAppConfig(
       db,
       secrets,
@@ -73,18 +71,26 @@ export async function addBenchMarketplace(
       now,
     )
   }
+  // Known to the server as its ORDERS_PAID webhook would make it: by id, with its shop.
+  await db
+    .insertInto('creator_order_index')
+    .values({ order_id: Number(orderId), store_shop: CREATOR })
+    .execute()
+}
+
+/**
+ * The bench shops as Shopify holds them: the brands' products, the creator's copies, and the
+ * creator's 100-line order across the 20 brands. Answers the order's id.
+ */
+export async function addBenchShops(shopify: ShopifyEmulator): Promise<string> {
+  const brands = Array.from({ length: BRANDS_IN_ORDER }, (_, n) => brandShop(n))
+  for (const shop of [CREATOR, ...brands]) shopify.addShop(shop)
   const lines = brands.flatMap((brand) => {
     const brandVariants = shopify.addProducts(brand, LINES / BRANDS_IN_ORDER)
     return shopify
       .addCopies(CREATOR, brand, brandVariants)
       .map((variantId, i) => ({ variantId, quantity: 1 + (i % 3) }))
   })
-  const orderGid = await shopify.createPaidOrder(CREATOR, { lines, email: 'bench@example.com' })
-  const orderId = orderGid.split('/').pop()!
-  // Known to the server as its ORDERS_PAID webhook would make it: by id, with its shop.
-  await db
-    .insertInto('creator_order_index')
-    .values({ order_id: Number(orderId), store_shop: CREATOR })
-    .execute()
-  return orderId
+  const order = await shopify.createPaidOrder(CREATOR, { lines, email: 'bench@example.com' })
+  return order.split('/').pop()!
 }

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startShopifyEmulator } from '../../emulators/shopify/emulator'
 import { connectShopify } from '../src/adapters/commerce/shopify/shopify'
 import { createSandboxPayments } from '../src/adapters/payments/sandbox-payments'
 import { buildApp } from '../src/app'
@@ -13,9 +12,9 @@ import { seedSandboxMarketplace } from '../src/seed/seed'
 import { STORES } from '../src/seed/sandbox-data'
 import { CEILING_PATH, addBenchMarketplace } from './bench-data'
 
-// The server under benchmark, in a process of its own so that its memory is its own, with the
-// Shopify emulator it reads orders from. It prints one JSON line with its port and the bench
-// order's id once it listens. BENCH_TOKEN is an administrator's ID token.
+// The server under benchmark, in a process of its own so that its memory is its own. It prints
+// one JSON line with its port once it listens. BENCH_TOKEN is an administrator's ID token;
+// BENCH_SHOPIFY_URL the Shopify emulator holding the bench order, BENCH_ORDER_ID.
 
 async function main(): Promise<void> {
   const db = await openDatabase({
@@ -24,12 +23,11 @@ async function main(): Promise<void> {
   const secrets = createSecretBox(randomBytes(32))
   await seedSandboxMarketplace(db, { secrets, now: new Date() })
   const publicUrl = 'http://127.0.0.1'
-  const shopify = await startShopifyEmulator({ imageBaseUrl: publicUrl })
-  const orderId = await addBenchMarketplace(db, secrets, shopify, STORES.length)
+  await addBenchMarketplace(db, secrets, process.env.BENCH_ORDER_ID ?? '', STORES.length)
   const adapter = connectShopify({
     db,
     secrets,
-    endpoint: shopify.url,
+    endpoint: process.env.BENCH_SHOPIFY_URL ?? null,
     publicUrl,
     now: () => new Date(),
   })
@@ -59,7 +57,7 @@ async function main(): Promise<void> {
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : 0
   const storeCount = (JSON.parse(stores.body) as unknown[]).length
-  console.log(JSON.stringify({ port, storeCount, orderId }))
+  console.log(JSON.stringify({ port, storeCount }))
 }
 
 main().catch((error: unknown) => {

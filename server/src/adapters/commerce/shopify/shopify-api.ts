@@ -1,4 +1,4 @@
-import { createAdminApiClient } from '@shopify/admin-api-client'
+import { createAdminApiClient, type AdminApiClient } from '@shopify/admin-api-client'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { CommerceError } from '../commerce-port'
 import { shopOrigin, SHOPIFY_API_VERSION } from './shopify-endpoint'
@@ -67,8 +67,12 @@ export function createShopifyApi(options: ShopifyApiOptions): ShopifyApi {
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000
   const queues = new Map<string, Promise<unknown>>()
 
-  const clientFor = (shop: string, accessToken: string) =>
-    createAdminApiClient({
+  // One client per shop, made again only when its token changes.
+  const clients = new Map<string, { accessToken: string; client: AdminApiClient }>()
+  const clientFor = (shop: string, accessToken: string) => {
+    const known = clients.get(shop)
+    if (known?.accessToken === accessToken) return known.client
+    const client = createAdminApiClient({
       storeDomain: shop,
       apiVersion: SHOPIFY_API_VERSION,
       accessToken,
@@ -79,6 +83,9 @@ export function createShopifyApi(options: ShopifyApiOptions): ShopifyApi {
       // Without a logger it warns on the console about versions newer than it knows.
       logger: () => {},
     })
+    clients.set(shop, { accessToken, client })
+    return client
+  }
 
   const jitter = () => random() * MAX_JITTER_MS
 
