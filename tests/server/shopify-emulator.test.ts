@@ -363,6 +363,39 @@ describe('Shopify emulator', () => {
     expect(await found('name:#1006')).toEqual([{ name: '#1006' }])
   })
 
+  it('finds a new order by search only once its lag has passed, as Shopify’s index does', async () => {
+    const lagging = await startShopifyEmulator({
+      imageBaseUrl: 'http://tandem.test',
+      searchLagMs: 1500,
+    })
+    try {
+      const tokenOf = await fetch(`${lagging.url}/${BRAND}/admin/oauth/access_token`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(clientCredentials(BRAND)),
+      })
+      const accessToken = (await json(tokenOf)).access_token as string
+      const ask = (query: string, variables = {}) =>
+        fetch(`${lagging.url}/${BRAND}/admin/api/2026-10/graphql.json`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': accessToken },
+          body: JSON.stringify({ query, variables }),
+        }).then(json)
+      await ask(ORDER_CREATE, transferOrder([OVERSHIRT, 1]))
+      const search = `{ orders(first: 5, query: "tag:'tandem-transfer-1001'") { nodes { name } } }`
+      // Listed at once, but not yet found by a search.
+      expect((await ask('{ orders(first: 5) { nodes { name } } }')).data.orders.nodes).toEqual([
+        { name: '#1006' },
+      ])
+      expect((await ask(search)).data.orders.nodes).toEqual([])
+      await expect
+        .poll(async () => (await ask(search)).data.orders.nodes, { timeout: 6000 })
+        .toEqual([{ name: '#1006' }])
+    } finally {
+      await lagging.close()
+    }
+  })
+
   it('marks a pending order paid once and refuses it after', async () => {
     const { id } = (await orderCreate([OVERSHIRT, 1])).order
     const markPaid = `mutation ($id: ID!) { orderMarkAsPaid(input: { id: $id }) {
