@@ -279,6 +279,13 @@ describe('Shopify emulator', () => {
   })
 
   it('runs up to five bulk queries of a shop at once, as API 2026-01 and later do', async () => {
+    // Slow enough that none of the five is done before the sixth is asked for, however busy the
+    // machine is.
+    await emulator.close()
+    emulator = await startShopifyEmulator({
+      imageBaseUrl: 'http://tandem.test',
+      bulkObjectsPerSecond: 0.01,
+    })
     const run = `mutation ($query: String!) { bulkOperationRunQuery(query: $query) {
       bulkOperation { id } userErrors { field message } } }`
     const query = '{ products { edges { node { id } } } }'
