@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path'
 import type { Page } from 'playwright-core'
 import { startShopifyEmulator } from '../emulators/shopify/emulator'
 import { connectShopify } from '../server/src/adapters/commerce/shopify/shopify'
-import { createSandboxPayments } from '../server/src/adapters/payments/sandbox-payments'
+import { connectStripe } from '../server/src/adapters/payments/stripe/stripe-payments'
 import { buildApp } from '../server/src/app'
 import { firebaseTokenVerifier } from '../server/src/auth/verify'
 import { openDatabase, type Db } from '../server/src/db/connect'
@@ -103,7 +103,8 @@ async function startStack(
     secrets,
     commerce: adapter.commerce,
     shopify: adapter,
-    payments: createSandboxPayments(db),
+    // The measured screens (the store list) never reach Stripe.
+    payments: connectStripe({ secretKey: null, endpoint: null }),
     publicUrl: 'http://127.0.0.1',
   })
   await app.listen({ host: '127.0.0.1', port: 0 })

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { startShopifyEmulator } from '../emulators/shopify/emulator'
+import { startStripeEmulator } from '../emulators/stripe/emulator'
 import { startBrowserHost, type BrowserHost } from '../src/browser-host/host'
 import {
   LOCAL_DEFAULTS,
@@ -20,9 +21,9 @@ import { stopChild } from './lib/children'
 import { npmBin, stackDataDir } from './lib/paths'
 import { createShutdown } from './lib/shutdown'
 
-// The local stack: Firebase Auth emulator with the demo admin, the Shopify emulator with the
-// sandbox marketplace's stores, the Tandem server on the embedded database reaching them through
-// its Shopify adapter, then the console, as a desktop app (`npm start`) or in
+// The local stack: Firebase Auth emulator with the demo admin, the Shopify and Stripe emulators
+// with the sandbox marketplace's stores and payments, the Tandem server on the embedded database
+// reaching them through its adapters, then the console, as a desktop app (`npm start`) or in
 // browser mode (`npm run start:web`). Ctrl-C stops every child; the data stays in TANDEM_DATA_DIR.
 
 const root = resolve(__dirname, '..')
@@ -32,6 +33,7 @@ const ports = {
   api: Number(process.env.TANDEM_API_PORT || 8787),
   auth: Number(process.env.TANDEM_AUTH_PORT || 9099),
   shopify: Number(process.env.TANDEM_SHOPIFY_PORT || 8788),
+  stripe: Number(process.env.TANDEM_STRIPE_PORT || 8789),
 }
 const dataDir = stackDataDir(root)
 const shutdown = createShutdown({ signalExitCode: 0 })
@@ -47,6 +49,7 @@ async function main(): Promise<void> {
   await assertPortFree(ports.auth, 'TANDEM_AUTH_PORT')
   await assertPortFree(ports.api, 'TANDEM_API_PORT')
   await assertPortFree(ports.shopify, 'TANDEM_SHOPIFY_PORT')
+  await assertPortFree(ports.stripe, 'TANDEM_STRIPE_PORT')
   if (mode === 'web') await assertPortFree(ports.web, 'TANDEM_WEB_PORT')
   mkdirSync(dataDir, { recursive: true })
   buildIfStale(root)
@@ -71,6 +74,12 @@ async function main(): Promise<void> {
   })
   shutdown.add(() => shopify.close())
   console.log(`Shopify emulator at ${shopify.url}`)
+  const stripe = await startStripeEmulator({
+    port: ports.stripe,
+    stateFile: join(dataDir, 'stripe-emulator.json'),
+  })
+  shutdown.add(() => stripe.close())
+  console.log(`Stripe emulator at ${stripe.url}`)
 
   const server = spawn(process.execPath, ['--import', 'tsx', join('server', 'src', 'main.ts')], {
     cwd: root,
@@ -83,6 +92,8 @@ async function main(): Promise<void> {
       TANDEM_PUBLIC_URL: apiUrl,
       TANDEM_FIREBASE_PROJECT_ID: emulator.projectId,
       TANDEM_SHOPIFY_ENDPOINT: shopify.url,
+      TANDEM_STRIPE_ENDPOINT: stripe.url,
+      STRIPE_SECRET_KEY: stripe.secretKey,
       FIREBASE_AUTH_EMULATOR_HOST: new URL(emulator.url).host,
     },
   })

@@ -2,6 +2,7 @@ import { createServer } from 'node:http'
 import type { z } from 'zod'
 import type { ShippingAddress } from '../../src/shared/contract'
 import type { AddressInfo } from 'node:net'
+import { loadStateFile, saveStateFile } from '../state-file'
 import { BulkOperations, DEFAULT_BULK_OBJECTS_PER_SECOND } from './bulk'
 import type { Runtime } from './context'
 import { FaultScript, type ShopifyFault } from './faults'
@@ -15,9 +16,8 @@ import {
   emptyState,
   findVariant,
   gid,
-  loadState,
-  saveState,
   type AppRecord,
+  type EmulatorState,
   type ShopRecord,
 } from './state'
 import { LeakyBucket, type ThrottleConfig } from './throttle'
@@ -126,7 +126,7 @@ export async function startShopifyEmulator(
   options: ShopifyEmulatorOptions,
 ): Promise<ShopifyEmulator> {
   const log = options.log ?? (() => {})
-  const loaded = options.stateFile ? loadState(options.stateFile) : undefined
+  const loaded = options.stateFile ? loadStateFile<EmulatorState>(options.stateFile) : undefined
   const state = loaded ?? emptyState()
   if (!loaded && options.seed !== false) seedSandbox(state, options.imageBaseUrl)
 
@@ -142,7 +142,7 @@ export async function startShopifyEmulator(
     searchLagMs: options.searchLagMs ?? 0,
     searchableAt: new Map(),
     save: () => {
-      if (options.stateFile) saveState(options.stateFile, state)
+      if (options.stateFile) saveStateFile(options.stateFile, state)
     },
     bulk: new BulkOperations(
       url,

@@ -2,7 +2,9 @@ import {
   BRAND_PRODUCTS,
   CREATOR_OWN_PRODUCT,
   ORDERS,
+  paymentIntentOf,
   STORES,
+  STRIPE_PAID_ORDERS,
   type SeedProduct,
 } from '../../server/src/seed/sandbox-data'
 import {
@@ -58,7 +60,7 @@ export function sandboxCatalogue(imageBaseUrl: string): CatalogueEntry[] {
   return [...brand, ...copies]
 }
 
-/** A copy names its brand original in the two metafields Tandem reads to link the stores. */
+/** A copy names its brand original in the two metafields Tandem reads to link the stores (an order its PaymentIntent in a third). */
 const link = (key: string, value: string) => ({
   namespace: 'tandem',
   key,
@@ -129,7 +131,9 @@ function seedOrder(shop: ShopRecord, order: (typeof ORDERS)[number]): OrderRecor
       countryCode: customer.country,
       phone: null,
     },
-    metafields: [],
+    metafields: STRIPE_PAID_ORDERS.includes(order.id)
+      ? [link('payment_intent', paymentIntentOf(order.id))]
+      : [],
   }
 }
 

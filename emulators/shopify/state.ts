@@ -1,4 +1,3 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { sandboxApp, storeName } from '../../server/src/seed/sandbox-data'
 
 // Everything the emulator remembers, as plain JSON so that it can be written to and read back from
@@ -163,14 +162,4 @@ export function findVariant(
     if (variant) return { product, variant }
   }
   return undefined
-}
-
-export const loadState = (file: string): EmulatorState | undefined =>
-  existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as EmulatorState) : undefined
-
-/** Write then rename, so that a crash mid-write never leaves a truncated state file behind. */
-export function saveState(file: string, state: EmulatorState): void {
-  const temporary = `${file}.${process.pid}.tmp`
-  writeFileSync(temporary, JSON.stringify(state))
-  renameSync(temporary, file)
 }

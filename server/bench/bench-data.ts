@@ -1,11 +1,13 @@
 import type { ShopifyEmulator } from '../../emulators/shopify/emulator'
+import type { StripeEmulator } from '../../emulators/stripe/emulator'
 import type { Db } from '../src/db/connect'
 import { insertAppConfig } from '../src/repositories/app-configs'
 import type { SecretBox } from '../src/secrets'
 import { sandboxApp } from '../src/seed/sandbox-data'
 
 // The benchmark's marketplace on top of the sandbox: 10,000 stores in all, and an order from a
-// creator with 100 lines across 20 brands, the order and its products in the Shopify emulator.
+// creator with 100 lines across 20 brands, the order and its products in the Shopify emulator,
+// the brands' accounts and the order's payment in the Stripe emulator.
 
 /** The benchmark's baseline: the store list's bytes, computed once, behind the same auth. */
 export const CEILING_PATH = '/bench/precomputed-all-stores'
@@ -16,6 +18,7 @@ const CREATOR = 'bench-creator.myshopify.com'
 const CHUNK = 500
 
 const brandShop = (n: number) => `bench-brand-${String(n).padStart(5, '0')}.myshopify.com`
+const brandAccount = (n: number) => `acct_bench_${n}`
 
 async function insertInChunks<T>(rows: T[], insert: (chunk: T[]) => Promise<unknown>) {
   for (let i = 0; i < rows.length; i += CHUNK) await insert(rows.slice(i, i + CHUNK))
@@ -52,13 +55,9 @@ export async function addBenchMarketplace(
     )
     .execute()
   await db
-    .insertInto('payment_accounts')
+    .insertInto('store_payment_accounts')
     .values(
-      brands.map((shop, n) => ({
-        store_shop: shop,
-        account_id: `acct_bench_${n}`,
-        email: `payouts-${n}@bench.example`,
-      })),
+      brands.map((shop, n) => ({ store_shop: shop, account_id: brandAccount(n), updated_at: now })),
     )
     .execute()
 
@@ -79,18 +78,31 @@ export async function addBenchMarketplace(
 }
 
 /**
- * The bench shops as Shopify holds them: the brands' products, the creator's copies, and the
- * creator's 100-line order across the 20 brands. Answers the order's id.
+ * The bench shops as Shopify and Stripe hold them: the brands' products and connected accounts,
+ * the creator's copies, and the creator's 100-line order across the 20 brands, paid with a
+ * PaymentIntent. Answers the order's id.
  */
-export async function addBenchShops(shopify: ShopifyEmulator): Promise<string> {
+export async function addBenchShops(
+  shopify: ShopifyEmulator,
+  stripe: StripeEmulator,
+): Promise<string> {
   const brands = Array.from({ length: BRANDS_IN_ORDER }, (_, n) => brandShop(n))
   for (const shop of [CREATOR, ...brands]) shopify.addShop(shop)
+  brands.forEach((_, n) =>
+    stripe.addAccount({ id: brandAccount(n), email: `payouts-${n}@bench.example` }),
+  )
   const lines = brands.flatMap((brand) => {
     const brandVariants = shopify.addProducts(brand, LINES / BRANDS_IN_ORDER)
     return shopify
       .addCopies(CREATOR, brand, brandVariants)
       .map((variantId, i) => ({ variantId, quantity: 1 + (i % 3) }))
   })
-  const order = await shopify.createPaidOrder(CREATOR, { lines, email: 'bench@example.com' })
+  // Enough to pay every brand from its charge.
+  const intent = stripe.addPaymentIntent({ amount: 10_000_000, currency: 'usd' })
+  const order = await shopify.createPaidOrder(CREATOR, {
+    lines,
+    email: 'bench@example.com',
+    metafields: [{ namespace: 'tandem', key: 'payment_intent', value: intent.id }],
+  })
   return order.split('/').pop()!
 }

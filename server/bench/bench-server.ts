@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { connectShopify } from '../src/adapters/commerce/shopify/shopify'
-import { createSandboxPayments } from '../src/adapters/payments/sandbox-payments'
+import { connectStripe } from '../src/adapters/payments/stripe/stripe-payments'
 import { buildApp } from '../src/app'
 import { firebaseTokenVerifier } from '../src/auth/verify'
 import { openDatabase } from '../src/db/connect'
@@ -38,7 +38,8 @@ async function main(): Promise<void> {
     secrets,
     commerce: adapter.commerce,
     shopify: adapter,
-    payments: createSandboxPayments(db),
+    // The measured calls (store list, preview) never reach Stripe.
+    payments: connectStripe({ secretKey: null, endpoint: null }),
     publicUrl,
   })
   // The ceiling: the same bytes, computed once, behind the same authentication. Routes must be in

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startShopifyEmulator } from '../../emulators/shopify/emulator'
 import { connectShopify } from '../src/adapters/commerce/shopify/shopify'
-import { createSandboxPayments } from '../src/adapters/payments/sandbox-payments'
-import { scriptSandboxFault, type SandboxOperation } from '../src/adapters/sandbox-faults'
+import { startStripeEmulator, type StripeOperation } from '../../emulators/stripe/emulator'
+import { connectStripe } from '../src/adapters/payments/stripe/stripe-payments'
 import { openDatabase } from '../src/db/connect'
 import { createSecretBox } from '../src/secrets'
 import { STORES } from '../src/seed/sandbox-data'
@@ -14,29 +14,34 @@ import { createTransferService } from '../src/transfers/transfer-service'
 import { addBenchMarketplace, addBenchShops } from './bench-data'
 
 // `npm run bench:transfer`: processing the benchmark's 20-brand order (bench-data.ts) with every
-// call to the Shopify emulator and the sandbox provider taking 100 ms more, as Shopify's and
+// call to the Shopify and Stripe emulators taking 100 ms more, as Shopify's and
 // Stripe's do, one brand at a time (the way it was) beside eight at once, in one run. Prints;
 // asserts nothing.
 
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS || 100)
 const BRANDS = 20
 const SHOPIFY_OPERATIONS = ['order', 'orderCreate', 'orderMarkAsPaid']
-const PAYMENT_OPERATIONS: SandboxOperation[] = ['connectedAccount', 'createTransfer']
+const PAYMENT_OPERATIONS: StripeOperation[] = [
+  'accounts.retrieve',
+  'paymentIntents.retrieve',
+  'transfers.create',
+]
 
 async function timeProcessing(brandConcurrency: number): Promise<number> {
   const folder = mkdtempSync(join(tmpdir(), 'tandem-bench-transfer-'))
   const db = await openDatabase({ sqliteFile: join(folder, 'tandem.sqlite') })
   const shopify = await startShopifyEmulator({ imageBaseUrl: 'http://127.0.0.1' })
+  const stripe = await startStripeEmulator()
   try {
     const secrets = createSecretBox(randomBytes(32))
     await seedSandboxMarketplace(db, { secrets, now: new Date() })
-    const orderId = await addBenchShops(shopify)
+    const orderId = await addBenchShops(shopify, stripe)
     await addBenchMarketplace(db, secrets, orderId, STORES.length)
     for (const operation of SHOPIFY_OPERATIONS) {
       shopify.script({ operation, mode: 'delay', delayMs: LATENCY_MS, times: 1e9 })
     }
     for (const operation of PAYMENT_OPERATIONS) {
-      await scriptSandboxFault(db, { operation, mode: 'delay', delayMs: LATENCY_MS, times: 1e9 })
+      stripe.script({ operation, mode: 'delay', delayMs: LATENCY_MS, times: 1e9 })
     }
     const now = () => new Date()
     const transfers = createTransferService({
@@ -48,7 +53,7 @@ async function timeProcessing(brandConcurrency: number): Promise<number> {
         publicUrl: 'http://127.0.0.1',
         now,
       }).commerce,
-      payments: createSandboxPayments(db),
+      payments: connectStripe({ secretKey: stripe.secretKey, endpoint: stripe.url }),
       now,
       transferTiming: { brandConcurrency },
     })
@@ -61,6 +66,7 @@ async function timeProcessing(brandConcurrency: number): Promise<number> {
     return elapsed
   } finally {
     await shopify.close()
+    await stripe.close()
     await db.destroy()
     rmSync(folder, { recursive: true, force: true })
   }
@@ -69,10 +75,10 @@ async function timeProcessing(brandConcurrency: number): Promise<number> {
 async function main(): Promise<void> {
   const sequential = await timeProcessing(1)
   const parallel = await timeProcessing(8)
-  // Per brand: the order, its payment and the transfer, with the account read beside the first
-  // two; plus the creator order's lookup, its 100 lines in two pages of 50. Eight brands at a
-  // time: ceil(20 / 8) rounds.
-  const floor = LATENCY_MS * (2 + 3 * Math.ceil(BRANDS / 8))
+  // The creator order's lookup, its 100 lines in two pages of 50; then each brand's account
+  // checked (the PaymentIntent read beside the first round); then per brand the order, its
+  // payment and the transfer. Eight brands at a time: ceil(20 / 8) rounds of each.
+  const floor = LATENCY_MS * (2 + 4 * Math.ceil(BRANDS / 8))
   const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`
   console.log(`Processing a ${BRANDS}-brand order, ${LATENCY_MS} ms per remote call`)
   console.log(`  one brand at a time (the way it was)  ${seconds(sequential)}`)

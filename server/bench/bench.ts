@@ -12,6 +12,7 @@ import {
 } from '../../scripts/lib/auth-emulator'
 import { freePort } from '../../scripts/lib/ports'
 import { startShopifyEmulator } from '../../emulators/shopify/emulator'
+import { startStripeEmulator } from '../../emulators/stripe/emulator'
 import { addBenchShops, CEILING_PATH } from './bench-data'
 
 // `npm run bench:server`: the server with 10,000 stores and a 100-line order across 20 brands,
@@ -36,7 +37,9 @@ async function main(): Promise<void> {
       imageBaseUrl: 'http://127.0.0.1',
       throttle: { maximumAvailable: 1e12, restoreRate: 1e12 },
     })
-    const orderId = await addBenchShops(shopify)
+    // The order's payment is not read by a preview: the Stripe emulator only holds it.
+    const stripe = await startStripeEmulator()
+    const orderId = await addBenchShops(shopify, stripe)
 
     const server = spawn(process.execPath, [await buildBenchServer()], {
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -114,6 +117,7 @@ async function main(): Promise<void> {
     } finally {
       server.kill('SIGTERM')
       await shopify.close()
+      await stripe.close()
     }
   } finally {
     await emulator.stop()

@@ -15,6 +15,10 @@ interface ServerConfig {
   firebaseProjectId: string
   /** TANDEM_SHOPIFY_ENDPOINT: the Shopify emulator standing in for every shop; null for Shopify. */
   shopifyEndpoint: string | null
+  /** STRIPE_SECRET_KEY: the platform's key; null leaves every payment call failing, saying so. */
+  stripeSecretKey: string | null
+  /** TANDEM_STRIPE_ENDPOINT: the Stripe emulator in place of api.stripe.com; null for Stripe. */
+  stripeEndpoint: string | null
   /** TANDEM_TRANSFER_LEASE_MS: how soon a crashed request's transfer may be taken over. */
   transferLeaseMs: number | undefined
   /** TANDEM_FAILPOINTS: the crash harness's stops (src/transfers/failpoints.ts); never set otherwise. */
@@ -45,6 +49,8 @@ export function readServerConfig(env: Env): ServerConfig {
     publicUrl: (env.TANDEM_PUBLIC_URL || `http://127.0.0.1:${port}`).replace(/\/+$/, ''),
     firebaseProjectId: env.TANDEM_FIREBASE_PROJECT_ID || 'demo-tandem',
     shopifyEndpoint: optionalUrl(env, 'TANDEM_SHOPIFY_ENDPOINT'),
+    stripeSecretKey: env.STRIPE_SECRET_KEY || null,
+    stripeEndpoint: optionalUrl(env, 'TANDEM_STRIPE_ENDPOINT'),
     transferLeaseMs: optionalPositiveInteger(env, 'TANDEM_TRANSFER_LEASE_MS'),
     failpoints: env.TANDEM_FAILPOINTS || undefined,
   }

@@ -1,5 +1,5 @@
 import { connectShopify } from './adapters/commerce/shopify/shopify'
-import { createSandboxPayments } from './adapters/payments/sandbox-payments'
+import { connectStripe } from './adapters/payments/stripe/stripe-payments'
 import { buildApp } from './app'
 import { firebaseTokenVerifier } from './auth/verify'
 import { readServerConfig } from './config'
@@ -9,8 +9,8 @@ import { seedSandboxMarketplace } from './seed/seed'
 import { failpointsFrom } from './transfers/failpoints'
 
 // The Tandem server on its own: `npm start --workspace server`, or through the local stack.
-// Shopify is reached through its adapter (the emulator when TANDEM_SHOPIFY_ENDPOINT is set); the
-// Stripe adapter comes later, until then the sandbox payments serve.
+// Shopify and Stripe are reached through their adapters: the emulators when TANDEM_SHOPIFY_ENDPOINT
+// and TANDEM_STRIPE_ENDPOINT are set, the real services otherwise.
 
 async function main(): Promise<void> {
   const config = readServerConfig(process.env)
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     secrets,
     commerce: shopify.commerce,
     shopify,
-    payments: createSandboxPayments(db),
+    payments: connectStripe({ secretKey: config.stripeSecretKey, endpoint: config.stripeEndpoint }),
     publicUrl: config.publicUrl,
     transferTiming: {
       ...(config.transferLeaseMs ? { leaseMs: config.transferLeaseMs } : {}),

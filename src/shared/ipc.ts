@@ -86,6 +86,12 @@ export const channels = {
   'stores/syncStatus': channel<CallAnswer<'adminProductSyncStatus'>>()(
     calls.adminProductSyncStatus.query,
   ),
+  'stores/paymentAccount': channel<CallAnswer<'adminStorePaymentAccount'>>()(
+    calls.adminStorePaymentAccount.query,
+  ),
+  'stores/setPaymentAccount': channel<CallAnswer<'adminSetStorePaymentAccount'>>()(
+    calls.adminSetStorePaymentAccount.body,
+  ),
 
   'commissions/getDefault': channel<CallAnswer<'adminGetDefaultShopCommissionRate'>>()(ShopInput),
   'commissions/setDefault': channel<CallAnswer<'adminSetDefaultCommissionRate'>>()(

@@ -334,4 +334,35 @@ describe('processing in Chromium', () => {
     expect(processCalls.map((exchange) => exchange.status)).toEqual([201, 409])
     await other.close()
   })
+
+  it('pays each brand of 1001 through Stripe: two transfers from the customer’s charge', async () => {
+    await preview(page, '1001')
+    await page.getByRole('button', { name: 'Process transfer' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Confirm processing transfer' })
+    await dialog.getByRole('button', { name: 'Confirm' }).click()
+    await shows(page.getByText('Order transfer processed'))
+
+    // What the Stripe emulator holds, as Stripe's dashboard would show it.
+    const transfers = stack.server.stripe
+      .transfers()
+      .filter((transfer) => transfer.transferGroup === 'tandem-order-1001')
+      .map((transfer) => ({
+        destination: transfer.destination,
+        amount: `${(transfer.amount / 100).toFixed(2)} ${transfer.currency.toUpperCase()}`,
+        sourceTransaction: transfer.sourceTransaction,
+      }))
+      .sort((a, b) => b.destination.localeCompare(a.destination))
+    expect(transfers).toEqual([
+      {
+        destination: 'acct_sandbox_northwind_apparel',
+        amount: '102.00 USD',
+        sourceTransaction: 'ch_sandbox_order_1001',
+      },
+      {
+        destination: 'acct_sandbox_lumen_botanicals',
+        amount: '24.84 USD',
+        sourceTransaction: 'ch_sandbox_order_1001',
+      },
+    ])
+  })
 })

@@ -118,15 +118,39 @@ describe('store pages in Chromium', () => {
     await expect.poll(() => creator.inputValue()).toBe('15')
 
     await creator.fill('')
-    await expect.poll(() => page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true)
+    await expect
+      .poll(() => page.getByRole('button', { name: 'Save', exact: true }).isDisabled())
+      .toBe(true)
     await creator.fill('17.5')
-    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
     await shows(page.getByText('Default Commission rates set successfully.'))
     await screenshot(page, 'store-brand-dark-wide')
 
     await page.reload()
     await expect.poll(() => page.getByLabel('Creator commission rate').inputValue()).toBe('17.5')
     await expect.poll(() => page.getByLabel('Tandem commission rate').inputValue()).toBe('10')
+  })
+
+  it('shows the brand’s Payouts account and the server’s reason for refusing an unknown one', async () => {
+    await page.goto(stack.console.url.replace('#/signin', '#/main/stores'))
+    await rowOf('northwind apparel').click()
+    const payouts = page.getByRole('region', { name: 'Payouts' })
+    await shows(payouts.getByText('acct_sandbox_northwind_apparel'))
+    await shows(payouts.getByText('payouts@northwind-apparel.example'))
+    await shows(payouts.getByText('Transfers active'))
+    await screenshot(page, 'store-brand-payouts-dark-wide')
+
+    await payouts.getByLabel('Stripe account ID').fill('acct_unknown123')
+    await payouts.getByRole('button', { name: 'Save account' }).click()
+    await shows(page.getByText('Payout account failed to set.'))
+    await shows(
+      payouts.getByText(
+        'Payment provider connected account ID not found: Stripe has no account acct_unknown123 connected to the platform',
+      ),
+    )
+    // Nothing changed: the card still shows the account set before.
+    await shows(payouts.getByText('acct_sandbox_northwind_apparel'))
+    expect(await payouts.getByLabel('Stripe account ID').inputValue()).toBe('acct_unknown123')
   })
 
   it("creates and deletes a creator's unique rate, and shows the server refusing one over the bounds", async () => {
@@ -142,13 +166,13 @@ describe('store pages in Chromium', () => {
     await brand.click()
     await page.getByRole('option', { name: /northwind/i }).click()
     await page.getByLabel('Commission rate').fill('95')
-    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
     // Northwind's tandem rate is 10: 95 + 10 passes 100, which the server refuses.
     await shows(page.getByText('Commission rate failed to create.'))
     await shows(page.getByText(/must not exceed 100/).first())
 
     await page.getByLabel('Commission rate').fill('25')
-    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
     await shows(page.getByText('Commission rate created successfully.'))
     await shows(page.getByText('25%').first())
     await screenshot(page, 'store-creator-dark-wide')

@@ -193,6 +193,27 @@ describe('the API client', () => {
     expect(seen[0]?.url.search).toBe('?creatorOrderId=1001')
   })
 
+  it("words a refused payout account with Stripe's reason", async () => {
+    const reason = 'Payment provider connected account ID not found: acct_1Missing'
+    handler = (_, res) => json(res, 422, { error: 'business_rule', message: reason })
+
+    const error = await failure(
+      client().call('adminSetStorePaymentAccount', {
+        body: { shop: 'brand-one.myshopify.com', accountId: 'acct_1Missing' },
+      }),
+    )
+
+    expect(error.message).toBe(`Failed to set payout account: ${reason}`)
+    expect(error.reason).toBe(reason)
+    expect(error.status).toBe(422)
+    expect(seen[0]?.method).toBe('POST')
+    expect(seen[0]?.url.pathname).toBe('/admin-set-store-payment-account')
+    expect(JSON.parse(seen[0]?.body ?? '')).toEqual({
+      shop: 'brand-one.myshopify.com',
+      accountId: 'acct_1Missing',
+    })
+  })
+
   it('words a non-JSON 500 by its status', async () => {
     handler = (_, res) => {
       res.writeHead(500, { 'content-type': 'text/html' })

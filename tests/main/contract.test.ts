@@ -3,6 +3,7 @@ import {
   calls,
   CreatorOrderId,
   DefaultCommissionInput,
+  PaymentAccountId,
   Rate,
   SHOP_TYPES,
   ShopDomain,
@@ -52,6 +53,22 @@ describe('contract', () => {
     expect(CreatorOrderId.safeParse('gid://shopify/Product/1').success).toBe(false)
   })
 
+  it('takes a Stripe account id trimmed and says what it must look like', () => {
+    expect(PaymentAccountId.parse(' acct_1Northwind ')).toBe('acct_1Northwind')
+    expect(PaymentAccountId.safeParse('').error?.issues[0]?.message).toBe('is required')
+    for (const bad of [
+      'northwind',
+      'acct_',
+      'ACCT_1Northwind',
+      'acct_1 Northwind',
+      'cus_1Northwind',
+    ]) {
+      expect(PaymentAccountId.safeParse(bad).error?.issues[0]?.message, bad).toBe(
+        'must look like acct_…',
+      )
+    }
+  })
+
   it('lists the fourteen calls of SPEC.md §7, then those INTEGRATIONS.md adds, with their paths', () => {
     expect(Object.values(calls).map((call) => `${call.method} ${call.path}`)).toEqual([
       'GET /get-all-app-config',
@@ -63,6 +80,8 @@ describe('contract', () => {
       'GET /admin-all-stores',
       'POST /admin-update-products',
       'GET /admin-product-sync-status',
+      'GET /admin-store-payment-account',
+      'POST /admin-set-store-payment-account',
       'POST /admin-set-default-commission-rate',
       'GET /admin-get-default-shop-commission-rate',
       'GET /admin-get-unique-commission-rates',

@@ -128,6 +128,40 @@ describe('handler map', () => {
     ])
   })
 
+  it("reads and sets a brand's payout account with the shop and account id as parsed", async () => {
+    const account = {
+      shop: 'northwind-apparel.myshopify.com',
+      accountId: 'acct_1Northwind',
+      email: 'payouts@northwind.test',
+      transfersActive: true,
+    }
+    const { invoke, apiCalls } = setUp({
+      adminStorePaymentAccount: account,
+      adminSetStorePaymentAccount: account,
+    })
+    expect(
+      await invoke('stores/paymentAccount', { shop: 'Northwind-Apparel.myshopify.com' }),
+    ).toEqual({ ok: true, value: account })
+    expect(
+      await invoke('stores/setPaymentAccount', {
+        shop: ' northwind-apparel.myshopify.com',
+        accountId: ' acct_1Northwind ',
+      }),
+    ).toEqual({ ok: true, value: account })
+    expect(apiCalls).toEqual([
+      {
+        name: 'adminStorePaymentAccount',
+        request: { query: { shop: 'northwind-apparel.myshopify.com' } },
+      },
+      {
+        name: 'adminSetStorePaymentAccount',
+        request: {
+          body: { shop: 'northwind-apparel.myshopify.com', accountId: 'acct_1Northwind' },
+        },
+      },
+    ])
+  })
+
   it('saves exactly the bytes of the receipt it showed, named by the id it gave them', async () => {
     const second = new Uint8Array([37, 80, 68, 70, 45, 50])
     let fetches = 0
@@ -189,6 +223,27 @@ describe('dispatch', () => {
     ).toBe(false)
     expect((await invoke('external/open', { url: 'javascript:alert(1)' })).ok).toBe(false)
     expect((await invoke('session/status', { anything: true })).ok).toBe(false)
+    expect(apiCalls).toEqual([])
+  })
+
+  it('refuses a payout account that is not a Stripe account id, and calls nothing', async () => {
+    const { invoke, apiCalls } = setUp()
+    const set = (accountId: unknown, extra = {}) =>
+      invoke('stores/setPaymentAccount', {
+        shop: 'northwind-apparel.myshopify.com',
+        accountId,
+        ...extra,
+      })
+    expect(await set('northwind')).toEqual({
+      ok: false,
+      error: { message: 'Invalid input: accountId must look like acct_…' },
+    })
+    expect(await set('  ')).toEqual({
+      ok: false,
+      error: { message: 'Invalid input: accountId is required' },
+    })
+    expect((await set('acct_1Northwind', { email: 'x@y.z' })).ok).toBe(false)
+    expect((await invoke('stores/paymentAccount', { shop: 'northwind.com' })).ok).toBe(false)
     expect(apiCalls).toEqual([])
   })
 

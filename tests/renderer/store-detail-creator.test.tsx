@@ -106,6 +106,8 @@ describe('Creator view: unique commission rates', () => {
     expect(await screen.findByText('No unique commission rates yet.')).toBeInTheDocument()
     expect(screen.getByText('Creator')).toBeInTheDocument()
     expect(fake.callsTo('commissions/getDefault')).toEqual([])
+    expect(fake.callsTo('stores/paymentAccount')).toEqual([])
+    expect(screen.queryByRole('heading', { name: 'Payouts' })).not.toBeInTheDocument()
   })
 
   it('shows "Loading..." and then says when there are no rates', async () => {

@@ -17,6 +17,13 @@ const brandPage = (answers: FakeAnswers = {}) => {
   const fake = fakeBridge({
     'session/status': () => SIGNED_IN,
     'commissions/getDefault': () => ({ tandemCommissionRate: 10, creatorCommissionRate: 15 }),
+    // The payout card beside the rates (store-detail-payouts.test.tsx) has its own answer.
+    'stores/paymentAccount': ({ shop }) => ({
+      shop,
+      accountId: null,
+      email: null,
+      transfersActive: null,
+    }),
     ...answers,
   })
   return { fake, app: renderApp(fake.bridge, BRAND_PAGE) }

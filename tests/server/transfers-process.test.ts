@@ -7,14 +7,8 @@ import {
   ORDER_1001_TOTALS,
 } from '../support/sandbox-figures'
 import type { CommercePort } from '../../server/src/adapters/commerce/commerce-port'
-import type { PaymentsPort } from '../../server/src/adapters/payments/payments-port'
-import { createSandboxPayments } from '../../server/src/adapters/payments/sandbox-payments'
-import {
-  LOST_ANSWER,
-  scriptSandboxFault,
-  type SandboxFault,
-} from '../../server/src/adapters/sandbox-faults'
 import type { ShopifyFault } from '../../emulators/shopify/emulator'
+import type { StripeFault } from '../../emulators/stripe/emulator'
 import {
   startServerUnderTest,
   type ServerOptions,
@@ -30,20 +24,27 @@ const LUMEN_ACCOUNT = 'acct_sandbox_lumen_botanicals'
 
 let server: ServerUnderTest
 
-/** A fresh server; `wrap` may slow down or hold the Shopify adapter's calls to make requests overlap. */
+/**
+ * A fresh server; `wrap` may slow down or hold the Shopify adapter's calls to make requests
+ * overlap. The Stripe adapter retries without waiting.
+ */
 async function start(
   wrap: (commerce: CommercePort) => CommercePort = (commerce) => commerce,
   options: ServerOptions = {},
 ) {
-  server = await startServerUnderTest({ commerce: wrap, ...options })
+  server = await startServerUnderTest({
+    commerce: wrap,
+    stripeApi: { wait: async () => {} },
+    ...options,
+  })
 }
 
 afterEach(async () => {
   await server.close()
 })
 
-/** A fault of the sandbox payment provider. */
-const fault = (scripted: SandboxFault) => scriptSandboxFault(server.db, scripted)
+/** A fault of Stripe, as its emulator answers it. */
+const fault = (scripted: StripeFault) => server.stripe.script(scripted)
 /** A fault of Shopify, as its emulator answers it. */
 const shopifyFault = (scripted: ShopifyFault) => server.shopify.script(scripted)
 
@@ -74,9 +75,9 @@ function brandOrderOf(shop: string): string {
   return orders[0]!.id
 }
 
-/** Lumen's transfer first. */
-const payments = () =>
-  server.db.selectFrom('payment_transfers').selectAll().orderBy('destination_account_id').execute()
+/** The transfers Stripe made, Lumen's first. */
+const payments = async () =>
+  server.stripe.transfers().sort((a, b) => a.destination.localeCompare(b.destination))
 
 const transferBrands = (creatorOrderId: string) =>
   server.db
@@ -106,7 +107,7 @@ const counts = async () => ({
 /** Order 1001 processed exactly once: two paid brand orders, two transfers, stock taken once. */
 async function expectExactlyOnce(): Promise<void> {
   expect(await counts()).toEqual({ brandOrders: 2, brandOrderLines: 2, paid: 2, payments: 2 })
-  expect((await payments()).map((payment) => payment.amount_minor)).toEqual([2484, 10200])
+  expect((await payments()).map((payment) => payment.amount)).toEqual([2484, 10200])
   expect([server.shopify.stockOf(OVERSHIRT), server.shopify.stockOf(FACE_OIL)]).toEqual([98, 99])
   const done = (await preview('1001')).json().preview
   expect(done.status).toBe('COMPLETED')
@@ -162,24 +163,38 @@ describe('processing order 1001', () => {
     // DECREMENT_OBEYING_POLICY: the brand's stock went down.
     expect([server.shopify.stockOf(OVERSHIRT), server.shopify.stockOf(FACE_OIL)]).toEqual([98, 99])
 
+    // From the customer's charge, in the order's group, each under its own idempotency key.
     expect(await payments()).toEqual([
       {
-        id: expect.stringMatching(/^tr_sandbox_/),
-        destination_account_id: LUMEN_ACCOUNT,
-        amount_minor: 2484,
-        currency: 'USD',
-        transfer_group: 'tandem-order-1001',
-        created_at: isoDate,
+        id: expect.stringMatching(/^tr_/),
+        destination: LUMEN_ACCOUNT,
+        amount: 2484,
+        currency: 'usd',
+        transferGroup: 'tandem-order-1001',
+        sourceTransaction: 'ch_sandbox_order_1001',
+        metadata: { creator_order_id: '1001', brand_shop: LUMEN },
+        description: `Tandem transfer of creator order #1001 to ${LUMEN}`,
+        created: expect.any(Number),
       },
       {
-        id: expect.stringMatching(/^tr_sandbox_/),
-        destination_account_id: NORTHWIND_ACCOUNT,
-        amount_minor: 10200,
-        currency: 'USD',
-        transfer_group: 'tandem-order-1001',
-        created_at: isoDate,
+        id: expect.stringMatching(/^tr_/),
+        destination: NORTHWIND_ACCOUNT,
+        amount: 10200,
+        currency: 'usd',
+        transferGroup: 'tandem-order-1001',
+        sourceTransaction: 'ch_sandbox_order_1001',
+        metadata: { creator_order_id: '1001', brand_shop: NORTHWIND },
+        description: `Tandem transfer of creator order #1001 to ${NORTHWIND}`,
+        created: expect.any(Number),
       },
     ])
+    expect(
+      server.stripe
+        .calls()
+        .filter((call) => call.operation === 'transfers.create')
+        .map((call) => call.idempotencyKey)
+        .sort(),
+    ).toEqual([`transfer:1001:${LUMEN}`, `transfer:1001:${NORTHWIND}`])
 
     expect(await transferRow('1001')).toEqual({
       creator_order_id: '1001',
@@ -193,8 +208,8 @@ describe('processing order 1001', () => {
       created_at: isoDate,
     })
     const [northwindPayment, lumenPayment] = [
-      (await payments()).find((p) => p.destination_account_id === NORTHWIND_ACCOUNT)!,
-      (await payments()).find((p) => p.destination_account_id === LUMEN_ACCOUNT)!,
+      (await payments()).find((p) => p.destination === NORTHWIND_ACCOUNT)!,
+      (await payments()).find((p) => p.destination === LUMEN_ACCOUNT)!,
     ]
     expect(await transferBrands('1001')).toEqual([
       {
@@ -290,10 +305,11 @@ describe('processing order 1001', () => {
     })
     expect(await payments()).toMatchObject([
       {
-        transfer_group: 'tandem-order-1005',
-        destination_account_id: NORTHWIND_ACCOUNT,
-        amount_minor: 4650,
-        currency: 'EUR',
+        transferGroup: 'tandem-order-1005',
+        destination: NORTHWIND_ACCOUNT,
+        amount: 4650,
+        currency: 'eur',
+        sourceTransaction: 'ch_sandbox_order_1005',
       },
     ])
     expect(brandOrders()[0]).toMatchObject({ currency: 'EUR', email: 'lena@example.com' })
@@ -501,16 +517,18 @@ describe('concurrent requests', () => {
 describe('a failed step', () => {
   it('leaves the transfer PARTIAL with the step recorded, and a retry resumes without repeating', async () => {
     await start()
-    await fault({
-      operation: 'createTransfer',
+    // A refusal Stripe does not ask to be retried.
+    fault({
+      operation: 'transfers.create',
       mode: 'fail',
-      message: 'Stripe is unavailable',
+      status: 400,
+      message: 'Transfers to this account are paused',
       target: LUMEN_ACCOUNT,
     })
 
     const failed = await processOrder('1001')
     expect(failed.statusCode).toBe(502)
-    const message = `Transfer create failed for ${LUMEN}: the payment provider answered "Stripe is unavailable"`
+    const message = `Transfer create failed for ${LUMEN}: the payment provider answered "Transfers to this account are paused"`
     expect(failed.json()).toEqual({ error: 'upstream_failed', message })
     expect(await transferRow('1001')).toMatchObject({
       status: 'PARTIAL',
@@ -524,7 +542,7 @@ describe('a failed step', () => {
         brand_store_shop: NORTHWIND,
         brand_order_id: northwindOrder,
         paid_at: isoDate,
-        payment_transfer_id: expect.stringMatching(/^tr_sandbox_/),
+        payment_transfer_id: expect.stringMatching(/^tr_/),
         failed_step: null,
         failed_message: null,
         pending_step: null,
@@ -596,30 +614,11 @@ describe('a failed step', () => {
 
   it('keeps the frozen figures across a rate change between attempts', async () => {
     await start()
-    await fault({ operation: 'createTransfer', mode: 'fail', message: 'Stripe is down', times: 2 })
+    fault({ operation: 'transfers.create', mode: 'fail', status: 400, times: 2 })
     expect((await processOrder('1001')).statusCode).toBe(502)
     await server.db.updateTable('default_commissions').set({ creator_rate_hundredths: 0 }).execute()
     expect((await processOrder('1001')).statusCode).toBe(201)
-    expect((await payments()).map((payment) => payment.amount_minor)).toEqual([2484, 10200])
-  })
-
-  it('answers 422 when the brand has no connected payment account', async () => {
-    await start()
-    await server.db.deleteFrom('payment_accounts').where('store_shop', '=', LUMEN).execute()
-    const response = await processOrder('1001')
-    expect(response.statusCode).toBe(422)
-    expect(response.json()).toEqual({
-      error: 'business_rule',
-      message: 'Payment provider connected account ID not found',
-    })
-    expect(await transferBrands('1001')).toMatchObject([
-      { failed_step: null },
-      {
-        failed_step: 'createTransfer',
-        failed_message: 'Payment provider connected account ID not found',
-      },
-    ])
-    expect((await transferRow('1001'))?.status).toBe('PARTIAL')
+    expect((await payments()).map((payment) => payment.amount)).toEqual([2484, 10200])
   })
 
   it.each([
@@ -692,59 +691,187 @@ describe('a failed step', () => {
   })
 })
 
+describe('payment checks, before anything is ordered', () => {
+  /** A paid order of maya-makes for one Linen Overshirt (a Northwind copy), with these metafields. */
+  async function overshirtOrder(metafields: { namespace: string; key: string; value: string }[]) {
+    const id = await server.shopify.createPaidOrder('maya-makes.myshopify.com', {
+      lines: [{ variantId: 'gid://shopify/ProductVariant/401', quantity: 1 }],
+      metafields,
+    })
+    return id.split('/').pop()!
+  }
+  const paidWith = (paymentIntentId: string) =>
+    overshirtOrder([{ namespace: 'tandem', key: 'payment_intent', value: paymentIntentId }])
+
+  /** The refusal, and nothing ordered, paid, transferred or frozen. */
+  async function expectRefused(creatorOrderId: string, status: number, message: string) {
+    const response = await processOrder(creatorOrderId)
+    expect({ status: response.statusCode, body: response.json() }).toEqual({
+      status,
+      body: { error: status === 422 ? 'business_rule' : 'upstream_failed', message },
+    })
+    expect(await counts()).toEqual({ brandOrders: 0, brandOrderLines: 0, paid: 0, payments: 0 })
+    expect(await transferRow(creatorOrderId)).toBeUndefined()
+    expect((await preview(creatorOrderId)).json().preview.status).toBe('NOT_STARTED')
+  }
+
+  it('refuses a brand without a payout account, naming it', async () => {
+    await start()
+    await server.db.deleteFrom('store_payment_accounts').where('store_shop', '=', LUMEN).execute()
+    await expectRefused('1001', 422, `Payment provider connected account ID not found for ${LUMEN}`)
+  })
+
+  it('refuses an account Stripe does not know', async () => {
+    await start()
+    await server.db
+      .updateTable('store_payment_accounts')
+      .set({ account_id: 'acct_gone' })
+      .where('store_shop', '=', LUMEN)
+      .execute()
+    await expectRefused('1001', 422, `Payment provider connected account ID not found for ${LUMEN}`)
+  })
+
+  it('refuses an account without an email, or without active transfers', async () => {
+    await start()
+    const noEmail = server.stripe.addAccount({ email: null })
+    const inactive = server.stripe.addAccount({ email: 'x@lumen.example', transfersActive: false })
+    const payTo = (accountId: string) =>
+      server.db
+        .updateTable('store_payment_accounts')
+        .set({ account_id: accountId })
+        .where('store_shop', '=', LUMEN)
+        .execute()
+    await payTo(noEmail)
+    await expectRefused(
+      '1001',
+      422,
+      `Payment provider connected account email not found for ${LUMEN}`,
+    )
+    await payTo(inactive)
+    await expectRefused(
+      '1001',
+      422,
+      `Payment provider connected account cannot receive transfers for ${LUMEN}`,
+    )
+  })
+
+  it('refuses an order without a PaymentIntent, an unknown one, and one not succeeded', async () => {
+    await start()
+    const processing = server.stripe.addPaymentIntent({
+      amount: 6800,
+      currency: 'usd',
+      status: 'processing',
+    })
+    const cases = [
+      [await overshirtOrder([]), 'Payment intent id not found'],
+      [await paidWith('pi_unknown'), 'Payment intent not found'],
+      [await paidWith(processing.id), 'Payment intent not successed'],
+    ] as const
+    for (const [orderId, message] of cases) {
+      await expectRefused(orderId, 422, `${message} for ${NORTHWIND}`)
+    }
+  })
+
+  it('answers 502 naming the brand when Stripe fails, after retrying', async () => {
+    await start()
+    fault({
+      operation: 'accounts.retrieve',
+      mode: 'fail',
+      status: 500,
+      target: LUMEN_ACCOUNT,
+      times: 10,
+    })
+    await expectRefused(
+      '1001',
+      502,
+      `Payout account lookup failed for ${LUMEN}: the payment provider answered "An unknown error occurred"`,
+    )
+    const lookups = server.stripe
+      .calls()
+      .filter((call) => call.path === `/v1/accounts/${LUMEN_ACCOUNT}`)
+    expect(lookups.map((call) => call.status)).toEqual([500, 500, 500, 500])
+  })
+})
+
 describe('a lost answer', () => {
   it.each([
     ['createOrder', LUMEN],
     ['markOrderAsPaid', LUMEN],
-    ['createTransfer', LUMEN_ACCOUNT],
   ] as const)(
     'of %s is reconciled on the next attempt, never repeated',
     async (operation, target) => {
       await start()
-      if (operation === 'createTransfer') {
-        await fault({ operation, mode: 'drop_answer', target })
-      } else {
-        shopifyFault({ operation: mutationOf[operation], mode: 'drop_after_write', shop: target })
-      }
+      shopifyFault({ operation: mutationOf[operation], mode: 'drop_after_write', shop: target })
       const lost = await processOrder('1001')
       expect(lost.statusCode).toBe(502)
-      expect(lost.json().message).toContain(
-        operation === 'createTransfer'
-          ? `answered "${LOST_ANSWER}"`
-          : 'whether it was done is unknown',
-      )
+      expect(lost.json().message).toContain('whether it was done is unknown')
       expect((await transferBrands('1001'))[1]).toMatchObject({ pending_step: operation })
       expect((await processOrder('1001')).statusCode).toBe(201)
       await expectExactlyOnce()
     },
   )
 
+  it('of a transfer is healed at once: resent under its key, Stripe replays the first answer', async () => {
+    await start()
+    fault({ operation: 'transfers.create', mode: 'drop_after_write', target: LUMEN_ACCOUNT })
+    expect((await processOrder('1001')).statusCode).toBe(201)
+    await expectExactlyOnce()
+    const lumenCreates = server.stripe
+      .calls()
+      .filter((call) => call.idempotencyKey === `transfer:1001:${LUMEN}`)
+    expect(lumenCreates.length).toBeGreaterThan(1)
+  })
+
+  it('of every try of a transfer is answered 502; the next attempt gets the same transfer', async () => {
+    await start()
+    fault({
+      operation: 'transfers.create',
+      mode: 'drop_after_write',
+      target: LUMEN_ACCOUNT,
+      times: 100,
+    })
+    const lost = await processOrder('1001')
+    server.stripe.unscript()
+    expect(lost.statusCode).toBe(502)
+    expect(lost.json().message).toBe(
+      `Transfer create failed for ${LUMEN}: the payment provider answered "The connection to Stripe was lost before its answer arrived"`,
+    )
+    expect((await transferBrands('1001'))[1]).toMatchObject({ pending_step: 'createTransfer' })
+    expect(await payments()).toHaveLength(2)
+    expect((await processOrder('1001')).statusCode).toBe(201)
+    await expectExactlyOnce()
+  })
+
   it('of a transfer more than a day old is looked up by its group, since Stripe forgot the key', async () => {
     let skewMs = 0
     const now = () => new Date(Date.now() + skewMs)
-    await start((commerce) => commerce, {
-      now,
-      payments: (db): PaymentsPort => createSandboxPayments(db, { now }),
+    await start((commerce) => commerce, { now, stripeEmulator: { now } })
+    // Stripe made it, but no try of the first attempt heard so.
+    fault({
+      operation: 'transfers.create',
+      mode: 'drop_after_write',
+      target: LUMEN_ACCOUNT,
+      times: 100,
     })
-    await fault({ operation: 'createTransfer', mode: 'drop_answer', target: LUMEN_ACCOUNT })
     expect((await processOrder('1001')).statusCode).toBe(502)
+    server.stripe.unscript()
+    const creates = () =>
+      server.stripe.calls().filter((call) => call.operation === 'transfers.create')
+    const createsBefore = creates().length
     // Meanwhile Lumen's payouts move to another account: the lost transfer went to the old one.
+    const newAccount = server.stripe.addAccount({ email: 'new@lumen.example' })
     await server.db
-      .insertInto('payment_accounts')
-      .values({ store_shop: 'lumen-new', account_id: 'acct_lumen_new', email: 'new@lumen.example' })
-      .execute()
-    await server.db.deleteFrom('payment_accounts').where('store_shop', '=', LUMEN).execute()
-    await server.db
-      .updateTable('payment_accounts')
-      .set({ store_shop: LUMEN })
-      .where('store_shop', '=', 'lumen-new')
+      .updateTable('store_payment_accounts')
+      .set({ account_id: newAccount })
+      .where('store_shop', '=', LUMEN)
       .execute()
     skewMs = 25 * 60 * 60_000
     expect((await processOrder('1001')).statusCode).toBe(201)
+    // Found where it went, and adopted: nothing created again.
+    expect(
+      server.stripe.calls().filter((call) => call.operation === 'transfers.list'),
+    ).toHaveLength(1)
+    expect(creates()).toHaveLength(createsBefore)
     await expectExactlyOnce()
-    expect((await payments()).map((payment) => payment.destination_account_id)).toEqual([
-      LUMEN_ACCOUNT,
-      NORTHWIND_ACCOUNT,
-    ])
   })
 })

@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely'
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely'
 
 // Migrations live in code (one bundle, no folder to find at run time) and run at every start.
 // Column types are the ones SQLite and PostgreSQL share; money and rates are bigint.
@@ -325,10 +325,43 @@ const shopify: Migration = {
     }),
 }
 
+/**
+ * Stripe for real: Stripe holds the accounts, transfers and idempotency keys, so the sandbox's
+ * tables go. What stays is Tandem's own fact, which account each brand store is paid to; the
+ * sandbox's accounts carry over as such.
+ */
+const stripe: Migration = {
+  up: (db: Kysely<unknown>) =>
+    inOneTransaction(db, async (trx) => {
+      await trx.schema
+        .createTable('store_payment_accounts')
+        .addColumn('store_shop', 'text', (c) =>
+          c.primaryKey().references('stores.shop').onDelete('cascade'),
+        )
+        .addColumn('account_id', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute()
+      await sql`
+        INSERT INTO store_payment_accounts (store_shop, account_id, updated_at)
+        SELECT store_shop, account_id, ${new Date().toISOString()} FROM payment_accounts
+        WHERE store_shop IN (SELECT shop FROM stores)
+      `.execute(trx)
+      for (const table of [
+        'payment_accounts',
+        'payment_transfers',
+        'payment_idempotency_keys',
+        'sandbox_faults',
+      ]) {
+        await trx.schema.dropTable(table).execute()
+      }
+    }),
+}
+
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_exactly_once': exactlyOnce,
   '003_shopify': shopify,
+  '004_stripe': stripe,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

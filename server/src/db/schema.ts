@@ -102,44 +102,11 @@ export interface CreatorOrderIndexTable {
   store_shop: string
 }
 
-// The sandbox payment provider's state (what Stripe holds for real).
-
-export interface PaymentAccountsTable {
+/** The Stripe connected account a brand store is paid to (Stripe holds the account itself). */
+export interface StorePaymentAccountsTable {
   store_shop: string
   account_id: string
-  email: string
-}
-
-export interface PaymentTransfersTable {
-  id: string
-  destination_account_id: string
-  amount_minor: number
-  currency: string
-  /** Stripe's transfer_group: which creator order the money moved for. */
-  transfer_group: string | null
-  created_at: string
-}
-
-/** Stripe's idempotency keys: the first answer to a key, for 24 hours. */
-export interface PaymentIdempotencyKeysTable {
-  key: string
-  /** The request's parameters as first sent: reuse with others is refused. */
-  request: string
-  transfer_id: string
-  created_at: string
-}
-
-/** Faults a test scripts into the sandbox: the next `remaining` calls of an operation. */
-export interface SandboxFaultsTable {
-  id: string
-  operation: string
-  /** Only calls for this shop or destination account; any when null. */
-  target: string | null
-  mode: 'fail' | 'delay' | 'drop_answer'
-  message: string | null
-  delay_ms: number
-  remaining: number
-  created_at: string
+  updated_at: string
 }
 
 // Order transfers: what processing did, step by step, so that it is idempotent and resumable.
@@ -201,10 +168,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable
   oauth_states: OauthStatesTable
   product_syncs: ProductSyncsTable
-  payment_accounts: PaymentAccountsTable
-  payment_transfers: PaymentTransfersTable
-  payment_idempotency_keys: PaymentIdempotencyKeysTable
-  sandbox_faults: SandboxFaultsTable
+  store_payment_accounts: StorePaymentAccountsTable
   order_transfers: OrderTransfersTable
   order_transfer_brands: OrderTransferBrandsTable
 }

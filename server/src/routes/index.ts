@@ -3,6 +3,7 @@ import type { RouteDeps } from '../deps'
 import { registerAppConfigRoutes } from './app-configs'
 import { registerCommissionRoutes } from './commissions'
 import { registerImageRoutes } from './images'
+import { registerPayoutAccountRoutes } from './payout-accounts'
 import { registerShopConnectionRoutes } from './shop-connections'
 import { registerShopifyInstallRoutes } from './shopify-install'
 import { registerShopifyWebhookRoute } from './shopify-webhooks'
@@ -15,6 +16,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   registerCommissionRoutes(app, deps)
   registerTransferRoutes(app, deps)
   registerShopConnectionRoutes(app, deps)
+  registerPayoutAccountRoutes(app, deps)
   registerShopifyInstallRoutes(app, deps)
   registerShopifyWebhookRoute(app, deps)
   registerImageRoutes(app)

@@ -204,3 +204,37 @@ export function sandboxApp(shop: string): { clientId: string; clientSecret: stri
   const name = storeName(shop)
   return { clientId: `sandbox-${name}`, clientSecret: `shpss_sandbox_${name.replaceAll('-', '_')}` }
 }
+
+/**
+ * The Stripe connected account each sandbox brand is paid to: the server's seed sets these as the
+ * brands' payout accounts, and the Stripe emulator holds them (email set, transfers active).
+ */
+export const PAYOUT_ACCOUNTS = STORES.filter((store) => store.shopType === 'BRAND').map(
+  (store) => ({
+    shop: store.shop,
+    accountId: `acct_sandbox_${storeName(store.shop).replaceAll('-', '_')}`,
+    email: `payouts@${storeName(store.shop)}.example`,
+  }),
+)
+
+/**
+ * The creator orders whose customer paid through Stripe. Each carries its PaymentIntent's id in
+ * the order metafield `tandem.payment_intent`; the Stripe emulator holds that PaymentIntent,
+ * succeeded, for the order's total, with its charge.
+ */
+export const STRIPE_PAID_ORDERS = [1001, 1004, 1005]
+export const paymentIntentOf = (orderId: number) => `pi_sandbox_order_${orderId}`
+export const chargeOf = (orderId: number) => `ch_sandbox_order_${orderId}`
+
+/** An order's total in minor units: its lines at their unit prices, tax and shipping. */
+export function orderTotalMinor(order: SeedOrder): number {
+  const priceOf = (key: string) =>
+    [...BRAND_PRODUCTS, CREATOR_OWN_PRODUCT].find((product) => product.key === key)?.priceMinor
+  const lines = order.lines.reduce((sum, line) => {
+    const unit = line.unitPriceMinor ?? priceOf(line.product)
+    if (unit === undefined)
+      throw new Error(`Seed order ${order.id} names unknown product ${line.product}`)
+    return sum + unit * line.quantity
+  }, 0)
+  return lines + order.taxMinor + order.shippingMinor
+}

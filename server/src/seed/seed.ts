@@ -2,7 +2,7 @@ import type { Db } from '../db/connect'
 import { insertAppConfig } from '../repositories/app-configs'
 import { upsertDefaultRates, upsertUniqueRate } from '../repositories/commissions'
 import type { SecretBox } from '../secrets'
-import { BRAND_PRODUCTS, sandboxApp, storeName, STORES, UNIQUE_RATES } from './sandbox-data'
+import { BRAND_PRODUCTS, PAYOUT_ACCOUNTS, sandboxApp, STORES, UNIQUE_RATES } from './sandbox-data'
 
 /** Brands have their own products; a creator has a copy of every brand's, plus its own. */
 const productCount = (store: (typeof STORES)[number]) =>
@@ -12,7 +12,8 @@ const productCount = (store: (typeof STORES)[number]) =>
 
 /**
  * Loads PRODUCT.md's sandbox marketplace into an empty database (stores, rates, app configs,
- * payout accounts; the stores' products and orders are the Shopify emulator's); does nothing
+ * payout accounts; the stores' products and orders are the Shopify emulator's, the accounts
+ * themselves the Stripe emulator's); does nothing
  * otherwise.
  */
 export async function seedSandboxMarketplace(
@@ -59,12 +60,12 @@ export async function seedSandboxMarketplace(
       await insertAppConfig(trx, deps.secrets, config, createdAt)
     }
     await trx
-      .insertInto('payment_accounts')
+      .insertInto('store_payment_accounts')
       .values(
-        STORES.filter((store) => store.shopType === 'BRAND').map((store) => ({
-          store_shop: store.shop,
-          account_id: `acct_sandbox_${storeName(store.shop).replaceAll('-', '_')}`,
-          email: `payouts@${storeName(store.shop)}.example`,
+        PAYOUT_ACCOUNTS.map((payout) => ({
+          store_shop: payout.shop,
+          account_id: payout.accountId,
+          updated_at: createdAt,
         })),
       )
       .execute()

@@ -1,5 +1,9 @@
-// Bounds on the calls processing makes to the outside: a deadline per call, and a cap on how many
-// run at once.
+import { CommerceError } from '../adapters/commerce/commerce-port'
+import { PaymentsError } from '../adapters/payments/payments-port'
+import { Refusal } from '../domain/errors'
+
+// Bounds on the calls processing makes to the outside (a deadline per call, a cap on how many run
+// at once) and how their failures are worded for the admin.
 
 /** A remote call that did not answer in time: whether it was done is unknown. */
 export class RemoteTimeoutError extends Error {
@@ -51,6 +55,20 @@ export async function settleWithLimit<T, R>(
   }
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
   return results
+}
+
+/** A platform's or provider's failure, or its silence, worded for the admin: a 502. */
+export function upstreamRefusal(what: string, system: string, error: unknown): Error {
+  if (error instanceof RemoteTimeoutError) {
+    return new Refusal(
+      'upstream_failed',
+      `${what}: the ${system} did not answer within ${error.message}`,
+    )
+  }
+  if (error instanceof CommerceError || error instanceof PaymentsError) {
+    return new Refusal('upstream_failed', `${what}: the ${system} answered "${error.message}"`)
+  }
+  return error instanceof Error ? error : new Error(String(error))
 }
 
 function describe(ms: number): string {

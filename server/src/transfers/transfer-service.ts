@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { ORDER_TAG, TRANSFER_ERRORS, type CallAnswer } from '@shared/contract'
 import { PRODUCT_NAME } from '@shared/product'
-import { CommerceError, type CommerceOrder } from '../adapters/commerce/commerce-port'
-import { PaymentsError } from '../adapters/payments/payments-port'
+import type { CommerceOrder } from '../adapters/commerce/commerce-port'
 import type { RouteDeps } from '../deps'
 import { Refusal } from '../domain/errors'
 import { toHundredths } from '../domain/money'
@@ -10,7 +9,8 @@ import { planTransfer, type BrandPlan } from '../domain/transfer-plan'
 import { renderReceiptPdf } from '../receipt/receipt-pdf'
 import { orderGid, orderNumber } from './order-gid'
 import { loadPlanInput } from './plan-input'
-import { RemoteTimeoutError, settleWithLimit, withDeadline } from './remote-call'
+import { findPayoutAccountId } from '../repositories/payout-accounts'
+import { RemoteTimeoutError, settleWithLimit, upstreamRefusal, withDeadline } from './remote-call'
 import {
   createTransferRepository,
   frozenLines,
@@ -47,6 +47,30 @@ const STEP_FAILURES: Record<TransferStep, { failure: string; system: string }> =
 const transferTag = (creatorOrderId: string) => `${ORDER_TAG}-transfer-${creatorOrderId}`
 
 type ProcessAnswer = CallAnswer<'adminCreateOrderTransfer'>
+
+/** Where a brand's transfer goes and the charge it is made from, once checked. */
+interface Payout {
+  destinationAccountId: string
+  sourceTransaction: string
+}
+type PayoutCheck = (shop: string, recordedDestination: string | null) => Promise<Payout>
+
+/** The provider refuses a transfer of nothing: a brand whose lines were all free is owed none. */
+const owesTransfer = (brand: TransferBrandRow) =>
+  brand.payment_transfer_id === null && brand.brand_amount_minor > 0
+
+/** The brands still owed a transfer, with the account one was attempted to before, if any. */
+function stillOwed(transfer: StoredTransfer | null, planned: BrandPlan[] | null) {
+  if (transfer) {
+    return transfer.brands.filter(owesTransfer).map((brand) => ({
+      shop: brand.brand_store_shop,
+      recordedDestination: brand.transfer_destination,
+    }))
+  }
+  return (planned ?? [])
+    .filter((brand) => brand.brandAmountMinor > 0)
+    .map((brand) => ({ shop: brand.brandStoreShop, recordedDestination: null }))
+}
 
 export function createTransferService(
   deps: Pick<RouteDeps, 'db' | 'commerce' | 'payments' | 'now' | 'transferTiming'>,
@@ -110,8 +134,7 @@ export function createTransferService(
   }
 
   /** Freezes the figures on the first attempt; a concurrent first attempt's figures stand. */
-  async function freeze(order: CommerceOrder): Promise<void> {
-    const brands = await plan(order)
+  async function freeze(order: CommerceOrder, brands: BrandPlan[]): Promise<void> {
     await transfers.createIfAbsent(
       {
         creator_order_id: String(order.id),
@@ -132,6 +155,65 @@ export function createTransferService(
     )
   }
 
+  /**
+   * Whether each brand can be paid, asked of Stripe before anything is ordered or paid: its
+   * connected account (known, with an email, transfers active) and the creator order's
+   * PaymentIntent (succeeded, its charge being what the transfer is made from). Refusals name the
+   * brand: 422 for what an admin must fix, 502 when Stripe failed. One check per brand and
+   * account, however often it is asked.
+   */
+  function payoutChecks(order: CommerceOrder) {
+    const intentId = order.paymentIntentId
+    const intent = intentId
+      ? remote(() => deps.payments.paymentIntent(intentId)).then(
+          (found) => ({ found, error: null }),
+          (error: unknown) => ({ found: null, error }),
+        )
+      : null
+    const checks = new Map<string, Promise<Payout>>()
+
+    async function check(shop: string, recordedDestination: string | null): Promise<Payout> {
+      const refuse = (message: string) => new Refusal('business_rule', `${message} for ${shop}`)
+      // A transfer attempted before keeps to the account it was attempted to.
+      const accountId = recordedDestination ?? (await findPayoutAccountId(deps.db, shop))
+      if (!accountId) throw refuse(TRANSFER_ERRORS.connectedAccountIdNotFound)
+      const account = await remote(() => deps.payments.connectedAccount(accountId)).catch(
+        (error: unknown) => {
+          throw upstreamRefusal(
+            `Payout account lookup failed for ${shop}`,
+            'payment provider',
+            error,
+          )
+        },
+      )
+      if (!account) throw refuse(TRANSFER_ERRORS.connectedAccountIdNotFound)
+      if (!account.email) throw refuse(TRANSFER_ERRORS.connectedAccountEmailNotFound)
+      if (!account.transfersActive) throw refuse(TRANSFER_ERRORS.connectedAccountTransfersInactive)
+
+      if (!intent) throw refuse(TRANSFER_ERRORS.paymentIntentIdNotFound)
+      const { found, error } = await intent
+      if (error) {
+        throw upstreamRefusal(`Payment intent lookup failed for ${shop}`, 'payment provider', error)
+      }
+      if (!found) throw refuse(TRANSFER_ERRORS.paymentIntentNotFound)
+      if (found.status !== 'succeeded' || !found.latestChargeId) {
+        throw refuse(TRANSFER_ERRORS.paymentIntentNotSucceeded)
+      }
+      return { destinationAccountId: accountId, sourceTransaction: found.latestChargeId }
+    }
+
+    return (shop: string, recordedDestination: string | null): Promise<Payout> => {
+      const key = `${shop} ${recordedDestination ?? ''}`
+      let checked = checks.get(key)
+      if (!checked) {
+        checked = check(shop, recordedDestination)
+        checked.catch(() => {})
+        checks.set(key, checked)
+      }
+      return checked
+    }
+  }
+
   type Lease = ReturnType<typeof transfers.underLease>
 
   /**
@@ -141,6 +223,7 @@ export function createTransferService(
   function brandProcessing(
     transfer: StoredTransfer,
     order: CommerceOrder,
+    payout: PayoutCheck,
     lease: Lease,
     unsettled: { call: boolean },
   ) {
@@ -199,17 +282,9 @@ export function createTransferService(
 
     return async (brand: TransferBrandRow) => {
       const shop = brand.brand_store_shop
-      // The provider refuses a transfer of nothing; a brand whose lines were all free is owed none.
-      const owed = brand.payment_transfer_id === null && brand.brand_amount_minor > 0
-      // Read while the order is made and paid, so that a brand takes three calls' time, not four.
-      // A transfer attempted before keeps to the account it was attempted to.
-      const destination =
-        owed && brand.transfer_destination === null
-          ? remote(() => deps.payments.connectedAccount(shop)).then(
-              (account) => account?.accountId ?? null,
-            )
-          : Promise.resolve(brand.transfer_destination)
-      destination.catch(() => {})
+      const owed = owesTransfer(brand)
+      // Checked before any brand's order was made (the same check, answered again).
+      const checked = owed ? await payout(shop, brand.transfer_destination) : null
 
       const brandOrderId =
         brand.brand_order_id ??
@@ -251,22 +326,14 @@ export function createTransferService(
         })
       }
 
-      if (owed) {
+      if (checked) {
         const transferGroup = `${ORDER_TAG}-order-${creatorOrderId}`
-        // Known before the intent, which records it; a failed lookup fails the step.
-        const looked = await destination.then(
-          (id) => ({ id, error: null }),
-          (error: unknown) => ({ id: null, error }),
-        )
-        const destinationAccountId = looked.id
+        const { destinationAccountId, sourceTransaction } = checked
         await runStep(brand, 'createTransfer', {
           intent: { transfer_destination: destinationAccountId },
           // Within a day the idempotency key answers the first transfer; after, it is forgotten.
           reconcile: async (pendingSince) => {
-            if (
-              !destinationAccountId ||
-              deps.now().getTime() - Date.parse(pendingSince) < IDEMPOTENCY_KEY_TRUSTED_MS
-            ) {
+            if (deps.now().getTime() - Date.parse(pendingSince) < IDEMPOTENCY_KEY_TRUSTED_MS) {
               return null
             }
             const [existing] = await deps.payments.findTransfers({
@@ -275,20 +342,21 @@ export function createTransferService(
             })
             return existing?.id ?? null
           },
-          act: async () => {
-            if (looked.error) throw looked.error
-            if (!destinationAccountId) {
-              throw new Refusal('business_rule', TRANSFER_ERRORS.connectedAccountIdNotFound)
-            }
-            const created = await deps.payments.createTransfer({
-              amountMinor: brand.brand_amount_minor,
-              currency: transfer.currency,
-              destinationAccountId,
-              // The same key on every attempt: a retry after a lost answer never pays twice.
-              idempotencyKey: `transfer:${creatorOrderId}:${shop}`,
-              transferGroup,
-              description: `${PRODUCT_NAME} transfer of creator order ${order.name} to ${shop}`,
-            })
+          act: async (signal) => {
+            const created = await deps.payments.createTransfer(
+              {
+                amountMinor: brand.brand_amount_minor,
+                currency: transfer.currency,
+                destinationAccountId,
+                sourceTransaction,
+                // The same key on every attempt: a retry after a lost answer never pays twice.
+                idempotencyKey: `transfer:${creatorOrderId}:${shop}`,
+                transferGroup,
+                description: `${PRODUCT_NAME} transfer of creator order ${order.name} to ${shop}`,
+                metadata: { creator_order_id: creatorOrderId, brand_shop: shop },
+              },
+              { signal },
+            )
             return created.id
           },
           record: (id) => ({ payment_transfer_id: id }),
@@ -319,7 +387,17 @@ export function createTransferService(
       if (existing?.status === 'COMPLETED') {
         throw new Refusal('conflict', TRANSFER_ERRORS.alreadyProcessed)
       }
-      if (!existing) await freeze(order)
+      const planned = existing ? null : await plan(order)
+      // Whether every brand still owed can be paid, before anything is frozen or ordered.
+      const payout = payoutChecks(order)
+      const checked = await settleWithLimit(
+        stillOwed(existing, planned),
+        timing.brandConcurrency,
+        (brand) => payout(brand.shop, brand.recordedDestination),
+      )
+      const refused = checked.find((outcome) => outcome.status === 'rejected')
+      if (refused) throw refused.reason
+      if (planned) await freeze(order, planned)
 
       const token = randomUUID()
       if (!(await transfers.claim(id, token, timestamp(), leaseEnd(), timing.leaseMs))) {
@@ -339,7 +417,7 @@ export function createTransferService(
         const outcomes = await settleWithLimit(
           claimed.brands,
           timing.brandConcurrency,
-          brandProcessing(claimed, order, lease, unsettled),
+          brandProcessing(claimed, order, payout, lease, unsettled),
         )
         const failures = outcomes.flatMap((outcome) =>
           outcome.status === 'rejected' ? [outcome.reason as unknown] : [],
@@ -369,18 +447,4 @@ export function createTransferService(
       }
     },
   }
-}
-
-/** A platform's or provider's failure, or its silence, worded for the admin: a 502. */
-function upstreamRefusal(what: string, system: string, error: unknown): Error {
-  if (error instanceof RemoteTimeoutError) {
-    return new Refusal(
-      'upstream_failed',
-      `${what}: the ${system} did not answer within ${error.message}`,
-    )
-  }
-  if (error instanceof CommerceError || error instanceof PaymentsError) {
-    return new Refusal('upstream_failed', `${what}: the ${system} answered "${error.message}"`)
-  }
-  return error instanceof Error ? error : new Error(String(error))
 }

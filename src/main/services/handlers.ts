@@ -38,6 +38,8 @@ export function buildHandlers({ session, settings, api, desktop }: Services): Ha
     'stores/list': () => api.call('adminAllStores'),
     'stores/syncProducts': (body) => api.call('adminUpdateProducts', { body }),
     'stores/syncStatus': (query) => api.call('adminProductSyncStatus', { query }),
+    'stores/paymentAccount': (query) => api.call('adminStorePaymentAccount', { query }),
+    'stores/setPaymentAccount': (body) => api.call('adminSetStorePaymentAccount', { body }),
 
     'commissions/getDefault': ({ shop }) =>
       api.call('adminGetDefaultShopCommissionRate', { query: { shop } }),

@@ -54,6 +54,25 @@ export const ShopConnection = z.object({
 })
 export type ShopConnection = z.infer<typeof ShopConnection>
 
+/** A Stripe connected account id: `acct_` and letters or digits. */
+export const PaymentAccountId = z
+  .string()
+  .trim()
+  .min(1, { message: 'is required', abort: true })
+  .regex(/^acct_[A-Za-z0-9_]+$/, 'must look like acct_…')
+
+/**
+ * The Stripe connected account a brand store is paid to. `email` and `transfersActive` are read
+ * from Stripe: both null when no account is set or Stripe does not know it.
+ */
+export const StorePaymentAccount = z.object({
+  shop: z.string(),
+  accountId: z.string().nullable(),
+  email: z.string().nullable(),
+  transfersActive: z.boolean().nullable(),
+})
+export type StorePaymentAccount = z.infer<typeof StorePaymentAccount>
+
 export const AppConfig = z.object({
   shop: z.string(),
   clientId: z.string(),

@@ -34,7 +34,8 @@ export const TRANSFER_ERRORS = {
   paymentIntentNotSucceeded: 'Payment intent not successed',
   transferCreateFailed: 'Transfer create failed',
   transferSendInvoiceFailed: 'Transfer send invoice failed',
-  // PRODUCT.md's additions.
+  // PRODUCT.md's and INTEGRATIONS.md's additions.
+  connectedAccountTransfersInactive: 'Payment provider connected account cannot receive transfers',
   creatorOrderNotFound: 'Creator order not found',
   alreadyProcessed: 'Order transfer already processed',
 } as const

@@ -8,7 +8,6 @@ import { build } from 'esbuild'
 import { inject } from 'vitest'
 import { stopChild } from '../../../scripts/lib/children'
 import { freePort, waitForHttp } from '../../../scripts/lib/ports'
-import { openDatabase, type Db } from '../../../server/src/db/connect'
 import { onTestPostgres } from './server-under-test'
 
 // The real Tandem server as a process of its own (server/src/main.ts, bundled once per test file),
@@ -37,8 +36,6 @@ export async function buildServer(): Promise<{ entry: string; remove: () => void
 /** The database the server processes of one scenario share: SQLite, or PostgreSQL when set. */
 export interface SharedDatabase {
   env: Record<string, string>
-  /** A connection of the test's own, to script faults and count what was made. */
-  open(): Promise<Db>
   remove(): Promise<void>
 }
 
@@ -51,7 +48,6 @@ export async function freshSharedDatabase(): Promise<SharedDatabase> {
     databaseUrl.pathname = `/${name}`
     return {
       env: { DATABASE_URL: databaseUrl.toString() },
-      open: () => openDatabase({ databaseUrl: databaseUrl.toString() }),
       // Not WITH (FORCE): that would cut connections still closing, in this process too.
       // PostgreSQL lets a closed connection's backend go a moment after the client.
       remove: () =>
@@ -72,7 +68,6 @@ export async function freshSharedDatabase(): Promise<SharedDatabase> {
   const folder = mkdtempSync(join(tmpdir(), 'tandem-harness-'))
   return {
     env: { TANDEM_DATA_DIR: folder },
-    open: () => openDatabase({ sqliteFile: join(folder, 'tandem.sqlite') }),
     remove: async () => rmSync(folder, { recursive: true, force: true }),
   }
 }
@@ -94,6 +89,8 @@ export interface ServerProcessOptions {
   database: SharedDatabase
   /** TANDEM_SHOPIFY_ENDPOINT: the Shopify emulator every process of a scenario shares. */
   shopifyEndpoint: string
+  /** TANDEM_STRIPE_ENDPOINT and STRIPE_SECRET_KEY: the Stripe emulator they share. */
+  stripe: { endpoint: string; secretKey: string }
   /** TANDEM_TRANSFER_LEASE_MS; the server's default (30 s) unless given. */
   leaseMs?: number
   /** TANDEM_FAILPOINTS (src/transfers/failpoints.ts). */
@@ -114,6 +111,8 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
       TANDEM_API_PORT: String(port),
       TANDEM_SECRET_KEY: SECRET_KEY,
       TANDEM_SHOPIFY_ENDPOINT: options.shopifyEndpoint,
+      TANDEM_STRIPE_ENDPOINT: options.stripe.endpoint,
+      STRIPE_SECRET_KEY: options.stripe.secretKey,
       TANDEM_FIREBASE_PROJECT_ID: inject('authProjectId'),
       FIREBASE_AUTH_EMULATOR_HOST: new URL(inject('authEmulatorUrl')).host,
       ...(options.leaseMs ? { TANDEM_TRANSFER_LEASE_MS: String(options.leaseMs) } : {}),

@@ -20,8 +20,16 @@ import {
   connectShopify,
   type ShopifyDeps,
 } from '../../../server/src/adapters/commerce/shopify/shopify'
+import {
+  startStripeEmulator,
+  type StripeEmulator,
+  type StripeEmulatorOptions,
+} from '../../../emulators/stripe/emulator'
 import type { PaymentsPort } from '../../../server/src/adapters/payments/payments-port'
-import { createSandboxPayments } from '../../../server/src/adapters/payments/sandbox-payments'
+import {
+  connectStripe,
+  type StripeOptions,
+} from '../../../server/src/adapters/payments/stripe/stripe-payments'
 import { buildApp } from '../../../server/src/app'
 import type { AppDeps } from '../../../server/src/deps'
 import { firebaseTokenVerifier, type TokenVerifier } from '../../../server/src/auth/verify'
@@ -31,8 +39,9 @@ import { seedSandboxMarketplace } from '../../../server/src/seed/seed'
 
 // The server as the tests see it: built with app.inject in mind, on a fresh database (SQLite, or
 // a schema of its own on PostgreSQL when TANDEM_TEST_DATABASE_URL is set), with ID tokens minted
-// by the real Firebase Auth emulator, and its stores in a Shopify emulator of its own reached
-// through the real Shopify adapter.
+// by the real Firebase Auth emulator, its stores in a Shopify emulator of its own reached through
+// the real Shopify adapter, and its payments in a Stripe emulator reached through the real Stripe
+// adapter.
 
 export const PUBLIC_URL = 'http://127.0.0.1:8787'
 export const LISTED_ADMIN_EMAIL = 'listed-admin@tandem.test'
@@ -43,6 +52,8 @@ export interface ServerUnderTest {
   secrets: SecretBox
   /** The Shopify emulator holding the stores' products and orders. */
   shopify: ShopifyEmulator
+  /** The Stripe emulator holding the brands' accounts, the PaymentIntents and the transfers. */
+  stripe: StripeEmulator
   /** The SQLite file, or null on PostgreSQL. */
   sqliteFile: string | null
   tokens: { admin: string; listedAdmin: string; notAdmin: string }
@@ -61,7 +72,12 @@ export interface ServerOptions {
   shopifyEmulator?: Partial<ShopifyEmulatorOptions>
   /** The Shopify adapter's waits and request timeout. */
   shopifyApi?: ShopifyDeps['api']
-  payments?: (db: Db) => PaymentsPort
+  /** Wraps the Stripe adapter, to slow down or hold its calls. */
+  payments?: (stripe: PaymentsPort) => PaymentsPort
+  /** The Stripe emulator's settings beyond the seed (its clock). */
+  stripeEmulator?: Partial<StripeEmulatorOptions>
+  /** The Stripe adapter's waits and request timeout. */
+  stripeApi?: Pick<StripeOptions, 'wait' | 'requestTimeoutMs'>
   /** The token verifier's clock, for stepping past its cache. */
   verifierClock?: () => number
   /** In place of the Firebase verifier of the run's Auth emulator. */
@@ -88,6 +104,15 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
     imageBaseUrl: publicUrl,
     seed: options.seed !== false,
   })
+  const stripe = await startStripeEmulator({
+    ...options.stripeEmulator,
+    seed: options.seed !== false,
+  })
+  const payments = connectStripe({
+    secretKey: stripe.secretKey,
+    endpoint: stripe.url,
+    ...options.stripeApi,
+  })
   const now = options.now ?? (() => new Date())
   const { commerce, ...shopifyServices } = connectShopify({
     db,
@@ -110,7 +135,7 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
     secrets,
     commerce: options.commerce ? options.commerce(commerce) : commerce,
     shopify: shopifyServices,
-    payments: (options.payments ?? createSandboxPayments)(db),
+    payments: options.payments ? options.payments(payments) : payments,
     publicUrl,
     now: options.now,
     transferTiming: options.transferTiming,
@@ -128,12 +153,14 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
     db,
     secrets,
     shopify,
+    stripe,
     sqliteFile,
     tokens,
     asAdmin: { authorization: `Bearer ${tokens.admin}` },
     close: async () => {
       await app.close()
       await shopify.close()
+      await stripe.close()
       await db.destroy()
       await dropDatabase()
     },

@@ -36,6 +36,8 @@ export interface CommerceOrder {
   shippingMinor: number
   totalMinor: number
   shippingAddress: CommerceAddress | null
+  /** The Stripe PaymentIntent the customer paid with (metafield `tandem.payment_intent`). */
+  paymentIntentId: string | null
   lines: CommerceOrderLine[]
 }
 

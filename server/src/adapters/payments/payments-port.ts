@@ -1,25 +1,47 @@
 // The payment provider as the server needs it, shaped after Stripe Connect: a connected account
-// per brand store, and Transfers created with an Idempotency-Key so a retry never pays twice.
+// per brand store, the creator order's PaymentIntent, and Transfers from its charge created with
+// an Idempotency-Key so that a retry never pays twice.
 
-interface ConnectedAccount {
+export interface ConnectedAccount {
   accountId: string
-  email: string
+  /** Null when the account has none: processing refuses to pay it. */
+  email: string | null
+  /** Whether its `transfers` capability is active: transfers to it are refused otherwise. */
+  transfersActive: boolean
+}
+
+export interface PaymentIntent {
+  id: string
+  /** `succeeded` once the customer's money is in. */
+  status: string
+  /** The charge transfers are made from (`source_transaction`); null until there is one. */
+  latestChargeId: string | null
 }
 
 export interface TransferRequest {
   amountMinor: number
   currency: string
   destinationAccountId: string
+  /** The charge the money comes from: Stripe then pays out of it, not the platform's balance. */
+  sourceTransaction: string
   /** Stripe's Idempotency-Key: the same key answers the same transfer, for 24 hours. */
   idempotencyKey: string
   /** Stripe's transfer_group: how the transfers of one creator order are found again. */
   transferGroup: string
   description: string
+  metadata: Record<string, string>
 }
 
 export interface PaymentsPort {
-  connectedAccount(shop: string): Promise<ConnectedAccount | null>
-  createTransfer(request: TransferRequest): Promise<{ id: string }>
+  /** Null when Stripe does not know the account, or it is not connected to the platform. */
+  connectedAccount(accountId: string): Promise<ConnectedAccount | null>
+  /** Null when Stripe does not know it. */
+  paymentIntent(id: string): Promise<PaymentIntent | null>
+  /** Once `signal` aborts (the caller stopped waiting), nothing more is sent. */
+  createTransfer(
+    request: TransferRequest,
+    options?: { signal?: AbortSignal },
+  ): Promise<{ id: string }>
   /** Transfers of a group to one destination (`transfers.list`), oldest first. */
   findTransfers(query: {
     transferGroup: string
@@ -27,7 +49,7 @@ export interface PaymentsPort {
   }): Promise<{ id: string; amountMinor: number }[]>
 }
 
-/** A failure of the provider itself: answered as a 502. */
+/** A failure of the provider itself, or its silence: answered as a 502. */
 export class PaymentsError extends Error {
   override name = 'PaymentsError'
 }

@@ -14,6 +14,8 @@ export const CALL_ACTIONS: Record<CallName, string> = {
   adminAllStores: 'fetch stores',
   adminUpdateProducts: 'sync products',
   adminProductSyncStatus: 'fetch sync progress',
+  adminStorePaymentAccount: 'fetch payout account',
+  adminSetStorePaymentAccount: 'set payout account',
   adminSetDefaultCommissionRate: 'set default commission rates',
   adminGetDefaultShopCommissionRate: 'fetch default commission rates',
   adminGetUniqueCommissionRates: 'fetch commission rates',

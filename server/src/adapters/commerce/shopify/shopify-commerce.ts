@@ -47,6 +47,7 @@ interface OrderNode {
     zip: string | null
     countryCodeV2: string | null
   } | null
+  paymentIntent: { value: string } | null
   lineItems: {
     nodes: {
       id: string
@@ -107,6 +108,7 @@ export function createShopifyCommerce(deps: { db: Db; api: ShopifyApi }): Commer
         zip: address.zip,
         country: address.countryCodeV2,
       },
+      paymentIntentId: order.paymentIntent?.value.trim() || null,
       lines: lines.map((line) => {
         const unitPriceMinor = minor(line.originalUnitPriceSet)
         const sourceShop = line.variant?.sourceShop?.value

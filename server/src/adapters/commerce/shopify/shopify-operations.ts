@@ -18,6 +18,7 @@ export const CREATOR_ORDER = /* GraphQL */ `
       totalShippingPriceSet { ${MONEY} }
       totalPriceSet { ${MONEY} }
       shippingAddress { firstName lastName address1 city zip countryCodeV2 }
+      paymentIntent: metafield(namespace: "tandem", key: "payment_intent") { value }
       lineItems(first: 50, after: $after) {
         nodes {
           id

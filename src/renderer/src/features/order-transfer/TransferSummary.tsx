@@ -4,6 +4,7 @@ import { IconPhoto } from '@tabler/icons-react'
 import type { CreatorOrder, LineItem } from '@shared/contract'
 import { PRODUCT_NAME } from '@shared/product'
 import { formatDateTime, formatMoney, storeName } from '@renderer/lib/format'
+import { Fields } from '@renderer/app/Fields'
 import type { PreviewAnswer } from './useOrderTransfer'
 
 /** The Summary tab (SPEC §2): the creator order, its lines, what each brand gets, and the totals. */
@@ -154,24 +155,6 @@ function SummaryTable({
         <Table.Tbody>{children}</Table.Tbody>
       </Table>
     </Table.ScrollContainer>
-  )
-}
-
-/** Label and value pairs, each value under its label. */
-function Fields({ fields }: { fields: [label: string, value: ReactNode][] }) {
-  return (
-    <SimpleGrid component="dl" cols={{ base: 1, xs: 2 }} spacing="sm" verticalSpacing="sm" m={0}>
-      {fields.map(([label, value]) => (
-        <div key={label}>
-          <Text component="dt" size="xs" c="dimmed">
-            {label}
-          </Text>
-          <Text component="dd" m={0} style={{ whiteSpace: 'pre-line' }}>
-            {value}
-          </Text>
-        </div>
-      ))}
-    </SimpleGrid>
   )
 }
 

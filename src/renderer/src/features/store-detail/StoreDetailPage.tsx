@@ -5,10 +5,12 @@ import { Link, useParams, useSearchParams } from 'react-router'
 import { storeName } from '@renderer/lib/format'
 import { BrandCommission } from './BrandCommission'
 import { CreatorRates } from './CreatorRates'
+import { PayoutsCard } from './PayoutsCard'
 
 /**
- * /main/stores/{store}?type=…: a brand's default commission (type BRAND), otherwise a creator's
- * unique commission rates (SPEC §2). The type comes from the link the list opened, as SPEC says.
+ * /main/stores/{store}?type=…: a brand's default commission and payout account (type BRAND),
+ * otherwise a creator's unique commission rates (SPEC §2, INTEGRATIONS.md "Stripe"). The type
+ * comes from the link the list opened, as SPEC says.
  */
 export default function StoreDetailPage() {
   const shop = useParams().store ?? ''
@@ -34,7 +36,10 @@ export default function StoreDetailPage() {
       </div>
       {/* Keyed by shop: another store's page starts from its own answers, not this one's. */}
       {isBrand ? (
-        <BrandCommission key={shop} shop={shop} />
+        <Stack key={shop}>
+          <BrandCommission shop={shop} />
+          <PayoutsCard shop={shop} />
+        </Stack>
       ) : (
         <CreatorRates key={shop} shop={shop} />
       )}

@@ -1,0 +1,157 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { Timers } from '../shopify/timers'
+import { loadStateFile, saveStateFile } from '../state-file'
+import { FaultScript, type StripeFault, type StripeOperation } from './faults'
+import { Idempotency } from './idempotency'
+import { requestListener, type Call } from './routes'
+import { seedSandbox } from './seed'
+import {
+  emptyState,
+  newId,
+  type EmulatorState,
+  type TransferRecord,
+  unixSeconds,
+  type PaymentIntentStatus,
+  type Runtime,
+} from './state'
+
+// A local Stripe: the API v1 surface Tandem's Stripe adapter talks to (connected accounts,
+// PaymentIntents, transfers, idempotency keys) plus the controls tests and demos need to make
+// Stripe misbehave. stripe-node reaches it with `{ host: '127.0.0.1', port, protocol: 'http' }`.
+
+export type { StripeFault, StripeOperation } from './faults'
+
+export const SANDBOX_STRIPE_SECRET_KEY = 'sk_test_tandem_sandbox'
+
+export interface StripeEmulatorOptions {
+  /** 0 or absent: a free port on 127.0.0.1. */
+  port?: number
+  /** The platform key it accepts; SANDBOX_STRIPE_SECRET_KEY when absent. */
+  secretKey?: string
+  /** PRODUCT.md's sandbox unless false; ignored when the state file exists. */
+  seed?: boolean
+  /** Loaded at start when present, rewritten after each change; in memory only when absent. */
+  stateFile?: string
+  /** The emulator's clock: `created` timestamps and the 24-hour idempotency window. */
+  now?: () => Date
+}
+
+/** A transfer as a test reads it. */
+export type EmulatedTransfer = Omit<TransferRecord, 'destinationPayment'>
+
+export interface StripeEmulator {
+  url: string
+  secretKey: string
+  close(): Promise<void>
+  script(fault: StripeFault): void
+  /** Forgets the faults not yet used up: Stripe behaves again. */
+  unscript(): void
+  /** A connected account; answers its id (generated `acct_…` when not given). email null = an account without email. */
+  addAccount(account?: { id?: string; email?: string | null; transfersActive?: boolean }): string
+  /** A PaymentIntent with its charge (latest_charge); status 'succeeded' unless given. */
+  addPaymentIntent(intent: {
+    amount: number
+    currency: string
+    status?: PaymentIntentStatus
+    id?: string
+  }): { id: string; chargeId: string }
+  /** Every transfer made, oldest first. */
+  transfers(): EmulatedTransfer[]
+  /** Every request received, oldest first: what tests count. */
+  calls(): {
+    operation: StripeOperation | null
+    method: string
+    path: string
+    idempotencyKey: string | null
+    status: number | null
+  }[]
+}
+
+function listen(server: ReturnType<typeof createServer>, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port))
+  })
+}
+
+export async function startStripeEmulator(
+  options: StripeEmulatorOptions = {},
+): Promise<StripeEmulator> {
+  const now = options.now ?? (() => new Date())
+  const loaded = options.stateFile ? loadStateFile<EmulatorState>(options.stateFile) : undefined
+  const state = loaded ?? emptyState()
+  if (!loaded && options.seed !== false) seedSandbox(state, now())
+  const secretKey = options.secretKey ?? SANDBOX_STRIPE_SECRET_KEY
+  const runtime: Runtime = {
+    state,
+    secretKey,
+    now,
+    save: () => {
+      if (options.stateFile) saveStateFile(options.stateFile, state)
+    },
+  }
+  if (!loaded) runtime.save()
+
+  const server = createServer()
+  const url = `http://127.0.0.1:${await listen(server, options.port ?? 0)}`
+  const faults = new FaultScript()
+  const timers = new Timers()
+  const calls: Call[] = []
+  const idempotency = new Idempotency(runtime)
+  server.on('request', requestListener({ runtime, faults, idempotency, timers, calls }))
+
+  return {
+    url,
+    secretKey,
+    close: () => {
+      timers.clear()
+      return new Promise((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()))
+        server.closeAllConnections()
+      })
+    },
+    script: (fault) => faults.add(fault),
+    unscript: () => faults.clear(),
+    addAccount: (account = {}) => {
+      const id = account.id ?? newId('acct', 16)
+      if (state.accounts[id]) throw new Error(`The emulator already has account ${id}`)
+      state.accounts[id] = {
+        id,
+        email: account.email === undefined ? `payouts@${id}.example` : account.email,
+        transfersActive: account.transfersActive ?? true,
+        created: unixSeconds(now()),
+      }
+      runtime.save()
+      return id
+    },
+    addPaymentIntent: (intent) => {
+      const id = intent.id ?? newId('pi')
+      if (state.paymentIntents[id]) throw new Error(`The emulator already has PaymentIntent ${id}`)
+      const chargeId = newId('ch')
+      state.paymentIntents[id] = {
+        id,
+        amount: intent.amount,
+        currency: intent.currency.toLowerCase(),
+        status: intent.status ?? 'succeeded',
+        chargeId,
+        created: unixSeconds(now()),
+      }
+      runtime.save()
+      return { id, chargeId }
+    },
+    transfers: () =>
+      state.transfers.map((transfer) => ({
+        id: transfer.id,
+        amount: transfer.amount,
+        currency: transfer.currency,
+        destination: transfer.destination,
+        transferGroup: transfer.transferGroup,
+        sourceTransaction: transfer.sourceTransaction,
+        metadata: { ...transfer.metadata },
+        description: transfer.description,
+        created: transfer.created,
+      })),
+    calls: () => calls.map((call) => ({ ...call })),
+  }
+}

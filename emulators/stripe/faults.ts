@@ -1,0 +1,52 @@
+// Scripted failures: a test says what the next N calls of an operation suffer, and the emulator
+// applies the scripts in the order they were given. Taking a use is synchronous, so two concurrent
+// calls never share one.
+
+export type StripeOperation =
+  'accounts.retrieve' | 'paymentIntents.retrieve' | 'transfers.create' | 'transfers.list'
+
+/** What a faulted call suffers. */
+type FaultMode =
+  /** Refused at Stripe's edge, before the endpoint runs: never saved under an idempotency key. */
+  | { mode: 'fail'; status?: number; message?: string }
+  /** The endpoint began and failed: saved under the idempotency key, as Stripe saves its 500s. */
+  | { mode: 'fail_saved'; status?: number; message?: string }
+  | { mode: 'delay'; delayMs: number }
+  /** The work is done (and its answer saved), then the connection breaks without an answer. */
+  | { mode: 'drop_after_write' }
+
+export type StripeFault = {
+  operation: StripeOperation
+  /**
+   * Only calls about this id (the account id, PaymentIntent id, or a transfer's destination); any
+   * when absent.
+   */
+  target?: string
+  /** How many calls suffer it; 1 when absent. */
+  times?: number
+} & FaultMode
+
+export class FaultScript {
+  private readonly scripted: { fault: StripeFault; left: number }[] = []
+
+  add(fault: StripeFault): void {
+    this.scripted.push({ fault, left: fault.times ?? 1 })
+  }
+
+  /** Forgets every fault not yet used up. */
+  clear(): void {
+    this.scripted.length = 0
+  }
+
+  /** The first scripted fault for this call, one of its uses spent; undefined when none applies. */
+  take(operation: StripeOperation, target: string | undefined): StripeFault | undefined {
+    const index = this.scripted.findIndex(
+      ({ fault }) =>
+        fault.operation === operation && (fault.target === undefined || fault.target === target),
+    )
+    const entry = this.scripted[index]
+    if (!entry) return undefined
+    if (--entry.left === 0) this.scripted.splice(index, 1)
+    return entry.fault
+  }
+}

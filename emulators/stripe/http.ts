@@ -1,0 +1,75 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+
+// Handlers compute an Answer instead of writing to the response, so that idempotency can save it
+// and the fault layer can decide afterwards whether the caller gets it or a dropped connection.
+
+export interface Answer {
+  status: number
+  headers?: Record<string, string>
+  body: unknown
+}
+
+/**
+ * What an endpoint makes of a request: a refusal of the request as sent (validation, never saved
+ * under an idempotency key), or the work it would do, which runs unless a fault stops it.
+ */
+export type Prepared = { refusal: Answer } | { work: () => Answer }
+
+/** The `error` of every Stripe error answer; stripe-node picks its error class from the status. */
+export interface StripeErrorBody {
+  type: 'api_error' | 'idempotency_error' | 'invalid_request_error' | 'rate_limit_error'
+  code?: string
+  message: string
+  param?: string
+}
+
+export const ok = (body: unknown): Answer => ({ status: 200, body })
+
+export const stripeError = (status: number, error: StripeErrorBody): Answer => ({
+  status,
+  body: { error },
+})
+
+/** Stripe's own wording for a refused parameter; `code` when Stripe gives one. */
+export const invalidParam = (param: string, message: string, code?: string): Answer =>
+  stripeError(400, { type: 'invalid_request_error', code, message, param })
+
+/** Stripe's `sk_test_****abcd`: the key's prefix and last four characters, nothing else. */
+export function maskKey(key: string): string {
+  const prefix = /^[a-z]{2}_(test|live)_/.exec(key)?.[0] ?? ''
+  const rest = key.slice(prefix.length)
+  const shown = rest.length > 4 ? rest.slice(-4) : ''
+  return prefix + '*'.repeat(rest.length - shown.length) + shown
+}
+
+/**
+ * A form body or query as Stripe reads it: `metadata[k]=v` becomes `{ metadata: { k: v } }`. One
+ * level of brackets is all the operations emulated here take.
+ */
+export type Params = Record<string, string | Record<string, string>>
+
+export function parseParams(search: URLSearchParams): Params {
+  const params: Params = {}
+  for (const [name, value] of search) {
+    const bracket = /^([^[\]]+)\[([^[\]]*)\]$/.exec(name)
+    if (!bracket) {
+      params[name] = value
+      continue
+    }
+    const [, field = '', key = ''] = bracket
+    const nested = params[field]
+    params[field] = { ...(typeof nested === 'object' ? nested : {}), [key]: value }
+  }
+  return params
+}
+
+export async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of request) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+export function send(response: ServerResponse, answer: Answer): void {
+  response.writeHead(answer.status, { 'Content-Type': 'application/json', ...answer.headers })
+  response.end(JSON.stringify(answer.body))
+}

@@ -1,0 +1,35 @@
+import { ok, stripeError, type Answer } from './http'
+import type { PaymentIntentRecord, Runtime } from './state'
+
+// GET /v1/payment_intents/:id: what Tandem reads of a creator order's payment.
+
+/** The charge Stripe shows on the PaymentIntent: none until the payment went through. */
+export const latestCharge = (intent: PaymentIntentRecord): string | null =>
+  intent.status === 'succeeded' || intent.status === 'requires_capture' ? intent.chargeId : null
+
+/** What the charge brought in, and so the most that transfers from it may move. */
+export const amountReceived = (intent: PaymentIntentRecord): number =>
+  intent.status === 'succeeded' ? intent.amount : 0
+
+const view = (intent: PaymentIntentRecord) => ({
+  id: intent.id,
+  object: 'payment_intent',
+  amount: intent.amount,
+  amount_received: amountReceived(intent),
+  currency: intent.currency,
+  status: intent.status,
+  latest_charge: latestCharge(intent),
+  created: intent.created,
+  livemode: false,
+})
+
+export function retrievePaymentIntent(runtime: Runtime, id: string): Answer {
+  const intent = runtime.state.paymentIntents[id]
+  if (intent) return ok(view(intent))
+  return stripeError(404, {
+    type: 'invalid_request_error',
+    code: 'resource_missing',
+    message: `No such payment_intent: '${id}'`,
+    param: 'intent',
+  })
+}

@@ -1,0 +1,86 @@
+import { randomInt } from 'node:crypto'
+
+// Everything the emulator remembers, as plain JSON so that it can be written to and read back from
+// the state file unchanged. Amounts are minor units; currencies lower-case, as Stripe writes them;
+// `created` is in unix seconds, as Stripe's objects carry it.
+
+export interface AccountRecord {
+  id: string
+  email: string | null
+  transfersActive: boolean
+  created: number
+}
+
+export type PaymentIntentStatus =
+  'succeeded' | 'processing' | 'requires_payment_method' | 'requires_capture' | 'canceled'
+
+export interface PaymentIntentRecord {
+  id: string
+  amount: number
+  currency: string
+  status: PaymentIntentStatus
+  /** The charge behind it; Stripe shows it as latest_charge only once the payment went through. */
+  chargeId: string
+  created: number
+}
+
+export interface TransferRecord {
+  id: string
+  amount: number
+  currency: string
+  destination: string
+  transferGroup: string | null
+  sourceTransaction: string | null
+  metadata: Record<string, string>
+  description: string | null
+  created: number
+  /** The payment the transfer made on the connected account. */
+  destinationPayment: string
+}
+
+/** The first answer to a POST with an Idempotency-Key, replayed to later requests with the key. */
+export interface SavedResponse {
+  /** The request's parameters, canonical, to refuse the key's reuse with others. */
+  params: string
+  status: number
+  body: unknown
+  requestId: string
+  /** Epoch ms on the emulator's clock. */
+  savedAt: number
+}
+
+export interface EmulatorState {
+  accounts: Record<string, AccountRecord>
+  paymentIntents: Record<string, PaymentIntentRecord>
+  /** Oldest first. */
+  transfers: TransferRecord[]
+  /** By `${method} ${path} ${key}`: Stripe scopes a key to the endpoint it was first used on. */
+  idempotency: Record<string, SavedResponse>
+}
+
+/** What every part of the emulator shares for its lifetime. */
+export interface Runtime {
+  state: EmulatorState
+  secretKey: string
+  now(): Date
+  /** Persists the state after a change (a no-op without a state file). */
+  save(): void
+}
+
+export const emptyState = (): EmulatorState => ({
+  accounts: {},
+  paymentIntents: {},
+  transfers: [],
+  idempotency: {},
+})
+
+export const unixSeconds = (date: Date) => Math.floor(date.getTime() / 1000)
+
+const ID_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+
+/** An id in Stripe's form: the object's prefix and random letters ('tr_1PqX…'). */
+export function newId(prefix: string, length = 24): string {
+  let id = `${prefix}_`
+  for (let i = 0; i < length; i++) id += ID_ALPHABET[randomInt(ID_ALPHABET.length)]
+  return id
+}

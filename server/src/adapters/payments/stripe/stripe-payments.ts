@@ -1,0 +1,173 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import Stripe from 'stripe'
+import { PaymentsError, type PaymentsPort } from '../payments-port'
+
+// The one way the server reaches Stripe: the `stripe` package with its own retries off, wrapped
+// by a caller that retries what Stripe says may be retried. Every transfer carries our
+// idempotency key, so resending one after a lost answer replays the first transfer rather than
+// paying again; a read is always safe to resend.
+
+export interface StripeOptions {
+  /** STRIPE_SECRET_KEY; null makes every call fail, saying so. */
+  secretKey: string | null
+  /** TANDEM_STRIPE_ENDPOINT: the emulator in place of api.stripe.com; null for Stripe. */
+  endpoint: string | null
+  /** How long one HTTP request may take before it counts as a lost answer. */
+  requestTimeoutMs?: number
+  /** Waits between attempts; the tests shorten them. */
+  wait?: (ms: number) => Promise<void>
+}
+
+/** Attempts in all for a call Stripe may be asked again (lost connection, 409, 429, 5xx). */
+const ATTEMPTS = 4
+const BACKOFF_MS = 250
+const DEFAULT_REQUEST_TIMEOUT_MS = 20_000
+const TRANSFERS_PAGE = 100
+
+export function connectStripe(options: StripeOptions): PaymentsPort {
+  const wait = options.wait ?? ((ms: number) => sleep(ms))
+  const client = options.secretKey ? stripeClient(options.secretKey, options) : null
+
+  /** Runs `request`, again after a failure Stripe says is worth retrying, unless `signal` aborted. */
+  async function call<T>(
+    request: (stripe: Stripe) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    if (!client) throw new PaymentsError('Stripe is not configured: STRIPE_SECRET_KEY is not set')
+    for (let attempt = 1; ; attempt++) {
+      if (signal?.aborted) {
+        throw new PaymentsError('Not sent to Stripe: the caller stopped waiting for it')
+      }
+      try {
+        return await request(client)
+      } catch (error) {
+        if (attempt >= ATTEMPTS || !worthRetrying(error)) throw asPaymentsError(error)
+        await wait(BACKOFF_MS * 2 ** (attempt - 1))
+      }
+    }
+  }
+
+  /** A read whose "no such thing" answers null rather than fail. */
+  async function lookup<T>(read: (stripe: Stripe) => Promise<T>): Promise<T | null> {
+    try {
+      return await call(read)
+    } catch (error) {
+      if (error instanceof PaymentsError && isMissing(error.cause)) return null
+      throw error
+    }
+  }
+
+  return {
+    async connectedAccount(accountId) {
+      const account = await lookup((stripe) => stripe.accounts.retrieve(accountId))
+      if (!account) return null
+      return {
+        accountId: account.id,
+        email: account.email || null,
+        transfersActive: account.capabilities?.transfers === 'active',
+      }
+    },
+
+    async paymentIntent(id) {
+      const intent = await lookup((stripe) => stripe.paymentIntents.retrieve(id))
+      if (!intent) return null
+      const charge = intent.latest_charge
+      return {
+        id: intent.id,
+        status: intent.status,
+        latestChargeId: typeof charge === 'string' ? charge : (charge?.id ?? null),
+      }
+    },
+
+    async createTransfer(request, { signal } = {}) {
+      const transfer = await call(
+        (stripe) =>
+          stripe.transfers.create(
+            {
+              amount: request.amountMinor,
+              currency: request.currency.toLowerCase(),
+              destination: request.destinationAccountId,
+              source_transaction: request.sourceTransaction,
+              transfer_group: request.transferGroup,
+              description: request.description,
+              metadata: request.metadata,
+            },
+            { idempotencyKey: request.idempotencyKey },
+          ),
+        signal,
+      )
+      return { id: transfer.id }
+    },
+
+    async findTransfers({ transferGroup, destinationAccountId }) {
+      const found: { id: string; amountMinor: number }[] = []
+      let startingAfter: string | undefined
+      for (;;) {
+        const page = await call((stripe) =>
+          stripe.transfers.list({
+            transfer_group: transferGroup,
+            destination: destinationAccountId,
+            limit: TRANSFERS_PAGE,
+            ...(startingAfter ? { starting_after: startingAfter } : {}),
+          }),
+        )
+        found.push(
+          ...page.data.map((transfer) => ({ id: transfer.id, amountMinor: transfer.amount })),
+        )
+        const last = page.data.at(-1)
+        if (!page.has_more || !last) break
+        startingAfter = last.id
+      }
+      // Stripe lists newest first.
+      return found.reverse()
+    },
+  }
+}
+
+function stripeClient(secretKey: string, options: StripeOptions): Stripe {
+  const endpoint = options.endpoint ? new URL(options.endpoint) : null
+  return new Stripe(secretKey, {
+    // Ours instead (above), which also retry a 429 and stop once the caller stops waiting.
+    maxNetworkRetries: 0,
+    timeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    telemetry: false,
+    ...(endpoint && {
+      host: endpoint.hostname,
+      port: endpoint.port,
+      protocol: endpoint.protocol === 'http:' ? 'http' : 'https',
+    }),
+  })
+}
+
+/** Stripe's advice first (Stripe-Should-Retry), then what the status says. */
+function worthRetrying(error: unknown): boolean {
+  if (error instanceof Stripe.errors.StripeConnectionError) return true
+  if (!(error instanceof Stripe.errors.StripeError)) return false
+  const advice = error.headers?.['stripe-should-retry']
+  if (advice === 'true' || advice === 'false') return advice === 'true'
+  const status = error.statusCode ?? 0
+  return status === 409 || status === 429 || status >= 500
+}
+
+/** An account not connected to the platform answers 403; an unknown object 404. */
+function isMissing(error: unknown): boolean {
+  return (
+    error instanceof Stripe.errors.StripeError &&
+    (error.statusCode === 404 || error.statusCode === 403) &&
+    (error.code === 'resource_missing' || error.code === 'account_invalid')
+  )
+}
+
+function asPaymentsError(error: unknown): PaymentsError {
+  if (error instanceof Stripe.errors.StripeConnectionError) {
+    return new PaymentsError('The connection to Stripe was lost before its answer arrived', {
+      cause: error,
+    })
+  }
+  if (error instanceof Stripe.errors.StripeError) {
+    return new PaymentsError(error.message, { cause: error })
+  }
+  return new PaymentsError(error instanceof Error ? error.message : String(error), {
+    cause: error,
+  })
+}

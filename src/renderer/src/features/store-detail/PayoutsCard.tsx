@@ -1,0 +1,169 @@
+import { useCallback, useId, useState, type FormEvent } from 'react'
+import { Badge, Button, Card, Divider, Group, Stack, Text, TextInput, Title } from '@mantine/core'
+import { PaymentAccountId, type StorePaymentAccount } from '@shared/contract/entities'
+import { failureReason, useBridge } from '@renderer/lib/bridge'
+import { showToast } from '@renderer/lib/toast'
+import { Fields } from '@renderer/app/Fields'
+import { LoadFailure } from '@renderer/app/LoadFailure'
+import { RefusalAlert } from '@renderer/app/RefusalAlert'
+import { useRemote } from '@renderer/lib/useRemote'
+
+/**
+ * A brand's page: the Stripe connected account its transfers are paid to (INTEGRATIONS.md
+ * "Stripe"), what Stripe says of it, and a form to set it.
+ */
+export function PayoutsCard({ shop }: { shop: string }) {
+  const bridge = useBridge()
+  const load = useCallback(() => bridge.invoke('stores/paymentAccount', { shop }), [bridge, shop])
+  const { remote, retry, update } = useRemote(load)
+  const headingId = useId()
+
+  return (
+    <Card withBorder padding="lg" maw={480} component="section" aria-labelledby={headingId}>
+      <Title order={2} size="h4" mb="md" id={headingId}>
+        Payouts
+      </Title>
+      {remote.status === 'loading' && <Text c="dimmed">Loading...</Text>}
+      {remote.status === 'failed' && <LoadFailure message={remote.message} onRetry={retry} />}
+      {remote.status === 'ready' && (
+        <Stack>
+          <AccountSummary account={remote.value} />
+          <Divider />
+          <PaymentAccountForm
+            shop={shop}
+            headingId={headingId}
+            // What the server stored, and what Stripe says of it, as a reload would show.
+            onSaved={(account) => update(() => account)}
+          />
+        </Stack>
+      )}
+    </Card>
+  )
+}
+
+/** The account as the server answered it: no account, one Stripe does not know, or Stripe's view. */
+function AccountSummary({ account }: { account: StorePaymentAccount }) {
+  if (account.accountId === null) return <Text c="dimmed">No payout account set</Text>
+
+  const id = (
+    <Text component="span" ff="monospace" size="sm">
+      {account.accountId}
+    </Text>
+  )
+  // Stripe answered nothing for the id: it knows neither its email nor its transfers.
+  if (account.transfersActive === null) {
+    return (
+      <Stack gap="sm">
+        <Fields cols={1} fields={[['Account', id]]} />
+        <Text size="sm" c="red">
+          Stripe does not know this account
+        </Text>
+      </Stack>
+    )
+  }
+
+  const active = account.transfersActive
+  return (
+    <Stack gap="sm">
+      <Fields
+        cols={1}
+        fields={[
+          ['Account', id],
+          [
+            'Email',
+            account.email ?? (
+              <Text span c="red" inherit>
+                No email
+              </Text>
+            ),
+          ],
+          [
+            'Transfers',
+            <Badge variant="light" tt="none" color={active ? 'green' : 'red'}>
+              {active ? 'Transfers active' : 'Transfers inactive'}
+            </Badge>,
+          ],
+        ]}
+      />
+      {/* Processing checks both for each brand (INTEGRATIONS.md): say so before it refuses. */}
+      {!active && (
+        <Text size="sm" c="red">
+          Transfers to this brand will fail until Stripe activates transfers on this account.
+        </Text>
+      )}
+      {account.email === null && (
+        <Text size="sm" c="red">
+          Transfers to this brand will fail until this account has an email in Stripe.
+        </Text>
+      )}
+    </Stack>
+  )
+}
+
+interface PaymentAccountFormProps {
+  shop: string
+  /** The card's heading, which names the form. */
+  headingId: string
+  onSaved: (account: StorePaymentAccount) => void
+}
+
+function PaymentAccountForm({ shop, headingId, onSaved }: PaymentAccountFormProps) {
+  const bridge = useBridge()
+  const [input, setInput] = useState('')
+  // Why the id typed cannot be one, by the contract's own rule; shown once Save is pressed.
+  const [invalid, setInvalid] = useState<string | null>(null)
+  const [saving, setSaving] = useState(false)
+  // The server's sentence when it refused the account (e.g. Stripe does not know it).
+  const [refusal, setRefusal] = useState<string | null>(null)
+
+  const save = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    if (saving) return
+    const parsed = PaymentAccountId.safeParse(input)
+    if (!parsed.success) {
+      setInvalid(sentence(parsed.error.issues.map((issue) => issue.message).join('; ')))
+      return
+    }
+    setSaving(true)
+    setRefusal(null)
+    try {
+      onSaved(await bridge.invoke('stores/setPaymentAccount', { shop, accountId: parsed.data }))
+      setInput('')
+      showToast({ title: 'Success', message: 'Payout account set successfully.' })
+    } catch (error) {
+      setRefusal(failureReason(error))
+      showToast({ tone: 'error', title: 'Failed', message: 'Payout account failed to set.' })
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  return (
+    <form aria-labelledby={headingId} onSubmit={(event) => void save(event)} noValidate>
+      <Stack>
+        <TextInput
+          label="Stripe account ID"
+          placeholder="acct_…"
+          value={input}
+          onChange={(event) => {
+            setInput(event.currentTarget.value)
+            setInvalid(null)
+            setRefusal(null)
+          }}
+          error={invalid}
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <RefusalAlert refusal={refusal} />
+        <Group justify="flex-end">
+          <Button type="submit" disabled={input.trim() === ''} loading={saving}>
+            Save account
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  )
+}
+
+/** "must look like acct_…" reads as a sentence of its own under the field. */
+const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)

@@ -1,0 +1,245 @@
+import { screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import { BridgeError } from '@renderer/lib/bridge'
+import type { StorePaymentAccount } from '@shared/contract'
+import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
+import type { FakeAnswers } from './support/fake-bridge'
+import { renderApp } from './support/render-app'
+import { expectToast } from './support/toasts'
+
+const BRAND = 'northwind-apparel.myshopify.com'
+const NOT_FOUND = 'Payment provider connected account ID not found: acct_1Missing'
+
+const account = (overrides: Partial<StorePaymentAccount> = {}): StorePaymentAccount => ({
+  shop: BRAND,
+  accountId: 'acct_1NorthwindPay',
+  email: 'payouts@northwind.test',
+  transfersActive: true,
+  ...overrides,
+})
+const NO_ACCOUNT = account({ accountId: null, email: null, transfersActive: null })
+
+/** A brand's page whose payout account is `current` unless a test answers otherwise. */
+const brandPage = (answers: FakeAnswers = {}, current: StorePaymentAccount = account()) => {
+  const fake = fakeBridge({
+    'session/status': () => SIGNED_IN,
+    'commissions/getDefault': () => ({ tandemCommissionRate: 10, creatorCommissionRate: 15 }),
+    'stores/paymentAccount': () => current,
+    ...answers,
+  })
+  return { fake, app: renderApp(fake.bridge, `/main/stores/${BRAND}?type=BRAND`) }
+}
+
+const card = () => within(screen.getByRole('region', { name: 'Payouts' }))
+const idInput = () => card().getByLabelText('Stripe account ID')
+const saveButton = () => card().getByRole('button', { name: 'Save account' })
+/** What the card shows under one of its labels ("Account", "Email", "Transfers"). */
+const field = (label: string) => card().getByText(label, { selector: 'dt' }).nextElementSibling
+
+/** Waits for the card to have loaded: its form is there. */
+const loaded = () => screen.findByLabelText('Stripe account ID')
+
+const expectBadge = (text: string, color: 'green' | 'red') =>
+  expect(card().getByText(text).closest('.mantine-Badge-root')).toHaveStyle({
+    '--badge-color': `var(--mantine-color-${color}-light-color)`,
+  })
+
+describe('Brand view: payouts', () => {
+  it('shows "Loading..." and then the account, its email and that transfers are active', async () => {
+    const answer = deferred<StorePaymentAccount>()
+    const { fake } = brandPage({ 'stores/paymentAccount': () => answer.promise })
+
+    const heading = await screen.findByRole('heading', { name: 'Payouts' })
+    expect(within(heading.closest('section')!).getByText('Loading...')).toBeInTheDocument()
+    answer.resolve(account())
+    await loaded()
+
+    expect(field('Account')).toHaveTextContent('acct_1NorthwindPay')
+    expect(field('Email')).toHaveTextContent('payouts@northwind.test')
+    expect(field('Transfers')).toHaveTextContent('Transfers active')
+    expectBadge('Transfers active', 'green')
+    expect(card().queryByText(/will fail/)).not.toBeInTheDocument()
+    expect(card().queryByText('Loading...')).not.toBeInTheDocument()
+    expect(fake.callsTo('stores/paymentAccount')).toEqual([
+      { channel: 'stores/paymentAccount', args: { shop: BRAND } },
+    ])
+  })
+
+  it('comes below the default commission', async () => {
+    brandPage()
+    await loaded()
+
+    const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)
+    expect(headings).toEqual(['Default commission', 'Payouts'])
+  })
+
+  it('says when no payout account is set, with an empty form whose button waits for an id', async () => {
+    brandPage({}, NO_ACCOUNT)
+    await loaded()
+
+    expect(card().getByText('No payout account set')).toBeInTheDocument()
+    expect(card().queryByText('Account')).not.toBeInTheDocument()
+    expect(card().queryByText(/^Transfers (in)?active$/)).not.toBeInTheDocument()
+    expect(idInput()).toHaveValue('')
+    expect(idInput()).toHaveAttribute('placeholder', 'acct_…')
+    expect(saveButton()).toBeDisabled()
+  })
+
+  it('says when Stripe does not know the account set', async () => {
+    brandPage({}, account({ accountId: 'acct_1Gone', email: null, transfersActive: null }))
+    await loaded()
+
+    expect(field('Account')).toHaveTextContent('acct_1Gone')
+    expect(card().getByText('Stripe does not know this account')).toBeInTheDocument()
+    expect(card().queryByText('Email')).not.toBeInTheDocument()
+    expect(card().queryByText(/^Transfers (in)?active$/)).not.toBeInTheDocument()
+  })
+
+  it('shows inactive transfers in red, and that transfers to the brand will fail', async () => {
+    brandPage({}, account({ transfersActive: false }))
+    await loaded()
+
+    expect(field('Transfers')).toHaveTextContent('Transfers inactive')
+    expectBadge('Transfers inactive', 'red')
+    expect(field('Email')).toHaveTextContent('payouts@northwind.test')
+    expect(
+      card().getByText(
+        'Transfers to this brand will fail until Stripe activates transfers on this account.',
+      ),
+    ).toBeInTheDocument()
+  })
+
+  it('says when the account has no email, which transfers need', async () => {
+    brandPage({}, account({ email: null }))
+    await loaded()
+
+    expect(field('Email')).toHaveTextContent('No email')
+    expect(field('Transfers')).toHaveTextContent('Transfers active')
+    expect(
+      card().getByText(
+        'Transfers to this brand will fail until this account has an email in Stripe.',
+      ),
+    ).toBeInTheDocument()
+  })
+
+  it('sets an account: sends the id trimmed, once, and shows what the server answered', async () => {
+    const answer = deferred<StorePaymentAccount>()
+    const { fake } = brandPage({ 'stores/setPaymentAccount': () => answer.promise }, NO_ACCOUNT)
+    await loaded()
+    const user = userEvent.setup()
+
+    await user.type(idInput(), '  acct_1NewPay ')
+    await user.click(saveButton())
+
+    expect(saveButton()).toBeDisabled()
+    expect(saveButton()).toHaveAttribute('data-loading', 'true')
+    // Neither a second click nor Enter in the field sends it again while it is in flight.
+    await user.click(saveButton())
+    await user.type(idInput(), '{Enter}')
+    expect(fake.callsTo('stores/setPaymentAccount')).toEqual([
+      {
+        channel: 'stores/setPaymentAccount',
+        args: { shop: BRAND, accountId: 'acct_1NewPay' },
+      },
+    ])
+
+    answer.resolve(account({ accountId: 'acct_1NewPay', email: 'finance@northwind.test' }))
+
+    await expectToast('Success', 'Payout account set successfully.')
+    expect(field('Account')).toHaveTextContent('acct_1NewPay')
+    expect(field('Email')).toHaveTextContent('finance@northwind.test')
+    expect(field('Transfers')).toHaveTextContent('Transfers active')
+    expect(card().queryByText('No payout account set')).not.toBeInTheDocument()
+    expect(idInput()).toHaveValue('')
+    expect(fake.callsTo('stores/paymentAccount')).toHaveLength(1)
+  })
+
+  it.each([
+    ['northwind', 'Must look like acct_…'],
+    ['acct_', 'Must look like acct_…'],
+    ['acct_1 North', 'Must look like acct_…'],
+  ])('refuses %j under the field and sends nothing', async (typed, message) => {
+    const { fake } = brandPage()
+    await loaded()
+    const user = userEvent.setup()
+
+    await user.type(idInput(), typed)
+    await user.click(saveButton())
+
+    expect(idInput()).toBeInvalid()
+    expect(idInput()).toHaveAccessibleDescription(message)
+    expect(fake.callsTo('stores/setPaymentAccount')).toEqual([])
+    expect(field('Account')).toHaveTextContent('acct_1NorthwindPay')
+
+    // The rule is about what was typed; typing again clears it.
+    await user.type(idInput(), 'x')
+    expect(idInput()).toBeValid()
+    expect(card().queryByText(message)).not.toBeInTheDocument()
+  })
+
+  it("says the account failed to set, with the server's reason, and keeps what was typed", async () => {
+    brandPage({
+      'stores/setPaymentAccount': () => {
+        throw serverRefusal('set payout account', NOT_FOUND)
+      },
+    })
+    await loaded()
+    const user = userEvent.setup()
+
+    await user.type(idInput(), 'acct_1Missing')
+    await user.click(saveButton())
+
+    await expectToast('Failed', 'Payout account failed to set.', 'error')
+    expect(card().getByText(NOT_FOUND)).toBeInTheDocument()
+    expect(idInput()).toHaveValue('acct_1Missing')
+    expect(saveButton()).toBeEnabled()
+    // The card still shows the account the server has.
+    expect(field('Account')).toHaveTextContent('acct_1NorthwindPay')
+
+    // The reason is about the id that was refused; editing it clears the reason.
+    await user.type(idInput(), '2')
+    expect(card().queryByText(NOT_FOUND)).not.toBeInTheDocument()
+  })
+
+  it('shows the whole message when a failure has no separate reason', async () => {
+    const message = 'Tandem Admin could not reach its host process.'
+    brandPage({
+      'stores/setPaymentAccount': () => {
+        throw new BridgeError({ message })
+      },
+    })
+    await loaded()
+    const user = userEvent.setup()
+
+    await user.type(idInput(), 'acct_1NewPay')
+    await user.click(saveButton())
+
+    expect(await card().findByText(message)).toBeInTheDocument()
+    await expectToast('Failed', 'Payout account failed to set.', 'error')
+  })
+
+  it('shows a load failure with Retry, which loads again', async () => {
+    const failure = 'Failed to fetch payout account: Stripe could not be reached.'
+    let calls = 0
+    const { fake } = brandPage({
+      'stores/paymentAccount': () => {
+        calls += 1
+        if (calls === 1) throw new BridgeError({ message: failure })
+        return account()
+      },
+    })
+
+    expect(await screen.findByText(failure)).toBeInTheDocument()
+    expect(screen.queryByLabelText('Stripe account ID')).not.toBeInTheDocument()
+    // The commission card beside it loaded as usual.
+    expect(await screen.findByLabelText('Tandem commission rate')).toHaveValue('10')
+
+    await userEvent.click(card().getByRole('button', { name: 'Retry' }))
+
+    await loaded()
+    expect(field('Account')).toHaveTextContent('acct_1NorthwindPay')
+    expect(screen.queryByText(failure)).not.toBeInTheDocument()
+    expect(fake.callsTo('stores/paymentAccount')).toHaveLength(2)
+  })
+})

@@ -1,0 +1,254 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import {
+  startStripeEmulator,
+  type StripeEmulator,
+  type StripeEmulatorOptions,
+} from '../../emulators/stripe/emulator'
+import {
+  PaymentsError,
+  type TransferRequest,
+} from '../../server/src/adapters/payments/payments-port'
+import { connectStripe } from '../../server/src/adapters/payments/stripe/stripe-payments'
+
+// The Stripe adapter (the `stripe` package with our retries and idempotency keys) against the
+// Stripe emulator, which answers as Stripe does where it bites: refusals, 5xx, lost answers and
+// idempotency keys kept for a day.
+
+const NORTHWIND_ACCOUNT = 'acct_sandbox_northwind_apparel'
+
+let stripe: StripeEmulator
+afterEach(() => stripe.close())
+
+/** The emulator and an adapter on it; the adapter's waits between tries are recorded, not slept. */
+async function start(options: StripeEmulatorOptions = {}) {
+  stripe = await startStripeEmulator(options)
+  const waits: number[] = []
+  const payments = connectStripe({
+    secretKey: stripe.secretKey,
+    endpoint: stripe.url,
+    wait: async (ms) => {
+      waits.push(ms)
+    },
+  })
+  return { payments, waits }
+}
+
+const transfer = (changes: Partial<TransferRequest> = {}): TransferRequest => ({
+  amountMinor: 10200,
+  currency: 'USD',
+  destinationAccountId: NORTHWIND_ACCOUNT,
+  sourceTransaction: 'ch_sandbox_order_1001',
+  idempotencyKey: 'transfer:1001:northwind-apparel.myshopify.com',
+  transferGroup: 'tandem-order-1001',
+  description: 'Tandem transfer of creator order #1001',
+  metadata: { creator_order_id: '1001' },
+  ...changes,
+})
+
+const callsOf = (operation: string) => stripe.calls().filter((call) => call.operation === operation)
+
+describe('reads', () => {
+  it('answers a connected account, with or without email and active transfers, and null for one Stripe does not know', async () => {
+    const { payments } = await start()
+    expect(await payments.connectedAccount(NORTHWIND_ACCOUNT)).toEqual({
+      accountId: NORTHWIND_ACCOUNT,
+      email: 'payouts@northwind-apparel.example',
+      transfersActive: true,
+    })
+    const bare = stripe.addAccount({ email: null, transfersActive: false })
+    expect(await payments.connectedAccount(bare)).toEqual({
+      accountId: bare,
+      email: null,
+      transfersActive: false,
+    })
+    expect(await payments.connectedAccount('acct_nobody')).toBeNull()
+  })
+
+  it('answers a PaymentIntent with its charge, and null for an unknown one', async () => {
+    const { payments } = await start()
+    expect(await payments.paymentIntent('pi_sandbox_order_1001')).toEqual({
+      id: 'pi_sandbox_order_1001',
+      status: 'succeeded',
+      latestChargeId: 'ch_sandbox_order_1001',
+    })
+    const pending = stripe.addPaymentIntent({ amount: 500, currency: 'usd', status: 'processing' })
+    expect(await payments.paymentIntent(pending.id)).toEqual({
+      id: pending.id,
+      status: 'processing',
+      latestChargeId: null,
+    })
+    expect(await payments.paymentIntent('pi_nothing')).toBeNull()
+  })
+
+  it('retries a 5xx and a 429 with growing waits, then answers', async () => {
+    const { payments, waits } = await start()
+    stripe.script({ operation: 'accounts.retrieve', mode: 'fail', status: 500 })
+    stripe.script({ operation: 'accounts.retrieve', mode: 'fail', status: 429 })
+    stripe.script({ operation: 'accounts.retrieve', mode: 'fail', status: 503 })
+    expect((await payments.connectedAccount(NORTHWIND_ACCOUNT))?.accountId).toBe(NORTHWIND_ACCOUNT)
+    expect(callsOf('accounts.retrieve').map((call) => call.status)).toEqual([500, 429, 503, 200])
+    expect(waits).toEqual([250, 500, 1000])
+  })
+
+  it('gives up after four tries, saying what Stripe answered', async () => {
+    const { payments } = await start()
+    stripe.script({
+      operation: 'paymentIntents.retrieve',
+      mode: 'fail',
+      status: 500,
+      message: 'An unknown error occurred',
+      times: 10,
+    })
+    const failed = payments.paymentIntent('pi_sandbox_order_1001')
+    await expect(failed).rejects.toThrow(PaymentsError)
+    await expect(failed).rejects.toThrow('An unknown error occurred')
+    expect(callsOf('paymentIntents.retrieve')).toHaveLength(4)
+  })
+
+  it('finds the transfers of a group to one destination across pages, oldest first', async () => {
+    const { payments } = await start()
+    const made: string[] = []
+    for (let i = 0; i < 103; i++) {
+      const { id } = await payments.createTransfer(
+        transfer({ amountMinor: 1, idempotencyKey: `bulk-${i}` }),
+      )
+      made.push(id)
+    }
+    await payments.createTransfer(
+      transfer({ transferGroup: 'tandem-order-1004', idempotencyKey: 'other' }),
+    )
+    const found = await payments.findTransfers({
+      transferGroup: 'tandem-order-1001',
+      destinationAccountId: NORTHWIND_ACCOUNT,
+    })
+    expect(found.map((each) => each.id)).toEqual(made)
+    expect(callsOf('transfers.list')).toHaveLength(2)
+    expect(
+      await payments.findTransfers({
+        transferGroup: 'tandem-order-1001',
+        destinationAccountId: 'acct_sandbox_lumen_botanicals',
+      }),
+    ).toEqual([])
+  })
+})
+
+describe('transfers', () => {
+  it('are made from the charge with our key; the same request again replays the first', async () => {
+    const { payments } = await start()
+    const first = await payments.createTransfer(transfer())
+    const again = await payments.createTransfer(transfer())
+    expect(again).toEqual(first)
+    expect(stripe.transfers()).toEqual([
+      expect.objectContaining({
+        id: first.id,
+        amount: 10200,
+        currency: 'usd',
+        destination: NORTHWIND_ACCOUNT,
+        sourceTransaction: 'ch_sandbox_order_1001',
+        transferGroup: 'tandem-order-1001',
+        metadata: { creator_order_id: '1001' },
+      }),
+    ])
+    expect(callsOf('transfers.create').map((call) => call.idempotencyKey)).toEqual([
+      'transfer:1001:northwind-apparel.myshopify.com',
+      'transfer:1001:northwind-apparel.myshopify.com',
+    ])
+  })
+
+  it('refuse a key reused with another amount, and make nothing', async () => {
+    const { payments } = await start()
+    await payments.createTransfer(transfer())
+    const reused = payments.createTransfer(transfer({ amountMinor: 9999 }))
+    await expect(reused).rejects.toThrow(PaymentsError)
+    await expect(reused).rejects.toThrow(
+      /^Keys for idempotent requests can only be used with the same parameters they were first used with/,
+    )
+    expect(stripe.transfers().map((made) => made.amount)).toEqual([10200])
+    // Not a failure worth retrying: asked once.
+    expect(callsOf('transfers.create')).toHaveLength(2)
+  })
+
+  it('are made again under the same key once Stripe has forgotten it, after a day', async () => {
+    let now = Date.parse('2026-11-23T10:00:00Z')
+    const { payments } = await start({ now: () => new Date(now) })
+    // Small enough that the charge pays for it twice.
+    const request = transfer({ amountMinor: 5000 })
+    const first = await payments.createTransfer(request)
+    now += 23 * 60 * 60_000
+    expect(await payments.createTransfer(request)).toEqual(first)
+    now += 2 * 60 * 60_000
+    const second = await payments.createTransfer(request)
+    expect(second.id).not.toBe(first.id)
+    expect(stripe.transfers()).toHaveLength(2)
+  })
+
+  it('survive a lost answer: resent under the key, Stripe replays the transfer it made', async () => {
+    const { payments } = await start()
+    stripe.script({ operation: 'transfers.create', mode: 'drop_after_write' })
+    const made = await payments.createTransfer(transfer())
+    expect(stripe.transfers()).toEqual([expect.objectContaining({ id: made.id })])
+    expect(callsOf('transfers.create').length).toBeGreaterThan(1)
+  })
+
+  it('are retried after a 5xx before Stripe began, and a saved 500 is answered as it was', async () => {
+    const { payments } = await start()
+    stripe.script({ operation: 'transfers.create', mode: 'fail', status: 503 })
+    await payments.createTransfer(transfer())
+    expect(stripe.transfers()).toHaveLength(1)
+
+    stripe.script({ operation: 'transfers.create', mode: 'fail_saved', message: 'Stripe broke' })
+    const key = 'transfer:1004:northwind-apparel.myshopify.com'
+    const saved = payments.createTransfer(transfer({ amountMinor: 5000, idempotencyKey: key }))
+    await expect(saved).rejects.toThrow('Stripe broke')
+    // Every try was answered the saved 500, and no transfer was made under the key.
+    expect(
+      callsOf('transfers.create')
+        .filter((call) => call.idempotencyKey === key)
+        .map((call) => call.status),
+    ).toEqual([500, 500, 500, 500])
+    expect(stripe.transfers()).toHaveLength(1)
+  })
+
+  it('refused by Stripe are not retried and say why', async () => {
+    const { payments } = await start()
+    const inactive = stripe.addAccount({ email: 'x@example.com', transfersActive: false })
+    const cases = [
+      [{ destinationAccountId: 'acct_nobody' }, "No such destination: 'acct_nobody'"],
+      [{ destinationAccountId: inactive }, /capabilities enabled: transfers/],
+      [{ sourceTransaction: 'ch_nothing' }, "No such charge: 'ch_nothing'"],
+      [{ amountMinor: 10_000_000 }, /./],
+    ] as const
+    for (const [index, [changes, message]] of cases.entries()) {
+      const refused = payments.createTransfer(transfer({ ...changes, idempotencyKey: `k${index}` }))
+      await expect(refused).rejects.toThrow(PaymentsError)
+      await expect(refused).rejects.toThrow(message)
+    }
+    expect(callsOf('transfers.create')).toHaveLength(cases.length)
+    expect(stripe.transfers()).toEqual([])
+  })
+
+  it('are never sent once the caller stopped waiting', async () => {
+    const { payments } = await start()
+    const controller = new AbortController()
+    controller.abort()
+    await expect(
+      payments.createTransfer(transfer(), { signal: controller.signal }),
+    ).rejects.toThrow('Not sent to Stripe: the caller stopped waiting for it')
+    expect(callsOf('transfers.create')).toEqual([])
+  })
+})
+
+describe('configuration', () => {
+  it('says when the platform key is missing or wrong, never echoing it whole', async () => {
+    await start()
+    const unconfigured = connectStripe({ secretKey: null, endpoint: stripe.url })
+    await expect(unconfigured.connectedAccount(NORTHWIND_ACCOUNT)).rejects.toThrow(
+      'Stripe is not configured: STRIPE_SECRET_KEY is not set',
+    )
+    const wrongKey = 'sk_test_wrong_key_9876'
+    const wrong = connectStripe({ secretKey: wrongKey, endpoint: stripe.url })
+    const refused = wrong.connectedAccount(NORTHWIND_ACCOUNT)
+    await expect(refused).rejects.toThrow(/Invalid API Key provided/)
+    await expect(refused).rejects.not.toThrow(wrongKey)
+  })
+})

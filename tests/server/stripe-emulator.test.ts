@@ -1,0 +1,413 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Stripe from 'stripe'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import {
+  startStripeEmulator,
+  type StripeEmulator,
+  type StripeEmulatorOptions,
+} from '../../emulators/stripe/emulator'
+
+// The Stripe emulator as Tandem's adapter sees it, through the real stripe-node client: the
+// answers, errors and idempotency Stripe gives, and the failures a test can script.
+
+const NORTHWIND = 'acct_sandbox_northwind_apparel'
+const LUMEN = 'acct_sandbox_lumen_botanicals'
+const CHARGE_1001 = 'ch_sandbox_order_1001'
+const DAY_MS = 24 * 60 * 60 * 1000
+
+let clock: Date
+let emulator: StripeEmulator
+let stripe: Stripe
+
+const clientOf = (running: StripeEmulator, secretKey = running.secretKey) =>
+  new Stripe(secretKey, {
+    host: '127.0.0.1',
+    port: Number(new URL(running.url).port),
+    protocol: 'http',
+    maxNetworkRetries: 0,
+  })
+
+async function start(options: StripeEmulatorOptions = {}) {
+  emulator = await startStripeEmulator({ now: () => clock, ...options })
+  stripe = clientOf(emulator)
+}
+
+beforeEach(async () => {
+  clock = new Date('2026-11-10T12:00:00.000Z')
+  await start()
+})
+afterEach(() => emulator.close())
+
+/** Order 1001's transfer to Northwind, as Tandem makes it; `params` override any field. */
+const transfer = (params: Partial<Stripe.TransferCreateParams> = {}, idempotencyKey?: string) =>
+  stripe.transfers.create(
+    {
+      amount: 4000,
+      currency: 'usd',
+      destination: NORTHWIND,
+      transfer_group: 'tandem-order-1001',
+      source_transaction: CHARGE_1001,
+      metadata: { creatorOrderId: '1001', brandShop: 'northwind-apparel.myshopify.com' },
+      ...params,
+    } as Stripe.TransferCreateParams,
+    idempotencyKey ? { idempotencyKey } : undefined,
+  )
+
+/** The error a Stripe call rejects with. */
+async function failureOf(call: Promise<unknown>): Promise<Stripe.errors.StripeError> {
+  try {
+    await call
+  } catch (error) {
+    return error as Stripe.errors.StripeError
+  }
+  throw new Error('The call succeeded')
+}
+
+describe('the seeded sandbox', () => {
+  it('holds every brand payout account, with email and transfers active', async () => {
+    const account = await stripe.accounts.retrieve(NORTHWIND)
+    expect(account).toMatchObject({
+      id: NORTHWIND,
+      object: 'account',
+      email: 'payouts@northwind-apparel.example',
+      capabilities: { transfers: 'active' },
+    })
+    expect((await stripe.accounts.retrieve('acct_sandbox_ironpeak_outdoor')).email).toBe(
+      'payouts@ironpeak-outdoor.example',
+    )
+  })
+
+  it("holds the Stripe-paid orders' PaymentIntents, succeeded, for the order totals", async () => {
+    const intent = await stripe.paymentIntents.retrieve('pi_sandbox_order_1001')
+    expect(intent).toMatchObject({
+      id: 'pi_sandbox_order_1001',
+      object: 'payment_intent',
+      amount: 19754,
+      amount_received: 19754,
+      currency: 'usd',
+      status: 'succeeded',
+      latest_charge: CHARGE_1001,
+      created: clock.getTime() / 1000,
+    })
+    const euro = await stripe.paymentIntents.retrieve('pi_sandbox_order_1005')
+    expect(euro).toMatchObject({ currency: 'eur', latest_charge: 'ch_sandbox_order_1005' })
+  })
+
+  it('starts empty when told not to seed', async () => {
+    await emulator.close()
+    await start({ seed: false })
+    expect((await failureOf(stripe.accounts.retrieve(NORTHWIND))).statusCode).toBe(403)
+  })
+})
+
+describe('reading accounts and PaymentIntents', () => {
+  it('answers 403 for an unknown account, as Stripe does for one it cannot see', async () => {
+    const error = await failureOf(stripe.accounts.retrieve('acct_unknown'))
+    expect(error).toBeInstanceOf(Stripe.errors.StripePermissionError)
+    expect(error).toMatchObject({ statusCode: 403, code: 'account_invalid' })
+    expect(error.message).toBe(
+      "The provided key 'sk_test_**********dbox' does not have access to account 'acct_unknown' " +
+        '(or that account does not exist). Application access may have been revoked.',
+    )
+  })
+
+  it('answers 404 resource_missing for an unknown PaymentIntent', async () => {
+    const error = await failureOf(stripe.paymentIntents.retrieve('pi_unknown'))
+    expect(error).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError)
+    expect(error).toMatchObject({ statusCode: 404, code: 'resource_missing', param: 'intent' })
+    expect(error.message).toBe("No such payment_intent: 'pi_unknown'")
+  })
+
+  it('shows added accounts and PaymentIntents as Stripe would', async () => {
+    const bare = emulator.addAccount({ email: null, transfersActive: false })
+    expect(bare).toMatch(/^acct_/)
+    expect(await stripe.accounts.retrieve(bare)).toMatchObject({
+      email: null,
+      capabilities: { transfers: 'inactive' },
+    })
+    const pending = emulator.addPaymentIntent({
+      amount: 500,
+      currency: 'USD',
+      status: 'processing',
+    })
+    expect(await stripe.paymentIntents.retrieve(pending.id)).toMatchObject({
+      status: 'processing',
+      currency: 'usd',
+      amount_received: 0,
+      latest_charge: null,
+    })
+  })
+
+  it('answers every call with a Request-Id and refuses unknown URLs', async () => {
+    const response = await fetch(`${emulator.url}/v1/charges`, {
+      headers: { Authorization: `Bearer ${emulator.secretKey}` },
+    })
+    expect(response.status).toBe(404)
+    expect(response.headers.get('request-id')).toMatch(/^req_/)
+    const body = (await response.json()) as { error: { type: string; message: string } }
+    expect(body.error.type).toBe('invalid_request_error')
+    expect(body.error.message).toMatch(/^Unrecognized request URL \(GET: \/v1\/charges\)/)
+  })
+
+  it('refuses a wrong secret key with 401, spending no scripted fault', async () => {
+    emulator.script({ operation: 'accounts.retrieve', mode: 'fail' })
+    const error = await failureOf(
+      clientOf(emulator, 'sk_test_wrong_key_1234').accounts.retrieve(NORTHWIND),
+    )
+    expect(error).toBeInstanceOf(Stripe.errors.StripeAuthenticationError)
+    expect(error.message).toBe('Invalid API Key provided: sk_test_**********1234')
+    expect((await failureOf(stripe.accounts.retrieve(NORTHWIND))).statusCode).toBe(500)
+  })
+})
+
+describe('transfers', () => {
+  it('creates a transfer from a charge to a connected account', async () => {
+    const made = await transfer()
+    expect(made).toMatchObject({
+      object: 'transfer',
+      amount: 4000,
+      amount_reversed: 0,
+      currency: 'usd',
+      destination: NORTHWIND,
+      transfer_group: 'tandem-order-1001',
+      source_transaction: CHARGE_1001,
+      metadata: { creatorOrderId: '1001', brandShop: 'northwind-apparel.myshopify.com' },
+      reversed: false,
+      livemode: false,
+      created: clock.getTime() / 1000,
+      reversals: { object: 'list', data: [], has_more: false },
+    })
+    expect(made.id).toMatch(/^tr_/)
+    expect(made.destination_payment).toMatch(/^py_/)
+    expect(emulator.transfers()).toEqual([
+      {
+        id: made.id,
+        amount: 4000,
+        currency: 'usd',
+        destination: NORTHWIND,
+        transferGroup: 'tandem-order-1001',
+        sourceTransaction: CHARGE_1001,
+        metadata: { creatorOrderId: '1001', brandShop: 'northwind-apparel.myshopify.com' },
+        description: null,
+        created: clock.getTime() / 1000,
+      },
+    ])
+  })
+
+  it('lists by transfer_group and destination, newest first, page by page', async () => {
+    const ids: string[] = []
+    for (let i = 0; i < 5; i++) ids.push((await transfer({ amount: 100 + i })).id)
+    await transfer({ destination: LUMEN })
+    await transfer({ transfer_group: 'tandem-order-1004' })
+    const filter = { transfer_group: 'tandem-order-1001', destination: NORTHWIND }
+    const newestFirst = [...ids].reverse()
+
+    const first = await stripe.transfers.list({ ...filter, limit: 2 })
+    expect(first).toMatchObject({ object: 'list', url: '/v1/transfers', has_more: true })
+    expect(first.data.map((t) => t.id)).toEqual(newestFirst.slice(0, 2))
+    const second = await stripe.transfers.list({ ...filter, limit: 2, starting_after: ids[3] })
+    expect(second.data.map((t) => t.id)).toEqual(newestFirst.slice(2, 4))
+    const last = await stripe.transfers.list({ ...filter, limit: 2, starting_after: ids[1] })
+    expect(last).toMatchObject({ has_more: false })
+    expect(last.data.map((t) => t.id)).toEqual([ids[0]])
+    const back = await stripe.transfers.list({ ...filter, limit: 2, ending_before: ids[1] })
+    expect(back.data.map((t) => t.id)).toEqual(newestFirst.slice(1, 3))
+    expect(back.has_more).toBe(true)
+    expect((await stripe.transfers.list()).data).toHaveLength(7)
+  })
+
+  it('refuses a list limit outside 1..100', async () => {
+    const error = await failureOf(stripe.transfers.list({ limit: 101 }))
+    expect(error).toMatchObject({
+      statusCode: 400,
+      code: 'parameter_invalid_integer',
+      param: 'limit',
+    })
+  })
+
+  it.each([
+    ['no amount', { amount: undefined }, 'parameter_missing', 'amount'],
+    ['no currency', { currency: undefined }, 'parameter_missing', 'currency'],
+    ['no destination', { destination: undefined }, 'parameter_missing', 'destination'],
+    ['a zero amount', { amount: 0 }, 'parameter_invalid_integer', 'amount'],
+    ['a fractional amount', { amount: 12.5 }, 'parameter_invalid_integer', 'amount'],
+    ['an unknown destination', { destination: 'acct_x' }, 'resource_missing', 'destination'],
+    ['an unknown charge', { source_transaction: 'ch_x' }, 'resource_missing', 'source_transaction'],
+  ])('refuses %s with 400 %s', async (_, params, code, param) => {
+    const error = await failureOf(transfer(params))
+    expect(error).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError)
+    expect(error).toMatchObject({ statusCode: 400, code, param })
+    expect(emulator.transfers()).toEqual([])
+  })
+
+  it('refuses a destination whose transfers capability is not active', async () => {
+    const inactive = emulator.addAccount({ transfersActive: false })
+    const error = await failureOf(transfer({ destination: inactive }))
+    expect(error).toMatchObject({ statusCode: 400, code: 'insufficient_capabilities_for_transfer' })
+    expect(error.message).toBe(
+      'Your destination account needs to have at least one of the following capabilities ' +
+        'enabled: transfers, crypto_transfers, legacy_payments',
+    )
+  })
+
+  it("refuses a currency other than the source charge's", async () => {
+    const error = await failureOf(transfer({ currency: 'eur' }))
+    expect(error).toMatchObject({ statusCode: 400, param: 'currency' })
+    expect(error.message).toContain(CHARGE_1001)
+  })
+
+  it('refuses transfers from one charge beyond what it brought in', async () => {
+    await transfer({ amount: 15000 })
+    const error = await failureOf(transfer({ amount: 4755, destination: LUMEN }))
+    expect(error).toMatchObject({ statusCode: 400, code: 'balance_insufficient' })
+    await transfer({ amount: 4754, destination: LUMEN })
+    expect(emulator.transfers().map((t) => t.amount)).toEqual([15000, 4754])
+  })
+})
+
+describe('idempotency keys', () => {
+  it('replay the first answer and make nothing more', async () => {
+    const first = await transfer({}, 'transfer:1001:northwind')
+    const again = await transfer({}, 'transfer:1001:northwind')
+    expect(again.id).toBe(first.id)
+    expect(again.lastResponse.headers['idempotent-replayed']).toBe('true')
+    expect(again.lastResponse.headers['original-request']).toBe(first.lastResponse.requestId)
+    expect(emulator.transfers()).toHaveLength(1)
+  })
+
+  it('refuse reuse with other parameters', async () => {
+    await transfer({}, 'transfer:1001:northwind')
+    const error = await failureOf(transfer({ amount: 4001 }, 'transfer:1001:northwind'))
+    expect(error).toBeInstanceOf(Stripe.errors.StripeIdempotencyError)
+    expect(error.message).toContain("Try using a key other than 'transfer:1001:northwind'")
+    const otherMetadata = transfer(
+      { metadata: { creatorOrderId: '1002' } },
+      'transfer:1001:northwind',
+    )
+    expect(await failureOf(otherMetadata)).toBeInstanceOf(Stripe.errors.StripeIdempotencyError)
+    expect(emulator.transfers()).toHaveLength(1)
+  })
+
+  it('are forgotten 24 hours after their first use, on the emulator clock', async () => {
+    const first = await transfer({}, 'key')
+    clock = new Date(clock.getTime() + DAY_MS - 1000)
+    expect((await transfer({}, 'key')).id).toBe(first.id)
+    clock = new Date(clock.getTime() + 1000)
+    const fresh = await transfer({}, 'key')
+    expect(fresh.id).not.toBe(first.id)
+    expect(fresh.lastResponse.headers['idempotent-replayed']).toBeUndefined()
+    expect(emulator.transfers()).toHaveLength(2)
+  })
+
+  it('save nothing for a request refused by validation', async () => {
+    await failureOf(transfer({ destination: 'acct_x' }, 'key'))
+    const made = await transfer({}, 'key')
+    expect(emulator.transfers().map((t) => t.id)).toEqual([made.id])
+  })
+
+  it('answer 409 to a request whose key is still in use by a running one', async () => {
+    emulator.script({ operation: 'transfers.create', mode: 'delay', delayMs: 300 })
+    const first = transfer({}, 'key')
+    await vi.waitFor(() => expect(emulator.calls()).toHaveLength(1))
+    const error = await failureOf(transfer({}, 'key'))
+    expect(error).toBeInstanceOf(Stripe.errors.StripeAPIError)
+    expect(error).toMatchObject({ statusCode: 409, rawType: 'idempotency_error' })
+    const made = await first
+    expect((await transfer({}, 'key')).id).toBe(made.id)
+    expect(emulator.transfers()).toHaveLength(1)
+  })
+})
+
+describe('scripted faults', () => {
+  it("'fail' refuses before the endpoint: the same key then succeeds", async () => {
+    emulator.script({ operation: 'transfers.create', mode: 'fail' })
+    const error = await failureOf(transfer({}, 'key'))
+    expect(error).toBeInstanceOf(Stripe.errors.StripeAPIError)
+    expect(error.statusCode).toBe(500)
+    expect(emulator.transfers()).toEqual([])
+    const made = await transfer({}, 'key')
+    expect(emulator.transfers().map((t) => t.id)).toEqual([made.id])
+  })
+
+  it("'fail' with 429 is a rate limit", async () => {
+    emulator.script({ operation: 'paymentIntents.retrieve', mode: 'fail', status: 429, times: 2 })
+    for (let i = 0; i < 2; i++) {
+      const error = await failureOf(stripe.paymentIntents.retrieve('pi_sandbox_order_1001'))
+      expect(error).toBeInstanceOf(Stripe.errors.StripeRateLimitError)
+      expect(error.rawType).toBe('rate_limit_error')
+    }
+    expect((await stripe.paymentIntents.retrieve('pi_sandbox_order_1001')).amount).toBe(19754)
+  })
+
+  it("'fail_saved' is saved under the key: retries replay the 500", async () => {
+    emulator.script({ operation: 'transfers.create', mode: 'fail_saved', message: 'Boom' })
+    expect((await failureOf(transfer({}, 'key'))).statusCode).toBe(500)
+    const replayed = await failureOf(transfer({}, 'key'))
+    expect(replayed).toMatchObject({ statusCode: 500, message: 'Boom', rawType: 'api_error' })
+    expect(replayed.headers?.['idempotent-replayed']).toBe('true')
+    expect(emulator.transfers()).toEqual([])
+    await transfer({}, 'another key')
+    expect(emulator.transfers()).toHaveLength(1)
+  })
+
+  it("'drop_after_write' keeps the transfer but loses the answer; the same key answers it", async () => {
+    // stripe-node retries a reset connection once, with the same key, even with retries off: the
+    // caller sees the connection error only when that retry is dropped too.
+    emulator.script({ operation: 'transfers.create', mode: 'drop_after_write', times: 2 })
+    const error = await failureOf(transfer({}, 'key'))
+    expect(error).toBeInstanceOf(Stripe.errors.StripeConnectionError)
+    expect(emulator.transfers()).toHaveLength(1)
+    expect(emulator.calls().map((call) => [call.idempotencyKey, call.status])).toEqual([
+      ['key', null],
+      ['key', null],
+    ])
+    const answered = await transfer({}, 'key')
+    expect(answered.id).toBe(emulator.transfers()[0]!.id)
+    expect(emulator.transfers()).toHaveLength(1)
+  })
+
+  it("'drop_after_write' once goes unnoticed: stripe-node's own retry gets the saved answer", async () => {
+    emulator.script({ operation: 'transfers.create', mode: 'drop_after_write' })
+    const made = await transfer({}, 'key')
+    expect(made.lastResponse.headers['idempotent-replayed']).toBe('true')
+    expect(emulator.transfers().map((t) => t.id)).toEqual([made.id])
+    expect(emulator.calls().map((call) => call.status)).toEqual([null, 200])
+  })
+
+  it('hit only the calls about their target, in the order scripted', async () => {
+    emulator.script({ operation: 'accounts.retrieve', target: LUMEN, mode: 'fail', status: 503 })
+    emulator.script({ operation: 'accounts.retrieve', mode: 'fail', status: 502 })
+    expect((await failureOf(stripe.accounts.retrieve(NORTHWIND))).statusCode).toBe(502)
+    expect((await failureOf(stripe.accounts.retrieve(LUMEN))).statusCode).toBe(503)
+    expect((await stripe.accounts.retrieve(LUMEN)).id).toBe(LUMEN)
+    expect(emulator.calls().map((call) => [call.operation, call.path, call.status])).toEqual([
+      ['accounts.retrieve', `/v1/accounts/${NORTHWIND}`, 502],
+      ['accounts.retrieve', `/v1/accounts/${LUMEN}`, 503],
+      ['accounts.retrieve', `/v1/accounts/${LUMEN}`, 200],
+    ])
+  })
+})
+
+describe('the state file', () => {
+  it('keeps accounts, transfers and idempotency keys across a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tandem-stripe-emulator-'))
+    try {
+      const stateFile = join(dir, 'stripe.json')
+      await emulator.close()
+      await start({ stateFile })
+      const account = emulator.addAccount()
+      const made = await transfer({ destination: account }, 'key')
+      await emulator.close()
+
+      await start({ stateFile })
+      expect(emulator.transfers().map((t) => t.id)).toEqual([made.id])
+      expect((await stripe.accounts.retrieve(account)).id).toBe(account)
+      expect((await transfer({ destination: account }, 'key')).id).toBe(made.id)
+      expect((await stripe.transfers.list({ destination: account })).data).toHaveLength(1)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
