@@ -49,6 +49,8 @@ export interface StripeEmulator {
   unscript(): void
   /** A connected account; answers its id (generated `acct_…` when not given). email null = an account without email. */
   addAccount(account?: { id?: string; email?: string | null; transfersActive?: boolean }): string
+  /** Stripe turns the account's transfers capability on or off. */
+  setTransfersActive(accountId: string, active: boolean): void
   /** A PaymentIntent with its charge (latest_charge); status 'succeeded' unless given. */
   addPaymentIntent(intent: {
     amount: number
@@ -124,6 +126,12 @@ export async function startStripeEmulator(
       }
       runtime.save()
       return id
+    },
+    setTransfersActive: (accountId, active) => {
+      const account = state.accounts[accountId]
+      if (!account) throw new Error(`The emulator has no account ${accountId}`)
+      account.transfersActive = active
+      runtime.save()
     },
     addPaymentIntent: (intent) => {
       const id = intent.id ?? newId('pi')

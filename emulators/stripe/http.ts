@@ -13,7 +13,12 @@ export interface Answer {
  * What an endpoint makes of a request: a refusal of the request as sent (validation, never saved
  * under an idempotency key), or the work it would do, which runs unless a fault stops it.
  */
-export type Prepared = { refusal: Answer } | { work: () => Answer }
+/**
+ * What an endpoint makes of a request before acting: a refusal of its parameters (before the
+ * endpoint began: nothing saved under the request's idempotency key), a decline once it began
+ * (saved, as Stripe saves its answers "regardless of whether it succeeds or fails"), or the work.
+ */
+export type Prepared = { refusal: Answer } | { declined: Answer } | { work: () => Answer }
 
 /** The `error` of every Stripe error answer; stripe-node picks its error class from the status. */
 export interface StripeErrorBody {

@@ -54,7 +54,12 @@ export class Idempotency {
       return { answer: stripeError(400, { type: 'idempotency_error', message }) }
     }
     if (first) {
-      const headers = { 'Idempotent-Replayed': 'true', 'Original-Request': first.requestId }
+      const headers: Record<string, string> = {
+        'Idempotent-Replayed': 'true',
+        'Original-Request': first.requestId,
+        // Asking again under the key would only replay the same answer.
+        'Stripe-Should-Retry': 'false',
+      }
       return { answer: { status: first.status, headers, body: first.body } }
     }
 

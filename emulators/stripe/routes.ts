@@ -120,14 +120,25 @@ async function respond(
   // The key stays claimed while the request waits, as Stripe's does while its request runs.
   if (fault?.mode === 'delay') await surface.timers.sleep(fault.delayMs)
   if ('answer' in claim) return claim.answer
-  const prepared = routed.prepare()
-  if ('refusal' in prepared) {
+  try {
+    const prepared = routed.prepare()
+    if ('refusal' in prepared) {
+      claim.release()
+      return prepared.refusal
+    }
+    const answer =
+      fault?.mode === 'fail_saved'
+        ? faultAnswer(fault)
+        : 'declined' in prepared
+          ? prepared.declined
+          : prepared.work()
+    claim.save(answer)
+    return answer
+  } catch (error) {
+    // The emulator's own failure must not leave the key claimed, answering 409 for ever.
     claim.release()
-    return prepared.refusal
+    throw error
   }
-  const answer = fault?.mode === 'fail_saved' ? faultAnswer(fault) : prepared.work()
-  claim.save(answer)
-  return answer
 }
 
 async function handle(surface: Surface, request: IncomingMessage, response: ServerResponse) {

@@ -46,19 +46,19 @@ function refuseSource(
   sourceTransaction: string,
   currency: string,
   amount: number,
-): Answer | undefined {
+): { refusal: Answer } | { declined: Answer } | undefined {
   const intent = Object.values(runtime.state.paymentIntents).find(
     (candidate) => latestCharge(candidate) === sourceTransaction,
   )
   if (!intent) {
     const message = `No such charge: '${sourceTransaction}'`
-    return invalidParam('source_transaction', message, 'resource_missing')
+    return { refusal: invalidParam('source_transaction', message, 'resource_missing') }
   }
   if (intent.currency !== currency) {
     const message =
       `The transfer's currency (${currency}) must be the currency of its source_transaction ` +
       `'${sourceTransaction}' (${intent.currency}).`
-    return invalidParam('currency', message)
+    return { declined: invalidParam('currency', message) }
   }
   // A charge funds its transfers only up to what it brought in, however many there are.
   const transferred = runtime.state.transfers
@@ -68,11 +68,13 @@ function refuseSource(
     const message =
       `Insufficient funds in source_transaction '${sourceTransaction}': it brought in ` +
       `${amountReceived(intent)} ${currency}, ${transferred} of which is already transferred.`
-    return stripeError(400, {
-      type: 'invalid_request_error',
-      code: 'balance_insufficient',
-      message,
-    })
+    return {
+      declined: stripeError(400, {
+        type: 'invalid_request_error',
+        code: 'balance_insufficient',
+        message,
+      }),
+    }
   }
   return undefined
 }
@@ -104,14 +106,14 @@ export function prepareTransfer(runtime: Runtime, params: Params): Prepared {
       'Your destination account needs to have at least one of the following capabilities ' +
       'enabled: transfers, crypto_transfers, legacy_payments'
     return {
-      refusal: invalidParam('destination', message, 'insufficient_capabilities_for_transfer'),
+      declined: invalidParam('destination', message, 'insufficient_capabilities_for_transfer'),
     }
   }
 
   const sourceTransaction = text('source_transaction') ?? null
   const sourceRefusal =
     sourceTransaction && refuseSource(runtime, sourceTransaction, currency, amount)
-  if (sourceRefusal) return { refusal: sourceRefusal }
+  if (sourceRefusal) return sourceRefusal
 
   const work = () => {
     const transfer: TransferRecord = {

@@ -7,6 +7,7 @@ import { openDatabase } from './db/connect'
 import { createSecretBox } from './secrets'
 import { seedSandboxMarketplace } from './seed/seed'
 import { failpointsFrom } from './transfers/failpoints'
+import { transferTiming } from './transfers/transfer-timing'
 
 // The Tandem server on its own: `npm start --workspace server`, or through the local stack.
 // Shopify and Stripe are reached through their adapters: the emulators when TANDEM_SHOPIFY_ENDPOINT
@@ -30,6 +31,17 @@ async function main(): Promise<void> {
     publicUrl: config.publicUrl,
     now: () => new Date(),
   })
+  const timing = {
+    ...(config.transferLeaseMs ? { leaseMs: config.transferLeaseMs } : {}),
+    failpoint: failpointsFrom(config.failpoints),
+  }
+  const payments = connectStripe({
+    secretKey: config.stripeSecretKey,
+    endpoint: config.stripeEndpoint,
+    // A try (two requests, when stripe-node resends after a closed connection) ends well inside a
+    // transfer's remote-call deadline, so that no request reaches Stripe after the lease is gone.
+    requestTimeoutMs: Math.floor(transferTiming(timing).remoteTimeoutMs / 3),
+  })
   const app = await buildApp({
     db,
     verifier: firebaseTokenVerifier({ projectId: config.firebaseProjectId }),
@@ -37,12 +49,9 @@ async function main(): Promise<void> {
     secrets,
     commerce: shopify.commerce,
     shopify,
-    payments: connectStripe({ secretKey: config.stripeSecretKey, endpoint: config.stripeEndpoint }),
+    payments,
     publicUrl: config.publicUrl,
-    transferTiming: {
-      ...(config.transferLeaseMs ? { leaseMs: config.transferLeaseMs } : {}),
-      failpoint: failpointsFrom(config.failpoints),
-    },
+    transferTiming: timing,
     logger: true,
   })
   await app.listen({ host: config.host, port: config.port })

@@ -3,7 +3,7 @@ import type { Browser, Locator, Page } from 'playwright-core'
 import { DEMO_ADMIN } from '../../scripts/lib/auth-emulator'
 import { launchChromium } from '../support/chromium'
 import { startStack, type StackUnderTest } from '../support/stack-under-test'
-import { route, screenshot, shows, signIn } from './console'
+import { chooseTheme, route, screenshot, shows, signIn } from './console'
 
 // SPEC.md §2 "/main/stores" and "/main/stores/{store}" in Chromium, against the real server with
 // the sandbox marketplace and the real Auth emulator.
@@ -151,6 +151,13 @@ describe('store pages in Chromium', () => {
     // Nothing changed: the card still shows the account set before.
     await shows(payouts.getByText('acct_sandbox_northwind_apparel'))
     expect(await payouts.getByLabel('Stripe account ID').inputValue()).toBe('acct_unknown123')
+
+    await chooseTheme(page, 'Light')
+    await page.setViewportSize({ width: 560, height: 1100 })
+    await payouts.scrollIntoViewIfNeeded()
+    await screenshot(page, 'store-brand-payouts-light-narrow')
+    await chooseTheme(page, 'Dark')
+    await page.setViewportSize({ width: 1280, height: 900 })
   })
 
   it("creates and deletes a creator's unique rate, and shows the server refusing one over the bounds", async () => {

@@ -151,8 +151,8 @@ export interface OrderTransferBrandsTable {
   pending_step: string | null
   pending_since: string | null
   /**
-   * The payment account the brand's transfer was first attempted to: a retry keeps to it (its
-   * idempotency key names it), and a lost one is looked for there.
+   * The payment account the brand's transfer was last attempted to: where a transfer whose
+   * outcome is unknown is looked for before anything else.
    */
   transfer_destination: string | null
 }

@@ -29,15 +29,11 @@ export function registerPayoutAccountRoutes(app: FastifyInstance, deps: RouteDep
   }
 
   const lookUp = (accountId: string) =>
-    withDeadline(STRIPE_LOOKUP_MS, () => deps.payments.connectedAccount(accountId)).catch(
-      (error: unknown) => {
-        throw upstreamRefusal(
-          `Payout account ${accountId} lookup failed`,
-          'payment provider',
-          error,
-        )
-      },
-    )
+    withDeadline(STRIPE_LOOKUP_MS, (signal) =>
+      deps.payments.connectedAccount(accountId, { signal }),
+    ).catch((error: unknown) => {
+      throw upstreamRefusal(`Payout account ${accountId} lookup failed`, 'payment provider', error)
+    })
 
   const answer = (
     shop: string,

@@ -8,8 +8,15 @@ import { toHundredths } from '../domain/money'
 import { planTransfer, type BrandPlan } from '../domain/transfer-plan'
 import { renderReceiptPdf } from '../receipt/receipt-pdf'
 import { orderGid, orderNumber } from './order-gid'
+import {
+  findBrandTransfer,
+  payoutChecks,
+  transferGroupOf,
+  transferMetadata,
+  type BrandToPay,
+  type Payout,
+} from './payout-checks'
 import { loadPlanInput } from './plan-input'
-import { findPayoutAccountId } from '../repositories/payout-accounts'
 import { RemoteTimeoutError, settleWithLimit, upstreamRefusal, withDeadline } from './remote-call'
 import {
   createTransferRepository,
@@ -33,9 +40,6 @@ const TRANSFER_IN_PROGRESS = 'Order transfer is already being processed'
 const TRANSFER_TAKEN_OVER =
   'Order transfer was taken over by another request while this one was held up: the preview shows where it stands'
 
-/** Stripe keeps an idempotency key a day; an unknown transfer older than that is looked up. */
-const IDEMPOTENCY_KEY_TRUSTED_MS = 23 * 60 * 60_000
-
 /** What each step is called when it fails, and who failed it. */
 const STEP_FAILURES: Record<TransferStep, { failure: string; system: string }> = {
   createOrder: { failure: 'Brand order create failed', system: 'commerce platform' },
@@ -48,28 +52,33 @@ const transferTag = (creatorOrderId: string) => `${ORDER_TAG}-transfer-${creator
 
 type ProcessAnswer = CallAnswer<'adminCreateOrderTransfer'>
 
-/** Where a brand's transfer goes and the charge it is made from, once checked. */
-interface Payout {
-  destinationAccountId: string
-  sourceTransaction: string
-}
-type PayoutCheck = (shop: string, recordedDestination: string | null) => Promise<Payout>
+/** Whether another request holds the transfer's lease at `now`. */
+const leaseHeld = (transfer: StoredTransfer, now: string) =>
+  transfer.claimed_by !== null &&
+  transfer.lease_expires_at !== null &&
+  transfer.lease_expires_at > now
 
 /** The provider refuses a transfer of nothing: a brand whose lines were all free is owed none. */
 const owesTransfer = (brand: TransferBrandRow) =>
   brand.payment_transfer_id === null && brand.brand_amount_minor > 0
 
-/** The brands still owed a transfer, with the account one was attempted to before, if any. */
-function stillOwed(transfer: StoredTransfer | null, planned: BrandPlan[] | null) {
-  if (transfer) {
-    return transfer.brands.filter(owesTransfer).map((brand) => ({
-      shop: brand.brand_store_shop,
-      recordedDestination: brand.transfer_destination,
-    }))
-  }
+/** A brand still owed its transfer, as the payout checks take it. */
+const toPay = (brand: TransferBrandRow): BrandToPay => ({
+  shop: brand.brand_store_shop,
+  amountMinor: brand.brand_amount_minor,
+  unknownOutcomeAt: brand.pending_step === 'createTransfer' ? brand.transfer_destination : null,
+})
+
+/** The brands owed a transfer, from the frozen transfer or, on a first attempt, from the plan. */
+function brandsToPay(transfer: StoredTransfer | null, planned: BrandPlan[] | null): BrandToPay[] {
+  if (transfer) return transfer.brands.filter(owesTransfer).map(toPay)
   return (planned ?? [])
     .filter((brand) => brand.brandAmountMinor > 0)
-    .map((brand) => ({ shop: brand.brandStoreShop, recordedDestination: null }))
+    .map((brand) => ({
+      shop: brand.brandStoreShop,
+      amountMinor: brand.brandAmountMinor,
+      unknownOutcomeAt: null,
+    }))
 }
 
 export function createTransferService(
@@ -155,65 +164,6 @@ export function createTransferService(
     )
   }
 
-  /**
-   * Whether each brand can be paid, asked of Stripe before anything is ordered or paid: its
-   * connected account (known, with an email, transfers active) and the creator order's
-   * PaymentIntent (succeeded, its charge being what the transfer is made from). Refusals name the
-   * brand: 422 for what an admin must fix, 502 when Stripe failed. One check per brand and
-   * account, however often it is asked.
-   */
-  function payoutChecks(order: CommerceOrder) {
-    const intentId = order.paymentIntentId
-    const intent = intentId
-      ? remote(() => deps.payments.paymentIntent(intentId)).then(
-          (found) => ({ found, error: null }),
-          (error: unknown) => ({ found: null, error }),
-        )
-      : null
-    const checks = new Map<string, Promise<Payout>>()
-
-    async function check(shop: string, recordedDestination: string | null): Promise<Payout> {
-      const refuse = (message: string) => new Refusal('business_rule', `${message} for ${shop}`)
-      // A transfer attempted before keeps to the account it was attempted to.
-      const accountId = recordedDestination ?? (await findPayoutAccountId(deps.db, shop))
-      if (!accountId) throw refuse(TRANSFER_ERRORS.connectedAccountIdNotFound)
-      const account = await remote(() => deps.payments.connectedAccount(accountId)).catch(
-        (error: unknown) => {
-          throw upstreamRefusal(
-            `Payout account lookup failed for ${shop}`,
-            'payment provider',
-            error,
-          )
-        },
-      )
-      if (!account) throw refuse(TRANSFER_ERRORS.connectedAccountIdNotFound)
-      if (!account.email) throw refuse(TRANSFER_ERRORS.connectedAccountEmailNotFound)
-      if (!account.transfersActive) throw refuse(TRANSFER_ERRORS.connectedAccountTransfersInactive)
-
-      if (!intent) throw refuse(TRANSFER_ERRORS.paymentIntentIdNotFound)
-      const { found, error } = await intent
-      if (error) {
-        throw upstreamRefusal(`Payment intent lookup failed for ${shop}`, 'payment provider', error)
-      }
-      if (!found) throw refuse(TRANSFER_ERRORS.paymentIntentNotFound)
-      if (found.status !== 'succeeded' || !found.latestChargeId) {
-        throw refuse(TRANSFER_ERRORS.paymentIntentNotSucceeded)
-      }
-      return { destinationAccountId: accountId, sourceTransaction: found.latestChargeId }
-    }
-
-    return (shop: string, recordedDestination: string | null): Promise<Payout> => {
-      const key = `${shop} ${recordedDestination ?? ''}`
-      let checked = checks.get(key)
-      if (!checked) {
-        checked = check(shop, recordedDestination)
-        checked.catch(() => {})
-        checks.set(key, checked)
-      }
-      return checked
-    }
-  }
-
   type Lease = ReturnType<typeof transfers.underLease>
 
   /**
@@ -223,7 +173,7 @@ export function createTransferService(
   function brandProcessing(
     transfer: StoredTransfer,
     order: CommerceOrder,
-    payout: PayoutCheck,
+    payout: (brand: BrandToPay) => Promise<Payout>,
     lease: Lease,
     unsettled: { call: boolean },
   ) {
@@ -241,7 +191,7 @@ export function createTransferService(
       step: TransferStep,
       actions: {
         /** After an unknown outcome: what the remote side already did, or null for nothing. */
-        reconcile: (pendingSince: string) => Promise<T | null>
+        reconcile: (pendingSince: string, signal: AbortSignal) => Promise<T | null>
         /** The call; once `signal` aborts (its deadline passed) it must send nothing more. */
         act: (signal: AbortSignal) => Promise<T>
         record: (result: T) => Parameters<Lease['recordStep']>[1]
@@ -254,7 +204,9 @@ export function createTransferService(
       const unknownSince = brand.pending_step === step ? brand.pending_since : null
       await lease.recordIntent(shop, step, unknownSince ?? timestamp(), actions.intent)
       try {
-        let result = unknownSince ? await remote(() => actions.reconcile(unknownSince)) : null
+        let result = unknownSince
+          ? await remote((signal) => actions.reconcile(unknownSince, signal))
+          : null
         if (result === null) {
           await timing.failpoint(`${step}:before-call`)
           await lease.renewBeforeCall(timestamp())
@@ -282,9 +234,8 @@ export function createTransferService(
 
     return async (brand: TransferBrandRow) => {
       const shop = brand.brand_store_shop
-      const owed = owesTransfer(brand)
       // Checked before any brand's order was made (the same check, answered again).
-      const checked = owed ? await payout(shop, brand.transfer_destination) : null
+      const payoutOf = owesTransfer(brand) ? await payout(toPay(brand)) : null
 
       const brandOrderId =
         brand.brand_order_id ??
@@ -326,34 +277,33 @@ export function createTransferService(
         })
       }
 
-      if (checked) {
-        const transferGroup = `${ORDER_TAG}-order-${creatorOrderId}`
-        const { destinationAccountId, sourceTransaction } = checked
+      if (payoutOf) {
         await runStep(brand, 'createTransfer', {
-          intent: { transfer_destination: destinationAccountId },
-          // Within a day the idempotency key answers the first transfer; after, it is forgotten.
-          reconcile: async (pendingSince) => {
-            if (deps.now().getTime() - Date.parse(pendingSince) < IDEMPOTENCY_KEY_TRUSTED_MS) {
-              return null
-            }
-            const [existing] = await deps.payments.findTransfers({
-              transferGroup,
-              destinationAccountId,
-            })
-            return existing?.id ?? null
-          },
+          intent:
+            payoutOf.made === null ? { transfer_destination: payoutOf.destinationAccountId } : {},
+          // Stripe lists at once what it made: looking is exact, where the idempotency key would
+          // refuse a changed account, or after a day make the transfer again.
+          reconcile: async (_, signal) =>
+            brand.transfer_destination === null
+              ? null
+              : findBrandTransfer(
+                  deps.payments,
+                  { creatorOrderId, shop, destinationAccountId: brand.transfer_destination },
+                  { signal },
+                ),
           act: async (signal) => {
+            if (payoutOf.made !== null) return payoutOf.made
             const created = await deps.payments.createTransfer(
               {
                 amountMinor: brand.brand_amount_minor,
                 currency: transfer.currency,
-                destinationAccountId,
-                sourceTransaction,
+                destinationAccountId: payoutOf.destinationAccountId,
+                sourceTransaction: payoutOf.sourceTransaction,
                 // The same key on every attempt: a retry after a lost answer never pays twice.
                 idempotencyKey: `transfer:${creatorOrderId}:${shop}`,
-                transferGroup,
+                transferGroup: transferGroupOf(creatorOrderId),
                 description: `${PRODUCT_NAME} transfer of creator order ${order.name} to ${shop}`,
-                metadata: { creator_order_id: creatorOrderId, brand_shop: shop },
+                metadata: transferMetadata(creatorOrderId, shop),
               },
               { signal },
             )
@@ -387,15 +337,24 @@ export function createTransferService(
       if (existing?.status === 'COMPLETED') {
         throw new Refusal('conflict', TRANSFER_ERRORS.alreadyProcessed)
       }
+      // A request another one is processing gets its answer before anything is asked of Stripe.
+      if (existing && leaseHeld(existing, timestamp())) {
+        throw new Refusal('conflict', TRANSFER_IN_PROGRESS)
+      }
       const planned = existing ? null : await plan(order)
       // Whether every brand still owed can be paid, before anything is frozen or ordered.
-      const payout = payoutChecks(order)
-      const checked = await settleWithLimit(
-        stillOwed(existing, planned),
-        timing.brandConcurrency,
-        (brand) => payout(brand.shop, brand.recordedDestination),
+      const owed = brandsToPay(existing, planned)
+      const brandsTotal = existing
+        ? existing.brands.reduce((sum, brand) => sum + brand.brand_amount_minor, 0)
+        : (planned ?? []).reduce((sum, brand) => sum + brand.brandAmountMinor, 0)
+      const payout = payoutChecks(
+        { db: deps.db, payments: deps.payments, remote },
+        order,
+        brandsTotal,
       )
-      const refused = checked.find((outcome) => outcome.status === 'rejected')
+      const refused = (await settleWithLimit(owed, timing.brandConcurrency, payout)).find(
+        (outcome) => outcome.status === 'rejected',
+      )
       if (refused) throw refused.reason
       if (planned) await freeze(order, planned)
 

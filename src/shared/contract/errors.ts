@@ -34,8 +34,9 @@ export const TRANSFER_ERRORS = {
   paymentIntentNotSucceeded: 'Payment intent not successed',
   transferCreateFailed: 'Transfer create failed',
   transferSendInvoiceFailed: 'Transfer send invoice failed',
-  // PRODUCT.md's and INTEGRATIONS.md's additions.
+  // Tandem's additions (PRODUCT.md's, and the payout checks' before anything is ordered).
   connectedAccountTransfersInactive: 'Payment provider connected account cannot receive transfers',
+  paymentIntentMismatch: 'Payment intent does not match the creator order',
   creatorOrderNotFound: 'Creator order not found',
   alreadyProcessed: 'Order transfer already processed',
 } as const

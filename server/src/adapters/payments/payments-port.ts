@@ -16,6 +16,23 @@ export interface PaymentIntent {
   status: string
   /** The charge transfers are made from (`source_transaction`); null until there is one. */
   latestChargeId: string | null
+  /** What the customer paid, in minor units of `currency` (upper case, as orders have it). */
+  amountReceivedMinor: number
+  currency: string
+}
+
+/** A transfer as Stripe lists it. */
+export interface MadeTransfer {
+  id: string
+  amountMinor: number
+  /** Upper case, as orders have it. */
+  currency: string
+  metadata: Record<string, string>
+}
+
+/** Once `signal` aborts (the caller stopped waiting), nothing more is sent. */
+export interface CallOptions {
+  signal?: AbortSignal
 }
 
 export interface TransferRequest {
@@ -34,19 +51,15 @@ export interface TransferRequest {
 
 export interface PaymentsPort {
   /** Null when Stripe does not know the account, or it is not connected to the platform. */
-  connectedAccount(accountId: string): Promise<ConnectedAccount | null>
+  connectedAccount(accountId: string, options?: CallOptions): Promise<ConnectedAccount | null>
   /** Null when Stripe does not know it. */
-  paymentIntent(id: string): Promise<PaymentIntent | null>
-  /** Once `signal` aborts (the caller stopped waiting), nothing more is sent. */
-  createTransfer(
-    request: TransferRequest,
-    options?: { signal?: AbortSignal },
-  ): Promise<{ id: string }>
+  paymentIntent(id: string, options?: CallOptions): Promise<PaymentIntent | null>
+  createTransfer(request: TransferRequest, options?: CallOptions): Promise<{ id: string }>
   /** Transfers of a group to one destination (`transfers.list`), oldest first. */
-  findTransfers(query: {
-    transferGroup: string
-    destinationAccountId: string
-  }): Promise<{ id: string; amountMinor: number }[]>
+  findTransfers(
+    query: { transferGroup: string; destinationAccountId: string },
+    options?: CallOptions,
+  ): Promise<MadeTransfer[]>
 }
 
 /** A failure of the provider itself, or its silence: answered as a 502. */

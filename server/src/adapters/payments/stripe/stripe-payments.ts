@@ -1,11 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import Stripe from 'stripe'
-import { PaymentsError, type PaymentsPort } from '../payments-port'
+import { PaymentsError, type MadeTransfer, type PaymentsPort } from '../payments-port'
 
 // The one way the server reaches Stripe: the `stripe` package with its own retries off, wrapped
-// by a caller that retries what Stripe says may be retried. Every transfer carries our
-// idempotency key, so resending one after a lost answer replays the first transfer rather than
-// paying again; a read is always safe to resend.
+// by a caller that retries what Stripe says may be retried, until the caller stops waiting. Every
+// transfer carries our idempotency key, so resending one after a lost answer replays the first
+// transfer rather than paying again; a read is always safe to resend. (Even with its retries off,
+// stripe-node resends once, under the same key, a request whose connection closed before its
+// answer: so one try may take two requests timeouts and half a second.)
 
 export interface StripeOptions {
   /** STRIPE_SECRET_KEY; null makes every call fail, saying so. */
@@ -19,7 +21,7 @@ export interface StripeOptions {
 }
 
 /** Attempts in all for a call Stripe may be asked again (lost connection, 409, 429, 5xx). */
-const ATTEMPTS = 4
+export const STRIPE_ATTEMPTS = 4
 const BACKOFF_MS = 250
 const DEFAULT_REQUEST_TIMEOUT_MS = 20_000
 const TRANSFERS_PAGE = 100
@@ -41,16 +43,19 @@ export function connectStripe(options: StripeOptions): PaymentsPort {
       try {
         return await request(client)
       } catch (error) {
-        if (attempt >= ATTEMPTS || !worthRetrying(error)) throw asPaymentsError(error)
+        if (attempt >= STRIPE_ATTEMPTS || !worthRetrying(error)) throw asPaymentsError(error)
         await wait(BACKOFF_MS * 2 ** (attempt - 1))
       }
     }
   }
 
   /** A read whose "no such thing" answers null rather than fail. */
-  async function lookup<T>(read: (stripe: Stripe) => Promise<T>): Promise<T | null> {
+  async function lookup<T>(
+    read: (stripe: Stripe) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T | null> {
     try {
-      return await call(read)
+      return await call(read, signal)
     } catch (error) {
       if (error instanceof PaymentsError && isMissing(error.cause)) return null
       throw error
@@ -58,8 +63,8 @@ export function connectStripe(options: StripeOptions): PaymentsPort {
   }
 
   return {
-    async connectedAccount(accountId) {
-      const account = await lookup((stripe) => stripe.accounts.retrieve(accountId))
+    async connectedAccount(accountId, { signal } = {}) {
+      const account = await lookup((stripe) => stripe.accounts.retrieve(accountId), signal)
       if (!account) return null
       return {
         accountId: account.id,
@@ -68,14 +73,16 @@ export function connectStripe(options: StripeOptions): PaymentsPort {
       }
     },
 
-    async paymentIntent(id) {
-      const intent = await lookup((stripe) => stripe.paymentIntents.retrieve(id))
+    async paymentIntent(id, { signal } = {}) {
+      const intent = await lookup((stripe) => stripe.paymentIntents.retrieve(id), signal)
       if (!intent) return null
       const charge = intent.latest_charge
       return {
         id: intent.id,
         status: intent.status,
         latestChargeId: typeof charge === 'string' ? charge : (charge?.id ?? null),
+        amountReceivedMinor: intent.amount_received,
+        currency: intent.currency.toUpperCase(),
       }
     },
 
@@ -99,20 +106,27 @@ export function connectStripe(options: StripeOptions): PaymentsPort {
       return { id: transfer.id }
     },
 
-    async findTransfers({ transferGroup, destinationAccountId }) {
-      const found: { id: string; amountMinor: number }[] = []
+    async findTransfers({ transferGroup, destinationAccountId }, { signal } = {}) {
+      const found: MadeTransfer[] = []
       let startingAfter: string | undefined
       for (;;) {
-        const page = await call((stripe) =>
-          stripe.transfers.list({
-            transfer_group: transferGroup,
-            destination: destinationAccountId,
-            limit: TRANSFERS_PAGE,
-            ...(startingAfter ? { starting_after: startingAfter } : {}),
-          }),
+        const page = await call(
+          (stripe) =>
+            stripe.transfers.list({
+              transfer_group: transferGroup,
+              destination: destinationAccountId,
+              limit: TRANSFERS_PAGE,
+              ...(startingAfter ? { starting_after: startingAfter } : {}),
+            }),
+          signal,
         )
         found.push(
-          ...page.data.map((transfer) => ({ id: transfer.id, amountMinor: transfer.amount })),
+          ...page.data.map((transfer) => ({
+            id: transfer.id,
+            amountMinor: transfer.amount,
+            currency: transfer.currency.toUpperCase(),
+            metadata: transfer.metadata,
+          })),
         )
         const last = page.data.at(-1)
         if (!page.has_more || !last) break
@@ -127,7 +141,8 @@ export function connectStripe(options: StripeOptions): PaymentsPort {
 function stripeClient(secretKey: string, options: StripeOptions): Stripe {
   const endpoint = options.endpoint ? new URL(options.endpoint) : null
   return new Stripe(secretKey, {
-    // Ours instead (above), which also retry a 429 and stop once the caller stops waiting.
+    // Ours instead (above), which also retry a 429 and stop once the caller stops waiting; the
+    // resend of a closed connection it keeps (see the top of this file).
     maxNetworkRetries: 0,
     timeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     telemetry: false,

@@ -1,0 +1,159 @@
+import { ORDER_TAG, TRANSFER_ERRORS } from '@shared/contract'
+import type { CommerceOrder } from '../adapters/commerce/commerce-port'
+import type { CallOptions, PaymentsPort } from '../adapters/payments/payments-port'
+import type { Db } from '../db/connect'
+import { Refusal } from '../domain/errors'
+import { findPayoutAccountId } from '../repositories/payout-accounts'
+import { upstreamRefusal } from './remote-call'
+
+// Whether each brand can be paid, asked of Stripe before anything is ordered or paid
+// (INTEGRATIONS.md "Stripe"), and how a brand's transfer is found again in Stripe. Refusals name
+// the brand: 422 for what an admin must fix, 502 when Stripe failed.
+
+/** Stripe's transfer_group of a creator order's transfers. */
+export const transferGroupOf = (creatorOrderId: string) => `${ORDER_TAG}-order-${creatorOrderId}`
+
+/** What a transfer carries in its metadata, so that it is found again as this brand's. */
+export const transferMetadata = (creatorOrderId: string, shop: string) => ({
+  creator_order_id: creatorOrderId,
+  brand_shop: shop,
+})
+
+/** A brand owed a transfer. */
+export interface BrandToPay {
+  shop: string
+  amountMinor: number
+  /** Where an attempt whose outcome is unknown sent its transfer: looked for there first. */
+  unknownOutcomeAt: string | null
+}
+
+/** Where a brand's transfer goes and the charge it is made from; or the transfer already made. */
+export type Payout =
+  { made: null; destinationAccountId: string; sourceTransaction: string } | { made: string }
+
+/** Runs a call to Stripe within the caller's deadline. */
+type Remote = <T>(call: (signal: AbortSignal) => Promise<T>) => Promise<T>
+
+/**
+ * The brand's transfer for this order at `destinationAccountId`, by group and metadata (an account
+ * may be shared by brands, or paid by hand); null when Stripe lists none. Several are refused:
+ * money already moved twice is for a person to sort out in Stripe, not for Tandem to pick from.
+ */
+export async function findBrandTransfer(
+  payments: PaymentsPort,
+  transfer: { creatorOrderId: string; shop: string; destinationAccountId: string },
+  options: CallOptions,
+): Promise<string | null> {
+  const listed = await payments.findTransfers(
+    {
+      transferGroup: transferGroupOf(transfer.creatorOrderId),
+      destinationAccountId: transfer.destinationAccountId,
+    },
+    options,
+  )
+  const expected = transferMetadata(transfer.creatorOrderId, transfer.shop)
+  const brands = listed.filter(
+    (made) =>
+      made.metadata.creator_order_id === expected.creator_order_id &&
+      made.metadata.brand_shop === expected.brand_shop,
+  )
+  if (brands.length > 1) {
+    throw new Refusal(
+      'business_rule',
+      `${TRANSFER_ERRORS.transferCreateFailed} for ${transfer.shop}: Stripe holds ` +
+        `${brands.length} transfers of this order to ${transfer.destinationAccountId} ` +
+        `(${brands.map((made) => made.id).join(', ')}); review them in Stripe`,
+    )
+  }
+  return brands[0]?.id ?? null
+}
+
+/**
+ * The checks of one processing attempt: each brand's account (known to Stripe, with an email,
+ * transfers active) and the order's PaymentIntent (succeeded, in the order's currency, covering
+ * what the brands are owed), whose charge the transfers are made from. A brand whose transfer's
+ * outcome is unknown is looked for in Stripe first: found, nothing else about it matters.
+ * Each brand is checked once per attempt, however often it is asked.
+ */
+export function payoutChecks(
+  deps: { db: Db; payments: PaymentsPort; remote: Remote },
+  order: CommerceOrder,
+  /** What all the order's brands are owed together, in minor units of the order's currency. */
+  brandsTotalMinor: number,
+) {
+  const { db, payments, remote } = deps
+  const creatorOrderId = String(order.id)
+  let intent: Promise<{ charge: string } | { refusal: string } | { error: unknown }> | undefined
+
+  /** Read once, on the first brand that needs it. */
+  function readIntent(id: string) {
+    intent ??= remote((signal) => payments.paymentIntent(id, { signal })).then(
+      (found) => {
+        if (!found) return { refusal: TRANSFER_ERRORS.paymentIntentNotFound }
+        if (found.status !== 'succeeded' || !found.latestChargeId) {
+          return { refusal: TRANSFER_ERRORS.paymentIntentNotSucceeded }
+        }
+        if (found.currency !== order.currency) {
+          return {
+            refusal: `${TRANSFER_ERRORS.paymentIntentMismatch}: it is in ${found.currency}, the order in ${order.currency}`,
+          }
+        }
+        if (found.amountReceivedMinor < brandsTotalMinor) {
+          return {
+            refusal: `${TRANSFER_ERRORS.paymentIntentMismatch}: it received ${found.amountReceivedMinor}, less than the brands' ${brandsTotalMinor} (minor units)`,
+          }
+        }
+        return { charge: found.latestChargeId }
+      },
+      (error: unknown) => ({ error }),
+    )
+    return intent
+  }
+
+  async function check(brand: BrandToPay): Promise<Payout> {
+    const { shop } = brand
+    const refuse = (message: string) => new Refusal('business_rule', `${message} for ${shop}`)
+    const failed = (what: string) => (error: unknown) => {
+      throw upstreamRefusal(`${what} for ${shop}`, 'payment provider', error)
+    }
+    if (brand.unknownOutcomeAt) {
+      const destinationAccountId = brand.unknownOutcomeAt
+      const made = await remote((signal) =>
+        findBrandTransfer(payments, { creatorOrderId, shop, destinationAccountId }, { signal }),
+      ).catch(failed('Transfer lookup failed'))
+      if (made) return { made }
+    }
+
+    const accountId = await findPayoutAccountId(db, shop)
+    if (!accountId) throw refuse(TRANSFER_ERRORS.connectedAccountIdNotFound)
+    const account = await remote((signal) =>
+      payments.connectedAccount(accountId, { signal }),
+    ).catch(failed('Payout account lookup failed'))
+    if (!account) throw refuse(TRANSFER_ERRORS.connectedAccountIdNotFound)
+    if (!account.email) throw refuse(TRANSFER_ERRORS.connectedAccountEmailNotFound)
+    if (!account.transfersActive) throw refuse(TRANSFER_ERRORS.connectedAccountTransfersInactive)
+
+    if (!order.paymentIntentId) throw refuse(TRANSFER_ERRORS.paymentIntentIdNotFound)
+    const read = await readIntent(order.paymentIntentId)
+    if ('error' in read) {
+      throw upstreamRefusal(
+        `Payment intent lookup failed for ${shop}`,
+        'payment provider',
+        read.error,
+      )
+    }
+    if ('refusal' in read) throw refuse(read.refusal)
+    return { made: null, destinationAccountId: accountId, sourceTransaction: read.charge }
+  }
+
+  const checks = new Map<string, Promise<Payout>>()
+  return (brand: BrandToPay): Promise<Payout> => {
+    let checked = checks.get(brand.shop)
+    if (!checked) {
+      checked = check(brand)
+      checked.catch(() => {})
+      checks.set(brand.shop, checked)
+    }
+    return checked
+  }
+}
