@@ -59,6 +59,8 @@ function payments(): StripeEmulator {
   if (!stripe) throw new Error('Call scenario() first')
   return stripe
 }
+// Stopping the processes and dropping a PostgreSQL database (once its killed clients' backends
+// are gone) takes seconds on a loaded machine: more than a hook's default 10 s at worst.
 afterEach(async () => {
   await Promise.all(processes.map((process) => process.stop()))
   await database?.remove()
@@ -67,7 +69,7 @@ afterEach(async () => {
   shopify = undefined
   await stripe?.close()
   stripe = undefined
-})
+}, 60_000)
 
 async function start(options: { failpoints?: string; leaseMs?: number } = {}) {
   if (!database) throw new Error('Call scenario() first')
