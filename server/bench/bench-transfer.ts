@@ -58,7 +58,7 @@ async function timeProcessing(brandConcurrency: number): Promise<number> {
       transferTiming: { brandConcurrency },
     })
     const started = performance.now()
-    const answer = await transfers.process(orderId)
+    const answer = await transfers.process(orderId, 'bench@tandem.test')
     const elapsed = performance.now() - started
     if (answer.brandOrders.length !== BRANDS) {
       throw new Error(`Expected ${BRANDS} brand orders, got ${answer.brandOrders.length}`)

@@ -41,6 +41,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
   installErrorHandling(app)
 
+  app.decorateRequest('adminEmail', null)
   app.addHook('onRequest', async (request) => {
     const path = request.url.split('?')[0] ?? ''
     if (PUBLIC_PATHS.some((pattern) => pattern.test(path))) return
@@ -62,9 +63,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (!isAdministrator(user, deps.adminEmails)) {
       throw new HttpError(403, 'This account is not a Tandem administrator')
     }
+    // Who made a change, for the audit log and the transfer history.
+    request.adminEmail = user.email
   })
 
   app.get('/healthz', async () => ({ status: 'ok' }))
   registerRoutes(app, { ...deps, now: deps.now ?? (() => new Date()) })
   return app
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in administrator's email; null on public paths (and for an email-less admin). */
+    adminEmail: string | null
+  }
 }

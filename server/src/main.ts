@@ -4,6 +4,7 @@ import { buildApp } from './app'
 import { firebaseTokenVerifier } from './auth/verify'
 import { readServerConfig } from './config'
 import { openDatabase } from './db/connect'
+import { catchUpCreatorOrders } from './orders/catch-up'
 import { createSecretBox } from './secrets'
 import { seedSandboxMarketplace } from './seed/seed'
 import { failpointsFrom } from './transfers/failpoints'
@@ -55,6 +56,8 @@ async function main(): Promise<void> {
     logger: true,
   })
   await app.listen({ host: config.host, port: config.port })
+  // In the background: the inbox fills in while the server already answers.
+  void catchUpCreatorOrders({ db, commerce: shopify.commerce }, (message) => app.log.warn(message))
   app.log.info(
     `Tandem server on ${config.databaseUrl ? 'PostgreSQL' : config.sqliteFile}` +
       (seeded ? ', sandbox marketplace loaded' : ''),

@@ -123,6 +123,13 @@ export const channels = {
     z.object({ receiptId: z.uuid(), suggestedName: z.string().min(1).max(200) }).strict(),
   ),
 
+  'orders/list': channel<CallAnswer<'adminCreatorOrders'>>()(calls.adminCreatorOrders.query),
+  'orders/transfers': channel<CallAnswer<'adminOrderTransfers'>>()(calls.adminOrderTransfers.query),
+  /** Main downloads the CSV and saves exactly its bytes where the administrator chooses. */
+  'orders/exportCsv': channel<SavedFile>()(NoInput),
+  'products/list': channel<CallAnswer<'adminStoreProducts'>>()(calls.adminStoreProducts.query),
+  'activity/list': channel<CallAnswer<'adminAuditLog'>>()(calls.adminAuditLog.query),
+
   'clipboard/writeText': channel<void>()(z.object({ text: z.string().max(100_000) }).strict()),
   'external/open': channel<void>()(z.object({ url: z.url({ protocol: /^https?$/ }) }).strict()),
 } as const

@@ -426,6 +426,22 @@ describe('the API client', () => {
     expect(seen[0]?.url.search).toBe('?creatorOrderId=1001')
   })
 
+  it('returns the CSV export as the bytes sent, and refuses an answer of another type', async () => {
+    const csv = Buffer.from('creatorOrderId,brandAmount\r\n"1004","22.20"\r\n')
+    handler = (_, res) => {
+      res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8' })
+      res.end(csv)
+    }
+    const bytes = await client().call('adminOrderTransfersCsv')
+    expect(Buffer.from(bytes).equals(csv)).toBe(true)
+
+    handler = (_, res) => json(res, 200, [])
+    const error = await failure(client().call('adminOrderTransfersCsv'))
+    expect(error.message).toBe(
+      'Failed to export CSV: the server sent "application/json", not a CSV file',
+    )
+  })
+
   it('refuses a receipt answer that is not a PDF', async () => {
     handler = (_, res) => json(res, 200, { hello: 'world' })
 

@@ -90,6 +90,11 @@ describe('contract', () => {
       'GET /admin-preview-order-transfer',
       'GET /admin-preview-order-transfer-receipt-pdf',
       'POST /admin-create-order-transfer',
+      'GET /admin-creator-orders',
+      'GET /admin-order-transfers',
+      'GET /admin-order-transfers.csv',
+      'GET /admin-store-products',
+      'GET /admin-audit-log',
     ])
   })
 

@@ -201,6 +201,23 @@ describe('handler map', () => {
   })
 })
 
+describe('CSV export', () => {
+  it('saves exactly the bytes the server sent, under a dated name', async () => {
+    const csv = new TextEncoder().encode('creatorOrderId,brandAmount\r\n1004,22.20\r\n')
+    const { invoke, written, apiCalls } = setUp({ adminOrderTransfersCsv: csv })
+    const saved = await invoke('orders/exportCsv')
+    expect(saved).toEqual({
+      ok: true,
+      value: {
+        saved: true,
+        path: expect.stringMatching(/^\/downloads\/tandem-transfers-\d{4}-\d{2}-\d{2}\.csv$/),
+      },
+    })
+    expect(written).toEqual([csv])
+    expect(apiCalls.map((call) => call.name)).toEqual(['adminOrderTransfersCsv'])
+  })
+})
+
 describe('dispatch', () => {
   it('refuses unknown channels, including names from the object prototype', async () => {
     const { invoke } = setUp()

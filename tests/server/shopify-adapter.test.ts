@@ -120,6 +120,8 @@ describe('the commerce port on Shopify', () => {
   })
 
   it('finds a creator order with the brand of each line, and indexes its shop', async () => {
+    // As if no webhook or catch-up had told the server of any order yet.
+    await server.db.deleteFrom('creator_order_index').execute()
     const order = await shopify.findCreatorOrder(1004)
     expect(order).toMatchObject({
       id: 1004,
@@ -147,7 +149,16 @@ describe('the commerce port on Shopify', () => {
       ],
     })
     const index = await server.db.selectFrom('creator_order_index').selectAll().execute()
-    expect(index).toEqual([{ order_id: 1004, store_shop: 'urban-trail-edits.myshopify.com' }])
+    expect(index).toEqual([
+      {
+        order_id: 1004,
+        store_shop: 'urban-trail-edits.myshopify.com',
+        name: '#1004',
+        created_at: '2026-11-05T11:45:00.000Z',
+        currency: 'USD',
+        total_minor: 5441,
+      },
+    ])
     // Known now: only its shop is asked.
     const asked = () => server.shopify.calls(MAYA, 'order')
     const before = asked()

@@ -227,6 +227,7 @@ describe('processing order 1001', () => {
       claimed_at: null,
       lease_expires_at: null,
       processed_at: response.json().processedAt,
+      processed_by: 'claim-admin@tandem.test',
       created_at: isoDate,
     })
     const [northwindPayment, lumenPayment] = [

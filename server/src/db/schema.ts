@@ -97,9 +97,29 @@ export interface OauthStatesTable {
 }
 
 /** Which creator shop has a creator order: learnt from webhooks and lookups. */
+/**
+ * Creator orders Tandem knows of (from ORDERS_PAID webhooks, lookups and the catch-up at start):
+ * which shop has each, and what the orders inbox lists. The listed fields are null for an order
+ * known only by its shop (indexed before the inbox existed) until it is seen again.
+ */
 export interface CreatorOrderIndexTable {
   order_id: number
   store_shop: string
+  name: string | null
+  created_at: string | null
+  currency: string | null
+  total_minor: number | null
+}
+
+/** Every change an administrator made: who, when, what, to what, and how (never a secret). */
+export interface AuditLogTable {
+  id: string
+  at: string
+  actor_email: string | null
+  action: string
+  target: string
+  /** JSON: what changed, e.g. { before, after }. */
+  details: string
 }
 
 /** The Stripe connected account a brand store is paid to (Stripe holds the account itself). */
@@ -124,6 +144,8 @@ export interface OrderTransfersTable {
   claimed_at: string | null
   lease_expires_at: string | null
   processed_at: string | null
+  /** The administrator whose request processed it last (completed it, or left it partial). */
+  processed_by: string | null
   created_at: string
 }
 
@@ -171,4 +193,5 @@ export interface Database {
   store_payment_accounts: StorePaymentAccountsTable
   order_transfers: OrderTransfersTable
   order_transfer_brands: OrderTransferBrandsTable
+  audit_log: AuditLogTable
 }

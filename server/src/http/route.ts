@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { z } from 'zod'
 import { calls, describeIssues, type CallName, type Calls } from '@shared/contract'
+import type { CallShape } from '@shared/contract/calls'
 import { HttpError } from './errors'
 
 // One route per call of the shared contract: its method, path and status come from there, and
@@ -19,7 +20,7 @@ export interface RouteInput<N extends CallName> {
   request: FastifyRequest
 }
 
-/** The answer as the contract describes it; the receipt PDF answers bytes. */
+/** The answer as the contract describes it; a file call answers bytes. */
 type RouteAnswer<N extends CallName> = Calls[N] extends { response: z.ZodType }
   ? z.input<Calls[N]['response']>
   : Uint8Array
@@ -31,7 +32,7 @@ export function defineRoute<N extends CallName>(
   name: N,
   handler: (input: RouteInput<N>) => Promise<RouteAnswer<N>>,
 ): void {
-  const call: Calls[CallName] = calls[name]
+  const call: CallShape = calls[name]
   const parse = (place: keyof typeof PLACES, value: unknown) => {
     const schema = (call as Partial<Record<keyof typeof PLACES, z.ZodType>>)[place]
     if (!schema) return undefined
@@ -56,7 +57,7 @@ export function defineRoute<N extends CallName>(
       reply.status(call.status)
       if (answer instanceof Uint8Array) {
         return reply
-          .type('application/pdf')
+          .type(call.fileType ?? 'application/octet-stream')
           .send(Buffer.from(answer.buffer, answer.byteOffset, answer.length))
       }
       return answer

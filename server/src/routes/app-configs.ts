@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { RouteDeps } from '../deps'
+import { recordAudit } from '../audit/audit-log'
 import { defineRoute } from '../http/route'
 import { HttpError } from '../http/errors'
 import { deleteAppConfig, insertAppConfig, listAppConfigs } from '../repositories/app-configs'
@@ -22,15 +23,34 @@ export function registerAppConfigRoutes(app: FastifyInstance, deps: RouteDeps): 
     appConfigs: await listAppConfigs(deps.db, deps.secrets),
   }))
 
-  defineRoute(app, 'createAppConfig', async ({ body }) => {
-    const appConfig = await insertAppConfig(deps.db, deps.secrets, body, deps.now().toISOString())
-    if (!appConfig) throw new HttpError(409, `An app config for ${body.shop} already exists`)
+  defineRoute(app, 'createAppConfig', async ({ body, request }) => {
+    const appConfig = await deps.db.transaction().execute(async (trx) => {
+      const created = await insertAppConfig(trx, deps.secrets, body, deps.now().toISOString())
+      if (!created) throw new HttpError(409, `An app config for ${body.shop} already exists`)
+      await recordAudit(trx, deps.now(), {
+        actorEmail: request.adminEmail,
+        action: 'app-config.create',
+        target: created.shop,
+        // Never the client secret.
+        details: { shopType: created.shopType, clientId: created.clientId },
+      })
+      return created
+    })
     return { appConfig }
   })
 
-  defineRoute(app, 'deleteAppConfig', async ({ params }) => {
-    const appConfig = await deleteAppConfig(deps.db, deps.secrets, params.shop)
-    if (!appConfig) throw new HttpError(404, `No app config for ${params.shop}`)
+  defineRoute(app, 'deleteAppConfig', async ({ params, request }) => {
+    const appConfig = await deps.db.transaction().execute(async (trx) => {
+      const deleted = await deleteAppConfig(trx, deps.secrets, params.shop)
+      if (!deleted) throw new HttpError(404, `No app config for ${params.shop}`)
+      await recordAudit(trx, deps.now(), {
+        actorEmail: request.adminEmail,
+        action: 'app-config.delete',
+        target: deleted.shop,
+        details: { shopType: deleted.shopType, clientId: deleted.clientId },
+      })
+      return deleted
+    })
     // The app's tokens go with its config: nothing may call the shop with them any more.
     await deps.shopify.connections.forget(params.shop)
     return { appConfig }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { ShopType } from '@shared/contract'
+import { recordAudit } from '../audit/audit-log'
 import type { RouteDeps } from '../deps'
 import { checkDefaultRates, checkUniqueRate } from '../domain/commission'
 import { HttpError } from '../http/errors'
@@ -18,6 +19,17 @@ import { storeNotFound } from './stores'
 // A store of the wrong type is a 422: the request is well formed, but the marketplace's state
 // (what that store is) makes it impossible. Rates that break a bound are a 400, as PRODUCT.md
 // says, with the domain's sentence naming the rule.
+
+/** How the audit log names a brand and creator pair. */
+const pairOf = (brand: string, creator: string) => `${brand} × ${creator}`
+
+const rateFields = (
+  rates: { tandemCommissionRate: number | null; creatorCommissionRate: number | null } | null,
+) =>
+  rates && {
+    tandemCommissionRate: rates.tandemCommissionRate,
+    creatorCommissionRate: rates.creatorCommissionRate,
+  }
 
 const withArticle = (type: ShopType) => (type === 'BRAND' ? 'a brand' : 'a creator')
 
@@ -43,7 +55,7 @@ export function registerCommissionRoutes(app: FastifyInstance, deps: RouteDeps):
     )
   })
 
-  defineRoute(app, 'adminSetDefaultCommissionRate', async ({ body }) => {
+  defineRoute(app, 'adminSetDefaultCommissionRate', async ({ body, request }) => {
     const commission = body.defaultCommission
     const shop = commission.brandStoreShop
     const stored = await deps.db.transaction().execute(async (trx) => {
@@ -55,7 +67,15 @@ export function registerCommissionRoutes(app: FastifyInstance, deps: RouteDeps):
         uniqueRates.map((rate) => rate.commissionRate),
       )
       if (broken) throw new HttpError(400, broken)
-      return upsertDefaultRates(trx, commission, deps.now().toISOString())
+      const before = await findDefaultRates(trx, shop)
+      const after = await upsertDefaultRates(trx, commission, deps.now().toISOString())
+      await recordAudit(trx, deps.now(), {
+        actorEmail: request.adminEmail,
+        action: 'commission.default.set',
+        target: shop,
+        details: { before: rateFields(before), after: rateFields(after) },
+      })
+      return after
     })
     return { defaultCommission: stored }
   })
@@ -64,7 +84,7 @@ export function registerCommissionRoutes(app: FastifyInstance, deps: RouteDeps):
     uniqueCommissionRates: await listUniqueRates(deps.db, query),
   }))
 
-  defineRoute(app, 'adminCreateUniqueCommissionRate', async ({ body }) => {
+  defineRoute(app, 'adminCreateUniqueCommissionRate', async ({ body, request }) => {
     const rate = body.uniqueCommissionRate
     const { brandStoreShop: brand, creatorStoreShop: creator } = rate
     const stored = await deps.db.transaction().execute(async (trx) => {
@@ -75,19 +95,39 @@ export function registerCommissionRoutes(app: FastifyInstance, deps: RouteDeps):
       // setting the default later checks the sum against this rate.
       const broken = checkUniqueRate(rate.commissionRate, await findDefaultRates(trx, brand))
       if (broken) throw new HttpError(400, broken)
-      return upsertUniqueRate(trx, rate, deps.now().toISOString())
+      const [before] = await listUniqueRates(trx, { brandShop: brand, creatorShop: creator })
+      const after = await upsertUniqueRate(trx, rate, deps.now().toISOString())
+      await recordAudit(trx, deps.now(), {
+        actorEmail: request.adminEmail,
+        action: 'commission.unique.create',
+        target: pairOf(brand, creator),
+        details: {
+          before: before ? { commissionRate: before.commissionRate } : null,
+          after: { commissionRate: after.commissionRate },
+        },
+      })
+      return after
     })
     return { uniqueCommissionRate: stored }
   })
 
-  defineRoute(app, 'adminDeleteUniqueCommissionRate', async ({ query }) => {
-    const deleted = await deleteUniqueRate(deps.db, query)
-    if (!deleted) {
-      throw new HttpError(
-        404,
-        `No unique commission rate for ${query.brandShop} and ${query.creatorShop}`,
-      )
-    }
+  defineRoute(app, 'adminDeleteUniqueCommissionRate', async ({ query, request }) => {
+    const deleted = await deps.db.transaction().execute(async (trx) => {
+      const rate = await deleteUniqueRate(trx, query)
+      if (!rate) {
+        throw new HttpError(
+          404,
+          `No unique commission rate for ${query.brandShop} and ${query.creatorShop}`,
+        )
+      }
+      await recordAudit(trx, deps.now(), {
+        actorEmail: request.adminEmail,
+        action: 'commission.unique.delete',
+        target: pairOf(query.brandShop, query.creatorShop),
+        details: { before: { commissionRate: rate.commissionRate }, after: null },
+      })
+      return rate
+    })
     return { uniqueCommissionRate: deleted }
   })
 }

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import type { ConnectedAccount } from '../adapters/payments/payments-port'
 import type { RouteDeps } from '../deps'
 import { Refusal } from '../domain/errors'
+import { recordAudit } from '../audit/audit-log'
 import { defineRoute } from '../http/route'
 import { findPayoutAccountId, setPayoutAccountId } from '../repositories/payout-accounts'
 import { findStoreType } from '../repositories/stores'
@@ -52,7 +53,7 @@ export function registerPayoutAccountRoutes(app: FastifyInstance, deps: RouteDep
     return answer(query.shop, accountId, accountId ? await lookUp(accountId) : null)
   })
 
-  defineRoute(app, 'adminSetStorePaymentAccount', async ({ body }) => {
+  defineRoute(app, 'adminSetStorePaymentAccount', async ({ body, request }) => {
     await brandStore(body.shop)
     // Only an account Stripe knows as connected to the platform: a typo would stop every payout.
     const account = await lookUp(body.accountId)
@@ -62,7 +63,16 @@ export function registerPayoutAccountRoutes(app: FastifyInstance, deps: RouteDep
         `${TRANSFER_ERRORS.connectedAccountIdNotFound}: Stripe has no account ${body.accountId} connected to the platform`,
       )
     }
-    await setPayoutAccountId(deps.db, body.shop, account.accountId, deps.now().toISOString())
+    await deps.db.transaction().execute(async (trx) => {
+      const before = await findPayoutAccountId(trx, body.shop)
+      await setPayoutAccountId(trx, body.shop, account.accountId, deps.now().toISOString())
+      await recordAudit(trx, deps.now(), {
+        actorEmail: request.adminEmail,
+        action: 'payout-account.set',
+        target: body.shop,
+        details: { before: { accountId: before }, after: { accountId: account.accountId } },
+      })
+    })
     return answer(body.shop, account.accountId, account)
   })
 }

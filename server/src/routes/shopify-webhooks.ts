@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { SHOP_DOMAIN_PATTERN } from '@shared/contract'
+import type { CreatorOrderHeader } from '../adapters/commerce/commerce-port'
 import { webhookHmacValid } from '../adapters/commerce/shopify/shopify-hmac'
 import { WEBHOOK_PATH } from '../adapters/commerce/shopify/shopify-webhooks'
 import type { StoreProductsTable } from '../db/schema'
@@ -7,6 +8,7 @@ import type { RouteDeps } from '../deps'
 import { toMinorUnits } from '../domain/money'
 import { HttpError } from '../http/errors'
 import { findAppConfig } from '../repositories/app-configs'
+import { indexCreatorOrder, indexCreatorOrderShop } from '../repositories/creator-orders'
 import { findStoreType } from '../repositories/stores'
 
 // POST /webhooks/shopify: what connected shops tell Tandem. Authenticated by Shopify's signature
@@ -69,11 +71,10 @@ async function act(deps: RouteDeps, shop: string, topic: string, body: Buffer): 
       // The creator-order index: the order's shop, known without asking every creator shop.
       // Only a creator's orders are creator orders.
       if (typeof payload.id === 'number' && (await findStoreType(deps.db, shop)) === 'CREATOR') {
-        await deps.db
-          .insertInto('creator_order_index')
-          .values({ order_id: payload.id, store_shop: shop })
-          .onConflict((conflict) => conflict.column('order_id').doUpdateSet({ store_shop: shop }))
-          .execute()
+        const order = paidOrderHeader(shop, payload as PaidPayload)
+        // A payload short of what the inbox lists still tells where the order is.
+        if (order) await indexCreatorOrder(deps.db, order)
+        else await indexCreatorOrderShop(deps.db, payload.id, shop)
       }
       return
     case 'app/uninstalled':
@@ -133,4 +134,43 @@ async function updateProduct(deps: RouteDeps, shop: string, product: RestProduct
     .values({ store_shop: shop, product_id: `gid://shopify/Product/${product.id}`, ...row })
     .onConflict((conflict) => conflict.columns(['store_shop', 'product_id']).doUpdateSet(row))
     .execute()
+}
+
+/**
+ * The order an orders/paid payload describes, in the currency the customer paid in (its
+ * presentment money when the payload carries it); null when malformed.
+ */
+function paidOrderHeader(shop: string, payload: PaidPayload): CreatorOrderHeader | null {
+  const presentment = payload.total_price_set?.presentment_money
+  const total = presentment?.amount ?? payload.total_price
+  const currency = presentment?.currency_code ?? payload.presentment_currency ?? payload.currency
+  const { id, name, created_at: createdAt } = payload
+  if (
+    typeof id !== 'number' ||
+    typeof name !== 'string' ||
+    typeof createdAt !== 'string' ||
+    typeof currency !== 'string' ||
+    typeof total !== 'string' ||
+    Number.isNaN(Date.parse(createdAt))
+  ) {
+    return null
+  }
+  try {
+    const totalMinor = toMinorUnits(total, currency)
+    const at = new Date(createdAt).toISOString()
+    return { id, storeShop: shop, name, createdAt: at, currency, totalMinor }
+  } catch {
+    return null
+  }
+}
+
+/** The fields of Shopify's REST order that the index keeps. */
+interface PaidPayload {
+  id?: unknown
+  name?: unknown
+  created_at?: unknown
+  currency?: unknown
+  presentment_currency?: unknown
+  total_price?: unknown
+  total_price_set?: { presentment_money?: { amount?: unknown; currency_code?: unknown } }
 }

@@ -3,7 +3,10 @@ import type { Store } from '@shared/contract'
 import type { RouteDeps } from '../deps'
 import { CommerceError } from '../adapters/commerce/commerce-port'
 import { HttpError } from '../http/errors'
+import { recordAudit } from '../audit/audit-log'
+import { pageLimit } from '../http/cursor'
 import { defineRoute } from '../http/route'
+import { listStoreProducts } from '../products/store-products'
 import { createProductSync } from '../products/product-sync'
 import { findStoreType, listStores } from '../repositories/stores'
 
@@ -26,6 +29,14 @@ interface StoreList {
 }
 
 export function registerStoreRoutes(app: FastifyInstance, deps: RouteDeps): void {
+  defineRoute(app, 'adminStoreProducts', async ({ query }) => {
+    if (!(await findStoreType(deps.db, query.storeShop))) throw storeNotFound(query.storeShop)
+    return listStoreProducts(deps.db, query.storeShop, {
+      cursor: query.cursor,
+      limit: pageLimit(query.limit),
+    })
+  })
+
   let cached: { list: Promise<StoreList>; readAt: number } | null = null
   const storeList = (): Promise<StoreList> => {
     const at = performance.now()
@@ -63,7 +74,7 @@ export function registerStoreRoutes(app: FastifyInstance, deps: RouteDeps): void
 
   const productSync = createProductSync(deps)
 
-  defineRoute(app, 'adminUpdateProducts', async ({ body }) => {
+  defineRoute(app, 'adminUpdateProducts', async ({ body, request }) => {
     const shop = body.storeShop
     if (!(await findStoreType(deps.db, shop))) throw storeNotFound(shop)
     const { productCount, syncedAt } = await productSync.sync(shop).catch((error: unknown) => {
@@ -74,6 +85,12 @@ export function registerStoreRoutes(app: FastifyInstance, deps: RouteDeps): void
         )
       }
       throw error
+    })
+    await recordAudit(deps.db, deps.now(), {
+      actorEmail: request.adminEmail,
+      action: 'products.sync',
+      target: shop,
+      details: { productCount },
     })
     return { storeShop: shop, productCount, syncedAt }
   })

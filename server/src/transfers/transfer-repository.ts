@@ -83,6 +83,7 @@ export function createTransferRepository(db: Db) {
             claimed_at: null,
             lease_expires_at: null,
             processed_at: null,
+            processed_by: null,
             created_at: now,
           })
           .onConflict((oc) => oc.column('creator_order_id').doNothing())
@@ -103,13 +104,14 @@ export function createTransferRepository(db: Db) {
     },
 
     /**
-     * Takes the transfer's lease for one request until `expiresAt`. Succeeds only when it is not
-     * completed and nobody holds it, or the holder's lease ran out (it died or stalled). A claim
-     * made before leases existed has none: it holds for `leaseMs` from when it was made.
+     * Takes the transfer's lease for one request (of `claimant.adminEmail`) until `expiresAt`.
+     * Succeeds only when it is not completed and nobody holds it, or the holder's lease ran out
+     * (it died or stalled). A claim made before leases existed has none: it holds for `leaseMs`
+     * from when it was made.
      */
     async claim(
       creatorOrderId: string,
-      token: string,
+      claimant: { token: string; adminEmail: string | null },
       now: string,
       expiresAt: string,
       leaseMs: number,
@@ -117,7 +119,13 @@ export function createTransferRepository(db: Db) {
       const claimedBefore = new Date(Date.parse(now) - leaseMs).toISOString()
       const result = await db
         .updateTable('order_transfers')
-        .set({ claimed_by: token, claimed_at: now, lease_expires_at: expiresAt })
+        .set({
+          claimed_by: claimant.token,
+          claimed_at: now,
+          lease_expires_at: expiresAt,
+          // The history names who processed it last.
+          processed_by: claimant.adminEmail,
+        })
         .where('creator_order_id', '=', creatorOrderId)
         .where('status', '!=', 'COMPLETED')
         .where((eb) =>

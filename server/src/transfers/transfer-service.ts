@@ -331,7 +331,7 @@ export function createTransferService(
      * once) under a lease on the transfer. A request that finds the lease held is answered 409 at
      * once rather than made to wait: the holder reports the outcome, and a preview shows it.
      */
-    async process(creatorOrderId: string): Promise<ProcessAnswer> {
+    async process(creatorOrderId: string, adminEmail: string | null): Promise<ProcessAnswer> {
       const { order, transfer: existing } = await loadOrder(creatorOrderId)
       const id = String(order.id)
       if (existing?.status === 'COMPLETED') {
@@ -359,7 +359,9 @@ export function createTransferService(
       if (planned) await freeze(order, planned)
 
       const token = randomUUID()
-      if (!(await transfers.claim(id, token, timestamp(), leaseEnd(), timing.leaseMs))) {
+      if (
+        !(await transfers.claim(id, { token, adminEmail }, timestamp(), leaseEnd(), timing.leaseMs))
+      ) {
         // Either another request holds it, or it completed since the first read.
         const current = await transfers.find(id)
         throw new Refusal(

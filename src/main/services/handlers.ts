@@ -72,6 +72,16 @@ export function buildHandlers({ session, settings, api, desktop }: Services): Ha
       return desktop.saveFile(suggestedName, bytes)
     },
 
+    'orders/list': (query) => api.call('adminCreatorOrders', { query }),
+    'orders/transfers': (query) => api.call('adminOrderTransfers', { query }),
+    'orders/exportCsv': async () => {
+      const bytes = await api.call('adminOrderTransfersCsv')
+      const day = new Date().toISOString().slice(0, 10)
+      return desktop.saveFile(`tandem-transfers-${day}.csv`, bytes)
+    },
+    'products/list': (query) => api.call('adminStoreProducts', { query }),
+    'activity/list': (query) => api.call('adminAuditLog', { query }),
+
     'clipboard/writeText': async ({ text }) => desktop.copyText(text),
     'external/open': ({ url }) => desktop.openExternal(url),
   }

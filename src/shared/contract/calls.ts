@@ -2,10 +2,14 @@ import { z } from 'zod'
 import {
   AppConfig,
   AppUrls,
+  AuditEntry,
   CreatorOrder,
   CreatorOrderId,
+  CreatorOrderSummary,
   DefaultCommission,
   DefaultCommissionInput,
+  OrderTransferRecord,
+  PageQuery,
   ProductSyncStatus,
   Rate,
   ShopConnection,
@@ -13,6 +17,7 @@ import {
   ShopDomain,
   Store,
   StorePaymentAccount,
+  StoreProduct,
   TransferPreview,
   UniqueCommissionRate,
   UniqueCommissionRateInput,
@@ -32,8 +37,10 @@ export interface CallShape {
   query?: z.ZodType
   params?: z.ZodType
   body?: z.ZodType
-  /** Undefined for the binary receipt PDF. */
+  /** Undefined for a file (the receipt PDF, the CSV export): its bytes are the answer. */
   response?: z.ZodType
+  /** The media type of a file answer. */
+  fileType?: string
   status: number
 }
 
@@ -183,6 +190,7 @@ export const calls = {
     method: 'GET',
     path: '/admin-preview-order-transfer-receipt-pdf',
     query: z.object({ creatorOrderId: CreatorOrderId }).strict(),
+    fileType: 'application/pdf',
     status: 200,
   }),
   adminCreateOrderTransfer: call({
@@ -199,11 +207,57 @@ export const calls = {
     }),
     status: 201,
   }),
+  adminCreatorOrders: call({
+    method: 'GET',
+    path: '/admin-creator-orders',
+    query: z
+      .object({
+        status: TransferStatus.optional(),
+        creatorShop: ShopDomain.optional(),
+        /** Part of the order's name (#1001) or its id. */
+        q: z.string().trim().max(100, 'must be at most 100 characters').optional(),
+        ...PageQuery,
+      })
+      .strict(),
+    response: z.object({ orders: z.array(CreatorOrderSummary), nextCursor: z.string().nullable() }),
+    status: 200,
+  }),
+  adminOrderTransfers: call({
+    method: 'GET',
+    path: '/admin-order-transfers',
+    query: z.object({ ...PageQuery }).strict(),
+    response: z.object({
+      transfers: z.array(OrderTransferRecord),
+      nextCursor: z.string().nullable(),
+    }),
+    status: 200,
+  }),
+  adminOrderTransfersCsv: call({
+    method: 'GET',
+    path: '/admin-order-transfers.csv',
+    query: NoQuery,
+    fileType: 'text/csv; charset=utf-8',
+    status: 200,
+  }),
+  adminStoreProducts: call({
+    method: 'GET',
+    path: '/admin-store-products',
+    query: z.object({ storeShop: ShopDomain, ...PageQuery }).strict(),
+    response: z.object({ products: z.array(StoreProduct), nextCursor: z.string().nullable() }),
+    status: 200,
+  }),
+  adminAuditLog: call({
+    method: 'GET',
+    path: '/admin-audit-log',
+    query: z.object({ ...PageQuery }).strict(),
+    response: z.object({ entries: z.array(AuditEntry), nextCursor: z.string().nullable() }),
+    status: 200,
+  }),
 } as const
 
 export type Calls = typeof calls
 export type CallName = keyof Calls
-/** The parsed answer of a call (the PDF call answers bytes). */
+/** The parsed answer of a call (a file call answers its bytes). */
 export type CallAnswer<N extends CallName> = Calls[N] extends { response: z.ZodType }
   ? z.output<Calls[N]['response']>
   : Uint8Array

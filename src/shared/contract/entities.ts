@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ShopType, TransferStatus } from './enums'
+import { ProductStatus, ShopType, TransferStatus } from './enums'
 
 /** `name.myshopify.com`, trimmed and lower-cased before the check. */
 export const SHOP_DOMAIN_PATTERN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/
@@ -183,3 +183,85 @@ export const TransferPreview = z.object({
   }),
 })
 export type TransferPreview = z.infer<typeof TransferPreview>
+
+// The daily screens (INTEGRATIONS.md "Screens beyond SPEC.md's placeholders"): lists paged by an
+// opaque cursor, newest first.
+
+/** How many rows a page holds: 50 unless asked, at most 500. */
+export const PAGE_LIMIT = { default: 50, max: 500 } as const
+export const PageQuery = {
+  cursor: z.string().trim().min(1).optional(),
+  limit: z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(PAGE_LIMIT.max, `must be at most ${PAGE_LIMIT.max}`)
+    .optional(),
+}
+
+/** A creator order as the orders inbox lists it, with where its transfer stands. */
+export const CreatorOrderSummary = z.object({
+  /** The numeric order id. */
+  id: z.string(),
+  name: z.string(),
+  creatorStoreShop: z.string(),
+  createdAt: z.string(),
+  currency: z.string(),
+  totalAmount: MoneyAmount,
+  transferStatus: TransferStatus,
+  processedAt: z.string().nullable(),
+})
+export type CreatorOrderSummary = z.infer<typeof CreatorOrderSummary>
+
+/** One brand of a processed or partial transfer, with the figures frozen when it began. */
+export const BrandTransferRecord = z.object({
+  brandStoreShop: z.string(),
+  brandOrderId: z.string().nullable(),
+  /** Percentages, as frozen. */
+  tandemCommissionRate: z.number(),
+  creatorCommissionRate: z.number(),
+  baseAmount: MoneyAmount,
+  brandAmount: MoneyAmount,
+  creatorCommissionAmount: MoneyAmount,
+  tandemCommissionAmount: MoneyAmount,
+  /** The Stripe transfer, once made. */
+  paymentTransferId: z.string().nullable(),
+  /** The step that failed last and why; null once it succeeded. */
+  failedMessage: z.string().nullable(),
+})
+export type BrandTransferRecord = z.infer<typeof BrandTransferRecord>
+
+export const OrderTransferRecord = z.object({
+  creatorOrderId: z.string(),
+  creatorStoreShop: z.string(),
+  currency: z.string(),
+  status: TransferStatus,
+  /** When processing first began, and the administrator who processed it last. */
+  startedAt: z.string(),
+  processedBy: z.string().nullable(),
+  processedAt: z.string().nullable(),
+  brands: z.array(BrandTransferRecord),
+})
+export type OrderTransferRecord = z.infer<typeof OrderTransferRecord>
+
+/** A store's product as its last sync read it. */
+export const StoreProduct = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: ProductStatus,
+  variantCount: z.number().int().nonnegative(),
+  /** The lowest price of its variants. */
+  price: MoneyAmount,
+  currency: z.string(),
+})
+export type StoreProduct = z.infer<typeof StoreProduct>
+
+/** One change an administrator made (never a secret). */
+export const AuditEntry = z.object({
+  at: z.string(),
+  actorEmail: z.string().nullable(),
+  action: z.string(),
+  target: z.string(),
+  details: z.record(z.string(), z.unknown()),
+})
+export type AuditEntry = z.infer<typeof AuditEntry>

@@ -35,6 +35,7 @@ import type { AppDeps } from '../../../server/src/deps'
 import { firebaseTokenVerifier, type TokenVerifier } from '../../../server/src/auth/verify'
 import { openDatabase, type Db } from '../../../server/src/db/connect'
 import { createSecretBox, type SecretBox } from '../../../server/src/secrets'
+import { catchUpCreatorOrders } from '../../../server/src/orders/catch-up'
 import { seedSandboxMarketplace } from '../../../server/src/seed/seed'
 
 // The server as the tests see it: built with app.inject in mind, on a fresh database (SQLite, or
@@ -127,6 +128,10 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
   })
   if (options.seed !== false) {
     await seedSandboxMarketplace(db, { secrets, now: new Date() })
+    // As the server does at start: the creator orders the shops already have, in the inbox.
+    await catchUpCreatorOrders({ db, commerce }, (message) => {
+      throw new Error(message)
+    })
   }
   const app = await buildApp({
     db,

@@ -41,6 +41,16 @@ export interface CommerceOrder {
   lines: CommerceOrderLine[]
 }
 
+/** A creator order as the platform lists it: enough to find and list it, not its lines. */
+export interface CreatorOrderHeader {
+  id: number
+  storeShop: string
+  name: string
+  createdAt: string
+  currency: string
+  totalMinor: number
+}
+
 export interface BrandOrderInput {
   lines: { variantId: string; quantity: number }[]
   currency: string
@@ -87,6 +97,8 @@ export interface CommercePort {
   readProducts(shop: string, reading: ProductReading): Promise<void>
   /** A creator order by its numeric id, or null when no store has it. */
   findCreatorOrder(orderId: number): Promise<CommerceOrder | null>
+  /** The shop's paid orders, oldest first, a page at a time; the next page waits for `take`. */
+  readPaidOrders(shop: string, take: (orders: CreatorOrderHeader[]) => Promise<void>): Promise<void>
   /** orderCreate in the brand's store; answers the new order's GID. */
   createOrder(
     shop: string,

@@ -24,6 +24,11 @@ export const CALL_ACTIONS: Record<CallName, string> = {
   adminPreviewOrderTransfer: 'fetch preview',
   adminPreviewOrderTransferReceiptPdf: 'fetch receipt PDF',
   adminCreateOrderTransfer: 'process transfer',
+  adminCreatorOrders: 'fetch orders',
+  adminOrderTransfers: 'fetch transfer history',
+  adminOrderTransfersCsv: 'export CSV',
+  adminStoreProducts: 'fetch products',
+  adminAuditLog: 'fetch activity',
 }
 
 /**

@@ -107,7 +107,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
     const send = async (token: string | null): Promise<Response> => {
       const headers: Record<string, string> = {
-        accept: spec.response ? 'application/json' : 'application/pdf',
+        accept: spec.response ? 'application/json' : (spec.fileType ?? '*/*'),
       }
       if (token) headers.authorization = `Bearer ${token}`
       try {
@@ -181,16 +181,17 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
 
     if (!spec.response) {
+      // A file (the receipt PDF, the CSV export): its bytes, once its type is the one expected.
       const type = response.headers.get('content-type') ?? ''
-      if (type.split(';')[0]?.trim().toLowerCase() !== 'application/pdf') {
+      const expected = mediaType(spec.fileType ?? '')
+      if (mediaType(type) !== expected) {
         discard(response)
         throw fail(
-          `the server sent ${type ? `"${type}"` : 'an untyped answer'}, not a PDF`,
+          `the server sent ${type ? `"${type}"` : 'an untyped answer'}, not ${FILE_KINDS[expected] ?? expected}`,
           response.status,
         )
       }
       const bytes = await read(response, (r) => r.arrayBuffer())
-      // The call without a response schema is the PDF one, whose answer type is Uint8Array.
       return new Uint8Array(bytes) as CallAnswer<N>
     }
 
@@ -242,3 +243,8 @@ function describeDuration(ms: number): string {
 function discard(response: Response): void {
   void response.body?.cancel().catch(() => undefined)
 }
+
+const mediaType = (contentType: string) => contentType.split(';')[0]?.trim().toLowerCase() ?? ''
+
+/** How a person calls each kind of file the server sends. */
+const FILE_KINDS: Record<string, string> = { 'application/pdf': 'a PDF', 'text/csv': 'a CSV file' }

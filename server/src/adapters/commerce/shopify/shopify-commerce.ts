@@ -1,6 +1,7 @@
 import type { Db } from '../../../db/connect'
 import { toMinorUnits } from '../../../domain/money'
-import { orderGid } from '../../../transfers/order-gid'
+import { indexCreatorOrder } from '../../../repositories/creator-orders'
+import { orderGid, orderNumber } from '../../../transfers/order-gid'
 import { settleWithLimit } from '../../../transfers/remote-call'
 import {
   CommerceError,
@@ -15,6 +16,7 @@ import {
   ORDER_CREATE,
   ORDER_FINANCIAL_STATUS,
   ORDER_MARK_AS_PAID,
+  PAID_ORDERS,
   PRODUCTS_COUNT,
 } from './shopify-operations'
 import { readProducts } from './shopify-products'
@@ -63,6 +65,17 @@ interface OrderNode {
     }[]
     pageInfo: { hasNextPage: boolean; endCursor: string | null }
   }
+}
+interface PageInfo {
+  hasNextPage: boolean
+  endCursor: string | null
+}
+interface PaidOrderNode {
+  id: string
+  name: string
+  createdAt: string
+  presentmentCurrencyCode: string
+  totalPriceSet: Money
 }
 interface UserError {
   message: string
@@ -130,12 +143,16 @@ export function createShopifyCommerce(deps: { db: Db; api: ShopifyApi }): Commer
     }
   }
 
-  const remember = (orderId: number, shop: string) =>
-    db
-      .insertInto('creator_order_index')
-      .values({ order_id: orderId, store_shop: shop })
-      .onConflict((conflict) => conflict.column('order_id').doUpdateSet({ store_shop: shop }))
-      .execute()
+  /** Every sighting of a creator order keeps the index (and the orders inbox) up to date. */
+  const remember = (order: CommerceOrder) =>
+    indexCreatorOrder(db, {
+      id: order.id,
+      storeShop: order.storeShop,
+      name: order.name,
+      createdAt: order.createdAt,
+      currency: order.currency,
+      totalMinor: order.totalMinor,
+    })
 
   return {
     async countProducts(shop) {
@@ -148,6 +165,36 @@ export function createShopifyCommerce(deps: { db: Db; api: ShopifyApi }): Commer
 
     readProducts: (shop, reading) => readProducts(api, shop, reading),
 
+    async readPaidOrders(shop, take) {
+      for (let after: string | null = null; ;) {
+        const page: { orders: { nodes: PaidOrderNode[]; pageInfo: PageInfo } } = await api.request(
+          shop,
+          PAID_ORDERS,
+          { after },
+        )
+        await take(
+          page.orders.nodes.flatMap((order) => {
+            const id = orderNumber(order.id)
+            if (id === null) return []
+            const currency = order.presentmentCurrencyCode
+            const total = order.totalPriceSet.presentmentMoney.amount
+            return [
+              {
+                id,
+                storeShop: shop,
+                name: order.name,
+                createdAt: order.createdAt,
+                currency,
+                totalMinor: toMinorUnits(total, currency),
+              },
+            ]
+          }),
+        )
+        if (!page.orders.pageInfo.hasNextPage) return
+        after = page.orders.pageInfo.endCursor
+      }
+    },
+
     async findCreatorOrder(orderId) {
       const indexed = await db
         .selectFrom('creator_order_index as known')
@@ -158,7 +205,10 @@ export function createShopifyCommerce(deps: { db: Db; api: ShopifyApi }): Commer
         .executeTakeFirst()
       if (indexed) {
         const order = await orderOf(indexed.store_shop, orderId)
-        if (order) return order
+        if (order) {
+          await remember(order)
+          return order
+        }
       }
       // Order ids are unique across Shopify: the one creator shop that has it answers it.
       const creators = await db
@@ -179,7 +229,7 @@ export function createShopifyCommerce(deps: { db: Db; api: ShopifyApi }): Commer
       )
       if (found) {
         const hit: CommerceOrder = found
-        await remember(orderId, hit.storeShop)
+        await remember(hit)
         return hit
       }
       const failure = asked.find((result) => result.status === 'rejected')

@@ -1,0 +1,88 @@
+import type { OrderTransferRecord } from '@shared/contract'
+import type { Db } from '../db/connect'
+import { pastLastRow } from '../db/keyset'
+import { formatMinorUnits } from '../domain/money'
+import { decodeCursor, pageOf } from '../http/cursor'
+import type { TransferBrandRow, TransferRow } from './transfer-repository'
+
+// The transfer history: processed and partial transfers, newest first, with the rates and
+// amounts frozen when each began, who processed it and when.
+
+export async function listOrderTransfers(
+  db: Db,
+  page: { cursor?: string; limit: number },
+): Promise<{ transfers: OrderTransferRecord[]; nextCursor: string | null }> {
+  const after = decodeCursor(page.cursor)
+  const rows = await db
+    .selectFrom('order_transfers')
+    .selectAll()
+    .$if(after !== null, (qb) =>
+      qb.where(
+        pastLastRow('created_at', 'creator_order_id', { sortedBy: after![0], id: after![1] }),
+      ),
+    )
+    .orderBy('created_at', 'desc')
+    .orderBy('creator_order_id', 'desc')
+    .limit(page.limit + 1)
+    .execute()
+  const { rows: transfers, nextCursor } = pageOf(rows, page.limit, (row) => [
+    row.created_at,
+    row.creator_order_id,
+  ])
+  const ids = transfers.map((transfer) => transfer.creator_order_id)
+  const brands =
+    ids.length === 0
+      ? []
+      : await db
+          .selectFrom('order_transfer_brands')
+          .selectAll()
+          .where('creator_order_id', 'in', ids)
+          .orderBy('creator_order_id')
+          .orderBy('position')
+          .execute()
+  return {
+    transfers: transfers.map((transfer) =>
+      recordOf(
+        transfer,
+        brands.filter((brand) => brand.creator_order_id === transfer.creator_order_id),
+      ),
+    ),
+    nextCursor,
+  }
+}
+
+function recordOf(transfer: TransferRow, brands: TransferBrandRow[]): OrderTransferRecord {
+  const money = (minor: number) => formatMinorUnits(minor, transfer.currency)
+  return {
+    creatorOrderId: transfer.creator_order_id,
+    creatorStoreShop: transfer.creator_store_shop,
+    currency: transfer.currency,
+    status: transfer.status,
+    startedAt: transfer.created_at,
+    processedBy: transfer.processed_by,
+    processedAt: transfer.processed_at,
+    brands: brands.map((brand) => ({
+      brandStoreShop: brand.brand_store_shop,
+      brandOrderId: brand.brand_order_id,
+      tandemCommissionRate: brand.tandem_rate_hundredths / 100,
+      creatorCommissionRate: brand.creator_rate_hundredths / 100,
+      baseAmount: money(brand.base_minor),
+      brandAmount: money(brand.brand_amount_minor),
+      creatorCommissionAmount: money(brand.creator_commission_minor),
+      tandemCommissionAmount: money(brand.tandem_commission_minor),
+      paymentTransferId: brand.payment_transfer_id,
+      failedMessage: brand.failed_message,
+    })),
+  }
+}
+
+/** Every transfer of the history, a page at a time (for the CSV export). */
+export async function* allOrderTransfers(db: Db): AsyncGenerator<OrderTransferRecord> {
+  let cursor: string | undefined
+  for (;;) {
+    const page = await listOrderTransfers(db, { cursor, limit: 500 })
+    yield* page.transfers
+    if (page.nextCursor === null) return
+    cursor = page.nextCursor
+  }
+}

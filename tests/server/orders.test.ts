@@ -1,0 +1,183 @@
+import { parse } from 'csv-parse/sync'
+import { afterEach, describe, expect, it } from 'vitest'
+import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
+import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
+
+// The orders inbox (GET /admin-creator-orders), the transfer history (GET /admin-order-transfers)
+// and its CSV export, on the sandbox marketplace caught up from the Shopify emulator.
+
+const MAYA = 'maya-makes.myshopify.com'
+const URBAN = 'urban-trail-edits.myshopify.com'
+
+let server: ServerUnderTest
+afterEach(() => server.close())
+
+const get = (url: string) => server.app.inject({ url, headers: server.asAdmin })
+const orders = async (query = '') => {
+  const response = await get(`/admin-creator-orders${query}`)
+  expect(response.statusCode).toBe(200)
+  return response.json() as {
+    orders: { id: string; transferStatus: string; processedAt: string | null }[]
+    nextCursor: string | null
+  }
+}
+const ids = async (query = '') => (await orders(query)).orders.map((order) => order.id)
+const processOrder = (creatorOrderId: string) =>
+  server.app.inject({
+    method: 'POST',
+    url: '/admin-create-order-transfer',
+    headers: server.asAdmin,
+    payload: { creatorOrderId },
+  })
+
+describe('GET /admin-creator-orders', () => {
+  it('lists PRODUCT.md’s five orders newest first, with their totals and transfer status', async () => {
+    server = await startServerUnderTest()
+    const { orders: listed, nextCursor } = await orders()
+    expect(nextCursor).toBeNull()
+    expect(listed).toEqual([
+      {
+        id: '1005',
+        name: '#1005',
+        creatorStoreShop: MAYA,
+        createdAt: '2026-11-06T08:20:00.000Z',
+        currency: 'EUR',
+        totalAmount: '80.78',
+        transferStatus: 'NOT_STARTED',
+        processedAt: null,
+      },
+      expect.objectContaining({ id: '1004', creatorStoreShop: URBAN, totalAmount: '54.41' }),
+      expect.objectContaining({ id: '1003', totalAmount: '13.80' }),
+      expect.objectContaining({ id: '1002', totalAmount: '51.36' }),
+      expect.objectContaining({ id: '1001', currency: 'USD', totalAmount: '197.54' }),
+    ])
+  })
+
+  it('filters by transfer status and creator store, and finds by name or id', async () => {
+    server = await startServerUnderTest()
+    expect((await processOrder('1004')).statusCode).toBe(201)
+    const completed = await orders('?status=COMPLETED')
+    expect(completed.orders).toEqual([
+      expect.objectContaining({
+        id: '1004',
+        transferStatus: 'COMPLETED',
+        processedAt: expect.any(String),
+      }),
+    ])
+    expect(await ids('?status=NOT_STARTED')).toEqual(['1005', '1003', '1002', '1001'])
+    expect(await ids('?status=PARTIAL')).toEqual([])
+    expect(await ids(`?creatorShop=${URBAN}`)).toEqual(['1004', '1002'])
+    expect(await ids(`?creatorShop=${URBAN}&status=NOT_STARTED`)).toEqual(['1002'])
+    expect(await ids('?q=%231003')).toEqual(['1003'])
+    expect(await ids('?q=1001')).toEqual(['1001'])
+    expect(await ids('?q=100')).toEqual(['1005', '1004', '1003', '1002', '1001'])
+    expect(await ids('?q=nothing')).toEqual([])
+  })
+
+  it('pages by cursor, each order once, and refuses a cursor or limit it did not give', async () => {
+    server = await startServerUnderTest()
+    const first = await orders('?limit=2')
+    expect(first.orders.map((order) => order.id)).toEqual(['1005', '1004'])
+    const second = await orders(`?limit=2&cursor=${first.nextCursor}`)
+    expect(second.orders.map((order) => order.id)).toEqual(['1003', '1002'])
+    const third = await orders(`?limit=2&cursor=${second.nextCursor}`)
+    expect(third).toEqual({ orders: [expect.objectContaining({ id: '1001' })], nextCursor: null })
+
+    for (const [query, message] of [
+      ['?cursor=bogus', 'cursor must be one a previous page answered as nextCursor'],
+      ['?limit=501', 'limit must be at most 500'],
+      ['?limit=0', 'limit must be at least 1'],
+      ['?status=DONE', expect.stringContaining('status')],
+    ] as const) {
+      const response = await get(`/admin-creator-orders${query}`)
+      expect({ status: response.statusCode, message: response.json().message }).toEqual({
+        status: 400,
+        message,
+      })
+    }
+  })
+
+  it('lists an order the moment a lookup finds it', async () => {
+    server = await startServerUnderTest()
+    const id = await server.shopify.createPaidOrder(MAYA, {
+      lines: [{ variantId: 'gid://shopify/ProductVariant/401', quantity: 1 }],
+    })
+    const orderId = id.split('/').pop()!
+    expect(await ids('?q=' + orderId)).toEqual([])
+    await get(`/admin-preview-order-transfer?creatorOrderId=${orderId}`)
+    expect(await ids('?q=' + orderId)).toEqual([orderId])
+  })
+})
+
+describe('GET /admin-order-transfers and its CSV', () => {
+  it('shows processed transfers with their frozen rates and amounts, and who processed them', async () => {
+    server = await startServerUnderTest()
+    expect((await get('/admin-order-transfers')).json()).toEqual({
+      transfers: [],
+      nextCursor: null,
+    })
+    expect((await processOrder('1004')).statusCode).toBe(201)
+    // A later rate change does not touch what was frozen.
+    await server.db.updateTable('default_commissions').set({ creator_rate_hundredths: 0 }).execute()
+
+    const history = (await get('/admin-order-transfers')).json()
+    expect(history).toEqual({
+      transfers: [
+        {
+          creatorOrderId: '1004',
+          creatorStoreShop: URBAN,
+          currency: 'USD',
+          status: 'COMPLETED',
+          startedAt: expect.any(String),
+          processedBy: 'claim-admin@tandem.test',
+          processedAt: expect.any(String),
+          brands: [
+            {
+              brandStoreShop: LUMEN,
+              brandOrderId: expect.stringMatching(/^gid:\/\/shopify\/Order\//),
+              tandemCommissionRate: 8,
+              creatorCommissionRate: 12,
+              baseAmount: '27.75',
+              brandAmount: '22.20',
+              creatorCommissionAmount: '3.33',
+              tandemCommissionAmount: '2.22',
+              paymentTransferId: expect.stringMatching(/^tr_/),
+              failedMessage: null,
+            },
+            expect.objectContaining({
+              brandStoreShop: NORTHWIND,
+              tandemCommissionRate: 10,
+              creatorCommissionRate: 15,
+              baseAmount: '18.00',
+              brandAmount: '13.50',
+            }),
+          ],
+        },
+      ],
+      nextCursor: null,
+    })
+  })
+
+  it('exports one RFC 4180 row per brand transfer, amounts as decimal strings', async () => {
+    server = await startServerUnderTest()
+    expect((await processOrder('1004')).statusCode).toBe(201)
+    expect((await processOrder('1001')).statusCode).toBe(201)
+    const response = await get('/admin-order-transfers.csv')
+    expect(response.statusCode).toBe(200)
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8')
+    expect(response.body.split('\r\n')[0]).toBe(
+      'creatorOrderId,creatorStoreShop,status,currency,startedAt,processedAt,processedBy,' +
+        'brandStoreShop,brandOrderId,tandemCommissionRate,creatorCommissionRate,baseAmount,' +
+        'brandAmount,creatorCommissionAmount,tandemCommissionAmount,paymentTransferId',
+    )
+    const rows = parse(response.body, { columns: true }) as Record<string, string>[]
+    expect(
+      rows.map((row) => [row.creatorOrderId, row.brandStoreShop, row.brandAmount, row.processedBy]),
+    ).toEqual([
+      ['1001', NORTHWIND, '102.00', 'claim-admin@tandem.test'],
+      ['1001', LUMEN, '24.84', 'claim-admin@tandem.test'],
+      ['1004', LUMEN, '22.20', 'claim-admin@tandem.test'],
+      ['1004', NORTHWIND, '13.50', 'claim-admin@tandem.test'],
+    ])
+  })
+})
