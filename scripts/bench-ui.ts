@@ -23,11 +23,16 @@ import { createShutdown } from './lib/shutdown'
 
 // The stores page under load, in Chromium, in browser mode, against the real server: how long
 // from the store list's answer arriving to its rows on screen, and from a keystroke in the store
-// selector to its options on screen, with 10,000 stores beside 100. Prints figures; judges none.
+// selector to its options on screen, with 10,000 stores beside 100; and the orders inbox with
+// 100,000 orders beside 100: its first page, then each next page while scrolling through 2,000
+// rows, from the page's answer to its rows on screen. Prints figures; judges none.
 
 const root = resolve(__dirname, '..')
 const rendererDir = join(root, 'out', 'renderer')
-const AIMS = { table: 200, keystroke: 50 }
+const AIMS = { table: 200, keystroke: 50, firstOrders: 200, nextOrders: 100 }
+/** Orders in the inbox beside the stores, and how many rows the scroll goes through. */
+const ORDER_COUNTS = { 10_000: 100_000, 100: 100 } as Record<number, number>
+const ORDER_ROWS_SCROLLED = 2_000
 /** Page loads per store count: the first pays for cold caches, the rest show the spread. */
 const LOADS = 5
 /** Typed one key at a time, several times over: a query narrowing to one brand, then nothing. */
@@ -43,6 +48,11 @@ interface Figures {
   keystrokes: number[]
   /** Options shown after each key of the last typing, to show that the filter ran. */
   optionsShown: string[]
+  orderCount: number
+  /** Orders: the first page's answer → its rows painted, one per page load. */
+  firstOrders: number[]
+  /** Orders: each next page's answer → its rows painted, while scrolling. */
+  nextOrders: number[]
 }
 
 const shutdown = createShutdown({ signalExitCode: 130 })
@@ -70,7 +80,9 @@ async function main(): Promise<void> {
     console.log(`Measuring with ${storeCount.toLocaleString('en-US')} stores…`)
     const stack = await startStack(join(workDir, `stack-${storeCount}`), emulator, storeCount)
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-    results.push({ storeCount, ...(await measure(page, stack.url)) })
+    const orderCount = ORDER_COUNTS[storeCount] ?? 0
+    const stores = await measure(page, stack.url)
+    results.push({ storeCount, orderCount, ...stores, ...(await measureOrders(page, stack.url)) })
     await page.close()
     await stack.stop()
   }
@@ -87,6 +99,7 @@ async function startStack(
   const secrets = createSecretBox(randomBytes(32))
   await seedSandboxMarketplace(db, { secrets, now: new Date() })
   await addStores(db, storeCount - STORES.length)
+  await addOrders(db, ORDER_COUNTS[storeCount] ?? 0)
   const shopify = await startShopifyEmulator({ imageBaseUrl: 'http://127.0.0.1' })
   const now = () => new Date()
   const adapter = connectShopify({
@@ -156,6 +169,30 @@ async function addStores(db: Db, count: number): Promise<void> {
   }
 }
 
+/** Paid orders of the bench's creator stores, one a minute back from now, in the inbox's index. */
+async function addOrders(db: Db, count: number): Promise<void> {
+  const creators = await db
+    .selectFrom('stores')
+    .select('shop')
+    .where('shop_type', '=', 'CREATOR')
+    .execute()
+  const now = Date.now()
+  const orders = Array.from({ length: count }, (_, n) => ({
+    order_id: 100_000 + n,
+    store_shop: creators[n % creators.length]!.shop,
+    name: `#${100_000 + n}`,
+    created_at: new Date(now - n * 60_000).toISOString(),
+    currency: 'USD',
+    total_minor: 1_000 + (n % 50_000),
+  }))
+  for (let start = 0; start < orders.length; start += 500) {
+    await db
+      .insertInto('creator_order_index')
+      .values(orders.slice(start, start + 500))
+      .execute()
+  }
+}
+
 /**
  * Runs in the page before its own scripts, as plain JavaScript (this project's scripts see Node's
  * types, not the DOM's). It notes when the list's answer finished arriving (resource timing) and
@@ -211,7 +248,10 @@ const PAGE_SCRIPT = `
   }
 `
 
-async function measure(page: Page, consoleUrl: string): Promise<Omit<Figures, 'storeCount'>> {
+async function measure(
+  page: Page,
+  consoleUrl: string,
+): Promise<Pick<Figures, 'table' | 'keystrokes' | 'optionsShown'>> {
   await page.addInitScript({ content: PAGE_SCRIPT })
   await page.goto(consoleUrl)
   await page.getByLabel('Email').fill(DEMO_ADMIN.email)
@@ -243,6 +283,83 @@ async function measure(page: Page, consoleUrl: string): Promise<Omit<Figures, 's
   return { table, keystrokes, optionsShown }
 }
 
+/**
+ * Runs in the page: the orders inbox's pages as they arrive. `nextPage(loaded)` scrolls the table
+ * to its end, then answers the time from the next page's answer to the first of its rows painted.
+ */
+const ORDERS_SCRIPT = `(() => {
+  const afterNextPaint = (then) =>
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel()
+      channel.port1.onmessage = then
+      channel.port2.postMessage(null)
+    })
+  const answers = []
+  let answered = () => {}
+  new PerformanceObserver((entries) => {
+    for (const entry of entries.getEntries())
+      if (entry.name.includes('/__tandem/invoke/orders/list')) answers.push(entry.responseEnd)
+    answered()
+  }).observe({ type: 'resource', buffered: true })
+  const rowPainted = (rowIndex) =>
+    new Promise((done) => {
+      const check = () => {
+        if (!document.querySelector('table[aria-label="Creator orders"] tr[aria-rowindex="' + rowIndex + '"]')) return false
+        observer.disconnect()
+        afterNextPaint(() => done(performance.now()))
+        return true
+      }
+      const observer = new MutationObserver(check)
+      observer.observe(document, { childList: true, subtree: true })
+      check()
+    })
+  const answerNumber = (n) =>
+    new Promise((done) => {
+      const check = () => answers.length >= n && done(answers[n - 1])
+      answered = check
+      check()
+    })
+  window.__orders = {
+    first: async () => {
+      const [paintedAt, answerAt] = await Promise.all([rowPainted(2), answerNumber(1)])
+      return paintedAt - answerAt
+    },
+    nextPage: async (loaded, pageNumber) => {
+      const table = document.querySelector('table[aria-label="Creator orders"]')
+      const scroller = table.parentElement
+      scroller.scrollTop = scroller.scrollHeight
+      const [paintedAt, answerAt] = await Promise.all([rowPainted(loaded + 2), answerNumber(pageNumber)])
+      return paintedAt - answerAt
+    },
+  }
+})()
+`
+
+async function measureOrders(
+  page: Page,
+  consoleUrl: string,
+): Promise<Pick<Figures, 'firstOrders' | 'nextOrders'>> {
+  await page.addInitScript({ content: ORDERS_SCRIPT })
+  const ordersUrl = consoleUrl.replace(/#.*$/, '#/main/orders')
+  const firstOrders: number[] = []
+  for (let load = 0; load < LOADS; load += 1) {
+    if (load === 0) await page.goto(ordersUrl)
+    else await page.reload()
+    firstOrders.push(await page.evaluate<number>('__orders.first()'))
+  }
+  const nextOrders: number[] = []
+  const pages = await page.evaluate<number>(
+    'document.querySelector(\'table[aria-label="Creator orders"]\').getAttribute("aria-rowcount")',
+  )
+  // A short inbox has no next page: nothing to scroll through.
+  if (Number(pages) === -1) {
+    for (let loaded = 50, number = 2; loaded < ORDER_ROWS_SCROLLED; loaded += 50, number += 1) {
+      nextOrders.push(await page.evaluate<number>(`__orders.nextPage(${loaded}, ${number})`))
+    }
+  }
+  return { firstOrders, nextOrders }
+}
+
 function printFigures(results: Figures[]): void {
   const ms = (value: number) => `${value.toFixed(1)} ms`
   const columns = results.map((result) => `${result.storeCount.toLocaleString('en-US')} stores`)
@@ -271,6 +388,35 @@ function printFigures(results: Figures[]): void {
   line(
     'keystroke → options painted, max',
     results.map((result) => ms(Math.max(...result.keystrokes))),
+    '',
+  )
+  const orderColumns = results.map(
+    (result) => `${result.orderCount.toLocaleString('en-US')} orders`,
+  )
+  console.log('\nOrders inbox:')
+  line('', orderColumns, 'aim')
+  line(
+    `first page answer → rows painted, p50 (${LOADS})`,
+    results.map((result) => ms(percentile(result.firstOrders, 50))),
+    `< ${AIMS.firstOrders} ms`,
+  )
+  line(
+    'first page answer → rows painted, max',
+    results.map((result) => ms(Math.max(...result.firstOrders))),
+    '',
+  )
+  line(
+    `next page answer → rows painted, p50 (to ${ORDER_ROWS_SCROLLED})`,
+    results.map((result) =>
+      result.nextOrders.length ? ms(percentile(result.nextOrders, 50)) : 'one page',
+    ),
+    `< ${AIMS.nextOrders} ms`,
+  )
+  line(
+    'next page answer → rows painted, max',
+    results.map((result) =>
+      result.nextOrders.length ? ms(Math.max(...result.nextOrders)) : 'one page',
+    ),
     '',
   )
   console.log(`\nOptions shown while typing "${QUERY}", key by key:`)

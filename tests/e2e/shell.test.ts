@@ -64,7 +64,7 @@ describe('sign-in and shell in Chromium', () => {
     await shows(page.getByRole('heading', { name: 'Stores' }))
     expect(route(page)).toBe('/main/stores')
     await shows(page.getByRole('button', { name: DEMO_ADMIN.email }))
-    await shows(page.getByRole('button', { name: 'Notifications' }))
+    await shows(page.getByRole('button', { name: 'Activity' }))
   })
 
   it('walks every section: heading, address and highlighted link follow', async () => {

@@ -75,15 +75,15 @@ const PDF_BYTES = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x37
 const RECEIPT_ID = '8d7c1a52-6a7e-4d8f-9b1e-2f0f5d3c4b1a'
 const RECEIPT: FetchedReceipt = { receiptId: RECEIPT_ID, bytes: PDF_BYTES }
 
-function renderTransfer(answers: FakeAnswers = {}) {
+function renderTransfer(answers: FakeAnswers = {}, path = '/main/create-order-transfer') {
   const fake = fakeBridge({
     'session/status': () => SIGNED_IN,
     'transfer/preview': () => order1001(),
     'receipt/fetch': () => RECEIPT,
     ...answers,
   })
-  renderApp(fake.bridge, '/main/create-order-transfer')
-  return { ...fake, user: userEvent.setup() }
+  const { router } = renderApp(fake.bridge, path)
+  return { ...fake, router, user: userEvent.setup() }
 }
 
 const orderInput = () => screen.getByLabelText('Creator order ID')
@@ -182,6 +182,70 @@ describe('Sending a creator order ID', () => {
     await expectToast('Failed to fetch preview', 'Commission not found', 'error')
     expect(screen.queryByRole('region', { name: 'Creator Order' })).not.toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Process transfer' })).not.toBeInTheDocument()
+  })
+})
+
+describe('Opened with ?creatorOrderId= (Preview transfer on /main/orders)', () => {
+  const OPENED_WITH_1001 = '/main/create-order-transfer?creatorOrderId=1001'
+
+  it('fills in the ID and sends the preview at once, as if typed and sent', async () => {
+    const answer = deferred<Preview>()
+    const { callsTo } = renderTransfer(
+      { 'transfer/preview': () => answer.promise },
+      OPENED_WITH_1001,
+    )
+
+    expect(await screen.findByLabelText('Creator order ID')).toHaveValue('1001')
+    expect(sendButton()).toHaveTextContent('Sending...')
+    expect(callsTo('transfer/preview')).toEqual([
+      { channel: 'transfer/preview', args: { creatorOrderId: '1001' } },
+    ])
+
+    await act(async () => answer.resolve(order1001()))
+    await expectToast('Success', 'Preview fetched successfully')
+    expect(field('Creator Order', 'Name')).toBe('#1001')
+  })
+
+  it('sends once per navigation: not again on typing or Clear, again on a new navigation', async () => {
+    const { user, router, callsTo } = renderTransfer({}, OPENED_WITH_1001)
+    await screen.findByRole('region', { name: 'Creator Order' })
+
+    await user.click(clearButton())
+    await user.type(orderInput(), '10')
+    expect(orderInput()).toHaveValue('10')
+    expect(callsTo('transfer/preview')).toHaveLength(1)
+
+    // Another order, from another "Preview transfer", while the page is open.
+    await act(() => router.navigate('/main/create-order-transfer?creatorOrderId=1004'))
+    await waitFor(() => expect(orderInput()).toHaveValue('1004'))
+    await waitFor(() => expect(callsTo('transfer/preview')).toHaveLength(2))
+    expect(callsTo('transfer/preview')[1]?.args).toEqual({ creatorOrderId: '1004' })
+
+    // The same order again: a new navigation, so a new preview.
+    await act(() => router.navigate(OPENED_WITH_1001))
+    await waitFor(() => expect(orderInput()).toHaveValue('1001'))
+    await waitFor(() => expect(callsTo('transfer/preview')).toHaveLength(3))
+  })
+
+  it('shows a refused preview as a typed one would be', async () => {
+    renderTransfer(
+      {
+        'transfer/preview': () => {
+          throw serverRefusal('fetch preview', 'Commission not found')
+        },
+      },
+      '/main/create-order-transfer?creatorOrderId=1002',
+    )
+    await expectToast('Failed to fetch preview', 'Commission not found', 'error')
+    expect(screen.getByText('Creator order 1002: Commission not found')).toBeInTheDocument()
+    expect(orderInput()).toHaveValue('1002')
+  })
+
+  it('sends nothing when opened without it', async () => {
+    const { callsTo } = renderTransfer()
+    expect(await screen.findByLabelText('Creator order ID')).toHaveValue('')
+    expect(screen.getByText(/Enter a creator order ID and press Send/)).toBeInTheDocument()
+    expect(callsTo('transfer/preview')).toHaveLength(0)
   })
 })
 

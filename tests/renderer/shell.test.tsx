@@ -43,8 +43,6 @@ describe('Shell', () => {
 
   it('shows only their names on the placeholder pages', async () => {
     for (const [path, text] of [
-      ['products', 'Products'],
-      ['orders', 'Orders'],
       ['shipping', 'Shipping'],
       ['add-config', 'Add Config'],
     ] as const) {
@@ -73,10 +71,10 @@ describe('Shell', () => {
     expect(app.location().pathname).toBe('/main/stores')
   })
 
-  it('has a notifications button and shows the signed-in email', async () => {
+  it('has a notifications button, which opens the activity, and shows the signed-in email', async () => {
     renderApp(signedIn().bridge, '/main/stores')
 
-    expect(await screen.findByRole('button', { name: 'Notifications' })).toBeInTheDocument()
+    expect(await screen.findByRole('button', { name: 'Activity' })).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'admin@tandem.test' })).toBeInTheDocument()
   })
 

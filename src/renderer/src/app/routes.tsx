@@ -9,7 +9,9 @@ const ConsoleShell = lazy(() => import('./shell/ConsoleShell'))
 const StoresPage = lazy(() => import('@renderer/features/stores/StoresPage'))
 const StoreDetailPage = lazy(() => import('@renderer/features/store-detail/StoreDetailPage'))
 const ConfigsPage = lazy(() => import('@renderer/features/configs/ConfigsPage'))
+const ProductsPage = lazy(() => import('@renderer/features/products/ProductsPage'))
 const OrderTransferPage = lazy(() => import('@renderer/features/order-transfer/OrderTransferPage'))
+const OrdersPage = lazy(() => import('@renderer/features/orders/OrdersPage'))
 
 /** The console's routes, shared by the hash router (main.tsx) and the tests' memory router. */
 export const routes: RouteObject[] = [
@@ -27,8 +29,8 @@ export const routes: RouteObject[] = [
       { index: true, element: <Navigate to={HOME_PATH} replace /> },
       { path: 'stores', element: <StoresPage /> },
       { path: 'stores/:store', element: <StoreDetailPage /> },
-      { path: 'products', element: <PlaceholderPage title="Products" /> },
-      { path: 'orders', element: <PlaceholderPage title="Orders" /> },
+      { path: 'products', element: <ProductsPage /> },
+      { path: 'orders', element: <OrdersPage /> },
       { path: 'shipping', element: <PlaceholderPage title="Shipping" /> },
       { path: 'configs', element: <ConfigsPage /> },
       { path: 'create-order-transfer', element: <OrderTransferPage /> },

@@ -1,9 +1,9 @@
 import { Suspense } from 'react'
-import { ActionIcon, Anchor, AppShell, Burger, Center, Group, Loader } from '@mantine/core'
+import { Anchor, AppShell, Burger, Center, Group, Loader } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
-import { IconBell } from '@tabler/icons-react'
 import { Link, Outlet } from 'react-router'
 import { CONSOLE_NAME } from '@shared/product'
+import { ActivityButton } from '@renderer/features/activity/ActivityDrawer'
 import { SectionLinks } from './SectionLinks'
 import { ThemeSwitch } from './ThemeSwitch'
 import { UserMenu } from './UserMenu'
@@ -31,9 +31,7 @@ export default function ConsoleShell() {
             aria-label={menuOpened ? 'Close menu' : 'Open menu'}
           />
           <Group ml="auto" gap="sm" wrap="nowrap">
-            <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Notifications">
-              <IconBell size={20} stroke={1.75} />
-            </ActionIcon>
+            <ActivityButton />
             <ThemeSwitch />
             <UserMenu />
           </Group>

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react'
+import { useId, type FormEvent } from 'react'
 import {
   Button,
   Card,
@@ -12,8 +12,9 @@ import {
 } from '@mantine/core'
 import type { ShopType } from '@shared/contract'
 import type { AppConfigView } from '@shared/ipc'
-import { useBridge, failureReason } from '@renderer/lib/bridge'
+import { useBridge } from '@renderer/lib/bridge'
 import { showToast } from '@renderer/lib/toast'
+import { useWrite } from '@renderer/lib/useWrite'
 import { completeConfig, type ConfigFormValues } from './config-form'
 import { RefusalAlert } from '@renderer/app/RefusalAlert'
 
@@ -30,15 +31,18 @@ export function AddConfigForm({ values, onChange, onCancel, onCreated }: AddConf
   const bridge = useBridge()
   const headingId = useId()
   const descriptionId = useId()
-  const [creating, setCreating] = useState(false)
-  // The server's sentence when it refused (a duplicate shop, a malformed domain); the values stay.
-  const [refusal, setRefusal] = useState<string | null>(null)
+  // Its refusal is the server's sentence when it refused (a duplicate shop, a malformed domain);
+  // the values stay.
+  const write = useWrite({
+    success: { title: 'Success', message: 'App config created successfully' },
+    failure: { title: 'Error', message: 'Failed to create app config' },
+  })
   const set = (field: keyof ConfigFormValues, value: string) =>
     onChange({ ...values, [field]: value })
 
   const create = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    if (creating) return
+    if (write.busy) return
     const body = completeConfig(values)
     if (!body) {
       showToast({
@@ -48,18 +52,8 @@ export function AddConfigForm({ values, onChange, onCancel, onCreated }: AddConf
       })
       return
     }
-    setCreating(true)
-    setRefusal(null)
-    try {
-      const config = await bridge.invoke('configs/create', body)
-      showToast({ title: 'Success', message: 'App config created successfully' })
-      onCreated(config)
-    } catch (error) {
-      setRefusal(failureReason(error))
-      showToast({ tone: 'error', title: 'Error', message: 'Failed to create app config' })
-    } finally {
-      setCreating(false)
-    }
+    const config = await write.run(() => bridge.invoke('configs/create', body))
+    if (config) onCreated(config)
   }
 
   return (
@@ -102,12 +96,12 @@ export function AddConfigForm({ values, onChange, onCancel, onCreated }: AddConf
               <Radio value="CREATOR" label="Creator" />
             </Group>
           </Radio.Group>
-          <RefusalAlert refusal={refusal} />
+          <RefusalAlert refusal={write.refusal} />
           <Group justify="flex-end">
-            <Button variant="default" disabled={creating} onClick={onCancel}>
+            <Button variant="default" disabled={write.busy} onClick={onCancel}>
               Cancel
             </Button>
-            <Button type="submit" loading={creating} disabled={completeConfig(values) === null}>
+            <Button type="submit" loading={write.busy} disabled={completeConfig(values) === null}>
               Create
             </Button>
           </Group>

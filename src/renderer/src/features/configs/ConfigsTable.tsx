@@ -3,9 +3,9 @@ import { useState } from 'react'
 import { ActionIcon, Button, Card, Group, Table, Text, Title, VisuallyHidden } from '@mantine/core'
 import { IconTrash } from '@tabler/icons-react'
 import type { AppConfigView } from '@shared/ipc'
-import { errorMessage, useBridge, failureReason } from '@renderer/lib/bridge'
-import { withMember } from '@renderer/lib/sets'
+import { errorMessage, useBridge } from '@renderer/lib/bridge'
 import { showToast } from '@renderer/lib/toast'
+import { useWrite } from '@renderer/lib/useWrite'
 import { StoreTypeBadge } from '@renderer/features/stores/StoreTypeBadge'
 import { RefusalAlert } from '@renderer/app/RefusalAlert'
 import { ShopConnectionCell } from './ShopConnectionCell'
@@ -24,29 +24,22 @@ interface ConfigsTableProps {
 export function ConfigsTable({ configs, empty, onDeleted }: ConfigsTableProps) {
   const bridge = useBridge()
   const [confirming, setConfirming] = useState<AppConfigView | null>(null)
-  // Shops whose config is being deleted; several may be at once.
-  const [deleting, setDeleting] = useState<ReadonlySet<string>>(new Set())
-  // The server's sentence when a delete failed (PRODUCT.md: the row stays, and says why).
-  const [refusal, setRefusal] = useState<string | null>(null)
+  // One delete per shop, several at once; its refusal is the server's sentence when a delete
+  // failed (PRODUCT.md: the row stays, and says why).
+  const deletion = useWrite({
+    success: { title: 'Success', message: 'App config deleted successfully' },
+    failure: { title: 'Error', message: 'Failed to delete app config' },
+  })
 
   const remove = async ({ shop }: AppConfigView) => {
     setConfirming(null)
-    setRefusal(null)
+    deletion.clearRefusal()
     if (!shop) {
       showToast({ tone: 'error', title: 'Error', message: 'Shop is required' })
       return
     }
-    setDeleting((shops) => withMember(shops, shop, true))
-    try {
-      await bridge.invoke('configs/delete', { shop })
-      showToast({ title: 'Success', message: 'App config deleted successfully' })
-      onDeleted(shop)
-    } catch (error) {
-      setRefusal(failureReason(error))
-      showToast({ tone: 'error', title: 'Error', message: 'Failed to delete app config' })
-    } finally {
-      setDeleting((shops) => withMember(shops, shop, false))
-    }
+    const deleted = await deletion.run(() => bridge.invoke('configs/delete', { shop }), shop)
+    if (deleted) onDeleted(shop)
   }
 
   return (
@@ -54,7 +47,7 @@ export function ConfigsTable({ configs, empty, onDeleted }: ConfigsTableProps) {
       <Title order={2} size="h4" mb="md">
         App Configurations
       </Title>
-      <RefusalAlert refusal={refusal} mb="md" />
+      <RefusalAlert refusal={deletion.refusal} mb="md" />
       {configs.length === 0 ? (
         <Text c="dimmed">{empty}</Text>
       ) : (
@@ -91,7 +84,7 @@ export function ConfigsTable({ configs, empty, onDeleted }: ConfigsTableProps) {
                       variant="subtle"
                       color="red"
                       aria-label={`Delete ${config.shop}`}
-                      loading={deleting.has(config.shop)}
+                      loading={deletion.isBusy(config.shop)}
                       onClick={() => setConfirming(config)}
                     >
                       <IconTrash size={18} stroke={1.75} />

@@ -1,5 +1,6 @@
-import { useState, type FormEvent } from 'react'
+import { useEffect, useEffectEvent, useMemo, useRef, useState, type FormEvent } from 'react'
 import { Alert, Badge, Button, Group, Stack, Tabs, Text, TextInput } from '@mantine/core'
+import { useLocation, useSearchParams } from 'react-router'
 import { PageHeading } from '@renderer/app/PageHeading'
 import { ConfirmDialog } from '@renderer/app/ConfirmDialog'
 import { formatDateTime } from '@renderer/lib/format'
@@ -8,13 +9,32 @@ import { TransferSummary } from './TransferSummary'
 import { useOrderTransfer, type PreviewAnswer, type TransferTab } from './useOrderTransfer'
 
 const CONFIRM_QUESTION = 'This will create the brand orders and finalize the transfer. Continue?'
+/** The query parameter other pages open this one with ("Preview transfer" on /main/orders). */
+const ORDER_ID_PARAM = 'creatorOrderId'
 
 /** /main/create-order-transfer: preview a creator order's transfer, its receipt, then process it. */
 export default function OrderTransferPage() {
   const transfer = useOrderTransfer()
   const { preview, receipt } = transfer
-  const [orderIdInput, setOrderIdInput] = useState('')
+  const requestedId = useRequestedOrderId()
+  const [orderIdInput, setOrderIdInput] = useState(requestedId?.orderId ?? '')
   const [confirming, setConfirming] = useState(false)
+
+  // Opened with ?creatorOrderId=…: the ID is filled in (above, or here when another navigation
+  // brings one to the open page) and sent, once per navigation, as if typed and sent by hand.
+  const [filledFor, setFilledFor] = useState(requestedId?.navigation ?? null)
+  if (requestedId && requestedId.navigation !== filledFor) {
+    setFilledFor(requestedId.navigation)
+    setOrderIdInput(requestedId.orderId)
+  }
+  const sentFor = useRef<string | null>(null)
+  const sendRequested = useEffectEvent((orderId: string) => void transfer.send(orderId))
+  useEffect(() => {
+    // A ref, not state: StrictMode's second run of this effect must not send again.
+    if (!requestedId || sentFor.current === requestedId.navigation) return
+    sentFor.current = requestedId.navigation
+    sendRequested(requestedId.orderId)
+  }, [requestedId])
 
   const send = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
@@ -113,6 +133,15 @@ export default function OrderTransferPage() {
       />
     </>
   )
+}
+
+/** The order ID this navigation asked for, if any, and the navigation (its location key). */
+function useRequestedOrderId(): { orderId: string; navigation: string } | null {
+  const [searchParams] = useSearchParams()
+  const { key } = useLocation()
+  const orderId = searchParams.get(ORDER_ID_PARAM)
+  // Memoized by value, so that the effect above reruns only for a new navigation.
+  return useMemo(() => (orderId === null ? null : { orderId, navigation: key }), [orderId, key])
 }
 
 function NothingPreviewed() {

@@ -1,8 +1,8 @@
 import { useCallback, useId, useState, type FormEvent } from 'react'
 import { Button, Card, Group, Stack, Text, Title } from '@mantine/core'
 import { PRODUCT_NAME } from '@shared/product'
-import { failureReason, useBridge } from '@renderer/lib/bridge'
-import { showToast } from '@renderer/lib/toast'
+import { useBridge } from '@renderer/lib/bridge'
+import { useWrite } from '@renderer/lib/useWrite'
 import { LoadFailure } from '@renderer/app/LoadFailure'
 import { RateInput } from './RateInput'
 import { defaultRateErrors, readRate, type RateInputValue } from './rates'
@@ -53,9 +53,12 @@ function DefaultCommissionForm({
   const bridge = useBridge()
   const [tandemInput, setTandemInput] = useState(initialTandem)
   const [creatorInput, setCreatorInput] = useState(initialCreator)
-  const [saving, setSaving] = useState(false)
-  // The server's sentence when it refused the rates; a toast alone would vanish before it is read.
-  const [refusal, setRefusal] = useState<string | null>(null)
+  // Its refusal is the server's sentence when it refused the rates; a toast alone would vanish
+  // before it is read.
+  const write = useWrite({
+    success: { title: 'Success', message: 'Default Commission rates set successfully.' },
+    failure: { title: 'Failed', message: 'Default Commission rates failed to set.' },
+  })
 
   const tandem = readRate(tandemInput)
   const creator = readRate(creatorInput)
@@ -64,36 +67,25 @@ function DefaultCommissionForm({
 
   const save = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    if (tandem === null || creator === null || !valid || saving) return
-    setSaving(true)
-    setRefusal(null)
-    try {
-      const { defaultCommission } = await bridge.invoke('commissions/setDefault', {
+    if (tandem === null || creator === null || !valid) return
+    const answer = await write.run(() =>
+      bridge.invoke('commissions/setDefault', {
         defaultCommission: {
           brandStoreShop: shop,
           tandemCommissionRate: tandem,
           creatorCommissionRate: creator,
         },
-      })
-      // What the server stored, which is what a reload would show.
-      setTandemInput(defaultCommission.tandemCommissionRate)
-      setCreatorInput(defaultCommission.creatorCommissionRate)
-      showToast({ title: 'Success', message: 'Default Commission rates set successfully.' })
-    } catch (error) {
-      setRefusal(failureReason(error))
-      showToast({
-        tone: 'error',
-        title: 'Failed',
-        message: 'Default Commission rates failed to set.',
-      })
-    } finally {
-      setSaving(false)
-    }
+      }),
+    )
+    if (!answer) return
+    // What the server stored, which is what a reload would show.
+    setTandemInput(answer.defaultCommission.tandemCommissionRate)
+    setCreatorInput(answer.defaultCommission.creatorCommissionRate)
   }
 
   const edit = (setInput: (value: RateInputValue) => void) => (value: RateInputValue) => {
     setInput(value)
-    setRefusal(null)
+    write.clearRefusal()
   }
 
   return (
@@ -111,13 +103,13 @@ function DefaultCommissionForm({
           onChange={edit(setCreatorInput)}
           error={errors.creatorCommissionRate}
         />
-        <RefusalAlert refusal={refusal} />
+        <RefusalAlert refusal={write.refusal} />
         <Group justify="flex-end">
           <Button
             type="submit"
             // SPEC §2: Save is disabled while either rate is empty; here also while one is invalid.
             disabled={tandem === null || creator === null || !valid}
-            loading={saving}
+            loading={write.busy}
           >
             Save
           </Button>

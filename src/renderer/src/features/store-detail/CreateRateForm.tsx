@@ -1,8 +1,8 @@
 import { useCallback, useId, useMemo, useState, type FormEvent } from 'react'
 import { Button, Card, Group, Select, Stack, Text, Title } from '@mantine/core'
-import { failureReason, useBridge } from '@renderer/lib/bridge'
+import { useBridge } from '@renderer/lib/bridge'
 import { storeOption } from '@renderer/lib/format'
-import { showToast } from '@renderer/lib/toast'
+import { useWrite } from '@renderer/lib/useWrite'
 import { LoadFailure } from '@renderer/app/LoadFailure'
 import { RateInput } from './RateInput'
 import { rateError, readRate, type RateInputValue } from './rates'
@@ -27,10 +27,13 @@ export function CreateRateForm({ creatorShop, onCreated }: CreateRateFormProps) 
   const { remote: stores, retry } = useRemote(loadStores)
   const [brand, setBrand] = useState<string | null>(null)
   const [rateInput, setRateInput] = useState<RateInputValue>('')
-  const [saving, setSaving] = useState(false)
   const headingId = useId()
-  // The server's sentence when it refused the rate (e.g. with the brand's tandem rate over 100).
-  const [refusal, setRefusal] = useState<string | null>(null)
+  // Its refusal is the server's sentence when it refused the rate (e.g. with the brand's tandem
+  // rate over 100).
+  const write = useWrite({
+    success: { title: 'Success', message: 'Commission rate created successfully.' },
+    failure: { title: 'Failed', message: 'Commission rate failed to create.' },
+  })
 
   const brandOptions = useMemo(
     () =>
@@ -44,27 +47,20 @@ export function CreateRateForm({ creatorShop, onCreated }: CreateRateFormProps) 
 
   const create = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    if (brand === null || rate === null || error !== null || saving) return
-    setSaving(true)
-    setRefusal(null)
-    try {
-      await bridge.invoke('commissions/createUnique', {
+    if (brand === null || rate === null || error !== null) return
+    const created = await write.run(() =>
+      bridge.invoke('commissions/createUnique', {
         uniqueCommissionRate: {
           brandStoreShop: brand,
           creatorStoreShop: creatorShop,
           commissionRate: rate,
         },
-      })
-      showToast({ title: 'Success', message: 'Commission rate created successfully.' })
-      setBrand(null)
-      setRateInput('')
-      onCreated()
-    } catch (failure) {
-      setRefusal(failureReason(failure))
-      showToast({ tone: 'error', title: 'Failed', message: 'Commission rate failed to create.' })
-    } finally {
-      setSaving(false)
-    }
+      }),
+    )
+    if (!created) return
+    setBrand(null)
+    setRateInput('')
+    onCreated()
   }
 
   return (
@@ -84,7 +80,7 @@ export function CreateRateForm({ creatorShop, onCreated }: CreateRateFormProps) 
             value={brand}
             onChange={(value) => {
               setBrand(value)
-              setRefusal(null)
+              write.clearRefusal()
             }}
             disabled={stores.status !== 'ready'}
             renderOption={({ option }) => (
@@ -102,16 +98,16 @@ export function CreateRateForm({ creatorShop, onCreated }: CreateRateFormProps) 
             value={rateInput}
             onChange={(value) => {
               setRateInput(value)
-              setRefusal(null)
+              write.clearRefusal()
             }}
             error={error}
           />
-          <RefusalAlert refusal={refusal} />
+          <RefusalAlert refusal={write.refusal} />
           <Group justify="flex-end">
             <Button
               type="submit"
               disabled={brand === null || rate === null || error !== null}
-              loading={saving}
+              loading={write.busy}
             >
               Save
             </Button>

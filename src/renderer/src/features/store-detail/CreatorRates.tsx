@@ -2,10 +2,9 @@ import { ConfirmDialog } from '@renderer/app/ConfirmDialog'
 import { useCallback, useState } from 'react'
 import { Button, Card, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core'
 import type { UniqueCommissionRate } from '@shared/contract/entities'
-import { failureReason, useBridge } from '@renderer/lib/bridge'
+import { useBridge } from '@renderer/lib/bridge'
 import { storeName } from '@renderer/lib/format'
-import { withMember } from '@renderer/lib/sets'
-import { showToast } from '@renderer/lib/toast'
+import { useWrite } from '@renderer/lib/useWrite'
 import { CreateRateForm } from './CreateRateForm'
 import { LoadFailure } from '@renderer/app/LoadFailure'
 import { percent } from './rates'
@@ -46,36 +45,32 @@ interface RatesTableProps {
 
 function RatesTable({ rates, onDeleted }: RatesTableProps) {
   const bridge = useBridge()
-  // Brands whose rate is being deleted; several may be at once.
-  const [deleting, setDeleting] = useState<ReadonlySet<string>>(new Set())
   const [confirming, setConfirming] = useState<UniqueCommissionRate | null>(null)
-  // The server's sentence when a delete failed; the row stays.
-  const [refusal, setRefusal] = useState<string | null>(null)
+  // One delete per brand, several at once; its refusal is the server's sentence when a delete
+  // failed, and the row stays.
+  const deletion = useWrite({
+    success: { title: 'Success', message: 'Commission rate deleted successfully.' },
+    failure: { title: 'Failed', message: 'Commission rate failed to delete.' },
+  })
 
   const remove = async ({ brandStoreShop, creatorStoreShop }: UniqueCommissionRate) => {
     setConfirming(null)
-    setRefusal(null)
-    setDeleting((shops) => withMember(shops, brandStoreShop, true))
-    try {
-      await bridge.invoke('commissions/deleteUnique', {
-        brandShop: brandStoreShop,
-        creatorShop: creatorStoreShop,
-      })
-      showToast({ title: 'Success', message: 'Commission rate deleted successfully.' })
-      onDeleted()
-    } catch (error) {
-      setRefusal(failureReason(error))
-      showToast({ tone: 'error', title: 'Failed', message: 'Commission rate failed to delete.' })
-    } finally {
-      setDeleting((shops) => withMember(shops, brandStoreShop, false))
-    }
+    const deleted = await deletion.run(
+      () =>
+        bridge.invoke('commissions/deleteUnique', {
+          brandShop: brandStoreShop,
+          creatorShop: creatorStoreShop,
+        }),
+      brandStoreShop,
+    )
+    if (deleted) onDeleted()
   }
 
   if (rates.length === 0) return <Text c="dimmed">No unique commission rates yet.</Text>
 
   return (
     <>
-      <RefusalAlert refusal={refusal} mb="md" />
+      <RefusalAlert refusal={deletion.refusal} mb="md" />
       <Table>
         <Table.Thead>
           <Table.Tr>
@@ -102,7 +97,7 @@ function RatesTable({ rates, onDeleted }: RatesTableProps) {
                   color="red"
                   size="xs"
                   aria-label={`Delete ${storeName(rate.brandStoreShop)} rate`}
-                  loading={deleting.has(rate.brandStoreShop)}
+                  loading={deletion.isBusy(rate.brandStoreShop)}
                   onClick={() => setConfirming(rate)}
                 >
                   Delete

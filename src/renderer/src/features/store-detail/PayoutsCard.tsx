@@ -1,12 +1,12 @@
 import { useCallback, useId, useState, type FormEvent } from 'react'
 import { Badge, Button, Card, Divider, Group, Stack, Text, TextInput, Title } from '@mantine/core'
 import { PaymentAccountId, type StorePaymentAccount } from '@shared/contract/entities'
-import { failureReason, useBridge } from '@renderer/lib/bridge'
-import { showToast } from '@renderer/lib/toast'
+import { useBridge } from '@renderer/lib/bridge'
 import { Fields } from '@renderer/app/Fields'
 import { LoadFailure } from '@renderer/app/LoadFailure'
 import { RefusalAlert } from '@renderer/app/RefusalAlert'
 import { useRemote } from '@renderer/lib/useRemote'
+import { useWrite } from '@renderer/lib/useWrite'
 
 /**
  * A brand's page: the Stripe connected account its transfers are paid to (INTEGRATIONS.md
@@ -112,30 +112,26 @@ function PaymentAccountForm({ shop, headingId, onSaved }: PaymentAccountFormProp
   const [input, setInput] = useState('')
   // Why the id typed cannot be one, by the contract's own rule; shown once Save is pressed.
   const [invalid, setInvalid] = useState<string | null>(null)
-  const [saving, setSaving] = useState(false)
-  // The server's sentence when it refused the account (e.g. Stripe does not know it).
-  const [refusal, setRefusal] = useState<string | null>(null)
+  // Its refusal is the server's sentence when it refused the account (e.g. Stripe does not know it).
+  const write = useWrite({
+    success: { title: 'Success', message: 'Payout account set successfully.' },
+    failure: { title: 'Failed', message: 'Payout account failed to set.' },
+  })
 
   const save = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    if (saving) return
+    if (write.busy) return
     const parsed = PaymentAccountId.safeParse(input)
     if (!parsed.success) {
       setInvalid(sentence(parsed.error.issues.map((issue) => issue.message).join('; ')))
       return
     }
-    setSaving(true)
-    setRefusal(null)
-    try {
-      onSaved(await bridge.invoke('stores/setPaymentAccount', { shop, accountId: parsed.data }))
-      setInput('')
-      showToast({ title: 'Success', message: 'Payout account set successfully.' })
-    } catch (error) {
-      setRefusal(failureReason(error))
-      showToast({ tone: 'error', title: 'Failed', message: 'Payout account failed to set.' })
-    } finally {
-      setSaving(false)
-    }
+    const account = await write.run(() =>
+      bridge.invoke('stores/setPaymentAccount', { shop, accountId: parsed.data }),
+    )
+    if (!account) return
+    onSaved(account)
+    setInput('')
   }
 
   return (
@@ -148,15 +144,15 @@ function PaymentAccountForm({ shop, headingId, onSaved }: PaymentAccountFormProp
           onChange={(event) => {
             setInput(event.currentTarget.value)
             setInvalid(null)
-            setRefusal(null)
+            write.clearRefusal()
           }}
           error={invalid}
           autoComplete="off"
           spellCheck={false}
         />
-        <RefusalAlert refusal={refusal} />
+        <RefusalAlert refusal={write.refusal} />
         <Group justify="flex-end">
-          <Button type="submit" disabled={input.trim() === ''} loading={saving}>
+          <Button type="submit" disabled={input.trim() === ''} loading={write.busy}>
             Save account
           </Button>
         </Group>

@@ -1,20 +1,18 @@
-import { useRef, type KeyboardEvent, type MouseEvent } from 'react'
+import type { KeyboardEvent, MouseEvent } from 'react'
 import { StoreTypeBadge } from './StoreTypeBadge'
 import { ActionIcon, Button, Paper, Table, Text, VisuallyHidden } from '@mantine/core'
 import { IconChevronRight } from '@tabler/icons-react'
-import { useVirtualizer } from '@tanstack/react-virtual'
 import { Link, useNavigate } from 'react-router'
 import type { Store } from '@shared/contract'
 import { useBridge } from '@renderer/lib/bridge'
+import { useVirtualRows, VirtualBody } from '@renderer/lib/virtual-rows'
 import { storeName } from '@renderer/lib/format'
-import { useStoresPage, type SyncProgress } from './stores-page-state'
-import { syncStoreProducts } from './sync-products'
+import { useStoresPage } from './stores-page-state'
+import { syncStoreProducts, syncingLabel } from './sync-products'
 import classes from './StoreTable.module.css'
 
 /** Every row is this tall, so that the virtualizer knows where each one is without measuring. */
 const ROW_HEIGHT = 52
-/** Rows rendered beyond each edge of the window, so that fast scrolling shows no blank rows. */
-const OVERSCAN = 10
 /** SPEC §2: a row opens /main/stores/{store}?type={BRAND|CREATOR}. */
 const storePagePath = (store: Store) =>
   `/main/stores/${encodeURIComponent(store.shop)}?type=${store.shopType}`
@@ -25,19 +23,10 @@ const storePagePath = (store: Store) =>
  * real table, whose aria-rowcount and aria-rowindex tell assistive technology about the others.
  */
 export function StoreTable({ stores }: { stores: Store[] }) {
-  const scrollRef = useRef<HTMLDivElement>(null)
-  // The warning is about React Compiler memoization, which this app does not use, and nothing
-  // memoized is handed the virtualizer's functions.
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({
+  const { scrollRef, ...rows } = useVirtualRows<HTMLDivElement>({
     count: stores.length,
-    getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: OVERSCAN,
   })
-  const visible = virtualizer.getVirtualItems()
-  const spaceAbove = visible[0]?.start ?? 0
-  const spaceBelow = virtualizer.getTotalSize() - (visible.at(-1)?.end ?? 0)
 
   return (
     <Paper withBorder ref={scrollRef} className={classes.scroller}>
@@ -59,34 +48,14 @@ export function StoreTable({ stores }: { stores: Store[] }) {
             </Table.Th>
           </Table.Tr>
         </Table.Thead>
-        <Table.Tbody>
-          {spaceAbove > 0 && <SpacerRow height={spaceAbove} />}
-          {visible.map(({ index }) => {
-            const store = stores[index]
-            // The virtualizer counts the same stores it was given, so every index has one.
-            return store && <StoreRow key={store.shop} store={store} rowIndex={index + 2} />
-          })}
-          {spaceBelow > 0 && <SpacerRow height={spaceBelow} />}
-        </Table.Tbody>
+        <VirtualBody
+          rows={rows}
+          items={stores}
+          row={(store, rowIndex) => <StoreRow key={store.shop} store={store} rowIndex={rowIndex} />}
+        />
       </Table>
     </Paper>
   )
-}
-
-/**
- * Stands in for the rows above or below the rendered ones. Without cells, so that it adds no
- * column when the URL's is hidden; Chromium gives a cell-less row its height all the same.
- */
-const count = new Intl.NumberFormat('en-US')
-
-/** "Syncing... 1,200 / 10,000" once the server has counted the store's products. */
-function syncingLabel(progress: SyncProgress | undefined): string {
-  if (!progress || progress.total === null) return 'Syncing...'
-  return `Syncing... ${count.format(progress.fetched)} / ${count.format(progress.total)}`
-}
-
-function SpacerRow({ height }: { height: number }) {
-  return <tr aria-hidden style={{ height }} />
 }
 
 /** Clicks on the row's own buttons and links do what those say, not open the store. */

@@ -1,0 +1,113 @@
+import { useCallback, useState } from 'react'
+import { ActionIcon, Button, Center, Drawer, Paper, Stack, Text } from '@mantine/core'
+import { IconBell } from '@tabler/icons-react'
+import type { AuditEntry } from '@shared/contract'
+import { PAGE_LIMIT } from '@shared/contract'
+import { LoadFailure } from '@renderer/app/LoadFailure'
+import { useBridge } from '@renderer/lib/bridge'
+import { formatDateTime } from '@renderer/lib/format'
+import { useCursorPages, type CursorPage } from '@renderer/lib/useCursorPages'
+import { actionLabel, detailLines } from './activity-text'
+import classes from './ActivityDrawer.module.css'
+
+/**
+ * The header's notifications button (SPEC.md shows it without behaviour): it opens the audit log,
+ * newest first (INTEGRATIONS.md "Screens beyond SPEC.md's placeholders").
+ */
+export function ActivityButton() {
+  const [opened, setOpened] = useState(false)
+  // Each opening reads the newest entries again rather than show what the last one read.
+  const [openings, setOpenings] = useState(0)
+
+  const open = () => {
+    setOpenings((count) => count + 1)
+    setOpened(true)
+  }
+
+  return (
+    <>
+      <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Activity" onClick={open}>
+        <IconBell size={20} stroke={1.75} />
+      </ActionIcon>
+      <Drawer
+        opened={opened}
+        onClose={() => setOpened(false)}
+        title="Activity"
+        position="right"
+        size="md"
+      >
+        <ActivityFeed key={openings} />
+      </Drawer>
+    </>
+  )
+}
+
+function ActivityFeed() {
+  const bridge = useBridge()
+  const fetchPage = useCallback(
+    async (cursor: string | undefined): Promise<CursorPage<AuditEntry>> => {
+      const { entries, nextCursor } = await bridge.invoke('activity/list', {
+        ...(cursor === undefined ? {} : { cursor }),
+        limit: PAGE_LIMIT.default,
+      })
+      return { items: entries, nextCursor }
+    },
+    [bridge],
+  )
+  const { pages, loadMore, retry } = useCursorPages(fetchPage)
+
+  if (pages.status === 'loading') return <Text c="dimmed">Loading...</Text>
+  if (pages.status === 'failed') return <LoadFailure message={pages.message} onRetry={retry} />
+  if (pages.items.length === 0 && pages.nextCursor === null) {
+    return <Text c="dimmed">No activity yet.</Text>
+  }
+
+  return (
+    <Stack gap="sm">
+      <Stack component="ul" gap="sm" className={classes.list} aria-label="Activity entries">
+        {pages.items.map((entry, index) => (
+          // Entries have no id; the log is newest first and only ever grows at its end here.
+          <ActivityEntry key={`${entry.at}-${index}`} entry={entry} />
+        ))}
+      </Stack>
+      {pages.more.status === 'failed' ? (
+        <LoadFailure message={pages.more.message} onRetry={loadMore} />
+      ) : (
+        pages.nextCursor !== null && (
+          <Center>
+            <Button variant="default" loading={pages.more.status === 'loading'} onClick={loadMore}>
+              Load more
+            </Button>
+          </Center>
+        )
+      )}
+    </Stack>
+  )
+}
+
+function ActivityEntry({ entry }: { entry: AuditEntry }) {
+  const details = detailLines(entry.details)
+  return (
+    <Paper component="li" withBorder p="sm" className={classes.entry}>
+      <Text fw={600} size="sm">
+        {actionLabel(entry.action)}
+      </Text>
+      <Text size="sm" className={classes.wrap}>
+        {entry.target}
+      </Text>
+      <Text size="xs" c="dimmed" className={classes.wrap}>
+        {entry.actorEmail ?? 'Unknown user'} ·{' '}
+        <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
+      </Text>
+      {details.length > 0 && (
+        <Stack component="ul" gap={0} mt={6} className={classes.details}>
+          {details.map((detail) => (
+            <Text component="li" key={detail} size="xs" className={classes.wrap}>
+              {detail}
+            </Text>
+          ))}
+        </Stack>
+      )}
+    </Paper>
+  )
+}

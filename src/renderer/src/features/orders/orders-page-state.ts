@@ -1,0 +1,33 @@
+import { create } from 'zustand'
+import type { TransferStatus } from '@shared/contract'
+
+export type OrdersTab = 'orders' | 'history'
+
+interface OrdersPageState {
+  tab: OrdersTab
+  /** The transfer status the orders are narrowed to, or null for all. */
+  status: TransferStatus | null
+  /** The creator store the orders are narrowed to, or null for all. */
+  creatorShop: string | null
+  /** The search as typed; the list follows it a moment later. */
+  search: string
+  setTab: (tab: OrdersTab) => void
+  setStatus: (status: TransferStatus | null) => void
+  setCreatorShop: (shop: string | null) => void
+  setSearch: (search: string) => void
+}
+
+/**
+ * The orders page's tab and filters, outside the page so that they are still there on the way
+ * back from previewing an order's transfer.
+ */
+export const useOrdersPage = create<OrdersPageState>()((set) => ({
+  tab: 'orders',
+  status: null,
+  creatorShop: null,
+  search: '',
+  setTab: (tab) => set({ tab }),
+  setStatus: (status) => set({ status }),
+  setCreatorShop: (creatorShop) => set({ creatorShop }),
+  setSearch: (search) => set({ search }),
+}))

@@ -1,0 +1,230 @@
+import { act, screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import type { AuditEntry } from '@shared/contract'
+import type { ChannelResult } from '@shared/ipc'
+import { actionLabel, detailLines } from '@renderer/features/activity/activity-text'
+import { formatDateTime } from '@renderer/lib/format'
+import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
+import type { FakeAnswers } from './support/fake-bridge'
+import { renderApp } from './support/render-app'
+
+// INTEGRATIONS.md "Who gets in" and "Screens beyond SPEC.md's placeholders": the audit log, opened
+// from the header's notifications button.
+
+type ActivityPage = ChannelResult<'activity/list'>
+
+const entry = (overrides: Partial<AuditEntry> = {}): AuditEntry => ({
+  at: '2025-05-02T09:15:00.000Z',
+  actorEmail: 'admin@tandem.test',
+  action: 'products.sync',
+  target: 'northwind-apparel.myshopify.com',
+  details: { productCount: 5 },
+  ...overrides,
+})
+
+const RATE_CHANGE = entry({
+  at: '2025-05-03T12:00:00.000Z',
+  action: 'commission.default.set',
+  details: {
+    before: { tandemCommissionRate: 10, creatorCommissionRate: 15 },
+    after: { tandemCommissionRate: 10, creatorCommissionRate: 17.5 },
+  },
+})
+const SYNC = entry()
+
+function renderConsole(answers: FakeAnswers = {}) {
+  const fake = fakeBridge({
+    'session/status': () => SIGNED_IN,
+    'stores/list': () => [],
+    'activity/list': () => ({ entries: [RATE_CHANGE, SYNC], nextCursor: null }),
+    ...answers,
+  })
+  renderApp(fake.bridge, '/main/stores')
+  return fake
+}
+
+const openActivity = async () => {
+  await userEvent.click(await screen.findByRole('button', { name: 'Activity' }))
+  return screen.getByRole('dialog', { name: 'Activity' })
+}
+
+/** The drawer's entries, each a list item (whose details are a list of their own). */
+const entryItems = (drawer: HTMLElement) =>
+  Array.from(within(drawer).getByRole('list', { name: 'Activity entries' }).children).filter(
+    (item): item is HTMLElement => item instanceof HTMLElement,
+  )
+
+describe('Activity', () => {
+  it('opens from the header, newest first: what, on what, who, when and what changed', async () => {
+    const fake = renderConsole()
+
+    const drawer = await openActivity()
+
+    expect(await within(drawer).findByText('Default commission set')).toBeInTheDocument()
+    expect(fake.callsTo('activity/list').map((call) => call.args)).toEqual([{ limit: 50 }])
+    const [rateChange, sync] = entryItems(drawer)
+    expect(within(rateChange!).getByText('northwind-apparel.myshopify.com')).toBeInTheDocument()
+    expect(rateChange).toHaveTextContent(
+      `admin@tandem.test · ${formatDateTime('2025-05-03T12:00:00.000Z')}`,
+    )
+    expect(within(rateChange!).getByText('creatorCommissionRate: 15 → 17.5')).toBeInTheDocument()
+    expect(within(rateChange!).getByText('tandemCommissionRate: 10')).toBeInTheDocument()
+    expect(within(sync!).getByText('Products synced')).toBeInTheDocument()
+    expect(within(sync!).getByText('productCount: 5')).toBeInTheDocument()
+    expect(screen.queryByText('No activity yet.')).not.toBeInTheDocument()
+  })
+
+  it('shows "Loading..." until the entries come, and says so when there are none', async () => {
+    const answer = deferred<ActivityPage>()
+    renderConsole({ 'activity/list': () => answer.promise })
+
+    const drawer = await openActivity()
+    expect(within(drawer).getByText('Loading...')).toBeInTheDocument()
+
+    await act(async () => answer.resolve({ entries: [], nextCursor: null }))
+    expect(within(drawer).getByText('No activity yet.')).toBeInTheDocument()
+    expect(within(drawer).queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument()
+  })
+
+  it('reads older entries on "Load more", after the ones shown', async () => {
+    const older = deferred<ActivityPage>()
+    const fake = renderConsole({
+      'activity/list': ({ cursor }) =>
+        cursor === undefined ? { entries: [RATE_CHANGE], nextCursor: 'page-2' } : older.promise,
+    })
+    const user = userEvent.setup()
+
+    const drawer = await openActivity()
+    await user.click(await within(drawer).findByRole('button', { name: 'Load more' }))
+    await user.click(within(drawer).getByRole('button', { name: 'Load more' }))
+
+    expect(fake.callsTo('activity/list').map((call) => call.args)).toEqual([
+      { limit: 50 },
+      { cursor: 'page-2', limit: 50 },
+    ])
+    await act(async () => older.resolve({ entries: [SYNC], nextCursor: null }))
+
+    expect(entryItems(drawer).map((item) => item.firstElementChild?.textContent)).toEqual([
+      'Default commission set',
+      'Products synced',
+    ])
+    expect(within(drawer).queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument()
+  })
+
+  it('shows why the log failed to load, and reads it again on Retry', async () => {
+    let attempt = 0
+    renderConsole({
+      'activity/list': () => {
+        if (++attempt === 1) throw serverRefusal('read the audit log', 'The server is unavailable')
+        return { entries: [SYNC], nextCursor: null }
+      },
+    })
+
+    const drawer = await openActivity()
+    expect(
+      await within(drawer).findByText('Failed to read the audit log: The server is unavailable'),
+    ).toBeInTheDocument()
+    await userEvent.click(within(drawer).getByRole('button', { name: 'Retry' }))
+
+    expect(await within(drawer).findByText('Products synced')).toBeInTheDocument()
+  })
+
+  it('reads the newest entries again each time it is opened', async () => {
+    let opened = 0
+    const fake = renderConsole({
+      'activity/list': () =>
+        ++opened === 1
+          ? { entries: [SYNC], nextCursor: null }
+          : { entries: [RATE_CHANGE, SYNC], nextCursor: null },
+    })
+    const user = userEvent.setup()
+
+    let drawer = await openActivity()
+    expect(await within(drawer).findByText('Products synced')).toBeInTheDocument()
+    await user.keyboard('{Escape}')
+    expect(screen.queryByRole('dialog', { name: 'Activity' })).not.toBeInTheDocument()
+
+    drawer = await openActivity()
+    expect(await within(drawer).findByText('Default commission set')).toBeInTheDocument()
+    expect(fake.callsTo('activity/list').map((call) => call.args)).toEqual([
+      { limit: 50 },
+      { limit: 50 },
+    ])
+  })
+
+  it('leaves the user menu with its single "Logout" action', async () => {
+    renderConsole()
+    await userEvent.click(await screen.findByRole('button', { name: 'admin@tandem.test' }))
+    expect(screen.getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Logout'])
+  })
+})
+
+describe('Activity entries in words', () => {
+  it('names the known actions and leaves any other as it is', () => {
+    expect(
+      [
+        'commission.default.set',
+        'commission.unique.create',
+        'commission.unique.delete',
+        'app-config.create',
+        'app-config.delete',
+        'payout-account.set',
+        'products.sync',
+        'transfer.process',
+        'store.rename',
+        'toString',
+      ].map(actionLabel),
+    ).toEqual([
+      'Default commission set',
+      'Unique commission created',
+      'Unique commission deleted',
+      'App config created',
+      'App config deleted',
+      'Payout account set',
+      'Products synced',
+      'Transfer processed',
+      'store.rename',
+      'toString',
+    ])
+  })
+
+  it('writes a change as before → after, with "none" for a side that is missing', () => {
+    expect(
+      detailLines({
+        before: { tandemCommissionRate: 10, creatorCommissionRate: 15 },
+        after: { tandemCommissionRate: 10, creatorCommissionRate: 17.5 },
+      }),
+    ).toEqual(['tandemCommissionRate: 10', 'creatorCommissionRate: 15 → 17.5'])
+    expect(detailLines({ before: null, after: { commissionRate: 20 } })).toEqual([
+      'commissionRate: none → 20',
+    ])
+    expect(detailLines({ before: { commissionRate: 20 }, after: null })).toEqual([
+      'commissionRate: 20 → none',
+    ])
+    expect(
+      detailLines({ before: { accountId: null }, after: { accountId: 'acct_1' }, by: 'cli' }),
+    ).toEqual(['accountId: none → acct_1', 'by: cli'])
+  })
+
+  it('writes anything else as key: value', () => {
+    expect(
+      detailLines({
+        productCount: 5,
+        status: 'PARTIAL',
+        active: false,
+        brands: ['lumen', 'northwind'],
+        extra: { a: 1 },
+        before: 3,
+      }),
+    ).toEqual([
+      'productCount: 5',
+      'status: PARTIAL',
+      'active: false',
+      'brands: lumen, northwind',
+      'extra: {"a":1}',
+      'before: 3',
+    ])
+    expect(detailLines({})).toEqual([])
+  })
+})
