@@ -58,7 +58,10 @@ async function timeProcessing(brandConcurrency: number): Promise<number> {
       transferTiming: { brandConcurrency },
     })
     const started = performance.now()
-    const answer = await transfers.process(orderId, 'bench@tandem.test')
+    const answer = await transfers.process(orderId, {
+      adminEmail: 'bench@tandem.test',
+      audit: async () => {},
+    })
     const elapsed = performance.now() - started
     if (answer.brandOrders.length !== BRANDS) {
       throw new Error(`Expected ${BRANDS} brand orders, got ${answer.brandOrders.length}`)

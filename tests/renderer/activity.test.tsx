@@ -174,7 +174,7 @@ describe('Activity entries in words', () => {
         'transfer.process',
         'store.rename',
         'toString',
-      ].map(actionLabel),
+      ].map((action) => actionLabel(action)),
     ).toEqual([
       'Default commission set',
       'Unique commission created',
@@ -187,6 +187,9 @@ describe('Activity entries in words', () => {
       'store.rename',
       'toString',
     ])
+    expect(actionLabel('transfer.process', { status: 'FAILED', message: 'Stripe is down' })).toBe(
+      'Transfer failed',
+    )
   })
 
   it('writes a change as before → after, with "none" for a side that is missing', () => {

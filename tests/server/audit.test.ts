@@ -148,6 +148,23 @@ describe('the audit log', () => {
     expect((await entries()).entries).toEqual([])
   })
 
+  it('records a transfer that failed part-way, since some of its steps may have been taken', async () => {
+    server = await startServerUnderTest({ stripeApi: { wait: async () => {} } })
+    server.stripe.script({ operation: 'transfers.create', mode: 'fail', status: 503, times: 100 })
+    const failed = await call('POST', '/admin-create-order-transfer', {
+      creatorOrderId: 'gid://shopify/Order/1004',
+    })
+    expect(failed.statusCode).toBe(502)
+    expect((await entries()).entries).toEqual([
+      expect.objectContaining({
+        action: 'transfer.process',
+        target: '1004',
+        details: { status: 'FAILED', message: failed.json().message },
+        actorEmail: ADMIN,
+      }),
+    ])
+  })
+
   it('pages newest first by cursor', async () => {
     server = await startServerUnderTest()
     for (const rate of [11, 12, 13]) {

@@ -72,6 +72,10 @@ describe('GET /admin-creator-orders', () => {
     expect(await ids('?q=1001')).toEqual(['1001'])
     expect(await ids('?q=100')).toEqual(['1005', '1004', '1003', '1002', '1001'])
     expect(await ids('?q=nothing')).toEqual([])
+    // Typed text is taken literally: no wildcard, and a backslash is no escape.
+    expect(await ids('?q=%25')).toEqual([])
+    expect(await ids('?q=10_1')).toEqual([])
+    expect(await ids('?q=%5C')).toEqual([])
   })
 
   it('pages by cursor, each order once, and refuses a cursor or limit it did not give', async () => {
@@ -83,8 +87,12 @@ describe('GET /admin-creator-orders', () => {
     const third = await orders(`?limit=2&cursor=${second.nextCursor}`)
     expect(third).toEqual({ orders: [expect.objectContaining({ id: '1001' })], nextCursor: null })
 
+    const auditCursor = Buffer.from(JSON.stringify(['2026-11-01', 'not-an-order'])).toString(
+      'base64url',
+    )
     for (const [query, message] of [
       ['?cursor=bogus', 'cursor must be one a previous page answered as nextCursor'],
+      [`?cursor=${auditCursor}`, 'cursor must be one a previous page answered as nextCursor'],
       ['?limit=501', 'limit must be at most 500'],
       ['?limit=0', 'limit must be at least 1'],
       ['?status=DONE', expect.stringContaining('status')],

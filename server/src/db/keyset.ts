@@ -2,7 +2,8 @@ import { sql, type RawBuilder } from 'kysely'
 
 /**
  * The rows after a page's last row, in a list sorted by `sortColumn` (ties broken by `idColumn`)
- * in `order`. The same SQL on SQLite and PostgreSQL, served by an index on both columns.
+ * in `order`. A row-value comparison, so that both SQLite and PostgreSQL start the scan of an
+ * index on both columns at the cursor rather than filter every row before it.
  */
 export function pastLastRow(
   sortColumn: string,
@@ -13,5 +14,5 @@ export function pastLastRow(
   const sorted = sql.ref(sortColumn)
   const id = sql.ref(idColumn)
   const beyond = sql.raw(order === 'desc' ? '<' : '>')
-  return sql<boolean>`(${sorted} ${beyond} ${last.sortedBy} or (${sorted} = ${last.sortedBy} and ${id} ${beyond} ${last.id}))`
+  return sql<boolean>`(${sorted}, ${id}) ${beyond} (${last.sortedBy}, ${last.id})`
 }

@@ -96,7 +96,6 @@ export interface OauthStatesTable {
   created_at: string
 }
 
-/** Which creator shop has a creator order: learnt from webhooks and lookups. */
 /**
  * Creator orders Tandem knows of (from ORDERS_PAID webhooks, lookups and the catch-up at start):
  * which shop has each, and what the orders inbox lists. The listed fields are null for an order

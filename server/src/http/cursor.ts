@@ -20,8 +20,12 @@ export function decodeCursor(cursor: string | undefined): CursorKey | null {
   } catch {
     // Falls through to the refusal.
   }
-  throw new HttpError(400, 'cursor must be one a previous page answered as nextCursor')
+  throw badCursor()
 }
+
+/** The answer to a cursor no page of this list gave. */
+export const badCursor = () =>
+  new HttpError(400, 'cursor must be one a previous page answered as nextCursor')
 
 /**
  * One page of `rows` read with one row more than `limit` (so that whether there is a next page is

@@ -1,30 +1,52 @@
-import type { CommercePort } from '../adapters/commerce/commerce-port'
+import type { CommercePort, CreatorOrderHeader } from '../adapters/commerce/commerce-port'
 import type { Db } from '../db/connect'
 import { indexCreatorOrder } from '../repositories/creator-orders'
 
 // The orders inbox lists what the creator-order index holds. Webhooks keep it current while the
-// server runs; this reads every creator shop's paid orders once at start, so that orders paid
-// while no server was listening (or before a shop was connected) are listed too.
+// server runs; at start this reads each creator shop's paid orders, newest first, until a page
+// holds an order the index knows: the orders paid while no server was listening (or before the
+// shop was connected) are listed too, at the cost of one page per shop once caught up.
 
 export async function catchUpCreatorOrders(
   deps: { db: Db; commerce: CommercePort },
   log: (message: string) => void,
 ): Promise<void> {
-  const creators = await deps.db
-    .selectFrom('stores')
-    .innerJoin('app_configs', 'app_configs.shop', 'stores.shop')
-    .select('stores.shop')
-    .where('stores.shop_type', '=', 'CREATOR')
-    .execute()
-  // One shop after another: each reads within its own rate limit, and a failing shop (not
-  // connected, uninstalled) does not keep the others out of the inbox.
-  for (const { shop } of creators) {
-    try {
-      await deps.commerce.readPaidOrders(shop, async (orders) => {
-        for (const order of orders) await indexCreatorOrder(deps.db, order)
-      })
-    } catch (error) {
-      log(`Orders of ${shop} not caught up: ${error instanceof Error ? error.message : error}`)
+  try {
+    const creators = await deps.db
+      .selectFrom('stores')
+      .innerJoin('app_configs', 'app_configs.shop', 'stores.shop')
+      .select('stores.shop')
+      .where('stores.shop_type', '=', 'CREATOR')
+      .execute()
+    // One shop after another: each reads within its own rate limit, and a failing shop (not
+    // connected, uninstalled) does not keep the others out of the inbox.
+    for (const { shop } of creators) {
+      await deps.commerce
+        .readPaidOrders(shop, (orders) => indexNew(deps.db, orders))
+        .catch((error: unknown) => log(`Orders of ${shop} not caught up: ${messageOf(error)}`))
     }
+  } catch (error) {
+    log(`Creator orders not caught up: ${messageOf(error)}`)
   }
 }
+
+/** Indexes a page's orders in one transaction; answers whether the next page may hold new ones. */
+async function indexNew(db: Db, orders: CreatorOrderHeader[]): Promise<boolean> {
+  if (orders.length === 0) return false
+  const known = await db
+    .selectFrom('creator_order_index')
+    .select('order_id')
+    .where(
+      'order_id',
+      'in',
+      orders.map((order) => order.id),
+    )
+    .where('name', 'is not', null)
+    .execute()
+  await db.transaction().execute(async (trx) => {
+    for (const order of orders) await indexCreatorOrder(trx, order)
+  })
+  return known.length === 0
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))

@@ -1,9 +1,10 @@
 import type { CreatorOrderSummary, TransferStatus } from '@shared/contract'
 import type { CreatorOrderHeader } from '../adapters/commerce/commerce-port'
+import { sql } from 'kysely'
 import type { Db } from '../db/connect'
 import { pastLastRow } from '../db/keyset'
 import { formatMinorUnits } from '../domain/money'
-import { decodeCursor, pageOf } from '../http/cursor'
+import { badCursor, decodeCursor, pageOf } from '../http/cursor'
 
 // The creator orders Tandem knows of (creator_order_index): which shop has each, for lookups, and
 // what the orders inbox lists, with where each order's transfer stands.
@@ -13,7 +14,9 @@ export async function indexCreatorOrder(db: Db, order: CreatorOrderHeader): Prom
   const listed = {
     store_shop: order.storeShop,
     name: order.name,
-    created_at: order.createdAt,
+    // One form whoever saw it (Shopify writes "…:00Z", webhooks "…:00-05:00"): the inbox sorts
+    // and pages by it as text.
+    created_at: new Date(order.createdAt).toISOString(),
     currency: order.currency,
     total_minor: order.totalMinor,
   }
@@ -48,6 +51,8 @@ export async function listCreatorOrders(
   filters: CreatorOrderFilters,
 ): Promise<{ orders: CreatorOrderSummary[]; nextCursor: string | null }> {
   const after = decodeCursor(filters.cursor)
+  // Another list's cursor may decode too: only an order id goes into the bigint comparison.
+  if (after && !/^\d{1,15}$/.test(after[1])) throw badCursor()
   const search = filters.q?.replace(/^#/, '')
   const rows = await db
     .selectFrom('creator_order_index as o')
@@ -79,8 +84,8 @@ export async function listCreatorOrders(
     .$if(Boolean(search), (qb) =>
       qb.where((eb) =>
         eb.or([
-          // Order names are Shopify's (#1001): a LIKE wildcard typed in only widens the search.
-          eb('o.name', 'like', `%${search!}%`),
+          // Case-insensitive on both databases, the typed text taken literally.
+          sql<boolean>`lower(${sql.ref('o.name')}) like ${`%${escapeLike(search!.toLowerCase())}%`} escape '\\'`,
           ...(/^\d{1,15}$/.test(search!) ? [eb('o.order_id', '=', Number(search))] : []),
         ]),
       ),
@@ -109,3 +114,6 @@ export async function listCreatorOrders(
     nextCursor: page.nextCursor,
   }
 }
+
+/** A LIKE pattern's text matched literally: its wildcards and the escape character escaped. */
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`)

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { recordAudit } from '../audit/audit-log'
 import type { RouteDeps } from '../deps'
-import { Refusal } from '../domain/errors'
 import { defineRoute } from '../http/route'
 import { createTransferService } from '../transfers/transfer-service'
 
@@ -13,25 +12,23 @@ export function registerTransferRoutes(app: FastifyInstance, deps: RouteDeps): v
   defineRoute(app, 'adminPreviewOrderTransferReceiptPdf', ({ query }) =>
     transfers.receipt(query.creatorOrderId),
   )
-  defineRoute(app, 'adminCreateOrderTransfer', async ({ body, request }) => {
-    const audit = (details: Record<string, unknown>) =>
-      recordAudit(deps.db, deps.now(), {
-        actorEmail: request.adminEmail,
-        action: 'transfer.process',
-        target: body.creatorOrderId,
-        details,
-      })
-    try {
-      const processed = await transfers.process(body.creatorOrderId, request.adminEmail)
-      await audit({ status: processed.status, brandOrders: processed.brandOrders.length })
-      return processed
-    } catch (error) {
-      // A step that failed may have changed something (an order made, money moved): kept. A
-      // refusal before anything was done (409, 422, 404) changed nothing and is not.
-      if (error instanceof Refusal && error.kind === 'upstream_failed') {
-        await audit({ status: 'FAILED', message: error.message })
-      }
-      throw error
-    }
-  })
+  defineRoute(app, 'adminCreateOrderTransfer', ({ body, request }) =>
+    transfers.process(body.creatorOrderId, {
+      adminEmail: request.adminEmail,
+      // Recorded once the transfer was claimed, whatever came of it; a refusal before (409, 422,
+      // 404) changed nothing. A failed record does not change the answer: it is logged instead.
+      audit: (creatorOrderId, details) =>
+        recordAudit(deps.db, deps.now(), {
+          actorEmail: request.adminEmail,
+          action: 'transfer.process',
+          target: creatorOrderId,
+          details,
+        }).catch((error: unknown) => {
+          request.log.error(
+            { err: error, creatorOrderId },
+            'the audit log could not record a transfer',
+          )
+        }),
+    }),
+  )
 }

@@ -52,6 +52,13 @@ const transferTag = (creatorOrderId: string) => `${ORDER_TAG}-transfer-${creator
 
 type ProcessAnswer = CallAnswer<'adminCreateOrderTransfer'>
 
+/** Who processes, and where what happened under their lease is recorded (the audit log). */
+export interface TransferActor {
+  adminEmail: string | null
+  /** Must not throw: the outcome stands whether or not its record could be written. */
+  audit: (creatorOrderId: string, details: Record<string, unknown>) => Promise<void>
+}
+
 /** Whether another request holds the transfer's lease at `now`. */
 const leaseHeld = (transfer: StoredTransfer, now: string) =>
   transfer.claimed_by !== null &&
@@ -331,7 +338,8 @@ export function createTransferService(
      * once) under a lease on the transfer. A request that finds the lease held is answered 409 at
      * once rather than made to wait: the holder reports the outcome, and a preview shows it.
      */
-    async process(creatorOrderId: string, adminEmail: string | null): Promise<ProcessAnswer> {
+    async process(creatorOrderId: string, actor: TransferActor): Promise<ProcessAnswer> {
+      const { adminEmail } = actor
       const { order, transfer: existing } = await loadOrder(creatorOrderId)
       const id = String(order.id)
       if (existing?.status === 'COMPLETED') {
@@ -389,18 +397,21 @@ export function createTransferService(
         if (failures.length > 0) throw failures[0]
         const processedAt = timestamp()
         await lease.complete(processedAt)
-        return {
-          creatorOrderId: orderGid(id),
-          status: 'COMPLETED',
-          processedAt,
-          brandOrders: outcomes.flatMap((outcome) =>
-            outcome.status === 'fulfilled' ? [outcome.value] : [],
-          ),
-        }
+        const brandOrders = outcomes.flatMap((outcome) =>
+          outcome.status === 'fulfilled' ? [outcome.value] : [],
+        )
+        await actor.audit(id, { status: 'COMPLETED', brandOrders: brandOrders.length })
+        return { creatorOrderId: orderGid(id), status: 'COMPLETED', processedAt, brandOrders }
       } catch (error) {
         // Never a false COMPLETED: a request overtaken while held up says so.
-        if (error instanceof LeaseLostError) throw new Refusal('conflict', TRANSFER_TAKEN_OVER)
-        throw error
+        const answer =
+          error instanceof LeaseLostError ? new Refusal('conflict', TRANSFER_TAKEN_OVER) : error
+        // Under the lease, steps may have been taken (an order made, money moved): recorded.
+        await actor.audit(id, {
+          status: 'FAILED',
+          message: answer instanceof Error ? answer.message : String(answer),
+        })
+        throw answer
       } finally {
         // A call past its deadline may still land: the lease runs out rather than being given up,
         // so that the next attempt reconciles only once the call can no longer arrive.

@@ -97,8 +97,14 @@ export interface CommercePort {
   readProducts(shop: string, reading: ProductReading): Promise<void>
   /** A creator order by its numeric id, or null when no store has it. */
   findCreatorOrder(orderId: number): Promise<CommerceOrder | null>
-  /** The shop's paid orders, oldest first, a page at a time; the next page waits for `take`. */
-  readPaidOrders(shop: string, take: (orders: CreatorOrderHeader[]) => Promise<void>): Promise<void>
+  /**
+   * The shop's paid orders, newest first, a page at a time: the next page is read only once
+   * `take` has answered true. An order whose figures cannot be read as money is left out.
+   */
+  readPaidOrders(
+    shop: string,
+    take: (orders: CreatorOrderHeader[]) => Promise<boolean>,
+  ): Promise<void>
   /** orderCreate in the brand's store; answers the new order's GID. */
   createOrder(
     shop: string,

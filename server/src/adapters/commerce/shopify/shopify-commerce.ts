@@ -8,6 +8,7 @@ import {
   type CommerceAddress,
   type CommerceOrder,
   type CommercePort,
+  type CreatorOrderHeader,
 } from '../commerce-port'
 import type { ShopifyApi } from './shopify-api'
 import {
@@ -172,25 +173,8 @@ export function createShopifyCommerce(deps: { db: Db; api: ShopifyApi }): Commer
           PAID_ORDERS,
           { after },
         )
-        await take(
-          page.orders.nodes.flatMap((order) => {
-            const id = orderNumber(order.id)
-            if (id === null) return []
-            const currency = order.presentmentCurrencyCode
-            const total = order.totalPriceSet.presentmentMoney.amount
-            return [
-              {
-                id,
-                storeShop: shop,
-                name: order.name,
-                createdAt: order.createdAt,
-                currency,
-                totalMinor: toMinorUnits(total, currency),
-              },
-            ]
-          }),
-        )
-        if (!page.orders.pageInfo.hasNextPage) return
+        const more = await take(page.orders.nodes.flatMap((order) => headerOf(shop, order)))
+        if (!more || !page.orders.pageInfo.hasNextPage) return
         after = page.orders.pageInfo.endCursor
       }
     },
@@ -316,4 +300,19 @@ export function createShopifyCommerce(deps: { db: Db; api: ShopifyApi }): Commer
 function refusal(what: string, userErrors: UserError[]): CommerceError {
   const reasons = userErrors.map((error) => error.message).join('; ')
   return new CommerceError(reasons ? `${what}: ${reasons}` : what)
+}
+
+/** A listed order as the index keeps it; none for one whose id or money cannot be read. */
+function headerOf(shop: string, order: PaidOrderNode): CreatorOrderHeader[] {
+  const id = orderNumber(order.id)
+  const currency = order.presentmentCurrencyCode
+  try {
+    if (id === null) return []
+    const totalMinor = toMinorUnits(order.totalPriceSet.presentmentMoney.amount, currency)
+    return [
+      { id, storeShop: shop, name: order.name, createdAt: order.createdAt, currency, totalMinor },
+    ]
+  } catch {
+    return []
+  }
 }

@@ -58,10 +58,16 @@ export const ORDER_BY_TAG = /* GraphQL */ `
   }
 `
 
-/** A creator shop's paid orders, oldest first, 250 a page (about 750 points of 1,000). */
+/** A creator shop's paid orders, newest first, 250 a page (about 750 points of 1,000). */
 export const PAID_ORDERS = /* GraphQL */ `
   query PaidOrders($after: String) {
-    orders(first: 250, after: $after, query: "financial_status:paid", sortKey: CREATED_AT) {
+    orders(
+      first: 250
+      after: $after
+      query: "financial_status:paid"
+      sortKey: CREATED_AT
+      reverse: true
+    ) {
       nodes {
         id
         name

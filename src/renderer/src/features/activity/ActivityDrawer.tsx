@@ -90,7 +90,7 @@ function ActivityEntry({ entry }: { entry: AuditEntry }) {
   return (
     <Paper component="li" withBorder p="sm" className={classes.entry}>
       <Text fw={600} size="sm">
-        {actionLabel(entry.action)}
+        {actionLabel(entry.action, entry.details)}
       </Text>
       <Text size="sm" className={classes.wrap}>
         {entry.target}

@@ -11,9 +11,14 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   'transfer.process': 'Transfer processed',
 }
 
-/** "Default commission set" for `commission.default.set`; an action not known here as it is. */
-export const actionLabel = (action: string): string =>
-  Object.hasOwn(ACTION_LABELS, action) ? (ACTION_LABELS[action] ?? action) : action
+/**
+ * "Default commission set" for `commission.default.set`; an action not known here as it is. A
+ * transfer's processing that failed part-way says so: it may still have done some of its steps.
+ */
+export const actionLabel = (action: string, details: Record<string, unknown> = {}): string => {
+  if (action === 'transfer.process' && details.status === 'FAILED') return 'Transfer failed'
+  return Object.hasOwn(ACTION_LABELS, action) ? (ACTION_LABELS[action] ?? action) : action
+}
 
 type Fields = Record<string, unknown>
 
