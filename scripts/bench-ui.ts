@@ -82,7 +82,12 @@ async function main(): Promise<void> {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
     const orderCount = ORDER_COUNTS[storeCount] ?? 0
     const stores = await measure(page, stack.url)
-    results.push({ storeCount, orderCount, ...stores, ...(await measureOrders(page, stack.url)) })
+    results.push({
+      storeCount,
+      orderCount,
+      ...stores,
+      ...(await measureOrders(page, stack.url, orderCount)),
+    })
     await page.close()
     await stack.stop()
   }
@@ -338,13 +343,15 @@ const ORDERS_SCRIPT = `(() => {
 async function measureOrders(
   page: Page,
   consoleUrl: string,
+  orderCount: number,
 ): Promise<Pick<Figures, 'firstOrders' | 'nextOrders'>> {
   await page.addInitScript({ content: ORDERS_SCRIPT })
   const ordersUrl = consoleUrl.replace(/#.*$/, '#/main/orders')
   const firstOrders: number[] = []
   for (let load = 0; load < LOADS; load += 1) {
+    // A new document each time (the first goto only changes the hash): the script runs in it.
     if (load === 0) await page.goto(ordersUrl)
-    else await page.reload()
+    await page.reload()
     firstOrders.push(await page.evaluate<number>('__orders.first()'))
   }
   const nextOrders: number[] = []
@@ -353,7 +360,9 @@ async function measureOrders(
   )
   // A short inbox has no next page: nothing to scroll through.
   if (Number(pages) === -1) {
-    for (let loaded = 50, number = 2; loaded < ORDER_ROWS_SCROLLED; loaded += 50, number += 1) {
+    // Never past the last order: a page that does not exist is never answered.
+    const scrolled = Math.min(ORDER_ROWS_SCROLLED, orderCount)
+    for (let loaded = 50, number = 2; loaded < scrolled; loaded += 50, number += 1) {
       nextOrders.push(await page.evaluate<number>(`__orders.nextPage(${loaded}, ${number})`))
     }
   }
