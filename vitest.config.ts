@@ -33,6 +33,8 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['tests/server/**/*.test.ts'],
+          // Production has no database but PostgreSQL: it runs in the project below.
+          exclude: ['tests/server/production-mode.test.ts'],
           testTimeout: 20_000,
           // Always on the embedded SQLite; the project below repeats the suite on PostgreSQL.
           env: { TANDEM_TEST_DATABASE_URL: '' },
@@ -46,8 +48,10 @@ export default defineConfig({
                 name: 'server-postgres',
                 environment: 'node',
                 include: ['tests/server/**/*.test.ts'],
-                // What touches no database runs once.
+                // What touches no database runs once, and what is SQLite's only there.
                 exclude: [
+                  'tests/server/config.test.ts',
+                  'tests/server/sqlite-busy.test.ts',
                   'tests/server/domain.test.ts',
                   'tests/server/receipt.test.ts',
                   'tests/server/admin-cli.test.ts',

@@ -12,6 +12,14 @@ const PUBLIC_PATHS = [/^\/healthz$/, /^\/images\//, /^\/shopify\//, /^\/webhooks
 
 const BODY_LIMIT_BYTES = 1_000_000
 
+/**
+ * A request must arrive whole, headers and body, within this time: a client that trickles it or
+ * stops half way (a slow-loris) is answered 408 and its connection closed. Handlers have no time
+ * limit of the server's own (a transfer sends nothing while its remote calls run, under deadlines
+ * of their own); idle keep-alive connections close after Fastify's keepAliveTimeout (72 s).
+ */
+export const REQUEST_TIMEOUT_MS = 30_000
+
 export const SIGN_IN_SERVICE_UNREACHABLE =
   'The sign-in service (Firebase Authentication) could not be reached to check your sign-in: try again in a moment'
 
@@ -20,6 +28,7 @@ export const SIGN_IN_SERVICE_UNREACHABLE =
  * `inject` make it ready; until then a caller may add to it (the benchmark adds its ceiling route).
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const requestTimeoutMs = deps.requestTimeoutMs ?? REQUEST_TIMEOUT_MS
   const app = Fastify({
     logger: deps.logger
       ? {
@@ -35,6 +44,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         }
       : false,
     bodyLimit: BODY_LIMIT_BYTES,
+    requestTimeout: requestTimeoutMs,
+    // Node checks for late requests this often (30 s unless said); headers count in the request.
+    http: {
+      headersTimeout: requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(requestTimeoutMs / 2, 30_000),
+    },
+    // While closing, new requests are answered 503.
+    return503OnClosing: true,
     // Refuse rather than quietly coerce: "10abc" is not a number.
     ajv: { customOptions: { coerceTypes: false } },
     frameworkErrors: answerFrameworkError,
@@ -67,7 +84,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     request.adminEmail = user.email
   })
 
-  app.get('/healthz', async () => ({ status: 'ok' }))
+  // Once the server is closing, each answer in flight closes its connection after it: a client
+  // keeping the connection alive would otherwise hold the close (and a deploy) open.
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
+  })
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close')
+    return payload
+  })
+
+  // Asked every few seconds by the container's health check: not worth two log lines each time.
+  app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }))
   registerRoutes(app, { ...deps, now: deps.now ?? (() => new Date()) })
   return app
 }

@@ -25,6 +25,8 @@ export interface AppDeps {
   /** Leases, timeouts and parallelism of transfer processing; the defaults otherwise. */
   transferTiming?: Partial<TransferTiming>
   logger?: boolean
+  /** How long a request may take to arrive (app.ts's REQUEST_TIMEOUT_MS), shorter in tests. */
+  requestTimeoutMs?: number
 }
 
 /** What the routes are given: the app's parts with the clock filled in. */

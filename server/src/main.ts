@@ -10,9 +10,13 @@ import { seedSandboxMarketplace } from './seed/seed'
 import { failpointsFrom } from './transfers/failpoints'
 import { transferTiming } from './transfers/transfer-timing'
 
-// The Tandem server on its own: `npm start --workspace server`, or through the local stack.
-// Shopify and Stripe are reached through their adapters: the emulators when TANDEM_SHOPIFY_ENDPOINT
-// and TANDEM_STRIPE_ENDPOINT are set, the real services otherwise.
+// The Tandem server on its own: `npm start --workspace server`, the container image, or through
+// the local stack. Shopify and Stripe are reached through their adapters: the emulators when
+// TANDEM_SHOPIFY_ENDPOINT and TANDEM_STRIPE_ENDPOINT are set (sandbox mode only), the real
+// services otherwise.
+
+/** How long a stop waits for the requests in flight before it gives up on them. */
+const SHUTDOWN_GRACE_MS = 25_000
 
 async function main(): Promise<void> {
   const config = readServerConfig(process.env)
@@ -20,9 +24,11 @@ async function main(): Promise<void> {
     databaseUrl: config.databaseUrl ?? undefined,
     sqliteFile: config.sqliteFile,
   })
-  const secrets = createSecretBox(config.secretKey)
-  // The sandbox marketplace's stores live in the Shopify emulator: only beside it are they seeded.
+  const secrets = createSecretBox(config.secretKey, config.previousSecretKeys)
+  // Production never seeds. The sandbox marketplace's stores live in the Shopify emulator: only
+  // beside it are they seeded.
   const seeded =
+    config.mode === 'sandbox' &&
     config.shopifyEndpoint !== null &&
     (await seedSandboxMarketplace(db, { secrets, now: new Date() }))
   const shopify = connectShopify({
@@ -58,17 +64,41 @@ async function main(): Promise<void> {
   await app.listen({ host: config.host, port: config.port })
   // In the background: the inbox fills in while the server already answers.
   void catchUpCreatorOrders({ db, commerce: shopify.commerce }, (message) => app.log.warn(message))
+  if (config.mode === 'production' && !process.env.GOOGLE_APPLICATION_CREDENTIALS) {
+    app.log.warn(
+      'GOOGLE_APPLICATION_CREDENTIALS is not set: sign-ins are checked with the platform default ' +
+        'credentials, which only Google Cloud has; elsewhere every sign-in will fail (503)',
+    )
+  }
   app.log.info(
-    `Tandem server on ${config.databaseUrl ? 'PostgreSQL' : config.sqliteFile}` +
+    `Tandem server in ${config.mode} mode on ${config.databaseUrl ? 'PostgreSQL' : config.sqliteFile}` +
       (seeded ? ', sandbox marketplace loaded' : ''),
   )
-  const stop = async () => {
+
+  // A stop (a deploy, a scale-down) finishes the requests in flight: new ones are refused with
+  // 503 while they run, idle connections are closed, and the process leaves once they are done,
+  // or after the grace period, saying so.
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) {
+      // A second Ctrl-C: the operator does not want to wait.
+      app.log.warn(`${signal} again: stopping now, without waiting for the requests in flight`)
+      process.exit(1)
+    }
+    stopping = true
+    app.log.info(`${signal}: finishing the requests in flight, then stopping`)
+    const overdue = setTimeout(() => {
+      app.log.error(`Requests still running after ${SHUTDOWN_GRACE_MS / 1000} s: stopping anyway`)
+      process.exit(1)
+    }, SHUTDOWN_GRACE_MS)
     await app.close()
     await db.destroy()
+    clearTimeout(overdue)
+    app.log.info('Stopped')
     process.exit(0)
   }
-  process.on('SIGINT', () => void stop())
-  process.on('SIGTERM', () => void stop())
+  process.on('SIGINT', () => void stop('SIGINT'))
+  process.on('SIGTERM', () => void stop('SIGTERM'))
 }
 
 main().catch((error: unknown) => {

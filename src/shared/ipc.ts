@@ -36,6 +36,8 @@ export interface AppConfigView {
   shop: string
   clientId: string
   maskedClientSecret: string
+  /** Why the server cannot read the stored secret (then there is nothing to mask or reveal). */
+  secretError: string | null
   shopType: ShopType
 }
 

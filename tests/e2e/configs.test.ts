@@ -122,6 +122,42 @@ describe('app configs in Chromium', () => {
     await expect.poll(() => rowOf('new-brand.myshopify.com').count()).toBe(0)
   })
 
+  it("shows a secret the server cannot read as that row's error, the rest as usual", async () => {
+    // Lumen's sealed secret copied onto Northwind's row: bound to Lumen, it does not open there.
+    const { db } = stack.server
+    const sealedOf = async (shop: string) =>
+      (
+        await db
+          .selectFrom('app_configs')
+          .select('client_secret_sealed')
+          .where('shop', '=', shop)
+          .executeTakeFirstOrThrow()
+      ).client_secret_sealed
+    const northwind = await sealedOf('northwind-apparel.myshopify.com')
+    await db
+      .updateTable('app_configs')
+      .set({ client_secret_sealed: await sealedOf('lumen-botanicals.myshopify.com') })
+      .where('shop', '=', 'northwind-apparel.myshopify.com')
+      .execute()
+    try {
+      await page.reload()
+      await page.getByRole('tab', { name: 'Brands' }).click()
+      await shows(
+        rowOf('northwind-apparel.myshopify.com').getByText(
+          'The client secret of northwind-apparel.myshopify.com cannot be read: it does not open where it is stored',
+        ),
+      )
+      await shows(rowOf('lumen-botanicals.myshopify.com').getByRole('button', { name: 'Reveal' }))
+      await screenshot(page, 'configs-unreadable-secret-dark-wide')
+    } finally {
+      await db
+        .updateTable('app_configs')
+        .set({ client_secret_sealed: northwind })
+        .where('shop', '=', 'northwind-apparel.myshopify.com')
+        .execute()
+    }
+  })
+
   it('keeps the add form usable on a narrow window in the light theme', async () => {
     await page.setViewportSize({ width: 420, height: 900 })
     await chooseTheme(page, 'Light')

@@ -145,6 +145,7 @@ describe('the API client', () => {
       shop: 'brand-one.myshopify.com',
       clientId: 'id',
       clientSecret: 'secret',
+      secretError: null,
       shopType: 'BRAND',
     }
     handler = (_, res) => json(res, 200, { appConfig })

@@ -15,6 +15,7 @@ const config: AppConfig = {
   shop: 'maya-makes.myshopify.com',
   clientId: 'client-maya',
   clientSecret: 'shpss_0123456789abcdef',
+  secretError: null,
   shopType: 'CREATOR',
 }
 const receiptBytes = new Uint8Array([37, 80, 68, 70, 45, 49, 46, 55])
@@ -91,11 +92,30 @@ describe('handler map', () => {
           shop: 'maya-makes.myshopify.com',
           clientId: 'client-maya',
           maskedClientSecret: '••••••••cdef',
+          secretError: null,
           shopType: 'CREATOR',
         },
       ],
     })
     expect(JSON.stringify(answer)).not.toContain(config.clientSecret)
+  })
+
+  it('says why a secret the server cannot read is neither shown, revealed nor copied', async () => {
+    const secretError =
+      'The client secret of maya-makes.myshopify.com cannot be read: it was altered'
+    const unreadable = { ...config, clientSecret: null, secretError }
+    const { invoke, copied } = setUp({ getAllAppConfig: { appConfigs: [unreadable] } })
+    expect(await invoke('configs/list')).toMatchObject({
+      ok: true,
+      value: [{ shop: unreadable.shop, maskedClientSecret: '', secretError }],
+    })
+    for (const channel of ['configs/revealSecret', 'configs/copySecret'] as const) {
+      expect(await invoke(channel, { shop: unreadable.shop })).toEqual({
+        ok: false,
+        error: { message: secretError },
+      })
+    }
+    expect(copied).toEqual([])
   })
 
   it('reveals or copies one secret only when asked for that shop', async () => {

@@ -17,18 +17,21 @@ const CONFIGS: AppConfigView[] = [
     shop: 'lumen-botanicals.myshopify.com',
     clientId: 'lumen-client',
     maskedClientSecret: '••••••••9f3a',
+    secretError: null,
     shopType: 'BRAND',
   },
   {
     shop: 'maya-makes.myshopify.com',
     clientId: 'maya-client',
     maskedClientSecret: '••••••••77c1',
+    secretError: null,
     shopType: 'CREATOR',
   },
   {
     shop: 'northwind-apparel.myshopify.com',
     clientId: 'northwind-client',
     maskedClientSecret: '••••••••',
+    secretError: null,
     shopType: 'BRAND',
   },
 ]
@@ -157,6 +160,27 @@ describe('Configs list', () => {
     expect(
       screen.getByRole('button', { name: 'Delete lumen-botanicals.myshopify.com' }),
     ).toBeEnabled()
+  })
+
+  it('shows why a secret the server cannot read is unreadable, with nothing to reveal', async () => {
+    const unreadable =
+      'The client secret of northwind-apparel.myshopify.com cannot be read: it was sealed under key 0123456789ab, which this server does not hold'
+    renderConfigs({
+      'configs/list': () =>
+        CONFIGS.map((config) =>
+          config.shop.startsWith('northwind')
+            ? { ...config, maskedClientSecret: '', secretError: unreadable }
+            : config,
+        ),
+    })
+    await loaded()
+
+    const northwind = rowOf('northwind-apparel.myshopify.com')
+    expect(within(northwind).getByText(unreadable)).toBeInTheDocument()
+    expect(within(northwind).queryByRole('button', { name: 'Reveal' })).not.toBeInTheDocument()
+    expect(within(northwind).queryByRole('button', { name: 'Copy' })).not.toBeInTheDocument()
+    // The other rows are as they were.
+    expect(cellTexts(rowOf('lumen-botanicals.myshopify.com'))[2]).toBe('••••••••9f3aRevealCopy')
   })
 
   it('lists the creator configs on the Creators tab', async () => {
@@ -384,6 +408,7 @@ describe('Add config', () => {
         shop: 'new-creator.myshopify.com',
         clientId: 'client-42',
         maskedClientSecret: '••••••••cret',
+        secretError: null,
         shopType: 'CREATOR',
       }),
     )

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ERROR_CODES } from '@shared/contract'
 import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
 
-// Every call that takes input, against every kind of bad input: each is a 400 whose message names
-// the field (or says what is wrong with the request as a whole), never a 500, and never reaches
-// the database.
+// Every call that takes input, against every kind of bad input: each is a 400 (a 413 for a body
+// over the limit) whose message names the field (or says what is wrong with the request as a
+// whole), never a 500, and never reaches the database.
 
 let server: ServerUnderTest
 beforeAll(async () => {
@@ -21,6 +22,8 @@ interface BadRequest {
   contentType?: string
   /** The exact message, or a pattern where only the field it names is pinned. */
   message: string | RegExp
+  /** 400 unless said: a body over the limit is 413. */
+  status?: 413
 }
 
 const JSON_TYPE = 'application/json'
@@ -78,6 +81,7 @@ const bodyCases = (url: string, valid: object): [string, BadRequest][] => {
     contentType: payload === undefined ? undefined : contentType,
     message,
   })
+  const overLimit = JSON.stringify({ ...valid, padding: 'x'.repeat(1_000_001) })
   const notObject = 'The request body must be a JSON object'
   const notJson = 'The request body is not valid JSON'
   const validText = JSON.stringify(valid)
@@ -114,13 +118,7 @@ const bodyCases = (url: string, valid: object): [string, BadRequest][] => {
         'application/x-www-form-urlencoded',
       ),
     ],
-    [
-      'over 1 MB',
-      post(
-        JSON.stringify({ ...valid, padding: 'x'.repeat(1_000_001) }),
-        'The request body is too large',
-      ),
-    ],
+    ['over 1 MB', { ...post(overLimit, 'The request body is too large'), status: 413 }],
     ['an unknown field', post(JSON.stringify({ ...valid, admin: true }), 'Unknown field admin')],
   ]
 }
@@ -498,7 +496,7 @@ describe.each(Object.entries(CALLS))('%s', (_call, cases) => {
     expect(await snapshot()).toEqual(before)
   })
 
-  it.each(cases)('answers 400 to %s', async (_name, request) => {
+  it.each(cases)('refuses %s, 400 unless too large', async (_name, request) => {
     const response = await server.app.inject({
       method: request.method,
       url: request.url,
@@ -508,11 +506,12 @@ describe.each(Object.entries(CALLS))('%s', (_call, cases) => {
         ...(request.contentType ? { 'content-type': request.contentType } : {}),
       },
     })
-    expect(response.statusCode).toBe(400)
+    const status = request.status ?? 400
+    expect(response.statusCode).toBe(status)
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8')
     const body = response.json()
     expect(Object.keys(body)).toEqual(['error', 'message'])
-    expect(body.error).toBe('invalid_input')
+    expect(body.error).toBe(ERROR_CODES[status])
     if (typeof request.message === 'string') expect(body.message).toBe(request.message)
     else expect(body.message).toMatch(request.message)
   })

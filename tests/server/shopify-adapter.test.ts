@@ -400,7 +400,7 @@ describe('access tokens', () => {
       .where('shop', '=', NORTHWIND)
       .executeTakeFirstOrThrow()
     expect(row.method).toBe('CLIENT_CREDENTIALS')
-    expect(row.access_token_sealed).toMatch(/^v1:/)
+    expect(row.access_token_sealed).toMatch(/^v2:/)
     expect(row.access_token_sealed).not.toMatch(/shpat_/)
     expect(Date.parse(row.access_token_expires_at ?? '') - clock.getTime()).toBeGreaterThan(
       23.9 * 3600_000,

@@ -411,12 +411,24 @@ const dailyScreens: Migration = {
     }),
 }
 
+/** Work that one server process at a time does (the start-up catch-up): who holds it, until when. */
+const leases: Migration = {
+  up: (db: Kysely<unknown>) =>
+    db.schema
+      .createTable('leases')
+      .addColumn('name', 'text', (c) => c.primaryKey())
+      .addColumn('holder', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'text', (c) => c.notNull())
+      .execute(),
+}
+
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_exactly_once': exactlyOnce,
   '003_shopify': shopify,
   '004_stripe': stripe,
   '005_daily_screens': dailyScreens,
+  '006_leases': leases,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

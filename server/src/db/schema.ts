@@ -121,6 +121,13 @@ export interface AuditLogTable {
   details: string
 }
 
+/** Work one server process at a time does; a lease past expires_at is free to take. */
+export interface LeasesTable {
+  name: string
+  holder: string
+  expires_at: string
+}
+
 /** The Stripe connected account a brand store is paid to (Stripe holds the account itself). */
 export interface StorePaymentAccountsTable {
   store_shop: string
@@ -193,4 +200,5 @@ export interface Database {
   order_transfers: OrderTransfersTable
   order_transfer_brands: OrderTransferBrandsTable
   audit_log: AuditLogTable
+  leases: LeasesTable
 }

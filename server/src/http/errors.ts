@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ERROR_CODES } from '@shared/contract'
+import { DatabaseBusyError } from '../db/connect'
 import { Refusal, type RefusalKind } from '../domain/errors'
+import { SecretUnreadableError } from '../secrets'
 
 type ErrorStatus = keyof typeof ERROR_CODES
 
@@ -24,9 +26,10 @@ const REFUSAL_STATUS: Record<RefusalKind, ErrorStatus> = {
   upstream_failed: 502,
 }
 
+const INTERNAL_MESSAGE = 'Something went wrong on the Tandem server'
+
 /** Fastify's own refusals, reworded; every one is the caller's input, so a 400. */
 const FRAMEWORK_MESSAGES: Record<string, string> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is too large',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'The request body must be JSON (Content-Type: application/json)',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty but says it is JSON',
   FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON',
@@ -56,6 +59,24 @@ export function installErrorHandling(app: FastifyInstance): void {
         .status(error.status)
         .send({ error: ERROR_CODES[error.status], message: error.message })
     }
+    if (error instanceof DatabaseBusyError) {
+      return reply
+        .status(503)
+        .header('retry-after', '1')
+        .send({ error: ERROR_CODES[503], message: error.message })
+    }
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply
+        .status(413)
+        .send({ error: ERROR_CODES[413], message: 'The request body is too large' })
+    }
+    if (error instanceof SecretUnreadableError) {
+      // The server's own data, not the caller's input. Said as it is (it names no secret) to a
+      // signed-in admin, who can mend it; to Shopify's unsigned calls, only that it failed.
+      request.log.error({ err: error }, 'a stored secret does not open')
+      const message = request.adminEmail ? error.message : INTERNAL_MESSAGE
+      return reply.status(500).send({ error: 'internal', message })
+    }
     const frameworkMessage =
       FRAMEWORK_MESSAGES[error.code] ??
       (isJsonSyntaxError(error) ? FRAMEWORK_MESSAGES.FST_ERR_CTP_INVALID_JSON_BODY : undefined)
@@ -65,9 +86,7 @@ export function installErrorHandling(app: FastifyInstance): void {
         .send({ error: ERROR_CODES[400], message: frameworkMessage ?? 'The request is malformed' })
     }
     request.log.error({ err: error }, 'request failed')
-    return reply
-      .status(500)
-      .send({ error: 'internal', message: 'Something went wrong on the Tandem server' })
+    return reply.status(500).send({ error: 'internal', message: INTERNAL_MESSAGE })
   })
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send({

@@ -1,5 +1,6 @@
 import type { CommercePort, CreatorOrderHeader } from '../adapters/commerce/commerce-port'
 import type { Db } from '../db/connect'
+import { underLease } from '../db/lease'
 import { indexCreatorOrder } from '../repositories/creator-orders'
 
 // The orders inbox lists what the creator-order index holds. Webhooks keep it current while the
@@ -12,21 +13,32 @@ export async function catchUpCreatorOrders(
   log: (message: string) => void,
 ): Promise<void> {
   try {
-    const creators = await deps.db
-      .selectFrom('stores')
-      .innerJoin('app_configs', 'app_configs.shop', 'stores.shop')
-      .select('stores.shop')
-      .where('stores.shop_type', '=', 'CREATOR')
-      .execute()
-    // One shop after another: each reads within its own rate limit, and a failing shop (not
-    // connected, uninstalled) does not keep the others out of the inbox.
-    for (const { shop } of creators) {
-      await deps.commerce
-        .readPaidOrders(shop, (orders) => indexNew(deps.db, orders))
-        .catch((error: unknown) => log(`Orders of ${shop} not caught up: ${messageOf(error)}`))
-    }
+    // One process catches up at a time; another starting meanwhile leaves it to that one.
+    const ran = await underLease(deps.db, 'creator-order-catch-up', LEASE, () => catchUp(deps, log))
+    if (!ran) log('Creator orders are being caught up by another server process')
   } catch (error) {
     log(`Creator orders not caught up: ${messageOf(error)}`)
+  }
+}
+
+const LEASE = { ttlMs: 60_000, now: () => new Date() }
+
+async function catchUp(
+  deps: { db: Db; commerce: CommercePort },
+  log: (message: string) => void,
+): Promise<void> {
+  const creators = await deps.db
+    .selectFrom('stores')
+    .innerJoin('app_configs', 'app_configs.shop', 'stores.shop')
+    .select('stores.shop')
+    .where('stores.shop_type', '=', 'CREATOR')
+    .execute()
+  // One shop after another: each reads within its own rate limit, and a failing shop (not
+  // connected, uninstalled) does not keep the others out of the inbox.
+  for (const { shop } of creators) {
+    await deps.commerce
+      .readPaidOrders(shop, (orders) => indexNew(deps.db, orders))
+      .catch((error: unknown) => log(`Orders of ${shop} not caught up: ${messageOf(error)}`))
   }
 }
 

@@ -13,8 +13,7 @@ const productCount = (store: (typeof STORES)[number]) =>
 /**
  * Loads PRODUCT.md's sandbox marketplace into an empty database (stores, rates, app configs,
  * payout accounts; the stores' products and orders are the Shopify emulator's, the accounts
- * themselves the Stripe emulator's); does nothing
- * otherwise.
+ * themselves the Stripe emulator's); does nothing otherwise, and answers whether it loaded it.
  */
 export async function seedSandboxMarketplace(
   db: Db,
@@ -24,8 +23,10 @@ export async function seedSandboxMarketplace(
   if (existing) return false
   const createdAt = deps.now.toISOString()
 
-  await db.transaction().execute(async (trx) => {
-    await trx
+  return db.transaction().execute(async (trx) => {
+    // Two processes starting at once on an empty database: the second's stores conflict with
+    // the first's (PostgreSQL makes it wait for the first to commit), and it seeds nothing.
+    const inserted = await trx
       .insertInto('stores')
       .values(
         STORES.map((store) => ({
@@ -36,7 +37,9 @@ export async function seedSandboxMarketplace(
           created_at: createdAt,
         })),
       )
-      .execute()
+      .onConflict((conflict) => conflict.column('shop').doNothing())
+      .executeTakeFirst()
+    if (inserted.numInsertedOrUpdatedRows === 0n) return false
     // Rates and app configs go through their repositories, which own the stored forms.
     for (const store of STORES) {
       if (!store.defaultRates) continue
@@ -69,6 +72,6 @@ export async function seedSandboxMarketplace(
         })),
       )
       .execute()
+    return true
   })
-  return true
 }

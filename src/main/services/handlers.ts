@@ -20,11 +20,15 @@ export function buildHandlers({ session, settings, api, desktop }: Services): Ha
 
   // Client secrets stay in main: the renderer gets them masked, and whole only when a person
   // asks to reveal one.
-  const findConfig = async (shop: string): Promise<AppConfig> => {
+  const findSecret = async (shop: string): Promise<string> => {
     const { appConfigs } = await api.call('getAllAppConfig')
     const config = appConfigs.find((candidate) => candidate.shop === shop)
     if (!config) throw new UserFacingError(`No app config for ${shop}.`)
-    return config
+    if (config.clientSecret === null)
+      throw new UserFacingError(
+        config.secretError ?? `The client secret of ${shop} cannot be read.`,
+      )
+    return config.clientSecret
   }
 
   return {
@@ -53,9 +57,8 @@ export function buildHandlers({ session, settings, api, desktop }: Services): Ha
       toView((await api.call('createAppConfig', { body })).appConfig),
     'configs/delete': async ({ shop }) =>
       toView((await api.call('deleteAppConfig', { params: { shop } })).appConfig),
-    'configs/revealSecret': async ({ shop }) => (await findConfig(shop)).clientSecret,
-    'configs/copySecret': async ({ shop }) =>
-      desktop.copyText((await findConfig(shop)).clientSecret),
+    'configs/revealSecret': ({ shop }) => findSecret(shop),
+    'configs/copySecret': async ({ shop }) => desktop.copyText(await findSecret(shop)),
     'configs/appUrls': () => api.call('getAppUrls'),
     'configs/connection': (query) => api.call('adminShopConnection', { query }),
     'configs/testConnection': (body) => api.call('adminTestShopConnection', { body }),
@@ -91,7 +94,8 @@ function toView(config: AppConfig): AppConfigView {
   return {
     shop: config.shop,
     clientId: config.clientId,
-    maskedClientSecret: maskSecret(config.clientSecret),
+    maskedClientSecret: config.clientSecret === null ? '' : maskSecret(config.clientSecret),
+    secretError: config.secretError,
     shopType: config.shopType,
   }
 }

@@ -76,7 +76,9 @@ export type StorePaymentAccount = z.infer<typeof StorePaymentAccount>
 export const AppConfig = z.object({
   shop: z.string(),
   clientId: z.string(),
-  clientSecret: z.string(),
+  /** Null when the server cannot read the stored secret; secretError then says why. */
+  clientSecret: z.string().nullable(),
+  secretError: z.string().nullable(),
   shopType: ShopType,
 })
 export type AppConfig = z.infer<typeof AppConfig>

@@ -40,14 +40,18 @@ export interface CommandResult {
 const root = resolve(__dirname, '../../..')
 
 /**
- * `npm run admin -- …args` from the project's root, with only the given environment beside PATH
- * and HOME (the test's own Firebase variables must not leak in).
+ * `npm run <script> -- …args` from the project's root, with only the given environment beside
+ * PATH and HOME (the test's own variables must not leak in).
  */
-export function runAdminCli(args: string[], env: Record<string, string>): Promise<CommandResult> {
+export function runNpmScript(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<CommandResult> {
   return new Promise((done) => {
     execFile(
       'npm',
-      ['run', '--silent', 'admin', '--', ...args],
+      ['run', '--silent', script, '--', ...args],
       {
         cwd: root,
         env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
@@ -60,6 +64,10 @@ export function runAdminCli(args: string[], env: Record<string, string>): Promis
     )
   })
 }
+
+/** `npm run admin -- …args`. */
+export const runAdminCli = (args: string[], env: Record<string, string>) =>
+  runNpmScript('admin', args, env)
 
 /**
  * Gives firebase-admin a network that is down: every connection of this agent goes to a closed

@@ -4,11 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
-import { build } from 'esbuild'
 import { inject } from 'vitest'
+import { bundleServer } from '../../../server/scripts/bundle'
 import { stopChild } from '../../../scripts/lib/children'
 import { freePort, waitForHttp } from '../../../scripts/lib/ports'
-import { onTestPostgres } from './server-under-test'
+import { onPostgres } from '../../../scripts/lib/postgres'
 
 // The real Tandem server as a process of its own (server/src/main.ts, bundled once per test file),
 // on a database of its own that several processes share and that outlives each of them: what the
@@ -18,18 +18,7 @@ const serverDir = resolve(__dirname, '../../../server')
 
 /** Bundles main.ts next to the server's node_modules; a name per process (projects run at once). */
 export async function buildServer(): Promise<{ entry: string; remove: () => void }> {
-  const entry = join(serverDir, 'dist', `harness-server-${process.pid}.cjs`)
-  await build({
-    entryPoints: [join(serverDir, 'src', 'main.ts')],
-    outfile: entry,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    packages: 'external',
-    alias: { '@shared': resolve(serverDir, '../src/shared') },
-    logLevel: 'warning',
-  })
+  const entry = await bundleServer('src/main.ts', `harness-server-${process.pid}.cjs`)
   return { entry, remove: () => rmSync(entry, { force: true }) }
 }
 
@@ -43,7 +32,7 @@ export async function freshSharedDatabase(): Promise<SharedDatabase> {
   const url = process.env.TANDEM_TEST_DATABASE_URL
   if (url) {
     const name = `t_${randomBytes(6).toString('hex')}`
-    await onTestPostgres(url, (client) => client.query(`CREATE DATABASE ${name}`))
+    await onPostgres(url, (client) => client.query(`CREATE DATABASE ${name}`))
     const databaseUrl = new URL(url)
     databaseUrl.pathname = `/${name}`
     return {
@@ -51,7 +40,7 @@ export async function freshSharedDatabase(): Promise<SharedDatabase> {
       // Not WITH (FORCE): that would cut connections still closing, in this process too.
       // PostgreSQL lets a closed connection's backend go a moment after the client.
       remove: () =>
-        onTestPostgres(url, async (client) => {
+        onPostgres(url, async (client) => {
           for (let attempt = 0; ; attempt++) {
             try {
               await client.query(`DROP DATABASE IF EXISTS ${name}`)
@@ -100,24 +89,33 @@ export interface ServerProcessOptions {
 /** The same key for every process of a run, so that each reads the secrets another sealed. */
 const SECRET_KEY = randomBytes(32).toString('hex')
 
-export async function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
+/** The server in sandbox mode beside the emulators, as the local stack runs it. */
+export const startServerProcess = (options: ServerProcessOptions): Promise<ServerProcess> =>
+  spawnServer(options.entry, {
+    ...options.database.env,
+    TANDEM_SECRET_KEY: SECRET_KEY,
+    TANDEM_SHOPIFY_ENDPOINT: options.shopifyEndpoint,
+    TANDEM_STRIPE_ENDPOINT: options.stripe.endpoint,
+    STRIPE_SECRET_KEY: options.stripe.secretKey,
+    TANDEM_FIREBASE_PROJECT_ID: inject('authProjectId'),
+    FIREBASE_AUTH_EMULATOR_HOST: new URL(inject('authEmulatorUrl')).host,
+    ...(options.leaseMs ? { TANDEM_TRANSFER_LEASE_MS: String(options.leaseMs) } : {}),
+    ...(options.failpoints ? { TANDEM_FAILPOINTS: options.failpoints } : {}),
+  })
+
+/**
+ * The server with exactly `env` beside PATH and its port: nothing of this process's environment
+ * leaks in. Resolves once it answers /healthz; rejects, with what it printed, if it exits first.
+ */
+export async function spawnServer(
+  entry: string,
+  env: Record<string, string>,
+): Promise<ServerProcess> {
   const port = await freePort()
-  const child = spawn(process.execPath, [options.entry], {
+  const child = spawn(process.execPath, [entry], {
     cwd: serverDir,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      PATH: process.env.PATH ?? '',
-      ...options.database.env,
-      TANDEM_API_PORT: String(port),
-      TANDEM_SECRET_KEY: SECRET_KEY,
-      TANDEM_SHOPIFY_ENDPOINT: options.shopifyEndpoint,
-      TANDEM_STRIPE_ENDPOINT: options.stripe.endpoint,
-      STRIPE_SECRET_KEY: options.stripe.secretKey,
-      TANDEM_FIREBASE_PROJECT_ID: inject('authProjectId'),
-      FIREBASE_AUTH_EMULATOR_HOST: new URL(inject('authEmulatorUrl')).host,
-      ...(options.leaseMs ? { TANDEM_TRANSFER_LEASE_MS: String(options.leaseMs) } : {}),
-      ...(options.failpoints ? { TANDEM_FAILPOINTS: options.failpoints } : {}),
-    },
+    env: { PATH: process.env.PATH ?? '', ...env, TANDEM_API_PORT: String(port) },
   })
   const seen: string[] = []
   const waiting: { pattern: RegExp; found: (line: string) => void }[] = []

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import pg from 'pg'
 import { inject } from 'vitest'
+import { onPostgres } from '../../../scripts/lib/postgres'
 import {
   emulatorIdToken,
   upsertEmulatorUser,
@@ -88,6 +88,7 @@ export interface ServerOptions {
   /** The server's clock (transfer leases, timestamps); the real one unless given. */
   now?: () => Date
   transferTiming?: AppDeps['transferTiming']
+  requestTimeoutMs?: number
 }
 
 export const usesPostgres = () => Boolean(process.env.TANDEM_TEST_DATABASE_URL)
@@ -144,6 +145,7 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
     publicUrl,
     now: options.now,
     transferTiming: options.transferTiming,
+    requestTimeoutMs: options.requestTimeoutMs,
   })
   const tokens = {
     admin: await idToken(emulatorUrl, projectId, { email: 'claim-admin@tandem.test', admin: true }),
@@ -176,14 +178,14 @@ async function freshDatabase() {
   const url = process.env.TANDEM_TEST_DATABASE_URL
   if (url) {
     const schema = `t_${randomBytes(6).toString('hex')}`
-    await onTestPostgres(url, (client) => client.query(`CREATE SCHEMA ${schema}`))
+    await onPostgres(url, (client) => client.query(`CREATE SCHEMA ${schema}`))
     const scoped = new URL(url)
     scoped.searchParams.set('options', `-c search_path=${schema}`)
     return {
       db: await openDatabase({ databaseUrl: scoped.toString(), schema }),
       sqliteFile: null,
       dropDatabase: () =>
-        onTestPostgres(url, (client) => client.query(`DROP SCHEMA ${schema} CASCADE`)),
+        onPostgres(url, (client) => client.query(`DROP SCHEMA ${schema} CASCADE`)),
     }
   }
   const folder = mkdtempSync(join(tmpdir(), 'tandem-server-test-'))
@@ -205,18 +207,4 @@ export async function idToken(
 ): Promise<string> {
   await upsertEmulatorUser(emulatorUrl, projectId, { ...user, password: TEST_PASSWORD })
   return emulatorIdToken(emulatorUrl, user.email, TEST_PASSWORD)
-}
-
-/** Runs `work` on a connection of its own to the tests' PostgreSQL, closed after. */
-export async function onTestPostgres<T>(
-  url: string,
-  work: (client: pg.Client) => Promise<T>,
-): Promise<T> {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    return await work(client)
-  } finally {
-    await client.end()
-  }
 }

@@ -1,7 +1,7 @@
 import type { Db } from '../../../db/connect'
 import type { ShopConnectionsTable } from '../../../db/schema'
 import { findAppConfig } from '../../../repositories/app-configs'
-import type { SecretBox } from '../../../secrets'
+import { SecretUnreadableError, type SecretBox, type SecretPlace } from '../../../secrets'
 import { CommerceError } from '../commerce-port'
 import { recordConnectionError } from './shop-connection-status'
 import type { ShopTokens } from './shopify-api'
@@ -64,9 +64,12 @@ export function createShopConnections(deps: Deps): ShopConnections {
       .selectAll()
       .where('shop', '=', shop)
       .executeTakeFirst()
-    // Another process may have renewed it already.
-    if (row?.access_token_sealed) {
-      const token = deps.secrets.open(row.access_token_sealed)
+    // Another process may have renewed it already. A token that does not open (sealed under a
+    // key no longer held) is as good as none: a new one is asked for.
+    const token = row?.access_token_sealed
+      ? openedOrNull(row.access_token_sealed, { shop, field: 'Shopify access token' })
+      : null
+    if (row && token) {
       const expiresAt = Date.parse(row.access_token_expires_at ?? '')
       if (refused.get(shop) !== token && fresh(expiresAt)) {
         held.set(shop, { token, expiresAt })
@@ -77,7 +80,7 @@ export function createShopConnections(deps: Deps): ShopConnections {
     const refreshToken =
       row?.refresh_token_sealed &&
       Date.parse(row.refresh_token_expires_at ?? '') > deps.now().getTime()
-        ? deps.secrets.open(row.refresh_token_sealed)
+        ? openedOrNull(row.refresh_token_sealed, { shop, field: 'Shopify refresh token' })
         : null
     const method = row?.method === 'AUTHORIZATION_CODE' && refreshToken ? row.method : null
     const grant = await requestToken(
@@ -94,8 +97,20 @@ export function createShopConnections(deps: Deps): ShopConnections {
     return grant.access_token
   }
 
+  function openedOrNull(sealed: string, place: SecretPlace): string | null {
+    try {
+      return deps.secrets.open(sealed, place)
+    } catch (error) {
+      if (error instanceof SecretUnreadableError) return null
+      throw error
+    }
+  }
+
   async function credentialsOf(shop: string) {
-    const config = await findAppConfig(deps.db, deps.secrets, shop)
+    const config = await findAppConfig(deps.db, deps.secrets, shop).catch((error: unknown) => {
+      if (error instanceof SecretUnreadableError) throw new ShopConnectionError(error.message)
+      throw error
+    })
     if (!config) {
       throw new ShopConnectionError(`${shop} has no app config: add one in Configs to connect it`)
     }
@@ -127,9 +142,14 @@ export function createShopConnections(deps: Deps): ShopConnections {
     const expiresAt = now + (grant.expires_in ?? 86_400) * 1000
     const row = {
       method,
-      access_token_sealed: deps.secrets.seal(grant.access_token),
+      access_token_sealed: deps.secrets.seal(grant.access_token, {
+        shop,
+        field: 'Shopify access token',
+      }),
       access_token_expires_at: new Date(expiresAt).toISOString(),
-      refresh_token_sealed: grant.refresh_token ? deps.secrets.seal(grant.refresh_token) : null,
+      refresh_token_sealed: grant.refresh_token
+        ? deps.secrets.seal(grant.refresh_token, { shop, field: 'Shopify refresh token' })
+        : null,
       refresh_token_expires_at: grant.refresh_token_expires_in
         ? new Date(now + grant.refresh_token_expires_in * 1000).toISOString()
         : null,

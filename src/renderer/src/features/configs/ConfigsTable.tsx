@@ -147,6 +147,14 @@ function ClientSecret({ config }: { config: AppConfigView }) {
     }
   }
 
+  if (config.secretError) {
+    return (
+      <Text size="xs" c="red" style={{ overflowWrap: 'anywhere' }}>
+        {config.secretError}
+      </Text>
+    )
+  }
+
   return (
     // Its buttons go below the secret when the column is narrow, rather than be cut off.
     <Group gap="xs">
