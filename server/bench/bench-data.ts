@@ -20,6 +20,12 @@ const CHUNK = 500
 const brandShop = (n: number) => `bench-brand-${String(n).padStart(5, '0')}.myshopify.com`
 const brandAccount = (n: number) => `acct_bench_${n}`
 
+/** The creator of the bench order; the load test's orders are its too. */
+export const BENCH_CREATOR = CREATOR
+/** The brands of the bench order: each has a default commission, a payout account and an app. */
+export const benchBrands = (): string[] =>
+  Array.from({ length: BRANDS_IN_ORDER }, (_, n) => brandShop(n))
+
 async function insertInChunks<T>(rows: T[], insert: (chunk: T[]) => Promise<unknown>) {
   for (let i = 0; i < rows.length; i += CHUNK) await insert(rows.slice(i, i + CHUNK))
 }
@@ -42,7 +48,7 @@ export async function addBenchMarketplace(
   ].map((store) => ({ ...store, product_count: 0, products_synced_at: null, created_at: now }))
   await insertInChunks(stores, (chunk) => db.insertInto('stores').values(chunk).execute())
 
-  const brands = Array.from({ length: BRANDS_IN_ORDER }, (_, n) => brandShop(n))
+  const brands = benchBrands()
   await db
     .insertInto('default_commissions')
     .values(
@@ -86,7 +92,7 @@ export async function addBenchShops(
   shopify: ShopifyEmulator,
   stripe: StripeEmulator,
 ): Promise<string> {
-  const brands = Array.from({ length: BRANDS_IN_ORDER }, (_, n) => brandShop(n))
+  const brands = benchBrands()
   for (const shop of [CREATOR, ...brands]) shopify.addShop(shop)
   brands.forEach((_, n) =>
     stripe.addAccount({ id: brandAccount(n), email: `payouts-${n}@bench.example` }),
