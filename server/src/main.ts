@@ -63,7 +63,12 @@ async function main(): Promise<void> {
   })
   await app.listen({ host: config.host, port: config.port })
   // In the background: the inbox fills in while the server already answers.
-  void catchUpCreatorOrders({ db, commerce: shopify.commerce }, (message) => app.log.warn(message))
+  const stopCatchUp = new AbortController()
+  const catchingUp = catchUpCreatorOrders(
+    { db, commerce: shopify.commerce },
+    (message) => app.log.warn(message),
+    stopCatchUp.signal,
+  )
   if (config.mode === 'production' && !process.env.GOOGLE_APPLICATION_CREDENTIALS) {
     app.log.warn(
       'GOOGLE_APPLICATION_CREDENTIALS is not set: sign-ins are checked with the platform default ' +
@@ -91,7 +96,8 @@ async function main(): Promise<void> {
       app.log.error(`Requests still running after ${SHUTDOWN_GRACE_MS / 1000} s: stopping anyway`)
       process.exit(1)
     }, SHUTDOWN_GRACE_MS)
-    await app.close()
+    stopCatchUp.abort()
+    await Promise.all([app.close(), catchingUp])
     await db.destroy()
     clearTimeout(overdue)
     app.log.info('Stopped')

@@ -1,10 +1,15 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import type {
+  CommercePort,
+  CreatorOrderHeader,
+} from '../../server/src/adapters/commerce/commerce-port'
 import { underLease } from '../../server/src/db/lease'
+import { catchUpCreatorOrders } from '../../server/src/orders/catch-up'
 import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
 
 // Work one server process at a time does (the start-up catch-up): a second taker skips it while
 // the first holds the lease; once it is given back, or has run out (its holder died), the next
-// takes it.
+// takes it. A server that stops ends its catch-up first, and gives the lease back.
 
 let server: ServerUnderTest
 beforeAll(async () => {
@@ -54,4 +59,44 @@ it('lets the next take a lease whose holder died without giving it back', async 
   expect(await underLease(server.db, 'orphan', { ttlMs: 60_000, now }, work('after'))).toBe(true)
   expect(ran).toContain('after')
   expect(ran).not.toContain('too soon')
+})
+
+it('stops the start-up catch-up after the page under way when the server stops, lease given back', async () => {
+  const seeded = await startServerUnderTest()
+  try {
+    const stop = new AbortController()
+    const asked: string[] = []
+    let pagesTaken = 0
+    const header = (id: number, shop: string): CreatorOrderHeader => ({
+      id,
+      storeShop: shop,
+      name: `#${id}`,
+      createdAt: new Date(Date.UTC(2026, 10, 1, 0, 0, id)).toISOString(),
+      currency: 'USD',
+      totalMinor: 1000,
+    })
+    // Pages of new orders without end, for every creator shop; the server stops during the first.
+    const commerce = {
+      readPaidOrders: async (
+        shop: string,
+        take: (orders: CreatorOrderHeader[]) => Promise<boolean>,
+      ) => {
+        asked.push(shop)
+        for (let page = 0; ; page++) {
+          if (page === 0) stop.abort()
+          const more = await take([header(900_000 + page, shop)])
+          if (!more) return
+          pagesTaken++
+        }
+      },
+    } as unknown as CommercePort
+
+    await catchUpCreatorOrders({ db: seeded.db, commerce }, () => {}, stop.signal)
+
+    expect(asked).toHaveLength(1)
+    expect(pagesTaken).toBe(0)
+    expect(await seeded.db.selectFrom('leases').selectAll().execute()).toEqual([])
+  } finally {
+    await seeded.close()
+  }
 })

@@ -8,13 +8,20 @@ import { indexCreatorOrder } from '../repositories/creator-orders'
 // holds an order the index knows: the orders paid while no server was listening (or before the
 // shop was connected) are listed too, at the cost of one page per shop once caught up.
 
+/**
+ * `signal`: a stop asks it to end after the page it is indexing (the lease is then given back),
+ * so that a server shutting down does not close the database under it.
+ */
 export async function catchUpCreatorOrders(
   deps: { db: Db; commerce: CommercePort },
   log: (message: string) => void,
+  signal?: AbortSignal,
 ): Promise<void> {
   try {
     // One process catches up at a time; another starting meanwhile leaves it to that one.
-    const ran = await underLease(deps.db, 'creator-order-catch-up', LEASE, () => catchUp(deps, log))
+    const ran = await underLease(deps.db, 'creator-order-catch-up', LEASE, () =>
+      catchUp(deps, log, signal),
+    )
     if (!ran) log('Creator orders are being caught up by another server process')
   } catch (error) {
     log(`Creator orders not caught up: ${messageOf(error)}`)
@@ -26,6 +33,7 @@ const LEASE = { ttlMs: 60_000, now: () => new Date() }
 async function catchUp(
   deps: { db: Db; commerce: CommercePort },
   log: (message: string) => void,
+  signal: AbortSignal | undefined,
 ): Promise<void> {
   const creators = await deps.db
     .selectFrom('stores')
@@ -36,8 +44,9 @@ async function catchUp(
   // One shop after another: each reads within its own rate limit, and a failing shop (not
   // connected, uninstalled) does not keep the others out of the inbox.
   for (const { shop } of creators) {
+    if (signal?.aborted) return
     await deps.commerce
-      .readPaidOrders(shop, (orders) => indexNew(deps.db, orders))
+      .readPaidOrders(shop, async (orders) => !signal?.aborted && indexNew(deps.db, orders))
       .catch((error: unknown) => log(`Orders of ${shop} not caught up: ${messageOf(error)}`))
   }
 }
