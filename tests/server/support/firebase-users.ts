@@ -1,11 +1,10 @@
-import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import type { Agent } from 'node:http'
 import { connect } from 'node:net'
-import { resolve } from 'node:path'
 import { initializeApp } from 'firebase-admin/app'
 import { getAuth, type Auth } from 'firebase-admin/auth'
 import { inject } from 'vitest'
+import { runNpmScript } from './npm-script'
 
 // The run's Auth emulator as an operator reaches it: firebase-admin for what the Firebase console
 // would do (disable a user, revoke their sign-ins), `npm run admin` itself, and an outage.
@@ -30,40 +29,6 @@ export const emulatorEnv = (): Record<string, string> => ({
   FIREBASE_AUTH_EMULATOR_HOST: new URL(inject('authEmulatorUrl')).host,
   TANDEM_FIREBASE_PROJECT_ID: inject('authProjectId'),
 })
-
-export interface CommandResult {
-  exitCode: number
-  stdout: string
-  stderr: string
-}
-
-const root = resolve(__dirname, '../../..')
-
-/**
- * `npm run <script> -- …args` from the project's root, with only the given environment beside
- * PATH and HOME (the test's own variables must not leak in).
- */
-export function runNpmScript(
-  script: string,
-  args: string[],
-  env: Record<string, string>,
-): Promise<CommandResult> {
-  return new Promise((done) => {
-    execFile(
-      'npm',
-      ['run', '--silent', script, '--', ...args],
-      {
-        cwd: root,
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-        timeout: 30_000,
-      },
-      (error, stdout, stderr) => {
-        const exitCode = error ? (typeof error.code === 'number' ? error.code : -1) : 0
-        done({ exitCode, stdout: stdout.trim(), stderr: stderr.trim() })
-      },
-    )
-  })
-}
 
 /** `npm run admin -- …args`. */
 export const runAdminCli = (args: string[], env: Record<string, string>) =>
