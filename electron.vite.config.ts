@@ -1,52 +1,43 @@
 import { resolve } from 'node:path'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'electron-vite'
-import type { Plugin } from 'vite'
-import { metaPolicy } from './src/main/security'
-import { readBuildEnvironment } from './src/main/services/settings/build-environment'
+import {
+  readBuildEnvironment,
+  readReleaseEnvironment,
+} from './src/main/services/settings/build-environment'
 
 const alias = {
   '@shared': resolve(__dirname, 'src/shared'),
   '@renderer': resolve(__dirname, 'src/renderer/src'),
 }
 
-const buildEnvironment = readBuildEnvironment(process.env)
-
 /**
- * A packaged window loads file:// pages, which get no response headers, so built pages carry the
- * same policy as main's header (security.ts) in a meta tag: the build's backend is the only image
- * host besides Shopify's CDN. The dev server gets none: its React Refresh preamble is inline, and
- * main's dev header allows it.
+ * An installable build (`npm run package` sets TANDEM_RELEASE_BUILD) must name its production
+ * backend and Firebase project, and throws naming what is missing or unsafe; a development build
+ * falls back to the local stack.
  */
-const contentSecurityPolicyMeta: Plugin = {
-  name: 'tandem:content-security-policy-meta',
-  apply: 'build',
-  transformIndexHtml: () => [
-    {
-      tag: 'meta',
-      attrs: {
-        'http-equiv': 'Content-Security-Policy',
-        content: metaPolicy(buildEnvironment.apiUrl),
-      },
-      injectTo: 'head-prepend',
-    },
-  ],
-}
+const buildEnvironment =
+  process.env.TANDEM_RELEASE_BUILD === '1'
+    ? readReleaseEnvironment(process.env)
+    : readBuildEnvironment(process.env)
 
 export default defineConfig({
   main: {
     resolve: { alias },
-    // The backend and Firebase settings a build ships with; run time may override them.
+    // The backend and Firebase settings a build ships with; a development run may override them.
     define: { __TANDEM_BUILD_ENV__: JSON.stringify(buildEnvironment) },
-    // `dependencies` (firebase, zod) stay external and ship in app.asar; devDependencies such as
-    // the ESM-only electron-store 11 and ky 1 are bundled into the CommonJS main.
+    // electron-vite leaves `dependencies` external (shipped in app.asar's node_modules) and bundles
+    // devDependencies. Every package is a devDependency: main bundles what it runs (firebase's
+    // auth, zod, the ESM-only electron-store and ky), so app.asar holds out/** and package.json,
+    // not firebase's 44 MB. Only a package that cannot be bundled (a native module) belongs in
+    // `dependencies`; `npm run package:check` proves app.asar holds whatever main requires.
   },
   preload: {
     resolve: { alias },
   },
   renderer: {
     resolve: { alias },
-    plugins: [react(), contentSecurityPolicyMeta],
+    plugins: [react()],
     build: {
       minify: true,
       chunkSizeWarningLimit: 1500,

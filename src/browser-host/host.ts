@@ -1,12 +1,12 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
-import { readFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import { extname, join, normalize, sep } from 'node:path'
+import { join } from 'node:path'
 import { BROWSER_HOST, type MainEvent, type MainEvents } from '@shared/ipc'
 import { encodeWire } from '@shared/wire'
 import { contentSecurityPolicy } from '../main/security'
 import { composeMain } from '../main/services/compose'
 import { dispatch } from '../main/services/dispatch'
+import { serveStaticFile } from '../main/services/static-files'
 import type { ClipboardPort, Logger } from '../main/services/ports'
 import type { BuildEnvironment } from '../main/services/settings/build-environment'
 import {
@@ -45,23 +45,6 @@ export interface BrowserHost {
 }
 
 const MAX_BODY_BYTES = 1_000_000
-const META_CSP = /<meta http-equiv="Content-Security-Policy"[^>]*>/i
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.json': 'application/json',
-  '.wasm': 'application/wasm',
-  '.bcmap': 'application/octet-stream',
-  '.pfb': 'application/octet-stream',
-  '.ttf': 'font/ttf',
-}
 
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
   const log = options.log ?? consoleLogger
@@ -101,7 +84,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     // own Host header: only ours is served.
     if (!isOwnHost(request.headers.host, origin))
       return send(response, 421, 'text/plain', 'Wrong host')
-    const url = new URL(request.url ?? '/', origin)
+    const url = URL.parse(request.url ?? '/', origin)
+    if (!url) return send(response, 400, 'text/plain', 'Bad request')
 
     if (url.pathname.startsWith(BROWSER_HOST.invokePath)) {
       if (request.method !== 'POST') return send(response, 405, 'text/plain', 'POST only')
@@ -134,40 +118,21 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       return
     }
 
-    if (request.method !== 'GET' && request.method !== 'HEAD')
-      return send(response, 405, 'text/plain', 'GET only')
-    return serveStatic(url.pathname, response)
+    return serveStatic(request.method ?? 'GET', url.pathname, response)
   }
 
-  async function serveStatic(pathname: string, response: ServerResponse): Promise<void> {
-    const relative =
-      pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '')
-    const file = normalize(join(options.rendererDir, relative))
-    if (!file.startsWith(options.rendererDir + sep))
-      return send(response, 404, 'text/plain', 'Not found')
-    let content: Buffer
-    try {
-      content = await readFile(file)
-    } catch {
-      return send(response, 404, 'text/plain', 'Not found')
-    }
-    const isDocument = extname(file) === '.html'
-    // The build's meta policy names the build's backend; this host's header names the one it
-    // actually talks to, and both would apply.
-    if (isDocument) content = Buffer.from(content.toString('utf8').replace(META_CSP, ''))
-    response.writeHead(200, {
-      'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
-      'x-content-type-options': 'nosniff',
-      'referrer-policy': 'no-referrer',
-      'cache-control': isDocument ? 'no-store' : 'public, max-age=31536000, immutable',
-      ...(isDocument
-        ? {
-            'content-security-policy': contentSecurityPolicy({ apiUrl: main.apiUrl(), dev: false }),
-            'x-frame-options': 'DENY',
-          }
-        : {}),
+  /** The built renderer through the function the installed app's app:// protocol uses. */
+  async function serveStatic(
+    method: string,
+    pathname: string,
+    response: ServerResponse,
+  ): Promise<void> {
+    const answer = await serveStaticFile(method, pathname, {
+      root: options.rendererDir,
+      policy: () => contentSecurityPolicy({ apiUrl: main.apiUrl(), dev: false }),
     })
-    response.end(content)
+    response.writeHead(answer.status, Object.fromEntries(answer.headers))
+    response.end(Buffer.from(await answer.arrayBuffer()))
   }
 
   await new Promise<void>((resolve, reject) => {

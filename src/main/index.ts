@@ -1,7 +1,6 @@
 import { CONSOLE_NAME } from '@shared/product'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { app, BrowserWindow, ipcMain, net, session, type WebContents } from 'electron'
+import { app, BrowserWindow, ipcMain, net, protocol, session, type WebContents } from 'electron'
 import type { HandlerMap } from '@shared/ipc'
 import icon from '../../build/icon.png?asset'
 import {
@@ -20,9 +19,16 @@ import {
   isAppUrl,
   isTrustedSender,
   permissionAllowed,
+  WINDOW_PREFERENCES,
 } from './security'
+import {
+  APP_LOCATION,
+  APP_SCHEME,
+  APP_SCHEME_PRIVILEGES,
+  handleAppProtocol,
+} from './services/app-protocol'
 import { composeMain } from './services/compose'
-import { readBuildEnvironment } from './services/settings/build-environment'
+import { launchEnvironment } from './services/settings/build-environment'
 
 // The Electron main process: lifecycle, the one window and its guards, and the handler map bound
 // to IPC. Everything the app does lives in services; this file only wires Electron to them.
@@ -30,12 +36,14 @@ import { readBuildEnvironment } from './services/settings/build-environment'
 // Only an unpackaged app follows the dev server: a packaged one never loads a page named by its
 // environment.
 const devServerUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL
-/** The window's own renderer, the one page trusted with IPC. */
-const appLocation = devServerUrl ?? pathToFileURL(join(__dirname, '../renderer/index.html')).href
+/** The window's own renderer, the one page trusted with IPC: app://tandem/index.html once built. */
+const appLocation = devServerUrl ?? APP_LOCATION
 
 let mainWindow: BrowserWindow | null = null
 
 app.enableSandbox()
+// Before ready, or the scheme gets no origin: see app-protocol.ts.
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES }])
 
 if (!app.requestSingleInstanceLock()) {
   app.quit()
@@ -61,9 +69,11 @@ if (!app.requestSingleInstanceLock()) {
 
 async function start(): Promise<void> {
   const main = composeMain({
-    // In development the environment may point the app elsewhere; a packaged app keeps what its
-    // build shipped with (and its settings file), so a launch variable cannot redirect sign-in.
-    buildEnvironment: readBuildEnvironment(app.isPackaged ? {} : process.env, __TANDEM_BUILD_ENV__),
+    // A launch variable cannot redirect a packaged app's sign-in, nor give it an emulator.
+    buildEnvironment: launchEnvironment(__TANDEM_BUILD_ENV__, {
+      packaged: app.isPackaged,
+      env: process.env,
+    }),
     store: electronKeyValueStore(),
     cipher: safeStorageCipher,
     clipboard: electronClipboard,
@@ -79,11 +89,18 @@ async function start(): Promise<void> {
     ),
   })
 
+  // The built renderer, with the browser host's paths, types and headers (CSP included).
+  handleAppProtocol(protocol, {
+    root: join(__dirname, '../renderer'),
+    policy: () => contentSecurityPolicy({ apiUrl: main.apiUrl(), dev: false }),
+  })
+
   const { defaultSession } = session
   defaultSession.setPermissionRequestHandler((_contents, permission, callback) =>
     callback(permissionAllowed(permission)),
   )
   defaultSession.setPermissionCheckHandler((_contents, permission) => permissionAllowed(permission))
+  // The dev server's pages get the policy here (app:// answers carry their own).
   defaultSession.webRequest.onHeadersReceived((details, callback) => {
     const isDocument = details.resourceType === 'mainFrame' || details.resourceType === 'subFrame'
     if (!isDocument || !isAppUrl(details.url, appLocation)) return callback({})
@@ -137,15 +154,7 @@ function createWindow(): void {
     show: false,
     // The default theme is dark: no white flash before the first paint.
     backgroundColor: '#242424',
-    webPreferences: {
-      preload: join(__dirname, '../preload/index.js'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      webviewTag: false,
-    },
+    webPreferences: { preload: join(__dirname, '../preload/index.js'), ...WINDOW_PREFERENCES },
   })
   mainWindow = window
   window.once('ready-to-show', () => window.show())

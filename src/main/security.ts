@@ -2,7 +2,9 @@
 // rules are tested with hostile input and shared with the browser host (its CSP).
 //
 // `appLocation` names the window's own renderer: the dev server's origin
-// (`http://localhost:5173`) or the packaged document (`file:///…/out/renderer/index.html`).
+// (`http://localhost:5173`) or the built document (`app://tandem/index.html`, app-protocol.ts).
+
+import { APP_SCHEME } from './services/app-protocol'
 
 export type NavigationDecision = 'allow' | 'deny' | 'open-external'
 
@@ -24,33 +26,21 @@ function parsePlainUrl(url: string): URL | null {
 const isHttp = (url: URL) => url.protocol === 'http:' || url.protocol === 'https:'
 const hasCredentials = (url: URL) => url.username !== '' || url.password !== ''
 
-/**
- * Compares file paths as the OS sees them: percent-encoding decoded (Chromium and Node escape
- * slightly different characters) and the Windows drive letter's case ignored (`/c:` vs `/C:`).
- */
-function fileSystemPath(pathname: string): string | null {
-  try {
-    return decodeURIComponent(pathname).replace(/^\/([a-z]):/i, (_m, drive: string) => {
-      return `/${drive.toUpperCase()}:`
-    })
-  } catch {
-    return null
-  }
-}
-
 /** True for the window's own renderer and nothing else. */
 export function isAppUrl(url: string, appLocation: string): boolean {
   const app = parsePlainUrl(appLocation)
   const candidate = parsePlainUrl(url)
   if (!app || !candidate || hasCredentials(candidate)) return false
-  if (app.protocol === 'file:') {
-    // Only the packaged document itself (any #route or ?query): another file on disk, even a
-    // sibling, is not the app, and a host would make it a network share on Windows.
-    if (candidate.protocol !== 'file:' || candidate.host !== app.host) return false
-    const path = fileSystemPath(candidate.pathname)
-    return path !== null && path === fileSystemPath(app.pathname)
-  }
-  return isHttp(app) && candidate.origin === app.origin
+  if (isHttp(app)) return candidate.origin === app.origin
+  // The built document itself (any #route or ?query), spelled as the window loads it: not its
+  // assets, not another page under the scheme, never a file:// page.
+  return (
+    app.protocol === `${APP_SCHEME}:` &&
+    candidate.protocol === app.protocol &&
+    candidate.host === app.host &&
+    candidate.port === '' &&
+    candidate.pathname === app.pathname
+  )
 }
 
 /**
@@ -84,6 +74,23 @@ export function decideNavigation(url: string, appLocation: string): NavigationDe
 export function isTrustedSender(frameUrl: string, appLocation: string): boolean {
   return isAppUrl(frameUrl, appLocation)
 }
+
+/**
+ * The window's web preferences beside its preload (Electron's security checklist, README): no
+ * Node in the page, its workers or frames; isolated and sandboxed; web security on; no insecure
+ * content, experimental features or webviews. Blink features are never enabled.
+ */
+export const WINDOW_PREFERENCES = {
+  contextIsolation: true,
+  sandbox: true,
+  nodeIntegration: false,
+  nodeIntegrationInWorker: false,
+  nodeIntegrationInSubFrames: false,
+  webSecurity: true,
+  allowRunningInsecureContent: false,
+  experimentalFeatures: false,
+  webviewTag: false,
+} as const
 
 /**
  * The app needs no web permission: the clipboard goes through the main process, and there is no
@@ -136,13 +143,5 @@ export function contentSecurityPolicy({ apiUrl, dev }: CspOptions): string {
   }
   return Object.entries(directives)
     .map(([name, sources]) => `${name} ${sources.join(' ')}`)
-    .join('; ')
-}
-
-/** The policy for a meta tag: browsers ignore frame-ancestors there (and log an error for it). */
-export function metaPolicy(apiUrl: string): string {
-  return contentSecurityPolicy({ apiUrl, dev: false })
-    .split('; ')
-    .filter((directive) => !directive.startsWith('frame-ancestors'))
     .join('; ')
 }

@@ -50,6 +50,7 @@ function setUp(answers: Record<string, unknown> = {}) {
     store: memoryStore(),
     defaults: LOCAL_DEFAULTS,
     sessionPersisted: () => true,
+    log,
   })
   const handlers = buildHandlers({ session, settings, api, desktop })
   const invoke = (channel: string, args?: unknown) => dispatch(handlers, channel, args, log)

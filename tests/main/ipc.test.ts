@@ -9,9 +9,10 @@ import {
   type InvokeEventLike,
 } from '../../src/main/ipc'
 import { isTrustedSender } from '../../src/main/security'
+import { APP_LOCATION } from '../../src/main/services/app-protocol'
 import { recordingLogger } from './fakes'
 
-const APP = 'file:///opt/tandem/resources/app.asar/out/renderer/index.html'
+const APP = APP_LOCATION
 
 type Listener = (event: InvokeEventLike, ...args: unknown[]) => Promise<unknown>
 

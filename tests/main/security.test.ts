@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest'
+import { APP_LOCATION } from '../../src/main/services/app-protocol'
 import {
   contentSecurityPolicy,
   decideNavigation,
   isAppUrl,
   isSafeExternalUrl,
   isTrustedSender,
-  metaPolicy,
   permissionAllowed,
+  WINDOW_PREFERENCES,
 } from '../../src/main/security'
 
-const PACKAGED = 'file:///opt/Tandem%20Admin/resources/app.asar/out/renderer/index.html'
+const PACKAGED = APP_LOCATION
 const DEV = 'http://localhost:5173'
 
 describe('isAppUrl', () => {
@@ -34,37 +35,36 @@ describe('isAppUrl', () => {
     }
   })
 
-  it('accepts the packaged document with any route', () => {
+  it('is app://tandem/index.html when built', () => {
+    expect(PACKAGED).toBe('app://tandem/index.html')
+  })
+
+  it('accepts the built document with any route', () => {
     expect(isAppUrl(PACKAGED, PACKAGED)).toBe(true)
     expect(isAppUrl(`${PACKAGED}#/stores/northwind`, PACKAGED)).toBe(true)
     expect(isAppUrl(`${PACKAGED}?theme=dark`, PACKAGED)).toBe(true)
-    expect(
-      isAppUrl(
-        'file://localhost/opt/Tandem%20Admin/resources/app.asar/out/renderer/index.html',
-        PACKAGED,
-      ),
-    ).toBe(true)
   })
 
-  it('matches Windows paths however the drive letter and escapes are written', () => {
-    const app =
-      "file:///C:/Users/O'Brien/AppData/Local/Programs/Tandem%20Admin/out/renderer/index.html"
-    const frame =
-      'file:///c:/Users/O%27Brien/AppData/Local/Programs/Tandem%20Admin/out/renderer/index.html'
-    expect(isAppUrl(frame, app)).toBe(true)
-  })
-
-  it('refuses every other file, inside the renderer folder or not', () => {
+  it('refuses every other URL, under the app scheme or not', () => {
     for (const url of [
-      'file:///etc/passwd',
-      'file:///opt/Tandem%20Admin/resources/app.asar/out/renderer/assets/index.js',
-      'file:///opt/Tandem%20Admin/resources/app.asar/out/renderer/',
-      'file:///opt/Tandem%20Admin/resources/app.asar/out/renderer/index.html/../../../../../../etc/passwd',
-      'file:///opt/Tandem%20Admin/resources/app.asar/out/renderer/%2e%2e/%2e%2e/secret.html',
-      'file:///tmp/out/renderer/index.html',
-      'file://evil.test/opt/Tandem%20Admin/resources/app.asar/out/renderer/index.html',
-      'file:///opt/Tandem%20Admin/resources/app.asar/out/renderer/index.html%00.txt',
-      'file:///opt/Tandem%20Admin/resources/app.asar/out/renderer/%E0%A4%A',
+      'app://tandem/assets/index.js',
+      'app://tandem/',
+      'app://tandem/other.html',
+      'app://tandem/index.html/',
+      'app://tandem/%69ndex.html',
+      'app://tandem/assets/../index.htm',
+      'app://tandem:1/index.html',
+      'app://evil/index.html',
+      'app://tandem.evil.test/index.html',
+      'app://user@tandem/index.html',
+      'app:/tandem/index.html',
+      'app:tandem/index.html',
+      'file:///index.html',
+      'file://tandem/index.html',
+      'https://tandem/index.html',
+      // Where the packaged document used to load from: no longer the app.
+      'file:///opt/Tandem%20Admin/resources/app.asar/out/renderer/index.html',
+      'app://tandem/%E0%A4%A',
       'http://localhost:5173/',
       'about:blank',
       'javascript:alert(1)',
@@ -80,7 +80,7 @@ describe('isAppUrl', () => {
     expect(isAppUrl(`${DEV}/\n`, DEV)).toBe(false)
   })
 
-  it('trusts nothing when the app location itself is not a file or web URL', () => {
+  it('trusts nothing when the app location itself is not the app scheme or a web URL', () => {
     expect(isAppUrl('about:blank', 'about:blank')).toBe(false)
     expect(isAppUrl('data:text/html,x', 'data:text/html,x')).toBe(false)
     expect(isAppUrl('anything', 'garbage')).toBe(false)
@@ -274,11 +274,18 @@ describe('contentSecurityPolicy', () => {
   })
 })
 
-describe('metaPolicy', () => {
-  it('is the header policy without frame-ancestors, which a meta tag cannot carry', () => {
-    const header = contentSecurityPolicy({ apiUrl: 'https://api.tandem.example', dev: false })
-    const meta = metaPolicy('https://api.tandem.example')
-    expect(meta).not.toContain('frame-ancestors')
-    expect(`${meta}; frame-ancestors 'none'`).toBe(header)
+describe('the window preferences', () => {
+  it('keep Node out of the page and turn on every web protection', () => {
+    expect(WINDOW_PREFERENCES).toEqual({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+    })
   })
 })

@@ -39,6 +39,7 @@ export function composeMain(ports: MainPorts): {
     store: ports.store,
     defaults: ports.buildEnvironment,
     sessionPersisted: () => ports.cipher.isAvailable(),
+    log: ports.log,
   })
   const session = createSessionService({
     firebase: settings.firebase(),

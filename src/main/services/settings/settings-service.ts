@@ -1,7 +1,7 @@
 import type { SettingsView, Theme } from '@shared/ipc'
 import { DEFAULT_THEME, THEMES } from '@shared/theme'
-import type { KeyValueStore } from '../ports'
-import type { BuildEnvironment, FirebaseWebConfig } from './build-environment'
+import type { KeyValueStore, Logger } from '../ports'
+import { isSafeApiUrl, type BuildEnvironment, type FirebaseWebConfig } from './build-environment'
 
 // What the build ships with, overridden by what is stored in the settings file (written by whoever
 // deploys the app, never by the renderer: it may only change the theme). The backend and the
@@ -28,6 +28,7 @@ export function createSettingsService(options: {
   store: KeyValueStore
   defaults: BuildEnvironment
   sessionPersisted: () => boolean
+  log: Logger
 }): SettingsService {
   const { store, defaults } = options
   const stored = <T>(key: string, isValid: (value: unknown) => value is T): T | undefined => {
@@ -36,7 +37,15 @@ export function createSettingsService(options: {
   }
   const storedFirebase = stored(KEYS.firebase, isFirebaseConfig)
   const launchFirebase = storedFirebase ?? defaults.firebase
-  const launchApiUrl = stored(KEYS.apiUrl, isString) ?? defaults.apiUrl
+  const storedApiUrl = stored(KEYS.apiUrl, isString)
+  // The admin's ID token goes with every call: never in clear over a network.
+  const unsafe = storedApiUrl !== undefined && !isSafeApiUrl(storedApiUrl)
+  if (unsafe) {
+    options.log.warn(
+      `The settings file's backend ${storedApiUrl} is ignored: it must be https (plain http only to this computer).`,
+    )
+  }
+  const launchApiUrl = (!unsafe && storedApiUrl) || defaults.apiUrl
 
   const service: SettingsService = {
     apiUrl: () => launchApiUrl,
