@@ -5,7 +5,7 @@ import { openDatabase, type Db } from '../../server/src/db/connect'
 import { createSecretBox, keyIdOf, type SecretPlace } from '../../server/src/secrets'
 import { seedSandboxMarketplace } from '../../server/src/seed/seed'
 import { sandboxApp, STORES } from '../../server/src/seed/sandbox-data'
-import { runNpmScript } from './support/npm-script'
+import { runNpmScript } from '../support/npm-script'
 import { freshSharedDatabase, type SharedDatabase } from './support/server-process'
 import { startServerUnderTest } from './support/server-under-test'
 

@@ -4,7 +4,7 @@ import { connect } from 'node:net'
 import { initializeApp } from 'firebase-admin/app'
 import { getAuth, type Auth } from 'firebase-admin/auth'
 import { inject } from 'vitest'
-import { runNpmScript } from './npm-script'
+import { runNpmScript } from '../../support/npm-script'
 
 // The run's Auth emulator as an operator reaches it: firebase-admin for what the Firebase console
 // would do (disable a user, revoke their sign-ins), `npm run admin` itself, and an outage.

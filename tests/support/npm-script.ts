@@ -9,7 +9,7 @@ export interface CommandResult {
   stderr: string
 }
 
-const root = resolve(__dirname, '../../..')
+const root = resolve(__dirname, '../..')
 
 /**
  * `npm run <script> -- …args` from the project's root, with only the given environment beside
