@@ -102,6 +102,23 @@ describe('serveStaticFile', () => {
     }
   })
 
+  it('answers 404 for names Windows opens as devices or streams, in any folder', async () => {
+    // On Windows, reading `…\renderer\CON` waits on the console; `index.html:x` opens a stream.
+    // Here they are ordinary files, which the guard alone keeps from being served.
+    const names = ['CON', 'nul.txt', 'assets/aux.js', 'assets/Com1 .js', 'LPT¹', 'conin$']
+    const streams = ['index.html::$DATA', 'assets/app.js:stream', 'C:/win.ini']
+    mkdirSync(join(options.root, 'C:'))
+    for (const name of [...names, ...streams]) writeFileSync(join(options.root, name), 'device')
+    for (const name of [...names, ...streams]) {
+      const answer = await get(`/${encodeURI(name)}`)
+      expect(answer.status, name).toBe(404)
+      expect(await answer.text(), name).toBe('Not found')
+    }
+    // Names that only begin like a device are files like any other.
+    writeFileSync(join(options.root, 'assets', 'console-4f2a.js'), 'console.log(2)')
+    expect(await (await get('/assets/console-4f2a.js')).text()).toBe('console.log(2)')
+  })
+
   it('answers 404 for what is not there, folders included', async () => {
     for (const path of ['/missing.js', '/assets/', '/assets', '/assets/nested', '/stores']) {
       const answer = await get(path)

@@ -41,9 +41,19 @@ export function plainAnswer(status: number, text: string): Response {
 }
 
 /**
+ * Names Windows opens as a device whatever folder they are in (`CON`, `nul.txt`, `COM1 .js`):
+ * reading one would wait on the console or a port. The build never names a file so.
+ */
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])$/i
+
+const namesWindowsDevice = (path: string) =>
+  path.split('/').some((segment) => WINDOWS_DEVICE.test(segment.split('.')[0]!.trimEnd()))
+
+/**
  * The file a URL path names inside the root, or why there is none. The path arrives still
  * %-escaped: a malformed escape is a bad request; a NUL, a backslash (a separator on Windows,
- * where `..\` would climb) or anything that normalises outside the root names no file of ours.
+ * where `..\` would climb), a colon (a drive or an alternate data stream there), a Windows
+ * device name or anything that normalises outside the root names no file of ours.
  */
 export function resolveStaticPath(root: string, pathname: string): string | 'bad-request' | null {
   let decoded: string
@@ -52,7 +62,7 @@ export function resolveStaticPath(root: string, pathname: string): string | 'bad
   } catch {
     return 'bad-request'
   }
-  if (decoded.includes('\0') || decoded.includes('\\')) return null
+  if (/[\0\\:]/.test(decoded) || namesWindowsDevice(decoded)) return null
   const base = resolve(root)
   const relative = decoded.replace(/^\/+/, '') || 'index.html'
   const file = normalize(join(base, relative))
