@@ -1,13 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { builtinModules, createRequire } from 'node:module'
+import { createRequire, isBuiltin } from 'node:module'
 import { dirname, join, sep } from 'node:path'
 import ts from 'typescript'
 
 // What `npm run package:check` asks of a packaged app.asar: only the build output, package.json
 // and the production dependencies went in, and everything the bundles require at run time is
 // there. Functions over file lists and sources, so the rules are tested on their own.
-
-const BUILTINS = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)])
 
 /**
  * The names of the production dependencies: package.json's dependencies and optionalDependencies,
@@ -109,8 +107,6 @@ export function requiredModules(source: string): string[] {
   visit(file)
   return [...names].sort()
 }
-
-export const isBuiltin = (name: string) => BUILTINS.has(name)
 
 /**
  * Required modules that neither Node, Electron nor the unpacked archive provides: each is a
