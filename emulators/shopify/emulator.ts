@@ -18,6 +18,8 @@ import {
   gid,
   type AppRecord,
   type EmulatorState,
+  type MetafieldRecord,
+  type ProductRecord,
   type ShopRecord,
 } from './state'
 import { LeakyBucket, type ThrottleConfig } from './throttle'
@@ -75,8 +77,18 @@ export interface ShopifyEmulator {
   expireTokens(shop: string): void
   /** `count` generated single-variant products; answers their variant GIDs. */
   addProducts(shop: string, count: number): string[]
-  /** Creator copies of brand variants (linked by the tandem metafields): their variant ids. */
+  /** Creator copies of brand variants: their variant ids (Tandem's database links them). */
   addCopies(creatorShop: string, brandShop: string, brandVariantIds: string[]): string[]
+  /** What a merchant edits in its admin: a variant's price and metafields, its product's status. */
+  editVariant(
+    shop: string,
+    variantId: string,
+    edit: {
+      priceMinor?: number
+      productStatus?: ProductRecord['status']
+      metafields?: MetafieldRecord[]
+    },
+  ): void
   /** A shop with no products or orders; its app is sandboxApp(shop) unless given. */
   addShop(shop: string, options?: { app?: AppRecord; currency?: string }): void
   stockOf(variantId: string): number
@@ -205,6 +217,15 @@ export async function startShopifyEmulator(
       const variantIds = addCopies(state, shopOf(creatorShop), shopOf(brandShop), brandVariantIds)
       runtime.save()
       return variantIds
+    },
+    editVariant: (shop, variantId, edit) => {
+      const found = findVariant(shopOf(shop), variantId)
+      if (!found) throw new Error(`${shop} has no variant ${variantId}`)
+      if (edit.priceMinor !== undefined) found.variant.priceMinor = edit.priceMinor
+      if (edit.metafields) found.variant.metafields = edit.metafields
+      if (edit.productStatus) found.product.status = edit.productStatus
+      found.product.updatedAt = new Date().toISOString()
+      runtime.save()
     },
     addShop: (shop, shopOptions) => {
       addShopRecord(state, shop, shopOptions)

@@ -14,6 +14,9 @@ interface ListArgs extends PageArgs {
   reverse: boolean
 }
 
+/** Shopify's limit on the ids of one nodes(ids:) query. */
+const MAX_NODES = 250
+
 const numericId = (id: string) => Number(id.slice(id.lastIndexOf('/') + 1))
 
 function sorted<T>(items: T[], key: (item: T) => string | number, reverse: boolean): T[] {
@@ -57,6 +60,17 @@ export function queryRoot(ctx: RequestContext) {
     return found ? variantView(ctx, found.product, found.variant) : null
   }
 
+  const node = (id: string) => {
+    const lookups: Record<string, (args: { id: string }) => unknown> = {
+      BulkOperation: () => runtime.bulk.find(shop, id),
+      Order: order,
+      Product: product,
+      ProductVariant: variant,
+    }
+    const type = /^gid:\/\/shopify\/([A-Za-z]+)\//.exec(checkedGid(id))?.[1] ?? ''
+    return lookups[type]?.({ id }) ?? null
+  }
+
   return {
     shop: () => shopView(shop),
     currentAppInstallation: () => ({
@@ -94,15 +108,12 @@ export function queryRoot(ctx: RequestContext) {
       return connection(ordered, args, (o) => orderView(ctx, o), ctx.bulk)
     },
     currentBulkOperation: ({ type }: { type: string }) => runtime.bulk.current(shop, type),
-    node: ({ id }: { id: string }) => {
-      const lookups: Record<string, (args: { id: string }) => unknown> = {
-        BulkOperation: () => runtime.bulk.find(shop, id),
-        Order: order,
-        Product: product,
-        ProductVariant: variant,
+    node: ({ id }: { id: string }) => node(id),
+    nodes: ({ ids }: { ids: string[] }) => {
+      if (ids.length > MAX_NODES) {
+        throw new GraphQLError(`The ids argument accepts at most ${MAX_NODES} ids.`)
       }
-      const type = /^gid:\/\/shopify\/([A-Za-z]+)\//.exec(checkedGid(id))?.[1] ?? ''
-      return lookups[type]?.({ id }) ?? null
+      return ids.map(node)
     },
     webhookSubscriptions: (args: PageArgs & { topics?: string[] | null }) =>
       connection(

@@ -40,6 +40,7 @@ export const schema = buildSchema(`
       sortKey: OrderSortKeys = ID, reverse: Boolean = false): OrderConnection!
     currentBulkOperation(type: BulkOperationType = QUERY): BulkOperation
     node(id: ID!): Node
+    nodes(ids: [ID!]!): [Node]!
     webhookSubscriptions(first: Int, last: Int, after: String, before: String,
       topics: [WebhookSubscriptionTopic!]): WebhookSubscriptionConnection!
   }

@@ -1,6 +1,8 @@
 import {
   BRAND_PRODUCTS,
+  brandVariantId,
   CREATOR_OWN_PRODUCT,
+  creatorVariantId,
   ORDERS,
   paymentIntentOf,
   STORES,
@@ -29,8 +31,6 @@ export interface CatalogueEntry extends SeedProduct {
   store: string
   productId: string
   variantId: string
-  /** The brand variant a creator copy stands for; null for a brand's own product. */
-  source: string | null
   image: string
 }
 
@@ -42,8 +42,7 @@ export function sandboxCatalogue(imageBaseUrl: string): CatalogueEntry[] {
     ...product,
     store: product.brand,
     productId: gid('Product', 101 + i),
-    variantId: gid('ProductVariant', 201 + i),
-    source: null,
+    variantId: brandVariantId(i),
     image: image(product.key),
   }))
   const copies = creators.flatMap((creator, c) => {
@@ -52,16 +51,15 @@ export function sandboxCatalogue(imageBaseUrl: string): CatalogueEntry[] {
       ...product,
       store: creator,
       productId: gid('Product', (3 + 2 * c) * 100 + 1 + i),
-      variantId: gid('ProductVariant', (4 + 2 * c) * 100 + 1 + i),
-      source: product === own ? null : gid('ProductVariant', 201 + i),
+      variantId: creatorVariantId(creator, i),
       image: image(product.key),
     }))
   })
   return [...brand, ...copies]
 }
 
-/** A copy names its brand original in the two metafields Tandem reads to link the stores (an order its PaymentIntent in a third). */
-const link = (key: string, value: string) => ({
+/** An order names its PaymentIntent in a metafield of Tandem's namespace. */
+const metafield = (key: string, value: string) => ({
   namespace: 'tandem',
   key,
   value,
@@ -69,9 +67,6 @@ const link = (key: string, value: string) => ({
 })
 
 function productRecord(entry: CatalogueEntry): ProductRecord {
-  const metafields = entry.source
-    ? [link('source_shop', entry.brand), link('source_variant', entry.source)]
-    : []
   return {
     id: entry.productId,
     title: entry.title,
@@ -87,7 +82,7 @@ function productRecord(entry: CatalogueEntry): ProductRecord {
         priceMinor: entry.priceMinor,
         inventoryQuantity: SEED_STOCK,
         inventoryPolicy: 'DENY',
-        metafields,
+        metafields: [],
       },
     ],
   }
@@ -132,7 +127,7 @@ function seedOrder(shop: ShopRecord, order: (typeof ORDERS)[number]): OrderRecor
       phone: null,
     },
     metafields: STRIPE_PAID_ORDERS.includes(order.id)
-      ? [link('payment_intent', paymentIntentOf(order.id))]
+      ? [metafield('payment_intent', paymentIntentOf(order.id))]
       : [],
   }
 }
@@ -191,7 +186,7 @@ export function addGeneratedProducts(
 
 /**
  * Copies of brand variants in a creator shop, as a creator lists a brand's products: same title
- * and price, linked by the tandem metafields. Answers the copies' variant ids, in order.
+ * and price. Answers the copies' variant ids, in order: Tandem's database links them.
  */
 export function addCopies(
   state: EmulatorState,
@@ -215,7 +210,7 @@ export function addCopies(
           ...original.variant,
           id: variantId,
           inventoryQuantity: SEED_STOCK,
-          metafields: [link('source_shop', brand.domain), link('source_variant', brandVariantId)],
+          metafields: [],
         },
       ],
     })

@@ -100,7 +100,8 @@ export function orderView(ctx: RequestContext, order: OrderRecord) {
     email: order.email,
     createdAt: order.createdAt,
     displayFinancialStatus: order.financialStatus,
-    currencyCode: order.currency,
+    // The shop's currency, that of its prices; the customer paid in the presentment currency.
+    currencyCode: ctx.shop.currency,
     presentmentCurrencyCode: order.currency,
     tags: order.tags,
     note: order.note,

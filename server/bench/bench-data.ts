@@ -2,6 +2,7 @@ import type { ShopifyEmulator } from '../../emulators/shopify/emulator'
 import type { StripeEmulator } from '../../emulators/stripe/emulator'
 import type { Db } from '../src/db/connect'
 import { insertAppConfig } from '../src/repositories/app-configs'
+import { linkVariants, type VariantLink } from '../src/repositories/variant-links'
 import type { SecretBox } from '../src/secrets'
 import { sandboxApp } from '../src/seed/sandbox-data'
 
@@ -30,11 +31,20 @@ async function insertInChunks<T>(rows: T[], insert: (chunk: T[]) => Promise<unkn
   for (let i = 0; i < rows.length; i += CHUNK) await insert(rows.slice(i, i + CHUNK))
 }
 
-/** Adds the benchmark's stores, rates, accounts and app configs, and indexes its order. */
+/** The bench order in the emulators, and the links Tandem keeps of the creator's copies. */
+export interface BenchShops {
+  orderId: string
+  links: VariantLink[]
+}
+
+/**
+ * Adds the benchmark's stores, rates, accounts, app configs and variant links, and indexes its
+ * order.
+ */
 export async function addBenchMarketplace(
   db: Db,
   secrets: SecretBox,
-  orderId: string,
+  bench: BenchShops,
   seededStores: number,
 ): Promise<void> {
   const now = new Date().toISOString()
@@ -76,10 +86,11 @@ export async function addBenchMarketplace(
       now,
     )
   }
+  await linkVariants(db, bench.links, now)
   // Known to the server as its ORDERS_PAID webhook would make it: by id, with its shop.
   await db
     .insertInto('creator_order_index')
-    .values({ order_id: Number(orderId), store_shop: CREATOR })
+    .values({ order_id: Number(bench.orderId), store_shop: CREATOR })
     .execute()
 }
 
@@ -91,18 +102,19 @@ export async function addBenchMarketplace(
 export async function addBenchShops(
   shopify: ShopifyEmulator,
   stripe: StripeEmulator,
-): Promise<string> {
+): Promise<BenchShops> {
   const brands = benchBrands()
   for (const shop of [CREATOR, ...brands]) shopify.addShop(shop)
   brands.forEach((_, n) =>
     stripe.addAccount({ id: brandAccount(n), email: `payouts-${n}@bench.example` }),
   )
-  const lines = brands.flatMap((brand) => {
-    const brandVariants = shopify.addProducts(brand, LINES / BRANDS_IN_ORDER)
-    return shopify
-      .addCopies(CREATOR, brand, brandVariants)
-      .map((variantId, i) => ({ variantId, quantity: 1 + (i % 3) }))
-  })
+  const links = brands.flatMap((brand) =>
+    copyBrandVariants(shopify, CREATOR, brand, shopify.addProducts(brand, LINES / BRANDS_IN_ORDER)),
+  )
+  const lines = links.map((link, i) => ({
+    variantId: link.creatorVariantId,
+    quantity: 1 + (i % 3),
+  }))
   // Enough to pay every brand from its charge.
   const intent = stripe.addPaymentIntent({ amount: 10_000_000, currency: 'usd' })
   const order = await shopify.createPaidOrder(CREATOR, {
@@ -110,5 +122,20 @@ export async function addBenchShops(
     email: 'bench@example.com',
     metafields: [{ namespace: 'tandem', key: 'payment_intent', value: intent.id }],
   })
-  return order.split('/').pop()!
+  return { orderId: order.split('/').pop()!, links }
+}
+
+/** Copies of a brand's variants in a creator's store, and the links Tandem keeps of them. */
+export function copyBrandVariants(
+  shopify: ShopifyEmulator,
+  creator: string,
+  brand: string,
+  brandVariantIds: string[],
+): VariantLink[] {
+  return shopify.addCopies(creator, brand, brandVariantIds).map((creatorVariantId, i) => ({
+    creatorStoreShop: creator,
+    creatorVariantId,
+    brandStoreShop: brand,
+    brandVariantId: brandVariantIds[i]!,
+  }))
 }

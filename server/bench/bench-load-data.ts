@@ -5,7 +5,14 @@ import { indexCreatorOrder } from '../src/repositories/creator-orders'
 import { createSecretBox } from '../src/secrets'
 import { STORES } from '../src/seed/sandbox-data'
 import { seedSandboxMarketplace } from '../src/seed/seed'
-import { addBenchMarketplace, addBenchShops, BENCH_CREATOR, benchBrands } from './bench-data'
+import type { VariantLink } from '../src/repositories/variant-links'
+import {
+  addBenchMarketplace,
+  addBenchShops,
+  BENCH_CREATOR,
+  benchBrands,
+  copyBrandVariants,
+} from './bench-data'
 
 // One load-test run's marketplace, fresh for each run so that every run has orders left to
 // process: the benchmark's (bench-data.ts: the sandbox, 10,000 stores, 20 brands with rates,
@@ -51,15 +58,20 @@ export async function prepareLoadMarketplace(options: {
     await stripe.close()
   }
   try {
-    const benchOrderId = await addBenchShops(shopify, stripe)
+    const bench = await addBenchShops(shopify, stripe)
     const brands = benchBrands()
-    const pool = await addOrderPool(shopify, stripe, brands, options.poolSize)
+    const { pool, links } = await addOrderPool(shopify, stripe, brands, options.poolSize)
 
     const db = await openDatabase({ databaseUrl: options.databaseUrl })
     try {
       const secrets = createSecretBox(options.secretKey)
       await seedSandboxMarketplace(db, { secrets, now: new Date() })
-      await addBenchMarketplace(db, secrets, benchOrderId, STORES.length)
+      await addBenchMarketplace(
+        db,
+        secrets,
+        { ...bench, links: [...bench.links, ...links] },
+        STORES.length,
+      )
       // In the inbox as their ORDERS_PAID webhooks would have put them, so that neither the
       // servers' start-up catch-up nor a lookup has to find them during the run.
       const headers = poolHeaders(shopify, pool)
@@ -94,22 +106,22 @@ export async function prepareLoadMarketplace(options: {
 /**
  * `size` paid orders of the bench creator, each of one or two units from each of three brands
  * (brand i, i + 7 and i + 14 of the 20, so that every brand appears as often), paid with a
- * PaymentIntent of their own that covers them many times over.
+ * PaymentIntent of their own that covers them many times over; with the links of the creator's
+ * copies they are made of.
  */
 async function addOrderPool(
   shopify: ShopifyEmulator,
   stripe: StripeEmulator,
   brands: string[],
   size: number,
-): Promise<PoolOrder[]> {
+): Promise<{ pool: PoolOrder[]; links: VariantLink[] }> {
   const linesPerBrand = Math.ceil((size * BRANDS_PER_ORDER) / brands.length)
   const variantsPerBrand = Math.ceil((linesPerBrand * MAX_QUANTITY) / UNITS_PER_VARIANT)
-  const copies = new Map(
-    brands.map((brand) => [
-      brand,
-      shopify.addCopies(BENCH_CREATOR, brand, shopify.addProducts(brand, variantsPerBrand)),
-    ]),
+  const links = brands.flatMap((brand) =>
+    copyBrandVariants(shopify, BENCH_CREATOR, brand, shopify.addProducts(brand, variantsPerBrand)),
   )
+  const copiesOf = (brand: string) => links.filter((link) => link.brandStoreShop === brand)
+  const copies = new Map(brands.map((brand) => [brand, copiesOf(brand)]))
   const pool: PoolOrder[] = []
   for (let i = 0; i < size; i++) {
     const orderBrands = Array.from(
@@ -119,7 +131,8 @@ async function addOrderPool(
     const lines = orderBrands.map((brand, j) => {
       const variants = copies.get(brand)!
       return {
-        variantId: variants[(Math.floor(i / brands.length) + j) % variants.length]!,
+        variantId:
+          variants[(Math.floor(i / brands.length) + j) % variants.length]!.creatorVariantId,
         quantity: 1 + ((i + j) % MAX_QUANTITY),
       }
     })
@@ -131,7 +144,7 @@ async function addOrderPool(
     })
     pool.push({ id: gid.split('/').pop()!, brands: orderBrands })
   }
-  return pool
+  return { pool, links }
 }
 
 /** What the inbox lists of each pool order, from the emulator; a second apart, oldest first. */

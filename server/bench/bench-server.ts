@@ -10,11 +10,13 @@ import { openDatabase } from '../src/db/connect'
 import { createSecretBox } from '../src/secrets'
 import { seedSandboxMarketplace } from '../src/seed/seed'
 import { STORES } from '../src/seed/sandbox-data'
+import type { VariantLink } from '../src/repositories/variant-links'
 import { CEILING_PATH, addBenchMarketplace } from './bench-data'
 
 // The server under benchmark, in a process of its own so that its memory is its own. It prints
 // one JSON line with its port once it listens. BENCH_TOKEN is an administrator's ID token;
-// BENCH_SHOPIFY_URL the Shopify emulator holding the bench order, BENCH_ORDER_ID.
+// BENCH_SHOPIFY_URL the Shopify emulator holding the bench order, BENCH_ORDER_ID, and
+// BENCH_VARIANT_LINKS (JSON) the links of its creator's copies.
 
 async function main(): Promise<void> {
   const db = await openDatabase({
@@ -23,7 +25,11 @@ async function main(): Promise<void> {
   const secrets = createSecretBox(randomBytes(32))
   await seedSandboxMarketplace(db, { secrets, now: new Date() })
   const publicUrl = 'http://127.0.0.1'
-  await addBenchMarketplace(db, secrets, process.env.BENCH_ORDER_ID ?? '', STORES.length)
+  const bench = {
+    orderId: process.env.BENCH_ORDER_ID ?? '',
+    links: JSON.parse(process.env.BENCH_VARIANT_LINKS ?? '[]') as VariantLink[],
+  }
+  await addBenchMarketplace(db, secrets, bench, STORES.length)
   const adapter = connectShopify({
     db,
     secrets,

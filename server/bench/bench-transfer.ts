@@ -35,8 +35,9 @@ async function timeProcessing(brandConcurrency: number): Promise<number> {
   try {
     const secrets = createSecretBox(randomBytes(32))
     await seedSandboxMarketplace(db, { secrets, now: new Date() })
-    const orderId = await addBenchShops(shopify, stripe)
-    await addBenchMarketplace(db, secrets, orderId, STORES.length)
+    const bench = await addBenchShops(shopify, stripe)
+    await addBenchMarketplace(db, secrets, bench, STORES.length)
+    const { orderId } = bench
     for (const operation of SHOPIFY_OPERATIONS) {
       shopify.script({ operation, mode: 'delay', delayMs: LATENCY_MS, times: 1e9 })
     }

@@ -35,7 +35,8 @@ async function singleProcessBenchmark(admin: BenchAdmin): Promise<void> {
   })
   // The order's payment is not read by a preview: the Stripe emulator only holds it.
   const stripe = await startStripeEmulator()
-  const orderId = await addBenchShops(shopify, stripe)
+  const bench = await addBenchShops(shopify, stripe)
+  const orderId = bench.orderId
 
   const server = spawn(
     process.execPath,
@@ -48,6 +49,7 @@ async function singleProcessBenchmark(admin: BenchAdmin): Promise<void> {
         BENCH_PROJECT_ID: admin.projectId,
         BENCH_SHOPIFY_URL: shopify.url,
         BENCH_ORDER_ID: orderId,
+        BENCH_VARIANT_LINKS: JSON.stringify(bench.links),
         FIREBASE_AUTH_EMULATOR_HOST: new URL(admin.emulatorUrl).host,
       },
     },

@@ -118,6 +118,9 @@ export const channels = {
 
   'transfer/preview': channel<CallAnswer<'adminPreviewOrderTransfer'>>()(OrderInput),
   'transfer/process': channel<CallAnswer<'adminCreateOrderTransfer'>>()(OrderInput),
+  'transfer/acceptPriceException': channel<CallAnswer<'adminAcceptPriceException'>>()(
+    calls.adminAcceptPriceException.body,
+  ),
   /** The receipt's bytes, also kept in main so that a save writes exactly what was shown. */
   'receipt/fetch': channel<FetchedReceipt>()(OrderInput),
   /** Main writes only bytes it fetched itself: the renderer names them, never supplies them. */

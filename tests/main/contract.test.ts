@@ -90,6 +90,7 @@ describe('contract', () => {
       'GET /admin-preview-order-transfer',
       'GET /admin-preview-order-transfer-receipt-pdf',
       'POST /admin-create-order-transfer',
+      'POST /admin-accept-price-exception',
       'GET /admin-creator-orders',
       'GET /admin-order-transfers',
       'GET /admin-order-transfers.csv',

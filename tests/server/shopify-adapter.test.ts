@@ -140,12 +140,11 @@ describe('the commerce port on Shopify', () => {
           unitPriceMinor: 925,
           originalTotalMinor: 2775,
           discountedTotalMinor: 2775,
-          source: { brandStoreShop: LUMEN, brandVariantId: 'gid://shopify/ProductVariant/204' },
+          // Urban Trail's copies; which brand variants they stand for is Tandem's record.
+          variantId: 'gid://shopify/ProductVariant/604',
+          variantPriceMinor: 925,
         },
-        {
-          title: 'Merino Crew Socks',
-          source: { brandStoreShop: NORTHWIND, brandVariantId: SOCKS },
-        },
+        { title: 'Merino Crew Socks', variantId: 'gid://shopify/ProductVariant/602' },
       ],
     })
     const index = await server.db.selectFrom('creator_order_index').selectAll().execute()

@@ -209,15 +209,20 @@ describe('Shopify emulator', () => {
     expect(second.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true })
   })
 
-  it("links a creator's copies to the brand variants and totals the seeded orders", async () => {
-    const links = `{ productVariants(first: 10) { nodes { id
-      brand: metafield(namespace: "tandem", key: "source_shop") { value }
-      original: metafield(namespace: "tandem", key: "source_variant") { value } } } }`
-    const copies = (await data(CREATOR, links)).productVariants.nodes
+  it("holds a creator's copies of the brand variants and totals the seeded orders", async () => {
+    const prices = `{ productVariants(first: 10) { nodes { id price product { title } } } }`
+    const copies = (await data(CREATOR, prices)).productVariants.nodes
     expect(copies).toHaveLength(6)
-    const linked = { brand: { value: BRAND }, original: { value: OVERSHIRT } }
-    expect(copies[0]).toEqual({ id: variant(401), ...linked })
-    expect(copies[5]).toEqual({ id: variant(406), brand: null, original: null })
+    expect(copies[0]).toEqual({
+      id: variant(401),
+      price: '68.00',
+      product: { title: 'Linen Overshirt' },
+    })
+    expect(copies[5]).toEqual({
+      id: variant(406),
+      price: '5.00',
+      product: { title: 'Sticker Pack' },
+    })
 
     const amount = '{ shopMoney { amount } }'
     const { order } = await data(

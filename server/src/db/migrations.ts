@@ -422,6 +422,34 @@ const leases: Migration = {
       .execute(),
 }
 
+/**
+ * Which brand variant each creator variant stands for (Tandem's record, never the creator's
+ * store's), and the price exceptions administrators accepted for single orders.
+ */
+const catalogueLinks: Migration = {
+  up: (db: Kysely<unknown>) =>
+    inOneTransaction(db, async (trx) => {
+      await trx.schema
+        .createTable('variant_links')
+        .addColumn('creator_variant_id', 'text', (c) => c.primaryKey())
+        // No foreign keys: a link outlives its store, so that an order of a brand the marketplace
+        // dropped is refused ("Store not found") rather than taken for the creator's own product.
+        .addColumn('creator_store_shop', 'text', (c) => c.notNull())
+        .addColumn('brand_store_shop', 'text', (c) => c.notNull())
+        .addColumn('brand_variant_id', 'text', (c) => c.notNull())
+        .addColumn('linked_at', 'text', (c) => c.notNull())
+        .execute()
+      await trx.schema
+        .createTable('price_exceptions')
+        .addColumn('creator_order_id', 'text', (c) => c.primaryKey())
+        .addColumn('accepted_lines', 'text', (c) => c.notNull())
+        .addColumn('reason', 'text', (c) => c.notNull())
+        .addColumn('accepted_by', 'text')
+        .addColumn('accepted_at', 'text', (c) => c.notNull())
+        .execute()
+    }),
+}
+
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_exactly_once': exactlyOnce,
@@ -429,6 +457,7 @@ const migrations: Record<string, Migration> = {
   '004_stripe': stripe,
   '005_daily_screens': dailyScreens,
   '006_leases': leases,
+  '008_catalogue_links': catalogueLinks,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -135,6 +135,28 @@ export interface StorePaymentAccountsTable {
   updated_at: string
 }
 
+/**
+ * The brand variant a creator variant stands for: written by Tandem when a creator lists a brand's
+ * product (seeded for the sandbox), never read from the creator's store, whose owner edits it.
+ */
+export interface VariantLinksTable {
+  creator_variant_id: string
+  creator_store_shop: string
+  brand_store_shop: string
+  brand_variant_id: string
+  linked_at: string
+}
+
+/** An administrator's acceptance of one order's lines priced below their brands' prices. */
+export interface PriceExceptionsTable {
+  creator_order_id: string
+  /** JSON: the price failures accepted, exactly as the checks found them. */
+  accepted_lines: string
+  reason: string
+  accepted_by: string | null
+  accepted_at: string
+}
+
 // Order transfers: what processing did, step by step, so that it is idempotent and resumable.
 
 export interface OrderTransfersTable {
@@ -201,4 +223,6 @@ export interface Database {
   order_transfer_brands: OrderTransferBrandsTable
   audit_log: AuditLogTable
   leases: LeasesTable
+  variant_links: VariantLinksTable
+  price_exceptions: PriceExceptionsTable
 }

@@ -12,6 +12,9 @@ export function registerTransferRoutes(app: FastifyInstance, deps: RouteDeps): v
   defineRoute(app, 'adminPreviewOrderTransferReceiptPdf', ({ query }) =>
     transfers.receipt(query.creatorOrderId),
   )
+  defineRoute(app, 'adminAcceptPriceException', ({ body, request }) =>
+    transfers.acceptPriceException(body.creatorOrderId, body.reason, request.adminEmail),
+  )
   defineRoute(app, 'adminCreateOrderTransfer', ({ body, request }) =>
     transfers.process(body.creatorOrderId, {
       adminEmail: request.adminEmail,

@@ -73,6 +73,27 @@ export const BRAND_PRODUCTS: SeedProduct[] = [
 /** Every creator store carries copies of all brand products plus its own sticker pack. */
 export const CREATOR_OWN_PRODUCT = { key: 'sticker-pack', title: 'Sticker Pack', priceMinor: 500 }
 
+const CREATORS = STORES.filter((store) => store.shopType === 'CREATOR').map((store) => store.shop)
+
+/**
+ * The variant ids the sandbox's stores hold: brand product i's variant is 201 + i; creator c's
+ * copies of the brand products, then its own, are (4 + 2c)01 onwards. The Shopify emulator seeds
+ * these ids, and the server's seed links each copy to its original.
+ */
+export const brandVariantId = (product: number) => `gid://shopify/ProductVariant/${201 + product}`
+export const creatorVariantId = (creator: string, product: number) =>
+  `gid://shopify/ProductVariant/${(4 + 2 * CREATORS.indexOf(creator)) * 100 + 1 + product}`
+
+/** Each creator's copy of each brand product, as Tandem records it when a creator lists one. */
+export const VARIANT_LINKS = CREATORS.flatMap((creator) =>
+  BRAND_PRODUCTS.map((product, i) => ({
+    creatorStoreShop: creator,
+    creatorVariantId: creatorVariantId(creator, i),
+    brandStoreShop: product.brand,
+    brandVariantId: brandVariantId(i),
+  })),
+)
+
 interface SeedOrder {
   id: number
   store: string

@@ -2,7 +2,15 @@ import type { Db } from '../db/connect'
 import { insertAppConfig } from '../repositories/app-configs'
 import { upsertDefaultRates, upsertUniqueRate } from '../repositories/commissions'
 import type { SecretBox } from '../secrets'
-import { BRAND_PRODUCTS, PAYOUT_ACCOUNTS, sandboxApp, STORES, UNIQUE_RATES } from './sandbox-data'
+import { linkVariants } from '../repositories/variant-links'
+import {
+  BRAND_PRODUCTS,
+  PAYOUT_ACCOUNTS,
+  sandboxApp,
+  STORES,
+  UNIQUE_RATES,
+  VARIANT_LINKS,
+} from './sandbox-data'
 
 /** Brands have their own products; a creator has a copy of every brand's, plus its own. */
 const productCount = (store: (typeof STORES)[number]) =>
@@ -12,7 +20,7 @@ const productCount = (store: (typeof STORES)[number]) =>
 
 /**
  * Loads PRODUCT.md's sandbox marketplace into an empty database (stores, rates, app configs,
- * payout accounts; the stores' products and orders are the Shopify emulator's, the accounts
+ * payout accounts, the creators' copies of brand variants; the stores' products and orders are the Shopify emulator's, the accounts
  * themselves the Stripe emulator's); does nothing otherwise, and answers whether it loaded it.
  */
 export async function seedSandboxMarketplace(
@@ -72,6 +80,7 @@ export async function seedSandboxMarketplace(
         })),
       )
       .execute()
+    await linkVariants(trx, VARIANT_LINKS, createdAt)
     return true
   })
 }

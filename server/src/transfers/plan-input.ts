@@ -1,14 +1,14 @@
-import type { CommerceOrder } from '../adapters/commerce/commerce-port'
 import type { Db } from '../db/connect'
 import type { PlanInput } from '../domain/transfer-plan'
 import { findRatesOfBrands } from '../repositories/commissions'
+import type { LinkedOrder } from './linked-order'
 
 /**
  * What the domain needs to plan a creator order: its lines, the brands the marketplace knows and
  * their rates for this creator. Three queries whatever the number of brands. Null when the order's
  * store is not a known creator store: such an order (a brand order, say) is no creator order.
  */
-export async function loadPlanInput(db: Db, order: CommerceOrder): Promise<PlanInput | null> {
+export async function loadPlanInput(db: Db, order: LinkedOrder): Promise<PlanInput | null> {
   const brandShops = [
     ...new Set(order.lines.flatMap((line) => (line.source ? [line.source.brandStoreShop] : []))),
   ]

@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto'
 import { ORDER_TAG, TRANSFER_ERRORS, type CallAnswer } from '@shared/contract'
 import { PRODUCT_NAME } from '@shared/product'
-import type { CommerceOrder } from '../adapters/commerce/commerce-port'
+import { recordAudit } from '../audit/audit-log'
 import type { RouteDeps } from '../deps'
+import type { PriceShortfall } from '../domain/catalogue-check'
 import { Refusal } from '../domain/errors'
-import { toHundredths } from '../domain/money'
+import { formatMinorUnits, toHundredths } from '../domain/money'
 import { planTransfer, type BrandPlan } from '../domain/transfer-plan'
 import { renderReceiptPdf } from '../receipt/receipt-pdf'
+import { acceptShortfalls, findAcceptedShortfalls } from '../repositories/price-exceptions'
+import { checkLinesAgainstCatalogues } from './catalogue-checks'
+import { linkOrder, type LinkedOrder } from './linked-order'
 import { orderGid, orderNumber } from './order-gid'
 import {
   findBrandTransfer,
@@ -111,16 +115,35 @@ export function createTransferService(
             transfers.find(String(id)),
           ])
     if (!order) throw new Refusal('not_found', TRANSFER_ERRORS.creatorOrderNotFound)
-    return { order, transfer }
+    return { order: await linkOrder(deps.db, order), transfer }
   }
 
-  /** The per-brand figures of an order that was never processed; 404 or 422 when there are none. */
-  async function plan(order: CommerceOrder): Promise<BrandPlan[]> {
+  /**
+   * The per-brand figures of an order that was never processed (404 or 422 when there are none),
+   * and what is wrong with its lines as the brands' stores sell them, less `accepted`.
+   */
+  async function planAndCheck(order: LinkedOrder, accepted: readonly PriceShortfall[]) {
     const input = await loadPlanInput(deps.db, order)
     if (!input) throw new Refusal('not_found', TRANSFER_ERRORS.creatorOrderNotFound)
     const result = planTransfer(input)
     if (!result.ok) throw new Refusal('business_rule', TRANSFER_ERRORS[result.error])
-    return result.brands
+    const failures = await checkLinesAgainstCatalogues(
+      { commerce: deps.commerce, remote },
+      order,
+      result.brands,
+      accepted,
+    )
+    return { brands: result.brands, failures }
+  }
+
+  /** The plan, refused whole when a line fails the catalogue checks: no brand is ordered or paid. */
+  async function plan(order: LinkedOrder): Promise<BrandPlan[]> {
+    const accepted = await findAcceptedShortfalls(deps.db, String(order.id))
+    const { brands, failures } = await planAndCheck(order, accepted)
+    if (failures.length > 0) {
+      throw new Refusal('business_rule', failures.map((failure) => failure.message).join('; '))
+    }
+    return brands
   }
 
   /** Frozen figures once processing started (later rate changes never show); else the plan. */
@@ -150,7 +173,7 @@ export function createTransferService(
   }
 
   /** Freezes the figures on the first attempt; a concurrent first attempt's figures stand. */
-  async function freeze(order: CommerceOrder, brands: BrandPlan[]): Promise<void> {
+  async function freeze(order: LinkedOrder, brands: BrandPlan[]): Promise<void> {
     await transfers.createIfAbsent(
       {
         creator_order_id: String(order.id),
@@ -179,7 +202,7 @@ export function createTransferService(
    */
   function brandProcessing(
     transfer: StoredTransfer,
-    order: CommerceOrder,
+    order: LinkedOrder,
     payout: (brand: BrandToPay) => Promise<Payout>,
     lease: Lease,
     unsettled: { call: boolean },
@@ -331,6 +354,56 @@ export function createTransferService(
 
     async receipt(creatorOrderId: string): Promise<Uint8Array> {
       return renderReceiptPdf(receiptDataOf(await view(creatorOrderId), timestamp()))
+    },
+
+    /**
+     * Accepts, for an order not yet processed, its lines priced below their brands' prices as
+     * they stand now, with the administrator's reason (audited in the same transaction). Every
+     * other check still applies, and a price that changes afterwards is checked again.
+     */
+    async acceptPriceException(creatorOrderId: string, reason: string, adminEmail: string | null) {
+      const { order, transfer } = await loadOrder(creatorOrderId)
+      const id = String(order.id)
+      if (transfer) {
+        throw new Refusal(
+          'conflict',
+          `Creator order ${order.name} was processed already (${transfer.status}): its figures are frozen, and no price exception applies to it`,
+        )
+      }
+      const { failures } = await planAndCheck(order, [])
+      const shortfalls = failures.flatMap((failure) =>
+        failure.kind === 'price' ? [failure.shortfall] : [],
+      )
+      if (shortfalls.length === 0) {
+        throw new Refusal(
+          'business_rule',
+          `No line of creator order ${order.name} is priced below its brand's price: there is no price exception to accept`,
+        )
+      }
+      const acceptedAt = timestamp()
+      await deps.db.transaction().execute(async (trx) => {
+        await acceptShortfalls(trx, {
+          creatorOrderId: id,
+          shortfalls,
+          reason,
+          acceptedBy: adminEmail,
+          acceptedAt,
+        })
+        await recordAudit(trx, deps.now(), {
+          actorEmail: adminEmail,
+          action: 'transfer.accept-price-exception',
+          target: id,
+          details: {
+            reason,
+            lines: shortfalls.map((line) => ({
+              lineItemId: line.lineItemId,
+              price: `${formatMinorUnits(line.priceMinor, line.currency)} ${line.currency}`,
+              brandPrice: `${formatMinorUnits(line.brandPriceMinor, line.brandCurrency)} ${line.brandCurrency}`,
+            })),
+          },
+        })
+      })
+      return { creatorOrderId: orderGid(id), acceptedLines: shortfalls.length, acceptedAt }
     },
 
     /**

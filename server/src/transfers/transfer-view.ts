@@ -1,8 +1,8 @@
 import type { CreatorOrder, TransferPreview, TransferStatus } from '@shared/contract'
 import { PRODUCT_NAME } from '@shared/product'
-import type { CommerceOrder } from '../adapters/commerce/commerce-port'
 import { formatMinorUnits } from '../domain/money'
 import type { ReceiptData } from '../receipt/receipt-pdf'
+import type { LinkedOrder } from './linked-order'
 import { orderGid, orderNumber } from './order-gid'
 
 // How a transfer is shown: the preview answer and the receipt hold the same figures, taken from
@@ -17,7 +17,7 @@ export interface BrandFigures {
 }
 
 export interface TransferView {
-  order: CommerceOrder
+  order: LinkedOrder
   status: TransferStatus
   processedAt: string | null
   brands: BrandFigures[]
@@ -28,7 +28,7 @@ const moneyBag = (minor: number, currency: string) => ({
 })
 
 /** The creator order shaped like Shopify's Order, with each line's brand. */
-export function creatorOrderOf(order: CommerceOrder): CreatorOrder {
+export function creatorOrderOf(order: LinkedOrder): CreatorOrder {
   return {
     id: orderGid(order.id),
     name: order.name,

@@ -65,6 +65,7 @@ export function buildHandlers({ session, settings, api, desktop }: Services): Ha
 
     'transfer/preview': (query) => api.call('adminPreviewOrderTransfer', { query }),
     'transfer/process': (body) => api.call('adminCreateOrderTransfer', { body }),
+    'transfer/acceptPriceException': (body) => api.call('adminAcceptPriceException', { body }),
     'receipt/fetch': async (query) => {
       const bytes = await api.call('adminPreviewOrderTransferReceiptPdf', { query })
       return { receiptId: receipts.remember(bytes), bytes }

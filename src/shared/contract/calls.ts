@@ -207,6 +207,27 @@ export const calls = {
     }),
     status: 201,
   }),
+  /** Accepts one order's lines priced below their brands' prices, as they stand, with a reason. */
+  adminAcceptPriceException: call({
+    method: 'POST',
+    path: '/admin-accept-price-exception',
+    body: z
+      .object({
+        creatorOrderId: CreatorOrderId,
+        reason: z
+          .string()
+          .trim()
+          .min(10, 'must say why, in at least 10 characters')
+          .max(500, 'must be at most 500 characters'),
+      })
+      .strict(),
+    response: z.object({
+      creatorOrderId: z.string(),
+      acceptedLines: z.number().int().positive(),
+      acceptedAt: z.string(),
+    }),
+    status: 200,
+  }),
   adminCreatorOrders: call({
     method: 'GET',
     path: '/admin-creator-orders',

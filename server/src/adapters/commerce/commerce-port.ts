@@ -19,8 +19,10 @@ export interface CommerceOrderLine {
   /** after the discounts allocated to this line; the commission base */
   discountedTotalMinor: number
   imageUrl: string | null
-  /** The brand variant this creator product copies; null for the creator's own products. */
-  source: { brandStoreShop: string; brandVariantId: string } | null
+  /** The creator's variant (gid://shopify/ProductVariant/…); null once deleted from its store. */
+  variantId: string | null
+  /** That variant's price in the creator's store now, in minor units of the shop's currency. */
+  variantPriceMinor: number | null
 }
 
 export interface CommerceOrder {
@@ -30,7 +32,10 @@ export interface CommerceOrder {
   email: string | null
   createdAt: string
   storeShop: string
+  /** The presentment currency: what the customer paid in, and the currency of every amount. */
   currency: string
+  /** The creator store's own currency, that of its variants' prices. */
+  shopCurrency: string
   subtotalMinor: number
   taxMinor: number
   shippingMinor: number
@@ -49,6 +54,13 @@ export interface CreatorOrderHeader {
   createdAt: string
   currency: string
   totalMinor: number
+}
+
+/** A brand's variants as its store has them now, and the store's currency. */
+export interface BrandCatalogue {
+  currency: string
+  /** By variant GID; a variant the store no longer has is absent. */
+  variants: Map<string, { priceMinor: number; productStatus: string }>
 }
 
 export interface BrandOrderInput {
@@ -105,6 +117,8 @@ export interface CommercePort {
     shop: string,
     take: (orders: CreatorOrderHeader[]) => Promise<boolean>,
   ): Promise<void>
+  /** The brand store's variants of `variantIds` as it sells them now (price, product status). */
+  readBrandVariants(shop: string, variantIds: string[]): Promise<BrandCatalogue>
   /** orderCreate in the brand's store; answers the new order's GID. */
   createOrder(
     shop: string,

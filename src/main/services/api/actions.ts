@@ -24,6 +24,7 @@ export const CALL_ACTIONS: Record<CallName, string> = {
   adminPreviewOrderTransfer: 'fetch preview',
   adminPreviewOrderTransferReceiptPdf: 'fetch receipt PDF',
   adminCreateOrderTransfer: 'process transfer',
+  adminAcceptPriceException: 'accept price exception',
   adminCreatorOrders: 'fetch orders',
   adminOrderTransfers: 'fetch transfer history',
   adminOrderTransfersCsv: 'export CSV',

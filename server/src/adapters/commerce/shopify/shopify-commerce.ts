@@ -12,6 +12,7 @@ import {
 } from '../commerce-port'
 import type { ShopifyApi } from './shopify-api'
 import {
+  BRAND_VARIANTS,
   CREATOR_ORDER,
   ORDER_BY_TAG,
   ORDER_CREATE,
@@ -26,6 +27,9 @@ import { readProducts } from './shopify-products'
 // shopify-operations.ts, with Shopify's MoneyV2 decimal strings turned into minor units of the
 // order's currency and its user errors into refusals.
 
+/** Shopify's limit on the ids of one nodes(ids:) query. */
+const NODES_PER_QUERY = 250
+
 /** Creator shops asked at once for an order nobody has indexed yet. */
 const CREATOR_SHOPS_ASKED_AT_ONCE = 8
 
@@ -37,6 +41,7 @@ interface OrderNode {
   name: string
   email: string | null
   createdAt: string
+  currencyCode: string
   presentmentCurrencyCode: string
   subtotalPriceSet: Money
   totalTaxSet: Money
@@ -59,10 +64,7 @@ interface OrderNode {
       image: { url: string } | null
       originalUnitPriceSet: Money
       discountedTotalSet: Money
-      variant: {
-        sourceShop: { value: string } | null
-        sourceVariant: { value: string } | null
-      } | null
+      variant: { id: string; price: string } | null
     }[]
     pageInfo: { hasNextPage: boolean; endCursor: string | null }
   }
@@ -110,6 +112,7 @@ export function createShopifyCommerce(deps: { db: Db; api: ShopifyApi }): Commer
       createdAt: order.createdAt,
       storeShop: shop,
       currency,
+      shopCurrency: order.currencyCode,
       subtotalMinor: minor(order.subtotalPriceSet),
       taxMinor: minor(order.totalTaxSet),
       shippingMinor: minor(order.totalShippingPriceSet),
@@ -125,8 +128,6 @@ export function createShopifyCommerce(deps: { db: Db; api: ShopifyApi }): Commer
       paymentIntentId: order.paymentIntent?.value.trim() || null,
       lines: lines.map((line) => {
         const unitPriceMinor = minor(line.originalUnitPriceSet)
-        const sourceShop = line.variant?.sourceShop?.value
-        const sourceVariant = line.variant?.sourceVariant?.value
         return {
           id: line.id,
           title: line.title,
@@ -135,10 +136,10 @@ export function createShopifyCommerce(deps: { db: Db; api: ShopifyApi }): Commer
           originalTotalMinor: unitPriceMinor * line.quantity,
           discountedTotalMinor: minor(line.discountedTotalSet),
           imageUrl: line.image?.url ?? null,
-          source:
-            sourceShop && sourceVariant
-              ? { brandStoreShop: sourceShop, brandVariantId: sourceVariant }
-              : null,
+          variantId: line.variant?.id ?? null,
+          variantPriceMinor: line.variant
+            ? toMinorUnits(line.variant.price, order.currencyCode)
+            : null,
         }
       }),
     }
@@ -220,6 +221,31 @@ export function createShopifyCommerce(deps: { db: Db; api: ShopifyApi }): Commer
       // Not found is only an answer when every creator shop answered.
       if (failure) throw failure.reason
       return null
+    },
+
+    async readBrandVariants(shop, variantIds) {
+      const pages: {
+        shop: { currencyCode: string }
+        nodes: ({ id?: string; price?: string; product?: { status: string } } | null)[]
+      }[] = []
+      // At least one query, which also says the shop's currency.
+      let at = 0
+      do {
+        const ids = variantIds.slice(at, at + NODES_PER_QUERY)
+        pages.push(await api.request(shop, BRAND_VARIANTS, { ids }))
+        at += NODES_PER_QUERY
+      } while (at < variantIds.length)
+      const currency = pages[0]!.shop.currencyCode
+      const variants = new Map<string, { priceMinor: number; productStatus: string }>()
+      for (const node of pages.flatMap((page) => page.nodes)) {
+        // A missing variant answers null, another type's id an empty object: neither is sold.
+        if (!node?.id || node.price === undefined || !node.product) continue
+        variants.set(node.id, {
+          priceMinor: toMinorUnits(node.price, currency),
+          productStatus: node.product.status,
+        })
+      }
+      return { currency, variants }
     },
 
     async createOrder(shop, input, options) {

@@ -12,6 +12,7 @@ export const CREATOR_ORDER = /* GraphQL */ `
       name
       email
       createdAt
+      currencyCode
       presentmentCurrencyCode
       subtotalPriceSet { ${MONEY} }
       totalTaxSet { ${MONEY} }
@@ -27,12 +28,27 @@ export const CREATOR_ORDER = /* GraphQL */ `
           image { url }
           originalUnitPriceSet { ${MONEY} }
           discountedTotalSet { ${MONEY} }
-          variant {
-            sourceShop: metafield(namespace: "tandem", key: "source_shop") { value }
-            sourceVariant: metafield(namespace: "tandem", key: "source_variant") { value }
-          }
+          variant { id price }
         }
         pageInfo { hasNextPage endCursor }
+      }
+    }
+  }
+`
+
+/** Brand variants as the brand's store has them now: price (the shop's currency) and status. */
+export const BRAND_VARIANTS = /* GraphQL */ `
+  query BrandVariants($ids: [ID!]!) {
+    shop {
+      currencyCode
+    }
+    nodes(ids: $ids) {
+      ... on ProductVariant {
+        id
+        price
+        product {
+          status
+        }
       }
     }
   }

@@ -1,0 +1,74 @@
+import type { CommercePort } from '../adapters/commerce/commerce-port'
+import {
+  catalogueFailures,
+  type CatalogueOfBrand,
+  type LineFailure,
+  type LineToCheck,
+  type PriceShortfall,
+} from '../domain/catalogue-check'
+import type { BrandPlan } from '../domain/transfer-plan'
+import type { LinkedOrder } from './linked-order'
+import { settleWithLimit, upstreamRefusal } from './remote-call'
+
+// The catalogue checks of a planned transfer (INTEGRATIONS.md "Links between stores"): each
+// brand's store is read for the variants its lines name, as it sells them now, and each line is
+// checked against it. Brands are read at once, at most 8 together, like processing's steps.
+
+const BRANDS_READ_AT_ONCE = 8
+
+/** Runs a call to the platform within the caller's deadline. */
+type Remote = <T>(call: (signal: AbortSignal) => Promise<T>) => Promise<T>
+
+/** The brand lines of the plan in the order's line order, with what the order says of each. */
+function linesToCheck(order: LinkedOrder, brands: BrandPlan[]): LineToCheck[] {
+  const planned = new Map(
+    brands.flatMap((brand) =>
+      brand.lines.map((line) => [line.lineItemId, { brand: brand.brandStoreShop, line }] as const),
+    ),
+  )
+  return order.lines.flatMap((line) => {
+    const brandLine = planned.get(line.id)
+    if (!brandLine) return []
+    return [
+      {
+        lineItemId: line.id,
+        title: line.title,
+        brandStoreShop: brandLine.brand,
+        brandVariantId: brandLine.line.brandVariantId,
+        unitPriceMinor: line.unitPriceMinor,
+        variantPriceMinor: line.variantPriceMinor,
+      },
+    ]
+  })
+}
+
+/** Each planned line's failure against its brand's store, less the shortfalls `accepted`. */
+export async function checkLinesAgainstCatalogues(
+  deps: { commerce: CommercePort; remote: Remote },
+  order: LinkedOrder,
+  brands: BrandPlan[],
+  accepted: readonly PriceShortfall[],
+): Promise<LineFailure[]> {
+  const lines = linesToCheck(order, brands)
+  const read = await settleWithLimit(brands, BRANDS_READ_AT_ONCE, async (brand) => {
+    const ids = [...new Set(brand.lines.map((line) => line.brandVariantId))]
+    try {
+      const catalogue = await deps.remote(() =>
+        deps.commerce.readBrandVariants(brand.brandStoreShop, ids),
+      )
+      return [brand.brandStoreShop, catalogue] as const
+    } catch (error) {
+      throw upstreamRefusal(
+        `Brand catalogue read failed for ${brand.brandStoreShop}`,
+        'commerce platform',
+        error,
+      )
+    }
+  })
+  const catalogues = new Map<string, CatalogueOfBrand>()
+  for (const outcome of read) {
+    if (outcome.status === 'rejected') throw outcome.reason
+    catalogues.set(...outcome.value)
+  }
+  return catalogueFailures(lines, order, catalogues, accepted)
+}

@@ -1,0 +1,230 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { LUMEN, NORTHWIND, order1001Brands } from '../support/sandbox-figures'
+import { linkVariants } from '../../server/src/repositories/variant-links'
+import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
+
+// Which brand variant a creator's line becomes, and at what price, is decided by Tandem's own
+// links and the brand's store, never by the creator's store. Each attack ends with nothing
+// ordered in any brand store and nothing paid through Stripe.
+
+const MAYA = 'maya-makes.myshopify.com'
+const variant = (id: number) => `gid://shopify/ProductVariant/${id}`
+/** Maya's copies: 401 the overshirt (of Northwind's 201), 403 the face oil (of Lumen's 203). */
+const MAYA_STICKER_PACK = variant(406)
+const OVERSHIRT = variant(201)
+const FACE_OIL = variant(203)
+const STICKER_LINE = 'gid://shopify/LineItem/10013'
+
+let server: ServerUnderTest
+
+beforeEach(async () => {
+  server = await startServerUnderTest({ stripeApi: { wait: async () => {} } })
+})
+
+afterEach(async () => {
+  await server.close()
+})
+
+const preview = (creatorOrderId: string) =>
+  server.app.inject({
+    method: 'GET',
+    url: `/admin-preview-order-transfer?creatorOrderId=${creatorOrderId}`,
+    headers: server.asAdmin,
+  })
+
+const processOrder = (creatorOrderId: string) =>
+  server.app.inject({
+    method: 'POST',
+    url: '/admin-create-order-transfer',
+    headers: server.asAdmin,
+    payload: { creatorOrderId },
+  })
+
+const acceptPriceException = (creatorOrderId: string, reason: string) =>
+  server.app.inject({
+    method: 'POST',
+    url: '/admin-accept-price-exception',
+    headers: server.asAdmin,
+    payload: { creatorOrderId, reason },
+  })
+
+/** Nothing was ordered from any brand, nothing paid, and no transfer was even frozen. */
+async function expectNothingMoved() {
+  for (const brand of [NORTHWIND, LUMEN, 'ironpeak-outdoor.myshopify.com']) {
+    expect(server.shopify.orders(brand)).toEqual([])
+  }
+  expect(server.stripe.transfers()).toEqual([])
+  expect(await server.db.selectFrom('order_transfers').selectAll().execute()).toEqual([])
+}
+
+/** Tandem's link of Maya's sticker pack to a brand variant, as a mistaken listing would write it. */
+const linkStickerPackTo = (brandStoreShop: string, brandVariantId: string) =>
+  linkVariants(
+    server.db,
+    [
+      {
+        creatorStoreShop: MAYA,
+        creatorVariantId: MAYA_STICKER_PACK,
+        brandStoreShop,
+        brandVariantId,
+      },
+    ],
+    new Date().toISOString(),
+  )
+
+describe("a creator's edits to its own store", () => {
+  it('never make its own product a brand line: the metafields it writes are not read', async () => {
+    // Maya points her sticker pack at Northwind's $68 overshirt in her own admin.
+    server.shopify.editVariant(MAYA, MAYA_STICKER_PACK, {
+      metafields: [
+        {
+          namespace: 'tandem',
+          key: 'source_shop',
+          value: NORTHWIND,
+          type: 'single_line_text_field',
+        },
+        {
+          namespace: 'tandem',
+          key: 'source_variant',
+          value: OVERSHIRT,
+          type: 'single_line_text_field',
+        },
+      ],
+    })
+    // Order 1003 is two sticker packs: still the creator's own products only.
+    expect((await preview('1003')).json()).toEqual({
+      error: 'business_rule',
+      message: 'No brand orders found',
+    })
+    const answer = await processOrder('1003')
+    expect(answer.statusCode).toBe(422)
+    expect(answer.json().message).toBe('No brand orders found')
+    await expectNothingMoved()
+  })
+})
+
+describe('the brand catalogue check', () => {
+  it('refuses a line linked to a pricier brand variant, naming the line, the brand and the prices', async () => {
+    await linkStickerPackTo(NORTHWIND, OVERSHIRT)
+    const sentence =
+      `Line "Sticker Pack" (${STICKER_LINE}) cannot be transferred to ${NORTHWIND}: its price ` +
+      "5.00 USD is below the brand's price 68.00 USD; an administrator may accept a price " +
+      'exception for this order'
+    // Order 1001's sticker pack is now a Northwind line; the rest of the order is fine.
+    const shown = await preview('1001')
+    expect(shown.statusCode).toBe(422)
+    expect(shown.json().message).toBe(sentence)
+    const answer = await processOrder('1001')
+    expect(answer.statusCode).toBe(422)
+    expect(answer.json()).toEqual({ error: 'business_rule', message: sentence })
+    await expectNothingMoved()
+  })
+
+  it('refuses a line whose brand product is no longer active, or whose variant is gone', async () => {
+    server.shopify.editVariant(LUMEN, FACE_OIL, { productStatus: 'DRAFT' })
+    await linkStickerPackTo(NORTHWIND, variant(999_999))
+    const answer = await processOrder('1001')
+    expect(answer.statusCode).toBe(422)
+    expect(answer.json().message).toBe(
+      `Line "Rosehip Face Oil" (gid://shopify/LineItem/10012) cannot be transferred to ${LUMEN}: ` +
+        `the brand's product of variant ${FACE_OIL} is DRAFT, not ACTIVE; ` +
+        `Line "Sticker Pack" (${STICKER_LINE}) cannot be transferred to ${NORTHWIND}: the ` +
+        `brand's store has no variant ${variant(999_999)} any more; link the creator's product ` +
+        'to one it sells',
+    )
+    await expectNothingMoved()
+  })
+
+  it("compares an order in another currency at the creator's own price of the variant", async () => {
+    // Order 1005 sold the overshirt for 62.00 EUR; Maya's store prices it 68.00 USD, as Northwind.
+    expect((await preview('1005')).statusCode).toBe(200)
+    server.shopify.editVariant(NORTHWIND, OVERSHIRT, { priceMinor: 7000 })
+    const answer = await processOrder('1005')
+    expect(answer.statusCode).toBe(422)
+    expect(answer.json().message).toBe(
+      `Line "Linen Overshirt" (gid://shopify/LineItem/10051) cannot be transferred to ` +
+        `${NORTHWIND}: its price 68.00 USD is below the brand's price 70.00 USD; an administrator ` +
+        'may accept a price exception for this order',
+    )
+    await expectNothingMoved()
+  })
+})
+
+describe('a price exception', () => {
+  const REASON = 'Lumen agreed to the launch price by email on 24 November'
+
+  it('lets one order through at the prices it accepted, audited with the reason', async () => {
+    // Lumen raises the face oil from 34.50 to 36.00 after order 1001 was sold.
+    server.shopify.editVariant(LUMEN, FACE_OIL, { priceMinor: 3600 })
+    expect((await processOrder('1001')).statusCode).toBe(422)
+
+    const accepted = await acceptPriceException('1001', REASON)
+    expect(accepted.statusCode).toBe(200)
+    expect(accepted.json()).toMatchObject({
+      creatorOrderId: 'gid://shopify/Order/1001',
+      acceptedLines: 1,
+    })
+    const [entry] = await server.db.selectFrom('audit_log').selectAll().execute()
+    expect(entry).toMatchObject({
+      actor_email: 'claim-admin@tandem.test',
+      action: 'transfer.accept-price-exception',
+      target: '1001',
+    })
+    expect(JSON.parse(entry!.details)).toEqual({
+      reason: REASON,
+      lines: [
+        { lineItemId: 'gid://shopify/LineItem/10012', price: '34.50 USD', brandPrice: '36.00 USD' },
+      ],
+    })
+
+    // The figures are PRODUCT.md's: the commission base is what the customer paid.
+    const shown = await preview('1001')
+    expect(shown.statusCode).toBe(200)
+    expect(shown.json().preview.brands).toEqual(order1001Brands())
+    expect((await processOrder('1001')).statusCode).toBe(201)
+    expect(
+      server.stripe
+        .transfers()
+        .map((made) => made.amount)
+        .sort(),
+    ).toEqual([10200, 2484])
+  })
+
+  it('does not cover a price changed after it was accepted', async () => {
+    server.shopify.editVariant(LUMEN, FACE_OIL, { priceMinor: 3600 })
+    expect((await acceptPriceException('1001', REASON)).statusCode).toBe(200)
+    server.shopify.editVariant(LUMEN, FACE_OIL, { priceMinor: 4000 })
+    const answer = await processOrder('1001')
+    expect(answer.statusCode).toBe(422)
+    expect(answer.json().message).toContain(
+      "its price 34.50 USD is below the brand's price 40.00 USD",
+    )
+    await expectNothingMoved()
+  })
+
+  it('is refused where there is nothing to accept, without a reason, and once processed', async () => {
+    const none = await acceptPriceException('1001', REASON)
+    expect(none.statusCode).toBe(422)
+    expect(none.json().message).toBe(
+      "No line of creator order #1001 is priced below its brand's price: there is no price exception to accept",
+    )
+    const short = await acceptPriceException('1001', 'ok')
+    expect(short.statusCode).toBe(400)
+    expect(short.json().message).toContain('reason')
+
+    // Only prices can be excepted: an inactive product stays refused.
+    server.shopify.editVariant(LUMEN, FACE_OIL, { productStatus: 'ARCHIVED' })
+    expect((await acceptPriceException('1001', REASON)).statusCode).toBe(422)
+    server.shopify.editVariant(LUMEN, FACE_OIL, { productStatus: 'ACTIVE' })
+
+    expect((await processOrder('1001')).statusCode).toBe(201)
+    const late = await acceptPriceException('1001', REASON)
+    expect(late.statusCode).toBe(409)
+    expect(late.json().message).toBe(
+      'Creator order #1001 was processed already (COMPLETED): its figures are frozen, and no price exception applies to it',
+    )
+    expect(await server.db.selectFrom('audit_log').select('action').execute()).toEqual([
+      { action: 'transfer.process' },
+    ])
+  })
+})
