@@ -1,6 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
+import { PRICE_EXCEPTION_HINT } from '@shared/contract'
 import type { ChannelResult, FetchedReceipt, SavedFile } from '@shared/ipc'
 import { BridgeError } from '@renderer/lib/bridge'
 import { formatDateTime } from '@renderer/lib/format'
@@ -182,6 +183,65 @@ describe('Sending a creator order ID', () => {
     await expectToast('Failed to fetch preview', 'Commission not found', 'error')
     expect(screen.queryByRole('region', { name: 'Creator Order' })).not.toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Process transfer' })).not.toBeInTheDocument()
+  })
+})
+
+describe('A price exception', () => {
+  const BELOW =
+    'Line "Rosehip Face Oil" (gid://shopify/LineItem/10012) cannot be transferred to ' +
+    `${LUMEN}: its price 34.50 USD is below the brand's price 36.00 USD; ${PRICE_EXCEPTION_HINT}`
+  const REASON = 'Lumen agreed to the launch price by email'
+
+  it('is offered on a refusal that allows one, asks for a reason, then previews again', async () => {
+    let previews = 0
+    const { user, callsTo } = renderTransfer({
+      'transfer/preview': () => {
+        previews += 1
+        if (previews === 1) throw serverRefusal('fetch preview', BELOW)
+        return order1001()
+      },
+      'transfer/acceptPriceException': () => ({
+        creatorOrderId: 'gid://shopify/Order/1001',
+        acceptedLines: 1,
+        acceptedAt: '2026-11-25T10:00:00.000Z',
+      }),
+    })
+    await user.type(await screen.findByLabelText('Creator order ID'), '1001{Enter}')
+    await expectToast('Failed to fetch preview', BELOW, 'error')
+    await user.click(screen.getByRole('button', { name: 'Accept price exception' }))
+
+    const dialog = await screen.findByRole('dialog', { name: 'Accept price exception' })
+    const accept = within(dialog).getByRole('button', { name: 'Accept exception' })
+    const reason = within(dialog).getByLabelText(/Reason/)
+    await user.click(reason)
+    await user.paste('too short')
+    expect(accept).toBeDisabled()
+    await user.clear(reason)
+    await user.paste(REASON)
+    await user.click(accept)
+
+    // The preview sent again replaces the acceptance's toast with its own (one toast at a time).
+    await expectToast('Success', 'Preview fetched successfully')
+    expect(callsTo('transfer/acceptPriceException')).toEqual([
+      {
+        channel: 'transfer/acceptPriceException',
+        args: { creatorOrderId: '1001', reason: REASON },
+      },
+    ])
+    expect(screen.queryByRole('dialog', { name: 'Accept price exception' })).toBeNull()
+    expect(field('Creator Order', 'Name')).toBe('#1001')
+    expect(callsTo('transfer/preview')).toHaveLength(2)
+  })
+
+  it('is not offered for a refusal no administrator can accept', async () => {
+    const { user } = renderTransfer({
+      'transfer/preview': () => {
+        throw serverRefusal('fetch preview', 'Commission not found')
+      },
+    })
+    await user.type(await screen.findByLabelText('Creator order ID'), '1002{Enter}')
+    await expectToast('Failed to fetch preview', 'Commission not found', 'error')
+    expect(screen.queryByRole('button', { name: 'Accept price exception' })).toBeNull()
   })
 })
 

@@ -1,3 +1,4 @@
+import { PRICE_EXCEPTION_HINT } from '@shared/contract'
 import { formatMinorUnits } from './money'
 
 // Whether each line a brand is asked to ship is one the brand sells, at no less than its price.
@@ -95,12 +96,11 @@ function failureOf(
   }
   const brandPrice = `${formatMinorUnits(variant.priceMinor, catalogue.currency)} ${catalogue.currency}`
   const price = comparablePrice(line, order, catalogue.currency)
-  const exception = 'an administrator may accept a price exception for this order'
   if (price === null) {
     return {
       kind: 'price',
       brandStoreShop: brand,
-      message: `${about}: it is priced in ${order.currency}, the brand in ${catalogue.currency} (${brandPrice}), so the prices cannot be compared; ${exception}`,
+      message: `${about}: it is priced in ${order.currency}, the brand in ${catalogue.currency} (${brandPrice}), so the prices cannot be compared; ${PRICE_EXCEPTION_HINT}`,
       shortfall: {
         lineItemId: line.lineItemId,
         priceMinor: line.unitPriceMinor,
@@ -114,7 +114,7 @@ function failureOf(
   return {
     kind: 'price',
     brandStoreShop: brand,
-    message: `${about}: its price ${formatMinorUnits(price.priceMinor, price.currency)} ${price.currency} is below the brand's price ${brandPrice}; ${exception}`,
+    message: `${about}: its price ${formatMinorUnits(price.priceMinor, price.currency)} ${price.currency} is below the brand's price ${brandPrice}; ${PRICE_EXCEPTION_HINT}`,
     shortfall: {
       lineItemId: line.lineItemId,
       priceMinor: price.priceMinor,

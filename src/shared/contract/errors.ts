@@ -40,3 +40,9 @@ export const TRANSFER_ERRORS = {
   creatorOrderNotFound: 'Creator order not found',
   alreadyProcessed: 'Order transfer already processed',
 } as const
+
+/**
+ * How a transfer refusal says that an administrator may accept it (a line priced below its brand's
+ * price): the console offers "Accept price exception" on a refusal that says it.
+ */
+export const PRICE_EXCEPTION_HINT = 'an administrator may accept a price exception for this order'

@@ -1,9 +1,11 @@
 import { useEffect, useEffectEvent, useMemo, useRef, useState, type FormEvent } from 'react'
 import { Alert, Badge, Button, Group, Stack, Tabs, Text, TextInput } from '@mantine/core'
 import { useLocation, useSearchParams } from 'react-router'
+import { PRICE_EXCEPTION_HINT } from '@shared/contract'
 import { PageHeading } from '@renderer/app/PageHeading'
 import { ConfirmDialog } from '@renderer/app/ConfirmDialog'
 import { formatDateTime } from '@renderer/lib/format'
+import { PriceExceptionDialog } from './PriceExceptionDialog'
 import { ReceiptPanel } from './ReceiptPanel'
 import { TransferSummary } from './TransferSummary'
 import { useOrderTransfer, type PreviewAnswer, type TransferTab } from './useOrderTransfer'
@@ -19,6 +21,7 @@ export default function OrderTransferPage() {
   const requestedId = useRequestedOrderId()
   const [orderIdInput, setOrderIdInput] = useState(requestedId?.orderId ?? '')
   const [confirming, setConfirming] = useState(false)
+  const [excepting, setExcepting] = useState<string | null>(null)
 
   // Opened with ?creatorOrderId=…: the ID is filled in (above, or here when another navigation
   // brings one to the open page) and sent, once per navigation, as if typed and sent by hand.
@@ -106,6 +109,17 @@ export default function OrderTransferPage() {
             {preview.status === 'failed' && (
               <Alert color="red" variant="light" title="Failed to fetch preview" maw={640}>
                 Creator order {preview.orderId}: {preview.message}
+                {preview.message.includes(PRICE_EXCEPTION_HINT) && (
+                  <Group mt="sm">
+                    <Button
+                      size="xs"
+                      variant="default"
+                      onClick={() => setExcepting(preview.orderId)}
+                    >
+                      Accept price exception
+                    </Button>
+                  </Group>
+                )}
               </Alert>
             )}
             {preview.status === 'loaded' && <TransferSummary answer={preview.answer} />}
@@ -124,6 +138,14 @@ export default function OrderTransferPage() {
         </Tabs>
       </Stack>
 
+      <PriceExceptionDialog
+        orderId={excepting}
+        onClose={() => setExcepting(null)}
+        onAccepted={(orderId) => {
+          setExcepting(null)
+          void transfer.send(orderId)
+        }}
+      />
       <ConfirmDialog
         title="Confirm processing transfer"
         question={confirming ? CONFIRM_QUESTION : null}
