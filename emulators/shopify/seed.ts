@@ -101,6 +101,7 @@ function seedOrder(shop: ShopRecord, order: (typeof ORDERS)[number]): OrderRecor
     email: customer.email,
     createdAt: order.createdAt,
     financialStatus: 'PAID',
+    cancelledAt: null,
     currency: order.currency,
     tags: [],
     note: null,
@@ -114,8 +115,10 @@ function seedOrder(shop: ShopRecord, order: (typeof ORDERS)[number]): OrderRecor
         variantId: variant.id,
         title: product.title,
         quantity: line.quantity,
+        removedQuantity: 0,
         unitPriceMinor: line.unitPriceMinor ?? variant.priceMinor,
         imageUrl: product.imageUrl,
+        discountAllocations: [],
       }
     }),
     taxMinor: order.taxMinor,
@@ -134,6 +137,8 @@ function seedOrder(shop: ShopRecord, order: (typeof ORDERS)[number]): OrderRecor
     metafields: STRIPE_PAID_ORDERS.includes(order.id)
       ? [link('payment_intent', paymentIntentOf(order.id))]
       : [],
+    discountCodes: [],
+    refunds: [],
   }
 }
 

@@ -5,7 +5,7 @@ import type { CommerceOrder } from '../adapters/commerce/commerce-port'
 import type { RouteDeps } from '../deps'
 import { Refusal } from '../domain/errors'
 import { toHundredths } from '../domain/money'
-import { planTransfer, type BrandPlan } from '../domain/transfer-plan'
+import { orderRefusal, planTransfer, type BrandPlan } from '../domain/transfer-plan'
 import { renderReceiptPdf } from '../receipt/receipt-pdf'
 import { orderGid, orderNumber } from './order-gid'
 import {
@@ -119,8 +119,11 @@ export function createTransferService(
     const input = await loadPlanInput(deps.db, order)
     if (!input) throw new Refusal('not_found', TRANSFER_ERRORS.creatorOrderNotFound)
     const result = planTransfer(input)
-    if (!result.ok) throw new Refusal('business_rule', TRANSFER_ERRORS[result.error])
-    return result.brands
+    if (result.ok) return result.brands
+    throw new Refusal(
+      'business_rule',
+      result.error === 'orderNotTransferable' ? result.message : TRANSFER_ERRORS[result.error],
+    )
   }
 
   /** Frozen figures once processing started (later rate changes never show); else the plan. */
@@ -247,8 +250,9 @@ export function createTransferService(
       const brandOrderId =
         brand.brand_order_id ??
         (await runStep(brand, 'createOrder', {
-          reconcile: async () =>
-            (await deps.commerce.findOrderByTag(shop, transferTag(creatorOrderId)))?.id ?? null,
+          reconcile: async (pendingSince) =>
+            (await deps.commerce.findOrderByTag(shop, transferTag(creatorOrderId), pendingSince))
+              ?.id ?? null,
           act: async (signal) =>
             (
               await deps.commerce.createOrder(
@@ -349,6 +353,9 @@ export function createTransferService(
       if (existing && leaseHeld(existing, timestamp())) {
         throw new Refusal('conflict', TRANSFER_IN_PROGRESS)
       }
+      // A transfer begun before the order was cancelled or refunded goes no further.
+      const refusal = existing ? orderRefusal(order) : null
+      if (refusal !== null) throw new Refusal('business_rule', refusal)
       const planned = existing ? null : await plan(order)
       // Whether every brand still owed can be paid, before anything is frozen or ordered.
       const owed = brandsToPay(existing, planned)
