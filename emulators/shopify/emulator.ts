@@ -28,6 +28,7 @@ import {
   type FinancialStatus,
   type OrderRecord,
   type ShopRecord,
+  withOrderHistory,
 } from './state'
 import { LeakyBucket, type ThrottleConfig } from './throttle'
 import { Timers } from './timers'
@@ -159,7 +160,8 @@ export async function startShopifyEmulator(
   options: ShopifyEmulatorOptions,
 ): Promise<ShopifyEmulator> {
   const log = options.log ?? (() => {})
-  const loaded = options.stateFile ? loadStateFile<EmulatorState>(options.stateFile) : undefined
+  const file = options.stateFile ? loadStateFile<EmulatorState>(options.stateFile) : undefined
+  const loaded = file && withOrderHistory(file)
   const state = loaded ?? emptyState()
   if (!loaded && options.seed !== false) seedSandbox(state, options.imageBaseUrl)
 

@@ -154,6 +154,25 @@ export const emptyState = (): EmulatorState => ({
   lastIds: { shop: 0, product: 0, variant: 0, order: 0, webhook: 0 },
 })
 
+/**
+ * A state file written before orders kept their edits, refunds, cancellation and discounts, read
+ * as orders that had none of them (no `npm run stack:reset` needed).
+ */
+export function withOrderHistory(state: EmulatorState): EmulatorState {
+  for (const shop of Object.values(state.shops)) {
+    for (const order of shop.orders as Partial<OrderRecord>[]) {
+      order.cancelledAt ??= null
+      order.discountCodes ??= []
+      order.refunds ??= []
+      for (const line of (order.lines ?? []) as Partial<OrderLineRecord>[]) {
+        line.removedQuantity ??= 0
+        line.discountAllocations ??= []
+      }
+    }
+  }
+  return state
+}
+
 export const gid = (type: string, id: number | string) => `gid://shopify/${type}/${id}`
 
 /** The number in a GID of the given type, or null when the string is not one. */

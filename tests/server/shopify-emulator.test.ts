@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -599,10 +599,24 @@ describe('Shopify emulator', () => {
       const lines = [{ variantId: variant(406), quantity: 3 }]
       const id = await first.createPaidOrder(CREATOR, { lines })
       await first.close()
+      // As a file written before orders kept their edits, refunds, cancellation and discounts.
+      const saved = JSON.parse(readFileSync(options.stateFile, 'utf8'))
+      for (const order of saved.shops[CREATOR].orders) {
+        delete order.cancelledAt
+        delete order.discountCodes
+        delete order.refunds
+        for (const line of order.lines) {
+          delete line.removedQuantity
+          delete line.discountAllocations
+        }
+      }
+      writeFileSync(options.stateFile, JSON.stringify(saved))
       const second = await startShopifyEmulator(options)
-      const kept = { id, lines: [{ quantity: 3, unitPrice: '5.00' }] }
+      const kept = { id, cancelledAt: null, lines: [{ quantity: 3, unitPrice: '5.00' }] }
       expect(second.orders(CREATOR).at(-1)).toMatchObject(kept)
       expect(second.stockOf(variant(406))).toBe(97)
+      second.refund(CREATOR, id, [{ line: 0, quantity: 1 }])
+      expect(second.orders(CREATOR).at(-1)?.displayFinancialStatus).toBe('PARTIALLY_REFUNDED')
       await second.close()
     } finally {
       rmSync(dir, { recursive: true, force: true })
