@@ -19,6 +19,7 @@ import {
 import {
   lineBaseMinor,
   planTransfer,
+  soldLessThanFrozen,
   TransferPlanDataError,
   type PlanInput,
   type PlanLine,
@@ -633,6 +634,31 @@ describe('planTransfer', () => {
         [{ lineItemId: 'soap', brandVariantId: 'gid://shopify/ProductVariant/soap', quantity: 2 }],
       ],
     ])
+  })
+
+  it('tells a frozen transfer the order now sells less of, a variant summed over its lines', () => {
+    const variant = 'gid://shopify/ProductVariant/socks'
+    // Two lines of the same socks, one of them refunded: one pair left of two frozen.
+    const order = sandboxOrder('USD', urban, [
+      line('socks', northwind, 1, 1800),
+      line('socks', northwind, 1, 1800, 0),
+      line('soap', lumen, 3, 2775),
+    ])
+    expect(soldLessThanFrozen(order, northwind, [{ brandVariantId: variant, quantity: 2 }])).toBe(
+      true,
+    )
+    expect(
+      soldLessThanFrozen(order, northwind, [
+        { brandVariantId: variant, quantity: 1 },
+        { brandVariantId: variant, quantity: 1 },
+      ]),
+    ).toBe(true)
+    expect(soldLessThanFrozen(order, northwind, [{ brandVariantId: variant, quantity: 1 }])).toBe(
+      false,
+    )
+    const soap = [{ brandVariantId: 'gid://shopify/ProductVariant/soap', quantity: 3 }]
+    expect(soldLessThanFrozen(order, lumen, soap)).toBe(false)
+    expect(soldLessThanFrozen(order, northwind, soap)).toBe(true)
   })
 
   it('plans only a paid, live order, naming it and its state', () => {

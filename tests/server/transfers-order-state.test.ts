@@ -164,13 +164,22 @@ describe('an order that is not paid, or no longer stands', () => {
       `Creator order #${number} has nothing left to transfer: every brand line was refunded or removed`,
     )
   })
+})
 
-  it('goes no further with a transfer begun before the order was cancelled', async () => {
-    const number = await mayaOrder(17050)
-    // The first attempt stops after Northwind's order: Shopify refuses Lumen's.
+describe('a transfer begun before a refund or edit', () => {
+  /** Processes the order with Lumen's brand order refused by Shopify: Northwind alone is done. */
+  async function northwindDone(number: string) {
     server.shopify.script({ operation: 'orderCreate', mode: 'error', status: 503, shop: LUMEN })
     expect((await processOrder(number)).statusCode).toBe(502)
-    const before = made()
+    expect(made()).toEqual({
+      brandOrders: [{ shop: NORTHWIND, lines: [[OVERSHIRT, 2]] }],
+      transfers: [{ destination: 'acct_sandbox_northwind_apparel', amount: 10200 }],
+    })
+  }
+
+  it('goes no further once the order was cancelled', async () => {
+    const number = await mayaOrder(17050)
+    await northwindDone(number)
     server.shopify.cancel(MAYA, orderGid(number))
     const again = await processOrder(number)
     expect(again.statusCode).toBe(422)
@@ -179,7 +188,34 @@ describe('an order that is not paid, or no longer stands', () => {
         `^Creator order #${number} was cancelled \\(.+\\): a cancelled order is not transferred$`,
       ),
     )
-    expect(made()).toEqual(before)
+    expect(made().brandOrders.map((order) => order.shop)).toEqual([NORTHWIND])
+  })
+
+  it('orders and pays nothing more for a brand whose line was refunded since', async () => {
+    const number = await mayaOrder(17050)
+    await northwindDone(number)
+    refund(number, { line: 1, quantity: 1 })
+    const again = await processOrder(number)
+    expect({ status: again.statusCode, body: again.json() }).toEqual({
+      status: 422,
+      body: {
+        error: 'business_rule',
+        message: `Creator order #${number} was refunded or edited since its transfer began: ${LUMEN} would be ordered or paid for more than is still sold, so nothing more is done`,
+      },
+    })
+    expect(made().brandOrders.map((order) => order.shop)).toEqual([NORTHWIND])
+    expect(made().transfers).toHaveLength(1)
+  })
+
+  it('goes on for the brands still owed when only a settled brand’s line changed', async () => {
+    const number = await mayaOrder(17050)
+    await northwindDone(number)
+    server.shopify.removeUnits(MAYA, orderGid(number), [{ line: 0, quantity: 1 }])
+    expect((await processOrder(number)).statusCode).toBe(201)
+    expect(made().transfers).toEqual([
+      { destination: 'acct_sandbox_lumen_botanicals', amount: 2484 },
+      { destination: 'acct_sandbox_northwind_apparel', amount: 10200 },
+    ])
   })
 })
 

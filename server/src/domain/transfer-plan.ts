@@ -166,6 +166,43 @@ function brandLineOf(
   }
 }
 
+/** The units of each brand variant, keyed by its shop and id. */
+function unitsByVariant(units: { shop: string; variantId: string; quantity: number }[]) {
+  const totals = new Map<string, number>()
+  for (const { shop, variantId, quantity } of units) {
+    const key = `${shop} ${variantId}`
+    totals.set(key, (totals.get(key) ?? 0) + quantity)
+  }
+  return totals
+}
+
+/**
+ * Whether the order now sells fewer units of a brand's variants than `frozen` (the lines of a
+ * transfer frozen earlier) would order and pay for: it was edited or refunded since.
+ */
+export function soldLessThanFrozen(
+  input: PlanInput,
+  brandStoreShop: string,
+  frozen: { brandVariantId: string; quantity: number }[],
+): boolean {
+  const sold = unitsByVariant(
+    input.lines.flatMap((line) => {
+      const brandLine = brandLineOf(line, input.creatorStoreShop)
+      if (brandLine === null) return []
+      const { brandVariantId: variantId, quantity } = brandLine.line
+      return [{ shop: brandLine.shop, variantId, quantity }]
+    }),
+  )
+  const wanted = unitsByVariant(
+    frozen.map(({ brandVariantId, quantity }) => ({
+      shop: brandStoreShop,
+      variantId: brandVariantId,
+      quantity,
+    })),
+  )
+  return [...wanted].some(([key, quantity]) => (sold.get(key) ?? 0) < quantity)
+}
+
 /**
  * The per-brand figures of a creator order, shared by preview and processing so both show and
  * move the same amounts. Brands come in the order of their first line in the order.

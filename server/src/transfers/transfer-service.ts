@@ -5,7 +5,12 @@ import type { CommerceOrder } from '../adapters/commerce/commerce-port'
 import type { RouteDeps } from '../deps'
 import { Refusal } from '../domain/errors'
 import { toHundredths } from '../domain/money'
-import { orderRefusal, planTransfer, type BrandPlan } from '../domain/transfer-plan'
+import {
+  orderRefusal,
+  planTransfer,
+  soldLessThanFrozen,
+  type BrandPlan,
+} from '../domain/transfer-plan'
 import { renderReceiptPdf } from '../receipt/receipt-pdf'
 import { orderGid, orderNumber } from './order-gid'
 import {
@@ -124,6 +129,29 @@ export function createTransferService(
       'business_rule',
       result.error === 'orderNotTransferable' ? result.message : TRANSFER_ERRORS[result.error],
     )
+  }
+
+  /**
+   * Before a transfer frozen earlier goes on: the order still paid and standing, and no brand with
+   * a step left about to be ordered or paid for more units than the order still sells (an edit
+   * or refund since). 422 otherwise, and nothing more is done.
+   */
+  async function checkStillOwed(order: CommerceOrder, transfer: StoredTransfer): Promise<void> {
+    const refusal = orderRefusal(order)
+    if (refusal !== null) throw new Refusal('business_rule', refusal)
+    const input = await loadPlanInput(deps.db, order)
+    if (!input) throw new Refusal('not_found', TRANSFER_ERRORS.creatorOrderNotFound)
+    const short = transfer.brands.find(
+      (brand) =>
+        (brand.brand_order_id === null || brand.paid_at === null || owesTransfer(brand)) &&
+        soldLessThanFrozen(input, brand.brand_store_shop, frozenLines(brand)),
+    )
+    if (short) {
+      throw new Refusal(
+        'business_rule',
+        `Creator order ${order.name} was refunded or edited since its transfer began: ${short.brand_store_shop} would be ordered or paid for more than is still sold, so nothing more is done`,
+      )
+    }
   }
 
   /** Frozen figures once processing started (later rate changes never show); else the plan. */
@@ -353,9 +381,7 @@ export function createTransferService(
       if (existing && leaseHeld(existing, timestamp())) {
         throw new Refusal('conflict', TRANSFER_IN_PROGRESS)
       }
-      // A transfer begun before the order was cancelled or refunded goes no further.
-      const refusal = existing ? orderRefusal(order) : null
-      if (refusal !== null) throw new Refusal('business_rule', refusal)
+      if (existing) await checkStillOwed(order, existing)
       const planned = existing ? null : await plan(order)
       // Whether every brand still owed can be paid, before anything is frozen or ordered.
       const owed = brandsToPay(existing, planned)
