@@ -97,9 +97,7 @@ export function orderRefusal(order: PlanOrder): string | null {
  * never exceeds what was paid for them. Integer minor units throughout.
  */
 export function lineBaseMinor(line: PlanLine): number {
-  if (line.currentQuantity === line.quantity) {
-    return line.quantity * line.unitPriceMinor - line.discountMinor
-  }
+  if (line.quantity === 0) return 0
   const keptDiscount = Math.ceil((line.discountMinor * line.currentQuantity) / line.quantity)
   return line.currentQuantity * line.unitPriceMinor - keptDiscount
 }
