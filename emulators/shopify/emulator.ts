@@ -8,7 +8,14 @@ import type { Runtime } from './context'
 import { FaultScript, type ShopifyFault } from './faults'
 import { formatMinor } from './money'
 import { signedAppLaunch } from './oauth'
-import { announcePaid, createOrder } from './orders'
+import {
+  announcePaid,
+  cancelOrder,
+  createOrder,
+  findOrder,
+  refundOrder,
+  removeFromOrder,
+} from './orders'
 import { requestListener, type Surface } from './routes'
 import { addCopies, addGeneratedProducts, seedSandbox } from './seed'
 import {
@@ -18,9 +25,12 @@ import {
   gid,
   type AppRecord,
   type EmulatorState,
+  type FinancialStatus,
   type MetafieldRecord,
+  type OrderRecord,
   type ProductRecord,
   type ShopRecord,
+  withOrderHistory,
 } from './state'
 import { LeakyBucket, type ThrottleConfig } from './throttle'
 import { Timers } from './timers'
@@ -58,11 +68,32 @@ export interface EmulatedOrder {
   tags: string[]
   note: string | null
   email: string | null
-  displayFinancialStatus: 'PENDING' | 'PAID'
+  displayFinancialStatus: FinancialStatus
+  cancelledAt: string | null
   currency: string
   /** As the console's contract carries an address: the country as its code. */
   shippingAddress: z.infer<typeof ShippingAddress> | null
   lines: { variantId: string | null; title: string; quantity: number; unitPrice: string }[]
+}
+
+/** A customer's order as a test makes it: lines, and how it was paid and discounted. */
+export interface CustomerOrder {
+  lines: { variantId: string; quantity: number }[]
+  email?: string
+  metafields?: { namespace: string; key: string; value: string }[]
+  /** PAID unless told otherwise; only a PAID order is announced on orders/paid. */
+  financialStatus?: FinancialStatus
+  /** An order-level discount code and the amount it takes off, allocated across the lines. */
+  discount?: { code: string; amountMinor: number }
+  /** Now unless told otherwise: an older order falls outside the 60-day window. */
+  createdAt?: string
+  tags?: string[]
+}
+
+/** A line of an order, by its position (0 for the first), and how many of its units. */
+export interface LineUnits {
+  line: number
+  quantity: number
 }
 
 export interface ShopifyEmulator {
@@ -102,14 +133,17 @@ export interface ShopifyEmulator {
   /** Revokes the shop's tokens and subscriptions; resolves once APP_UNINSTALLED was attempted. */
   uninstall(shop: string): Promise<void>
   /** A customer's paid order; resolves with its GID once ORDERS_PAID was first attempted. */
-  createPaidOrder(
-    shop: string,
-    order: {
-      lines: { variantId: string; quantity: number }[]
-      email?: string
-      metafields?: { namespace: string; key: string; value: string }[]
-    },
-  ): Promise<string>
+  createPaidOrder(shop: string, order: Omit<CustomerOrder, 'financialStatus'>): Promise<string>
+  /** A customer's order in any financial state; announced on orders/paid when PAID. */
+  createCustomerOrder(shop: string, order: CustomerOrder): Promise<string>
+  /** The merchant refunds these units (refundCreate with refund line items). */
+  refund(shop: string, orderId: string, units: LineUnits[]): void
+  /** The merchant edits the order, taking these units off (orderEditBegin … orderEditCommit). */
+  removeUnits(shop: string, orderId: string, units: LineUnits[]): void
+  /** The merchant cancels the order (orderCancel), without a refund. */
+  cancel(shop: string, orderId: string): void
+  /** What the shop's app configuration grants tokens issued from now on (client credentials). */
+  setScopes(shop: string, scopes: string): void
   /** The query Shopify appends to the App URL, signed with the shop's client secret. */
   signedAppLaunch(shop: string): URLSearchParams
 }
@@ -138,7 +172,8 @@ export async function startShopifyEmulator(
   options: ShopifyEmulatorOptions,
 ): Promise<ShopifyEmulator> {
   const log = options.log ?? (() => {})
-  const loaded = options.stateFile ? loadStateFile<EmulatorState>(options.stateFile) : undefined
+  const file = options.stateFile ? loadStateFile<EmulatorState>(options.stateFile) : undefined
+  const loaded = file && withOrderHistory(file)
   const state = loaded ?? emptyState()
   if (!loaded && options.seed !== false) seedSandbox(state, options.imageBaseUrl)
 
@@ -170,6 +205,40 @@ export async function startShopifyEmulator(
     const shop = state.shops[domain]
     if (!shop) throw new Error(`The emulator has no shop ${domain}`)
     return shop
+  }
+  const orderOf = (shop: string, orderId: string) => {
+    const order = findOrder(shopOf(shop), orderId)
+    if (!order) throw new Error(`${shop} has no order ${orderId}`)
+    return order
+  }
+  const lineUnits = (order: OrderRecord, { line, quantity }: LineUnits) => {
+    const found = order.lines[line]
+    if (!found) throw new Error(`Order ${order.name} has no line at position ${line}`)
+    return { lineItemId: found.id, quantity }
+  }
+  async function createCustomerOrder(shop: string, order: CustomerOrder): Promise<string> {
+    const record = shopOf(shop)
+    const input = {
+      email: order.email ?? 'customer@example.com',
+      lineItems: order.lines,
+      shippingAddress: CUSTOMER_ADDRESS,
+      metafields: order.metafields,
+      tags: order.tags,
+    }
+    const financialStatus = order.financialStatus ?? 'PAID'
+    // A checkout claims stock; the emulator lets a test oversell rather than fail.
+    const created = createOrder(runtime, record, input, {
+      inventoryBehaviour: 'DECREMENT_IGNORING_POLICY',
+      financialStatus,
+      discount: order.discount,
+    })
+    if (!created.order) throw new Error(created.userErrors.map((e) => e.message).join('; '))
+    if (order.createdAt) {
+      created.order.createdAt = order.createdAt
+      runtime.save()
+    }
+    if (financialStatus === 'PAID') await announcePaid(runtime, record, created.order)
+    return gid('Order', created.order.id)
   }
   const surface: Surface = {
     runtime,
@@ -246,6 +315,7 @@ export async function startShopifyEmulator(
         note: order.note,
         email: order.email,
         displayFinancialStatus: order.financialStatus,
+        cancelledAt: order.cancelledAt,
         currency: order.currency,
         shippingAddress: order.shippingAddress && {
           firstName: order.shippingAddress.firstName,
@@ -282,23 +352,31 @@ export async function startShopifyEmulator(
       }
       await runtime.webhooks.deliver(record, 'APP_UNINSTALLED', payload, subscriptions)
     },
-    createPaidOrder: async (shop, order) => {
-      const record = shopOf(shop)
-      const input = {
-        email: order.email ?? 'customer@example.com',
-        lineItems: order.lines,
-        shippingAddress: CUSTOMER_ADDRESS,
-        metafields: order.metafields,
+    createPaidOrder: (shop, order) => createCustomerOrder(shop, order),
+    createCustomerOrder: (shop, order) => createCustomerOrder(shop, order),
+    refund: (shop, orderId, units) => {
+      const order = orderOf(shop, orderId)
+      refundOrder(
+        order,
+        units.map((unit) => lineUnits(order, unit)),
+      )
+      runtime.save()
+    },
+    removeUnits: (shop, orderId, units) => {
+      const order = orderOf(shop, orderId)
+      for (const unit of units) {
+        const { lineItemId, quantity } = lineUnits(order, unit)
+        removeFromOrder(order, lineItemId, quantity)
       }
-      // A checkout claims stock; the emulator lets a test oversell rather than fail.
-      const checkout = {
-        inventoryBehaviour: 'DECREMENT_IGNORING_POLICY',
-        financialStatus: 'PAID',
-      } as const
-      const created = createOrder(runtime, record, input, checkout)
-      if (!created.order) throw new Error(created.userErrors.map((e) => e.message).join('; '))
-      await announcePaid(runtime, record, created.order)
-      return gid('Order', created.order.id)
+      runtime.save()
+    },
+    cancel: (shop, orderId) => {
+      cancelOrder(orderOf(shop, orderId))
+      runtime.save()
+    },
+    setScopes: (shop, scopes) => {
+      shopOf(shop).scopes = scopes
+      runtime.save()
     },
     signedAppLaunch: (shop) => signedAppLaunch(shopOf(shop)),
   }

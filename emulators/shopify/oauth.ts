@@ -7,7 +7,8 @@ import type { ShopRecord, TokenRecord } from './state'
 // the authorization-code install with its signed redirect, and expiring offline tokens renewed
 // by single-use refresh tokens.
 
-const ALL_SCOPES = 'read_products,write_products,read_orders,write_orders'
+/** What a shop's app configuration grants unless told otherwise (ShopRecord.scopes). */
+const ALL_SCOPES = 'read_products,write_products,read_orders,read_all_orders,write_orders'
 const CLIENT_CREDENTIALS_TTL_S = 86399
 const EXPIRING_OFFLINE_TTL_S = 3600
 const REFRESH_TTL_S = 7776000
@@ -104,10 +105,11 @@ export function answerAccessToken(
         error: 'shop_not_permitted',
         error_description: 'Client credentials cannot be performed on this shop.',
       })
-    const accessToken = issue(shop.accessTokens, 'shpat_', ALL_SCOPES, CLIENT_CREDENTIALS_TTL_S)
+    const scope = shop.scopes ?? ALL_SCOPES
+    const accessToken = issue(shop.accessTokens, 'shpat_', scope, CLIENT_CREDENTIALS_TTL_S)
     const body = {
       access_token: accessToken,
-      scope: ALL_SCOPES,
+      scope,
       expires_in: CLIENT_CREDENTIALS_TTL_S,
     }
     answer = json(200, body)

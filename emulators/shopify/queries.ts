@@ -35,6 +35,9 @@ const orderSortKeys = {
   CREATED_AT: (order: OrderRecord) => order.createdAt,
 }
 
+/** Without read_all_orders an app sees only the orders of the last 60 days (Shopify's Order docs). */
+const ORDER_WINDOW_MS = 60 * 24 * 60 * 60 * 1000
+
 /** Shopify refuses a malformed id outright, while a well-formed unknown one is just null. */
 function checkedGid(id: string): string {
   if (!/^gid:\/\/shopify\/[A-Za-z]+\/\d+/.test(id))
@@ -44,10 +47,13 @@ function checkedGid(id: string): string {
 
 export function queryRoot(ctx: RequestContext) {
   const { shop, runtime } = ctx
+  const allOrders = ctx.scopes.includes('read_all_orders')
+  const visible = (o: OrderRecord) =>
+    allOrders || Date.parse(o.createdAt) >= Date.now() - ORDER_WINDOW_MS
 
   const order = ({ id }: { id: string }) => {
     const found = findOrder(shop, checkedGid(id))
-    return found ? orderView(ctx, found) : null
+    return found && visible(found) ? orderView(ctx, found) : null
   }
 
   const product = ({ id }: { id: string }) => {
@@ -98,11 +104,13 @@ export function queryRoot(ctx: RequestContext) {
       ),
     order,
     orders: (args: ListArgs & { sortKey: keyof typeof orderSortKeys }) => {
-      // Orders reach the search index a little after they are created; a plain listing sees all.
+      // Orders reach the search index a little after they are created; a listing without a
+      // query reads the orders themselves and sees them at once.
       const now = Date.now()
+      const inWindow = shop.orders.filter(visible)
       const indexed = args.query
-        ? shop.orders.filter((o) => (runtime.searchableAt.get(o.id) ?? 0) <= now)
-        : shop.orders
+        ? inWindow.filter((o) => (runtime.searchableAt.get(o.id) ?? 0) <= now)
+        : inWindow
       const found = searchOrders(indexed, args.query)
       const ordered = sorted(found, orderSortKeys[args.sortKey], args.reverse)
       return connection(ordered, args, (o) => orderView(ctx, o), ctx.bulk)

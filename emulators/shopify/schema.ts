@@ -155,31 +155,42 @@ export const schema = buildSchema(`
     name: String!
     email: String
     createdAt: DateTime!
+    cancelledAt: DateTime
     displayFinancialStatus: OrderDisplayFinancialStatus
     currencyCode: CurrencyCode!
     presentmentCurrencyCode: CurrencyCode!
     tags: [String!]!
     note: String
+    discountCodes: [String!]!
     subtotalPriceSet: MoneyBag
+    totalDiscountsSet: MoneyBag
     totalTaxSet: MoneyBag
     totalShippingPriceSet: MoneyBag!
     totalPriceSet: MoneyBag!
+    totalRefundedSet: MoneyBag!
     shippingAddress: MailingAddress
+    refunds(first: Int): [Refund!]!
     lineItems(first: Int, last: Int, after: String, before: String): LineItemConnection!
     metafield(namespace: String, key: String!): Metafield
   }
 
 
+  type Refund implements Node { id: ID!, createdAt: DateTime, totalRefundedSet: MoneyBag! }
+
+  type DiscountAllocation { allocatedAmountSet: MoneyBag! }
+
   type LineItem implements Node {
     id: ID!
     title: String!
     quantity: Int!
+    currentQuantity: Int!
     variant: ProductVariant
     image: Image
     originalUnitPriceSet: MoneyBag!
     originalTotalSet: MoneyBag!
     discountedTotalSet: MoneyBag!
     totalDiscountSet: MoneyBag!
+    discountAllocations: [DiscountAllocation!]!
   }
 
 

@@ -96,6 +96,7 @@ function seedOrder(shop: ShopRecord, order: (typeof ORDERS)[number]): OrderRecor
     email: customer.email,
     createdAt: order.createdAt,
     financialStatus: 'PAID',
+    cancelledAt: null,
     currency: order.currency,
     tags: [],
     note: null,
@@ -109,8 +110,10 @@ function seedOrder(shop: ShopRecord, order: (typeof ORDERS)[number]): OrderRecor
         variantId: variant.id,
         title: product.title,
         quantity: line.quantity,
+        removedQuantity: 0,
         unitPriceMinor: line.unitPriceMinor ?? variant.priceMinor,
         imageUrl: product.imageUrl,
+        discountAllocations: [],
       }
     }),
     taxMinor: order.taxMinor,
@@ -129,6 +132,8 @@ function seedOrder(shop: ShopRecord, order: (typeof ORDERS)[number]): OrderRecor
     metafields: STRIPE_PAID_ORDERS.includes(order.id)
       ? [metafield('payment_intent', paymentIntentOf(order.id))]
       : [],
+    discountCodes: [],
+    refunds: [],
   }
 }
 

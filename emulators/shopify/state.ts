@@ -43,13 +43,44 @@ export interface AddressRecord {
   phone: string | null
 }
 
+/** A discount's share of one line, as Shopify allocates it (for the line's ordered quantity). */
+export interface DiscountAllocationRecord {
+  /** The discount code, or the title of a discount without one. */
+  code: string
+  /** Whether it applies to the whole order (a code on the cart) rather than to this line alone. */
+  orderLevel: boolean
+  amountMinor: number
+}
+
 export interface OrderLineRecord {
   id: string
   variantId: string | null
   title: string
+  /** As ordered; edits and refunds lower the current quantity, never this. */
   quantity: number
+  /** What order edits and refunds took off the line. */
+  removedQuantity: number
   unitPriceMinor: number
   imageUrl: string | null
+  discountAllocations: DiscountAllocationRecord[]
+}
+
+/** Shopify's OrderDisplayFinancialStatus, all of it. */
+export type FinancialStatus =
+  | 'AUTHORIZED'
+  | 'EXPIRED'
+  | 'PAID'
+  | 'PARTIALLY_PAID'
+  | 'PARTIALLY_REFUNDED'
+  | 'PENDING'
+  | 'REFUNDED'
+  | 'VOIDED'
+
+export interface RefundRecord {
+  id: string
+  createdAt: string
+  amountMinor: number
+  lines: { lineItemId: string; quantity: number }[]
 }
 
 export interface OrderRecord {
@@ -57,7 +88,9 @@ export interface OrderRecord {
   name: string
   email: string | null
   createdAt: string
-  financialStatus: 'PENDING' | 'PAID'
+  financialStatus: FinancialStatus
+  /** When the merchant cancelled it; null while it stands. */
+  cancelledAt: string | null
   /** One currency per order: the emulator converts nothing, so shop and presentment money agree. */
   currency: string
   tags: string[]
@@ -67,6 +100,9 @@ export interface OrderRecord {
   shippingMinor: number
   shippingAddress: AddressRecord | null
   metafields: MetafieldRecord[]
+  /** The order-level discount codes applied at checkout. */
+  discountCodes: string[]
+  refunds: RefundRecord[]
 }
 
 export interface WebhookRecord {
@@ -96,6 +132,8 @@ export interface ShopRecord {
   app: AppRecord
   /** Whether the client-credentials grant works (the app belongs to the shop's organisation). */
   grant: 'allow' | 'refuse'
+  /** What the app's configuration grants the client-credentials grant; ALL_SCOPES when absent. */
+  scopes?: string
   products: ProductRecord[]
   orders: OrderRecord[]
   webhooks: WebhookRecord[]
@@ -115,6 +153,25 @@ export const emptyState = (): EmulatorState => ({
   shops: {},
   lastIds: { shop: 0, product: 0, variant: 0, order: 0, webhook: 0 },
 })
+
+/**
+ * A state file written before orders kept their edits, refunds, cancellation and discounts, read
+ * as orders that had none of them (no `npm run stack:reset` needed).
+ */
+export function withOrderHistory(state: EmulatorState): EmulatorState {
+  for (const shop of Object.values(state.shops)) {
+    for (const order of shop.orders as Partial<OrderRecord>[]) {
+      order.cancelledAt ??= null
+      order.discountCodes ??= []
+      order.refunds ??= []
+      for (const line of (order.lines ?? []) as Partial<OrderLineRecord>[]) {
+        line.removedQuantity ??= 0
+        line.discountAllocations ??= []
+      }
+    }
+  }
+  return state
+}
 
 export const gid = (type: string, id: number | string) => `gid://shopify/${type}/${id}`
 

@@ -1,7 +1,7 @@
 import { connection, type PageArgs } from './connection'
 import type { RequestContext } from './context'
 import { formatMinor, moneyBag } from './money'
-import { orderTotals } from './orders'
+import { currentQuantity, lineDiscountMinor, orderTotals } from './orders'
 import {
   findVariant,
   gid,
@@ -99,35 +99,56 @@ export function orderView(ctx: RequestContext, order: OrderRecord) {
     name: order.name,
     email: order.email,
     createdAt: order.createdAt,
+    cancelledAt: order.cancelledAt,
     displayFinancialStatus: order.financialStatus,
     // The shop's currency, that of its prices; the customer paid in the presentment currency.
     currencyCode: ctx.shop.currency,
     presentmentCurrencyCode: order.currency,
     tags: order.tags,
     note: order.note,
+    discountCodes: order.discountCodes,
     subtotalPriceSet: money(totals.subtotalMinor),
+    totalDiscountsSet: money(totals.discountsMinor),
     totalTaxSet: money(order.taxMinor),
     totalShippingPriceSet: money(order.shippingMinor),
     totalPriceSet: money(totals.totalMinor),
+    totalRefundedSet: money(totals.refundedMinor),
     shippingAddress: order.shippingAddress && addressView(order.shippingAddress),
+    refunds: () =>
+      order.refunds.map((refund) => ({
+        __typename: 'Refund',
+        id: refund.id,
+        createdAt: refund.createdAt,
+        totalRefundedSet: money(refund.amountMinor),
+      })),
     lineItems: (args: PageArgs) =>
       connection(
         order.lines,
         args,
         (line) => {
           const found = line.variantId ? findVariant(ctx.shop, line.variantId) : undefined
-          const total = money(line.quantity * line.unitPriceMinor)
+          const originalTotalMinor = line.quantity * line.unitPriceMinor
+          // Shopify's discountedTotalSet leaves order-level discounts out; their shares are
+          // only in discountAllocations.
+          const lineLevelMinor = line.discountAllocations
+            .filter((allocation) => !allocation.orderLevel)
+            .reduce((sum, allocation) => sum + allocation.amountMinor, 0)
           return {
             __typename: 'LineItem',
             id: line.id,
             title: line.title,
             quantity: line.quantity,
+            currentQuantity: currentQuantity(line),
             variant: found ? variantView(ctx, found.product, found.variant) : null,
             image: line.imageUrl ? { url: line.imageUrl, altText: null } : null,
             originalUnitPriceSet: money(line.unitPriceMinor),
-            originalTotalSet: total,
-            discountedTotalSet: total,
-            totalDiscountSet: money(0),
+            originalTotalSet: money(originalTotalMinor),
+            discountedTotalSet: money(originalTotalMinor - lineLevelMinor),
+            totalDiscountSet: money(lineDiscountMinor(line)),
+            discountAllocations: line.discountAllocations.map((allocation) => ({
+              __typename: 'DiscountAllocation',
+              allocatedAmountSet: money(allocation.amountMinor),
+            })),
           }
         },
         ctx.bulk,

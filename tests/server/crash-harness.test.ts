@@ -23,6 +23,11 @@ const BOUNDARIES = ['before-intent', 'before-call', 'after-call', 'after-record'
  * even a loaded machine's calls to the emulators (a few queries each) stay well within.
  */
 const LEASE_MS = 3600
+/**
+ * Shopify's order search lags behind new orders: here longer than the lease, so that a restarted
+ * server reconciles before the search could find the order its predecessor made.
+ */
+const SEARCH_LAG_MS = 10_000
 
 const LUMEN_ACCOUNT = 'acct_sandbox_lumen_botanicals'
 const OVERSHIRT = 'gid://shopify/ProductVariant/201'
@@ -47,7 +52,10 @@ let shopify: ShopifyEmulator | undefined
 let stripe: StripeEmulator | undefined
 async function scenario() {
   database = await freshSharedDatabase()
-  shopify = await startShopifyEmulator({ imageBaseUrl: 'http://127.0.0.1' })
+  shopify = await startShopifyEmulator({
+    imageBaseUrl: 'http://127.0.0.1',
+    searchLagMs: SEARCH_LAG_MS,
+  })
   stripe = await startStripeEmulator()
   processes = []
 }

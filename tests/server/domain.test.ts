@@ -17,7 +17,9 @@ import {
   toMinorUnits,
 } from '../../server/src/domain/money'
 import {
+  lineBaseMinor,
   planTransfer,
+  soldLessThanFrozen,
   TransferPlanDataError,
   type PlanInput,
   type PlanLine,
@@ -346,19 +348,34 @@ const sandboxUniqueRates: Record<string, ReadonlyMap<string, number>> = {
 }
 const knownStores: ReadonlySet<string> = new Set([northwind, lumen, ironpeak])
 
+/** A line whose units cost `totalMinor` after discounts, all still sold unless told. */
 function line(
   lineItemId: string,
   brandStoreShop: string | null,
   quantity: number,
-  discountedTotalMinor: number,
+  totalMinor: number,
+  currentQuantity = quantity,
 ): PlanLine {
   const brandVariantId =
     brandStoreShop === null ? null : `gid://shopify/ProductVariant/${lineItemId}`
-  return { lineItemId, brandStoreShop, brandVariantId, quantity, discountedTotalMinor }
+  const unitPriceMinor = quantity === 0 ? 0 : Math.ceil(totalMinor / quantity)
+  const discountMinor = unitPriceMinor * quantity - totalMinor
+  return {
+    lineItemId,
+    brandStoreShop,
+    brandVariantId,
+    quantity,
+    currentQuantity,
+    unitPriceMinor,
+    discountMinor,
+  }
 }
+
+const PAID_ORDER = { name: '#2001', financialStatus: 'PAID', cancelledAt: null }
 
 function sandboxOrder(currency: string, creatorStoreShop: string, lines: PlanLine[]): PlanInput {
   return {
+    order: PAID_ORDER,
     currency,
     creatorStoreShop,
     lines,
@@ -527,6 +544,7 @@ describe('planTransfer', () => {
   it('sums the per-brand figures into the totals rather than applying rates to the sum', () => {
     // Each brand's 0.5-cent commission rounds up; rates on the 10-cent sum would give 1 cent each.
     const order: PlanInput = {
+      order: PAID_ORDER,
       currency: 'USD',
       creatorStoreShop: maya,
       lines: [line('a', northwind, 1, 5), line('b', lumen, 1, 5)],
@@ -588,17 +606,87 @@ describe('planTransfer', () => {
     })
   })
 
-  it('leaves out lines removed by an edit or refund', () => {
+  it('leaves out lines removed by an edit or refund, and says when nothing is left', () => {
     const order = sandboxOrder('USD', urban, [
-      line('socks', northwind, 0, 0),
+      line('socks', northwind, 1, 1800, 0),
       line('soap', lumen, 3, 2775),
     ])
     const result = planTransfer(order)
     expect(result.ok && result.brands.map((brand) => brand.brandStoreShop)).toEqual([lumen])
-    expect(planTransfer(sandboxOrder('USD', urban, [line('socks', northwind, 0, 0)]))).toEqual({
+    const emptied = [line('socks', northwind, 1, 1800, 0), line('sticker', null, 1, 500)]
+    expect(planTransfer(sandboxOrder('USD', urban, emptied))).toEqual({
       ok: false,
-      error: 'noBrandOrders',
+      error: 'orderNotTransferable',
+      message:
+        'Creator order #2001 has nothing left to transfer: every brand line was refunded or removed',
     })
+  })
+
+  it('bases a partly refunded line on its units still sold, their discount share rounded up', () => {
+    // 3 × 10.00 with 1.00 of discounts; 2 units left keep ceil(100 × 2 / 3) = 67 of it.
+    const partly = { ...line('soap', lumen, 3, 2900, 2), unitPriceMinor: 1000, discountMinor: 100 }
+    expect(lineBaseMinor(partly)).toBe(1933)
+    expect(lineBaseMinor({ ...partly, currentQuantity: 3 })).toBe(2900)
+    const result = planTransfer(sandboxOrder('USD', urban, [partly]))
+    expect(result.ok && result.brands.map(({ baseMinor, lines }) => [baseMinor, lines])).toEqual([
+      [
+        1933,
+        [{ lineItemId: 'soap', brandVariantId: 'gid://shopify/ProductVariant/soap', quantity: 2 }],
+      ],
+    ])
+  })
+
+  it('tells a frozen transfer the order now sells less of, a variant summed over its lines', () => {
+    const variant = 'gid://shopify/ProductVariant/socks'
+    // Two lines of the same socks, one of them refunded: one pair left of two frozen.
+    const order = sandboxOrder('USD', urban, [
+      line('socks', northwind, 1, 1800),
+      line('socks', northwind, 1, 1800, 0),
+      line('soap', lumen, 3, 2775),
+    ])
+    expect(soldLessThanFrozen(order, northwind, [{ brandVariantId: variant, quantity: 2 }])).toBe(
+      true,
+    )
+    expect(
+      soldLessThanFrozen(order, northwind, [
+        { brandVariantId: variant, quantity: 1 },
+        { brandVariantId: variant, quantity: 1 },
+      ]),
+    ).toBe(true)
+    expect(soldLessThanFrozen(order, northwind, [{ brandVariantId: variant, quantity: 1 }])).toBe(
+      false,
+    )
+    const soap = [{ brandVariantId: 'gid://shopify/ProductVariant/soap', quantity: 3 }]
+    expect(soldLessThanFrozen(order, lumen, soap)).toBe(false)
+    expect(soldLessThanFrozen(order, northwind, soap)).toBe(true)
+  })
+
+  it('plans only a paid, live order, naming it and its state', () => {
+    const lines = [line('overshirt', northwind, 1, 6800)]
+    const planned = (order: PlanInput['order']) =>
+      planTransfer({ ...sandboxOrder('USD', maya, lines), order })
+    const refused = (message: string) => ({ ok: false, error: 'orderNotTransferable', message })
+    for (const status of ['PENDING', 'AUTHORIZED', 'PARTIALLY_PAID', 'EXPIRED', 'VOIDED']) {
+      expect(planned({ ...PAID_ORDER, financialStatus: status })).toEqual(
+        refused(`Creator order #2001 is not paid (${status}): only a paid order is transferred`),
+      )
+    }
+    expect(planned({ ...PAID_ORDER, financialStatus: null })).toEqual(
+      refused(
+        'Creator order #2001 is not paid (no financial status): only a paid order is transferred',
+      ),
+    )
+    expect(planned({ ...PAID_ORDER, financialStatus: 'REFUNDED' })).toEqual(
+      refused(
+        'Creator order #2001 was refunded in full (REFUNDED): it has nothing left to transfer',
+      ),
+    )
+    expect(planned({ ...PAID_ORDER, cancelledAt: '2026-11-20T10:00:00Z' })).toEqual(
+      refused(
+        'Creator order #2001 was cancelled (2026-11-20T10:00:00Z): a cancelled order is not transferred',
+      ),
+    )
+    expect(planned({ ...PAID_ORDER, financialStatus: 'PARTIALLY_REFUNDED' }).ok).toBe(true)
   })
 
   it('plans a 100 % creator rate and a 0 % tandem rate', () => {
@@ -623,7 +711,7 @@ describe('planTransfer', () => {
       'Line x has an invalid quantity -1',
     )
     expect(() => planTransfer(sandboxOrder('USD', urban, [line('x', northwind, 1, 1.5)]))).toThrow(
-      'Line x has an invalid total 1.5 minor units',
+      'Line x has an invalid price or discount',
     )
     expect(() => planTransfer(sandboxOrder('XYZ', urban, [line('x', northwind, 1, 100)]))).toThrow(
       MoneyError,

@@ -127,6 +127,8 @@ describe('the commerce port on Shopify', () => {
       id: 1004,
       name: '#1004',
       storeShop: 'urban-trail-edits.myshopify.com',
+      financialStatus: 'PAID',
+      cancelledAt: null,
       currency: 'USD',
       subtotalMinor: 4575,
       taxMinor: 366,
@@ -137,9 +139,10 @@ describe('the commerce port on Shopify', () => {
         {
           title: 'Cedar Soap Bar',
           quantity: 3,
+          currentQuantity: 3,
           unitPriceMinor: 925,
           originalTotalMinor: 2775,
-          discountedTotalMinor: 2775,
+          discountMinor: 0,
           // Urban Trail's copies; which brand variants they stand for is Tandem's record.
           variantId: 'gid://shopify/ProductVariant/604',
           variantPriceMinor: 925,
@@ -164,6 +167,32 @@ describe('the commerce port on Shopify', () => {
     await adapter().commerce.findCreatorOrder(1004)
     expect(asked()).toBe(before)
     expect(await shopify.findCreatorOrder(9999)).toBeNull()
+  })
+
+  it('reads what is still sold of a creator order, its state and every discount of each line', async () => {
+    const id = await server.shopify.createPaidOrder(MAYA, {
+      lines: [
+        { variantId: 'gid://shopify/ProductVariant/401', quantity: 2 },
+        { variantId: 'gid://shopify/ProductVariant/403', quantity: 1 },
+      ],
+      discount: { code: 'SPRING10', amountMinor: 1000 },
+    })
+    server.shopify.refund(MAYA, id, [{ line: 0, quantity: 1 }])
+    const number = Number(id.split('/').pop())
+    expect(await shopify.findCreatorOrder(number)).toMatchObject({
+      financialStatus: 'PARTIALLY_REFUNDED',
+      cancelledAt: null,
+      // 136.00 + 34.50 less the code's 10.00.
+      subtotalMinor: 16050,
+      lines: [
+        // The code's 10.00 split by line totals: 7.97 and 2.02, the cent left over to the first.
+        { quantity: 2, currentQuantity: 1, unitPriceMinor: 6800, discountMinor: 798 },
+        { quantity: 1, currentQuantity: 1, unitPriceMinor: 3450, discountMinor: 202 },
+      ],
+    })
+    server.shopify.cancel(MAYA, id)
+    const cancelled = await shopify.findCreatorOrder(number)
+    expect(cancelled?.cancelledAt).toMatch(/^\d{4}-\d\d-\d\dT/)
   })
 
   it('asks every creator shop for an order nobody indexed, at most 8 at once', async () => {
@@ -276,13 +305,66 @@ describe('the commerce port on Shopify', () => {
   })
 
   it('finds an order by a whole tag of its shop only', async () => {
+    const since = new Date().toISOString()
     const created = await shopify.createOrder(NORTHWIND, {
       ...brandOrder([{ variantId: SOCKS, quantity: 1 }]),
       tags: ['tandem', 'tandem-transfer-10011'],
     })
-    expect(await shopify.findOrderByTag(NORTHWIND, 'tandem-transfer-10011')).toEqual(created)
-    expect(await shopify.findOrderByTag(NORTHWIND, 'tandem-transfer-1001')).toBeNull()
-    expect(await shopify.findOrderByTag(LUMEN, 'tandem-transfer-10011')).toBeNull()
+    expect(await shopify.findOrderByTag(NORTHWIND, 'tandem-transfer-10011', since)).toEqual(created)
+    expect(await shopify.findOrderByTag(NORTHWIND, 'tandem-transfer-1001', since)).toBeNull()
+    expect(await shopify.findOrderByTag(LUMEN, 'tandem-transfer-10011', since)).toBeNull()
+  })
+})
+
+describe('finding an order by its tag while the search index lags', () => {
+  const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString()
+  /** `count` orders of other customers in the brand's shop, made `minutes` ago. */
+  const otherOrders = (count: number, minutes: number) =>
+    Promise.all(
+      Array.from({ length: count }, () =>
+        server.shopify.createCustomerOrder(NORTHWIND, {
+          lines: [{ variantId: SOCKS, quantity: 1 }],
+          financialStatus: 'PENDING',
+          createdAt: minutesAgo(minutes),
+        }),
+      ),
+    )
+
+  beforeEach(async () => {
+    await server.close()
+    server = await startServerUnderTest({ shopifyEmulator: { searchLagMs: 60_000 } })
+    shopify = adapter().commerce
+  })
+
+  it('finds an order made a moment ago, which the search does not see yet, past a page of newer ones', async () => {
+    const since = new Date().toISOString()
+    const created = await shopify.createOrder(NORTHWIND, {
+      ...brandOrder([{ variantId: SOCKS, quantity: 1 }]),
+      tags: ['tandem', 'tandem-transfer-1001'],
+    })
+    await otherOrders(100, -1)
+    expect(await shopify.findOrderByTag(NORTHWIND, 'tandem-transfer-1001', since)).toEqual(created)
+    // Two pages of 100, newest first, with no search query.
+    expect(server.shopify.calls(NORTHWIND, 'orders')).toBe(2)
+  })
+
+  it('reads back no further than the intent, less five minutes for the clocks', async () => {
+    await server.shopify.createCustomerOrder(NORTHWIND, {
+      lines: [{ variantId: SOCKS, quantity: 1 }],
+      financialStatus: 'PENDING',
+      createdAt: minutesAgo(20),
+      tags: ['tandem', 'tandem-transfer-1001'],
+    })
+    await otherOrders(100, 10)
+    expect(
+      await shopify.findOrderByTag(NORTHWIND, 'tandem-transfer-1001', minutesAgo(0)),
+    ).toBeNull()
+    expect(server.shopify.calls(NORTHWIND, 'orders')).toBe(1)
+    // An intent 16 minutes old reads back to 21 minutes: a second page, where the order is.
+    expect(
+      await shopify.findOrderByTag(NORTHWIND, 'tandem-transfer-1001', minutesAgo(16)),
+    ).toMatchObject({ name: expect.stringMatching(/^#\d+$/) })
+    expect(server.shopify.calls(NORTHWIND, 'orders')).toBe(3)
   })
 })
 
@@ -298,7 +380,7 @@ describe('lost answers and server errors', () => {
     // Shopify did it: the order exists once and its stock is taken once.
     expect(server.shopify.orders(NORTHWIND)).toHaveLength(1)
     expect(stock(SOCKS)).toBe(99)
-    expect(await shopify.findOrderByTag(NORTHWIND, 'tandem')).toEqual({
+    expect(await shopify.findOrderByTag(NORTHWIND, 'tandem', clock.toISOString())).toEqual({
       id: 'gid://shopify/Order/1006',
       name: '#1006',
     })

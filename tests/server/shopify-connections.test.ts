@@ -55,7 +55,7 @@ describe('a shop’s connection', () => {
       shop: NORTHWIND,
       state: 'CONNECTED',
       method: 'CLIENT_CREDENTIALS',
-      scopes: ['read_products', 'write_products', 'read_orders', 'write_orders'],
+      scopes: ['read_products', 'write_products', 'read_orders', 'read_all_orders', 'write_orders'],
       message: null,
     }
     expect(tested.json()).toEqual(connected)

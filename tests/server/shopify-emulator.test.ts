@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -103,7 +103,7 @@ describe('Shopify emulator', () => {
     const granted = await postToken(BRAND, clientCredentials(BRAND))
     expect(await json(granted)).toEqual({
       access_token: expect.stringMatching(/^shpat_[0-9a-f]{32}$/),
-      scope: 'read_products,write_products,read_orders,write_orders',
+      scope: 'read_products,write_products,read_orders,read_all_orders,write_orders',
       expires_in: 86399,
     })
     expect((await postToken(BRAND, clientCredentials(BRAND), true)).status).toBe(200)
@@ -443,8 +443,12 @@ describe('Shopify emulator', () => {
     const subscriptions = [{ id: expect.any(String), topic: 'ORDERS_PAID', uri }]
     expect(emulator.webhookSubscriptions(CREATOR)).toEqual(subscriptions)
 
-    const lines = [{ variantId: variant(401), quantity: 1 }]
-    const id = await emulator.createPaidOrder(CREATOR, { lines })
+    const lines = [
+      { variantId: variant(401), quantity: 1 },
+      { variantId: variant(403), quantity: 2 },
+    ]
+    const discount = { code: 'SPRING10', amountMinor: 1000 }
+    const id = await emulator.createPaidOrder(CREATOR, { lines, discount })
     const [first] = received
     const secret = sandboxApp(CREATOR).clientSecret
     expect(first?.headers).toMatchObject({
@@ -456,11 +460,140 @@ describe('Shopify emulator', () => {
         .digest('base64'),
     })
     const payload = JSON.parse(first?.body ?? '')
-    expect(payload).toMatchObject({ admin_graphql_api_id: id, total_price: '68.00' })
+    // Both money sets, as Shopify sends them; the code's 10.00 split 68 : 69 by line totals
+    // (4.96 and 5.03 rounded down, the cent left over to the first line).
+    const usd = (amount: string) => ({
+      shop_money: { amount, currency_code: 'USD' },
+      presentment_money: { amount, currency_code: 'USD' },
+    })
+    expect(payload).toMatchObject({
+      admin_graphql_api_id: id,
+      financial_status: 'paid',
+      cancelled_at: null,
+      total_price: '127.00',
+      total_price_set: usd('127.00'),
+      subtotal_price_set: usd('127.00'),
+      total_discounts_set: usd('10.00'),
+      discount_codes: [{ code: 'SPRING10', amount: '10.00', type: 'fixed_amount' }],
+      line_items: [
+        {
+          quantity: 1,
+          current_quantity: 1,
+          price_set: usd('68.00'),
+          discount_allocations: [{ amount: '4.97', amount_set: usd('4.97') }],
+        },
+        {
+          quantity: 2,
+          current_quantity: 2,
+          price_set: usd('34.50'),
+          discount_allocations: [{ amount: '5.03', amount_set: usd('5.03') }],
+        },
+      ],
+    })
     const retried = await until(() => received[1])
     const webhookId = first?.headers['x-shopify-webhook-id']
     expect(retried.headers['x-shopify-webhook-id']).toBe(webhookId)
     await new Promise((resolve) => receiver.close(resolve))
+  })
+
+  it('keeps what became of an order: edits, refunds, cancellation, and each line’s discounts', async () => {
+    const id = await emulator.createCustomerOrder(CREATOR, {
+      lines: [
+        { variantId: variant(401), quantity: 2 },
+        { variantId: variant(403), quantity: 1 },
+      ],
+      discount: { code: 'SPRING10', amountMinor: 1000 },
+    })
+    const query = `query ($id: ID!) { order(id: $id) {
+      displayFinancialStatus cancelledAt discountCodes
+      totalPriceSet { shopMoney { amount } } totalRefundedSet { presentmentMoney { amount } }
+      refunds { totalRefundedSet { presentmentMoney { amount } } }
+      lineItems(first: 5) { nodes { quantity currentQuantity
+        discountedTotalSet { presentmentMoney { amount } }
+        discountAllocations { allocatedAmountSet { shopMoney { amount currencyCode } } } } } } }`
+    const order = async () => (await data(CREATOR, query, { id })).order
+    const allocation = (amount: string) => ({
+      allocatedAmountSet: { shopMoney: { amount, currencyCode: 'USD' } },
+    })
+    expect(await order()).toEqual({
+      displayFinancialStatus: 'PAID',
+      cancelledAt: null,
+      discountCodes: ['SPRING10'],
+      totalPriceSet: { shopMoney: { amount: '160.50' } },
+      totalRefundedSet: { presentmentMoney: { amount: '0.00' } },
+      refunds: [],
+      lineItems: {
+        nodes: [
+          // An order-level code is left out of discountedTotalSet: only its allocations show it.
+          {
+            quantity: 2,
+            currentQuantity: 2,
+            discountedTotalSet: { presentmentMoney: { amount: '136.00' } },
+            discountAllocations: [allocation('7.98')],
+          },
+          {
+            quantity: 1,
+            currentQuantity: 1,
+            discountedTotalSet: { presentmentMoney: { amount: '34.50' } },
+            discountAllocations: [allocation('2.02')],
+          },
+        ],
+      },
+    })
+
+    // One overshirt refunded: what the customer paid for it, (136.00 − 7.98) ÷ 2 = 64.01.
+    emulator.refund(CREATOR, id, [{ line: 0, quantity: 1 }])
+    expect(await order()).toMatchObject({
+      displayFinancialStatus: 'PARTIALLY_REFUNDED',
+      totalRefundedSet: { presentmentMoney: { amount: '64.01' } },
+      refunds: [{ totalRefundedSet: { presentmentMoney: { amount: '64.01' } } }],
+      lineItems: { nodes: [{ currentQuantity: 1 }, { currentQuantity: 1 }] },
+    })
+    // An edit takes the face oil off without a refund.
+    emulator.removeUnits(CREATOR, id, [{ line: 1, quantity: 1 }])
+    expect((await order()).lineItems.nodes.map((line: Json) => line.currentQuantity)).toEqual([
+      1, 0,
+    ])
+    expect(() => emulator.removeUnits(CREATOR, id, [{ line: 1, quantity: 1 }])).toThrow(
+      'has 0 units left, not 1',
+    )
+    // The last overshirt refunded: everything paid is back.
+    emulator.refund(CREATOR, id, [{ line: 0, quantity: 1 }])
+    expect(await order()).toMatchObject({
+      displayFinancialStatus: 'REFUNDED',
+      totalRefundedSet: { presentmentMoney: { amount: '160.50' } },
+    })
+    emulator.cancel(CREATOR, id)
+    expect((await order()).cancelledAt).toMatch(/^\d{4}-\d\d-\d\dT/)
+
+    // A pending order is not announced, and stays pending until marked paid.
+    const pending = await emulator.createCustomerOrder(CREATOR, {
+      lines: [{ variantId: variant(401), quantity: 1 }],
+      financialStatus: 'PENDING',
+    })
+    expect((await data(CREATOR, query, { id: pending })).order.displayFinancialStatus).toBe(
+      'PENDING',
+    )
+  })
+
+  it('hides orders older than 60 days from an app without read_all_orders', async () => {
+    const old = await emulator.createCustomerOrder(CREATOR, {
+      lines: [{ variantId: variant(401), quantity: 1 }],
+      createdAt: new Date(Date.now() - 61 * 24 * 60 * 60 * 1000).toISOString(),
+    })
+    const recent = await emulator.createCustomerOrder(CREATOR, {
+      lines: [{ variantId: variant(401), quantity: 1 }],
+    })
+    const query = `query ($id: ID!) { order(id: $id) { id }
+      orders(first: 50, sortKey: CREATED_AT, reverse: true) { nodes { id } } }`
+    const seen = async (id: string) => {
+      const answer = await data(CREATOR, query, { id })
+      return { order: answer.order, listed: answer.orders.nodes.some((o: Json) => o.id === id) }
+    }
+    expect(await seen(old)).toEqual({ order: { id: old }, listed: true })
+    emulator.setScopes(CREATOR, 'read_products,read_orders,write_orders')
+    expect(await seen(old)).toEqual({ order: null, listed: false })
+    expect(await seen(recent)).toEqual({ order: { id: recent }, listed: true })
   })
 
   it('keeps its state in its file across restarts', async () => {
@@ -471,10 +604,24 @@ describe('Shopify emulator', () => {
       const lines = [{ variantId: variant(406), quantity: 3 }]
       const id = await first.createPaidOrder(CREATOR, { lines })
       await first.close()
+      // As a file written before orders kept their edits, refunds, cancellation and discounts.
+      const saved = JSON.parse(readFileSync(options.stateFile, 'utf8'))
+      for (const order of saved.shops[CREATOR].orders) {
+        delete order.cancelledAt
+        delete order.discountCodes
+        delete order.refunds
+        for (const line of order.lines) {
+          delete line.removedQuantity
+          delete line.discountAllocations
+        }
+      }
+      writeFileSync(options.stateFile, JSON.stringify(saved))
       const second = await startShopifyEmulator(options)
-      const kept = { id, lines: [{ quantity: 3, unitPrice: '5.00' }] }
+      const kept = { id, cancelledAt: null, lines: [{ quantity: 3, unitPrice: '5.00' }] }
       expect(second.orders(CREATOR).at(-1)).toMatchObject(kept)
       expect(second.stockOf(variant(406))).toBe(97)
+      second.refund(CREATOR, id, [{ line: 0, quantity: 1 }])
+      expect(second.orders(CREATOR).at(-1)?.displayFinancialStatus).toBe('PARTIALLY_REFUNDED')
       await second.close()
     } finally {
       rmSync(dir, { recursive: true, force: true })

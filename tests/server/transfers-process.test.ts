@@ -166,6 +166,7 @@ describe('processing order 1001', () => {
       tags: ['tandem', 'tandem-transfer-1001'],
       note,
       displayFinancialStatus: 'PAID',
+      cancelledAt: null,
       lines: [line],
     })
     expect(brandOrders()).toEqual([

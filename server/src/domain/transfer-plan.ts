@@ -6,13 +6,26 @@ export interface PlanLine {
   /** null for the creator's own products (not transferred) */
   brandStoreShop: string | null
   brandVariantId: string | null
-  /** Shopify's current quantity: 0 once an edit or refund removed the line */
+  /** as ordered */
   quantity: number
-  /** the line's total after discounts, excluding tax and shipping, in minor units */
-  discountedTotalMinor: number
+  /** Shopify's current quantity: what is still sold once edits and refunds removed units */
+  currentQuantity: number
+  /** the unit price before discounts, in minor units */
+  unitPriceMinor: number
+  /** every discount allocated to the line (order-level codes included), for `quantity` units */
+  discountMinor: number
+}
+
+/** What the plan needs to know of the creator order itself. */
+export interface PlanOrder {
+  name: string
+  /** Shopify's displayFinancialStatus; null when it gave none */
+  financialStatus: string | null
+  cancelledAt: string | null
 }
 
 export interface PlanInput {
+  order: PlanOrder
   currency: string
   creatorStoreShop: string
   lines: PlanLine[]
@@ -53,6 +66,41 @@ type PlanErrorCode = 'noBrandOrders' | 'storeNotFound' | 'commissionNotFound'
 export type PlanResult =
   | { ok: true; brands: BrandPlan[]; totals: PlanTotals }
   | { ok: false; error: PlanErrorCode; brandStoreShop?: string }
+  /** The order as it stands is not to be transferred; the sentence says why, naming it. */
+  | { ok: false; error: 'orderNotTransferable'; message: string }
+
+/**
+ * The financial states in which the customer's money is with the creator: paid, or paid and then
+ * partly refunded (what is still sold is transferred). Pending, authorized, partially paid,
+ * expired, voided and refunded orders hold no money to share.
+ */
+const PAID_STATES: ReadonlySet<string> = new Set(['PAID', 'PARTIALLY_REFUNDED'])
+
+/** Why the order as it stands cannot be transferred, or null when it can. */
+export function orderRefusal(order: PlanOrder): string | null {
+  if (order.cancelledAt !== null) {
+    return `Creator order ${order.name} was cancelled (${order.cancelledAt}): a cancelled order is not transferred`
+  }
+  if (order.financialStatus === 'REFUNDED') {
+    return `Creator order ${order.name} was refunded in full (REFUNDED): it has nothing left to transfer`
+  }
+  if (order.financialStatus === null || !PAID_STATES.has(order.financialStatus)) {
+    return `Creator order ${order.name} is not paid (${order.financialStatus ?? 'no financial status'}): only a paid order is transferred`
+  }
+  return null
+}
+
+/**
+ * The commission base of a line: what the customer paid for the units still sold. The discounts
+ * Shopify allocated to the line are for the ordered quantity; the units still sold keep their
+ * share of them, prorated and rounded up (ceil(discount × current ÷ ordered)), so that the base
+ * never exceeds what was paid for them. Integer minor units throughout.
+ */
+export function lineBaseMinor(line: PlanLine): number {
+  if (line.quantity === 0) return 0
+  const keptDiscount = Math.ceil((line.discountMinor * line.currentQuantity) / line.quantity)
+  return line.currentQuantity * line.unitPriceMinor - keptDiscount
+}
 
 /**
  * Thrown for order data that the code reading it should never have produced (a brand line without
@@ -69,15 +117,26 @@ export class TransferPlanDataError extends Error {
 function brandLineOf(
   line: PlanLine,
   creatorStoreShop: string,
-): { shop: string; line: BrandPlanLine } | null {
-  if (!Number.isSafeInteger(line.quantity) || line.quantity < 0) {
+): { shop: string; line: BrandPlanLine; baseMinor: number } | null {
+  const valid = (count: number) => Number.isSafeInteger(count) && count >= 0
+  const badQuantity = [line.quantity, line.currentQuantity].find((count) => !valid(count))
+  if (badQuantity !== undefined) {
     throw new TransferPlanDataError(
-      `Line ${line.lineItemId} has an invalid quantity ${line.quantity}`,
+      `Line ${line.lineItemId} has an invalid quantity ${badQuantity}`,
     )
   }
-  if (!Number.isSafeInteger(line.discountedTotalMinor) || line.discountedTotalMinor < 0) {
+  if (!valid(line.unitPriceMinor) || !valid(line.discountMinor)) {
+    throw new TransferPlanDataError(`Line ${line.lineItemId} has an invalid price or discount`)
+  }
+  if (line.currentQuantity > line.quantity) {
     throw new TransferPlanDataError(
-      `Line ${line.lineItemId} has an invalid total ${line.discountedTotalMinor} minor units`,
+      `Line ${line.lineItemId} has ${line.currentQuantity} units left of ${line.quantity} ordered`,
+    )
+  }
+  const baseMinor = lineBaseMinor(line)
+  if (!Number.isSafeInteger(baseMinor) || baseMinor < 0) {
+    throw new TransferPlanDataError(
+      `Line ${line.lineItemId} has an invalid total ${baseMinor} minor units`,
     )
   }
   if (line.brandStoreShop === null) return null
@@ -93,15 +152,53 @@ function brandLineOf(
       `Line ${line.lineItemId} names the creator's own store ${creatorStoreShop} as its brand`,
     )
   }
-  if (line.quantity === 0) return null
+  if (line.currentQuantity === 0) return null
   return {
     shop: line.brandStoreShop,
     line: {
       lineItemId: line.lineItemId,
       brandVariantId: line.brandVariantId,
-      quantity: line.quantity,
+      quantity: line.currentQuantity,
     },
+    baseMinor,
   }
+}
+
+/** The units of each brand variant, keyed by its shop and id. */
+function unitsByVariant(units: { shop: string; variantId: string; quantity: number }[]) {
+  const totals = new Map<string, number>()
+  for (const { shop, variantId, quantity } of units) {
+    const key = `${shop} ${variantId}`
+    totals.set(key, (totals.get(key) ?? 0) + quantity)
+  }
+  return totals
+}
+
+/**
+ * Whether the order now sells fewer units of a brand's variants than `frozen` (the lines of a
+ * transfer frozen earlier) would order and pay for: it was edited or refunded since.
+ */
+export function soldLessThanFrozen(
+  input: PlanInput,
+  brandStoreShop: string,
+  frozen: { brandVariantId: string; quantity: number }[],
+): boolean {
+  const sold = unitsByVariant(
+    input.lines.flatMap((line) => {
+      const brandLine = brandLineOf(line, input.creatorStoreShop)
+      if (brandLine === null) return []
+      const { brandVariantId: variantId, quantity } = brandLine.line
+      return [{ shop: brandLine.shop, variantId, quantity }]
+    }),
+  )
+  const wanted = unitsByVariant(
+    frozen.map(({ brandVariantId, quantity }) => ({
+      shop: brandStoreShop,
+      variantId: brandVariantId,
+      quantity,
+    })),
+  )
+  return [...wanted].some(([key, quantity]) => (sold.get(key) ?? 0) < quantity)
 }
 
 /**
@@ -111,6 +208,8 @@ function brandLineOf(
 export function planTransfer(input: PlanInput): PlanResult {
   // The figures are minor units of this currency; an unknown code makes them meaningless.
   currencyDecimals(input.currency)
+  const refusal = orderRefusal(input.order)
+  if (refusal !== null) return { ok: false, error: 'orderNotTransferable', message: refusal }
 
   // A Map keeps insertion order, which is the order of each brand's first line.
   const byBrand = new Map<string, { lines: BrandPlanLine[]; baseMinor: number }>()
@@ -119,11 +218,22 @@ export function planTransfer(input: PlanInput): PlanResult {
     if (brandLine === null) continue
     const group = byBrand.get(brandLine.shop) ?? { lines: [], baseMinor: 0 }
     group.lines.push(brandLine.line)
-    group.baseMinor += line.discountedTotalMinor
+    group.baseMinor += brandLine.baseMinor
     byBrand.set(brandLine.shop, group)
   }
 
-  if (byBrand.size === 0) return { ok: false, error: 'noBrandOrders' }
+  if (byBrand.size === 0) {
+    // Brand lines that edits or refunds emptied are not "no brand orders": say what happened.
+    const emptied = input.lines.some((line) => line.brandStoreShop !== null)
+    if (emptied) {
+      return {
+        ok: false,
+        error: 'orderNotTransferable',
+        message: `Creator order ${input.order.name} has nothing left to transfer: every brand line was refunded or removed`,
+      }
+    }
+    return { ok: false, error: 'noBrandOrders' }
+  }
   const unknownShop = [...byBrand.keys()].find((shop) => !input.knownStores.has(shop))
   if (unknownShop !== undefined) {
     return { ok: false, error: 'storeNotFound', brandStoreShop: unknownShop }

@@ -26,6 +26,7 @@ export async function loadPlanInput(db: Db, order: LinkedOrder): Promise<PlanInp
   if (!isCreator) return null
 
   return {
+    order,
     currency: order.currency,
     creatorStoreShop: order.storeShop,
     lines: order.lines.map((line) => ({
@@ -33,7 +34,9 @@ export async function loadPlanInput(db: Db, order: LinkedOrder): Promise<PlanInp
       brandStoreShop: line.source?.brandStoreShop ?? null,
       brandVariantId: line.source?.brandVariantId ?? null,
       quantity: line.quantity,
-      discountedTotalMinor: line.discountedTotalMinor,
+      currentQuantity: line.currentQuantity,
+      unitPriceMinor: line.unitPriceMinor,
+      discountMinor: line.discountMinor,
     })),
     knownStores: new Set(
       stores.filter((store) => store.shop_type === 'BRAND').map((store) => store.shop),

@@ -6,7 +6,12 @@ import type { RouteDeps } from '../deps'
 import type { PriceShortfall } from '../domain/catalogue-check'
 import { Refusal } from '../domain/errors'
 import { formatMinorUnits, toHundredths } from '../domain/money'
-import { planTransfer, type BrandPlan } from '../domain/transfer-plan'
+import {
+  orderRefusal,
+  planTransfer,
+  soldLessThanFrozen,
+  type BrandPlan,
+} from '../domain/transfer-plan'
 import { renderReceiptPdf } from '../receipt/receipt-pdf'
 import { acceptShortfalls, findAcceptedShortfalls } from '../repositories/price-exceptions'
 import { checkLinesAgainstCatalogues } from './catalogue-checks'
@@ -126,7 +131,12 @@ export function createTransferService(
     const input = await loadPlanInput(deps.db, order)
     if (!input) throw new Refusal('not_found', TRANSFER_ERRORS.creatorOrderNotFound)
     const result = planTransfer(input)
-    if (!result.ok) throw new Refusal('business_rule', TRANSFER_ERRORS[result.error])
+    if (!result.ok) {
+      throw new Refusal(
+        'business_rule',
+        result.error === 'orderNotTransferable' ? result.message : TRANSFER_ERRORS[result.error],
+      )
+    }
     const failures = await checkLinesAgainstCatalogues(
       { commerce: deps.commerce, remote },
       order,
@@ -144,6 +154,29 @@ export function createTransferService(
       throw new Refusal('business_rule', failures.map((failure) => failure.message).join('; '))
     }
     return brands
+  }
+
+  /**
+   * Before a transfer frozen earlier goes on: the order still paid and standing, and no brand with
+   * a step left about to be ordered or paid for more units than the order still sells (an edit
+   * or refund since). 422 otherwise, and nothing more is done.
+   */
+  async function checkStillOwed(order: LinkedOrder, transfer: StoredTransfer): Promise<void> {
+    const refusal = orderRefusal(order)
+    if (refusal !== null) throw new Refusal('business_rule', refusal)
+    const input = await loadPlanInput(deps.db, order)
+    if (!input) throw new Refusal('not_found', TRANSFER_ERRORS.creatorOrderNotFound)
+    const short = transfer.brands.find(
+      (brand) =>
+        (brand.brand_order_id === null || brand.paid_at === null || owesTransfer(brand)) &&
+        soldLessThanFrozen(input, brand.brand_store_shop, frozenLines(brand)),
+    )
+    if (short) {
+      throw new Refusal(
+        'business_rule',
+        `Creator order ${order.name} was refunded or edited since its transfer began: ${short.brand_store_shop} would be ordered or paid for more than is still sold, so nothing more is done`,
+      )
+    }
   }
 
   /** Frozen figures once processing started (later rate changes never show); else the plan. */
@@ -270,8 +303,9 @@ export function createTransferService(
       const brandOrderId =
         brand.brand_order_id ??
         (await runStep(brand, 'createOrder', {
-          reconcile: async () =>
-            (await deps.commerce.findOrderByTag(shop, transferTag(creatorOrderId)))?.id ?? null,
+          reconcile: async (pendingSince) =>
+            (await deps.commerce.findOrderByTag(shop, transferTag(creatorOrderId), pendingSince))
+              ?.id ?? null,
           act: async (signal) =>
             (
               await deps.commerce.createOrder(
@@ -422,6 +456,7 @@ export function createTransferService(
       if (existing && leaseHeld(existing, timestamp())) {
         throw new Refusal('conflict', TRANSFER_IN_PROGRESS)
       }
+      if (existing) await checkStillOwed(order, existing)
       const planned = existing ? null : await plan(order)
       // Whether every brand still owed can be paid, before anything is frozen or ordered.
       const owed = brandsToPay(existing, planned)

@@ -12,12 +12,18 @@ export interface CommerceOrderLine {
   /** gid://shopify/LineItem/… */
   id: string
   title: string
+  /** As ordered. */
   quantity: number
+  /** What is still sold: the quantity less what order edits and refunds removed. */
+  currentQuantity: number
   unitPriceMinor: number
   /** quantity × unit price, before discounts */
   originalTotalMinor: number
-  /** after the discounts allocated to this line; the commission base */
-  discountedTotalMinor: number
+  /**
+   * Every discount allocated to the line (its own and its share of order-level codes), for the
+   * ordered quantity.
+   */
+  discountMinor: number
   imageUrl: string | null
   /** The creator's variant (gid://shopify/ProductVariant/…); null once deleted from its store. */
   variantId: string | null
@@ -32,6 +38,10 @@ export interface CommerceOrder {
   email: string | null
   createdAt: string
   storeShop: string
+  /** Shopify's displayFinancialStatus (PAID, PENDING, REFUNDED…); null when it gave none. */
+  financialStatus: string | null
+  /** When the merchant cancelled the order; null while it stands. */
+  cancelledAt: string | null
   /** The presentment currency: what the customer paid in, and the currency of every amount. */
   currency: string
   /** The creator store's own currency, that of its variants' prices. */
@@ -127,8 +137,16 @@ export interface CommercePort {
   ): Promise<{ id: string; name: string }>
   /** orderMarkAsPaid; refused for an order that is paid already. */
   markOrderAsPaid(shop: string, orderId: string, options?: MutationOptions): Promise<void>
-  /** The order of the shop that carries this tag (`orders(query: "tag:'…'")`), or null. */
-  findOrderByTag(shop: string, tag: string): Promise<{ id: string; name: string } | null>
+  /**
+   * The order of the shop that carries this tag, created at `since` or later (give or take the
+   * clocks' skew), or null. Read from the shop's own list, not its search index, which lags behind
+   * new orders.
+   */
+  findOrderByTag(
+    shop: string,
+    tag: string,
+    since: string,
+  ): Promise<{ id: string; name: string } | null>
   /** The order's displayFinancialStatus: PAID once marked as paid. */
   orderFinancialStatus(shop: string, orderId: string): Promise<string>
 }

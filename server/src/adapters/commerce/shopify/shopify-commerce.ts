@@ -14,12 +14,12 @@ import type { ShopifyApi } from './shopify-api'
 import {
   BRAND_VARIANTS,
   CREATOR_ORDER,
-  ORDER_BY_TAG,
   ORDER_CREATE,
   ORDER_FINANCIAL_STATUS,
   ORDER_MARK_AS_PAID,
   PAID_ORDERS,
   PRODUCTS_COUNT,
+  RECENT_ORDERS,
 } from './shopify-operations'
 import { readProducts } from './shopify-products'
 
@@ -33,6 +33,12 @@ const NODES_PER_QUERY = 250
 /** Creator shops asked at once for an order nobody has indexed yet. */
 const CREATOR_SHOPS_ASKED_AT_ONCE = 8
 
+/**
+ * How far Shopify's clock may be behind ours: an order made just after Tandem recorded its intent
+ * can carry a createdAt up to this much earlier. Generous, since it only costs a longer listing.
+ */
+const CLOCK_SKEW_MS = 5 * 60_000
+
 interface Money {
   presentmentMoney: { amount: string; currencyCode: string }
 }
@@ -42,6 +48,8 @@ interface OrderNode {
   email: string | null
   createdAt: string
   currencyCode: string
+  cancelledAt: string | null
+  displayFinancialStatus: string | null
   presentmentCurrencyCode: string
   subtotalPriceSet: Money
   totalTaxSet: Money
@@ -61,9 +69,10 @@ interface OrderNode {
       id: string
       title: string
       quantity: number
+      currentQuantity: number
       image: { url: string } | null
       originalUnitPriceSet: Money
-      discountedTotalSet: Money
+      discountAllocations: { allocatedAmountSet: Money }[]
       variant: { id: string; price: string } | null
     }[]
     pageInfo: { hasNextPage: boolean; endCursor: string | null }
@@ -82,6 +91,12 @@ interface PaidOrderNode {
 }
 interface UserError {
   message: string
+}
+interface RecentOrderNode {
+  id: string
+  name: string
+  createdAt: string
+  tags: string[]
 }
 
 export function createShopifyCommerce(deps: { db: Db; api: ShopifyApi }): CommercePort {
@@ -111,6 +126,8 @@ export function createShopifyCommerce(deps: { db: Db; api: ShopifyApi }): Commer
       email: order.email,
       createdAt: order.createdAt,
       storeShop: shop,
+      financialStatus: order.displayFinancialStatus,
+      cancelledAt: order.cancelledAt,
       currency,
       shopCurrency: order.currencyCode,
       subtotalMinor: minor(order.subtotalPriceSet),
@@ -132,9 +149,13 @@ export function createShopifyCommerce(deps: { db: Db; api: ShopifyApi }): Commer
           id: line.id,
           title: line.title,
           quantity: line.quantity,
+          currentQuantity: line.currentQuantity,
           unitPriceMinor,
           originalTotalMinor: unitPriceMinor * line.quantity,
-          discountedTotalMinor: minor(line.discountedTotalSet),
+          discountMinor: line.discountAllocations.reduce(
+            (sum, allocation) => sum + minor(allocation.allocatedAmountSet),
+            0,
+          ),
           imageUrl: line.image?.url ?? null,
           variantId: line.variant?.id ?? null,
           variantPriceMinor: line.variant
@@ -303,12 +324,19 @@ export function createShopifyCommerce(deps: { db: Db; api: ShopifyApi }): Commer
         throw refusal(`Shopify refused to mark ${orderId} as paid`, userErrors)
     },
 
-    async findOrderByTag(shop, tag) {
-      const answer: { orders: { nodes: { id: string; name: string; tags: string[] }[] } } =
-        await api.request(shop, ORDER_BY_TAG, { query: `tag:'${tag.replaceAll("'", "\\'")}'` })
-      // The search matches whole tags already; the check keeps a loose match from being adopted.
-      const order = answer.orders.nodes.find((node) => node.tags.includes(tag))
-      return order ? { id: order.id, name: order.name } : null
+    async findOrderByTag(shop, tag, since) {
+      // Newest first, until the orders are older than the intent could have made.
+      const oldest = Date.parse(since) - CLOCK_SKEW_MS
+      for (let after: string | null = null; ;) {
+        const page: { orders: { nodes: RecentOrderNode[]; pageInfo: PageInfo } } =
+          await api.request(shop, RECENT_ORDERS, { after })
+        const match = page.orders.nodes.find((node) => node.tags.includes(tag))
+        if (match) return { id: match.id, name: match.name }
+        const last = page.orders.nodes.at(-1)
+        if (!last || Date.parse(last.createdAt) < oldest || !page.orders.pageInfo.hasNextPage)
+          return null
+        after = page.orders.pageInfo.endCursor
+      }
     },
 
     async orderFinancialStatus(shop, orderId) {

@@ -13,6 +13,8 @@ export const CREATOR_ORDER = /* GraphQL */ `
       email
       createdAt
       currencyCode
+      cancelledAt
+      displayFinancialStatus
       presentmentCurrencyCode
       subtotalPriceSet { ${MONEY} }
       totalTaxSet { ${MONEY} }
@@ -25,9 +27,10 @@ export const CREATOR_ORDER = /* GraphQL */ `
           id
           title
           quantity
+          currentQuantity
           image { url }
           originalUnitPriceSet { ${MONEY} }
-          discountedTotalSet { ${MONEY} }
+          discountAllocations { allocatedAmountSet { ${MONEY} } }
           variant { id price }
         }
         pageInfo { hasNextPage endCursor }
@@ -62,13 +65,22 @@ export const PRODUCTS_COUNT = /* GraphQL */ `
   }
 `
 
-export const ORDER_BY_TAG = /* GraphQL */ `
-  query OrderByTag($query: String!) {
-    orders(first: 1, query: $query) {
+/**
+ * A shop's orders, newest first, with no search query: a plain listing reads the orders
+ * themselves, where a query (tag:…) goes through the search index, which lags behind new orders.
+ */
+export const RECENT_ORDERS = /* GraphQL */ `
+  query RecentOrders($after: String) {
+    orders(first: 100, after: $after, sortKey: CREATED_AT, reverse: true) {
       nodes {
         id
         name
+        createdAt
         tags
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
       }
     }
   }

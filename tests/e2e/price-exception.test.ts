@@ -1,0 +1,90 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PRICE_EXCEPTION_HINT } from '@shared/contract'
+import { DEMO_ADMIN } from '../../scripts/lib/auth-emulator'
+import { LUMEN } from '../support/sandbox-figures'
+import { launchChromium } from '../support/chromium'
+import { startStack, type StackUnderTest } from '../support/stack-under-test'
+import { chooseTheme, screenshot, shows, signIn } from './console'
+
+// A brand raised a price after a creator sold at the old one: the transfer screen says which line
+// and why, and an administrator accepts the exception with a reason, in Chromium against the real
+// server and the Shopify emulator.
+
+const FACE_OIL = 'gid://shopify/ProductVariant/203'
+const REASON = 'Lumen agreed to honour the launch price for this order'
+
+let browser: Browser
+let stack: StackUnderTest
+let page: Page
+
+beforeAll(async () => {
+  stack = await startStack()
+  browser = await launchChromium()
+  page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, locale: 'en-US' })
+  await page.goto(stack.console.url.replace('#/signin', '#/main/create-order-transfer'))
+  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password)
+  await shows(page.getByRole('heading', { name: 'Create Order Transfer' }))
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await stack?.stop()
+})
+
+describe('a price below the brand’s, in Chromium', () => {
+  it('names the line and the prices, and is accepted with a reason', async () => {
+    // Lumen raises the face oil from 34.50 to 36.00 after order 1001 sold it.
+    stack.server.shopify.editVariant(LUMEN, FACE_OIL, { priceMinor: 3600 })
+    await page.getByLabel('Creator order ID').fill('1001')
+    await page.getByRole('button', { name: 'Send' }).click()
+    // On the page, beside the toast that says the same.
+    await shows(
+      page.getByText(
+        'Creator order 1001: Line "Rosehip Face Oil" (gid://shopify/LineItem/10012) cannot be ' +
+          `transferred to ${LUMEN}: its price 34.50 USD is below the brand's price 36.00 USD; ` +
+          PRICE_EXCEPTION_HINT,
+      ),
+    )
+    await screenshot(page, 'price-exception-refused-dark-wide')
+
+    await page.getByRole('button', { name: 'Accept price exception' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Accept price exception' })
+    await shows(dialog)
+    await dialog.getByLabel('Reason').fill(REASON)
+    await screenshot(page, 'price-exception-dialog-dark-wide')
+    // The same in the light theme at 700 px: closed to reach the theme switch, then opened again.
+    await dialog.getByRole('button', { name: 'Cancel' }).click()
+    await chooseTheme(page, 'Light')
+    await page.setViewportSize({ width: 700, height: 1000 })
+    await screenshot(page, 'price-exception-refused-light-narrow')
+    await page.getByRole('button', { name: 'Accept price exception' }).click()
+    await dialog.getByLabel('Reason').fill(REASON)
+    await screenshot(page, 'price-exception-dialog-light-narrow')
+    await dialog.getByRole('button', { name: 'Accept exception' }).click()
+
+    // Previewed again: PRODUCT.md's figures, on what the customer paid.
+    await shows(page.getByRole('region', { name: 'Totals' }))
+    await expect.poll(() => dialog.count()).toBe(0)
+    await screenshot(page, 'price-exception-accepted-light-narrow')
+    await page.getByRole('button', { name: 'Process transfer' }).click()
+    await page.getByRole('button', { name: 'Confirm' }).click()
+    await shows(page.getByText('Order transfer processed'))
+    expect(
+      stack.server.stripe
+        .transfers()
+        .map((made) => made.amount)
+        .sort(),
+    ).toEqual([10200, 2484])
+    const entries = await stack.server.db
+      .selectFrom('audit_log')
+      .select(['action', 'details'])
+      .orderBy('at')
+      .execute()
+    expect(entries.map((entry) => entry.action)).toEqual([
+      'transfer.accept-price-exception',
+      'transfer.process',
+    ])
+    expect(JSON.parse(entries[0]!.details)).toMatchObject({ reason: REASON })
+  })
+})

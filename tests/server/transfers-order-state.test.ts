@@ -1,0 +1,269 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { CustomerOrder, LineUnits } from '../../emulators/shopify/emulator'
+import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
+import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
+
+// A creator order is transferred only once paid and while it stands, for what is still sold and
+// on what the customer really paid: the creator controls its store's orders (a pending order, a
+// cancelled or refunded one, a discount code), so each of these is tried through the real server,
+// its Shopify adapter and the emulators, and the answer and what was made are checked.
+
+const MAYA = 'maya-makes.myshopify.com'
+/** Maya's copies of Northwind's Linen Overshirt (68.00) and Lumen's Rosehip Face Oil (34.50). */
+const OVERSHIRT_COPY = 'gid://shopify/ProductVariant/401'
+const FACE_OIL_COPY = 'gid://shopify/ProductVariant/403'
+const OVERSHIRT = 'gid://shopify/ProductVariant/201'
+const FACE_OIL = 'gid://shopify/ProductVariant/203'
+
+let server: ServerUnderTest
+beforeEach(async () => {
+  server = await startServerUnderTest({ stripeApi: { wait: async () => {} } })
+})
+afterEach(async () => {
+  await server.close()
+})
+
+const processOrder = (creatorOrderId: string) =>
+  server.app.inject({
+    method: 'POST',
+    url: '/admin-create-order-transfer',
+    headers: server.asAdmin,
+    payload: { creatorOrderId },
+  })
+const preview = (creatorOrderId: string) =>
+  server.app.inject({
+    method: 'GET',
+    url: `/admin-preview-order-transfer?creatorOrderId=${creatorOrderId}`,
+    headers: server.asAdmin,
+  })
+
+/**
+ * Two overshirts and a face oil at Maya's (170.50), paid with a PaymentIntent of `amountMinor`
+ * named in the order's metafield; answers the order's number.
+ */
+async function mayaOrder(
+  amountMinor: number,
+  order: Omit<CustomerOrder, 'lines' | 'metafields'> = {},
+): Promise<string> {
+  const intent = server.stripe.addPaymentIntent({ amount: amountMinor, currency: 'usd' })
+  const id = await server.shopify.createCustomerOrder(MAYA, {
+    lines: [
+      { variantId: OVERSHIRT_COPY, quantity: 2 },
+      { variantId: FACE_OIL_COPY, quantity: 1 },
+    ],
+    metafields: [{ namespace: 'tandem', key: 'payment_intent', value: intent.id }],
+    ...order,
+  })
+  return id.split('/').pop()!
+}
+const orderGid = (number: string) => `gid://shopify/Order/${number}`
+const refund = (number: string, ...units: LineUnits[]) =>
+  server.shopify.refund(MAYA, orderGid(number), units)
+
+/** The brand orders made (in the brand shops) and the transfers Stripe made. */
+const made = () => ({
+  brandOrders: [NORTHWIND, LUMEN].flatMap((shop) =>
+    server.shopify.orders(shop).map((order) => ({
+      shop,
+      lines: order.lines.map((line) => [line.variantId, line.quantity]),
+    })),
+  ),
+  transfers: server.stripe
+    .transfers()
+    .map((transfer) => ({ destination: transfer.destination, amount: transfer.amount }))
+    .sort((a, b) => a.destination.localeCompare(b.destination)),
+})
+
+/** Preview and processing alike refuse it with `message`; nothing ordered, paid or frozen. */
+async function expectRefused(number: string, message: string) {
+  const refusal = { status: 422, body: { error: 'business_rule', message } }
+  const previewed = await preview(number)
+  expect({ status: previewed.statusCode, body: previewed.json() }).toEqual(refusal)
+  const processed = await processOrder(number)
+  expect({ status: processed.statusCode, body: processed.json() }).toEqual(refusal)
+  expect(made()).toEqual({ brandOrders: [], transfers: [] })
+  const frozen = await server.db
+    .selectFrom('order_transfers')
+    .select('creator_order_id')
+    .where('creator_order_id', '=', number)
+    .execute()
+  expect(frozen).toEqual([])
+}
+
+/** Processes the order and answers the preview's figures, by brand. */
+async function processed(number: string) {
+  const response = await processOrder(number)
+  expect(response.statusCode, response.body).toBe(201)
+  const { preview: done } = (await preview(number)).json()
+  expect(done.status).toBe('COMPLETED')
+  return done.brands.map(
+    (brand: {
+      brandStoreShop: string
+      brandAmount: string
+      creatorCommissionAmount: string
+      tandemCommissionAmount: string
+    }) => [
+      brand.brandStoreShop,
+      brand.brandAmount,
+      brand.creatorCommissionAmount,
+      brand.tandemCommissionAmount,
+    ],
+  )
+}
+
+describe('an order that is not paid, or no longer stands', () => {
+  it('refuses a pending order, even one naming a PaymentIntent that succeeded', async () => {
+    const number = await mayaOrder(17050, { financialStatus: 'PENDING' })
+    await expectRefused(
+      number,
+      `Creator order #${number} is not paid (PENDING): only a paid order is transferred`,
+    )
+  })
+
+  it('refuses an authorized order and a voided one', async () => {
+    const authorized = await mayaOrder(17050, { financialStatus: 'AUTHORIZED' })
+    await expectRefused(
+      authorized,
+      `Creator order #${authorized} is not paid (AUTHORIZED): only a paid order is transferred`,
+    )
+    const voided = await mayaOrder(17050, { financialStatus: 'VOIDED' })
+    await expectRefused(
+      voided,
+      `Creator order #${voided} is not paid (VOIDED): only a paid order is transferred`,
+    )
+  })
+
+  it('refuses a paid order the merchant cancelled', async () => {
+    const number = await mayaOrder(17050)
+    server.shopify.cancel(MAYA, orderGid(number))
+    const cancelledAt = server.shopify
+      .orders(MAYA)
+      .find((o) => o.name === `#${number}`)?.cancelledAt
+    await expectRefused(
+      number,
+      `Creator order #${number} was cancelled (${cancelledAt}): a cancelled order is not transferred`,
+    )
+  })
+
+  it('refuses an order refunded in full', async () => {
+    const number = await mayaOrder(17050)
+    refund(number, { line: 0, quantity: 2 }, { line: 1, quantity: 1 })
+    await expectRefused(
+      number,
+      `Creator order #${number} was refunded in full (REFUNDED): it has nothing left to transfer`,
+    )
+  })
+
+  it('refuses an order whose brand lines were all refunded or edited away', async () => {
+    const number = await mayaOrder(17050)
+    // The overshirts refunded, the face oil taken off by an edit: only money for nothing is left.
+    refund(number, { line: 0, quantity: 2 })
+    server.shopify.removeUnits(MAYA, orderGid(number), [{ line: 1, quantity: 1 }])
+    await expectRefused(
+      number,
+      `Creator order #${number} has nothing left to transfer: every brand line was refunded or removed`,
+    )
+  })
+})
+
+describe('a transfer begun before a refund or edit', () => {
+  /** Processes the order with Lumen's brand order refused by Shopify: Northwind alone is done. */
+  async function northwindDone(number: string) {
+    server.shopify.script({ operation: 'orderCreate', mode: 'error', status: 503, shop: LUMEN })
+    expect((await processOrder(number)).statusCode).toBe(502)
+    expect(made()).toEqual({
+      brandOrders: [{ shop: NORTHWIND, lines: [[OVERSHIRT, 2]] }],
+      transfers: [{ destination: 'acct_sandbox_northwind_apparel', amount: 10200 }],
+    })
+  }
+
+  it('goes no further once the order was cancelled', async () => {
+    const number = await mayaOrder(17050)
+    await northwindDone(number)
+    server.shopify.cancel(MAYA, orderGid(number))
+    const again = await processOrder(number)
+    expect(again.statusCode).toBe(422)
+    expect(again.json().message).toMatch(
+      new RegExp(
+        `^Creator order #${number} was cancelled \\(.+\\): a cancelled order is not transferred$`,
+      ),
+    )
+    expect(made().brandOrders.map((order) => order.shop)).toEqual([NORTHWIND])
+  })
+
+  it('orders and pays nothing more for a brand whose line was refunded since', async () => {
+    const number = await mayaOrder(17050)
+    await northwindDone(number)
+    refund(number, { line: 1, quantity: 1 })
+    const again = await processOrder(number)
+    expect({ status: again.statusCode, body: again.json() }).toEqual({
+      status: 422,
+      body: {
+        error: 'business_rule',
+        message: `Creator order #${number} was refunded or edited since its transfer began: ${LUMEN} would be ordered or paid for more than is still sold, so nothing more is done`,
+      },
+    })
+    expect(made().brandOrders.map((order) => order.shop)).toEqual([NORTHWIND])
+    expect(made().transfers).toHaveLength(1)
+  })
+
+  it('goes on for the brands still owed when only a settled brand’s line changed', async () => {
+    const number = await mayaOrder(17050)
+    await northwindDone(number)
+    server.shopify.removeUnits(MAYA, orderGid(number), [{ line: 0, quantity: 1 }])
+    expect((await processOrder(number)).statusCode).toBe(201)
+    expect(made().transfers).toEqual([
+      { destination: 'acct_sandbox_lumen_botanicals', amount: 2484 },
+      { destination: 'acct_sandbox_northwind_apparel', amount: 10200 },
+    ])
+  })
+})
+
+describe('what is still sold, at what the customer paid', () => {
+  it('transfers only what a partial refund left, exactly', async () => {
+    const number = await mayaOrder(17050)
+    refund(number, { line: 0, quantity: 1 })
+    // Northwind: one overshirt, 68.00 at 15 % + 10 %. Lumen: 34.50 at Maya's 20 % + 8 %.
+    expect(await processed(number)).toEqual([
+      [NORTHWIND, '51.00', '10.20', '6.80'],
+      [LUMEN, '24.84', '6.90', '2.76'],
+    ])
+    expect(made()).toEqual({
+      brandOrders: [
+        { shop: NORTHWIND, lines: [[OVERSHIRT, 1]] },
+        { shop: LUMEN, lines: [[FACE_OIL, 1]] },
+      ],
+      transfers: [
+        { destination: 'acct_sandbox_lumen_botanicals', amount: 2484 },
+        { destination: 'acct_sandbox_northwind_apparel', amount: 5100 },
+      ],
+    })
+  })
+
+  it('bases each brand on what the customer paid after an order-level discount code', async () => {
+    // 170.50 less SPRING10's 10.00 = 160.50 paid. Shopify allocates the code 136.00 : 34.50:
+    // 7.97 (+ the cent left over) = 7.98 to the overshirts, 2.02 to the face oil.
+    const number = await mayaOrder(16050, { discount: { code: 'SPRING10', amountMinor: 1000 } })
+    // Northwind on 128.02: 15 % = 19.203 → 19.20, 10 % = 12.802 → 12.80, the brand 96.02.
+    // Lumen on 32.48: 20 % = 6.496 → 6.50, 8 % = 2.5984 → 2.60, the brand 23.38.
+    expect(await processed(number)).toEqual([
+      [NORTHWIND, '96.02', '19.20', '12.80'],
+      [LUMEN, '23.38', '6.50', '2.60'],
+    ])
+    expect(made().transfers).toEqual([
+      { destination: 'acct_sandbox_lumen_botanicals', amount: 2338 },
+      { destination: 'acct_sandbox_northwind_apparel', amount: 9602 },
+    ])
+  })
+
+  it('keeps the share of the code that belongs to the units still sold', async () => {
+    const number = await mayaOrder(16050, { discount: { code: 'SPRING10', amountMinor: 1000 } })
+    refund(number, { line: 0, quantity: 1 })
+    // The overshirt left keeps ceil(7.98 ÷ 2) = 3.99 of the code: 68.00 − 3.99 = 64.01, as refunded.
+    // Northwind: 15 % = 9.6015 → 9.60, 10 % = 6.401 → 6.40, the brand 48.01.
+    expect(await processed(number)).toEqual([
+      [NORTHWIND, '48.01', '9.60', '6.40'],
+      [LUMEN, '23.38', '6.50', '2.60'],
+    ])
+  })
+})
