@@ -25,7 +25,7 @@ export interface ProductRecord {
   id: string
   title: string
   handle: string
-  status: 'ACTIVE' | 'ARCHIVED' | 'DRAFT'
+  status: 'ACTIVE' | 'ARCHIVED' | 'DRAFT' | 'UNLISTED'
   updatedAt: string
   imageUrl: string | null
   variants: VariantRecord[]
@@ -96,6 +96,8 @@ export interface ShopRecord {
   app: AppRecord
   /** Whether the client-credentials grant works (the app belongs to the shop's organisation). */
   grant: 'allow' | 'refuse'
+  /** Set once the merchant uninstalled the app; cleared when they approve it again. */
+  uninstalled?: true
   products: ProductRecord[]
   orders: OrderRecord[]
   webhooks: WebhookRecord[]
