@@ -87,7 +87,10 @@ export interface ShopifyEmulator {
    */
   calls(shop: string, operation: string): number
   webhookSubscriptions(shop: string): { id: string; topic: string; uri: string }[]
-  /** Revokes the shop's tokens and subscriptions; resolves once APP_UNINSTALLED was attempted. */
+  /**
+   * Revokes the shop's tokens and subscriptions, and refuses the client-credentials grant until the
+   * merchant approves the app again; resolves once APP_UNINSTALLED was attempted.
+   */
   uninstall(shop: string): Promise<void>
   /** A customer's paid order; resolves with its GID once ORDERS_PAID was first attempted. */
   createPaidOrder(
@@ -248,6 +251,7 @@ export async function startShopifyEmulator(
       const record = shopOf(shop)
       const subscriptions = record.webhooks.filter((w) => w.topic === 'APP_UNINSTALLED')
       // Shopify revokes the app's access and forgets its subscriptions as it uninstalls it.
+      record.uninstalled = true
       record.webhooks = []
       record.accessTokens = []
       record.refreshTokens = []
