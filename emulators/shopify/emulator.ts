@@ -18,6 +18,7 @@ import {
   gid,
   type AppRecord,
   type EmulatorState,
+  type ProductRecord,
   type ShopRecord,
 } from './state'
 import { LeakyBucket, type ThrottleConfig } from './throttle'
@@ -79,6 +80,8 @@ export interface ShopifyEmulator {
   addCopies(creatorShop: string, brandShop: string, brandVariantIds: string[]): string[]
   /** A shop with no products or orders; its app is sandboxApp(shop) unless given. */
   addShop(shop: string, options?: { app?: AppRecord; currency?: string }): void
+  /** The merchant sets a product's status in their admin (Unlisted, Draft …). */
+  setProductStatus(shop: string, productId: string, status: ProductRecord['status']): void
   stockOf(variantId: string): number
   orders(shop: string): EmulatedOrder[]
   /**
@@ -211,6 +214,12 @@ export async function startShopifyEmulator(
     },
     addShop: (shop, shopOptions) => {
       addShopRecord(state, shop, shopOptions)
+      runtime.save()
+    },
+    setProductStatus: (shop, productId, status) => {
+      const product = shopOf(shop).products.find((p) => p.id === productId)
+      if (!product) throw new Error(`${shop} has no product ${productId}`)
+      product.status = status
       runtime.save()
     },
     stockOf: (variantId) => {
