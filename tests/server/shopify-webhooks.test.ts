@@ -295,6 +295,8 @@ describe('a caller that is not a configured shop’s Shopify', () => {
       const request = startRequest(port, sent, length)
       // The body never comes: only an answer made without it ends the wait.
       await expect.poll(request.answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `))
+      // And the connection is closed after it, so that the rest of the body is never read.
+      expect(request.answer()).toMatch(/\r\nconnection: close\r\n/i)
       request.socket.destroy()
     },
   )

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { SHOP_DOMAIN_PATTERN } from '@shared/contract'
 import { webhookHmacValid } from '../adapters/commerce/shopify/shopify-hmac'
 import { readWebhookPayload } from '../adapters/commerce/shopify/shopify-webhook-payloads'
@@ -49,6 +49,30 @@ export function registerShopifyWebhookRoute(app: FastifyInstance, deps: RouteDep
   let unverifiedBytes = 0
   const releases = new WeakMap<FastifyRequest, () => void>()
 
+  /** Counts the body against the budget until it is answered; refuses it past the budget. */
+  function reserveBody(request: FastifyRequest, reply: FastifyReply) {
+    const declared = Number(request.headers['content-length'])
+    if (declared > WEBHOOK_BODY_LIMIT) {
+      throw new HttpError(413, `A webhook body is at most ${WEBHOOK_BODY_LIMIT} bytes`)
+    }
+    // A body without Content-Length (chunked) may grow to the limit: it is counted as such.
+    const reserved = Number.isInteger(declared) && declared >= 0 ? declared : WEBHOOK_BODY_LIMIT
+    if (unverifiedBytes + reserved > UNVERIFIED_BYTES_BUDGET) {
+      request.log.warn({ reserved, unverifiedBytes }, 'a webhook refused: too many bodies at once')
+      void reply.header('retry-after', '5')
+      throw new HttpError(503, BUSY)
+    }
+    unverifiedBytes += reserved
+    // Given back once, when the answer is sent or the connection dropped, whichever is first.
+    let held = true
+    const release = () => {
+      if (held) unverifiedBytes -= reserved
+      held = false
+    }
+    reply.raw.once('close', release)
+    releases.set(request, release)
+  }
+
   // In a scope of its own: only here is JSON kept as the bytes Shopify signed.
   app.register(async (scope) => {
     scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
@@ -59,31 +83,14 @@ export function registerShopifyWebhookRoute(app: FastifyInstance, deps: RouteDep
     // onRequest runs before the content-type parser reads the body: a caller that is not a
     // configured shop's Shopify, or that would overrun the budget, is answered without it.
     scope.addHook('onRequest', async (request, reply) => {
-      const delivery = await deliveryOf(request, deps)
-      const declared = Number(request.headers['content-length'])
-      if (declared > WEBHOOK_BODY_LIMIT) {
-        throw new HttpError(413, `A webhook body is at most ${WEBHOOK_BODY_LIMIT} bytes`)
+      try {
+        request.shopifyDelivery = await deliveryOf(request, deps)
+        reserveBody(request, reply)
+      } catch (error) {
+        // Closed after the answer: the body still coming is dropped, not read and thrown away.
+        if (error instanceof HttpError) void reply.header('connection', 'close')
+        throw error
       }
-      // A body without Content-Length (chunked) may grow to the limit: it is counted as such.
-      const reserved = Number.isInteger(declared) && declared >= 0 ? declared : WEBHOOK_BODY_LIMIT
-      if (unverifiedBytes + reserved > UNVERIFIED_BYTES_BUDGET) {
-        request.log.warn(
-          { shop: delivery.shop, reserved, unverifiedBytes },
-          'webhook refused: busy',
-        )
-        void reply.header('retry-after', '5')
-        throw new HttpError(503, BUSY)
-      }
-      unverifiedBytes += reserved
-      // Given back once, when the answer is sent or the connection dropped, whichever is first.
-      let held = true
-      const release = () => {
-        if (held) unverifiedBytes -= reserved
-        held = false
-      }
-      reply.raw.once('close', release)
-      releases.set(request, release)
-      request.shopifyDelivery = delivery
     })
     scope.addHook('onResponse', async (request) => releases.get(request)?.())
 
