@@ -250,6 +250,12 @@ describe('a caller that is not a configured shop’s Shopify', () => {
       message: 'Tandem cannot check Shopify’s signature for this shop right now: try again later',
     })
     expect((await state()).deliveries).toEqual([])
+    // The app's launch, Shopify's other unsigned call, is answered the same way.
+    const launch = await server.app.inject({
+      url: `/shopify/creator?${server.shopify.signedAppLaunch(MAYA)}`,
+    })
+    expect(launch.statusCode).toBe(503)
+    expect(launch.json()).toEqual(response.json())
   })
 
   /** Sends the request's head and the first bytes of a body it says is `length` bytes long. */
