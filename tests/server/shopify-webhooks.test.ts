@@ -187,9 +187,44 @@ describe('a signed body under another topic', () => {
     const unknown = await webhook(MAYA, 'customers/redact', PAID_ORDER)
     expect(unknown.statusCode).toBe(400)
     expect(unknown.json().message).toBe(
-      'Tandem does not subscribe to the topic customers/redact (X-Shopify-Topic)',
+      'Tandem does not subscribe creator shops to customers/redact (X-Shopify-Topic)',
+    )
+    // A creator holds its app's secret: a product body it signs is none Shopify sends Tandem.
+    const creatorProduct = await webhook(MAYA, 'products/update', PRODUCT)
+    expect(creatorProduct.statusCode).toBe(400)
+    expect(creatorProduct.json().message).toBe(
+      'Tandem does not subscribe creator shops to products/update (X-Shopify-Topic)',
     )
     expect(await state()).toEqual(before)
+  })
+
+  it('leaves an order another creator signs for where Tandem knows it is', async () => {
+    server = await startServerUnderTest()
+    const urban = 'urban-trail-edits.myshopify.com'
+    const owner = () =>
+      server.db
+        .selectFrom('creator_order_index')
+        .select(['store_shop', 'name'])
+        .where('order_id', '=', 1005)
+        .executeTakeFirst()
+    const before = await owner()
+    expect(before?.store_shop).toBe(MAYA)
+    const claimed = { ...PAID_ORDER, id: 1005, admin_graphql_api_id: 'gid://shopify/Order/1005' }
+    const signedByUrban = await webhook(
+      urban,
+      'orders/paid',
+      claimed,
+      sandboxApp(urban).clientSecret,
+    )
+    expect(signedByUrban.statusCode).toBe(200)
+    // Acted on after the answer; its own new order, sent next, shows that Tandem got that far.
+    const own = { ...PAID_ORDER, id: 7001, admin_graphql_api_id: 'gid://shopify/Order/7001' }
+    await webhook(urban, 'orders/paid', own, sandboxApp(urban).clientSecret)
+    await expect
+      .poll(() => state().then((now) => now.index.find((row) => row.order_id === 7001)))
+      .toEqual({ order_id: 7001, store_shop: urban })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(await owner()).toEqual(before)
   })
 })
 

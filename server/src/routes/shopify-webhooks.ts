@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { SHOP_DOMAIN_PATTERN } from '@shared/contract'
+import { SHOP_DOMAIN_PATTERN, type ShopType } from '@shared/contract'
 import { webhookHmacValid } from '../adapters/commerce/shopify/shopify-hmac'
 import { readWebhookPayload } from '../adapters/commerce/shopify/shopify-webhook-payloads'
-import { WEBHOOK_PATH } from '../adapters/commerce/shopify/shopify-webhooks'
+import { subscribedTo, WEBHOOK_PATH } from '../adapters/commerce/shopify/shopify-webhooks'
 import type { RouteDeps } from '../deps'
 import { HttpError } from '../http/errors'
 import { findAppConfig } from '../repositories/app-configs'
@@ -43,6 +43,7 @@ interface Delivery {
   webhookId: string
   signature: string
   clientSecret: string
+  shopType: ShopType
 }
 
 export function registerShopifyWebhookRoute(app: FastifyInstance, deps: RouteDeps): void {
@@ -100,7 +101,14 @@ export function registerShopifyWebhookRoute(app: FastifyInstance, deps: RouteDep
       if (!delivery || !webhookHmacValid(body, delivery.signature, delivery.clientSecret)) {
         throw new HttpError(401, BAD_SIGNATURE)
       }
-      const { shop, topic, webhookId } = delivery
+      const { shop, topic, webhookId, shopType } = delivery
+      if (!subscribedTo(shopType, topic)) {
+        const type = shopType.toLowerCase()
+        throw new HttpError(
+          400,
+          `Tandem does not subscribe ${type} shops to ${topic} (X-Shopify-Topic)`,
+        )
+      }
       const read = readWebhookPayload(shop, topic, body)
       if ('refusal' in read) {
         // Signed, yet not what Shopify sends for the topic: a body relabelled by someone else.
@@ -144,7 +152,8 @@ async function deliveryOf(request: FastifyRequest, deps: RouteDeps): Promise<Del
   // unsigned caller 503 (Shopify retries) and logs the reason.
   const config = await findAppConfig(deps.db, deps.secrets, shop)
   if (!config) throw new HttpError(401, BAD_SIGNATURE)
-  return { shop, topic, webhookId, signature, clientSecret: config.clientSecret }
+  const { clientSecret, shopType } = config
+  return { shop, topic, webhookId, signature, clientSecret, shopType }
 }
 
 declare module 'fastify' {

@@ -20,14 +20,7 @@ export async function actOnWebhook(
 ): Promise<void> {
   switch (payload.topic) {
     case 'orders/paid':
-      // The creator-order index: the order's shop, known without asking every creator shop.
-      // Only a creator's orders are creator orders.
-      if ((await findStoreType(deps.db, shop)) === 'CREATOR') {
-        const order = paidOrderHeader(shop, payload.body)
-        // A payload short of what the inbox lists still tells where the order is.
-        if (order) await indexCreatorOrder(deps.db, order)
-        else await indexCreatorOrderShop(deps.db, payload.body.id, shop)
-      }
+      await indexPaidOrder(deps, shop, payload.body, log)
       return
     case 'app/uninstalled':
       // A signed uninstall body may be an old one sent again: Shopify says whether it holds.
@@ -48,6 +41,36 @@ export async function actOnWebhook(
       await updateProduct(deps, shop, payload.body)
       return
   }
+}
+
+/**
+ * The creator-order index: the order's shop, known without asking every creator shop. Only a
+ * creator's orders are creator orders, and a shop signs for its own orders only (a creator holds
+ * its app's secret and can sign any body): an order Tandem knows in another shop stays there.
+ */
+async function indexPaidOrder(
+  deps: RouteDeps,
+  shop: string,
+  body: PaidPayload,
+  log: FastifyBaseLogger,
+): Promise<void> {
+  if ((await findStoreType(deps.db, shop)) !== 'CREATOR') return
+  const known = await deps.db
+    .selectFrom('creator_order_index')
+    .select('store_shop')
+    .where('order_id', '=', body.id)
+    .executeTakeFirst()
+  if (known && known.store_shop !== shop) {
+    log.warn(
+      { shop, orderId: body.id, of: known.store_shop },
+      'orders/paid of another shop ignored',
+    )
+    return
+  }
+  const order = paidOrderHeader(shop, body)
+  // A payload short of what the inbox lists still tells where the order is.
+  if (order) await indexCreatorOrder(deps.db, order)
+  else await indexCreatorOrderShop(deps.db, body.id, shop)
 }
 
 /**

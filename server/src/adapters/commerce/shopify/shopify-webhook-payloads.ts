@@ -73,10 +73,7 @@ export type ProductPayload = z.infer<typeof product>
 
 const isTopic = (topic: string): topic is WebhookTopic => Object.hasOwn(SHAPES, topic)
 
-/**
- * The body of a signed delivery as its topic's payload, or why it is not one (a sentence for
- * the answer). A topic Tandem never subscribed to is refused too: Shopify sends none.
- */
+/** The body of a signed delivery as its topic's payload, or why it is not one (a sentence). */
 export function readWebhookPayload(
   shop: string,
   topic: string,
