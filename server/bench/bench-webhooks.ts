@@ -115,7 +115,10 @@ async function scenario(
   const after = memoryOf(child.pid!)
   const counts = new Map<number, number>()
   for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1)
-  const answers = [...counts].map(([status, count]) => `${count} × ${status}`).join(', ')
+  // -1: the server closed the connection while the body was still being sent.
+  const answers = [...counts]
+    .map(([status, count]) => `${count} × ${status === -1 ? 'reset' : status}`)
+    .join(', ')
   console.log(
     `  ${name.padEnd(58)} ${before.rss.toFixed(0).padStart(4)} MB → peak ${after.peak
       .toFixed(0)
