@@ -155,6 +155,13 @@ describe('a signed body under another topic', () => {
       PAID_REFUSAL,
     ],
     [
+      'a product whose price is not an amount',
+      NORTHWIND,
+      'products/update',
+      { ...PRODUCT, variants: [{ price: '1e9' }] },
+      UPDATE_REFUSAL,
+    ],
+    [
       'a product without variants',
       NORTHWIND,
       'products/update',

@@ -90,8 +90,10 @@ async function updateProduct(deps: RouteDeps, shop: string, product: ProductPayl
     // The REST body writes statuses in lower case ("unlisted"); the Admin API in upper case.
     status: product.status.toUpperCase(),
     variant_count: product.variants.length,
-    min_price_minor: Math.min(
-      ...product.variants.map((variant) => toMinorUnits(variant.price, known.currency)),
+    // Not Math.min(...prices): a 4 MB body can hold more variants than a call takes arguments.
+    min_price_minor: product.variants.reduce(
+      (least, variant) => Math.min(least, toMinorUnits(variant.price, known.currency)),
+      Infinity,
     ),
     currency: known.currency,
     seen_at: deps.now().toISOString(),

@@ -25,7 +25,7 @@ const product = z
     title: z.string(),
     // Any status Shopify has or adds (ACTIVE, DRAFT, ARCHIVED, UNLISTED …), as it writes them.
     status: z.string().regex(/^[A-Za-z_]{1,40}$/),
-    variants: z.array(z.object({ price: z.string() }).loose()),
+    variants: z.array(z.object({ price: z.string().regex(/^\d{1,15}(\.\d{1,6})?$/) }).loose()),
   })
   .loose()
   .refine(ownGid('Product'))
