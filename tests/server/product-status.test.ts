@@ -1,7 +1,11 @@
 import { afterEach, expect, it } from 'vitest'
 import { calls } from '@shared/contract'
 import { NORTHWIND } from '../support/sandbox-figures'
-import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
+import {
+  startServerUnderTest,
+  syncProducts,
+  type ServerUnderTest,
+} from './support/server-under-test'
 
 // Shopify's ProductStatus grows: UNLISTED came with Admin API 2025-10, and a status added later
 // must not break a store's product list either (the console parses every answer with the contract).
@@ -12,12 +16,7 @@ afterEach(() => server.close())
 it('syncs and lists a brand store’s UNLISTED product with its status', async () => {
   server = await startServerUnderTest()
   server.shopify.setProductStatus(NORTHWIND, 'gid://shopify/Product/101', 'UNLISTED')
-  const sync = await server.app.inject({
-    method: 'POST',
-    url: '/admin-update-products',
-    headers: server.asAdmin,
-    payload: { storeShop: NORTHWIND },
-  })
+  const sync = await syncProducts(server, NORTHWIND)
   expect(sync.statusCode).toBe(200)
   expect(sync.json()).toMatchObject({ storeShop: NORTHWIND, productCount: 2 })
 

@@ -6,6 +6,7 @@ import { NORTHWIND } from '../support/sandbox-figures'
 import {
   startListeningServer,
   startServerUnderTest,
+  syncProducts,
   type ServerUnderTest,
 } from './support/server-under-test'
 
@@ -184,12 +185,7 @@ describe('POST /webhooks/shopify', () => {
 
   it('keeps a synced brand’s products in step with their updates and deletions', async () => {
     server = await startServerUnderTest()
-    const sync = await server.app.inject({
-      method: 'POST',
-      url: '/admin-update-products',
-      headers: server.asAdmin,
-      payload: { storeShop: NORTHWIND },
-    })
+    const sync = await syncProducts(server, NORTHWIND)
     expect(sync.statusCode).toBe(200)
     const brand = { secret: NORTHWIND_SECRET }
     const update = {

@@ -11,6 +11,7 @@ import { NORTHWIND } from '../support/sandbox-figures'
 import {
   startListeningServer,
   startServerUnderTest,
+  syncProducts,
   type ServerUnderTest,
 } from './support/server-under-test'
 
@@ -170,12 +171,7 @@ describe('a signed body under another topic', () => {
     ],
   ])('refuses %s with 400 and changes nothing', async (_name, shop, topic, body, message) => {
     server = await startServerUnderTest()
-    const sync = await server.app.inject({
-      method: 'POST',
-      url: '/admin-update-products',
-      headers: server.asAdmin,
-      payload: { storeShop: NORTHWIND },
-    })
+    const sync = await syncProducts(server, NORTHWIND)
     expect(sync.statusCode).toBe(200)
     const before = await state()
     const secret = shop === MAYA ? MAYA_SECRET : NORTHWIND_SECRET

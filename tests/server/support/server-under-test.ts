@@ -94,6 +94,15 @@ export interface ServerOptions {
 
 export const usesPostgres = () => Boolean(process.env.TANDEM_TEST_DATABASE_URL)
 
+/** "Sync products" of a store, as an administrator asks it (POST /admin-update-products). */
+export const syncProducts = (server: ServerUnderTest, storeShop: string) =>
+  server.app.inject({
+    method: 'POST',
+    url: '/admin-update-products',
+    headers: server.asAdmin,
+    payload: { storeShop },
+  })
+
 /**
  * A server listening on its public URL, so that the emulators' webhooks and redirects reach it;
  * answers it with its port.
