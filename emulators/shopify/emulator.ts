@@ -110,18 +110,16 @@ export interface ShopifyEmulator {
   addProducts(shop: string, count: number): string[]
   /** Creator copies of brand variants: their variant ids (Tandem's database links them). */
   addCopies(creatorShop: string, brandShop: string, brandVariantIds: string[]): string[]
-  /** What a merchant edits in its admin: a variant's price and metafields, its product's status. */
+  /** What a merchant edits of a variant in its admin: its price and metafields. */
   editVariant(
     shop: string,
     variantId: string,
-    edit: {
-      priceMinor?: number
-      productStatus?: ProductRecord['status']
-      metafields?: MetafieldRecord[]
-    },
+    edit: { priceMinor?: number; metafields?: MetafieldRecord[] },
   ): void
   /** A shop with no products or orders; its app is sandboxApp(shop) unless given. */
   addShop(shop: string, options?: { app?: AppRecord; currency?: string }): void
+  /** The merchant sets a product's status in their admin (Unlisted, Draft …). */
+  setProductStatus(shop: string, productId: string, status: ProductRecord['status']): void
   stockOf(variantId: string): number
   orders(shop: string): EmulatedOrder[]
   /**
@@ -130,7 +128,10 @@ export interface ShopifyEmulator {
    */
   calls(shop: string, operation: string): number
   webhookSubscriptions(shop: string): { id: string; topic: string; uri: string }[]
-  /** Revokes the shop's tokens and subscriptions; resolves once APP_UNINSTALLED was attempted. */
+  /**
+   * Revokes the shop's tokens and subscriptions, and refuses the client-credentials grant until the
+   * merchant approves the app again; resolves once APP_UNINSTALLED was attempted.
+   */
   uninstall(shop: string): Promise<void>
   /** A customer's paid order; resolves with its GID once ORDERS_PAID was first attempted. */
   createPaidOrder(shop: string, order: Omit<CustomerOrder, 'financialStatus'>): Promise<string>
@@ -292,12 +293,17 @@ export async function startShopifyEmulator(
       if (!found) throw new Error(`${shop} has no variant ${variantId}`)
       if (edit.priceMinor !== undefined) found.variant.priceMinor = edit.priceMinor
       if (edit.metafields) found.variant.metafields = edit.metafields
-      if (edit.productStatus) found.product.status = edit.productStatus
       found.product.updatedAt = new Date().toISOString()
       runtime.save()
     },
     addShop: (shop, shopOptions) => {
       addShopRecord(state, shop, shopOptions)
+      runtime.save()
+    },
+    setProductStatus: (shop, productId, status) => {
+      const product = shopOf(shop).products.find((p) => p.id === productId)
+      if (!product) throw new Error(`${shop} has no product ${productId}`)
+      product.status = status
       runtime.save()
     },
     stockOf: (variantId) => {
@@ -339,6 +345,7 @@ export async function startShopifyEmulator(
       const record = shopOf(shop)
       const subscriptions = record.webhooks.filter((w) => w.topic === 'APP_UNINSTALLED')
       // Shopify revokes the app's access and forgets its subscriptions as it uninstalls it.
+      record.uninstalled = true
       record.webhooks = []
       record.accessTokens = []
       record.refreshTokens = []

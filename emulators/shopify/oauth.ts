@@ -99,6 +99,13 @@ export function answerAccessToken(
   if (params.client_id !== shop.app.clientId || params.client_secret !== shop.app.clientSecret)
     return invalidClient()
   let answer: Answer
+  // An uninstalled app gets no token until the merchant approves it again (its refresh tokens
+  // were revoked with it).
+  if (shop.uninstalled && params.grant_type === 'client_credentials')
+    return json(400, {
+      error: 'app_not_installed',
+      error_description: 'The application is not installed on this shop.',
+    })
   if (params.grant_type === 'client_credentials') {
     if (shop.grant === 'refuse')
       return json(400, {
@@ -156,6 +163,8 @@ export function answerAuthorize(
       errors: 'Oauth error invalid_request: The client_id or redirect_uri is invalid',
     })
   const code = randomBytes(16).toString('hex')
+  // Approving the app installs it again.
+  delete shop.uninstalled
   shop.authorizationCodes.push({ code, scope: query.get('scope') || ALL_SCOPES })
   runtime.save()
   const params: Record<string, string> = {

@@ -75,7 +75,7 @@ export const schema = buildSchema(`
     endCursor: String
   }
 
-  enum ProductStatus { ACTIVE ARCHIVED DRAFT }
+  enum ProductStatus { ACTIVE ARCHIVED DRAFT UNLISTED }
 
   enum ProductSortKeys { ID TITLE UPDATED_AT }
 

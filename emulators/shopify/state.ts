@@ -25,7 +25,7 @@ export interface ProductRecord {
   id: string
   title: string
   handle: string
-  status: 'ACTIVE' | 'ARCHIVED' | 'DRAFT'
+  status: 'ACTIVE' | 'ARCHIVED' | 'DRAFT' | 'UNLISTED'
   updatedAt: string
   imageUrl: string | null
   variants: VariantRecord[]
@@ -134,6 +134,8 @@ export interface ShopRecord {
   grant: 'allow' | 'refuse'
   /** What the app's configuration grants the client-credentials grant; ALL_SCOPES when absent. */
   scopes?: string
+  /** Set once the merchant uninstalled the app; cleared when they approve it again. */
+  uninstalled?: true
   products: ProductRecord[]
   orders: OrderRecord[]
   webhooks: WebhookRecord[]

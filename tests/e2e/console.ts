@@ -39,3 +39,10 @@ export async function onScreen(page: Page, locator: Locator): Promise<boolean> {
   const width = page.viewportSize()?.width ?? 0
   return box !== null && box.x + box.width > 0 && box.x < width
 }
+
+/** The element's computed opacity (these tests are typed without the DOM's names). */
+export const opacity = (locator: Locator) =>
+  locator.evaluate((element) => {
+    const view = globalThis as unknown as { getComputedStyle(of: unknown): { opacity: string } }
+    return view.getComputedStyle(element).opacity
+  })

@@ -7,7 +7,7 @@ import { DEMO_ADMIN } from '../../scripts/lib/auth-emulator'
 import { launchChromium } from '../support/chromium'
 import { pdfText } from '../support/pdf-text'
 import { startStack, type StackUnderTest } from '../support/stack-under-test'
-import { chooseTheme, screenshot, shows, signIn } from './console'
+import { chooseTheme, opacity, screenshot, shows, signIn } from './console'
 
 // SPEC.md §2 "/main/create-order-transfer" and issue 6 in Chromium, against the real server with
 // the sandbox marketplace (PRODUCT.md's figures), pdf.js drawing the real receipt, and the browser
@@ -79,13 +79,6 @@ const inkedPixels = (on: Page) =>
       return inked + count
     }, 0),
   )
-
-/** The element's computed opacity (these tests are typed without the DOM's names). */
-const opacity = (locator: Locator) =>
-  locator.evaluate((element) => {
-    const view = globalThis as unknown as { getComputedStyle(of: unknown): { opacity: string } }
-    return view.getComputedStyle(element).opacity
-  })
 
 async function waitForInk(on: Page) {
   await shows(on.getByRole('region', { name: /^Receipt / }))

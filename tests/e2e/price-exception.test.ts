@@ -5,7 +5,7 @@ import { DEMO_ADMIN } from '../../scripts/lib/auth-emulator'
 import { LUMEN } from '../support/sandbox-figures'
 import { launchChromium } from '../support/chromium'
 import { startStack, type StackUnderTest } from '../support/stack-under-test'
-import { chooseTheme, screenshot, shows, signIn } from './console'
+import { chooseTheme, opacity, screenshot, shows, signIn } from './console'
 
 // A brand raised a price after a creator sold at the old one: the transfer screen says which line
 // and why, and an administrator accepts the exception with a reason, in Chromium against the real
@@ -52,6 +52,8 @@ describe('a price below the brand’s, in Chromium', () => {
     const dialog = page.getByRole('dialog', { name: 'Accept price exception' })
     await shows(dialog)
     await dialog.getByLabel('Reason').fill(REASON)
+    // Its opening transition done: the picture shows the dialog, not the page through it.
+    await expect.poll(() => opacity(dialog)).toBe('1')
     await screenshot(page, 'price-exception-dialog-dark-wide')
     // The same in the light theme at 700 px: closed to reach the theme switch, then opened again.
     await dialog.getByRole('button', { name: 'Cancel' }).click()
@@ -60,6 +62,7 @@ describe('a price below the brand’s, in Chromium', () => {
     await screenshot(page, 'price-exception-refused-light-narrow')
     await page.getByRole('button', { name: 'Accept price exception' }).click()
     await dialog.getByLabel('Reason').fill(REASON)
+    await expect.poll(() => opacity(dialog)).toBe('1')
     await screenshot(page, 'price-exception-dialog-light-narrow')
     await dialog.getByRole('button', { name: 'Accept exception' }).click()
 

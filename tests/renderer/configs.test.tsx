@@ -470,6 +470,19 @@ describe('Add config', () => {
     expect(screen.getByText(reason)).toBeInTheDocument()
   })
 
+  it('takes at most the contract’s 128 characters of a pasted client id or secret', async () => {
+    const fake = renderConfigs()
+    await loaded()
+    await userEvent.click(addConfig())
+    const user = userEvent.setup()
+    for (const label of ['Client ID', 'Client Secret']) {
+      await user.click(screen.getByLabelText(label))
+      await user.paste('a'.repeat(900))
+      expect(screen.getByLabelText(label)).toHaveValue('a'.repeat(128))
+    }
+    expect(fake.callsTo('configs/create')).toHaveLength(0)
+  })
+
   it('says "Missing some fields" if the form is submitted with a field missing', async () => {
     const fake = renderConfigs()
     await loaded()

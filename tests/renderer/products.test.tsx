@@ -140,6 +140,23 @@ describe('Products', () => {
     expect(app.location().search).toBe('')
   })
 
+  it('shows an UNLISTED product, and a status Shopify adds later as its words', async () => {
+    renderProducts(`/main/products?store=${NORTHWIND}`, {
+      'products/list': () => ({
+        products: [
+          product('1', { title: 'Hidden Tote', status: 'UNLISTED' }),
+          product('2', { title: 'Next Season Coat', status: 'PRE_ORDER' }),
+        ],
+        nextCursor: null,
+      }),
+    })
+    expect(await screen.findByRole('table', { name: 'Products' })).toBeInTheDocument()
+    expect(dataRows().map(cellTexts)).toEqual([
+      ['Hidden Tote', 'Unlisted', '1', '$10.00'],
+      ['Next Season Coat', 'Pre order', '1', '$10.00'],
+    ])
+  })
+
   it('opens on the store named in the address, as after a reload', async () => {
     const app = renderProducts(`/main/products?store=${NORTHWIND}`)
 

@@ -42,11 +42,14 @@ const BAD_SHOP_VALUES: [string, unknown][] = [
   ['an emoji', '🛍️.myshopify.com'],
   ['a NUL', 'maya\u0000.myshopify.com'],
 ]
+const SHOP_TOO_LONG =
+  'must be at most 77 characters (a store name of up to 63, then .myshopify.com)'
 /** Every refused shop, with the rule its message names. */
 const BAD_SHOPS: [string, unknown, string][] = [
   ['empty', '', 'is required'],
   ['blank', '   ', 'is required'],
   ...BAD_SHOP_VALUES.map(([name, shop]): [string, unknown, string] => [name, shop, SHOP_PATTERN]),
+  ['a store name over 63 characters', `${'a'.repeat(64)}.myshopify.com`, SHOP_TOO_LONG],
 ]
 
 /** Values of the wrong JSON type for a string field, with the type the message names. */
@@ -193,6 +196,31 @@ const CALLS: Record<string, [string, BadRequest][]> = {
       ['no shopType', without(appConfig, 'shopType'), /^shopType\b/],
       ['a blank clientId', { ...appConfig, clientId: '  \t ' }, 'clientId is required'],
       ['a blank clientSecret', { ...appConfig, clientSecret: '\n' }, 'clientSecret is required'],
+      [
+        'a 900,000-character clientId',
+        { ...appConfig, clientId: 'a'.repeat(900_000) },
+        "clientId must be at most 128 characters (Shopify's are 32 to 38)",
+      ],
+      [
+        'a 129-character clientSecret',
+        { ...appConfig, clientSecret: `shpss_${'0'.repeat(123)}` },
+        "clientSecret must be at most 128 characters (Shopify's are 32 to 38)",
+      ],
+      ...(
+        [
+          ['a space inside', 'client fresh'],
+          ['a NUL', 'client\u0000fresh'],
+          ['markup', '<script>alert(1)</script>'],
+          ['a newline inside', 'client\nfresh'],
+          ['non-ASCII letters', 'clïent'],
+        ] as const
+      ).flatMap(([name, value]): [string, object, string][] =>
+        (['clientId', 'clientSecret'] as const).map((field) => [
+          `a ${field} with ${name}`,
+          { ...appConfig, [field]: value },
+          `${field} must hold only letters, digits, "_" and "-", as Shopify's do`,
+        ]),
+      ),
       ['an unknown shopType', { ...appConfig, shopType: 'RETAILER' }, /^shopType\b/],
       ['a lower-case shopType', { ...appConfig, shopType: 'brand' }, /^shopType\b/],
       ['a shopType array', { ...appConfig, shopType: ['BRAND'] }, /^shopType\b/],
@@ -219,6 +247,19 @@ const CALLS: Record<string, [string, BadRequest][]> = {
     ['no shop', del('/delete-app-config/', 'shop is required')],
     ['a broken percent-encoding', del('/delete-app-config/%ZZ', 'The request URL is malformed')],
   ],
+
+  'POST /admin-set-store-payment-account': fieldCases('/admin-set-store-payment-account', [
+    [
+      'an accountId over 255 characters',
+      { shop: 'northwind-apparel.myshopify.com', accountId: `acct_${'A'.repeat(251)}` },
+      'accountId must be at most 255 characters',
+    ],
+    [
+      'an accountId that is not a Stripe account',
+      { shop: 'northwind-apparel.myshopify.com', accountId: 'cus_123' },
+      'accountId must look like acct_…',
+    ],
+  ]),
 
   'POST /admin-update-products': [
     ...bodyCases('/admin-update-products', { storeShop: 'maya-makes.myshopify.com' }),

@@ -30,9 +30,11 @@ function answerTo(sent: string): Promise<string> {
 it.each([
   ['headers that stop half way', 'POST /admin-set-default-commission-rate HTTP/1.1\r\nHost: t'],
   [
-    // A webhook: its path reads the body before any check of the caller.
+    // A webhook naming a configured shop: its signature is over the body, which must be read.
     'a body that never comes',
-    'POST /webhooks/shopify HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{"id',
+    'POST /webhooks/shopify HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n' +
+      'X-Shopify-Shop-Domain: maya-makes.myshopify.com\r\nX-Shopify-Hmac-Sha256: AAAA\r\n' +
+      'X-Shopify-Topic: orders/paid\r\nX-Shopify-Webhook-Id: 1\r\nContent-Length: 40\r\n\r\n{"id',
   ],
 ])('answers 408 to %s, and closes the connection', async (_name, sent) => {
   expect(await answerTo(sent)).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/)

@@ -2,9 +2,13 @@ import { createHmac, randomUUID } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { signParams } from '../../emulators/shopify/oauth'
 import { sandboxApp } from '../../server/src/seed/sandbox-data'
-import { freePort } from '../../scripts/lib/ports'
 import { NORTHWIND } from '../support/sandbox-figures'
-import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
+import {
+  startListeningServer,
+  startServerUnderTest,
+  syncProducts,
+  type ServerUnderTest,
+} from './support/server-under-test'
 
 // A shop's connection as an administrator sees it, the webhooks connected shops send, and the
 // authorization-code install: the real server and adapter against the Shopify emulator.
@@ -16,11 +20,8 @@ const NORTHWIND_SECRET = sandboxApp(NORTHWIND).clientSecret
 let server: ServerUnderTest
 afterEach(() => server.close())
 
-/** A server listening on its public URL, so that the emulator's webhooks and redirects reach it. */
-async function startListening() {
-  const port = await freePort()
-  server = await startServerUnderTest({ publicUrl: `http://127.0.0.1:${port}` })
-  await server.app.listen({ host: '127.0.0.1', port })
+const startListening = async () => {
+  server = await startListeningServer()
 }
 
 const connection = async (shop: string) =>
@@ -124,6 +125,9 @@ function webhook(
   })
 }
 
+/** An orders/paid body short of what the inbox lists: its id, as Shopify's REST order has it. */
+const paidOrder = (id: number) => ({ id, admin_graphql_api_id: `gid://shopify/Order/${id}` })
+
 /** What the creator-order index learnt beyond the sandbox's orders (caught up at start). */
 const indexed = () =>
   server.db
@@ -166,13 +170,13 @@ describe('POST /webhooks/shopify', () => {
   it('acts once on a delivery Shopify repeats', async () => {
     server = await startServerUnderTest()
     const id = randomUUID()
-    expect((await webhook(MAYA, 'orders/paid', { id: 5001 }, { id })).statusCode).toBe(200)
+    expect((await webhook(MAYA, 'orders/paid', paidOrder(5001), { id })).statusCode).toBe(200)
     await expect.poll(indexed).toEqual([{ order_id: 5001, store_shop: MAYA }])
     // The same delivery again, even with another body, is answered and ignored.
-    const again = await webhook(MAYA, 'orders/paid', { id: 5002 }, { id })
+    const again = await webhook(MAYA, 'orders/paid', paidOrder(5002), { id })
     expect(again.statusCode).toBe(200)
     expect(again.json()).toEqual({ received: 'again, ignored' })
-    const other = await webhook(MAYA, 'orders/paid', { id: 5003 })
+    const other = await webhook(MAYA, 'orders/paid', paidOrder(5003))
     expect(other.json()).toEqual({ received: true })
     await expect
       .poll(() => indexed().then((rows) => rows.map((row) => row.order_id)))
@@ -181,16 +185,12 @@ describe('POST /webhooks/shopify', () => {
 
   it('keeps a synced brand’s products in step with their updates and deletions', async () => {
     server = await startServerUnderTest()
-    const sync = await server.app.inject({
-      method: 'POST',
-      url: '/admin-update-products',
-      headers: server.asAdmin,
-      payload: { storeShop: NORTHWIND },
-    })
+    const sync = await syncProducts(server, NORTHWIND)
     expect(sync.statusCode).toBe(200)
     const brand = { secret: NORTHWIND_SECRET }
     const update = {
       id: 101,
+      admin_graphql_api_id: 'gid://shopify/Product/101',
       title: 'Linen Overshirt II',
       status: 'draft',
       variants: [{ price: '70.50' }, { price: '69.00' }],

@@ -121,6 +121,26 @@ describe('Shopify emulator', () => {
     expect(emulator.calls(BRAND, 'access_token')).toBe(4)
   })
 
+  it('revokes an uninstalled app’s tokens and refuses it a new one until it is approved again', async () => {
+    const live = await token(BRAND)
+    await emulator.uninstall(BRAND)
+    expect((await admin(BRAND, '{ shop { name } }', {}, live)).status).toBe(401)
+    const refused = await postToken(BRAND, clientCredentials(BRAND))
+    expect(refused.status).toBe(400)
+    expect(await json(refused)).toEqual({
+      error: 'app_not_installed',
+      error_description: 'The application is not installed on this shop.',
+    })
+    // The merchant approves the app again: it is installed, and the grant works again.
+    const { clientId } = sandboxApp(BRAND)
+    const approve = new URLSearchParams({ client_id: clientId, redirect_uri: 'https://t.test/cb' })
+    const approved = await fetch(`${emulator.url}/${BRAND}/admin/oauth/authorize?${approve}`, {
+      redirect: 'manual',
+    })
+    expect(approved.status).toBe(302)
+    expect((await postToken(BRAND, clientCredentials(BRAND))).status).toBe(200)
+  })
+
   it('answers 401 to a missing or expired token and 404 to another API version', async () => {
     const unauthorized = { status: 401, body: { errors: INVALID_TOKEN } }
     expect(await admin(BRAND, '{ shop { name } }', {}, '')).toMatchObject(unauthorized)

@@ -13,6 +13,7 @@ const variant = (id: number) => `gid://shopify/ProductVariant/${id}`
 const MAYA_STICKER_PACK = variant(406)
 const OVERSHIRT = variant(201)
 const FACE_OIL = variant(203)
+const FACE_OIL_PRODUCT = 'gid://shopify/Product/103'
 const STICKER_LINE = 'gid://shopify/LineItem/10013'
 
 let server: ServerUnderTest
@@ -121,18 +122,25 @@ describe('the brand catalogue check', () => {
   })
 
   it('refuses a line whose brand product is no longer active, or whose variant is gone', async () => {
-    server.shopify.editVariant(LUMEN, FACE_OIL, { productStatus: 'DRAFT' })
+    server.shopify.setProductStatus(LUMEN, FACE_OIL_PRODUCT, 'DRAFT')
     await linkStickerPackTo(NORTHWIND, variant(999_999))
     const answer = await processOrder('1001')
     expect(answer.statusCode).toBe(422)
     expect(answer.json().message).toBe(
       `Line "Rosehip Face Oil" (gid://shopify/LineItem/10012) cannot be transferred to ${LUMEN}: ` +
-        `the brand's product of variant ${FACE_OIL} is DRAFT, not ACTIVE; ` +
+        `the brand's product of variant ${FACE_OIL} is DRAFT, not on sale; ` +
         `Line "Sticker Pack" (${STICKER_LINE}) cannot be transferred to ${NORTHWIND}: the ` +
         `brand's store has no variant ${variant(999_999)} any more; link the creator's product ` +
         'to one it sells',
     )
     await expectNothingMoved()
+  })
+
+  it('takes an UNLISTED brand product as on sale: only hidden from its store’s search', async () => {
+    server.shopify.setProductStatus(LUMEN, FACE_OIL_PRODUCT, 'UNLISTED')
+    const shown = await preview('1001')
+    expect(shown.statusCode).toBe(200)
+    expect(shown.json().preview.brands).toEqual(order1001Brands())
   })
 
   it("compares an order in another currency at the creator's own price of the variant", async () => {
@@ -213,9 +221,9 @@ describe('a price exception', () => {
     expect(short.json().message).toContain('reason')
 
     // Only prices can be excepted: an inactive product stays refused.
-    server.shopify.editVariant(LUMEN, FACE_OIL, { productStatus: 'ARCHIVED' })
+    server.shopify.setProductStatus(LUMEN, FACE_OIL_PRODUCT, 'ARCHIVED')
     expect((await acceptPriceException('1001', REASON)).statusCode).toBe(422)
-    server.shopify.editVariant(LUMEN, FACE_OIL, { productStatus: 'ACTIVE' })
+    server.shopify.setProductStatus(LUMEN, FACE_OIL_PRODUCT, 'ACTIVE')
 
     expect((await processOrder('1001')).statusCode).toBe(201)
     const late = await acceptPriceException('1001', REASON)

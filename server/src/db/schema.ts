@@ -56,7 +56,8 @@ export interface StoreProductsTable {
   store_shop: string
   product_id: string
   title: string
-  status: 'ACTIVE' | 'ARCHIVED' | 'DRAFT'
+  /** Shopify's ProductStatus as it wrote it (ACTIVE, ARCHIVED, DRAFT, UNLISTED, or one it adds). */
+  status: string
   variant_count: number
   /** Minor units of `currency`, the shop's. */
   min_price_minor: number

@@ -42,7 +42,8 @@ export type LineFailure =
   | { kind: 'missing' | 'inactive'; brandStoreShop: string; message: string }
   | { kind: 'price'; brandStoreShop: string; message: string; shortfall: PriceShortfall }
 
-const ACTIVE = 'ACTIVE'
+/** A product a brand sells: ACTIVE, or UNLISTED (active, only hidden from its store's search). */
+const SELLABLE: ReadonlySet<string> = new Set(['ACTIVE', 'UNLISTED'])
 
 const sameShortfall = (a: PriceShortfall, b: PriceShortfall) =>
   a.lineItemId === b.lineItemId &&
@@ -87,11 +88,11 @@ function failureOf(
       message: `${about}: the brand's store has no variant ${line.brandVariantId} any more; link the creator's product to one it sells`,
     }
   }
-  if (variant.productStatus !== ACTIVE) {
+  if (!SELLABLE.has(variant.productStatus)) {
     return {
       kind: 'inactive',
       brandStoreShop: brand,
-      message: `${about}: the brand's product of variant ${line.brandVariantId} is ${variant.productStatus}, not ACTIVE`,
+      message: `${about}: the brand's product of variant ${line.brandVariantId} is ${variant.productStatus}, not on sale`,
     }
   }
   const brandPrice = `${formatMinorUnits(variant.priceMinor, catalogue.currency)} ${catalogue.currency}`

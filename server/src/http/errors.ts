@@ -27,6 +27,8 @@ const REFUSAL_STATUS: Record<RefusalKind, ErrorStatus> = {
 }
 
 const INTERNAL_MESSAGE = 'Something went wrong on the Tandem server'
+const SECRET_UNREADABLE =
+  'Tandem cannot check Shopify’s signature for this shop right now: try again later'
 
 /** Fastify's own refusals, reworded; every one is the caller's input, so a 400. */
 const FRAMEWORK_MESSAGES: Record<string, string> = {
@@ -72,10 +74,13 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     if (error instanceof SecretUnreadableError) {
       // The server's own data, not the caller's input. Said as it is (it names no secret) to a
-      // signed-in admin, who can mend it; to Shopify's unsigned calls, only that it failed.
+      // signed-in admin, who can mend it; to Shopify's unsigned calls, a passing outage (503,
+      // which Shopify retries) with no detail, the reason going to the log only.
       request.log.error({ err: error }, 'a stored secret does not open')
-      const message = request.adminEmail ? error.message : INTERNAL_MESSAGE
-      return reply.status(500).send({ error: 'internal', message })
+      if (!request.adminEmail) {
+        return reply.status(503).send({ error: ERROR_CODES[503], message: SECRET_UNREADABLE })
+      }
+      return reply.status(500).send({ error: 'internal', message: error.message })
     }
     const frameworkMessage =
       FRAMEWORK_MESSAGES[error.code] ??

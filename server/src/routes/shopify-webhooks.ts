@@ -1,51 +1,119 @@
-import type { FastifyInstance } from 'fastify'
-import { SHOP_DOMAIN_PATTERN } from '@shared/contract'
-import type { CreatorOrderHeader } from '../adapters/commerce/commerce-port'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { SHOP_DOMAIN_PATTERN, type ShopType } from '@shared/contract'
 import { webhookHmacValid } from '../adapters/commerce/shopify/shopify-hmac'
-import { WEBHOOK_PATH } from '../adapters/commerce/shopify/shopify-webhooks'
-import type { StoreProductsTable } from '../db/schema'
+import { readWebhookPayload } from '../adapters/commerce/shopify/shopify-webhook-payloads'
+import { subscribedTo, WEBHOOK_PATH } from '../adapters/commerce/shopify/shopify-webhooks'
 import type { RouteDeps } from '../deps'
-import { toMinorUnits } from '../domain/money'
 import { HttpError } from '../http/errors'
 import { findAppConfig } from '../repositories/app-configs'
-import { indexCreatorOrder, indexCreatorOrderShop } from '../repositories/creator-orders'
-import { findStoreType } from '../repositories/stores'
+import { actOnWebhook } from '../webhooks/shopify-webhook-actions'
 
 // POST /webhooks/shopify: what connected shops tell Tandem. Authenticated by Shopify's signature
-// of the raw body with the shop's client secret, not by an admin token. Each delivery is answered
-// at once and acted on after (Shopify gives up on an answer slower than 5 s and sends it again);
-// a delivery Shopify repeats, same X-Shopify-Webhook-Id, is answered and ignored.
+// of the raw body with the shop's client secret, not by an admin token. Anyone can post here, so
+// the headers are checked before a byte of the body is read, bodies are bounded one by one and
+// all together while unauthenticated, and a signed body is believed only for its own topic.
+// Each delivery is answered at once and acted on after (Shopify gives up on an answer slower than
+// 5 s and sends it again); a delivery Shopify repeats, same X-Shopify-Webhook-Id, is ignored.
 
-const WEBHOOK_BODY_LIMIT = 10_000_000
+/**
+ * Shopify documents no cap for HTTPS deliveries; its EventBridge deliveries stop at 1,000,000
+ * bytes (a larger resource is sent as `{"id": …}` there). A product at Shopify's 2,048-variant
+ * limit is about 2 MB of REST JSON, so 4 MB holds every body Tandem subscribes to, with room.
+ */
+export const WEBHOOK_BODY_LIMIT = 4_000_000
+
+/**
+ * How many bytes of bodies not yet verified may be held at once: eight bodies at the limit, or
+ * thousands of ordinary ones (a few KB). Past it a delivery is answered 503, which Shopify
+ * retries (up to 8 times over 4 hours), so a flood of unsigned bodies delays deliveries rather
+ * than exhausting memory.
+ */
+export const UNVERIFIED_BYTES_BUDGET = 8 * WEBHOOK_BODY_LIMIT
 
 const BAD_SIGNATURE =
   'The webhook is not signed by Shopify with the app of the shop it names (X-Shopify-Hmac-Sha256)'
 
+const BUSY =
+  'Tandem is receiving too many webhook bodies at once: Shopify sends this one again later'
+
+/** What the headers said, checked before the body was read. */
+interface Delivery {
+  shop: string
+  topic: string
+  webhookId: string
+  signature: string
+  clientSecret: string
+  shopType: ShopType
+}
+
 export function registerShopifyWebhookRoute(app: FastifyInstance, deps: RouteDeps): void {
+  let unverifiedBytes = 0
+  const releases = new WeakMap<FastifyRequest, () => void>()
+
+  /** Counts the body against the budget until it is answered; refuses it past the budget. */
+  function reserveBody(request: FastifyRequest, reply: FastifyReply) {
+    const declared = Number(request.headers['content-length'])
+    if (declared > WEBHOOK_BODY_LIMIT) {
+      throw new HttpError(413, `A webhook body is at most ${WEBHOOK_BODY_LIMIT} bytes`)
+    }
+    // A body without Content-Length (chunked) may grow to the limit: it is counted as such.
+    const reserved = Number.isInteger(declared) && declared >= 0 ? declared : WEBHOOK_BODY_LIMIT
+    if (unverifiedBytes + reserved > UNVERIFIED_BYTES_BUDGET) {
+      request.log.warn({ reserved, unverifiedBytes }, 'a webhook refused: too many bodies at once')
+      void reply.header('retry-after', '5')
+      throw new HttpError(503, BUSY)
+    }
+    unverifiedBytes += reserved
+    // Given back once, when the answer is sent or the connection dropped, whichever is first.
+    let held = true
+    const release = () => {
+      if (held) unverifiedBytes -= reserved
+      held = false
+    }
+    reply.raw.once('close', release)
+    releases.set(request, release)
+  }
+
   // In a scope of its own: only here is JSON kept as the bytes Shopify signed.
   app.register(async (scope) => {
     scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
       done(null, body),
     )
-    // A product with many variants makes a large body; Shopify drops a subscription refused often.
-    scope.post(WEBHOOK_PATH, { bodyLimit: WEBHOOK_BODY_LIMIT }, async (request, reply) => {
-      const header = (name: string) => {
-        const value = request.headers[name]
-        return typeof value === 'string' ? value : undefined
+    scope.decorateRequest('shopifyDelivery', null)
+
+    // onRequest runs before the content-type parser reads the body: a caller that is not a
+    // configured shop's Shopify, or that would overrun the budget, is answered without it.
+    scope.addHook('onRequest', async (request, reply) => {
+      try {
+        request.shopifyDelivery = await deliveryOf(request, deps)
+        reserveBody(request, reply)
+      } catch (error) {
+        // Closed after the answer: the body still coming is dropped, not read and thrown away.
+        if (error instanceof HttpError) void reply.header('connection', 'close')
+        throw error
       }
-      const shop = header('x-shopify-shop-domain') ?? ''
-      const config = SHOP_DOMAIN_PATTERN.test(shop)
-        ? await findAppConfig(deps.db, deps.secrets, shop)
-        : null
+    })
+    scope.addHook('onResponse', async (request) => releases.get(request)?.())
+
+    scope.post(WEBHOOK_PATH, { bodyLimit: WEBHOOK_BODY_LIMIT }, async (request, reply) => {
+      const delivery = request.shopifyDelivery
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0)
-      const signature = header('x-shopify-hmac-sha256')
-      if (!config || !webhookHmacValid(body, signature, config.clientSecret)) {
+      if (!delivery || !webhookHmacValid(body, delivery.signature, delivery.clientSecret)) {
         throw new HttpError(401, BAD_SIGNATURE)
       }
-      const webhookId = header('x-shopify-webhook-id')
-      const topic = header('x-shopify-topic')
-      if (!webhookId || !topic) {
-        throw new HttpError(400, 'X-Shopify-Webhook-Id and X-Shopify-Topic are required')
+      const { shop, topic, webhookId, shopType } = delivery
+      if (!subscribedTo(shopType, topic)) {
+        const type = shopType.toLowerCase()
+        throw new HttpError(
+          400,
+          `Tandem does not subscribe ${type} shops to ${topic} (X-Shopify-Topic)`,
+        )
+      }
+      const read = readWebhookPayload(shop, topic, body)
+      if ('refusal' in read) {
+        // Signed, yet not what Shopify sends for the topic: a body relabelled by someone else.
+        request.log.warn({ shop, topic, webhookId }, read.refusal)
+        throw new HttpError(400, read.refusal)
       }
       const first = await deps.db
         .insertInto('webhook_deliveries')
@@ -54,7 +122,7 @@ export function registerShopifyWebhookRoute(app: FastifyInstance, deps: RouteDep
         .executeTakeFirst()
       if (first.numInsertedOrUpdatedRows === 0n) return reply.send({ received: 'again, ignored' })
       setImmediate(() => {
-        act(deps, shop, topic, body).catch((error: unknown) =>
+        actOnWebhook(deps, shop, read.payload, request.log).catch((error: unknown) =>
           request.log.error({ shop, topic, webhookId, error }, 'a Shopify webhook failed'),
         )
       })
@@ -63,114 +131,34 @@ export function registerShopifyWebhookRoute(app: FastifyInstance, deps: RouteDep
   })
 }
 
-/** What each topic changes. */
-async function act(deps: RouteDeps, shop: string, topic: string, body: Buffer): Promise<void> {
-  const payload = JSON.parse(body.toString('utf8')) as { id?: number }
-  switch (topic) {
-    case 'orders/paid':
-      // The creator-order index: the order's shop, known without asking every creator shop.
-      // Only a creator's orders are creator orders.
-      if (typeof payload.id === 'number' && (await findStoreType(deps.db, shop)) === 'CREATOR') {
-        const order = paidOrderHeader(shop, payload as PaidPayload)
-        // A payload short of what the inbox lists still tells where the order is.
-        if (order) await indexCreatorOrder(deps.db, order)
-        else await indexCreatorOrderShop(deps.db, payload.id, shop)
-      }
-      return
-    case 'app/uninstalled':
-      await deps.shopify.connections.forget(shop)
-      return
-    case 'products/delete':
-      if (typeof payload.id === 'number') {
-        await deps.db
-          .deleteFrom('store_products')
-          .where('store_shop', '=', shop)
-          .where('product_id', '=', `gid://shopify/Product/${payload.id}`)
-          .execute()
-      }
-      return
-    case 'products/update':
-      await updateProduct(deps, shop, payload as RestProduct)
-      return
-    default:
-      // Nothing else is subscribed to.
-      return
-  }
-}
-
-/** A product as Shopify's webhooks carry it (the REST shape). */
-interface RestProduct {
-  id: number
-  title: string
-  status: string
-  variants: { price: string }[]
-}
-
 /**
- * Keeps the stored product in step. A store never synced is left alone: its first sync reads
- * everything, in the store's currency, which only a sync has told (the payload does not).
+ * The delivery the headers describe, with the secret that must have signed it; refuses a request
+ * that lacks Shopify's headers or names a shop Tandem has no app config for.
  */
-async function updateProduct(deps: RouteDeps, shop: string, product: RestProduct) {
-  const known = await deps.db
-    .selectFrom('store_products')
-    .select('currency')
-    .where('store_shop', '=', shop)
-    .limit(1)
-    .executeTakeFirst()
-  if (!known || product.variants.length === 0) return
-  const status = product.status.toUpperCase() as StoreProductsTable['status']
-  const row = {
-    title: product.title,
-    status,
-    variant_count: product.variants.length,
-    min_price_minor: Math.min(
-      ...product.variants.map((variant) => toMinorUnits(variant.price, known.currency)),
-    ),
-    currency: known.currency,
-    seen_at: deps.now().toISOString(),
+async function deliveryOf(request: FastifyRequest, deps: RouteDeps): Promise<Delivery> {
+  const header = (name: string) => {
+    const value = request.headers[name]
+    return typeof value === 'string' ? value : undefined
   }
-  await deps.db
-    .insertInto('store_products')
-    .values({ store_shop: shop, product_id: `gid://shopify/Product/${product.id}`, ...row })
-    .onConflict((conflict) => conflict.columns(['store_shop', 'product_id']).doUpdateSet(row))
-    .execute()
+  const shop = header('x-shopify-shop-domain') ?? ''
+  const signature = header('x-shopify-hmac-sha256')
+  if (!signature || !SHOP_DOMAIN_PATTERN.test(shop)) throw new HttpError(401, BAD_SIGNATURE)
+  const topic = header('x-shopify-topic')
+  const webhookId = header('x-shopify-webhook-id')
+  if (!webhookId || !topic) {
+    throw new HttpError(400, 'X-Shopify-Webhook-Id and X-Shopify-Topic are required')
+  }
+  // A stored secret that does not open throws SecretUnreadableError: src/http answers an
+  // unsigned caller 503 (Shopify retries) and logs the reason.
+  const config = await findAppConfig(deps.db, deps.secrets, shop)
+  if (!config) throw new HttpError(401, BAD_SIGNATURE)
+  const { clientSecret, shopType } = config
+  return { shop, topic, webhookId, signature, clientSecret, shopType }
 }
 
-/**
- * The order an orders/paid payload describes, in the currency the customer paid in (its
- * presentment money when the payload carries it); null when malformed.
- */
-function paidOrderHeader(shop: string, payload: PaidPayload): CreatorOrderHeader | null {
-  const presentment = payload.total_price_set?.presentment_money
-  const total = presentment?.amount ?? payload.total_price
-  const currency = presentment?.currency_code ?? payload.presentment_currency ?? payload.currency
-  const { id, name, created_at: createdAt } = payload
-  if (
-    typeof id !== 'number' ||
-    typeof name !== 'string' ||
-    typeof createdAt !== 'string' ||
-    typeof currency !== 'string' ||
-    typeof total !== 'string' ||
-    Number.isNaN(Date.parse(createdAt))
-  ) {
-    return null
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The webhook's headers, checked before its body is read; null elsewhere. */
+    shopifyDelivery: Delivery | null
   }
-  try {
-    const totalMinor = toMinorUnits(total, currency)
-    const at = new Date(createdAt).toISOString()
-    return { id, storeShop: shop, name, createdAt: at, currency, totalMinor }
-  } catch {
-    return null
-  }
-}
-
-/** The fields of Shopify's REST order that the index keeps. */
-interface PaidPayload {
-  id?: unknown
-  name?: unknown
-  created_at?: unknown
-  currency?: unknown
-  presentment_currency?: unknown
-  total_price?: unknown
-  total_price_set?: { presentment_money?: { amount?: unknown; currency_code?: unknown } }
 }

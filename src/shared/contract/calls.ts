@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import {
   AppConfig,
+  AppCredential,
   AppUrls,
   AuditEntry,
   CreatorOrder,
@@ -62,8 +63,8 @@ export const calls = {
     body: z
       .object({
         shop: ShopDomain,
-        clientId: z.string().trim().min(1, 'is required'),
-        clientSecret: z.string().trim().min(1, 'is required'),
+        clientId: AppCredential,
+        clientSecret: AppCredential,
         shopType: ShopType,
       })
       .strict(),

@@ -1,14 +1,39 @@
 import { z } from 'zod'
 import { ProductStatus, ShopType, TransferStatus } from './enums'
 
-/** `name.myshopify.com`, trimmed and lower-cased before the check. */
-export const SHOP_DOMAIN_PATTERN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/
+/**
+ * `name.myshopify.com`, trimmed and lower-cased before the check; the name is one DNS label, so
+ * at most 63 characters.
+ */
+export const SHOP_DOMAIN_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}\.myshopify\.com$/
+const SHOP_DOMAIN_MAX = 63 + '.myshopify.com'.length
 export const ShopDomain = z
   .string()
   .trim()
   .toLowerCase()
   .min(1, { message: 'is required', abort: true })
+  .max(SHOP_DOMAIN_MAX, {
+    message: `must be at most ${SHOP_DOMAIN_MAX} characters (a store name of up to 63, then .myshopify.com)`,
+    abort: true,
+  })
   .regex(SHOP_DOMAIN_PATTERN, 'must look like name.myshopify.com')
+
+/**
+ * Shopify app credentials as a caller may store them. Shopify's client ids are 32 hex digits and
+ * its secrets `shpss_` and 32 hex digits today, but older apps' and future ones differ, so a
+ * length and a character set are checked, not one format: enough to refuse pasted prose, spaces
+ * and megabytes, never a real credential.
+ */
+export const APP_CREDENTIAL_MAX = 128
+export const AppCredential = z
+  .string()
+  .trim()
+  .min(1, { message: 'is required', abort: true })
+  .max(APP_CREDENTIAL_MAX, {
+    message: `must be at most ${APP_CREDENTIAL_MAX} characters (Shopify's are 32 to 38)`,
+    abort: true,
+  })
+  .regex(/^[A-Za-z0-9_-]+$/, 'must hold only letters, digits, "_" and "-", as Shopify\'s do')
 export type ShopDomain = z.infer<typeof ShopDomain>
 
 /** A percentage from 0 to 100 with at most two decimals (10 means 10 %). */
@@ -59,6 +84,8 @@ export const PaymentAccountId = z
   .string()
   .trim()
   .min(1, { message: 'is required', abort: true })
+  // Stripe's object ids are at most 255 characters.
+  .max(255, { message: 'must be at most 255 characters', abort: true })
   .regex(/^acct_[A-Za-z0-9_]+$/, 'must look like acct_…')
 
 /**

@@ -13,8 +13,16 @@ export const CommissionType = z.enum(COMMISSION_TYPES)
 export const CATALOG_TYPES = ['APP', 'COMPANY_LOCATION', 'MARKET', 'NONE'] as const
 export const CatalogType = z.enum(CATALOG_TYPES)
 
-export const PRODUCT_STATUSES = ['ACTIVE', 'ARCHIVED', 'DRAFT'] as const
-export const ProductStatus = z.enum(PRODUCT_STATUSES)
+/**
+ * Shopify's product statuses known today (UNLISTED since Admin API 2025-10). Shopify adds more,
+ * so a product's status is any upper-case name: one unknown here is shown as it is, never a
+ * reason for a whole list to fail.
+ */
+export const PRODUCT_STATUSES = ['ACTIVE', 'ARCHIVED', 'DRAFT', 'UNLISTED'] as const
+export type KnownProductStatus = (typeof PRODUCT_STATUSES)[number]
+export const ProductStatus = z
+  .string()
+  .regex(/^[A-Z][A-Z_]{0,39}$/, 'must be a Shopify product status, in upper case')
 
 export const PROVIDERS = ['SHOPIFY'] as const
 export const Provider = z.enum(PROVIDERS)

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { inject } from 'vitest'
 import { onPostgres } from '../../../scripts/lib/postgres'
+import { freePort } from '../../../scripts/lib/ports'
 import {
   emulatorIdToken,
   upsertEmulatorUser,
@@ -92,6 +93,26 @@ export interface ServerOptions {
 }
 
 export const usesPostgres = () => Boolean(process.env.TANDEM_TEST_DATABASE_URL)
+
+/** "Sync products" of a store, as an administrator asks it (POST /admin-update-products). */
+export const syncProducts = (server: ServerUnderTest, storeShop: string) =>
+  server.app.inject({
+    method: 'POST',
+    url: '/admin-update-products',
+    headers: server.asAdmin,
+    payload: { storeShop },
+  })
+
+/**
+ * A server listening on its public URL, so that the emulators' webhooks and redirects reach it;
+ * answers it with its port.
+ */
+export async function startListeningServer(): Promise<ServerUnderTest & { port: number }> {
+  const port = await freePort()
+  const server = await startServerUnderTest({ publicUrl: `http://127.0.0.1:${port}` })
+  await server.app.listen({ host: '127.0.0.1', port })
+  return Object.assign(server, { port })
+}
 
 export async function startServerUnderTest(options: ServerOptions = {}): Promise<ServerUnderTest> {
   const emulatorUrl = inject('authEmulatorUrl')

@@ -88,7 +88,8 @@ export interface CommerceProduct {
   /** gid://shopify/Product/… */
   id: string
   title: string
-  status: 'ACTIVE' | 'ARCHIVED' | 'DRAFT'
+  /** Shopify's ProductStatus, any it has or adds later (UNLISTED since API 2025-10). */
+  status: string
   variantCount: number
   /** The lowest price of its variants, in minor units of `currency` (the shop's). */
   minPriceMinor: number

@@ -1,5 +1,6 @@
 import type { ShopConnection } from '@shared/contract'
 import type { Db } from '../../../db/connect'
+import { ShopConnectionError } from './shop-connections'
 import type { ShopifyApi } from './shopify-api'
 
 // What the configs screen shows of each shop's connection: whether Tandem holds a live token, how
@@ -15,6 +16,15 @@ const WHO_AM_I = /* GraphQL */ `
       accessScopes {
         handle
       }
+    }
+  }
+`
+
+/** The cheapest authenticated question: answered only while the app is installed. */
+const INSTALLED = /* GraphQL */ `
+  query AppInstalled {
+    currentAppInstallation {
+      id
     }
   }
 `
@@ -64,6 +74,29 @@ export function createConnectionStatus(deps: {
 
   return {
     status,
+
+    /**
+     * Whether Shopify confirms that the app is gone from the shop: an app/uninstalled body proves
+     * only that Shopify once signed it, so the shop is asked. Uninstalling revokes the app's
+     * tokens and Shopify then refuses it a new one (a 4xx of its token endpoint); a call that
+     * succeeds means it is still installed. A shop Tandem holds no token for has nothing to
+     * confirm (asking would connect it). Throws when Shopify cannot say (unreachable, 5xx).
+     */
+    async uninstallConfirmed(shop: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('shop_connections')
+        .select('access_token_sealed')
+        .where('shop', '=', shop)
+        .executeTakeFirst()
+      if (!row?.access_token_sealed) return false
+      try {
+        await deps.api.request(shop, INSTALLED)
+        return false
+      } catch (error) {
+        if (error instanceof ShopConnectionError) return true
+        throw error
+      }
+    },
 
     /**
      * Calls the shop and registers its webhooks; a failure is recorded as the connection's error,

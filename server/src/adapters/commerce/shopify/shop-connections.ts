@@ -27,7 +27,10 @@ interface TokenGrant {
   refresh_token_expires_in?: number
 }
 
-/** Shopify refused to grant a token: the shop is not connected until someone acts. */
+/**
+ * Shopify refused to grant a token (a 4xx: the app is not installed, the grant is not permitted,
+ * the credentials are wrong): the shop is not connected until someone acts.
+ */
 export class ShopConnectionError extends CommerceError {
   override name = 'ShopConnectionError'
 }
@@ -132,7 +135,10 @@ export function createShopConnections(deps: Deps): ShopConnections {
     }
     if (!response.ok || !answer.access_token) {
       const reason = answer.error_description ?? answer.error ?? `HTTP ${response.status}`
-      throw new ShopConnectionError(`Shopify refused a token for ${shop}: ${reason}`)
+      const message = `Shopify refused a token for ${shop}: ${reason}`
+      // Only a 4xx is Shopify's word on the shop (the app uninstalled, the grant not permitted);
+      // a 5xx says nothing about it.
+      throw response.status >= 500 ? new CommerceError(message) : new ShopConnectionError(message)
     }
     return answer as TokenGrant
   }

@@ -1,3 +1,4 @@
+import type { ShopType } from '@shared/contract'
 import type { Db } from '../../../db/connect'
 import type { ShopifyApi } from './shopify-api'
 
@@ -22,6 +23,13 @@ const SUBSCRIBE = /* GraphQL */ `
     }
   }
 `
+
+/**
+ * Whether shops of this type are subscribed to the topic as X-Shopify-Topic names it
+ * (ORDERS_PAID is orders/paid): a signed body of another topic is none Shopify would send.
+ */
+export const subscribedTo = (shopType: ShopType, headerTopic: string): boolean =>
+  TOPICS[shopType].some((topic) => topic.toLowerCase().replace('_', '/') === headerTopic)
 
 /** Shopify's answer when the shop already sends this topic to this address. */
 const ALREADY_SUBSCRIBED = /already been taken/

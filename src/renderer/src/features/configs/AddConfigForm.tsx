@@ -10,7 +10,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core'
-import type { ShopType } from '@shared/contract'
+import { APP_CREDENTIAL_MAX, type ShopType } from '@shared/contract'
 import type { AppConfigView } from '@shared/ipc'
 import { useBridge } from '@renderer/lib/bridge'
 import { showToast } from '@renderer/lib/toast'
@@ -76,13 +76,16 @@ export function AddConfigForm({ values, onChange, onCancel, onCreated }: AddConf
             value={values.shop}
             onChange={(event) => set('shop', event.currentTarget.value)}
           />
+          {/* The contract's bound: a paste of anything longer is cut rather than sent. */}
           <TextInput
             label="Client ID"
+            maxLength={APP_CREDENTIAL_MAX}
             value={values.clientId}
             onChange={(event) => set('clientId', event.currentTarget.value)}
           />
           <PasswordInput
             label="Client Secret"
+            maxLength={APP_CREDENTIAL_MAX}
             value={values.clientSecret}
             onChange={(event) => set('clientSecret', event.currentTarget.value)}
           />

@@ -1,5 +1,5 @@
 import { Badge, Paper, Table, Text } from '@mantine/core'
-import type { StoreProduct } from '@shared/contract'
+import type { KnownProductStatus, StoreProduct } from '@shared/contract'
 import { formatMoney } from '@renderer/lib/format'
 import classes from './ProductTable.module.css'
 import { useVirtualRows, VirtualBody } from '@renderer/lib/virtual-rows'
@@ -9,10 +9,21 @@ const ROW_HEIGHT = 48
 /** The next page is asked for once the rendered rows come this close to the last one. */
 const END_MARGIN = 5
 
-const STATUS_BADGES: Record<StoreProduct['status'], { label: string; color: string }> = {
+const STATUS_BADGES: Record<KnownProductStatus, { label: string; color: string }> = {
   ACTIVE: { label: 'Active', color: 'green' },
+  UNLISTED: { label: 'Unlisted', color: 'blue' },
   DRAFT: { label: 'Draft', color: 'gray' },
   ARCHIVED: { label: 'Archived', color: 'orange' },
+}
+
+const isKnown = (status: string): status is KnownProductStatus =>
+  Object.hasOwn(STATUS_BADGES, status)
+
+/** A status Shopify added after this console was built, shown as its words: PRE_ORDER → Pre order. */
+function badgeOf(status: string) {
+  if (isKnown(status)) return STATUS_BADGES[status]
+  const words = status.toLowerCase().replaceAll('_', ' ')
+  return { label: words.charAt(0).toUpperCase() + words.slice(1), color: 'gray' }
 }
 
 const count = new Intl.NumberFormat('en-US')
@@ -72,7 +83,7 @@ export function ProductTable({ products, complete, onEndReached }: ProductTableP
 }
 
 function ProductRow({ product, rowIndex }: { product: StoreProduct; rowIndex: number }) {
-  const badge = STATUS_BADGES[product.status]
+  const badge = badgeOf(product.status)
   return (
     <Table.Tr h={ROW_HEIGHT} aria-rowindex={rowIndex}>
       <Table.Td>

@@ -1,0 +1,99 @@
+import { z } from 'zod'
+
+// What Shopify posts for each topic Tandem subscribes to (the REST shapes of webhooks). Shopify's
+// signature covers the body, not the X-Shopify-Topic header beside it: a signed body of one
+// topic resent under another topic's name still verifies. So each body must be the shape its
+// topic's body has, tied to its own resource (an order's or product's admin_graphql_api_id, the
+// shop's own domain), before anything is done with it.
+
+/** Shopify's numeric ids; JSON numbers, as its REST bodies carry them. */
+const numericId = z.number().int().positive()
+
+/** The object's admin_graphql_api_id must be the GID of its own id, of this type. */
+const ownGid = (type: string) => (body: { id: number; admin_graphql_api_id: string }) =>
+  body.admin_graphql_api_id === `gid://shopify/${type}/${body.id}`
+
+const paidOrder = z
+  .object({ id: numericId, admin_graphql_api_id: z.string() })
+  .loose()
+  .refine(ownGid('Order'))
+
+const product = z
+  .object({
+    id: numericId,
+    admin_graphql_api_id: z.string(),
+    title: z.string(),
+    // Any status Shopify has or adds (ACTIVE, DRAFT, ARCHIVED, UNLISTED …), as it writes them.
+    status: z.string().regex(/^[A-Za-z_]{1,40}$/),
+    variants: z.array(z.object({ price: z.string().regex(/^\d{1,15}(\.\d{1,6})?$/) }).loose()),
+  })
+  .loose()
+  .refine(ownGid('Product'))
+
+// products/delete carries the deleted product's id and nothing else; any other field means the
+// body was made for another topic (an order's or a shop's, whose id is not a product's).
+const deletedProduct = z.strictObject({ id: numericId })
+
+/** The shop the app was removed from: it must be the shop that signed the delivery. */
+const uninstalledShop = (shop: string) =>
+  z
+    .object({ id: numericId, myshopify_domain: z.string() })
+    .loose()
+    .refine((body) => body.myshopify_domain === shop)
+
+/** Each topic's shape, and what Shopify sends for it (said when a body does not fit). */
+const SHAPES = {
+  'orders/paid': {
+    schema: () => paidOrder,
+    sent: () => 'an order, whose admin_graphql_api_id is gid://shopify/Order/{its id}',
+  },
+  'products/update': {
+    schema: () => product,
+    sent: () =>
+      'a product (title, status, variants), whose admin_graphql_api_id is gid://shopify/Product/{its id}',
+  },
+  'products/delete': {
+    schema: () => deletedProduct,
+    sent: () => 'the deleted product’s id and nothing else',
+  },
+  'app/uninstalled': {
+    schema: uninstalledShop,
+    sent: (shop: string) => `the shop object, whose myshopify_domain is ${shop}`,
+  },
+} satisfies Record<string, { schema: (shop: string) => z.ZodType; sent: (shop: string) => string }>
+
+export type WebhookTopic = keyof typeof SHAPES
+
+/** A delivery's body, checked against its topic's shape. */
+export type WebhookPayload = {
+  [T in WebhookTopic]: { topic: T; body: z.infer<ReturnType<(typeof SHAPES)[T]['schema']>> }
+}[WebhookTopic]
+
+export type ProductPayload = z.infer<typeof product>
+
+const isTopic = (topic: string): topic is WebhookTopic => Object.hasOwn(SHAPES, topic)
+
+/** The body of a signed delivery as its topic's payload, or why it is not one (a sentence). */
+export function readWebhookPayload(
+  shop: string,
+  topic: string,
+  rawBody: Buffer,
+): { payload: WebhookPayload } | { refusal: string } {
+  if (!isTopic(topic)) {
+    return { refusal: `Tandem does not subscribe to the topic ${topic} (X-Shopify-Topic)` }
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(rawBody.toString('utf8'))
+  } catch {
+    return { refusal: 'The webhook body is not valid JSON' }
+  }
+  const shape = SHAPES[topic]
+  const parsed = shape.schema(shop).safeParse(json)
+  if (!parsed.success) {
+    return {
+      refusal: `The webhook body does not fit its topic ${topic}: Shopify sends ${shape.sent(shop)}`,
+    }
+  }
+  return { payload: { topic, body: parsed.data } as WebhookPayload }
+}
