@@ -422,6 +422,34 @@ const leases: Migration = {
       .execute(),
 }
 
+/**
+ * Money owed out of a charge: each PaymentIntent pays for at most one creator order (held when its
+ * transfer is first frozen), and a brand's figures in the platform's settlement currency beside
+ * the order's, with the charge's exchange rate (null on transfers frozen before this).
+ */
+const owedMoney: Migration = {
+  up: (db: Kysely<unknown>) =>
+    inOneTransaction(db, async (trx) => {
+      await trx.schema
+        .createTable('payment_intent_orders')
+        .addColumn('payment_intent_id', 'text', (c) => c.primaryKey())
+        .addColumn('creator_order_id', 'text', (c) => c.notNull())
+        .addColumn('creator_store_shop', 'text', (c) => c.notNull())
+        .addColumn('held_at', 'text', (c) => c.notNull())
+        .execute()
+      const brands = () => trx.schema.alterTable('order_transfer_brands')
+      await brands().addColumn('settlement_currency', 'text').execute()
+      await brands().addColumn('exchange_rate', 'text').execute()
+      for (const column of [
+        'brand_amount_settlement_minor',
+        'creator_commission_settlement_minor',
+        'tandem_commission_settlement_minor',
+      ]) {
+        await brands().addColumn(column, 'bigint').execute()
+      }
+    }),
+}
+
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_exactly_once': exactlyOnce,
@@ -429,6 +457,7 @@ const migrations: Record<string, Migration> = {
   '004_stripe': stripe,
   '005_daily_screens': dailyScreens,
   '006_leases': leases,
+  '007_owed_money': owedMoney,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }
