@@ -33,7 +33,13 @@ import {
   type TransferStep,
 } from './transfer-repository'
 import { transferTiming } from './transfer-timing'
-import { creatorOrderOf, previewOf, receiptDataOf, type TransferView } from './transfer-view'
+import {
+  creatorOrderOf,
+  previewOf,
+  receiptDataOf,
+  settledFiguresOf,
+  type TransferView,
+} from './transfer-view'
 
 // Processing a creator order into brand orders and payments, exactly once whatever fails
 // (INTEGRATIONS.md "Exactly once"). Each remote step records its intent before the call and its
@@ -152,6 +158,7 @@ export function createTransferService(
           brandAmountMinor: brand.brand_amount_minor,
           creatorCommissionMinor: brand.creator_commission_minor,
           tandemCommissionMinor: brand.tandem_commission_minor,
+          settlement: settledFiguresOf(brand),
         })),
       }
     }
