@@ -246,6 +246,19 @@ describe('transfers', () => {
     expect(stripe.transfers()).toHaveLength(1)
   })
 
+  it("are never sent in an amount Stripe's currency table refuses (ISK in whole krónur, BHD in tens)", async () => {
+    const { payments } = await start()
+    for (const [amountMinor, currency, step] of [
+      [150050, 'ISK', 100],
+      [1235, 'BHD', 10],
+    ] as const) {
+      await expect(payments.createTransfer(transfer({ amountMinor, currency }))).rejects.toThrow(
+        `${amountMinor} minor units of ${currency} cannot be sent to Stripe: it takes ${currency} amounts in multiples of ${step}`,
+      )
+    }
+    expect(callsOf('transfers.create')).toEqual([])
+  })
+
   it('refused by Stripe are not retried and say why', async () => {
     const { payments } = await start()
     const inactive = stripe.addAccount({ email: 'x@example.com', transfersActive: false })

@@ -112,11 +112,13 @@ export function connectStripe(options: StripeOptions): PaymentsPort {
     },
 
     async createTransfer(request, { signal } = {}) {
+      // Stripe's own rule for the currency (BHD in tens, ISK in hundreds), before anything is sent.
+      const amount = checkStripeAmount(request.amountMinor, request.currency)
       const transfer = await call(
         (stripe) =>
           stripe.transfers.create(
             {
-              amount: checkStripeAmount(request.amountMinor, request.currency),
+              amount,
               currency: request.currency.toLowerCase(),
               destination: request.destinationAccountId,
               source_transaction: request.sourceTransaction,
