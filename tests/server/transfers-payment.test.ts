@@ -2,7 +2,10 @@ import { parse } from 'csv-parse/sync'
 import { afterEach, describe, expect, it } from 'vitest'
 import { pdfText } from '../support/pdf-text'
 import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
-import { connectStripe } from '../../server/src/adapters/payments/stripe/stripe-payments'
+import {
+  connectStripe,
+  STRIPE_ATTEMPTS,
+} from '../../server/src/adapters/payments/stripe/stripe-payments'
 import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
 
 // The creator order's payment, through the real Stripe adapter against the Stripe emulator: one
@@ -208,6 +211,40 @@ describe('what the charge still holds', () => {
 })
 
 describe('order 1005 (EUR) paid from a USD-settled charge', () => {
+  it('converts and records on resuming a transfer frozen before settlement was recorded', async () => {
+    await start()
+    server.stripe.script({
+      operation: 'transfers.create',
+      mode: 'fail',
+      status: 503,
+      times: STRIPE_ATTEMPTS,
+    })
+    expect((await processOrder('1005')).statusCode).toBe(502)
+    // As a transfer frozen before migration 007 left its row: no settlement figures.
+    await server.db
+      .updateTable('order_transfer_brands')
+      .set({
+        settlement_currency: null,
+        exchange_rate: null,
+        brand_amount_settlement_minor: null,
+        creator_commission_settlement_minor: null,
+        tandem_commission_settlement_minor: null,
+      })
+      .execute()
+    expect((await processOrder('1005')).statusCode).toBe(201)
+    expect(server.stripe.transfers().map((made) => [made.amount, made.currency])).toEqual([
+      [5045, 'usd'],
+    ])
+    expect(
+      await server.db
+        .selectFrom('order_transfer_brands')
+        .select(['settlement_currency', 'exchange_rate', 'brand_amount_settlement_minor'])
+        .execute(),
+    ).toEqual([
+      { settlement_currency: 'USD', exchange_rate: '1.085', brand_amount_settlement_minor: 5045 },
+    ])
+  })
+
   it('transfers 50.45 USD (46.50 EUR at 1.0850) and records, lists, exports and prints both', async () => {
     await start()
     const response = await processOrder('1005')

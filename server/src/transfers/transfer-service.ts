@@ -89,8 +89,8 @@ const toPay = (brand: TransferBrandRow): BrandToPay => ({
   unknownOutcomeAt: brand.pending_step === 'createTransfer' ? brand.transfer_destination : null,
 })
 
-/** A frozen brand's figures, as settlement converts them. */
-const settlementOf = (brand: TransferBrandRow) => ({
+/** A frozen brand's figures in the order's currency, as settlement converts them. */
+const frozenFigures = (brand: TransferBrandRow) => ({
   brandAmountMinor: brand.brand_amount_minor,
   creatorCommissionMinor: brand.creator_commission_minor,
   tandemCommissionMinor: brand.tandem_commission_minor,
@@ -333,7 +333,11 @@ export function createTransferService(
                   transfer_destination: payoutOf.destinationAccountId,
                   // A transfer frozen before settlement was recorded records it now.
                   ...(brand.settlement_currency === null &&
-                    settlementColumns(settlementOf(brand), transfer.currency, payoutOf.settlement)),
+                    settlementColumns(
+                      frozenFigures(brand),
+                      transfer.currency,
+                      payoutOf.settlement,
+                    )),
                 }
               : {},
           // Stripe lists at once what it made: looking is exact, where the idempotency key would
