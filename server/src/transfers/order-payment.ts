@@ -1,6 +1,10 @@
 import { TRANSFER_ERRORS } from '@shared/contract'
 import type { CommerceOrder } from '../adapters/commerce/commerce-port'
-import { PAYMENT_INTENT_METADATA, type PaymentsPort } from '../adapters/payments/payments-port'
+import {
+  PAYMENT_INTENT_METADATA,
+  type MadeTransfer,
+  type PaymentsPort,
+} from '../adapters/payments/payments-port'
 import type { Db } from '../db/connect'
 import { Refusal } from '../domain/errors'
 import { convertMinorUnits, formatMinorUnits } from '../domain/money'
@@ -25,6 +29,8 @@ export interface OrderPayment {
    * captured − refunded (at the charge's rate) − what transfers of the order's group took from it.
    */
   heldMinor: number
+  /** The transfers Stripe lists from the charge in the order's group, oldest first. */
+  fromCharge: MadeTransfer[]
 }
 
 /** Runs a call to Stripe within the caller's deadline. */
@@ -85,16 +91,18 @@ export async function readOrderPayment(
     return { refusal: `${TRANSFER_ERRORS.paymentIntentNotFound}: Stripe has no charge ${chargeId}` }
   const settlement = charge.settlement
   const transfers = await remote((signal) => payments.findTransfers({ transferGroup }, { signal }))
-  const transferred = transfers
-    .filter((transfer) => transfer.sourceTransaction === chargeId)
-    .reduce((sum, transfer) => sum + transfer.amountMinor - transfer.amountReversedMinor, 0)
+  const fromCharge = transfers.filter((transfer) => transfer.sourceTransaction === chargeId)
+  const transferred = fromCharge.reduce(
+    (sum, transfer) => sum + transfer.amountMinor - transfer.amountReversedMinor,
+    0,
+  )
   const kept = convertMinorUnits(
     charge.capturedMinor - charge.refundedMinor,
     charge.currency,
     settlement.currency,
     settlement.exchangeRate,
   )
-  return { chargeId, settlement, heldMinor: kept - transferred }
+  return { chargeId, settlement, heldMinor: kept - transferred, fromCharge }
 }
 
 /**

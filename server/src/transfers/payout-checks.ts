@@ -1,6 +1,6 @@
 import { ORDER_TAG, TRANSFER_ERRORS } from '@shared/contract'
 import type { CommerceOrder } from '../adapters/commerce/commerce-port'
-import type { CallOptions, PaymentsPort } from '../adapters/payments/payments-port'
+import type { CallOptions, MadeTransfer, PaymentsPort } from '../adapters/payments/payments-port'
 import type { Db } from '../db/connect'
 import { Refusal } from '../domain/errors'
 import { findPayoutAccountId } from '../repositories/payout-accounts'
@@ -26,6 +26,14 @@ export const transferMetadata = (creatorOrderId: string, shop: string) => ({
   creator_order_id: creatorOrderId,
   brand_shop: shop,
 })
+
+/** Whether a transfer Stripe lists is this brand's for this order, by its metadata. */
+const isBrandTransfer = (creatorOrderId: string, shop: string) => {
+  const expected = transferMetadata(creatorOrderId, shop)
+  return (made: MadeTransfer) =>
+    made.metadata.creator_order_id === expected.creator_order_id &&
+    made.metadata.brand_shop === expected.brand_shop
+}
 
 /** A brand owed a transfer. */
 export interface BrandToPay {
@@ -60,12 +68,7 @@ export async function findBrandTransfer(
     },
     options,
   )
-  const expected = transferMetadata(transfer.creatorOrderId, transfer.shop)
-  const brands = listed.filter(
-    (made) =>
-      made.metadata.creator_order_id === expected.creator_order_id &&
-      made.metadata.brand_shop === expected.brand_shop,
-  )
+  const brands = listed.filter(isBrandTransfer(transfer.creatorOrderId, transfer.shop))
   if (brands.length > 1) {
     throw new Refusal(
       'business_rule',
@@ -157,14 +160,17 @@ export function payoutChecks(
 
   /**
    * After every brand passed its checks: the charge must hold what the brands still to be paid
-   * are owed, in the settlement currency. Answers the order's payment (null when none is owed).
+   * are owed, in the settlement currency. A brand whose transfer Stripe already lists (made since
+   * this request read the transfer, by a concurrent one) is paid, not owed. Answers the order's
+   * payment (null when none is owed).
    */
   async function covers(owed: BrandToPay[]): Promise<OrderPayment | null> {
     const read = payment && (await payment)
     if (!read || !('chargeId' in read)) return null
+    const paid = (shop: string) => read.fromCharge.some(isBrandTransfer(creatorOrderId, shop))
     let owedMinor = 0
     for (const brand of owed) {
-      if ((await checkOnce(brand)).made !== null) continue
+      if ((await checkOnce(brand)).made !== null || paid(brand.shop)) continue
       owedMinor +=
         brand.settlementMinor ?? inSettlement(brand.amountMinor, order.currency, read.settlement)
     }
