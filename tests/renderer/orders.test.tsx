@@ -710,6 +710,46 @@ describe('Transfer history', () => {
     expect(screen.getByText('2 transfers shown')).toBeInTheDocument()
   })
 
+  it('shows, under each amount of an order charged in another currency, what the brand was paid in the settlement currency and at what rate', async () => {
+    const euros: OrderTransferRecord = {
+      ...TRANSFERS[1]!,
+      creatorOrderId: '1005',
+      currency: 'EUR',
+      brands: [
+        {
+          ...TRANSFERS[1]!.brands[0]!,
+          baseAmount: '62.00',
+          brandAmount: '46.50',
+          creatorCommissionAmount: '9.30',
+          tandemCommissionAmount: '6.20',
+          paymentTransferId: 'tr_sandbox_1005_northwind',
+          settlement: {
+            currency: 'USD',
+            exchangeRate: '1.085',
+            brandAmount: '50.45',
+            creatorCommissionAmount: '10.09',
+            tandemCommissionAmount: '6.73',
+          },
+        },
+      ],
+    }
+    await openHistory({ 'orders/transfers': () => ({ transfers: [euros], nextCursor: null }) })
+    await screen.findByRole('table', { name: 'Brands of order 1005' })
+    expect(brandsOf('1005')).toEqual([
+      [
+        'northwind apparel',
+        'gid://shopify/Order/5001',
+        '10%',
+        '15%',
+        '€62.00',
+        '€46.50$50.45',
+        '€9.30$10.09',
+        '€6.20$6.73',
+        'tr_sandbox_1005_northwind1 EUR = 1.085 USD',
+      ],
+    ])
+  })
+
   it('says so when there are no transfers yet', async () => {
     await openHistory({ 'orders/transfers': () => ({ transfers: [], nextCursor: null }) })
     expect(await screen.findByText('No transfers yet.')).toBeInTheDocument()
