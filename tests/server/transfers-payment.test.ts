@@ -165,7 +165,7 @@ describe('what the charge still holds', () => {
     await expectRefused(
       '1005',
       `${MISMATCH}: its charge ch_sandbox_order_1005 holds 44.25 USD after refunds and ` +
-        'transfers, less than the 50.45 USD the brands are owed; nothing was ordered or paid',
+        "transfers, less than the 50.45 USD the brands are owed; nothing was ordered or paid (review the charge's refunds and transfers in Stripe)",
     )
     expect(await heldIntents()).toEqual([])
   })
@@ -191,7 +191,7 @@ describe('what the charge still holds', () => {
     await expectRefused(
       '1001',
       `${MISMATCH}: its charge ch_sandbox_order_1001 holds 117.54 USD after refunds and ` +
-        'transfers, less than the 126.84 USD the brands are owed; nothing was ordered or paid',
+        "transfers, less than the 126.84 USD the brands are owed; nothing was ordered or paid (review the charge's refunds and transfers in Stripe)",
       1,
     )
   })

@@ -827,7 +827,7 @@ describe('payment checks, before anything is ordered', () => {
     await expectRefused(
       tooLittle.orderId,
       422,
-      `${mismatch}: its charge ${tooLittle.chargeId} holds 1.00 USD after refunds and transfers, less than the 51.00 USD the brands are owed; nothing was ordered or paid`,
+      `${mismatch}: its charge ${tooLittle.chargeId} holds 1.00 USD after refunds and transfers, less than the 51.00 USD the brands are owed; nothing was ordered or paid (review the charge's refunds and transfers in Stripe)`,
     )
   })
 

@@ -117,7 +117,8 @@ export function checkCovered(payment: OrderPayment, owedMinor: number): void {
     'business_rule',
     `${TRANSFER_ERRORS.paymentIntentMismatch}: its charge ${payment.chargeId} holds ` +
       `${money(Math.max(payment.heldMinor, 0))} after refunds and transfers, less than the ` +
-      `${money(owedMinor)} the brands are owed; nothing was ordered or paid`,
+      `${money(owedMinor)} the brands are owed; nothing was ordered or paid (review the ` +
+      "charge's refunds and transfers in Stripe)",
   )
 }
 
