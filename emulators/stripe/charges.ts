@@ -55,16 +55,21 @@ const settled = (amount: number, currency: string, rate: number | null) =>
       )
 
 /**
- * What transfers from the charge may still move, in the settlement currency: what it brought in
- * less its refunds (at the charge's rate), less what was already transferred from it.
+ * What transfers from the charge may move in all, in the settlement currency (what it brought in
+ * less its refunds, at the charge's rate), and what transfers from it already took.
  */
-export function heldBy(runtime: Runtime, intent: PaymentIntentRecord): number {
+export function fundsOf(
+  runtime: Runtime,
+  intent: PaymentIntentRecord,
+): { source: number; transferred: number } {
   const kept = intent.status === 'succeeded' ? intent.amount - intent.amountRefunded : 0
-  const keptSettled = settled(kept, intent.currency, intent.balanceTransaction.exchangeRate)
   const transferred = runtime.state.transfers
     .filter((transfer) => transfer.sourceTransaction === intent.chargeId)
     .reduce((sum, transfer) => sum + transfer.amount, 0)
-  return keptSettled - transferred
+  return {
+    source: settled(kept, intent.currency, intent.balanceTransaction.exchangeRate),
+    transferred,
+  }
 }
 
 const balanceTransactionView = (

@@ -1,5 +1,6 @@
 import { invalidParam, ok, stripeError, type Answer, type Params, type Prepared } from './http'
-import { heldBy } from './charges'
+import { formatMinorUnits } from '../../server/src/domain/money'
+import { fundsOf } from './charges'
 import { latestCharge } from './payment-intents'
 import { newId, unixSeconds, type Runtime, type TransferRecord } from './state'
 
@@ -66,11 +67,20 @@ function refuseSource(
       `same as the transfer currency (${currency})`
     return { declined: invalidParam('source_transaction', message) }
   }
-  const held = heldBy(runtime, intent)
-  if (amount > held) {
+  const { source, transferred } = fundsOf(runtime, intent)
+  if (amount > source - transferred) {
+    const money = (minor: number) =>
+      new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(
+        formatMinorUnits(minor, currency.toUpperCase()) as Intl.StringNumericLiteral,
+      )
+    // Stripe's words (as its API answers them); the source amount is what the refunds left.
+    const already =
+      transferred > 0
+        ? ` (There is already a transfer using this source, amounting to ${money(transferred)}.)`
+        : ''
     const message =
-      `Insufficient funds in source_transaction '${sourceTransaction}': it holds ${held} ` +
-      `${currency} after its refunds and transfers, less than the transfer's ${amount}.`
+      'Transfers using this transaction as a source must not exceed the source amount of ' +
+      `${money(source)}.${already}`
     return {
       declined: stripeError(400, {
         type: 'invalid_request_error',

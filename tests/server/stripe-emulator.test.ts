@@ -298,9 +298,15 @@ describe('transfers', () => {
     const error = await failureOf(transfer({ amount: 4755 }))
     expect(error).toMatchObject({ statusCode: 400, code: 'balance_insufficient' })
     expect(error.message).toBe(
-      `Insufficient funds in source_transaction '${CHARGE_1001}': it holds 4754 usd after its refunds and transfers, less than the transfer's 4755.`,
+      'Transfers using this transaction as a source must not exceed the source amount of $47.54.',
     )
-    await transfer({ amount: 4754 })
+    await transfer({ amount: 2000 })
+    const again = await failureOf(transfer({ amount: 2755 }))
+    expect(again.message).toBe(
+      'Transfers using this transaction as a source must not exceed the source amount of ' +
+        '$47.54. (There is already a transfer using this source, amounting to $20.00.)',
+    )
+    await transfer({ amount: 2754 })
   })
 
   it('refuses transfers from one charge beyond what it brought in', async () => {
