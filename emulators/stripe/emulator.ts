@@ -2,6 +2,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Timers } from '../shopify/timers'
 import { loadStateFile, saveStateFile } from '../state-file'
+import { settle } from './charges'
 import { FaultScript, type StripeFault, type StripeOperation } from './faults'
 import { Idempotency } from './idempotency'
 import { requestListener, type Call } from './routes'
@@ -51,13 +52,20 @@ export interface StripeEmulator {
   addAccount(account?: { id?: string; email?: string | null; transfersActive?: boolean }): string
   /** Stripe turns the account's transfers capability on or off. */
   setTransfersActive(accountId: string, active: boolean): void
-  /** A PaymentIntent with its charge (latest_charge); status 'succeeded' unless given. */
+  /**
+   * A PaymentIntent with its charge (latest_charge); status 'succeeded' unless given. The charge
+   * settles in USD, at `exchangeRate` when given, else at the emulator's rate for the currency.
+   */
   addPaymentIntent(intent: {
     amount: number
     currency: string
     status?: PaymentIntentStatus
     id?: string
+    metadata?: Record<string, string>
+    exchangeRate?: number
   }): { id: string; chargeId: string }
+  /** Stripe refunds `amount` more of the charge (minor units of its currency). */
+  refund(chargeId: string, amount: number): void
   /** Every transfer made, oldest first. */
   transfers(): EmulatedTransfer[]
   /** Every request received, oldest first: what tests count. */
@@ -137,16 +145,29 @@ export async function startStripeEmulator(
       const id = intent.id ?? newId('pi')
       if (state.paymentIntents[id]) throw new Error(`The emulator already has PaymentIntent ${id}`)
       const chargeId = newId('ch')
+      const currency = intent.currency.toLowerCase()
       state.paymentIntents[id] = {
         id,
         amount: intent.amount,
-        currency: intent.currency.toLowerCase(),
+        currency,
         status: intent.status ?? 'succeeded',
+        metadata: { ...intent.metadata },
         chargeId,
+        amountRefunded: 0,
+        balanceTransaction: settle(intent.amount, currency, intent.exchangeRate),
         created: unixSeconds(now()),
       }
       runtime.save()
       return { id, chargeId }
+    },
+    refund: (chargeId, amount) => {
+      const intent = Object.values(state.paymentIntents).find((i) => i.chargeId === chargeId)
+      if (!intent) throw new Error(`The emulator has no charge ${chargeId}`)
+      if (intent.amountRefunded + amount > intent.amount) {
+        throw new Error(`Charge ${chargeId} has less than ${amount} left to refund`)
+      }
+      intent.amountRefunded += amount
+      runtime.save()
     },
     transfers: () =>
       state.transfers.map((transfer) => ({

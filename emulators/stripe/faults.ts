@@ -3,7 +3,11 @@
 // calls never share one.
 
 export type StripeOperation =
-  'accounts.retrieve' | 'paymentIntents.retrieve' | 'transfers.create' | 'transfers.list'
+  | 'accounts.retrieve'
+  | 'paymentIntents.retrieve'
+  | 'charges.retrieve'
+  | 'transfers.create'
+  | 'transfers.list'
 
 /** What a faulted call suffers. */
 type FaultMode =
@@ -18,7 +22,7 @@ type FaultMode =
 export type StripeFault = {
   operation: StripeOperation
   /**
-   * Only calls about this id (the account id, PaymentIntent id, or a transfer's destination); any
+   * Only calls about this id (the account, PaymentIntent or charge id, or a transfer's destination); any
    * when absent.
    */
   target?: string

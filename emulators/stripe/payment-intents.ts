@@ -17,6 +17,7 @@ const view = (intent: PaymentIntentRecord) => ({
   amount: intent.amount,
   amount_received: amountReceived(intent),
   currency: intent.currency,
+  metadata: intent.metadata,
   status: intent.status,
   latest_charge: latestCharge(intent),
   created: intent.created,

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Timers } from '../shopify/timers'
 import { retrieveAccount } from './accounts'
+import { retrieveCharge } from './charges'
 import type { FaultScript, StripeFault, StripeOperation } from './faults'
 import {
   maskKey,
@@ -47,7 +48,7 @@ const answering = (answer: () => Answer) => () => ({ work: answer })
 
 function route(runtime: Runtime, method: string, url: URL, form: URLSearchParams): Route {
   const path = url.pathname
-  const [, resource, id] = /^\/v1\/(accounts|payment_intents)\/([^/]+)$/.exec(path) ?? []
+  const [, resource, id] = /^\/v1\/(accounts|payment_intents|charges)\/([^/]+)$/.exec(path) ?? []
   if (resource === 'accounts' && id && method === 'GET')
     return {
       operation: 'accounts.retrieve',
@@ -59,6 +60,12 @@ function route(runtime: Runtime, method: string, url: URL, form: URLSearchParams
       operation: 'paymentIntents.retrieve',
       target: id,
       prepare: answering(() => retrievePaymentIntent(runtime, id)),
+    }
+  if (resource === 'charges' && id && method === 'GET')
+    return {
+      operation: 'charges.retrieve',
+      target: id,
+      prepare: answering(() => retrieveCharge(runtime, id, url.searchParams)),
     }
   if (path === '/v1/transfers' && method === 'POST') {
     const params = parseParams(form)

@@ -6,10 +6,13 @@ import {
   paymentIntentOf,
   STRIPE_PAID_ORDERS,
 } from '../../server/src/seed/sandbox-data'
+import { PAYMENT_INTENT_METADATA } from '../../server/src/adapters/payments/payments-port'
+import { settle } from './charges'
 import { unixSeconds, type EmulatorState } from './state'
 
 // PRODUCT.md's sandbox as Stripe would hold it: the brands' connected accounts and the creator
-// orders' PaymentIntents, under the ids the server's seed and the Shopify emulator's metafields use.
+// orders' PaymentIntents (naming their order in their metadata; the EUR one settled in USD at
+// SETTLEMENT_RATES), under the ids the server's seed and the Shopify emulator's metafields use.
 
 export function seedSandbox(state: EmulatorState, now: Date): void {
   const created = unixSeconds(now)
@@ -19,12 +22,21 @@ export function seedSandbox(state: EmulatorState, now: Date): void {
     const order = ORDERS.find((candidate) => candidate.id === orderId)
     if (!order) throw new Error(`Stripe-paid order ${orderId} is not a seed order`)
     const id = paymentIntentOf(orderId)
+    const amount = orderTotalMinor(order)
+    const currency = order.currency.toLowerCase()
     state.paymentIntents[id] = {
       id,
-      amount: orderTotalMinor(order),
-      currency: order.currency.toLowerCase(),
+      amount,
+      currency,
       status: 'succeeded',
+      // As the platform's checkout writes it: which creator order this payment is for.
+      metadata: {
+        [PAYMENT_INTENT_METADATA.creatorShop]: order.store,
+        [PAYMENT_INTENT_METADATA.creatorOrderId]: String(order.id),
+      },
       chargeId: chargeOf(orderId),
+      amountRefunded: 0,
+      balanceTransaction: settle(amount, currency),
       created,
     }
   }

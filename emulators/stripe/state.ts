@@ -19,9 +19,24 @@ export interface PaymentIntentRecord {
   amount: number
   currency: string
   status: PaymentIntentStatus
+  /** Written by the platform when it created the intent; the creator's store cannot change it. */
+  metadata: Record<string, string>
   /** The charge behind it; Stripe shows it as latest_charge only once the payment went through. */
   chargeId: string
+  /** What was refunded of the charge, in minor units of `currency`. */
+  amountRefunded: number
+  /** The charge's balance transaction: the charge in the platform's settlement currency. */
+  balanceTransaction: BalanceTransactionRecord
   created: number
+}
+
+export interface BalanceTransactionRecord {
+  id: string
+  /** The platform's settlement currency, lower case. */
+  currency: string
+  /** The charge's amount converted; Stripe's `exchange_rate` (null when nothing was converted). */
+  amount: number
+  exchangeRate: number | null
 }
 
 export interface TransferRecord {

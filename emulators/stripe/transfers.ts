@@ -1,5 +1,7 @@
 import { invalidParam, ok, stripeError, type Answer, type Params, type Prepared } from './http'
-import { amountReceived, latestCharge } from './payment-intents'
+import { formatMinorUnits } from '../../server/src/domain/money'
+import { fundsOf } from './charges'
+import { latestCharge } from './payment-intents'
 import { newId, unixSeconds, type Runtime, type TransferRecord } from './state'
 
 // POST /v1/transfers and GET /v1/transfers: moving a charge's money to a connected account, and
@@ -40,7 +42,11 @@ function integerParam(param: string, value: string, min: number, max?: number): 
   return number
 }
 
-/** Why the charge cannot fund this transfer; undefined when it can. */
+/**
+ * Why the charge cannot fund this transfer; undefined when it can. As Stripe does, the transfer
+ * must be in the currency the charge settled in (its balance transaction's), and charges fund
+ * their transfers only up to what they still hold, however many there are.
+ */
 function refuseSource(
   runtime: Runtime,
   sourceTransaction: string,
@@ -54,20 +60,27 @@ function refuseSource(
     const message = `No such charge: '${sourceTransaction}'`
     return { refusal: invalidParam('source_transaction', message, 'resource_missing') }
   }
-  if (intent.currency !== currency) {
+  const settlement = intent.balanceTransaction.currency
+  if (settlement !== currency) {
     const message =
-      `The transfer's currency (${currency}) must be the currency of its source_transaction ` +
-      `'${sourceTransaction}' (${intent.currency}).`
-    return { declined: invalidParam('currency', message) }
+      `The currency of source_transaction's balance transaction (${settlement}) must be the ` +
+      `same as the transfer currency (${currency})`
+    return { declined: invalidParam('source_transaction', message) }
   }
-  // A charge funds its transfers only up to what it brought in, however many there are.
-  const transferred = runtime.state.transfers
-    .filter((transfer) => transfer.sourceTransaction === sourceTransaction)
-    .reduce((sum, transfer) => sum + transfer.amount, 0)
-  if (transferred + amount > amountReceived(intent)) {
+  const { source, transferred } = fundsOf(runtime, intent)
+  if (amount > source - transferred) {
+    const money = (minor: number) =>
+      new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(
+        formatMinorUnits(minor, currency.toUpperCase()) as Intl.StringNumericLiteral,
+      )
+    // Stripe's words (as its API answers them); the source amount is what the refunds left.
+    const already =
+      transferred > 0
+        ? ` (There is already a transfer using this source, amounting to ${money(transferred)}.)`
+        : ''
     const message =
-      `Insufficient funds in source_transaction '${sourceTransaction}': it brought in ` +
-      `${amountReceived(intent)} ${currency}, ${transferred} of which is already transferred.`
+      'Transfers using this transaction as a source must not exceed the source amount of ' +
+      `${money(source)}.${already}`
     return {
       declined: stripeError(400, {
         type: 'invalid_request_error',

@@ -1,4 +1,5 @@
 import type { ShopifyEmulator } from '../../emulators/shopify/emulator'
+import { createStripePaidOrder } from '../../emulators/stripe-paid-order'
 import type { StripeEmulator } from '../../emulators/stripe/emulator'
 import type { Db } from '../src/db/connect'
 import { insertAppConfig } from '../src/repositories/app-configs'
@@ -116,13 +117,13 @@ export async function addBenchShops(
     quantity: 1 + (i % 3),
   }))
   // Enough to pay every brand from its charge.
-  const intent = stripe.addPaymentIntent({ amount: 10_000_000, currency: 'usd' })
-  const order = await shopify.createPaidOrder(CREATOR, {
-    lines,
-    email: 'bench@example.com',
-    metafields: [{ namespace: 'tandem', key: 'payment_intent', value: intent.id }],
-  })
-  return { orderId: order.split('/').pop()!, links }
+  const { orderId } = await createStripePaidOrder(
+    { shopify, stripe },
+    CREATOR,
+    { lines, email: 'bench@example.com' },
+    { amountMinor: 10_000_000, currency: 'usd' },
+  )
+  return { orderId, links }
 }
 
 /** Copies of a brand's variants in a creator's store, and the links Tandem keeps of them. */

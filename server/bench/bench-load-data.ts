@@ -5,6 +5,7 @@ import { indexCreatorOrder } from '../src/repositories/creator-orders'
 import { createSecretBox } from '../src/secrets'
 import { STORES } from '../src/seed/sandbox-data'
 import { seedSandboxMarketplace } from '../src/seed/seed'
+import { createStripePaidOrder } from '../../emulators/stripe-paid-order'
 import type { VariantLink } from '../src/repositories/variant-links'
 import {
   addBenchMarketplace,
@@ -136,13 +137,13 @@ async function addOrderPool(
         quantity: 1 + ((i + j) % MAX_QUANTITY),
       }
     })
-    const intent = stripe.addPaymentIntent({ amount: 1_000_000, currency: 'usd' })
-    const gid = await shopify.createPaidOrder(BENCH_CREATOR, {
-      lines,
-      email: `load-${i}@bench.example`,
-      metafields: [{ namespace: 'tandem', key: 'payment_intent', value: intent.id }],
-    })
-    pool.push({ id: gid.split('/').pop()!, brands: orderBrands })
+    const { orderId } = await createStripePaidOrder(
+      { shopify, stripe },
+      BENCH_CREATOR,
+      { lines, email: `load-${i}@bench.example` },
+      { amountMinor: 1_000_000, currency: 'usd' },
+    )
+    pool.push({ id: orderId, brands: orderBrands })
   }
   return { pool, links }
 }

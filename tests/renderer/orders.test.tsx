@@ -99,6 +99,13 @@ const TRANSFERS: OrderTransferRecord[] = [
         brandAmount: '22.20',
         creatorCommissionAmount: '3.33',
         tandemCommissionAmount: '2.22',
+        settlement: {
+          currency: 'USD',
+          exchangeRate: '1',
+          brandAmount: '22.20',
+          creatorCommissionAmount: '3.33',
+          tandemCommissionAmount: '2.22',
+        },
         paymentTransferId: 'tr_sandbox_1004_lumen',
         failedMessage: null,
       },
@@ -111,6 +118,13 @@ const TRANSFERS: OrderTransferRecord[] = [
         brandAmount: '13.50',
         creatorCommissionAmount: '2.70',
         tandemCommissionAmount: '1.80',
+        settlement: {
+          currency: 'USD',
+          exchangeRate: '1',
+          brandAmount: '13.50',
+          creatorCommissionAmount: '2.70',
+          tandemCommissionAmount: '1.80',
+        },
         paymentTransferId: null,
         failedMessage: 'Transfer create failed',
       },
@@ -134,6 +148,13 @@ const TRANSFERS: OrderTransferRecord[] = [
         brandAmount: '102.00',
         creatorCommissionAmount: '20.40',
         tandemCommissionAmount: '13.60',
+        settlement: {
+          currency: 'USD',
+          exchangeRate: '1',
+          brandAmount: '102.00',
+          creatorCommissionAmount: '20.40',
+          tandemCommissionAmount: '13.60',
+        },
         paymentTransferId: 'tr_sandbox_1001_northwind',
         failedMessage: null,
       },
@@ -147,6 +168,13 @@ const TRANSFERS: OrderTransferRecord[] = [
         brandAmount: '24.84',
         creatorCommissionAmount: '6.90',
         tandemCommissionAmount: '2.76',
+        settlement: {
+          currency: 'USD',
+          exchangeRate: '1',
+          brandAmount: '24.84',
+          creatorCommissionAmount: '6.90',
+          tandemCommissionAmount: '2.76',
+        },
         paymentTransferId: 'tr_sandbox_1001_lumen',
         failedMessage: null,
       },
@@ -680,6 +708,46 @@ describe('Transfer history', () => {
       color: 'var(--mantine-color-red-text)',
     })
     expect(screen.getByText('2 transfers shown')).toBeInTheDocument()
+  })
+
+  it('shows, under each amount of an order charged in another currency, what the brand was paid in the settlement currency and at what rate', async () => {
+    const euros: OrderTransferRecord = {
+      ...TRANSFERS[1]!,
+      creatorOrderId: '1005',
+      currency: 'EUR',
+      brands: [
+        {
+          ...TRANSFERS[1]!.brands[0]!,
+          baseAmount: '62.00',
+          brandAmount: '46.50',
+          creatorCommissionAmount: '9.30',
+          tandemCommissionAmount: '6.20',
+          paymentTransferId: 'tr_sandbox_1005_northwind',
+          settlement: {
+            currency: 'USD',
+            exchangeRate: '1.085',
+            brandAmount: '50.45',
+            creatorCommissionAmount: '10.09',
+            tandemCommissionAmount: '6.73',
+          },
+        },
+      ],
+    }
+    await openHistory({ 'orders/transfers': () => ({ transfers: [euros], nextCursor: null }) })
+    await screen.findByRole('table', { name: 'Brands of order 1005' })
+    expect(brandsOf('1005')).toEqual([
+      [
+        'northwind apparel',
+        'gid://shopify/Order/5001',
+        '10%',
+        '15%',
+        '€62.00',
+        '€46.50$50.45',
+        '€9.30$10.09',
+        '€6.20$6.73',
+        'tr_sandbox_1005_northwind1 EUR = 1.085 USD',
+      ],
+    ])
   })
 
   it('says so when there are no transfers yet', async () => {

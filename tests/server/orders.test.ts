@@ -149,6 +149,14 @@ describe('GET /admin-order-transfers and its CSV', () => {
               brandAmount: '22.20',
               creatorCommissionAmount: '3.33',
               tandemCommissionAmount: '2.22',
+              // Charged and settled in USD: the same figures, at a rate of 1.
+              settlement: {
+                currency: 'USD',
+                exchangeRate: '1',
+                brandAmount: '22.20',
+                creatorCommissionAmount: '3.33',
+                tandemCommissionAmount: '2.22',
+              },
               paymentTransferId: expect.stringMatching(/^tr_/),
               failedMessage: null,
             },
@@ -176,7 +184,9 @@ describe('GET /admin-order-transfers and its CSV', () => {
     expect(response.body.split('\r\n')[0]).toBe(
       'creatorOrderId,creatorStoreShop,status,currency,startedAt,processedAt,processedBy,' +
         'brandStoreShop,brandOrderId,tandemCommissionRate,creatorCommissionRate,baseAmount,' +
-        'brandAmount,creatorCommissionAmount,tandemCommissionAmount,paymentTransferId',
+        'brandAmount,creatorCommissionAmount,tandemCommissionAmount,paymentTransferId,' +
+        'settlementCurrency,exchangeRate,settlementBrandAmount,settlementCreatorCommissionAmount,' +
+        'settlementTandemCommissionAmount',
     )
     const rows = parse(response.body, { columns: true }) as Record<string, string>[]
     expect(

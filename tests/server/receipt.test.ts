@@ -22,6 +22,7 @@ const order1001Preview: ReceiptData = {
   currency: 'USD',
   brands: order1001Brands(),
   totals: ORDER_1001_TOTALS,
+  settlement: null,
 }
 
 const order1001Processed: ReceiptData = {

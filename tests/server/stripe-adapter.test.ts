@@ -72,6 +72,7 @@ describe('reads', () => {
       latestChargeId: 'ch_sandbox_order_1001',
       amountReceivedMinor: 19754,
       currency: 'USD',
+      metadata: { creator_shop: 'maya-makes.myshopify.com', creator_order_id: '1001' },
     })
     const pending = stripe.addPaymentIntent({ amount: 500, currency: 'usd', status: 'processing' })
     expect(await payments.paymentIntent(pending.id)).toEqual({
@@ -80,8 +81,30 @@ describe('reads', () => {
       latestChargeId: null,
       amountReceivedMinor: 0,
       currency: 'USD',
+      metadata: {},
     })
     expect(await payments.paymentIntent('pi_nothing')).toBeNull()
+  })
+
+  it("answers a charge with its refunds and its balance transaction's currency and rate", async () => {
+    const { payments } = await start()
+    // Order 1005's charge: 80.78 EUR, settled in USD at the emulator's 1.0850.
+    expect(await payments.charge('ch_sandbox_order_1005')).toEqual({
+      id: 'ch_sandbox_order_1005',
+      currency: 'EUR',
+      capturedMinor: 8078,
+      refundedMinor: 0,
+      settlement: { currency: 'USD', exchangeRate: '1.085' },
+    })
+    stripe.refund('ch_sandbox_order_1001', 1000)
+    expect(await payments.charge('ch_sandbox_order_1001')).toEqual({
+      id: 'ch_sandbox_order_1001',
+      currency: 'USD',
+      capturedMinor: 19754,
+      refundedMinor: 1000,
+      settlement: { currency: 'USD', exchangeRate: '1' },
+    })
+    expect(await payments.charge('ch_nothing')).toBeNull()
   })
 
   it('retries a 5xx and a 429 with growing waits, then answers', async () => {
@@ -131,6 +154,8 @@ describe('reads', () => {
       amountMinor: 1,
       currency: 'USD',
       metadata: { creator_order_id: '1001' },
+      sourceTransaction: 'ch_sandbox_order_1001',
+      amountReversedMinor: 0,
     })
     expect(callsOf('transfers.list')).toHaveLength(2)
     expect(
@@ -219,6 +244,19 @@ describe('transfers', () => {
         .map((call) => call.status),
     ).toEqual([500, 500])
     expect(stripe.transfers()).toHaveLength(1)
+  })
+
+  it("are never sent in an amount Stripe's currency table refuses (ISK in whole krónur, BHD in tens)", async () => {
+    const { payments } = await start()
+    for (const [amountMinor, currency, step] of [
+      [150050, 'ISK', 100],
+      [1235, 'BHD', 10],
+    ] as const) {
+      await expect(payments.createTransfer(transfer({ amountMinor, currency }))).rejects.toThrow(
+        `${amountMinor} minor units of ${currency} cannot be sent to Stripe: it takes ${currency} amounts in multiples of ${step}`,
+      )
+    }
+    expect(callsOf('transfers.create')).toEqual([])
   })
 
   it('refused by Stripe are not retried and say why', async () => {

@@ -252,10 +252,61 @@ describe('transfers', () => {
     )
   })
 
-  it("refuses a currency other than the source charge's", async () => {
+  it("refuses a currency other than the one the source charge settled in, in Stripe's words", async () => {
     const error = await failureOf(transfer({ currency: 'eur' }))
-    expect(error).toMatchObject({ statusCode: 400, param: 'currency' })
-    expect(error.message).toContain(CHARGE_1001)
+    expect(error).toMatchObject({
+      statusCode: 400,
+      param: 'source_transaction',
+      message:
+        "The currency of source_transaction's balance transaction (usd) must be the same as the transfer currency (eur)",
+    })
+    // Order 1005 was charged in EUR; the platform settled it in USD.
+    const fromEuros = { source_transaction: 'ch_sandbox_order_1005', transfer_group: 'g' }
+    expect(await failureOf(transfer({ ...fromEuros, currency: 'eur' }))).toMatchObject({
+      message:
+        "The currency of source_transaction's balance transaction (usd) must be the same as the transfer currency (eur)",
+    })
+    await transfer({ ...fromEuros, currency: 'usd', amount: 5045 })
+    expect(emulator.transfers().map((made) => [made.amount, made.currency])).toEqual([
+      [5045, 'usd'],
+    ])
+  })
+
+  it("shows a charge's balance transaction: USD at the seeded rate for a EUR charge", async () => {
+    const charge = await stripe.charges.retrieve('ch_sandbox_order_1005', {
+      expand: ['balance_transaction'],
+    })
+    expect(charge).toMatchObject({
+      amount: 8078,
+      amount_captured: 8078,
+      amount_refunded: 0,
+      currency: 'eur',
+      payment_intent: 'pi_sandbox_order_1005',
+      // 80.78 EUR × 1.085 = 87.6463 USD.
+      balance_transaction: { amount: 8765, currency: 'usd', exchange_rate: 1.085 },
+    })
+    const unexpanded = await stripe.charges.retrieve('ch_sandbox_order_1005')
+    expect(unexpanded.balance_transaction).toMatch(/^txn_/)
+    expect(await failureOf(stripe.charges.retrieve('ch_nothing'))).toMatchObject({
+      statusCode: 404,
+      code: 'resource_missing',
+    })
+  })
+
+  it('refuses a transfer beyond what the charge holds once refunded', async () => {
+    emulator.refund(CHARGE_1001, 15000)
+    const error = await failureOf(transfer({ amount: 4755 }))
+    expect(error).toMatchObject({ statusCode: 400, code: 'balance_insufficient' })
+    expect(error.message).toBe(
+      'Transfers using this transaction as a source must not exceed the source amount of $47.54.',
+    )
+    await transfer({ amount: 2000 })
+    const again = await failureOf(transfer({ amount: 2755 }))
+    expect(again.message).toBe(
+      'Transfers using this transaction as a source must not exceed the source amount of ' +
+        '$47.54. (There is already a transfer using this source, amounting to $20.00.)',
+    )
+    await transfer({ amount: 2754 })
   })
 
   it('refuses transfers from one charge beyond what it brought in', async () => {

@@ -29,12 +29,13 @@ describe('the CSV rows', () => {
           tandemCommissionAmount: '13.60',
           paymentTransferId: 'tr_1, "two"\r\nthree',
           failedMessage: null,
+          settlement: null,
         },
       ],
     })
     expect(row).toBe(
       `1001,${MAYA},PARTIAL,USD,2026-11-23T10:00:00.000Z,,"'=HYPERLINK(""http://evil"")",` +
-        `${NORTHWIND},,10,12.5,136.00,102.00,20.40,13.60,"tr_1, ""two""\r\nthree"\r\n`,
+        `${NORTHWIND},,10,12.5,136.00,102.00,20.40,13.60,"tr_1, ""two""\r\nthree",,,,,\r\n`,
     )
     expect(parse(CSV_HEADER + row, { columns: true })).toEqual([
       expect.objectContaining({

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { CustomerOrder, LineUnits } from '../../emulators/shopify/emulator'
 import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
+import { createStripePaidOrder } from '../../emulators/stripe-paid-order'
 import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
 
 // A creator order is transferred only once paid and while it stands, for what is still sold and
@@ -45,16 +46,17 @@ async function mayaOrder(
   amountMinor: number,
   order: Omit<CustomerOrder, 'lines' | 'metafields'> = {},
 ): Promise<string> {
-  const intent = server.stripe.addPaymentIntent({ amount: amountMinor, currency: 'usd' })
-  const id = await server.shopify.createCustomerOrder(MAYA, {
-    lines: [
-      { variantId: OVERSHIRT_COPY, quantity: 2 },
-      { variantId: FACE_OIL_COPY, quantity: 1 },
-    ],
-    metafields: [{ namespace: 'tandem', key: 'payment_intent', value: intent.id }],
-    ...order,
-  })
-  return id.split('/').pop()!
+  const lines = [
+    { variantId: OVERSHIRT_COPY, quantity: 2 },
+    { variantId: FACE_OIL_COPY, quantity: 1 },
+  ]
+  const paid = await createStripePaidOrder(
+    server,
+    MAYA,
+    { lines, ...order },
+    { amountMinor, currency: 'usd' },
+  )
+  return paid.orderId
 }
 const orderGid = (number: string) => `gid://shopify/Order/${number}`
 const refund = (number: string, ...units: LineUnits[]) =>

@@ -257,6 +257,12 @@ describe('processing order 1001', () => {
         pending_step: null,
         pending_since: null,
         transfer_destination: NORTHWIND_ACCOUNT,
+        // Order 1001's charge settled in USD, the order's currency: nothing converted.
+        settlement_currency: 'USD',
+        exchange_rate: '1',
+        brand_amount_settlement_minor: 10200,
+        creator_commission_settlement_minor: 2040,
+        tandem_commission_settlement_minor: 1360,
       },
       {
         creator_order_id: '1001',
@@ -279,6 +285,11 @@ describe('processing order 1001', () => {
         pending_step: null,
         pending_since: null,
         transfer_destination: LUMEN_ACCOUNT,
+        settlement_currency: 'USD',
+        exchange_rate: '1',
+        brand_amount_settlement_minor: 2484,
+        creator_commission_settlement_minor: 690,
+        tandem_commission_settlement_minor: 276,
       },
     ])
   })
@@ -318,7 +329,7 @@ describe('processing order 1001', () => {
     expect((await preview('1001')).json()).toEqual(after.json())
   })
 
-  it('processes an order named by its GID, in its currency (1005, EUR)', async () => {
+  it('processes an order named by its GID (1005, EUR), paying in the currency its charge settled in', async () => {
     await start()
     const response = await processOrder('gid://shopify/Order/1005')
     expect(response.statusCode).toBe(201)
@@ -331,8 +342,9 @@ describe('processing order 1001', () => {
       {
         transferGroup: 'tandem-order-1005',
         destination: NORTHWIND_ACCOUNT,
-        amount: 4650,
-        currency: 'eur',
+        // 46.50 EUR at the charge's 1.0850: 50.4525 USD, rounded half up.
+        amount: 5045,
+        currency: 'usd',
         sourceTransaction: 'ch_sandbox_order_1005',
       },
     ])
@@ -722,6 +734,18 @@ describe('payment checks, before anything is ordered', () => {
   }
   const paidWith = (paymentIntentId: string) =>
     overshirtOrder([{ namespace: 'tandem', key: 'payment_intent', value: paymentIntentId }])
+  let intents = 0
+  /** An order paid with its own PaymentIntent, which names it in its metadata as the platform does. */
+  async function paidWithOwn(intent: { amount: number; currency: string }) {
+    const id = `pi_test_own_${++intents}`
+    const orderId = await paidWith(id)
+    const { chargeId } = server.stripe.addPaymentIntent({
+      ...intent,
+      id,
+      metadata: { creator_shop: 'maya-makes.myshopify.com', creator_order_id: orderId },
+    })
+    return { orderId, chargeId }
+  }
 
   /** The refusal, and nothing ordered, paid, transferred or frozen. */
   async function expectRefused(creatorOrderId: string, status: number, message: string) {
@@ -792,20 +816,19 @@ describe('payment checks, before anything is ordered', () => {
     }
   })
 
-  it('refuses a PaymentIntent in another currency, or for less than the brands are owed', async () => {
+  it('refuses a PaymentIntent in another currency, or whose charge holds less than the brands are owed', async () => {
     await start()
-    const inEuros = server.stripe.addPaymentIntent({ amount: 10_000, currency: 'eur' })
-    const tooLittle = server.stripe.addPaymentIntent({ amount: 100, currency: 'usd' })
     const mismatch = 'Payment intent does not match the creator order'
     await expectRefused(
-      await paidWith(inEuros.id),
+      (await paidWithOwn({ amount: 10_000, currency: 'eur' })).orderId,
       422,
       `${mismatch}: it is in EUR, the order in USD for ${NORTHWIND}`,
     )
+    const tooLittle = await paidWithOwn({ amount: 100, currency: 'usd' })
     await expectRefused(
-      await paidWith(tooLittle.id),
+      tooLittle.orderId,
       422,
-      `${mismatch}: it received 100, less than the brands' 5100 (minor units) for ${NORTHWIND}`,
+      `${mismatch}: its charge ${tooLittle.chargeId} holds 1.00 USD after refunds and transfers, less than the 51.00 USD the brands are owed; nothing was ordered or paid (review the charge's refunds and transfers in Stripe)`,
     )
   })
 

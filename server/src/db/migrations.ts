@@ -423,6 +423,61 @@ const leases: Migration = {
 }
 
 /**
+ * The currencies whose minor units changed when Stripe's currency table replaced ICU's: ICU counts
+ * no decimals, Stripe two (HUF, IDR, COP, ISK, UGX …). Fixed as of 007; amounts stored in them
+ * before are rescaled so that "4990" HUF stays 4,990 forints. (LYD, three decimals in ICU and two
+ * by Stripe's default, is not a currency Stripe charges in.)
+ */
+const ICU_WHOLE_STRIPE_TWO_DECIMALS =
+  'AFN ALL COP HUF IDR IQD IRR ISK KPW LAK LBP MMK PKR SLL SOS SYP UGX YER'.split(' ')
+
+/**
+ * Money owed out of a charge: each PaymentIntent pays for at most one creator order (held when its
+ * transfer is first frozen), and a brand's figures in the platform's settlement currency beside
+ * the order's, with the charge's exchange rate (null on transfers frozen before this). Minor units
+ * become Stripe's (above).
+ */
+const owedMoney: Migration = {
+  up: (db: Kysely<unknown>) =>
+    inOneTransaction(db, async (trx) => {
+      const rescaled = sql.join(ICU_WHOLE_STRIPE_TWO_DECIMALS.map((code) => sql.lit(code)))
+      await sql`
+        UPDATE store_products SET min_price_minor = min_price_minor * 100
+        WHERE currency IN (${rescaled})
+      `.execute(trx)
+      await sql`
+        UPDATE creator_order_index SET total_minor = total_minor * 100
+        WHERE currency IN (${rescaled})
+      `.execute(trx)
+      await sql`
+        UPDATE order_transfer_brands SET base_minor = base_minor * 100,
+          creator_commission_minor = creator_commission_minor * 100,
+          tandem_commission_minor = tandem_commission_minor * 100,
+          brand_amount_minor = brand_amount_minor * 100
+        WHERE creator_order_id IN
+          (SELECT creator_order_id FROM order_transfers WHERE currency IN (${rescaled}))
+      `.execute(trx)
+      await trx.schema
+        .createTable('payment_intent_orders')
+        .addColumn('payment_intent_id', 'text', (c) => c.primaryKey())
+        .addColumn('creator_order_id', 'text', (c) => c.notNull())
+        .addColumn('creator_store_shop', 'text', (c) => c.notNull())
+        .addColumn('held_at', 'text', (c) => c.notNull())
+        .execute()
+      const brands = () => trx.schema.alterTable('order_transfer_brands')
+      await brands().addColumn('settlement_currency', 'text').execute()
+      await brands().addColumn('exchange_rate', 'text').execute()
+      for (const column of [
+        'brand_amount_settlement_minor',
+        'creator_commission_settlement_minor',
+        'tandem_commission_settlement_minor',
+      ]) {
+        await brands().addColumn(column, 'bigint').execute()
+      }
+    }),
+}
+
+/**
  * Which brand variant each creator variant stands for (Tandem's record, never the creator's
  * store's), and the price exceptions administrators accepted for single orders.
  */
@@ -457,18 +512,23 @@ const migrations: Record<string, Migration> = {
   '004_stripe': stripe,
   '005_daily_screens': dailyScreens,
   '006_leases': leases,
+  '007_owed_money': owedMoney,
   '008_catalogue_links': catalogueLinks,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }
 
-/** `schema`: where the migration bookkeeping lives when the database has several (the tests'). */
-export async function migrateToLatest(db: Kysely<unknown>, schema?: string): Promise<void> {
-  const { error, results } = await new Migrator({
-    db,
-    provider,
-    migrationTableSchema: schema,
-  }).migrateToLatest()
+/**
+ * `schema`: where the migration bookkeeping lives when the database has several (the tests').
+ * `upTo`: the last migration to run (a test's database as an older server left it).
+ */
+export async function migrateToLatest(
+  db: Kysely<unknown>,
+  schema?: string,
+  upTo?: string,
+): Promise<void> {
+  const migrator = new Migrator({ db, provider, migrationTableSchema: schema })
+  const { error, results } = await (upTo ? migrator.migrateTo(upTo) : migrator.migrateToLatest())
   const failed = results?.find((result) => result.status === 'Error')
   if (error || failed) {
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed`, { cause: error })

@@ -206,6 +206,24 @@ export interface OrderTransferBrandsTable {
    * outcome is unknown is looked for before anything else.
    */
   transfer_destination: string | null
+  /**
+   * The brand's figures in the platform's settlement currency (the charge's balance transaction's),
+   * converted at the charge's exchange rate (Stripe's, a decimal string): the transfer moves
+   * brand_amount_settlement_minor. Null on transfers frozen before settlement was recorded.
+   */
+  settlement_currency: string | null
+  exchange_rate: string | null
+  brand_amount_settlement_minor: number | null
+  creator_commission_settlement_minor: number | null
+  tandem_commission_settlement_minor: number | null
+}
+
+/** Which creator order each PaymentIntent pays for: at most one, the first to freeze a transfer. */
+export interface PaymentIntentOrdersTable {
+  payment_intent_id: string
+  creator_order_id: string
+  creator_store_shop: string
+  held_at: string
 }
 
 export interface Database {
@@ -222,6 +240,7 @@ export interface Database {
   store_payment_accounts: StorePaymentAccountsTable
   order_transfers: OrderTransfersTable
   order_transfer_brands: OrderTransferBrandsTable
+  payment_intent_orders: PaymentIntentOrdersTable
   audit_log: AuditLogTable
   leases: LeasesTable
   variant_links: VariantLinksTable

@@ -11,26 +11,49 @@ export class MoneyError extends Error {
 // ICU formats any well-formed three-letter code, so only this list tells a real currency apart.
 const knownCurrencies: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'))
 
-/** The number of decimals of an ISO 4217 code: USD and EUR 2, JPY 0, KWD and BHD 3. */
-// Building an Intl.NumberFormat costs more than a whole preview's arithmetic: once per currency.
-const decimalsByCurrency = new Map<string, number>()
+// Stripe's currency table (https://docs.stripe.com/currencies), not ISO 4217's or ICU's, decides
+// minor units: every amount Tandem reads (Shopify's) and sends (Stripe's) is counted this way.
+// ICU gives HUF, IDR and COP 0 decimals where Stripe counts 2: a brand would get 1/100 of its due.
+/** "The charge and the amount are the same": Stripe's zero-decimal currencies. */
+const ZERO_DECIMAL = new Set(
+  'BIF CLP DJF GNF JPY KMF KRW MGA PYG RWF VND VUV XAF XOF XPF'.split(' '),
+)
+/** Three decimals, and "the last digit must be a zero" for Stripe's payment partners. */
+const THREE_DECIMAL = new Set(['BHD', 'JOD', 'KWD', 'OMR', 'TND'])
+/**
+ * Special cases: ISK and UGX "transitioned to a zero-decimal currency, but backward compatibility
+ * requires you to represent it as a two-decimal value, where the decimal amount is always 00": two
+ * decimals, whole units only. (HUF and TWD are zero-decimal for payouts only, which Tandem never
+ * makes; charges and transfers take their two decimals.)
+ */
+const WHOLE_UNITS_IN_TWO_DECIMALS = new Set(['ISK', 'UGX'])
 
+/** The number of decimals Stripe counts for an ISO 4217 code: USD, HUF and ISK 2, JPY 0, BHD 3. */
 export function currencyDecimals(currency: string): number {
-  const known = decimalsByCurrency.get(currency)
-  if (known !== undefined) return known
   if (!knownCurrencies.has(currency)) {
     throw new MoneyError(`Unknown currency code "${currency}"; expected an ISO 4217 code like USD`)
   }
-  const { maximumFractionDigits } = new Intl.NumberFormat('en', {
-    style: 'currency',
-    currency,
-  }).resolvedOptions()
-  // Always set for the currency style; the type leaves room for styles that round by significance.
-  if (maximumFractionDigits === undefined) {
-    throw new MoneyError(`No number of decimals is known for ${currency}`)
+  if (ZERO_DECIMAL.has(currency)) return 0
+  return THREE_DECIMAL.has(currency) ? 3 : 2
+}
+
+/** What every amount of `currency` sent to Stripe must be a multiple of, in minor units. */
+export function stripeAmountStep(currency: string): number {
+  currencyDecimals(currency)
+  if (WHOLE_UNITS_IN_TWO_DECIMALS.has(currency)) return 100
+  return THREE_DECIMAL.has(currency) ? 10 : 1
+}
+
+/** Refuses an amount Stripe would refuse for its currency's special rule (5.125 BHD, 5.50 ISK). */
+export function checkStripeAmount(minor: number, currency: string): number {
+  const step = stripeAmountStep(currency)
+  if (!Number.isSafeInteger(minor) || minor % step !== 0) {
+    throw new MoneyError(
+      `${minor} minor units of ${currency} cannot be sent to Stripe: it takes ${currency} ` +
+        `amounts in multiples of ${step}`,
+    )
   }
-  decimalsByCurrency.set(currency, maximumFractionDigits)
-  return maximumFractionDigits
+  return minor
 }
 
 const decimalAmount = /^(\d+)(?:\.(\d+))?$/
@@ -54,6 +77,11 @@ export function toMinorUnits(amount: string, currency: string): number {
   if (/[^0]/.test(excess)) {
     throw new MoneyError(`"${amount}" has more decimals than ${currency} allows (${decimals})`)
   }
+  if (WHOLE_UNITS_IN_TWO_DECIMALS.has(currency) && /[^0]/.test(fraction)) {
+    throw new MoneyError(
+      `"${amount}" is a fraction of ${currency}, which Stripe counts in whole units`,
+    )
+  }
   const minor = BigInt(whole + fraction.slice(0, decimals).padEnd(decimals, '0'))
   if (minor > BigInt(Number.MAX_SAFE_INTEGER)) {
     throw new MoneyError(`"${amount}" is too large an amount of ${currency}`)
@@ -74,6 +102,38 @@ export function formatMinorUnits(minor: number, currency: string): string {
   if (decimals === 0) return sign + digits
   const point = digits.length - decimals
   return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`
+}
+
+/** An exchange rate as Stripe writes it ("1.085", or 1e-7 as a double prints): digits over 10^scale. */
+function exactRate(rate: string): { digits: bigint; scale: number } {
+  const match = /^(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/i.exec(rate)
+  if (!match) throw new MoneyError(`"${rate}" is not an exchange rate`)
+  const fraction = match[2] ?? ''
+  const digits = BigInt((match[1] ?? '') + fraction)
+  const scale = fraction.length - Number(match[3] ?? 0)
+  if (digits === 0n) throw new MoneyError(`An exchange rate of ${rate} converts nothing`)
+  return scale >= 0 ? { digits, scale } : { digits: digits * 10n ** BigInt(-scale), scale: 0 }
+}
+
+/**
+ * `minor` units of `from` in `to` at Stripe's exchange rate (an amount in `from` times the rate is
+ * the amount in `to`), exactly, rounded half up to what Stripe takes in `to`. A rate of "1" with
+ * the same currency is the amount itself.
+ */
+export function convertMinorUnits(minor: number, from: string, to: string, rate: string): number {
+  if (!Number.isSafeInteger(minor) || minor < 0) {
+    throw new MoneyError(`${minor} is not a non-negative whole number of minor units`)
+  }
+  const { digits, scale } = exactRate(rate)
+  const step = BigInt(stripeAmountStep(to))
+  // minor ÷ 10^decimals(from) × rate × 10^decimals(to), counted in steps of `to`.
+  const numerator = BigInt(minor) * digits * 10n ** BigInt(currencyDecimals(to))
+  const denominator = 10n ** BigInt(currencyDecimals(from) + scale) * step
+  const converted = ((2n * numerator + denominator) / (2n * denominator)) * step
+  if (converted > BigInt(Number.MAX_SAFE_INTEGER)) {
+    throw new MoneyError(`${minor} minor units of ${from} is too large an amount in ${to}`)
+  }
+  return Number(converted)
 }
 
 // Rates are stored as whole hundredths of a percent (12.5 % is 1250). Callers pass rates with at

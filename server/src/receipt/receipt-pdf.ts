@@ -28,11 +28,31 @@ export interface ReceiptData {
     creatorCommissionAmount: string
     tandemCommissionAmount: string
   }[]
-  totals: {
-    totalBrandAmount: string
-    totalCreatorCommissionAmount: string
-    totalTandemCommissionAmount: string
-  }
+  totals: Totals
+  /**
+   * What the Stripe transfers moved, when the order's charge settled in another currency: the
+   * same brands, in order, converted at the charge's exchange rate. Null when nothing was
+   * converted.
+   */
+  settlement: {
+    currency: string
+    /** Stripe's rate: an amount in `currency` of the order times it is the settled amount. */
+    exchangeRate: string
+    brands: Amounts[]
+    totals: Totals
+  } | null
+}
+
+interface Amounts {
+  brandAmount: string
+  creatorCommissionAmount: string
+  tandemCommissionAmount: string
+}
+
+interface Totals {
+  totalBrandAmount: string
+  totalCreatorCommissionAmount: string
+  totalTandemCommissionAmount: string
 }
 
 const PAGE_SIZE = 'A4'
@@ -158,7 +178,7 @@ export function renderReceiptPdf(data: ReceiptData): Promise<Buffer> {
 
       drawHeading(doc, data)
       drawOrderAndCustomer(doc, data)
-      drawTable(doc, data)
+      drawTables(doc, data)
       drawFooters(doc, data)
       doc.end()
     } catch (error) {
@@ -251,9 +271,27 @@ function drawSectionTitle(doc: Doc, title: string, x: number, y: number): number
   return y + 18
 }
 
-function drawTable(doc: Doc, data: ReceiptData): void {
-  const money = (amount: string) => formatMoney(data.currency, amount)
-  const rows: Row[] = data.brands.map((brand) => ({
+/** The brands' table in the order's currency, then (when converted) in the settlement currency. */
+function drawTables(doc: Doc, data: ReceiptData): void {
+  drawTable(doc, data, 'Brand transfers', data.currency, data.brands, data.totals)
+  const { settlement } = data
+  if (!settlement) return
+  doc.y += 14
+  const title = `Paid out in ${settlement.currency}, the charge's settlement currency, at ${data.currency} 1 = ${settlement.currency} ${settlement.exchangeRate}`
+  const brands = data.brands.map((brand, index) => ({ ...brand, ...settlement.brands[index]! }))
+  drawTable(doc, data, pdfText(title), settlement.currency, brands, settlement.totals)
+}
+
+function drawTable(
+  doc: Doc,
+  data: ReceiptData,
+  title: string,
+  currency: string,
+  brands: ReceiptData['brands'],
+  totalsOf: Totals,
+): void {
+  const money = (amount: string) => formatMoney(currency, amount)
+  const rows: Row[] = brands.map((brand) => ({
     cells: [
       pdfText(brand.brandStoreShop),
       brand.brandOrderId === null ? 'pending' : pdfText(brand.brandOrderId),
@@ -267,14 +305,14 @@ function drawTable(doc: Doc, data: ReceiptData): void {
     cells: [
       'Total',
       '',
-      money(data.totals.totalBrandAmount),
-      money(data.totals.totalCreatorCommissionAmount),
-      money(data.totals.totalTandemCommissionAmount),
+      money(totalsOf.totalBrandAmount),
+      money(totalsOf.totalCreatorCommissionAmount),
+      money(totalsOf.totalTandemCommissionAmount),
     ],
     bold: true,
   }
 
-  doc.y = drawSectionTitle(doc, 'Brand transfers', doc.page.margins.left, doc.y)
+  doc.y = drawSectionTitle(doc, title, doc.page.margins.left, doc.y)
   const headings = columnHeadings(data.productName)
   drawHeaderRow(doc, headings)
   for (const row of rows) drawBodyRow(doc, row, headings)

@@ -1,9 +1,17 @@
 import { ORDER_TAG, TRANSFER_ERRORS } from '@shared/contract'
 import type { CommerceOrder } from '../adapters/commerce/commerce-port'
-import type { CallOptions, PaymentsPort } from '../adapters/payments/payments-port'
+import type { CallOptions, MadeTransfer, PaymentsPort } from '../adapters/payments/payments-port'
 import type { Db } from '../db/connect'
 import { Refusal } from '../domain/errors'
 import { findPayoutAccountId } from '../repositories/payout-accounts'
+import {
+  checkCovered,
+  inSettlement,
+  readOrderPayment,
+  type OrderPayment,
+  type Remote,
+  type Settlement,
+} from './order-payment'
 import { upstreamRefusal } from './remote-call'
 
 // Whether each brand can be paid, asked of Stripe before anything is ordered or paid
@@ -19,20 +27,29 @@ export const transferMetadata = (creatorOrderId: string, shop: string) => ({
   brand_shop: shop,
 })
 
+/** Whether a transfer Stripe lists is this brand's for this order, by its metadata. */
+const isBrandTransfer = (creatorOrderId: string, shop: string) => {
+  const expected = transferMetadata(creatorOrderId, shop)
+  return (made: MadeTransfer) =>
+    made.metadata.creator_order_id === expected.creator_order_id &&
+    made.metadata.brand_shop === expected.brand_shop
+}
+
 /** A brand owed a transfer. */
 export interface BrandToPay {
   shop: string
+  /** Minor units of the order's currency. */
   amountMinor: number
+  /** Frozen in the settlement currency; null on a first attempt (or a transfer frozen before it). */
+  settlementMinor: number | null
   /** Where an attempt whose outcome is unknown sent its transfer: looked for there first. */
   unknownOutcomeAt: string | null
 }
 
-/** Where a brand's transfer goes and the charge it is made from; or the transfer already made. */
+/** Where a brand's transfer goes, the charge it is made from and its currency; or the transfer already made. */
 export type Payout =
-  { made: null; destinationAccountId: string; sourceTransaction: string } | { made: string }
-
-/** Runs a call to Stripe within the caller's deadline. */
-type Remote = <T>(call: (signal: AbortSignal) => Promise<T>) => Promise<T>
+  | { made: null; destinationAccountId: string; sourceTransaction: string; settlement: Settlement }
+  | { made: string }
 
 /**
  * The brand's transfer for this order at `destinationAccountId`, by group and metadata (an account
@@ -51,12 +68,7 @@ export async function findBrandTransfer(
     },
     options,
   )
-  const expected = transferMetadata(transfer.creatorOrderId, transfer.shop)
-  const brands = listed.filter(
-    (made) =>
-      made.metadata.creator_order_id === expected.creator_order_id &&
-      made.metadata.brand_shop === expected.brand_shop,
-  )
+  const brands = listed.filter(isBrandTransfer(transfer.creatorOrderId, transfer.shop))
   if (brands.length > 1) {
     throw new Refusal(
       'business_rule',
@@ -70,44 +82,26 @@ export async function findBrandTransfer(
 
 /**
  * The checks of one processing attempt: each brand's account (known to Stripe, with an email,
- * transfers active) and the order's PaymentIntent (succeeded, in the order's currency, covering
- * what the brands are owed), whose charge the transfers are made from. A brand whose transfer's
- * outcome is unknown is looked for in Stripe first: found, nothing else about it matters.
- * Each brand is checked once per attempt, however often it is asked.
+ * transfers active) and the order's payment (its own PaymentIntent, succeeded, in the order's
+ * currency), whose charge the transfers are made from. A brand whose transfer's outcome is unknown
+ * is looked for in Stripe first: found, nothing else about it matters. Each brand is checked once
+ * per attempt, however often it is asked; `covers` then checks that the charge still holds what
+ * the brands left to pay are owed.
  */
 export function payoutChecks(
   deps: { db: Db; payments: PaymentsPort; remote: Remote },
   order: CommerceOrder,
-  /** What all the order's brands are owed together, in minor units of the order's currency. */
-  brandsTotalMinor: number,
 ) {
-  const { db, payments, remote } = deps
+  const { payments, remote } = deps
   const creatorOrderId = String(order.id)
-  let intent: Promise<{ charge: string } | { refusal: string } | { error: unknown }> | undefined
+  let payment: Promise<OrderPayment | { refusal: string } | { error: unknown }> | undefined
 
   /** Read once, on the first brand that needs it. */
-  function readIntent(id: string) {
-    intent ??= remote((signal) => payments.paymentIntent(id, { signal })).then(
-      (found) => {
-        if (!found) return { refusal: TRANSFER_ERRORS.paymentIntentNotFound }
-        if (found.status !== 'succeeded' || !found.latestChargeId) {
-          return { refusal: TRANSFER_ERRORS.paymentIntentNotSucceeded }
-        }
-        if (found.currency !== order.currency) {
-          return {
-            refusal: `${TRANSFER_ERRORS.paymentIntentMismatch}: it is in ${found.currency}, the order in ${order.currency}`,
-          }
-        }
-        if (found.amountReceivedMinor < brandsTotalMinor) {
-          return {
-            refusal: `${TRANSFER_ERRORS.paymentIntentMismatch}: it received ${found.amountReceivedMinor}, less than the brands' ${brandsTotalMinor} (minor units)`,
-          }
-        }
-        return { charge: found.latestChargeId }
-      },
+  function readPayment(intentId: string) {
+    payment ??= readOrderPayment(deps, order, intentId, transferGroupOf(creatorOrderId)).catch(
       (error: unknown) => ({ error }),
     )
-    return intent
+    return payment
   }
 
   async function check(brand: BrandToPay): Promise<Payout> {
@@ -124,7 +118,7 @@ export function payoutChecks(
       if (made) return { made }
     }
 
-    const accountId = await findPayoutAccountId(db, shop)
+    const accountId = await findPayoutAccountId(deps.db, shop)
     if (!accountId) throw refuse(TRANSFER_ERRORS.connectedAccountIdNotFound)
     const account = await remote((signal) =>
       payments.connectedAccount(accountId, { signal }),
@@ -134,8 +128,10 @@ export function payoutChecks(
     if (!account.transfersActive) throw refuse(TRANSFER_ERRORS.connectedAccountTransfersInactive)
 
     if (!order.paymentIntentId) throw refuse(TRANSFER_ERRORS.paymentIntentIdNotFound)
-    const read = await readIntent(order.paymentIntentId)
+    const read = await readPayment(order.paymentIntentId)
     if ('error' in read) {
+      // Refused for the whole order: the intent is not this order's.
+      if (read.error instanceof Refusal) throw read.error
       throw upstreamRefusal(
         `Payment intent lookup failed for ${shop}`,
         'payment provider',
@@ -143,11 +139,16 @@ export function payoutChecks(
       )
     }
     if ('refusal' in read) throw refuse(read.refusal)
-    return { made: null, destinationAccountId: accountId, sourceTransaction: read.charge }
+    return {
+      made: null,
+      destinationAccountId: accountId,
+      sourceTransaction: read.chargeId,
+      settlement: read.settlement,
+    }
   }
 
   const checks = new Map<string, Promise<Payout>>()
-  return (brand: BrandToPay): Promise<Payout> => {
+  const checkOnce = (brand: BrandToPay): Promise<Payout> => {
     let checked = checks.get(brand.shop)
     if (!checked) {
       checked = check(brand)
@@ -156,4 +157,26 @@ export function payoutChecks(
     }
     return checked
   }
+
+  /**
+   * After every brand passed its checks: the charge must hold what the brands still to be paid
+   * are owed, in the settlement currency. A brand whose transfer Stripe already lists (made since
+   * this request read the transfer, by a concurrent one) is paid, not owed. Answers the order's
+   * payment (null when none is owed).
+   */
+  async function covers(owed: BrandToPay[]): Promise<OrderPayment | null> {
+    const read = payment && (await payment)
+    if (!read || !('chargeId' in read)) return null
+    const paid = (shop: string) => read.fromCharge.some(isBrandTransfer(creatorOrderId, shop))
+    let owedMinor = 0
+    for (const brand of owed) {
+      if ((await checkOnce(brand)).made !== null || paid(brand.shop)) continue
+      owedMinor +=
+        brand.settlementMinor ?? inSettlement(brand.amountMinor, order.currency, read.settlement)
+    }
+    checkCovered(read, owedMinor)
+    return read
+  }
+
+  return Object.assign(checkOnce, { covers })
 }

@@ -20,6 +20,12 @@ const COLUMNS = [
   'creatorCommissionAmount',
   'tandemCommissionAmount',
   'paymentTransferId',
+  // What the Stripe transfer moved: the currency the charge settled in, at its exchange rate.
+  'settlementCurrency',
+  'exchangeRate',
+  'settlementBrandAmount',
+  'settlementCreatorCommissionAmount',
+  'settlementTandemCommissionAmount',
 ] as const
 
 export const CSV_HEADER = `${COLUMNS.join(',')}\r\n`
@@ -45,6 +51,11 @@ export function transferCsvRows(transfer: OrderTransferRecord): string {
         creatorCommissionAmount: brand.creatorCommissionAmount,
         tandemCommissionAmount: brand.tandemCommissionAmount,
         paymentTransferId: brand.paymentTransferId,
+        settlementCurrency: brand.settlement?.currency ?? null,
+        exchangeRate: brand.settlement?.exchangeRate ?? null,
+        settlementBrandAmount: brand.settlement?.brandAmount ?? null,
+        settlementCreatorCommissionAmount: brand.settlement?.creatorCommissionAmount ?? null,
+        settlementTandemCommissionAmount: brand.settlement?.tandemCommissionAmount ?? null,
       }
       return `${COLUMNS.map((column) => field(row[column])).join(',')}\r\n`
     })

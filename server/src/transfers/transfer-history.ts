@@ -1,9 +1,10 @@
-import type { OrderTransferRecord } from '@shared/contract'
+import type { OrderTransferRecord, SettledAmounts } from '@shared/contract'
 import type { Db } from '../db/connect'
 import { pastLastRow } from '../db/keyset'
 import { formatMinorUnits } from '../domain/money'
 import { decodeCursor, pageOf } from '../http/cursor'
 import type { TransferBrandRow, TransferRow } from './transfer-repository'
+import { settledFiguresOf } from './transfer-view'
 
 // The transfer history: processed and partial transfers, newest first, with the rates and
 // amounts frozen when each began, who processed it and when.
@@ -70,9 +71,24 @@ function recordOf(transfer: TransferRow, brands: TransferBrandRow[]): OrderTrans
       brandAmount: money(brand.brand_amount_minor),
       creatorCommissionAmount: money(brand.creator_commission_minor),
       tandemCommissionAmount: money(brand.tandem_commission_minor),
+      settlement: settlementOf(brand),
       paymentTransferId: brand.payment_transfer_id,
       failedMessage: brand.failed_message,
     })),
+  }
+}
+
+/** The brand's frozen figures in the settlement currency, as decimal strings. */
+function settlementOf(brand: TransferBrandRow): SettledAmounts | null {
+  const settled = settledFiguresOf(brand)
+  if (!settled) return null
+  const money = (minor: number) => formatMinorUnits(minor, settled.currency)
+  return {
+    currency: settled.currency,
+    exchangeRate: settled.exchangeRate,
+    brandAmount: money(settled.brandAmountMinor),
+    creatorCommissionAmount: money(settled.creatorCommissionMinor),
+    tandemCommissionAmount: money(settled.tandemCommissionMinor),
   }
 }
 

@@ -40,6 +40,14 @@ type NewTransferBrand = Omit<
   | 'transfer_destination'
 > & { lines: FrozenLine[] }
 
+/** A brand's figures in the settlement currency, frozen with the others (INTEGRATIONS.md "Stripe"). */
+type SettlementColumn =
+  | 'settlement_currency'
+  | 'exchange_rate'
+  | 'brand_amount_settlement_minor'
+  | 'creator_commission_settlement_minor'
+  | 'tandem_commission_settlement_minor'
+
 /** A write under a lease that another request has taken over since. */
 export class LeaseLostError extends Error {
   override name = 'LeaseLostError'
@@ -65,15 +73,18 @@ export function createTransferRepository(db: Db) {
     },
 
     /**
-     * Freezes the figures of a first attempt. A concurrent first attempt may have frozen its own a
-     * moment earlier: then the insert does nothing and the earlier figures stand.
+     * Freezes the figures of a first attempt, after `first` (which may refuse, and then nothing is
+     * frozen) in the same transaction. A concurrent first attempt may have frozen its own a moment
+     * earlier: then the insert does nothing and the earlier figures stand.
      */
     async createIfAbsent(
       transfer: Pick<TransferRow, 'creator_order_id' | 'creator_store_shop' | 'currency'>,
       brands: NewTransferBrand[],
       now: string,
+      first: (trx: Db) => Promise<void> = async () => {},
     ): Promise<void> {
       await db.transaction().execute(async (trx) => {
+        await first(trx)
         const inserted = await trx
           .insertInto('order_transfers')
           .values({
@@ -179,7 +190,10 @@ export function createTransferRepository(db: Db) {
           brandStoreShop: string,
           step: TransferStep,
           since: string,
-          details: Pick<Updateable<OrderTransferBrandsTable>, 'transfer_destination'> = {},
+          details: Pick<
+            Updateable<OrderTransferBrandsTable>,
+            'transfer_destination' | SettlementColumn
+          > = {},
         ) => updateBrand(brandStoreShop, { pending_step: step, pending_since: since, ...details }),
 
         /** A step succeeded: its intent and any failure an attempt left are cleared. */

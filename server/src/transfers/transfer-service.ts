@@ -25,6 +25,12 @@ import {
   type BrandToPay,
   type Payout,
 } from './payout-checks'
+import {
+  holdPaymentIntent,
+  inSettlement,
+  settlementColumns,
+  type OrderPayment,
+} from './order-payment'
 import { loadPlanInput } from './plan-input'
 import { RemoteTimeoutError, settleWithLimit, upstreamRefusal, withDeadline } from './remote-call'
 import {
@@ -36,7 +42,13 @@ import {
   type TransferStep,
 } from './transfer-repository'
 import { transferTiming } from './transfer-timing'
-import { creatorOrderOf, previewOf, receiptDataOf, type TransferView } from './transfer-view'
+import {
+  creatorOrderOf,
+  previewOf,
+  receiptDataOf,
+  settledFiguresOf,
+  type TransferView,
+} from './transfer-view'
 
 // Processing a creator order into brand orders and payments, exactly once whatever fails
 // (INTEGRATIONS.md "Exactly once"). Each remote step records its intent before the call and its
@@ -82,7 +94,15 @@ const owesTransfer = (brand: TransferBrandRow) =>
 const toPay = (brand: TransferBrandRow): BrandToPay => ({
   shop: brand.brand_store_shop,
   amountMinor: brand.brand_amount_minor,
+  settlementMinor: brand.brand_amount_settlement_minor,
   unknownOutcomeAt: brand.pending_step === 'createTransfer' ? brand.transfer_destination : null,
+})
+
+/** A frozen brand's figures in the order's currency, as settlement converts them. */
+const frozenFigures = (brand: TransferBrandRow) => ({
+  brandAmountMinor: brand.brand_amount_minor,
+  creatorCommissionMinor: brand.creator_commission_minor,
+  tandemCommissionMinor: brand.tandem_commission_minor,
 })
 
 /** The brands owed a transfer, from the frozen transfer or, on a first attempt, from the plan. */
@@ -93,6 +113,7 @@ function brandsToPay(transfer: StoredTransfer | null, planned: BrandPlan[] | nul
     .map((brand) => ({
       shop: brand.brandStoreShop,
       amountMinor: brand.brandAmountMinor,
+      settlementMinor: null,
       unknownOutcomeAt: null,
     }))
 }
@@ -193,6 +214,7 @@ export function createTransferService(
           brandAmountMinor: brand.brand_amount_minor,
           creatorCommissionMinor: brand.creator_commission_minor,
           tandemCommissionMinor: brand.tandem_commission_minor,
+          settlement: settledFiguresOf(brand),
         })),
       }
     }
@@ -205,8 +227,17 @@ export function createTransferService(
     }
   }
 
-  /** Freezes the figures on the first attempt; a concurrent first attempt's figures stand. */
-  async function freeze(order: LinkedOrder, brands: BrandPlan[]): Promise<void> {
+  /**
+   * Freezes the figures on the first attempt, in the order's currency and in the one its charge
+   * settled in, and holds the order's PaymentIntent for it; a concurrent first attempt's figures
+   * stand.
+   */
+  async function freeze(
+    order: LinkedOrder,
+    brands: BrandPlan[],
+    payment: OrderPayment | null,
+  ): Promise<void> {
+    const intentId = payment && order.paymentIntentId
     await transfers.createIfAbsent(
       {
         creator_order_id: String(order.id),
@@ -221,9 +252,19 @@ export function createTransferService(
         creator_commission_minor: brand.creatorCommissionMinor,
         tandem_commission_minor: brand.tandemCommissionMinor,
         brand_amount_minor: brand.brandAmountMinor,
+        ...settlementColumns(brand, order.currency, payment?.settlement ?? null),
         lines: brand.lines.map(({ brandVariantId, quantity }) => ({ brandVariantId, quantity })),
       })),
       timestamp(),
+      (trx) =>
+        intentId
+          ? holdPaymentIntent(
+              trx,
+              intentId,
+              { creatorOrderId: String(order.id), storeShop: order.storeShop },
+              timestamp(),
+            )
+          : Promise.resolve(),
     )
   }
 
@@ -344,7 +385,18 @@ export function createTransferService(
       if (payoutOf) {
         await runStep(brand, 'createTransfer', {
           intent:
-            payoutOf.made === null ? { transfer_destination: payoutOf.destinationAccountId } : {},
+            payoutOf.made === null
+              ? {
+                  transfer_destination: payoutOf.destinationAccountId,
+                  // A transfer frozen before settlement was recorded records it now.
+                  ...(brand.settlement_currency === null &&
+                    settlementColumns(
+                      frozenFigures(brand),
+                      transfer.currency,
+                      payoutOf.settlement,
+                    )),
+                }
+              : {},
           // Stripe lists at once what it made: looking is exact, where the idempotency key would
           // refuse a changed account, or after a day make the transfer again.
           reconcile: async (_, signal) =>
@@ -357,10 +409,14 @@ export function createTransferService(
                 ),
           act: async (signal) => {
             if (payoutOf.made !== null) return payoutOf.made
+            // In the currency the charge settled in, as Stripe requires of a source_transaction.
+            const { settlement } = payoutOf
             const created = await deps.payments.createTransfer(
               {
-                amountMinor: brand.brand_amount_minor,
-                currency: transfer.currency,
+                amountMinor:
+                  brand.brand_amount_settlement_minor ??
+                  inSettlement(brand.brand_amount_minor, transfer.currency, settlement),
+                currency: brand.settlement_currency ?? settlement.currency,
                 destinationAccountId: payoutOf.destinationAccountId,
                 sourceTransaction: payoutOf.sourceTransaction,
                 // The same key on every attempt: a retry after a lost answer never pays twice.
@@ -460,19 +516,13 @@ export function createTransferService(
       const planned = existing ? null : await plan(order)
       // Whether every brand still owed can be paid, before anything is frozen or ordered.
       const owed = brandsToPay(existing, planned)
-      const brandsTotal = existing
-        ? existing.brands.reduce((sum, brand) => sum + brand.brand_amount_minor, 0)
-        : (planned ?? []).reduce((sum, brand) => sum + brand.brandAmountMinor, 0)
-      const payout = payoutChecks(
-        { db: deps.db, payments: deps.payments, remote },
-        order,
-        brandsTotal,
-      )
+      const payout = payoutChecks({ db: deps.db, payments: deps.payments, remote }, order)
       const refused = (await settleWithLimit(owed, timing.brandConcurrency, payout)).find(
         (outcome) => outcome.status === 'rejected',
       )
       if (refused) throw refused.reason
-      if (planned) await freeze(order, planned)
+      const payment = await payout.covers(owed)
+      if (planned) await freeze(order, planned, payment)
 
       const token = randomUUID()
       if (

@@ -4,6 +4,7 @@ import { formatMinorUnits } from '../domain/money'
 import type { ReceiptData } from '../receipt/receipt-pdf'
 import type { LinkedOrder } from './linked-order'
 import { orderGid, orderNumber } from './order-gid'
+import type { TransferBrandRow } from './transfer-repository'
 
 // How a transfer is shown: the preview answer and the receipt hold the same figures, taken from
 // the plan before processing and from the frozen rows after it.
@@ -14,6 +15,38 @@ export interface BrandFigures {
   brandAmountMinor: number
   creatorCommissionMinor: number
   tandemCommissionMinor: number
+  /** The same in the currency the charge settled in, once frozen; absent from a plan. */
+  settlement?: SettledFigures | null
+}
+
+/** A brand's frozen figures in the settlement currency, at the charge's exchange rate. */
+export interface SettledFigures {
+  currency: string
+  exchangeRate: string
+  brandAmountMinor: number
+  creatorCommissionMinor: number
+  tandemCommissionMinor: number
+}
+
+/** The settled figures of a frozen brand row; null until the charge was read (all set together). */
+export function settledFiguresOf(brand: TransferBrandRow): SettledFigures | null {
+  const {
+    settlement_currency: currency,
+    exchange_rate: exchangeRate,
+    brand_amount_settlement_minor: brandAmountMinor,
+    creator_commission_settlement_minor: creatorCommissionMinor,
+    tandem_commission_settlement_minor: tandemCommissionMinor,
+  } = brand
+  if (
+    currency === null ||
+    exchangeRate === null ||
+    brandAmountMinor === null ||
+    creatorCommissionMinor === null ||
+    tandemCommissionMinor === null
+  ) {
+    return null
+  }
+  return { currency, exchangeRate, brandAmountMinor, creatorCommissionMinor, tandemCommissionMinor }
 }
 
 export interface TransferView {
@@ -114,5 +147,35 @@ export function receiptDataOf(view: TransferView, generatedAt: string): ReceiptD
       brandOrderId: brand.brandOrderId === null ? null : printedOrderId(brand.brandOrderId),
     })),
     totals: preview.totals,
+    settlement: settlementOfView(view),
+  }
+}
+
+/**
+ * What the brands were paid in the currency the charge settled in, when it is another currency
+ * than the order's (every brand's figures frozen at the one charge's rate); null otherwise.
+ */
+function settlementOfView(view: TransferView): ReceiptData['settlement'] {
+  const settled = view.brands.map((brand) => brand.settlement ?? null)
+  const first = settled[0]
+  if (!first || first.currency === view.order.currency) return null
+  if (settled.some((each) => each?.currency !== first.currency)) return null
+  const figures = settled.filter((each): each is SettledFigures => each !== null)
+  const amount = (minor: number) => formatMinorUnits(minor, first.currency)
+  const total = (pick: (each: SettledFigures) => number) =>
+    amount(figures.reduce((sum, each) => sum + pick(each), 0))
+  return {
+    currency: first.currency,
+    exchangeRate: first.exchangeRate,
+    brands: figures.map((each) => ({
+      brandAmount: amount(each.brandAmountMinor),
+      creatorCommissionAmount: amount(each.creatorCommissionMinor),
+      tandemCommissionAmount: amount(each.tandemCommissionMinor),
+    })),
+    totals: {
+      totalBrandAmount: total((each) => each.brandAmountMinor),
+      totalCreatorCommissionAmount: total((each) => each.creatorCommissionMinor),
+      totalTandemCommissionAmount: total((each) => each.tandemCommissionMinor),
+    },
   }
 }

@@ -242,6 +242,20 @@ export const CreatorOrderSummary = z.object({
 })
 export type CreatorOrderSummary = z.infer<typeof CreatorOrderSummary>
 
+/**
+ * A brand's figures in the currency its order's charge settled in (Stripe's balance transaction):
+ * what the Stripe transfer moves, converted at the charge's own exchange rate.
+ */
+export const SettledAmounts = z.object({
+  currency: z.string(),
+  /** Stripe's rate, as a decimal: the order's amount times it is the settled amount. */
+  exchangeRate: z.string(),
+  brandAmount: MoneyAmount,
+  creatorCommissionAmount: MoneyAmount,
+  tandemCommissionAmount: MoneyAmount,
+})
+export type SettledAmounts = z.infer<typeof SettledAmounts>
+
 /** One brand of a processed or partial transfer, with the figures frozen when it began. */
 export const BrandTransferRecord = z.object({
   brandStoreShop: z.string(),
@@ -253,6 +267,8 @@ export const BrandTransferRecord = z.object({
   brandAmount: MoneyAmount,
   creatorCommissionAmount: MoneyAmount,
   tandemCommissionAmount: MoneyAmount,
+  /** The same in the settlement currency; null before the charge was read (nothing owed). */
+  settlement: SettledAmounts.nullable(),
   /** The Stripe transfer, once made. */
   paymentTransferId: z.string().nullable(),
   /** The step that failed last and why; null once it succeeded. */

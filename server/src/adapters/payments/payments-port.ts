@@ -10,6 +10,15 @@ export interface ConnectedAccount {
   transfersActive: boolean
 }
 
+/**
+ * The keys of a PaymentIntent's metadata that name the creator order it pays for. The platform
+ * writes them when it creates the intent; a creator's store can name an intent, never change it.
+ */
+export const PAYMENT_INTENT_METADATA = {
+  creatorShop: 'creator_shop',
+  creatorOrderId: 'creator_order_id',
+} as const
+
 export interface PaymentIntent {
   id: string
   /** `succeeded` once the customer's money is in. */
@@ -19,6 +28,23 @@ export interface PaymentIntent {
   /** What the customer paid, in minor units of `currency` (upper case, as orders have it). */
   amountReceivedMinor: number
   currency: string
+  /** Written by the platform: PAYMENT_INTENT_METADATA names the creator order it pays for. */
+  metadata: Record<string, string>
+}
+
+/** A charge, what is left of it, and how it settled in the platform's balance. */
+export interface Charge {
+  id: string
+  /** Upper case, as orders have it; the amounts below are minor units of it. */
+  currency: string
+  capturedMinor: number
+  refundedMinor: number
+  /** Its balance transaction: the platform's settlement currency, and Stripe's rate into it. */
+  settlement: {
+    currency: string
+    /** Stripe's `exchange_rate` as a decimal ("1.085"): `currency` times it is `settlement`'s; "1" when nothing was converted. */
+    exchangeRate: string
+  }
 }
 
 /** A transfer as Stripe lists it. */
@@ -28,6 +54,10 @@ export interface MadeTransfer {
   /** Upper case, as orders have it. */
   currency: string
   metadata: Record<string, string>
+  /** The charge it was paid out of, if any. */
+  sourceTransaction: string | null
+  /** What was reversed of it since. */
+  amountReversedMinor: number
 }
 
 /** Once `signal` aborts (the caller stopped waiting), nothing more is sent. */
@@ -54,10 +84,12 @@ export interface PaymentsPort {
   connectedAccount(accountId: string, options?: CallOptions): Promise<ConnectedAccount | null>
   /** Null when Stripe does not know it. */
   paymentIntent(id: string, options?: CallOptions): Promise<PaymentIntent | null>
+  /** The charge with its balance transaction; null when Stripe does not know it. */
+  charge(id: string, options?: CallOptions): Promise<Charge | null>
   createTransfer(request: TransferRequest, options?: CallOptions): Promise<{ id: string }>
-  /** Transfers of a group to one destination (`transfers.list`), oldest first. */
+  /** Transfers of a group (to one destination when given) (`transfers.list`), oldest first. */
   findTransfers(
-    query: { transferGroup: string; destinationAccountId: string },
+    query: { transferGroup: string; destinationAccountId?: string },
     options?: CallOptions,
   ): Promise<MadeTransfer[]>
 }

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import Stripe from 'stripe'
+import { checkStripeAmount } from '../../../domain/money'
 import { PaymentsError, type MadeTransfer, type PaymentsPort } from '../payments-port'
 
 // The one way the server reaches Stripe: the `stripe` package with its own retries off, wrapped
@@ -83,15 +84,41 @@ export function connectStripe(options: StripeOptions): PaymentsPort {
         latestChargeId: typeof charge === 'string' ? charge : (charge?.id ?? null),
         amountReceivedMinor: intent.amount_received,
         currency: intent.currency.toUpperCase(),
+        metadata: intent.metadata,
+      }
+    },
+
+    async charge(id, { signal } = {}) {
+      const charge = await lookup(
+        (stripe) => stripe.charges.retrieve(id, { expand: ['balance_transaction'] }),
+        signal,
+      )
+      if (!charge) return null
+      const settled = charge.balance_transaction
+      if (settled === null || typeof settled === 'string') {
+        throw new PaymentsError(`Stripe sent charge ${id} without its balance transaction`)
+      }
+      return {
+        id: charge.id,
+        currency: charge.currency.toUpperCase(),
+        capturedMinor: charge.amount_captured,
+        refundedMinor: charge.amount_refunded,
+        settlement: {
+          currency: settled.currency.toUpperCase(),
+          // A JSON number printed back as Stripe wrote it ("1.085"), read exactly from there on.
+          exchangeRate: settled.exchange_rate === null ? '1' : String(settled.exchange_rate),
+        },
       }
     },
 
     async createTransfer(request, { signal } = {}) {
+      // Stripe's own rule for the currency (BHD in tens, ISK in hundreds), before anything is sent.
+      const amount = checkStripeAmount(request.amountMinor, request.currency)
       const transfer = await call(
         (stripe) =>
           stripe.transfers.create(
             {
-              amount: request.amountMinor,
+              amount,
               currency: request.currency.toLowerCase(),
               destination: request.destinationAccountId,
               source_transaction: request.sourceTransaction,
@@ -114,7 +141,7 @@ export function connectStripe(options: StripeOptions): PaymentsPort {
           (stripe) =>
             stripe.transfers.list({
               transfer_group: transferGroup,
-              destination: destinationAccountId,
+              ...(destinationAccountId ? { destination: destinationAccountId } : {}),
               limit: TRANSFERS_PAGE,
               ...(startingAfter ? { starting_after: startingAfter } : {}),
             }),
@@ -126,6 +153,11 @@ export function connectStripe(options: StripeOptions): PaymentsPort {
             amountMinor: transfer.amount,
             currency: transfer.currency.toUpperCase(),
             metadata: transfer.metadata,
+            sourceTransaction:
+              typeof transfer.source_transaction === 'string'
+                ? transfer.source_transaction
+                : (transfer.source_transaction?.id ?? null),
+            amountReversedMinor: transfer.amount_reversed,
           })),
         )
         const last = page.data.at(-1)

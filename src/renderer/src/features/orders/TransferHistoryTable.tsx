@@ -1,6 +1,6 @@
 import { memo } from 'react'
 import { Paper, Table, Text } from '@mantine/core'
-import type { BrandTransferRecord, OrderTransferRecord } from '@shared/contract'
+import type { BrandTransferRecord, OrderTransferRecord, SettledAmounts } from '@shared/contract'
 import { PRODUCT_NAME } from '@shared/product'
 import { formatDateTime, formatMoney, storeName } from '@renderer/lib/format'
 import { LOAD_AHEAD } from './OrdersTable'
@@ -204,6 +204,14 @@ function BrandsTable({ transfer }: { transfer: OrderTransferRecord }) {
 
 function BrandRows({ brand, currency }: { brand: BrandTransferRecord; currency: string }) {
   const money = (amount: string) => formatMoney(amount, currency)
+  // The charge settled in another currency: what each figure came to there, as Stripe moved it.
+  const settlement = brand.settlement?.currency === currency ? null : brand.settlement
+  const settled = (pick: (amounts: SettledAmounts) => string) =>
+    settlement && (
+      <Text size="xs" c="dimmed">
+        {formatMoney(pick(settlement), settlement.currency)}
+      </Text>
+    )
   return (
     <>
       <Table.Tr>
@@ -214,11 +222,25 @@ function BrandRows({ brand, currency }: { brand: BrandTransferRecord; currency: 
         <Table.Td ta="right">{formatRate(brand.tandemCommissionRate)}</Table.Td>
         <Table.Td ta="right">{formatRate(brand.creatorCommissionRate)}</Table.Td>
         <Table.Td ta="right">{money(brand.baseAmount)}</Table.Td>
-        <Table.Td ta="right">{money(brand.brandAmount)}</Table.Td>
-        <Table.Td ta="right">{money(brand.creatorCommissionAmount)}</Table.Td>
-        <Table.Td ta="right">{money(brand.tandemCommissionAmount)}</Table.Td>
+        <Table.Td ta="right">
+          {money(brand.brandAmount)}
+          {settled((amounts) => amounts.brandAmount)}
+        </Table.Td>
+        <Table.Td ta="right">
+          {money(brand.creatorCommissionAmount)}
+          {settled((amounts) => amounts.creatorCommissionAmount)}
+        </Table.Td>
+        <Table.Td ta="right">
+          {money(brand.tandemCommissionAmount)}
+          {settled((amounts) => amounts.tandemCommissionAmount)}
+        </Table.Td>
         <Table.Td className={classes.id} c={brand.paymentTransferId ? undefined : 'dimmed'}>
           {brand.paymentTransferId ?? '—'}
+          {settlement && (
+            <Text size="xs" c="dimmed">
+              {`1 ${currency} = ${settlement.exchangeRate} ${settlement.currency}`}
+            </Text>
+          )}
         </Table.Td>
       </Table.Tr>
       {brand.failedMessage && (

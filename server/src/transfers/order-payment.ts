@@ -1,0 +1,188 @@
+import { TRANSFER_ERRORS } from '@shared/contract'
+import type { CommerceOrder } from '../adapters/commerce/commerce-port'
+import {
+  PAYMENT_INTENT_METADATA,
+  type MadeTransfer,
+  type PaymentsPort,
+} from '../adapters/payments/payments-port'
+import type { Db } from '../db/connect'
+import { Refusal } from '../domain/errors'
+import { convertMinorUnits, formatMinorUnits } from '../domain/money'
+
+// The creator order's payment as Stripe reports it: the PaymentIntent must be this order's (its
+// platform-written metadata names the shop and order, and Tandem holds it for no other order),
+// and its charge says how much is left to transfer and in which currency it settled.
+
+/** The platform's settlement currency (the charge's balance transaction's) and Stripe's rate into it. */
+export interface Settlement {
+  currency: string
+  /** A decimal string: the order's amount times it is the settlement amount. */
+  exchangeRate: string
+}
+
+/** The charge a creator order's transfers are made from. */
+export interface OrderPayment {
+  chargeId: string
+  settlement: Settlement
+  /**
+   * What transfers from the charge may still move, in minor units of the settlement currency:
+   * captured − refunded (at the charge's rate) − what transfers of the order's group took from it.
+   */
+  heldMinor: number
+  /** The transfers Stripe lists from the charge in the order's group, oldest first. */
+  fromCharge: MadeTransfer[]
+}
+
+/** Runs a call to Stripe within the caller's deadline. */
+export type Remote = <T>(call: (signal: AbortSignal) => Promise<T>) => Promise<T>
+
+/** An amount of the order's currency in the settlement currency, at the charge's own rate. */
+export const inSettlement = (minor: number, orderCurrency: string, settlement: Settlement) =>
+  convertMinorUnits(minor, orderCurrency, settlement.currency, settlement.exchangeRate)
+
+const orderLabel = (orderId: string, shop: string) => `creator order ${orderId} of ${shop}`
+
+/**
+ * The order's payment, or why it cannot pay (a sentence that the caller completes with the brand
+ * it checks). An intent that is not this order's is refused for the whole order (a Refusal);
+ * Stripe failing throws its error.
+ */
+export async function readOrderPayment(
+  deps: { db: Db; payments: PaymentsPort; remote: Remote },
+  order: CommerceOrder,
+  intentId: string,
+  transferGroup: string,
+): Promise<OrderPayment | { refusal: string }> {
+  const { db, payments, remote } = deps
+  const intent = await remote((signal) => payments.paymentIntent(intentId, { signal }))
+  if (!intent) return { refusal: TRANSFER_ERRORS.paymentIntentNotFound }
+  if (intent.status !== 'succeeded' || !intent.latestChargeId) {
+    return { refusal: TRANSFER_ERRORS.paymentIntentNotSucceeded }
+  }
+  const orderId = String(order.id)
+  const named = {
+    shop: intent.metadata[PAYMENT_INTENT_METADATA.creatorShop],
+    orderId: intent.metadata[PAYMENT_INTENT_METADATA.creatorOrderId],
+  }
+  // The creator's store chooses which intent its order names; only the platform wrote this.
+  if (named.shop !== order.storeShop || named.orderId !== orderId) {
+    const paysFor =
+      named.shop && named.orderId ? orderLabel(named.orderId, named.shop) : 'no creator order'
+    throw new Refusal(
+      'business_rule',
+      `${TRANSFER_ERRORS.paymentIntentMismatch}: ${intentId} pays for ${paysFor}, not ` +
+        `${orderLabel(orderId, order.storeShop)}; name this order's own PaymentIntent in its ` +
+        `metafield. Nothing was ordered or paid`,
+    )
+  }
+  const holder = await paymentIntentHolder(db, intentId)
+  if (holder && holder.creator_order_id !== orderId) {
+    throw new Refusal('business_rule', alreadyHeld(intentId, holder))
+  }
+  if (intent.currency !== order.currency) {
+    return {
+      refusal: `${TRANSFER_ERRORS.paymentIntentMismatch}: it is in ${intent.currency}, the order in ${order.currency}`,
+    }
+  }
+
+  const chargeId = intent.latestChargeId
+  const charge = await remote((signal) => payments.charge(chargeId, { signal }))
+  if (!charge)
+    return { refusal: `${TRANSFER_ERRORS.paymentIntentNotFound}: Stripe has no charge ${chargeId}` }
+  const settlement = charge.settlement
+  const transfers = await remote((signal) => payments.findTransfers({ transferGroup }, { signal }))
+  const fromCharge = transfers.filter((transfer) => transfer.sourceTransaction === chargeId)
+  const transferred = fromCharge.reduce(
+    (sum, transfer) => sum + transfer.amountMinor - transfer.amountReversedMinor,
+    0,
+  )
+  const kept = convertMinorUnits(
+    charge.capturedMinor - charge.refundedMinor,
+    charge.currency,
+    settlement.currency,
+    settlement.exchangeRate,
+  )
+  return { chargeId, settlement, heldMinor: kept - transferred, fromCharge }
+}
+
+/**
+ * Refuses, before anything is ordered or paid, a charge that holds less than what the order's
+ * brands are still owed (in the settlement currency).
+ */
+export function checkCovered(payment: OrderPayment, owedMinor: number): void {
+  if (owedMinor <= payment.heldMinor) return
+  const { currency } = payment.settlement
+  const money = (minor: number) => `${formatMinorUnits(minor, currency)} ${currency}`
+  throw new Refusal(
+    'business_rule',
+    `${TRANSFER_ERRORS.paymentIntentMismatch}: its charge ${payment.chargeId} holds ` +
+      `${money(Math.max(payment.heldMinor, 0))} after refunds and transfers, less than the ` +
+      `${money(owedMinor)} the brands are owed; nothing was ordered or paid (review the ` +
+      "charge's refunds and transfers in Stripe)",
+  )
+}
+
+const paymentIntentHolder = (db: Db, intentId: string) =>
+  db
+    .selectFrom('payment_intent_orders')
+    .selectAll()
+    .where('payment_intent_id', '=', intentId)
+    .executeTakeFirst()
+
+const alreadyHeld = (
+  intentId: string,
+  holder: { creator_order_id: string; creator_store_shop: string },
+) =>
+  `${TRANSFER_ERRORS.paymentIntentMismatch}: ${intentId} already pays for ` +
+  `${orderLabel(holder.creator_order_id, holder.creator_store_shop)}, whose transfer Tandem ` +
+  'holds; one payment pays for one order. Nothing was ordered or paid'
+
+/**
+ * Holds the PaymentIntent for this order (in the transaction that freezes its transfer): a second
+ * order naming it is refused, naming the first, even when the two race.
+ */
+export async function holdPaymentIntent(
+  trx: Db,
+  intentId: string,
+  order: { creatorOrderId: string; storeShop: string },
+  now: string,
+): Promise<void> {
+  await trx
+    .insertInto('payment_intent_orders')
+    .values({
+      payment_intent_id: intentId,
+      creator_order_id: order.creatorOrderId,
+      creator_store_shop: order.storeShop,
+      held_at: now,
+    })
+    .onConflict((oc) => oc.column('payment_intent_id').doNothing())
+    .execute()
+  const holder = await paymentIntentHolder(trx, intentId)
+  if (holder && holder.creator_order_id !== order.creatorOrderId) {
+    throw new Refusal('business_rule', alreadyHeld(intentId, holder))
+  }
+}
+
+/**
+ * A brand's figures in the settlement currency, each converted at the charge's rate (so they may
+ * not add up to the converted base by a minor unit): what its row records beside the order's.
+ */
+export function settlementColumns(
+  figures: {
+    brandAmountMinor: number
+    creatorCommissionMinor: number
+    tandemCommissionMinor: number
+  },
+  orderCurrency: string,
+  settlement: Settlement | null,
+) {
+  const convert = (minor: number) =>
+    settlement ? inSettlement(minor, orderCurrency, settlement) : null
+  return {
+    settlement_currency: settlement?.currency ?? null,
+    exchange_rate: settlement?.exchangeRate ?? null,
+    brand_amount_settlement_minor: convert(figures.brandAmountMinor),
+    creator_commission_settlement_minor: convert(figures.creatorCommissionMinor),
+    tandem_commission_settlement_minor: convert(figures.tandemCommissionMinor),
+  }
+}
