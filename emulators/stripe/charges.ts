@@ -17,9 +17,10 @@ export const SETTLEMENT_CURRENCY = 'usd'
 /**
  * Stripe's exchange rate into the settlement currency, fixed per currency so that tests can rely
  * on the figures: a charge in another currency gets a balance transaction at this rate (Stripe's
- * `exchange_rate`: the charge's amount times it is the amount settled). 62.00 EUR settle as 67.27 USD.
+ * `exchange_rate`: the charge's amount times it is the amount settled). 62.00 EUR settle as 71.92 USD
+ * (EUR 1 = USD 1.16, about the rate of late 2026).
  */
-export const SETTLEMENT_RATES: Readonly<Record<string, number>> = { eur: 1.085 }
+export const SETTLEMENT_RATES: Readonly<Record<string, number>> = { eur: 1.16 }
 
 /** The balance transaction of a charge of `amount` `currency`, at `exchangeRate` if given. */
 export function settle(

@@ -189,7 +189,7 @@ describe('Sending a creator order ID', () => {
 describe('A price exception', () => {
   const BELOW =
     'Line "Rosehip Face Oil" (gid://shopify/LineItem/10012) cannot be transferred to ' +
-    `${LUMEN}: its price 34.50 USD is below the brand's price 36.00 USD; ${PRICE_EXCEPTION_HINT}`
+    `${LUMEN}: the customer paid 34.50 USD a unit after discounts, below the brand's price 36.00 USD; ${PRICE_EXCEPTION_HINT}`
   const REASON = 'Lumen agreed to the launch price by email'
 
   it('is offered on a refusal that allows one, asks for a reason, then previews again', async () => {

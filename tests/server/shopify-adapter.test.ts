@@ -145,7 +145,6 @@ describe('the commerce port on Shopify', () => {
           discountMinor: 0,
           // Urban Trail's copies; which brand variants they stand for is Tandem's record.
           variantId: 'gid://shopify/ProductVariant/604',
-          variantPriceMinor: 925,
         },
         { title: 'Merino Crew Socks', variantId: 'gid://shopify/ProductVariant/602' },
       ],

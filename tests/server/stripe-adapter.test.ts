@@ -88,13 +88,13 @@ describe('reads', () => {
 
   it("answers a charge with its refunds and its balance transaction's currency and rate", async () => {
     const { payments } = await start()
-    // Order 1005's charge: 80.78 EUR, settled in USD at the emulator's 1.0850.
+    // Order 1005's charge: 80.78 EUR, settled in USD at the emulator's 1.16.
     expect(await payments.charge('ch_sandbox_order_1005')).toEqual({
       id: 'ch_sandbox_order_1005',
       currency: 'EUR',
       capturedMinor: 8078,
       refundedMinor: 0,
-      settlement: { currency: 'USD', exchangeRate: '1.085' },
+      settlement: { currency: 'USD', exchangeRate: '1.16' },
     })
     stripe.refund('ch_sandbox_order_1001', 1000)
     expect(await payments.charge('ch_sandbox_order_1001')).toEqual({

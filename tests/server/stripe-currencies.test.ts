@@ -76,7 +76,7 @@ describe("Stripe's minor units", () => {
 
 describe("conversion at a charge's exchange rate", () => {
   it.each([
-    // Order 1005's figures, EUR to USD at 1.0850: 46.50 × 1.085 = 50.4525.
+    // Order 1005's figures, EUR to USD at a rate of 1.085: 46.50 × 1.085 = 50.4525.
     [4650, 'EUR', 'USD', '1.085', 5045],
     [930, 'EUR', 'USD', '1.085', 1009],
     [620, 'EUR', 'USD', '1.085', 673],

@@ -282,8 +282,8 @@ describe('transfers', () => {
       amount_refunded: 0,
       currency: 'eur',
       payment_intent: 'pi_sandbox_order_1005',
-      // 80.78 EUR × 1.085 = 87.6463 USD.
-      balance_transaction: { amount: 8765, currency: 'usd', exchange_rate: 1.085 },
+      // 80.78 EUR × 1.16 = 93.7048 USD.
+      balance_transaction: { amount: 9370, currency: 'usd', exchange_rate: 1.16 },
     })
     const unexpanded = await stripe.charges.retrieve('ch_sandbox_order_1005')
     expect(unexpanded.balance_transaction).toMatch(/^txn_/)

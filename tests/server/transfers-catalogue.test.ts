@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { LUMEN, NORTHWIND, order1001Brands } from '../support/sandbox-figures'
+import { createStripePaidOrder } from '../../emulators/stripe-paid-order'
 import { linkVariants } from '../../server/src/repositories/variant-links'
 import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
 
@@ -108,9 +109,9 @@ describe('the brand catalogue check', () => {
   it('refuses a line linked to a pricier brand variant, naming the line, the brand and the prices', async () => {
     await linkStickerPackTo(NORTHWIND, OVERSHIRT)
     const sentence =
-      `Line "Sticker Pack" (${STICKER_LINE}) cannot be transferred to ${NORTHWIND}: its price ` +
-      "5.00 USD is below the brand's price 68.00 USD; an administrator may accept a price " +
-      'exception for this order'
+      `Line "Sticker Pack" (${STICKER_LINE}) cannot be transferred to ${NORTHWIND}: the ` +
+      "customer paid 5.00 USD a unit after discounts, below the brand's price 68.00 USD; an " +
+      'administrator may accept a price exception for this order'
     // Order 1001's sticker pack is now a Northwind line; the rest of the order is fine.
     const shown = await preview('1001')
     expect(shown.statusCode).toBe(422)
@@ -143,19 +144,52 @@ describe('the brand catalogue check', () => {
     expect(shown.json().preview.brands).toEqual(order1001Brands())
   })
 
-  it("compares an order in another currency at the creator's own price of the variant", async () => {
-    // Order 1005 sold the overshirt for 62.00 EUR; Maya's store prices it 68.00 USD, as Northwind.
+  it("compares an order in another currency at its charge's own rate, whatever the creator's store says", async () => {
+    // Order 1005 sold the overshirt for 62.00 EUR; its charge settled at 1.16: 71.92 USD a unit.
     expect((await preview('1005')).statusCode).toBe(200)
-    server.shopify.editVariant(NORTHWIND, OVERSHIRT, { priceMinor: 7000 })
+    server.shopify.editVariant(NORTHWIND, OVERSHIRT, { priceMinor: 7500 })
+    const refusal =
+      `Line "Linen Overshirt" (gid://shopify/LineItem/10051) cannot be transferred to ` +
+      `${NORTHWIND}: the customer paid 71.92 USD a unit after discounts, below the brand's price ` +
+      '75.00 USD; an administrator may accept a price exception for this order'
+    expect((await processOrder('1005')).json().message).toBe(refusal)
+    // Maya raising her own price of the copy changes nothing of what the customer paid.
+    server.shopify.editVariant(MAYA, variant(401), { priceMinor: 7500 })
     const answer = await processOrder('1005')
     expect(answer.statusCode).toBe(422)
-    expect(answer.json().message).toBe(
-      `Line "Linen Overshirt" (gid://shopify/LineItem/10051) cannot be transferred to ` +
-        `${NORTHWIND}: its price 68.00 USD is below the brand's price 70.00 USD; an administrator ` +
-        'may accept a price exception for this order',
-    )
+    expect(answer.json().message).toBe(refusal)
     await expectNothingMoved()
   })
+
+  it.each([
+    ['takes all of it off (the customer paid nothing)', 17_050, 'FRIENDS100', '0.00', '0.00'],
+    ['takes 90 % off', 15_345, 'NINETY', '6.80', '3.45'],
+  ])(
+    'refuses brand goods sold below their price through a discount code that %s',
+    async (_, amountMinor, code, overshirtPaid, faceOilPaid) => {
+      const { orderId } = await createStripePaidOrder(
+        server,
+        MAYA,
+        {
+          lines: [
+            { variantId: variant(401), quantity: 2 },
+            { variantId: variant(403), quantity: 1 },
+          ],
+          discount: { code, amountMinor },
+        },
+        { amountMinor: 17_050 - amountMinor, currency: 'usd' },
+      )
+      const answer = await processOrder(orderId)
+      expect(answer.statusCode).toBe(422)
+      expect(answer.json().message).toContain(
+        `the customer paid ${overshirtPaid} USD a unit after discounts, below the brand's price 68.00 USD`,
+      )
+      expect(answer.json().message).toContain(
+        `the customer paid ${faceOilPaid} USD a unit after discounts, below the brand's price 34.50 USD`,
+      )
+      await expectNothingMoved()
+    },
+  )
 })
 
 describe('a price exception', () => {
@@ -205,7 +239,7 @@ describe('a price exception', () => {
     const answer = await processOrder('1001')
     expect(answer.statusCode).toBe(422)
     expect(answer.json().message).toContain(
-      "its price 34.50 USD is below the brand's price 40.00 USD",
+      "the customer paid 34.50 USD a unit after discounts, below the brand's price 40.00 USD",
     )
     await expectNothingMoved()
   })

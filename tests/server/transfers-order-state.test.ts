@@ -92,6 +92,20 @@ async function expectRefused(number: string, message: string) {
   expect(frozen).toEqual([])
 }
 
+/** The brands agreed to SPRING10 taking their lines below their prices, for this order. */
+async function acceptSpringPromotion(number: string) {
+  const accepted = await server.app.inject({
+    method: 'POST',
+    url: '/admin-accept-price-exception',
+    headers: server.asAdmin,
+    payload: {
+      creatorOrderId: number,
+      reason: 'Northwind and Lumen joined the SPRING10 promotion',
+    },
+  })
+  expect(accepted.statusCode, accepted.body).toBe(200)
+}
+
 /** Processes the order and answers the preview's figures, by brand. */
 async function processed(number: string) {
   const response = await processOrder(number)
@@ -246,6 +260,9 @@ describe('what is still sold, at what the customer paid', () => {
     // 170.50 less SPRING10's 10.00 = 160.50 paid. Shopify allocates the code 136.00 : 34.50:
     // 7.97 (+ the cent left over) = 7.98 to the overshirts, 2.02 to the face oil.
     const number = await mayaOrder(16050, { discount: { code: 'SPRING10', amountMinor: 1000 } })
+    // Below the brands' prices: refused until an administrator accepts it for the order.
+    expect((await processOrder(number)).statusCode).toBe(422)
+    await acceptSpringPromotion(number)
     // Northwind on 128.02: 15 % = 19.203 → 19.20, 10 % = 12.802 → 12.80, the brand 96.02.
     // Lumen on 32.48: 20 % = 6.496 → 6.50, 8 % = 2.5984 → 2.60, the brand 23.38.
     expect(await processed(number)).toEqual([
@@ -260,6 +277,7 @@ describe('what is still sold, at what the customer paid', () => {
 
   it('keeps the share of the code that belongs to the units still sold', async () => {
     const number = await mayaOrder(16050, { discount: { code: 'SPRING10', amountMinor: 1000 } })
+    await acceptSpringPromotion(number)
     refund(number, { line: 0, quantity: 1 })
     // The overshirt left keeps ceil(7.98 ÷ 2) = 3.99 of the code: 68.00 − 3.99 = 64.01, as refunded.
     // Northwind: 15 % = 9.6015 → 9.60, 10 % = 6.401 → 6.40, the brand 48.01.

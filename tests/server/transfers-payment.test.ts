@@ -12,7 +12,7 @@ import { startServerUnderTest, type ServerUnderTest } from './support/server-und
 // PaymentIntent pays for one order (its platform-written metadata names it, and Tandem holds it
 // for no other), the charge must still hold what the brands are owed, and brands are paid in the
 // currency the charge settled in, at its own exchange rate (order 1005: EUR charged, USD settled
-// at the emulator's 1.0850).
+// at the emulator's 1.16).
 
 const MAYA = 'maya-makes.myshopify.com'
 const URBAN = 'urban-trail-edits.myshopify.com'
@@ -104,7 +104,7 @@ describe('one payment, one order', () => {
     expect(await heldIntents()).toEqual([])
     // Order 1005's own charge is untouched: it is processed as PRODUCT.md says.
     expect((await processOrder('1005')).statusCode).toBe(201)
-    expect(server.stripe.transfers().map((made) => made.amount)).toEqual([5045])
+    expect(server.stripe.transfers().map((made) => made.amount)).toEqual([5394])
   })
 
   it('holds each PaymentIntent for the first order that froze a transfer, and refuses a second, naming the first', async () => {
@@ -159,13 +159,13 @@ describe('one payment, one order', () => {
 describe('what the charge still holds', () => {
   it('refuses a charge refunded below what the brands are owed, saying how much it holds', async () => {
     await start()
-    // 80.78 EUR charged; 40.00 refunded leaves 40.78 EUR, 44.2463 → 44.25 USD at 1.0850,
-    // less than Northwind's 46.50 EUR → 50.45 USD.
+    // 80.78 EUR charged; 40.00 refunded leaves 40.78 EUR, 47.3048 → 47.30 USD at 1.16,
+    // less than Northwind's 46.50 EUR → 53.94 USD.
     server.stripe.refund('ch_sandbox_order_1005', 4000)
     await expectRefused(
       '1005',
-      `${MISMATCH}: its charge ch_sandbox_order_1005 holds 44.25 USD after refunds and ` +
-        "transfers, less than the 50.45 USD the brands are owed; nothing was ordered or paid (review the charge's refunds and transfers in Stripe)",
+      `${MISMATCH}: its charge ch_sandbox_order_1005 holds 47.30 USD after refunds and ` +
+        "transfers, less than the 53.94 USD the brands are owed; nothing was ordered or paid (review the charge's refunds and transfers in Stripe)",
     )
     expect(await heldIntents()).toEqual([])
   })
@@ -233,7 +233,7 @@ describe('order 1005 (EUR) paid from a USD-settled charge', () => {
       .execute()
     expect((await processOrder('1005')).statusCode).toBe(201)
     expect(server.stripe.transfers().map((made) => [made.amount, made.currency])).toEqual([
-      [5045, 'usd'],
+      [5394, 'usd'],
     ])
     expect(
       await server.db
@@ -241,18 +241,18 @@ describe('order 1005 (EUR) paid from a USD-settled charge', () => {
         .select(['settlement_currency', 'exchange_rate', 'brand_amount_settlement_minor'])
         .execute(),
     ).toEqual([
-      { settlement_currency: 'USD', exchange_rate: '1.085', brand_amount_settlement_minor: 5045 },
+      { settlement_currency: 'USD', exchange_rate: '1.16', brand_amount_settlement_minor: 5394 },
     ])
   })
 
-  it('transfers 50.45 USD (46.50 EUR at 1.0850) and records, lists, exports and prints both', async () => {
+  it('transfers 53.94 USD (46.50 EUR at 1.16) and records, lists, exports and prints both', async () => {
     await start()
     const response = await processOrder('1005')
     expect(response.statusCode).toBe(201)
     expect(server.stripe.transfers()).toEqual([
       expect.objectContaining({
         destination: NORTHWIND_ACCOUNT,
-        amount: 5045,
+        amount: 5394,
         currency: 'usd',
         sourceTransaction: 'ch_sandbox_order_1005',
         transferGroup: 'tandem-order-1005',
@@ -279,11 +279,11 @@ describe('order 1005 (EUR) paid from a USD-settled charge', () => {
         creator_commission_minor: 930,
         tandem_commission_minor: 620,
         settlement_currency: 'USD',
-        exchange_rate: '1.085',
-        // 46.50 × 1.085 = 50.4525; 9.30 × 1.085 = 10.0905; 6.20 × 1.085 = 6.727.
-        brand_amount_settlement_minor: 5045,
-        creator_commission_settlement_minor: 1009,
-        tandem_commission_settlement_minor: 673,
+        exchange_rate: '1.16',
+        // 46.50 × 1.16 = 53.94; 9.30 × 1.16 = 10.788; 6.20 × 1.16 = 7.192.
+        brand_amount_settlement_minor: 5394,
+        creator_commission_settlement_minor: 1079,
+        tandem_commission_settlement_minor: 719,
       },
     ])
 
@@ -300,10 +300,10 @@ describe('order 1005 (EUR) paid from a USD-settled charge', () => {
           tandemCommissionAmount: '6.20',
           settlement: {
             currency: 'USD',
-            exchangeRate: '1.085',
-            brandAmount: '50.45',
-            creatorCommissionAmount: '10.09',
-            tandemCommissionAmount: '6.73',
+            exchangeRate: '1.16',
+            brandAmount: '53.94',
+            creatorCommissionAmount: '10.79',
+            tandemCommissionAmount: '7.19',
           },
         },
       ],
@@ -316,20 +316,18 @@ describe('order 1005 (EUR) paid from a USD-settled charge', () => {
         currency: 'EUR',
         brandAmount: '46.50',
         settlementCurrency: 'USD',
-        exchangeRate: '1.085',
-        settlementBrandAmount: '50.45',
-        settlementCreatorCommissionAmount: '10.09',
-        settlementTandemCommissionAmount: '6.73',
+        exchangeRate: '1.16',
+        settlementBrandAmount: '53.94',
+        settlementCreatorCommissionAmount: '10.79',
+        settlementTandemCommissionAmount: '7.19',
       }),
     ])
 
     const receipt = await get('/admin-preview-order-transfer-receipt-pdf?creatorOrderId=1005')
     const text = await pdfText(receipt.rawPayload)
     expect(text).toContain(`${NORTHWIND} 1006 EUR 46.50 EUR 9.30 EUR 6.20`)
-    expect(text).toContain(
-      "Paid out in USD, the charge's settlement currency, at EUR 1 = USD 1.085",
-    )
-    expect(text).toContain(`${NORTHWIND} 1006 USD 50.45 USD 10.09 USD 6.73`)
-    expect(text).toContain('Total USD 50.45 USD 10.09 USD 6.73')
+    expect(text).toContain("Paid out in USD, the charge's settlement currency, at EUR 1 = USD 1.16")
+    expect(text).toContain(`${NORTHWIND} 1006 USD 53.94 USD 10.79 USD 7.19`)
+    expect(text).toContain('Total USD 53.94 USD 10.79 USD 7.19')
   })
 })

@@ -342,8 +342,8 @@ describe('processing order 1001', () => {
       {
         transferGroup: 'tandem-order-1005',
         destination: NORTHWIND_ACCOUNT,
-        // 46.50 EUR at the charge's 1.0850: 50.4525 USD, rounded half up.
-        amount: 5045,
+        // 46.50 EUR at the charge's 1.16: 53.94 USD.
+        amount: 5394,
         currency: 'usd',
         sourceTransaction: 'ch_sandbox_order_1005',
       },

@@ -1,5 +1,5 @@
 import { PRICE_EXCEPTION_HINT } from '@shared/contract'
-import { formatMinorUnits } from './money'
+import { convertMinorUnits, formatMinorUnits } from './money'
 
 // Whether each line a brand is asked to ship is one the brand sells, at no less than its price.
 // The brand's store decides (its variants and prices as it has them now), never the creator's.
@@ -10,17 +10,19 @@ export interface LineToCheck {
   title: string
   brandStoreShop: string
   brandVariantId: string
-  /** What the customer was charged per unit before discounts, in the order's currency. */
-  unitPriceMinor: number
-  /** The creator's price of its variant now, in the creator store's currency; null if deleted. */
-  variantPriceMinor: number | null
+  /** Units ordered. */
+  quantity: number
+  /** What the customer paid for them: unit price × quantity less every discount allocated. */
+  paidMinor: number
 }
 
+/**
+ * The currency the customer paid in, and the charge's conversion of it into the platform's
+ * settlement currency (Stripe's, which no store owner edits); null when none was read.
+ */
 export interface OrderCurrencies {
-  /** The order's (presentment) currency, that of `unitPriceMinor`. */
   currency: string
-  /** The creator store's currency, that of `variantPriceMinor`. */
-  shopCurrency: string
+  settlement: { currency: string; exchangeRate: string } | null
 }
 
 /** A brand store's variants as it sells them now, by GID, and the currency of their prices. */
@@ -32,6 +34,8 @@ export interface CatalogueOfBrand {
 /** A price below the brand's: the one failure an administrator may accept for an order. */
 export interface PriceShortfall {
   lineItemId: string
+  brandVariantId: string
+  /** What the customer paid a unit (after discounts, rounded down), in `currency`. */
   priceMinor: number
   currency: string
   brandPriceMinor: number
@@ -47,29 +51,26 @@ const SELLABLE: ReadonlySet<string> = new Set(['ACTIVE', 'UNLISTED'])
 
 const sameShortfall = (a: PriceShortfall, b: PriceShortfall) =>
   a.lineItemId === b.lineItemId &&
+  a.brandVariantId === b.brandVariantId &&
   a.priceMinor === b.priceMinor &&
   a.currency === b.currency &&
   a.brandPriceMinor === b.brandPriceMinor &&
   a.brandCurrency === b.brandCurrency
 
 /**
- * The creator's price of a line, in the brand's currency: what the customer was charged when the
- * order is in the brand's currency; else (an order in another market's currency) the creator's
- * own price of the variant when its store prices in the brand's currency; else none, since no
- * price of the line can be compared without a rate that Tandem does not hold.
+ * What the customer paid for a line, in the brand's currency: as paid when the order is in it;
+ * else at the charge's own rate when the brand's currency is the one the charge settled in; else
+ * none (no rate Tandem trusts converts it: a creator's store could show any price).
  */
-function comparablePrice(
+function paidInBrandCurrency(
   line: LineToCheck,
   order: OrderCurrencies,
   brandCurrency: string,
-): { priceMinor: number; currency: string } | null {
-  if (order.currency === brandCurrency) {
-    return { priceMinor: line.unitPriceMinor, currency: order.currency }
-  }
-  if (order.shopCurrency === brandCurrency && line.variantPriceMinor !== null) {
-    return { priceMinor: line.variantPriceMinor, currency: order.shopCurrency }
-  }
-  return null
+): number | null {
+  if (order.currency === brandCurrency) return line.paidMinor
+  const { settlement } = order
+  if (settlement?.currency !== brandCurrency) return null
+  return convertMinorUnits(line.paidMinor, order.currency, brandCurrency, settlement.exchangeRate)
 }
 
 /** What is wrong with one line, or null when the brand sells it at no more than its price. */
@@ -95,34 +96,30 @@ function failureOf(
       message: `${about}: the brand's product of variant ${line.brandVariantId} is ${variant.productStatus}, not on sale`,
     }
   }
-  const brandPrice = `${formatMinorUnits(variant.priceMinor, catalogue.currency)} ${catalogue.currency}`
-  const price = comparablePrice(line, order, catalogue.currency)
-  if (price === null) {
-    return {
-      kind: 'price',
-      brandStoreShop: brand,
-      message: `${about}: it is priced in ${order.currency}, the brand in ${catalogue.currency} (${brandPrice}), so the prices cannot be compared; ${PRICE_EXCEPTION_HINT}`,
-      shortfall: {
-        lineItemId: line.lineItemId,
-        priceMinor: line.unitPriceMinor,
-        currency: order.currency,
-        brandPriceMinor: variant.priceMinor,
-        brandCurrency: catalogue.currency,
-      },
-    }
+  const money = (minor: number, currency: string) =>
+    `${formatMinorUnits(minor, currency)} ${currency}`
+  const brandPrice = money(variant.priceMinor, catalogue.currency)
+  const paid = paidInBrandCurrency(line, order, catalogue.currency)
+  // Compared over the whole quantity, so that no rounding of a unit's share lets a line through.
+  if (paid !== null && paid >= variant.priceMinor * line.quantity) return null
+  const unit = (minor: number) => Math.floor(minor / line.quantity)
+  const shortfall = {
+    lineItemId: line.lineItemId,
+    brandVariantId: line.brandVariantId,
+    priceMinor: unit(paid ?? line.paidMinor),
+    currency: paid === null ? order.currency : catalogue.currency,
+    brandPriceMinor: variant.priceMinor,
+    brandCurrency: catalogue.currency,
   }
-  if (price.priceMinor >= variant.priceMinor) return null
+  const reason =
+    paid === null
+      ? `it was paid ${money(shortfall.priceMinor, order.currency)} a unit and the brand prices it ${brandPrice}, with no rate of the order's charge to compare them`
+      : `the customer paid ${money(shortfall.priceMinor, catalogue.currency)} a unit after discounts, below the brand's price ${brandPrice}`
   return {
     kind: 'price',
     brandStoreShop: brand,
-    message: `${about}: its price ${formatMinorUnits(price.priceMinor, price.currency)} ${price.currency} is below the brand's price ${brandPrice}; ${PRICE_EXCEPTION_HINT}`,
-    shortfall: {
-      lineItemId: line.lineItemId,
-      priceMinor: price.priceMinor,
-      currency: price.currency,
-      brandPriceMinor: variant.priceMinor,
-      brandCurrency: catalogue.currency,
-    },
+    message: `${about}: ${reason}; ${PRICE_EXCEPTION_HINT}`,
+    shortfall,
   }
 }
 

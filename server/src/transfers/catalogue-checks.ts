@@ -4,6 +4,7 @@ import {
   type CatalogueOfBrand,
   type LineFailure,
   type LineToCheck,
+  type OrderCurrencies,
   type PriceShortfall,
 } from '../domain/catalogue-check'
 import type { BrandPlan } from '../domain/transfer-plan'
@@ -35,19 +36,23 @@ function linesToCheck(order: LinkedOrder, brands: BrandPlan[]): LineToCheck[] {
         title: line.title,
         brandStoreShop: brandLine.brand,
         brandVariantId: brandLine.line.brandVariantId,
-        unitPriceMinor: line.unitPriceMinor,
-        variantPriceMinor: line.variantPriceMinor,
+        quantity: line.quantity,
+        paidMinor: line.unitPriceMinor * line.quantity - line.discountMinor,
       },
     ]
   })
 }
 
-/** Each planned line's failure against its brand's store, less the shortfalls `accepted`. */
+/**
+ * Each planned line's failure against its brand's store, less the shortfalls `accepted`.
+ * `settlement` is asked only when a brand prices in another currency than the order's.
+ */
 export async function checkLinesAgainstCatalogues(
   deps: { commerce: CommercePort; remote: Remote },
   order: LinkedOrder,
   brands: BrandPlan[],
   accepted: readonly PriceShortfall[],
+  settlement: () => Promise<OrderCurrencies['settlement']>,
 ): Promise<LineFailure[]> {
   const lines = linesToCheck(order, brands)
   const read = await settleWithLimit(brands, BRANDS_READ_AT_ONCE, async (brand) => {
@@ -70,5 +75,7 @@ export async function checkLinesAgainstCatalogues(
     if (outcome.status === 'rejected') throw outcome.reason
     catalogues.set(...outcome.value)
   }
-  return catalogueFailures(lines, order, catalogues, accepted)
+  const foreign = [...catalogues.values()].some((brand) => brand.currency !== order.currency)
+  const currencies = { currency: order.currency, settlement: foreign ? await settlement() : null }
+  return catalogueFailures(lines, currencies, catalogues, accepted)
 }

@@ -28,6 +28,7 @@ import {
 import {
   holdPaymentIntent,
   inSettlement,
+  readOrderPayment,
   settlementColumns,
   type OrderPayment,
 } from './order-payment'
@@ -163,8 +164,26 @@ export function createTransferService(
       order,
       result.brands,
       accepted,
+      () => chargeSettlement(order),
     )
     return { brands: result.brands, failures }
+  }
+
+  /**
+   * How the order's charge settled (Stripe's rate into the platform's currency), for comparing
+   * its prices with a brand's in that currency; null when the order has no payment to read.
+   */
+  async function chargeSettlement(order: LinkedOrder) {
+    if (!order.paymentIntentId) return null
+    const read = await readOrderPayment(
+      { db: deps.db, payments: deps.payments, remote },
+      order,
+      order.paymentIntentId,
+      transferGroupOf(String(order.id)),
+    ).catch((error: unknown) => {
+      throw upstreamRefusal('Payment intent lookup failed', 'payment provider', error)
+    })
+    return 'settlement' in read ? read.settlement : null
   }
 
   /** The plan, refused whole when a line fails the catalogue checks: no brand is ordered or paid. */

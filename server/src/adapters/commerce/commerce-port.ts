@@ -27,8 +27,6 @@ export interface CommerceOrderLine {
   imageUrl: string | null
   /** The creator's variant (gid://shopify/ProductVariant/…); null once deleted from its store. */
   variantId: string | null
-  /** That variant's price in the creator's store now, in minor units of the shop's currency. */
-  variantPriceMinor: number | null
 }
 
 export interface CommerceOrder {
@@ -44,8 +42,6 @@ export interface CommerceOrder {
   cancelledAt: string | null
   /** The presentment currency: what the customer paid in, and the currency of every amount. */
   currency: string
-  /** The creator store's own currency, that of its variants' prices. */
-  shopCurrency: string
   subtotalMinor: number
   taxMinor: number
   shippingMinor: number

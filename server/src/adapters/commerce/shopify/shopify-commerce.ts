@@ -47,7 +47,6 @@ interface OrderNode {
   name: string
   email: string | null
   createdAt: string
-  currencyCode: string
   cancelledAt: string | null
   displayFinancialStatus: string | null
   presentmentCurrencyCode: string
@@ -73,7 +72,7 @@ interface OrderNode {
       image: { url: string } | null
       originalUnitPriceSet: Money
       discountAllocations: { allocatedAmountSet: Money }[]
-      variant: { id: string; price: string } | null
+      variant: { id: string } | null
     }[]
     pageInfo: { hasNextPage: boolean; endCursor: string | null }
   }
@@ -129,7 +128,6 @@ export function createShopifyCommerce(deps: { db: Db; api: ShopifyApi }): Commer
       financialStatus: order.displayFinancialStatus,
       cancelledAt: order.cancelledAt,
       currency,
-      shopCurrency: order.currencyCode,
       subtotalMinor: minor(order.subtotalPriceSet),
       taxMinor: minor(order.totalTaxSet),
       shippingMinor: minor(order.totalShippingPriceSet),
@@ -158,9 +156,6 @@ export function createShopifyCommerce(deps: { db: Db; api: ShopifyApi }): Commer
           ),
           imageUrl: line.image?.url ?? null,
           variantId: line.variant?.id ?? null,
-          variantPriceMinor: line.variant
-            ? toMinorUnits(line.variant.price, order.currencyCode)
-            : null,
         }
       }),
     }

@@ -12,7 +12,6 @@ export const CREATOR_ORDER = /* GraphQL */ `
       name
       email
       createdAt
-      currencyCode
       cancelledAt
       displayFinancialStatus
       presentmentCurrencyCode
@@ -31,7 +30,7 @@ export const CREATOR_ORDER = /* GraphQL */ `
           image { url }
           originalUnitPriceSet { ${MONEY} }
           discountAllocations { allocatedAmountSet { ${MONEY} } }
-          variant { id price }
+          variant { id }
         }
         pageInfo { hasNextPage endCursor }
       }
