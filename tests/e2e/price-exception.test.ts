@@ -5,7 +5,7 @@ import { DEMO_ADMIN } from '../../scripts/lib/auth-emulator'
 import { LUMEN } from '../support/sandbox-figures'
 import { launchChromium } from '../support/chromium'
 import { startStack, type StackUnderTest } from '../support/stack-under-test'
-import { chooseTheme, opacity, screenshot, shows, signIn } from './console'
+import { chooseTheme, onScreen, opacity, screenshot, shows, signIn } from './console'
 
 // A brand raised a price after a creator sold at the old one: the transfer screen says which line
 // and why, and an administrator accepts the exception with a reason, in Chromium against the real
@@ -89,5 +89,40 @@ describe('a price below the brand’s, in Chromium', () => {
       'transfer.process',
     ])
     expect(JSON.parse(entries[0]!.details)).toMatchObject({ reason: REASON })
+  })
+})
+
+describe('an order paid in euros, in Chromium', () => {
+  it("pays order 1005 in the charge's settlement currency and shows both in the history", async () => {
+    await page.setViewportSize({ width: 1400, height: 1000 })
+    await page.getByRole('button', { name: 'Clear' }).click()
+    await page.getByLabel('Creator order ID').fill('1005')
+    await page.getByRole('button', { name: 'Send' }).click()
+    await shows(page.getByRole('region', { name: 'Totals' }))
+    await page.getByRole('button', { name: 'Process transfer' }).click()
+    await page.getByRole('button', { name: 'Confirm' }).click()
+    await shows(page.getByText('Order transfer processed'))
+    // 46.50 EUR at the charge's 1.16: 53.94 USD to Northwind's account.
+    expect(
+      stack.server.stripe
+        .transfers()
+        .filter((made) => made.currency === 'usd' && made.amount === 5394),
+    ).toHaveLength(1)
+
+    await page.getByRole('link', { name: 'Orders' }).click()
+    await page.getByRole('tab', { name: 'Transfer history' }).click()
+    const brands = page.getByRole('table', { name: 'Brands of order 1005' })
+    await shows(brands.getByText('1 EUR = 1.16 USD'))
+    const row = await brands
+      .locator('tbody tr')
+      .first()
+      .evaluate((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? ''))
+    expect(row.slice(4, 8)).toEqual(['€62.00', '€46.50$53.94', '€9.30$10.79', '€6.20$7.19'])
+    await screenshot(page, 'price-exception-history-euros-light-wide')
+    await chooseTheme(page, 'Dark')
+    await page.setViewportSize({ width: 700, height: 1000 })
+    // The sidebar slides away in a narrow window: the picture is taken once it has gone.
+    await expect.poll(() => onScreen(page, page.getByRole('link', { name: 'Orders' }))).toBe(false)
+    await screenshot(page, 'price-exception-history-euros-dark-narrow')
   })
 })
