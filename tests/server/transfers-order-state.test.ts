@@ -317,6 +317,35 @@ describe('a transfer begun before a refund or edit', () => {
     expect(made().transfers).toHaveLength(1)
   })
 
+  it('records, never repeats, a transfer made before the refund whose answer was lost', async () => {
+    const number = await mayaOrder(17050)
+    // Stripe makes Northwind's transfer but every answer is lost: its outcome is unknown.
+    server.stripe.script({
+      operation: 'transfers.create',
+      mode: 'drop_after_write',
+      target: 'acct_sandbox_northwind_apparel',
+      times: 100,
+    })
+    expect((await processOrder(number)).statusCode).toBe(502)
+    server.stripe.unscript()
+    refund(number, { line: 0, quantity: 1 })
+    // Northwind now sells less than its order, but it was paid before: found and recorded.
+    const again = await processOrder(number)
+    expect(again.statusCode, again.body).toBe(201)
+    expect(made().transfers).toEqual([
+      { destination: 'acct_sandbox_lumen_botanicals', amount: 2484 },
+      { destination: 'acct_sandbox_northwind_apparel', amount: 10200 },
+    ])
+    const northwindTransfer = server.stripe
+      .transfers()
+      .find((transfer) => transfer.destination === 'acct_sandbox_northwind_apparel')
+    expect((await brandRows(number))[0]).toMatchObject({
+      payment_transfer_id: northwindTransfer?.id,
+      pending_step: null,
+      failed_message: null,
+    })
+  })
+
   it('refuses only the brand ordered when the order is cancelled, and orders nobody more', async () => {
     const number = await mayaOrder(17050)
     await northwindOrdered(number, 'refuses')
