@@ -17,9 +17,10 @@ import {
   toMinorUnits,
 } from '../../server/src/domain/money'
 import {
+  frozenUnitsStillSold,
   lineBaseMinor,
   planTransfer,
-  soldLessThanFrozen,
+  resumeRefusal,
   TransferPlanDataError,
   type PlanInput,
   type PlanLine,
@@ -636,7 +637,7 @@ describe('planTransfer', () => {
     ])
   })
 
-  it('tells a frozen transfer the order now sells less of, a variant summed over its lines', () => {
+  it('tells how much of a frozen transfer the order still sells, a variant summed over its lines', () => {
     const variant = 'gid://shopify/ProductVariant/socks'
     // Two lines of the same socks, one of them refunded: one pair left of two frozen.
     const order = sandboxOrder('USD', urban, [
@@ -644,21 +645,24 @@ describe('planTransfer', () => {
       line('socks', northwind, 1, 1800, 0),
       line('soap', lumen, 3, 2775),
     ])
-    expect(soldLessThanFrozen(order, northwind, [{ brandVariantId: variant, quantity: 2 }])).toBe(
-      true,
-    )
+    const stillSold = (shop: string, frozen: { brandVariantId: string; quantity: number }[]) =>
+      frozenUnitsStillSold(order, shop, frozen)
+    expect(stillSold(northwind, [{ brandVariantId: variant, quantity: 2 }])).toBe('some')
     expect(
-      soldLessThanFrozen(order, northwind, [
+      stillSold(northwind, [
         { brandVariantId: variant, quantity: 1 },
         { brandVariantId: variant, quantity: 1 },
       ]),
-    ).toBe(true)
-    expect(soldLessThanFrozen(order, northwind, [{ brandVariantId: variant, quantity: 1 }])).toBe(
-      false,
-    )
+    ).toBe('some')
+    expect(stillSold(northwind, [{ brandVariantId: variant, quantity: 1 }])).toBe('all')
     const soap = [{ brandVariantId: 'gid://shopify/ProductVariant/soap', quantity: 3 }]
-    expect(soldLessThanFrozen(order, lumen, soap)).toBe(false)
-    expect(soldLessThanFrozen(order, northwind, soap)).toBe(true)
+    expect(stillSold(lumen, soap)).toBe('all')
+    expect(stillSold(northwind, soap)).toBe('none')
+    // Once the order is cancelled, nothing is sold any more, whatever the quantities say.
+    const cancelled = { ...order, order: { ...order.order, cancelledAt: '2026-05-01T00:00:00Z' } }
+    expect(frozenUnitsStillSold(cancelled, lumen, soap)).toBe('none')
+    expect(resumeRefusal(cancelled.order)).toBeNull()
+    expect(resumeRefusal({ ...order.order, financialStatus: 'PENDING' })).toMatch(/is not paid/)
   })
 
   it('plans only a paid, live order, naming it and its state', () => {

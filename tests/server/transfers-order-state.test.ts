@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { CustomerOrder, LineUnits } from '../../emulators/shopify/emulator'
 import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
 import { createStripePaidOrder } from '../../emulators/stripe-paid-order'
+import { PRODUCT_NAME } from '@shared/product'
 import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
 
 // A creator order is transferred only once paid and while it stands, for what is still sold and
@@ -183,49 +184,238 @@ describe('an order that is not paid, or no longer stands', () => {
 })
 
 describe('a transfer begun before a refund or edit', () => {
-  /** Processes the order with Lumen's brand order refused by Shopify: Northwind alone is done. */
-  async function northwindDone(number: string) {
+  /**
+   * Processes the order with Lumen's brand order refused by Shopify: Northwind's order alone is
+   * made and marked PAID (Northwind ships), and paid its 102.00 unless Stripe refuses transfers.
+   */
+  async function northwindOrdered(number: string, stripe: 'pays' | 'refuses' = 'pays') {
     server.shopify.script({ operation: 'orderCreate', mode: 'error', status: 503, shop: LUMEN })
+    if (stripe === 'refuses') {
+      server.stripe.script({ operation: 'transfers.create', mode: 'fail', status: 503, times: 100 })
+    }
     expect((await processOrder(number)).statusCode).toBe(502)
+    server.stripe.unscript()
+    expect(made()).toEqual({
+      brandOrders: [{ shop: NORTHWIND, lines: [[OVERSHIRT, 2]] }],
+      transfers:
+        stripe === 'pays' ? [{ destination: 'acct_sandbox_northwind_apparel', amount: 10200 }] : [],
+    })
+    expect(server.shopify.orders(NORTHWIND)[0]?.displayFinancialStatus).toBe('PAID')
+  }
+
+  /** The brand rows of the order's transfer, as the history keeps them. */
+  const brandRows = (number: string) =>
+    server.db
+      .selectFrom('order_transfer_brands')
+      .select([
+        'brand_store_shop',
+        'lines',
+        'base_minor',
+        'brand_amount_minor',
+        'creator_commission_minor',
+        'tandem_commission_minor',
+        'brand_amount_settlement_minor',
+        'brand_order_id',
+        'payment_transfer_id',
+        'pending_step',
+        'failed_message',
+      ])
+      .where('creator_order_id', '=', number)
+      .orderBy('position')
+      .execute()
+
+  /** Lumen's row once its only line was refunded before its order was made: owed nothing. */
+  const lumenOwedNothing = {
+    brand_store_shop: LUMEN,
+    lines: '[]',
+    base_minor: 0,
+    brand_amount_minor: 0,
+    creator_commission_minor: 0,
+    tandem_commission_minor: 0,
+    brand_amount_settlement_minor: 0,
+    brand_order_id: null,
+    payment_transfer_id: null,
+    pending_step: null,
+    failed_message: null,
+  }
+
+  /** What a brand is answered when its order holds more than the creator order still sells. */
+  const oversold = (number: string, shop: string) =>
+    `Creator order #${number} was refunded, edited or cancelled since ${shop}'s order was made: that order holds more than is still sold, so ${shop} is neither marked paid nor paid for it by ${PRODUCT_NAME} (paying part of a brand order is not supported yet): agree what is owed with ${shop}`
+
+  /** The attempt was refused 422 with `message`. */
+  const expectRefusal = (response: Awaited<ReturnType<typeof processOrder>>, message: string) =>
+    expect({ status: response.statusCode, body: response.json() }).toEqual({
+      status: 422,
+      body: { error: 'business_rule', message },
+    })
+
+  it('pays a brand ordered and marked PAID once another brand’s unordered line is refunded', async () => {
+    const number = await mayaOrder(17050)
+    await northwindOrdered(number, 'refuses')
+    // The customer returns the face oil: Lumen, never ordered, is owed nothing.
+    refund(number, { line: 1, quantity: 1 })
+    const again = await processOrder(number)
+    expect(again.statusCode, again.body).toBe(201)
+    expect(again.json().brandOrders).toEqual([
+      { brandStoreShop: NORTHWIND, brandOrderId: server.shopify.orders(NORTHWIND)[0]!.id },
+    ])
     expect(made()).toEqual({
       brandOrders: [{ shop: NORTHWIND, lines: [[OVERSHIRT, 2]] }],
       transfers: [{ destination: 'acct_sandbox_northwind_apparel', amount: 10200 }],
     })
-  }
-
-  it('goes no further once the order was cancelled', async () => {
-    const number = await mayaOrder(17050)
-    await northwindDone(number)
-    server.shopify.cancel(MAYA, orderGid(number))
-    const again = await processOrder(number)
-    expect(again.statusCode).toBe(422)
-    expect(again.json().message).toMatch(
-      new RegExp(
-        `^Creator order #${number} was cancelled \\(.+\\): a cancelled order is not transferred$`,
-      ),
-    )
-    expect(made().brandOrders.map((order) => order.shop)).toEqual([NORTHWIND])
+    // The history says what was owed: Lumen nothing, no order, no transfer.
+    const [northwind, lumen] = await brandRows(number)
+    expect(northwind).toMatchObject({ brand_amount_minor: 10200, pending_step: null })
+    expect(lumen).toEqual(lumenOwedNothing)
+    const shown = (await preview(number)).json().preview
+    expect(shown.status).toBe('COMPLETED')
+    expect(shown.brands.map((brand: { brandAmount: string }) => brand.brandAmount)).toEqual([
+      '102.00',
+      '0.00',
+    ])
+    // Exactly once: the next attempt finds it done.
+    expect((await processOrder(number)).statusCode).toBe(409)
+    expect(made().transfers).toHaveLength(1)
   })
 
-  it('orders and pays nothing more for a brand whose line was refunded since', async () => {
+  it('finds a brand order whose answer was lost before deciding a refunded brand is owed nothing', async () => {
     const number = await mayaOrder(17050)
-    await northwindDone(number)
+    // Lumen's order is made but its answer lost; Stripe refuses Northwind's transfer.
+    server.shopify.script({ operation: 'orderCreate', mode: 'drop_after_write', shop: LUMEN })
+    server.stripe.script({ operation: 'transfers.create', mode: 'fail', status: 503, times: 100 })
+    expect((await processOrder(number)).statusCode).toBe(502)
+    server.stripe.unscript()
+    expect(made().brandOrders.map((order) => order.shop)).toEqual([NORTHWIND, LUMEN])
     refund(number, { line: 1, quantity: 1 })
     const again = await processOrder(number)
-    expect({ status: again.statusCode, body: again.json() }).toEqual({
-      status: 422,
-      body: {
-        error: 'business_rule',
-        message: `Creator order #${number} was refunded or edited since its transfer began: ${LUMEN} would be ordered or paid for more than is still sold, so nothing more is done`,
-      },
+    // Lumen was ordered after all: it is not owed nothing, it holds a face oil no longer sold.
+    expectRefusal(again, oversold(number, LUMEN))
+    expect(made()).toEqual({
+      brandOrders: [
+        { shop: NORTHWIND, lines: [[OVERSHIRT, 2]] },
+        { shop: LUMEN, lines: [[FACE_OIL, 1]] },
+      ],
+      transfers: [{ destination: 'acct_sandbox_northwind_apparel', amount: 10200 }],
     })
-    expect(made().brandOrders.map((order) => order.shop)).toEqual([NORTHWIND])
+    const lumen = (await brandRows(number))[1]
+    expect(lumen).toMatchObject({
+      brand_order_id: server.shopify.orders(LUMEN)[0]!.id,
+      brand_amount_minor: 2484,
+      payment_transfer_id: null,
+    })
+    expect(server.shopify.orders(LUMEN)[0]?.displayFinancialStatus).not.toBe('PAID')
+  })
+
+  it('pays the others but not a brand ordered for units refunded since', async () => {
+    const number = await mayaOrder(17050)
+    await northwindOrdered(number, 'refuses')
+    refund(number, { line: 0, quantity: 1 })
+    const again = await processOrder(number)
+    expectRefusal(again, oversold(number, NORTHWIND))
+    // Lumen, untouched by the refund, is ordered and paid its 24.84; Northwind nothing more.
+    expect(made()).toEqual({
+      brandOrders: [
+        { shop: NORTHWIND, lines: [[OVERSHIRT, 2]] },
+        { shop: LUMEN, lines: [[FACE_OIL, 1]] },
+      ],
+      transfers: [{ destination: 'acct_sandbox_lumen_botanicals', amount: 2484 }],
+    })
+    expect((await brandRows(number))[0]).toMatchObject({
+      payment_transfer_id: null,
+      failed_message: oversold(number, NORTHWIND),
+    })
+    // Every later attempt says the same, and moves nothing.
+    const later = await processOrder(number)
+    expect(later.json().message).toBe(oversold(number, NORTHWIND))
     expect(made().transfers).toHaveLength(1)
+  })
+
+  it('records, never repeats, a transfer made before the refund whose answer was lost', async () => {
+    const number = await mayaOrder(17050)
+    // Stripe makes Northwind's transfer but every answer is lost: its outcome is unknown.
+    server.stripe.script({
+      operation: 'transfers.create',
+      mode: 'drop_after_write',
+      target: 'acct_sandbox_northwind_apparel',
+      times: 100,
+    })
+    expect((await processOrder(number)).statusCode).toBe(502)
+    server.stripe.unscript()
+    refund(number, { line: 0, quantity: 1 })
+    // Northwind now sells less than its order, but it was paid before: found and recorded.
+    const again = await processOrder(number)
+    expect(again.statusCode, again.body).toBe(201)
+    expect(made().transfers).toEqual([
+      { destination: 'acct_sandbox_lumen_botanicals', amount: 2484 },
+      { destination: 'acct_sandbox_northwind_apparel', amount: 10200 },
+    ])
+    const northwindTransfer = server.stripe
+      .transfers()
+      .find((transfer) => transfer.destination === 'acct_sandbox_northwind_apparel')
+    expect((await brandRows(number))[0]).toMatchObject({
+      payment_transfer_id: northwindTransfer?.id,
+      pending_step: null,
+      failed_message: null,
+    })
+  })
+
+  it('refuses only the brand ordered when the order is cancelled, and orders nobody more', async () => {
+    const number = await mayaOrder(17050)
+    await northwindOrdered(number, 'refuses')
+    server.shopify.cancel(MAYA, orderGid(number))
+    const again = await processOrder(number)
+    expectRefusal(again, oversold(number, NORTHWIND))
+    expect(made()).toEqual({
+      brandOrders: [{ shop: NORTHWIND, lines: [[OVERSHIRT, 2]] }],
+      transfers: [],
+    })
+    expect((await brandRows(number))[1]).toEqual(lumenOwedNothing)
+  })
+
+  it('completes, ordering nobody more, once an order whose ordered brands were paid is cancelled', async () => {
+    const number = await mayaOrder(17050)
+    await northwindOrdered(number)
+    server.shopify.cancel(MAYA, orderGid(number))
+    const again = await processOrder(number)
+    expect(again.statusCode, again.body).toBe(201)
+    expect(made()).toEqual({
+      brandOrders: [{ shop: NORTHWIND, lines: [[OVERSHIRT, 2]] }],
+      transfers: [{ destination: 'acct_sandbox_northwind_apparel', amount: 10200 }],
+    })
+    expect((await brandRows(number))[1]).toEqual(lumenOwedNothing)
+  })
+
+  it('refuses a brand not yet ordered whose units were only partly refunded, not the others', async () => {
+    const paid = await createStripePaidOrder(
+      server,
+      MAYA,
+      {
+        lines: [
+          { variantId: OVERSHIRT_COPY, quantity: 2 },
+          { variantId: FACE_OIL_COPY, quantity: 2 },
+        ],
+      },
+      { amountMinor: 20500, currency: 'usd' },
+    )
+    const number = paid.orderId
+    server.shopify.script({ operation: 'orderCreate', mode: 'error', status: 503, shop: LUMEN })
+    expect((await processOrder(number)).statusCode).toBe(502)
+    refund(number, { line: 1, quantity: 1 })
+    const again = await processOrder(number)
+    expectRefusal(
+      again,
+      `Creator order #${number} was refunded or edited since its transfer began: it now sells fewer of ${LUMEN}'s units than its frozen figures pay for, so ${LUMEN} is neither ordered nor paid (its figures stay as frozen)`,
+    )
+    expect(made()).toEqual({
+      brandOrders: [{ shop: NORTHWIND, lines: [[OVERSHIRT, 2]] }],
+      transfers: [{ destination: 'acct_sandbox_northwind_apparel', amount: 10200 }],
+    })
   })
 
   it('goes on for the brands still owed when only a settled brand’s line changed', async () => {
     const number = await mayaOrder(17050)
-    await northwindDone(number)
+    await northwindOrdered(number)
     server.shopify.removeUnits(MAYA, orderGid(number), [{ line: 0, quantity: 1 }])
     expect((await processOrder(number)).statusCode).toBe(201)
     expect(made().transfers).toEqual([

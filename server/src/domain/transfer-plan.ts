@@ -175,30 +175,51 @@ function unitsByVariant(units: { shop: string; variantId: string; quantity: numb
 }
 
 /**
- * Whether the order now sells fewer units of a brand's variants than `frozen` (the lines of a
- * transfer frozen earlier) would order and pay for: it was edited or refunded since.
+ * Why a transfer begun earlier cannot go on at all, or null. A cancelled or fully refunded order
+ * goes on brand by brand (see frozenUnitsStillSold): a brand ordered before is not left without
+ * an answer, and one not yet ordered is owed nothing.
  */
-export function soldLessThanFrozen(
+export function resumeRefusal(order: PlanOrder): string | null {
+  return sellsNothing(order) ? null : orderRefusal(order)
+}
+
+/** A cancelled order sells nothing, whatever its lines' quantities still say. */
+const sellsNothing = (order: PlanOrder) =>
+  order.cancelledAt !== null || order.financialStatus === 'REFUNDED'
+
+/** How much of a brand's frozen units the order still sells. */
+export type StillSold = 'all' | 'some' | 'none'
+
+/**
+ * How much of `frozen` (a brand's lines in a transfer frozen earlier) the order still sells, once
+ * edits, refunds or a cancellation since took units off: each variant summed over its lines.
+ */
+export function frozenUnitsStillSold(
   input: PlanInput,
   brandStoreShop: string,
   frozen: { brandVariantId: string; quantity: number }[],
-): boolean {
+): StillSold {
   const sold = unitsByVariant(
-    input.lines.flatMap((line) => {
-      const brandLine = brandLineOf(line, input.creatorStoreShop)
-      if (brandLine === null) return []
-      const { brandVariantId: variantId, quantity } = brandLine.line
-      return [{ shop: brandLine.shop, variantId, quantity }]
-    }),
+    sellsNothing(input.order)
+      ? []
+      : input.lines.flatMap((line) => {
+          const brandLine = brandLineOf(line, input.creatorStoreShop)
+          if (brandLine === null) return []
+          const { brandVariantId: variantId, quantity } = brandLine.line
+          return [{ shop: brandLine.shop, variantId, quantity }]
+        }),
   )
-  const wanted = unitsByVariant(
-    frozen.map(({ brandVariantId, quantity }) => ({
-      shop: brandStoreShop,
-      variantId: brandVariantId,
-      quantity,
-    })),
-  )
-  return [...wanted].some(([key, quantity]) => (sold.get(key) ?? 0) < quantity)
+  const wanted = [
+    ...unitsByVariant(
+      frozen.map(({ brandVariantId, quantity }) => ({
+        shop: brandStoreShop,
+        variantId: brandVariantId,
+        quantity,
+      })),
+    ),
+  ].map(([key, quantity]) => ({ quantity, sold: Math.min(sold.get(key) ?? 0, quantity) }))
+  if (wanted.every((variant) => variant.sold === variant.quantity)) return 'all'
+  return wanted.every((variant) => variant.sold === 0) ? 'none' : 'some'
 }
 
 /**

@@ -201,7 +201,8 @@ export function createTransferRepository(db: Db) {
           brandStoreShop: string,
           result: Partial<
             Pick<TransferBrandRow, 'brand_order_id' | 'paid_at' | 'payment_transfer_id'>
-          >,
+          > &
+            Partial<ReturnType<typeof owedNothing>>,
         ) =>
           updateBrand(brandStoreShop, {
             ...result,
@@ -247,3 +248,25 @@ export function createTransferRepository(db: Db) {
 
 export const frozenLines = (brand: TransferBrandRow): FrozenLine[] =>
   JSON.parse(brand.lines) as FrozenLine[]
+
+/**
+ * What settles a brand with nothing owed: its units were all refunded, removed or cancelled before
+ * its order was made. The figures become what it is owed (nothing) rather than what was planned,
+ * so that the history, the receipt and the CSV add up to what moved; the rates stay.
+ */
+export function owedNothing(brand: TransferBrandRow) {
+  const settled = brand.settlement_currency === null ? null : 0
+  return {
+    lines: JSON.stringify([]),
+    base_minor: 0,
+    brand_amount_minor: 0,
+    creator_commission_minor: 0,
+    tandem_commission_minor: 0,
+    brand_amount_settlement_minor: settled,
+    creator_commission_settlement_minor: settled,
+    tandem_commission_settlement_minor: settled,
+  }
+}
+
+/** Whether the brand was settled with nothing owed: a frozen plan always orders a line. */
+export const isOwedNothing = (brand: TransferBrandRow) => frozenLines(brand).length === 0

@@ -7,10 +7,11 @@ import type { PriceShortfall } from '../domain/catalogue-check'
 import { Refusal } from '../domain/errors'
 import { formatMinorUnits, toHundredths } from '../domain/money'
 import {
-  orderRefusal,
+  frozenUnitsStillSold,
   planTransfer,
-  soldLessThanFrozen,
+  resumeRefusal,
   type BrandPlan,
+  type StillSold,
 } from '../domain/transfer-plan'
 import { renderReceiptPdf } from '../receipt/receipt-pdf'
 import { acceptShortfalls, findAcceptedShortfalls } from '../repositories/price-exceptions'
@@ -37,7 +38,9 @@ import { RemoteTimeoutError, settleWithLimit, upstreamRefusal, withDeadline } fr
 import {
   createTransferRepository,
   frozenLines,
+  isOwedNothing,
   LeaseLostError,
+  owedNothing,
   type StoredTransfer,
   type TransferBrandRow,
   type TransferStep,
@@ -106,9 +109,23 @@ const frozenFigures = (brand: TransferBrandRow) => ({
   tandemCommissionMinor: brand.tandem_commission_minor,
 })
 
-/** The brands owed a transfer, from the frozen transfer or, on a first attempt, from the plan. */
-function brandsToPay(transfer: StoredTransfer | null, planned: BrandPlan[] | null): BrandToPay[] {
-  if (transfer) return transfer.brands.filter(owesTransfer).map(toPay)
+/** How much of a brand's frozen units the order still sells (all of them on a first attempt). */
+type StillSoldOf = (brand: TransferBrandRow) => StillSold
+
+/**
+ * The brands owed a transfer, from the frozen transfer (those whose units are all still sold)
+ * or, on a first attempt, from the plan.
+ */
+function brandsToPay(
+  transfer: StoredTransfer | null,
+  planned: BrandPlan[] | null,
+  stillSold: StillSoldOf,
+): BrandToPay[] {
+  if (transfer) {
+    return transfer.brands
+      .filter((brand) => owesTransfer(brand) && stillSold(brand) === 'all')
+      .map(toPay)
+  }
   return (planned ?? [])
     .filter((brand) => brand.brandAmountMinor > 0)
     .map((brand) => ({
@@ -197,26 +214,16 @@ export function createTransferService(
   }
 
   /**
-   * Before a transfer frozen earlier goes on: the order still paid and standing, and no brand with
-   * a step left about to be ordered or paid for more units than the order still sells (an edit
-   * or refund since). 422 otherwise, and nothing more is done.
+   * Before a transfer frozen earlier goes on: the order still paid (422 otherwise, and nothing
+   * more is done), and how much of each brand's frozen units it still sells. A cancelled or
+   * refunded order goes on brand by brand, so that no brand is left without an answer.
    */
-  async function checkStillOwed(order: LinkedOrder, transfer: StoredTransfer): Promise<void> {
-    const refusal = orderRefusal(order)
+  async function stillSoldOf(order: LinkedOrder): Promise<StillSoldOf> {
+    const refusal = resumeRefusal(order)
     if (refusal !== null) throw new Refusal('business_rule', refusal)
     const input = await loadPlanInput(deps.db, order)
     if (!input) throw new Refusal('not_found', TRANSFER_ERRORS.creatorOrderNotFound)
-    const short = transfer.brands.find(
-      (brand) =>
-        (brand.brand_order_id === null || brand.paid_at === null || owesTransfer(brand)) &&
-        soldLessThanFrozen(input, brand.brand_store_shop, frozenLines(brand)),
-    )
-    if (short) {
-      throw new Refusal(
-        'business_rule',
-        `Creator order ${order.name} was refunded or edited since its transfer began: ${short.brand_store_shop} would be ordered or paid for more than is still sold, so nothing more is done`,
-      )
-    }
+    return (brand) => frozenUnitsStillSold(input, brand.brand_store_shop, frozenLines(brand))
   }
 
   /** Frozen figures once processing started (later rate changes never show); else the plan. */
@@ -296,6 +303,7 @@ export function createTransferService(
   function brandProcessing(
     transfer: StoredTransfer,
     order: LinkedOrder,
+    stillSold: StillSoldOf,
     payout: (brand: BrandToPay) => Promise<Payout>,
     lease: Lease,
     unsettled: { call: boolean },
@@ -357,8 +365,38 @@ export function createTransferService(
 
     return async (brand: TransferBrandRow) => {
       const shop = brand.brand_store_shop
+      if (isOwedNothing(brand)) return { brandStoreShop: shop, brandOrderId: null }
+      // Units refunded, removed or cancelled since the figures froze: a step left is refused (or,
+      // before the brand's order, the brand is owed nothing), after reconciling an unknown outcome.
+      const sold = stillSold(brand)
+      const refuse = (message: string) => () =>
+        Promise.reject(new Refusal('business_rule', message))
+      // Paying back what a brand was paid or told it was paid is issue #33's: refused, by name.
+      const oversold = refuse(
+        `Creator order ${order.name} was refunded, edited or cancelled since ${shop}'s order was made: that order holds more than is still sold, so ${shop} is neither marked paid nor paid for it by ${PRODUCT_NAME} (paying part of a brand order is not supported yet): agree what is owed with ${shop}`,
+      )
       // Checked before any brand's order was made (the same check, answered again).
-      const payoutOf = owesTransfer(brand) ? await payout(toPay(brand)) : null
+      const payoutOf = sold === 'all' && owesTransfer(brand) ? await payout(toPay(brand)) : null
+
+      const createBrandOrder = async (signal: AbortSignal) =>
+        (
+          await deps.commerce.createOrder(
+            shop,
+            {
+              lines: frozenLines(brand).map((line) => ({
+                variantId: line.brandVariantId,
+                quantity: line.quantity,
+              })),
+              currency: transfer.currency,
+              email: order.email,
+              shippingAddress: order.shippingAddress,
+              tags: [ORDER_TAG, transferTag(creatorOrderId)],
+              note: `${PRODUCT_NAME} transfer of creator order ${order.name} from ${order.storeShop}`,
+              inventoryBehaviour: 'DECREMENT_OBEYING_POLICY',
+            },
+            { signal },
+          )
+        ).id
 
       const brandOrderId =
         brand.brand_order_id ??
@@ -366,45 +404,40 @@ export function createTransferService(
           reconcile: async (pendingSince) =>
             (await deps.commerce.findOrderByTag(shop, transferTag(creatorOrderId), pendingSince))
               ?.id ?? null,
-          act: async (signal) =>
-            (
-              await deps.commerce.createOrder(
-                shop,
-                {
-                  lines: frozenLines(brand).map((line) => ({
-                    variantId: line.brandVariantId,
-                    quantity: line.quantity,
-                  })),
-                  currency: transfer.currency,
-                  email: order.email,
-                  shippingAddress: order.shippingAddress,
-                  tags: [ORDER_TAG, transferTag(creatorOrderId)],
-                  note: `${PRODUCT_NAME} transfer of creator order ${order.name} from ${order.storeShop}`,
-                  inventoryBehaviour: 'DECREMENT_OBEYING_POLICY',
-                },
-                { signal },
-              )
-            ).id,
-          record: (id) => ({ brand_order_id: id }),
+          act: {
+            // Nothing of it is sold any more: owed nothing, recorded so (not a failure), and the
+            // others go on. Some of it: its frozen figures no longer hold, so it waits, by name.
+            none: async () => null,
+            some: refuse(
+              `Creator order ${order.name} was refunded or edited since its transfer began: it now sells fewer of ${shop}'s units than its frozen figures pay for, so ${shop} is neither ordered nor paid (its figures stay as frozen)`,
+            ),
+            all: createBrandOrder,
+          }[sold],
+          record: (id) => (id === null ? owedNothing(brand) : { brand_order_id: id }),
         }))
+      if (brandOrderId === null) return { brandStoreShop: shop, brandOrderId: null }
 
       if (brand.paid_at === null) {
         await runStep(brand, 'markOrderAsPaid', {
           // Shopify refuses to mark a paid order as paid: read its status first.
           reconcile: async () =>
             (await deps.commerce.orderFinancialStatus(shop, brandOrderId)) === 'PAID' ? true : null,
-          act: async (signal) => {
-            await deps.commerce.markOrderAsPaid(shop, brandOrderId, { signal })
-            return true
-          },
+          act:
+            sold === 'all'
+              ? async (signal) => {
+                  await deps.commerce.markOrderAsPaid(shop, brandOrderId, { signal })
+                  return true
+                }
+              : oversold,
           record: () => ({ paid_at: timestamp() }),
         })
       }
 
-      if (payoutOf) {
+      // A brand owed a transfer is paid only while all its units are still sold (payoutOf).
+      if (owesTransfer(brand)) {
         await runStep(brand, 'createTransfer', {
           intent:
-            payoutOf.made === null
+            payoutOf?.made === null
               ? {
                   transfer_destination: payoutOf.destinationAccountId,
                   // A transfer frozen before settlement was recorded records it now.
@@ -426,28 +459,31 @@ export function createTransferService(
                   { creatorOrderId, shop, destinationAccountId: brand.transfer_destination },
                   { signal },
                 ),
-          act: async (signal) => {
-            if (payoutOf.made !== null) return payoutOf.made
-            // In the currency the charge settled in, as Stripe requires of a source_transaction.
-            const { settlement } = payoutOf
-            const created = await deps.payments.createTransfer(
-              {
-                amountMinor:
-                  brand.brand_amount_settlement_minor ??
-                  inSettlement(brand.brand_amount_minor, transfer.currency, settlement),
-                currency: brand.settlement_currency ?? settlement.currency,
-                destinationAccountId: payoutOf.destinationAccountId,
-                sourceTransaction: payoutOf.sourceTransaction,
-                // The same key on every attempt: a retry after a lost answer never pays twice.
-                idempotencyKey: `transfer:${creatorOrderId}:${shop}`,
-                transferGroup: transferGroupOf(creatorOrderId),
-                description: `${PRODUCT_NAME} transfer of creator order ${order.name} to ${shop}`,
-                metadata: transferMetadata(creatorOrderId, shop),
-              },
-              { signal },
-            )
-            return created.id
-          },
+          act:
+            payoutOf === null
+              ? oversold
+              : async (signal) => {
+                  if (payoutOf.made !== null) return payoutOf.made
+                  // In the currency the charge settled in, as Stripe requires of a source_transaction.
+                  const { settlement } = payoutOf
+                  const created = await deps.payments.createTransfer(
+                    {
+                      amountMinor:
+                        brand.brand_amount_settlement_minor ??
+                        inSettlement(brand.brand_amount_minor, transfer.currency, settlement),
+                      currency: brand.settlement_currency ?? settlement.currency,
+                      destinationAccountId: payoutOf.destinationAccountId,
+                      sourceTransaction: payoutOf.sourceTransaction,
+                      // The same key on every attempt: a retry after a lost answer never pays twice.
+                      idempotencyKey: `transfer:${creatorOrderId}:${shop}`,
+                      transferGroup: transferGroupOf(creatorOrderId),
+                      description: `${PRODUCT_NAME} transfer of creator order ${order.name} to ${shop}`,
+                      metadata: transferMetadata(creatorOrderId, shop),
+                    },
+                    { signal },
+                  )
+                  return created.id
+                },
           record: (id) => ({ payment_transfer_id: id }),
         })
       }
@@ -531,10 +567,10 @@ export function createTransferService(
       if (existing && leaseHeld(existing, timestamp())) {
         throw new Refusal('conflict', TRANSFER_IN_PROGRESS)
       }
-      if (existing) await checkStillOwed(order, existing)
+      const stillSold: StillSoldOf = existing ? await stillSoldOf(order) : () => 'all'
       const planned = existing ? null : await plan(order)
       // Whether every brand still owed can be paid, before anything is frozen or ordered.
-      const owed = brandsToPay(existing, planned)
+      const owed = brandsToPay(existing, planned, stillSold)
       const payout = payoutChecks({ db: deps.db, payments: deps.payments, remote }, order)
       const refused = (await settleWithLimit(owed, timing.brandConcurrency, payout)).find(
         (outcome) => outcome.status === 'rejected',
@@ -563,7 +599,7 @@ export function createTransferService(
         const outcomes = await settleWithLimit(
           claimed.brands,
           timing.brandConcurrency,
-          brandProcessing(claimed, order, payout, lease, unsettled),
+          brandProcessing(claimed, order, stillSold, payout, lease, unsettled),
         )
         const failures = outcomes.flatMap((outcome) =>
           outcome.status === 'rejected' ? [outcome.reason as unknown] : [],
@@ -574,10 +610,20 @@ export function createTransferService(
         if (failures.length > 0) throw failures[0]
         const processedAt = timestamp()
         await lease.complete(processedAt)
-        const brandOrders = outcomes.flatMap((outcome) =>
+        const settled = outcomes.flatMap((outcome) =>
           outcome.status === 'fulfilled' ? [outcome.value] : [],
         )
-        await actor.audit(id, { status: 'COMPLETED', brandOrders: brandOrders.length })
+        const brandOrders = settled.flatMap(({ brandStoreShop, brandOrderId }) =>
+          brandOrderId === null ? [] : [{ brandStoreShop, brandOrderId }],
+        )
+        await actor.audit(id, {
+          status: 'COMPLETED',
+          brandOrders: brandOrders.length,
+          // Brands whose units were all taken off before their order: not ordered, not paid.
+          owedNothing: settled
+            .filter((brand) => brand.brandOrderId === null)
+            .map((brand) => brand.brandStoreShop),
+        })
         return { creatorOrderId: orderGid(id), status: 'COMPLETED', processedAt, brandOrders }
       } catch (error) {
         // Never a false COMPLETED: a request overtaken while held up says so.
