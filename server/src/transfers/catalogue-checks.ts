@@ -9,16 +9,13 @@ import {
 } from '../domain/catalogue-check'
 import type { BrandPlan } from '../domain/transfer-plan'
 import type { LinkedOrder } from './linked-order'
-import { settleWithLimit, upstreamRefusal } from './remote-call'
+import { settleWithLimit, upstreamRefusal, type Remote } from './remote-call'
 
 // The catalogue checks of a planned transfer (INTEGRATIONS.md "Links between stores"): each
 // brand's store is read for the variants its lines name, as it sells them now, and each line is
 // checked against it. Brands are read at once, at most 8 together, like processing's steps.
 
 const BRANDS_READ_AT_ONCE = 8
-
-/** Runs a call to the platform within the caller's deadline. */
-type Remote = <T>(call: (signal: AbortSignal) => Promise<T>) => Promise<T>
 
 /** The brand lines of the plan in the order's line order, with what the order says of each. */
 function linesToCheck(order: LinkedOrder, brands: BrandPlan[]): LineToCheck[] {

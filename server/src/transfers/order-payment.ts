@@ -8,6 +8,7 @@ import {
 import type { Db } from '../db/connect'
 import { Refusal } from '../domain/errors'
 import { convertMinorUnits, formatMinorUnits } from '../domain/money'
+import type { Remote } from './remote-call'
 
 // The creator order's payment as Stripe reports it: the PaymentIntent must be this order's (its
 // platform-written metadata names the shop and order, and Tandem holds it for no other order),
@@ -32,9 +33,6 @@ export interface OrderPayment {
   /** The transfers Stripe lists from the charge in the order's group, oldest first. */
   fromCharge: MadeTransfer[]
 }
-
-/** Runs a call to Stripe within the caller's deadline. */
-export type Remote = <T>(call: (signal: AbortSignal) => Promise<T>) => Promise<T>
 
 /** An amount of the order's currency in the settlement currency, at the charge's own rate. */
 export const inSettlement = (minor: number, orderCurrency: string, settlement: Settlement) =>

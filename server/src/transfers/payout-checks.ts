@@ -9,10 +9,9 @@ import {
   inSettlement,
   readOrderPayment,
   type OrderPayment,
-  type Remote,
   type Settlement,
 } from './order-payment'
-import { upstreamRefusal } from './remote-call'
+import { upstreamRefusal, type Remote } from './remote-call'
 
 // Whether each brand can be paid, asked of Stripe before anything is ordered or paid
 // (INTEGRATIONS.md "Stripe"), and how a brand's transfer is found again in Stripe. Refusals name

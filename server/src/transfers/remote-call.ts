@@ -35,6 +35,9 @@ export async function withDeadline<T>(
   }
 }
 
+/** Runs a call to Shopify or Stripe within the caller's deadline (withDeadline, bound to it). */
+export type Remote = <T>(call: (signal: AbortSignal) => Promise<T>) => Promise<T>
+
 /** Runs `work` on every item, at most `limit` at once; settles like Promise.allSettled. */
 export async function settleWithLimit<T, R>(
   items: readonly T[],

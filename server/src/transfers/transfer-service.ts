@@ -1,23 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { ORDER_TAG, TRANSFER_ERRORS, type CallAnswer } from '@shared/contract'
 import { PRODUCT_NAME } from '@shared/product'
-import { recordAudit } from '../audit/audit-log'
 import type { RouteDeps } from '../deps'
-import type { PriceShortfall } from '../domain/catalogue-check'
 import { Refusal } from '../domain/errors'
-import { formatMinorUnits, toHundredths } from '../domain/money'
-import {
-  frozenUnitsStillSold,
-  planTransfer,
-  resumeRefusal,
-  type BrandPlan,
-  type StillSold,
-} from '../domain/transfer-plan'
+import { toHundredths } from '../domain/money'
+import type { BrandPlan } from '../domain/transfer-plan'
 import { renderReceiptPdf } from '../receipt/receipt-pdf'
-import { acceptShortfalls, findAcceptedShortfalls } from '../repositories/price-exceptions'
-import { checkLinesAgainstCatalogues } from './catalogue-checks'
-import { linkOrder, type LinkedOrder } from './linked-order'
-import { orderGid, orderNumber } from './order-gid'
+import type { LinkedOrder } from './linked-order'
+import { orderGid } from './order-gid'
 import {
   findBrandTransfer,
   payoutChecks,
@@ -29,11 +19,10 @@ import {
 import {
   holdPaymentIntent,
   inSettlement,
-  readOrderPayment,
   settlementColumns,
   type OrderPayment,
 } from './order-payment'
-import { loadPlanInput } from './plan-input'
+import { acceptPriceException } from './price-exception'
 import { RemoteTimeoutError, settleWithLimit, upstreamRefusal, withDeadline } from './remote-call'
 import {
   createTransferRepository,
@@ -45,14 +34,9 @@ import {
   type TransferBrandRow,
   type TransferStep,
 } from './transfer-repository'
+import { createTransferPlanning, type StillSoldOf } from './transfer-planning'
 import { transferTiming } from './transfer-timing'
-import {
-  creatorOrderOf,
-  previewOf,
-  receiptDataOf,
-  settledFiguresOf,
-  type TransferView,
-} from './transfer-view'
+import { creatorOrderOf, previewOf, receiptDataOf } from './transfer-view'
 
 // Processing a creator order into brand orders and payments, exactly once whatever fails
 // (INTEGRATIONS.md "Exactly once"). Each remote step records its intent before the call and its
@@ -110,7 +94,6 @@ const frozenFigures = (brand: TransferBrandRow) => ({
 })
 
 /** How much of a brand's frozen units the order still sells (all of them on a first attempt). */
-type StillSoldOf = (brand: TransferBrandRow) => StillSold
 
 /**
  * The brands owed a transfer, from the frozen transfer (those whose units are all still sold)
@@ -146,112 +129,8 @@ export function createTransferService(
   const remote = <T>(call: (signal: AbortSignal) => Promise<T>) =>
     withDeadline(timing.remoteTimeoutMs, call)
 
-  /** The order and its transfer, if processing ever started; 404 for an unknown order. */
-  async function loadOrder(creatorOrderId: string) {
-    const id = orderNumber(creatorOrderId)
-    const [order, transfer] =
-      id === null
-        ? [null, null]
-        : await Promise.all([
-            remote(() => deps.commerce.findCreatorOrder(id)).catch((error: unknown) => {
-              throw upstreamRefusal('Creator order lookup failed', 'commerce platform', error)
-            }),
-            transfers.find(String(id)),
-          ])
-    if (!order) throw new Refusal('not_found', TRANSFER_ERRORS.creatorOrderNotFound)
-    return { order: await linkOrder(deps.db, order), transfer }
-  }
-
-  /**
-   * The per-brand figures of an order that was never processed (404 or 422 when there are none),
-   * and what is wrong with its lines as the brands' stores sell them, less `accepted`.
-   */
-  async function planAndCheck(order: LinkedOrder, accepted: readonly PriceShortfall[]) {
-    const input = await loadPlanInput(deps.db, order)
-    if (!input) throw new Refusal('not_found', TRANSFER_ERRORS.creatorOrderNotFound)
-    const result = planTransfer(input)
-    if (!result.ok) {
-      throw new Refusal(
-        'business_rule',
-        result.error === 'orderNotTransferable' ? result.message : TRANSFER_ERRORS[result.error],
-      )
-    }
-    const failures = await checkLinesAgainstCatalogues(
-      { commerce: deps.commerce, remote },
-      order,
-      result.brands,
-      accepted,
-      () => chargeSettlement(order),
-    )
-    return { brands: result.brands, failures }
-  }
-
-  /**
-   * How the order's charge settled (Stripe's rate into the platform's currency), for comparing
-   * its prices with a brand's in that currency; null when the order has no payment to read.
-   */
-  async function chargeSettlement(order: LinkedOrder) {
-    if (!order.paymentIntentId) return null
-    const read = await readOrderPayment(
-      { db: deps.db, payments: deps.payments, remote },
-      order,
-      order.paymentIntentId,
-      transferGroupOf(String(order.id)),
-    ).catch((error: unknown) => {
-      throw upstreamRefusal('Payment intent lookup failed', 'payment provider', error)
-    })
-    return 'settlement' in read ? read.settlement : null
-  }
-
-  /** The plan, refused whole when a line fails the catalogue checks: no brand is ordered or paid. */
-  async function plan(order: LinkedOrder): Promise<BrandPlan[]> {
-    const accepted = await findAcceptedShortfalls(deps.db, String(order.id))
-    const { brands, failures } = await planAndCheck(order, accepted)
-    if (failures.length > 0) {
-      throw new Refusal('business_rule', failures.map((failure) => failure.message).join('; '))
-    }
-    return brands
-  }
-
-  /**
-   * Before a transfer frozen earlier goes on: the order still paid (422 otherwise, and nothing
-   * more is done), and how much of each brand's frozen units it still sells. A cancelled or
-   * refunded order goes on brand by brand, so that no brand is left without an answer.
-   */
-  async function stillSoldOf(order: LinkedOrder): Promise<StillSoldOf> {
-    const refusal = resumeRefusal(order)
-    if (refusal !== null) throw new Refusal('business_rule', refusal)
-    const input = await loadPlanInput(deps.db, order)
-    if (!input) throw new Refusal('not_found', TRANSFER_ERRORS.creatorOrderNotFound)
-    return (brand) => frozenUnitsStillSold(input, brand.brand_store_shop, frozenLines(brand))
-  }
-
-  /** Frozen figures once processing started (later rate changes never show); else the plan. */
-  async function view(creatorOrderId: string): Promise<TransferView> {
-    const { order, transfer } = await loadOrder(creatorOrderId)
-    if (transfer) {
-      return {
-        order,
-        status: transfer.status,
-        processedAt: transfer.processed_at,
-        brands: transfer.brands.map((brand) => ({
-          brandStoreShop: brand.brand_store_shop,
-          brandOrderId: brand.brand_order_id,
-          brandAmountMinor: brand.brand_amount_minor,
-          creatorCommissionMinor: brand.creator_commission_minor,
-          tandemCommissionMinor: brand.tandem_commission_minor,
-          settlement: settledFiguresOf(brand),
-        })),
-      }
-    }
-    const brands = await plan(order)
-    return {
-      order,
-      status: 'NOT_STARTED',
-      processedAt: null,
-      brands: brands.map((brand) => ({ ...brand, brandOrderId: null })),
-    }
-  }
+  const planning = createTransferPlanning(deps, transfers, remote)
+  const { loadOrder, plan, stillSoldOf, view } = planning
 
   /**
    * Freezes the figures on the first attempt, in the order's currency and in the one its charge
@@ -501,55 +380,8 @@ export function createTransferService(
       return renderReceiptPdf(receiptDataOf(await view(creatorOrderId), timestamp()))
     },
 
-    /**
-     * Accepts, for an order not yet processed, its lines priced below their brands' prices as
-     * they stand now, with the administrator's reason (audited in the same transaction). Every
-     * other check still applies, and a price that changes afterwards is checked again.
-     */
-    async acceptPriceException(creatorOrderId: string, reason: string, adminEmail: string | null) {
-      const { order, transfer } = await loadOrder(creatorOrderId)
-      const id = String(order.id)
-      if (transfer) {
-        throw new Refusal(
-          'conflict',
-          `Creator order ${order.name} was processed already (${transfer.status}): its figures are frozen, and no price exception applies to it`,
-        )
-      }
-      const { failures } = await planAndCheck(order, [])
-      const shortfalls = failures.flatMap((failure) =>
-        failure.kind === 'price' ? [failure.shortfall] : [],
-      )
-      if (shortfalls.length === 0) {
-        throw new Refusal(
-          'business_rule',
-          `No line of creator order ${order.name} is priced below its brand's price: there is no price exception to accept`,
-        )
-      }
-      const acceptedAt = timestamp()
-      await deps.db.transaction().execute(async (trx) => {
-        await acceptShortfalls(trx, {
-          creatorOrderId: id,
-          shortfalls,
-          reason,
-          acceptedBy: adminEmail,
-          acceptedAt,
-        })
-        await recordAudit(trx, deps.now(), {
-          actorEmail: adminEmail,
-          action: 'transfer.accept-price-exception',
-          target: id,
-          details: {
-            reason,
-            lines: shortfalls.map((line) => ({
-              lineItemId: line.lineItemId,
-              price: `${formatMinorUnits(line.priceMinor, line.currency)} ${line.currency}`,
-              brandPrice: `${formatMinorUnits(line.brandPriceMinor, line.brandCurrency)} ${line.brandCurrency}`,
-            })),
-          },
-        })
-      })
-      return { creatorOrderId: orderGid(id), acceptedLines: shortfalls.length, acceptedAt }
-    },
+    acceptPriceException: (creatorOrderId: string, reason: string, adminEmail: string | null) =>
+      acceptPriceException({ ...deps, planning }, { creatorOrderId, reason, adminEmail }),
 
     /**
      * Freezes the plan on the first attempt, then runs every brand's steps (several brands at

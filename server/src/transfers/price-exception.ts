@@ -1,0 +1,64 @@
+import { recordAudit } from '../audit/audit-log'
+import type { RouteDeps } from '../deps'
+import { Refusal } from '../domain/errors'
+import { formatMinorUnits } from '../domain/money'
+import { acceptShortfalls } from '../repositories/price-exceptions'
+import { orderGid } from './order-gid'
+import type { TransferPlanning } from './transfer-planning'
+
+// The one override of the catalogue checks (INTEGRATIONS.md "Links between stores"): an
+// administrator accepts one order's lines priced below their brands' prices, with a reason.
+
+/**
+ * Accepts, for an order not yet processed, its lines priced below their brands' prices as
+ * they stand now, with the administrator's reason (audited in the same transaction). Every
+ * other check still applies, and a price that changes afterwards is checked again.
+ */
+export async function acceptPriceException(
+  deps: Pick<RouteDeps, 'db' | 'now'> & { planning: TransferPlanning },
+  request: { creatorOrderId: string; reason: string; adminEmail: string | null },
+) {
+  const { creatorOrderId, reason, adminEmail } = request
+  const { order, transfer } = await deps.planning.loadOrder(creatorOrderId)
+  const id = String(order.id)
+  if (transfer) {
+    throw new Refusal(
+      'conflict',
+      `Creator order ${order.name} was processed already (${transfer.status}): its figures are frozen, and no price exception applies to it`,
+    )
+  }
+  const { failures } = await deps.planning.planAndCheck(order, [])
+  const shortfalls = failures.flatMap((failure) =>
+    failure.kind === 'price' ? [failure.shortfall] : [],
+  )
+  if (shortfalls.length === 0) {
+    throw new Refusal(
+      'business_rule',
+      `No line of creator order ${order.name} is priced below its brand's price: there is no price exception to accept`,
+    )
+  }
+  const acceptedAt = deps.now().toISOString()
+  await deps.db.transaction().execute(async (trx) => {
+    await acceptShortfalls(trx, {
+      creatorOrderId: id,
+      shortfalls,
+      reason,
+      acceptedBy: adminEmail,
+      acceptedAt,
+    })
+    await recordAudit(trx, deps.now(), {
+      actorEmail: adminEmail,
+      action: 'transfer.accept-price-exception',
+      target: id,
+      details: {
+        reason,
+        lines: shortfalls.map((line) => ({
+          lineItemId: line.lineItemId,
+          price: `${formatMinorUnits(line.priceMinor, line.currency)} ${line.currency}`,
+          brandPrice: `${formatMinorUnits(line.brandPriceMinor, line.brandCurrency)} ${line.brandCurrency}`,
+        })),
+      },
+    })
+  })
+  return { creatorOrderId: orderGid(id), acceptedLines: shortfalls.length, acceptedAt }
+}

@@ -1,0 +1,150 @@
+import { TRANSFER_ERRORS } from '@shared/contract'
+import type { RouteDeps } from '../deps'
+import type { PriceShortfall } from '../domain/catalogue-check'
+import { Refusal } from '../domain/errors'
+import {
+  frozenUnitsStillSold,
+  planTransfer,
+  resumeRefusal,
+  type BrandPlan,
+  type StillSold,
+} from '../domain/transfer-plan'
+import { findAcceptedShortfalls } from '../repositories/price-exceptions'
+import { checkLinesAgainstCatalogues } from './catalogue-checks'
+import { linkOrder, type LinkedOrder } from './linked-order'
+import { orderNumber } from './order-gid'
+import { readOrderPayment } from './order-payment'
+import { transferGroupOf } from './payout-checks'
+import { loadPlanInput } from './plan-input'
+import { upstreamRefusal, type Remote } from './remote-call'
+import {
+  frozenLines,
+  type createTransferRepository,
+  type TransferBrandRow,
+} from './transfer-repository'
+import { settledFiguresOf, type TransferView } from './transfer-view'
+
+// What a creator order's transfer would be, or is: the order as Shopify has it with Tandem's
+// links, its plan checked against the brands' stores (refused whole when a line fails), and, once
+// frozen, the figures that processing keeps to. Preview, receipt, processing and price exceptions
+// all read an order through this.
+
+/** How much of a frozen brand's units the order still sells. */
+export type StillSoldOf = (brand: TransferBrandRow) => StillSold
+
+export function createTransferPlanning(
+  deps: Pick<RouteDeps, 'db' | 'commerce' | 'payments'>,
+  transfers: ReturnType<typeof createTransferRepository>,
+  remote: Remote,
+) {
+  /** The order and its transfer, if processing ever started; 404 for an unknown order. */
+  async function loadOrder(creatorOrderId: string) {
+    const id = orderNumber(creatorOrderId)
+    const [order, transfer] =
+      id === null
+        ? [null, null]
+        : await Promise.all([
+            remote(() => deps.commerce.findCreatorOrder(id)).catch((error: unknown) => {
+              throw upstreamRefusal('Creator order lookup failed', 'commerce platform', error)
+            }),
+            transfers.find(String(id)),
+          ])
+    if (!order) throw new Refusal('not_found', TRANSFER_ERRORS.creatorOrderNotFound)
+    return { order: await linkOrder(deps.db, order), transfer }
+  }
+
+  /**
+   * The per-brand figures of an order that was never processed (404 or 422 when there are none),
+   * and what is wrong with its lines as the brands' stores sell them, less `accepted`.
+   */
+  async function planAndCheck(order: LinkedOrder, accepted: readonly PriceShortfall[]) {
+    const input = await loadPlanInput(deps.db, order)
+    if (!input) throw new Refusal('not_found', TRANSFER_ERRORS.creatorOrderNotFound)
+    const result = planTransfer(input)
+    if (!result.ok) {
+      throw new Refusal(
+        'business_rule',
+        result.error === 'orderNotTransferable' ? result.message : TRANSFER_ERRORS[result.error],
+      )
+    }
+    const failures = await checkLinesAgainstCatalogues(
+      { commerce: deps.commerce, remote },
+      order,
+      result.brands,
+      accepted,
+      () => chargeSettlement(order),
+    )
+    return { brands: result.brands, failures }
+  }
+
+  /**
+   * How the order's charge settled (Stripe's rate into the platform's currency), for comparing
+   * its prices with a brand's in that currency; null when the order has no payment to read.
+   */
+  async function chargeSettlement(order: LinkedOrder) {
+    if (!order.paymentIntentId) return null
+    const read = await readOrderPayment(
+      { db: deps.db, payments: deps.payments, remote },
+      order,
+      order.paymentIntentId,
+      transferGroupOf(String(order.id)),
+    ).catch((error: unknown) => {
+      throw upstreamRefusal('Payment intent lookup failed', 'payment provider', error)
+    })
+    return 'settlement' in read ? read.settlement : null
+  }
+
+  /** The plan, refused whole when a line fails the catalogue checks: no brand is ordered or paid. */
+  async function plan(order: LinkedOrder): Promise<BrandPlan[]> {
+    const accepted = await findAcceptedShortfalls(deps.db, String(order.id))
+    const { brands, failures } = await planAndCheck(order, accepted)
+    if (failures.length > 0) {
+      throw new Refusal('business_rule', failures.map((failure) => failure.message).join('; '))
+    }
+    return brands
+  }
+
+  /**
+   * Before a transfer frozen earlier goes on: the order still paid (422 otherwise, and nothing
+   * more is done), and how much of each brand's frozen units it still sells. A cancelled or
+   * refunded order goes on brand by brand, so that no brand is left without an answer.
+   */
+  async function stillSoldOf(order: LinkedOrder): Promise<StillSoldOf> {
+    const refusal = resumeRefusal(order)
+    if (refusal !== null) throw new Refusal('business_rule', refusal)
+    const input = await loadPlanInput(deps.db, order)
+    if (!input) throw new Refusal('not_found', TRANSFER_ERRORS.creatorOrderNotFound)
+    return (brand) => frozenUnitsStillSold(input, brand.brand_store_shop, frozenLines(brand))
+  }
+
+  /** Frozen figures once processing started (later rate changes never show); else the plan. */
+  async function view(creatorOrderId: string): Promise<TransferView> {
+    const { order, transfer } = await loadOrder(creatorOrderId)
+    if (transfer) {
+      return {
+        order,
+        status: transfer.status,
+        processedAt: transfer.processed_at,
+        brands: transfer.brands.map((brand) => ({
+          brandStoreShop: brand.brand_store_shop,
+          brandOrderId: brand.brand_order_id,
+          brandAmountMinor: brand.brand_amount_minor,
+          creatorCommissionMinor: brand.creator_commission_minor,
+          tandemCommissionMinor: brand.tandem_commission_minor,
+          settlement: settledFiguresOf(brand),
+        })),
+      }
+    }
+    const brands = await plan(order)
+    return {
+      order,
+      status: 'NOT_STARTED',
+      processedAt: null,
+      brands: brands.map((brand) => ({ ...brand, brandOrderId: null })),
+    }
+  }
+
+  return { loadOrder, planAndCheck, plan, stillSoldOf, view }
+}
+
+export type TransferPlanning = ReturnType<typeof createTransferPlanning>
