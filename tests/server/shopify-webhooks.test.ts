@@ -12,6 +12,7 @@ import {
   startListeningServer,
   startServerUnderTest,
   syncProducts,
+  type ServerOptions,
   type ServerUnderTest,
 } from './support/server-under-test'
 
@@ -28,8 +29,8 @@ let server: ServerUnderTest
 afterEach(() => server.close())
 
 /** A listening server, so that the emulator's webhooks reach it: its port. */
-async function startListening() {
-  const listening = await startListeningServer()
+async function startListening(options: ServerOptions = {}) {
+  const listening = await startListeningServer(options)
   server = listening
   return listening.port
 }
@@ -38,7 +39,13 @@ const sign = (body: string, secret: string) =>
   createHmac('sha256', secret).update(body).digest('base64')
 
 /** A delivery signed with the shop's client secret, as Shopify signs it. */
-function webhook(shop: string, topic: string, payload: object | string, secret = MAYA_SECRET) {
+function webhook(
+  shop: string,
+  topic: string,
+  payload: object | string,
+  secret = MAYA_SECRET,
+  id = randomUUID(),
+) {
   const body = typeof payload === 'string' ? payload : JSON.stringify(payload)
   return server.app.inject({
     method: 'POST',
@@ -47,7 +54,7 @@ function webhook(shop: string, topic: string, payload: object | string, secret =
       'content-type': 'application/json',
       'x-shopify-shop-domain': shop,
       'x-shopify-topic': topic,
-      'x-shopify-webhook-id': randomUUID(),
+      'x-shopify-webhook-id': id,
       'x-shopify-hmac-sha256': sign(body, secret),
     },
     payload: body,
@@ -239,11 +246,24 @@ describe('app/uninstalled', () => {
     // A genuine body from an earlier uninstall, sent again under a new webhook id.
     const replayed = await webhook(MAYA, 'app/uninstalled', MAYA_SHOP)
     expect(replayed.statusCode).toBe(200)
-    // Shopify was asked, answered that the app is installed, and Tandem kept the shop.
-    await expect.poll(() => server.shopify.calls(MAYA, 'currentAppInstallation')).toBe(asked + 1)
-    // Its answer is acted on after it arrives: a moment for a wrong decision to show.
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    // Shopify was asked before the answer, said that the app is installed, and Tandem kept the shop.
+    expect(server.shopify.calls(MAYA, 'currentAppInstallation')).toBe(asked + 1)
     expect(await connection(MAYA)).toMatchObject({ state: 'CONNECTED', message: null })
+  })
+
+  it('is answered 503 within Shopify’s 5 s when Shopify is slow to confirm it', async () => {
+    server = await startServerUnderTest()
+    expect(await testConnection(MAYA)).toMatchObject({ state: 'CONNECTED' })
+    server.shopify.script({ operation: 'currentAppInstallation', mode: 'delay', delayMs: 8000 })
+    const started = Date.now()
+    const slow = await webhook(MAYA, 'app/uninstalled', MAYA_SHOP)
+    expect(Date.now() - started).toBeLessThan(4000)
+    expect(slow.statusCode).toBe(503)
+    expect(slow.json().message).toBe(
+      `Shopify could not confirm that the app was uninstalled from ${MAYA}: send the webhook again`,
+    )
+    expect((await state()).deliveries).toEqual([])
+    expect(await connection(MAYA)).toMatchObject({ state: 'CONNECTED' })
   })
 
   it('disconnects the shop when Shopify uninstalled the app, which then refuses it a token', async () => {
@@ -256,6 +276,77 @@ describe('app/uninstalled', () => {
       state: 'ERROR',
       message: `Shopify refused a token for ${MAYA}: The application is not installed on this shop.`,
     })
+  })
+
+  /** A listening server whose Shopify emulator's log (its webhook attempts) the test reads. */
+  async function startLogged() {
+    const logged: string[] = []
+    const port = await startListening({ shopifyEmulator: { log: (line) => logged.push(line) } })
+    expect(await testConnection(MAYA)).toMatchObject({ state: 'CONNECTED' })
+    await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(2)
+    return { logged, port }
+  }
+  const uninstallsRecorded = () =>
+    server.db
+      .selectFrom('webhook_deliveries')
+      .select(['shop', 'topic'])
+      .where('topic', '=', 'app/uninstalled')
+      .execute()
+
+  const tokenHeld = async () =>
+    Boolean(
+      (
+        await server.db
+          .selectFrom('shop_connections')
+          .select('access_token_sealed')
+          .where('shop', '=', MAYA)
+          .executeTakeFirst()
+      )?.access_token_sealed,
+    )
+
+  it('is answered 503 and not recorded while Shopify cannot confirm it; Shopify’s retry then disconnects the shop', async () => {
+    const { logged, port } = await startLogged()
+    // Shopify's token endpoint has a bad moment just as the merchant uninstalls the app.
+    server.shopify.script({ operation: 'access_token', mode: 'error', status: 503 })
+    await server.shopify.uninstall(MAYA)
+    expect(logged.filter((line) => line.startsWith('webhook app/uninstalled'))).toEqual([
+      `webhook app/uninstalled to http://127.0.0.1:${port}/webhooks/shopify failed (HTTP 503), attempt 2 in 200 ms`,
+    ])
+    await expect.poll(() => connection(MAYA)).toMatchObject({ state: 'NOT_CONNECTED' })
+    expect(await uninstallsRecorded()).toEqual([{ shop: MAYA, topic: 'app/uninstalled' }])
+  })
+
+  it('is not confirmed by a 429 of Shopify’s token endpoint: answered 503, and acted on when sent again', async () => {
+    const { logged } = await startLogged()
+    // Shopify limits the token endpoint through its three attempts and the resend below.
+    server.shopify.script({ operation: 'access_token', mode: 'throttle429', times: 4 })
+    await server.shopify.uninstall(MAYA)
+    await expect
+      .poll(() => logged.some((line) => line.endsWith('giving up')), { timeout: 5000 })
+      .toBe(true)
+    // Not forgotten: the console shows the failed renewal, and Tandem keeps the shop's token.
+    expect(await connection(MAYA)).toMatchObject({
+      state: 'ERROR',
+      message: `Shopify refused a token for ${MAYA}: HTTP 429`,
+    })
+    expect(await tokenHeld()).toBe(true)
+    expect(await uninstallsRecorded()).toEqual([])
+
+    const id = randomUUID()
+    const limited = await webhook(MAYA, 'app/uninstalled', MAYA_SHOP, MAYA_SECRET, id)
+    expect(limited.statusCode).toBe(503)
+    expect(limited.json()).toEqual({
+      error: 'unavailable',
+      message: `Shopify could not confirm that the app was uninstalled from ${MAYA}: send the webhook again`,
+    })
+    expect(await uninstallsRecorded()).toEqual([])
+    // The same delivery sent again, as Shopify retries it, now that Shopify answers.
+    const again = await webhook(MAYA, 'app/uninstalled', MAYA_SHOP, MAYA_SECRET, id)
+    expect(again.statusCode).toBe(200)
+    expect(again.json()).toEqual({ received: true })
+    expect(await connection(MAYA)).toMatchObject({ state: 'NOT_CONNECTED' })
+    expect(await tokenHeld()).toBe(false)
+    expect(await uninstallsRecorded()).toEqual([{ shop: MAYA, topic: 'app/uninstalled' }])
   })
 
   it('asks nothing of a shop Tandem never connected, which stays unconnected', async () => {

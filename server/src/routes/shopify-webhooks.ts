@@ -1,19 +1,21 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { SHOP_DOMAIN_PATTERN, type ShopType } from '@shared/contract'
+import { CommerceError } from '../adapters/commerce/commerce-port'
 import { webhookHmacValid } from '../adapters/commerce/shopify/shopify-hmac'
 import { readWebhookPayload } from '../adapters/commerce/shopify/shopify-webhook-payloads'
 import { subscribedTo, WEBHOOK_PATH } from '../adapters/commerce/shopify/shopify-webhooks'
 import type { RouteDeps } from '../deps'
 import { HttpError } from '../http/errors'
 import { findAppConfig } from '../repositories/app-configs'
-import { actOnWebhook } from '../webhooks/shopify-webhook-actions'
+import { actOnUninstall, actOnWebhook } from '../webhooks/shopify-webhook-actions'
 
 // POST /webhooks/shopify: what connected shops tell Tandem. Authenticated by Shopify's signature
 // of the raw body with the shop's client secret, not by an admin token. Anyone can post here, so
 // the headers are checked before a byte of the body is read, bodies are bounded one by one and
 // all together while unauthenticated, and a signed body is believed only for its own topic.
-// Each delivery is answered at once and acted on after (Shopify gives up on an answer slower than
-// 5 s and sends it again); a delivery Shopify repeats, same X-Shopify-Webhook-Id, is ignored.
+// A delivery is recorded, and so never acted on twice (Shopify repeats it under the same
+// X-Shopify-Webhook-Id), only once it is safe: an uninstall once acted on, any other topic at
+// once, acted on after the answer (Shopify gives up on an answer slower than 5 s).
 
 /**
  * Shopify documents no cap for HTTPS deliveries; its EventBridge deliveries stop at 1,000,000
@@ -35,6 +37,9 @@ const BAD_SIGNATURE =
 
 const BUSY =
   'Tandem is receiving too many webhook bodies at once: Shopify sends this one again later'
+
+const unconfirmed = (shop: string) =>
+  `Shopify could not confirm that the app was uninstalled from ${shop}: send the webhook again`
 
 /** What the headers said, checked before the body was read. */
 interface Delivery {
@@ -115,17 +120,27 @@ export function registerShopifyWebhookRoute(app: FastifyInstance, deps: RouteDep
         request.log.warn({ shop, topic, webhookId }, read.refusal)
         throw new HttpError(400, read.refusal)
       }
+      if (read.payload.topic === 'app/uninstalled') {
+        await actOnUninstall(deps, shop, request.log).catch((error: unknown) => {
+          if (!(error instanceof CommerceError)) throw error
+          request.log.warn({ shop, webhookId, reason: error.message }, 'uninstall not confirmed')
+          throw new HttpError(503, unconfirmed(shop))
+        })
+      }
       const first = await deps.db
         .insertInto('webhook_deliveries')
         .values({ webhook_id: webhookId, shop, topic, received_at: deps.now().toISOString() })
         .onConflict((conflict) => conflict.column('webhook_id').doNothing())
         .executeTakeFirst()
       if (first.numInsertedOrUpdatedRows === 0n) return reply.send({ received: 'again, ignored' })
-      setImmediate(() => {
-        actOnWebhook(deps, shop, read.payload, request.log).catch((error: unknown) =>
-          request.log.error({ shop, topic, webhookId, error }, 'a Shopify webhook failed'),
-        )
-      })
+      const payload = read.payload
+      if (payload.topic !== 'app/uninstalled') {
+        setImmediate(() => {
+          actOnWebhook(deps, shop, payload, request.log).catch((error: unknown) =>
+            request.log.error({ shop, topic, webhookId, error }, 'a Shopify webhook failed'),
+          )
+        })
+      }
       return reply.send({ received: true })
     })
   })

@@ -107,9 +107,11 @@ export const syncProducts = (server: ServerUnderTest, storeShop: string) =>
  * A server listening on its public URL, so that the emulators' webhooks and redirects reach it;
  * answers it with its port.
  */
-export async function startListeningServer(): Promise<ServerUnderTest & { port: number }> {
+export async function startListeningServer(
+  options: ServerOptions = {},
+): Promise<ServerUnderTest & { port: number }> {
   const port = await freePort()
-  const server = await startServerUnderTest({ publicUrl: `http://127.0.0.1:${port}` })
+  const server = await startServerUnderTest({ ...options, publicUrl: `http://127.0.0.1:${port}` })
   await server.app.listen({ host: '127.0.0.1', port })
   return Object.assign(server, { port })
 }
