@@ -90,6 +90,7 @@ export interface ServerOptions {
   now?: () => Date
   transferTiming?: AppDeps['transferTiming']
   requestTimeoutMs?: number
+  trustedProxies?: string
 }
 
 export const usesPostgres = () => Boolean(process.env.TANDEM_TEST_DATABASE_URL)
@@ -169,6 +170,7 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
     now: options.now,
     transferTiming: options.transferTiming,
     requestTimeoutMs: options.requestTimeoutMs,
+    trustedProxies: options.trustedProxies,
   })
   const tokens = {
     admin: await idToken(emulatorUrl, projectId, { email: 'claim-admin@tandem.test', admin: true }),
