@@ -20,6 +20,7 @@ import { seedSandboxMarketplace } from '../src/seed/seed'
 // going from 129 to 665 MB under 200 unsigned 9.9 MB bodies. Prints; asserts nothing. Linux only.
 
 const CONCURRENT = Number(process.env.BENCH_WEBHOOK_CONCURRENT || 200)
+const CLIENTS = 50
 const MAYA = 'maya-makes.myshopify.com'
 
 if (process.argv.includes('--serve')) void serve()
@@ -68,12 +69,19 @@ function memoryOf(pid: number) {
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 }
 }
 
-/** Posts `size` bytes (one buffer, sent again and again) with `headers`; answers the status. */
-function post(port: number, headers: Record<string, string>, body: Buffer, chunked: boolean) {
+/** Posts `body` with `headers` from the loopback address `from`; answers the status. */
+function post(
+  port: number,
+  headers: Record<string, string>,
+  body: Buffer,
+  chunked: boolean,
+  from: string,
+) {
   return new Promise<number>((resolve) => {
     const outgoing = request(
       {
         host: '127.0.0.1',
+        localAddress: from,
         port,
         method: 'POST',
         path: '/webhooks/shopify',
@@ -108,8 +116,11 @@ async function scenario(
   const before = memoryOf(child.pid!)
   const body = Buffer.alloc(size, 'a')
   const started = performance.now()
+  // From 50 addresses, as from many clients: each within its share, together over the budget.
   const statuses = await Promise.all(
-    Array.from({ length: CONCURRENT }, () => post(port, headers, body, chunked)),
+    Array.from({ length: CONCURRENT }, (_, i) =>
+      post(port, headers, body, chunked, `127.0.0.${1 + (i % CLIENTS)}`),
+    ),
   )
   const seconds = (performance.now() - started) / 1000
   const after = memoryOf(child.pid!)

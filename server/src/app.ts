@@ -44,6 +44,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         }
       : false,
     bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: deps.trustedProxies ?? false,
     requestTimeout: requestTimeoutMs,
     // Node checks for late requests this often (30 s unless said); headers count in the request.
     http: {

@@ -32,6 +32,8 @@ interface ServerConfig {
   transferLeaseMs: number | undefined
   /** TANDEM_FAILPOINTS: the crash harness's stops (src/transfers/failpoints.ts); never set otherwise. */
   failpoints: string | undefined
+  /** TANDEM_TRUSTED_PROXIES: the proxies whose X-Forwarded-For names the client (AppDeps). */
+  trustedProxies: string | undefined
 }
 
 type Env = Record<string, string | undefined>
@@ -73,6 +75,7 @@ export function readServerConfig(env: Env): ServerConfig {
     stripeEndpoint: optionalUrl(env, 'TANDEM_STRIPE_ENDPOINT'),
     transferLeaseMs: optionalPositiveInteger(env, 'TANDEM_TRANSFER_LEASE_MS'),
     failpoints: env.TANDEM_FAILPOINTS || undefined,
+    trustedProxies: env.TANDEM_TRUSTED_PROXIES || undefined,
   }
 }
 

@@ -27,6 +27,12 @@ export interface AppDeps {
   logger?: boolean
   /** How long a request may take to arrive (app.ts's REQUEST_TIMEOUT_MS), shorter in tests. */
   requestTimeoutMs?: number
+  /**
+   * The proxies in front of the server (addresses, CIDRs or proxy-addr's `loopback`,
+   * `uniquelocal`): a request from one is taken to come from the client its X-Forwarded-For
+   * names, which the webhook route shares its budget by. None when absent.
+   */
+  trustedProxies?: string
 }
 
 /** What the routes are given: the app's parts with the clock filled in. */

@@ -59,6 +59,7 @@ async function main(): Promise<void> {
     payments,
     publicUrl: config.publicUrl,
     transferTiming: timing,
+    trustedProxies: config.trustedProxies,
     logger: true,
   })
   await app.listen({ host: config.host, port: config.port })

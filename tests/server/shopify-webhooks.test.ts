@@ -1,8 +1,10 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto'
-import { connect, type Socket } from 'node:net'
+import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
+  UNVERIFIED_BODY_DEADLINE_MS,
   UNVERIFIED_BYTES_BUDGET,
+  UNVERIFIED_BYTES_PER_CLIENT,
   WEBHOOK_BODY_LIMIT,
 } from '../../server/src/routes/shopify-webhooks'
 import { createSecretBox } from '../../server/src/secrets'
@@ -12,6 +14,7 @@ import {
   startListeningServer,
   startServerUnderTest,
   syncProducts,
+  type ServerOptions,
   type ServerUnderTest,
 } from './support/server-under-test'
 
@@ -28,26 +31,40 @@ let server: ServerUnderTest
 afterEach(() => server.close())
 
 /** A listening server, so that the emulator's webhooks reach it: its port. */
-async function startListening() {
-  const listening = await startListeningServer()
+async function startListening(options: ServerOptions = {}) {
+  const listening = await startListeningServer(options)
   server = listening
   return listening.port
 }
 
+/** Where Shopify's deliveries come from in these tests; attackers post from the loopback. */
+const SHOPIFY_ADDRESS = '203.0.113.10'
+
 const sign = (body: string, secret: string) =>
   createHmac('sha256', secret).update(body).digest('base64')
 
-/** A delivery signed with the shop's client secret, as Shopify signs it. */
-function webhook(shop: string, topic: string, payload: object | string, secret = MAYA_SECRET) {
+/**
+ * A delivery signed with the shop's client secret, as Shopify signs it, from Shopify's address or
+ * through a proxy on the loopback that names it (X-Forwarded-For).
+ */
+function webhook(
+  shop: string,
+  topic: string,
+  payload: object | string,
+  secret = MAYA_SECRET,
+  { id = randomUUID(), throughProxy = false } = {},
+) {
   const body = typeof payload === 'string' ? payload : JSON.stringify(payload)
   return server.app.inject({
     method: 'POST',
     url: '/webhooks/shopify',
+    remoteAddress: throughProxy ? '127.0.0.1' : SHOPIFY_ADDRESS,
     headers: {
+      ...(throughProxy ? { 'x-forwarded-for': SHOPIFY_ADDRESS } : {}),
       'content-type': 'application/json',
       'x-shopify-shop-domain': shop,
       'x-shopify-topic': topic,
-      'x-shopify-webhook-id': randomUUID(),
+      'x-shopify-webhook-id': id,
       'x-shopify-hmac-sha256': sign(body, secret),
     },
     payload: body,
@@ -239,11 +256,24 @@ describe('app/uninstalled', () => {
     // A genuine body from an earlier uninstall, sent again under a new webhook id.
     const replayed = await webhook(MAYA, 'app/uninstalled', MAYA_SHOP)
     expect(replayed.statusCode).toBe(200)
-    // Shopify was asked, answered that the app is installed, and Tandem kept the shop.
-    await expect.poll(() => server.shopify.calls(MAYA, 'currentAppInstallation')).toBe(asked + 1)
-    // Its answer is acted on after it arrives: a moment for a wrong decision to show.
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    // Shopify was asked before the answer, said that the app is installed, and Tandem kept the shop.
+    expect(server.shopify.calls(MAYA, 'currentAppInstallation')).toBe(asked + 1)
     expect(await connection(MAYA)).toMatchObject({ state: 'CONNECTED', message: null })
+  })
+
+  it('is answered 503 within Shopify’s 5 s when Shopify is slow to confirm it', async () => {
+    server = await startServerUnderTest()
+    expect(await testConnection(MAYA)).toMatchObject({ state: 'CONNECTED' })
+    server.shopify.script({ operation: 'currentAppInstallation', mode: 'delay', delayMs: 8000 })
+    const started = Date.now()
+    const slow = await webhook(MAYA, 'app/uninstalled', MAYA_SHOP)
+    expect(Date.now() - started).toBeLessThan(4000)
+    expect(slow.statusCode).toBe(503)
+    expect(slow.json().message).toBe(
+      `Shopify could not confirm that the app was uninstalled from ${MAYA}: send the webhook again`,
+    )
+    expect((await state()).deliveries).toEqual([])
+    expect(await connection(MAYA)).toMatchObject({ state: 'CONNECTED' })
   })
 
   it('disconnects the shop when Shopify uninstalled the app, which then refuses it a token', async () => {
@@ -256,6 +286,77 @@ describe('app/uninstalled', () => {
       state: 'ERROR',
       message: `Shopify refused a token for ${MAYA}: The application is not installed on this shop.`,
     })
+  })
+
+  /** A listening server whose Shopify emulator's log (its webhook attempts) the test reads. */
+  async function startLogged() {
+    const logged: string[] = []
+    const port = await startListening({ shopifyEmulator: { log: (line) => logged.push(line) } })
+    expect(await testConnection(MAYA)).toMatchObject({ state: 'CONNECTED' })
+    await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(2)
+    return { logged, port }
+  }
+  const uninstallsRecorded = () =>
+    server.db
+      .selectFrom('webhook_deliveries')
+      .select(['shop', 'topic'])
+      .where('topic', '=', 'app/uninstalled')
+      .execute()
+
+  const tokenHeld = async () =>
+    Boolean(
+      (
+        await server.db
+          .selectFrom('shop_connections')
+          .select('access_token_sealed')
+          .where('shop', '=', MAYA)
+          .executeTakeFirst()
+      )?.access_token_sealed,
+    )
+
+  it('is answered 503 and not recorded while Shopify cannot confirm it; Shopify’s retry then disconnects the shop', async () => {
+    const { logged, port } = await startLogged()
+    // Shopify's token endpoint has a bad moment just as the merchant uninstalls the app.
+    server.shopify.script({ operation: 'access_token', mode: 'error', status: 503 })
+    await server.shopify.uninstall(MAYA)
+    expect(logged.filter((line) => line.startsWith('webhook app/uninstalled'))).toEqual([
+      `webhook app/uninstalled to http://127.0.0.1:${port}/webhooks/shopify failed (HTTP 503), attempt 2 in 200 ms`,
+    ])
+    await expect.poll(() => connection(MAYA)).toMatchObject({ state: 'NOT_CONNECTED' })
+    expect(await uninstallsRecorded()).toEqual([{ shop: MAYA, topic: 'app/uninstalled' }])
+  })
+
+  it('is not confirmed by a 429 of Shopify’s token endpoint: answered 503, and acted on when sent again', async () => {
+    const { logged } = await startLogged()
+    // Shopify limits the token endpoint through its three attempts and the resend below.
+    server.shopify.script({ operation: 'access_token', mode: 'throttle429', times: 4 })
+    await server.shopify.uninstall(MAYA)
+    await expect
+      .poll(() => logged.some((line) => line.endsWith('giving up')), { timeout: 5000 })
+      .toBe(true)
+    // Not forgotten: the console shows the failed renewal, and Tandem keeps the shop's token.
+    expect(await connection(MAYA)).toMatchObject({
+      state: 'ERROR',
+      message: `Shopify refused a token for ${MAYA}: HTTP 429`,
+    })
+    expect(await tokenHeld()).toBe(true)
+    expect(await uninstallsRecorded()).toEqual([])
+
+    const id = randomUUID()
+    const limited = await webhook(MAYA, 'app/uninstalled', MAYA_SHOP, MAYA_SECRET, { id })
+    expect(limited.statusCode).toBe(503)
+    expect(limited.json()).toEqual({
+      error: 'unavailable',
+      message: `Shopify could not confirm that the app was uninstalled from ${MAYA}: send the webhook again`,
+    })
+    expect(await uninstallsRecorded()).toEqual([])
+    // The same delivery sent again, as Shopify retries it, now that Shopify answers.
+    const again = await webhook(MAYA, 'app/uninstalled', MAYA_SHOP, MAYA_SECRET, { id })
+    expect(again.statusCode).toBe(200)
+    expect(again.json()).toEqual({ received: true })
+    expect(await connection(MAYA)).toMatchObject({ state: 'NOT_CONNECTED' })
+    expect(await tokenHeld()).toBe(false)
+    expect(await uninstallsRecorded()).toEqual([{ shop: MAYA, topic: 'app/uninstalled' }])
   })
 
   it('asks nothing of a shop Tandem never connected, which stays unconnected', async () => {
@@ -296,9 +397,17 @@ describe('a caller that is not a configured shop’s Shopify', () => {
     expect(launch.json()).toEqual(response.json())
   })
 
-  /** Sends the request's head and the first bytes of a body it says is `length` bytes long. */
-  function startRequest(port: number, headers: Record<string, string>, length: number) {
-    const socket = connect({ host: '127.0.0.1', port })
+  /**
+   * Sends the request's head and the first bytes of a body it says is `length` bytes long, from
+   * `from` (any address of the loopback's 127.0.0.0/8).
+   */
+  function startRequest(
+    port: number,
+    headers: Record<string, string>,
+    length: number,
+    from = '127.0.0.1',
+  ) {
+    const socket = connect({ host: '127.0.0.1', port, localAddress: from })
     const head = Object.entries({
       host: '127.0.0.1',
       'content-type': 'application/json',
@@ -345,19 +454,59 @@ describe('a caller that is not a configured shop’s Shopify', () => {
     },
   )
 
-  it('holds at most the budget of unverified bodies at once; the rest are answered 503', async () => {
+  const BUSY =
+    'Tandem is receiving too many webhook bodies at once: Shopify sends this one again later'
+  const answered = (requests: { answer: () => string }[]) =>
+    requests.filter((request) => request.answer() !== '')
+
+  it('holds a share of the budget per client: one holding bodies it never sends keeps no one else out', async () => {
+    const port = await startListening()
+    // The attacker knows a public shop's domain, not its secret: heads, then no body.
+    const requests = Array.from({ length: 8 }, () =>
+      startRequest(port, SIGNED_LOOKING, WEBHOOK_BODY_LIMIT),
+    )
+    const share = Math.floor(UNVERIFIED_BYTES_PER_CLIENT / WEBHOOK_BODY_LIMIT)
+    await expect.poll(() => answered(requests).length).toBe(8 - share)
+    for (const request of answered(requests)) {
+      expect(request.answer()).toMatch(/^HTTP\/1\.1 503 /)
+      expect(request.answer()).toContain(BUSY)
+    }
+    // Northwind's genuine delivery, from Shopify, while the attacker holds its share.
+    const genuine = await webhook(NORTHWIND, 'products/delete', { id: 9001 }, NORTHWIND_SECRET)
+    expect(genuine.statusCode).toBe(200)
+    expect(genuine.json()).toEqual({ received: true })
+    for (const request of requests) request.socket.destroy()
+  })
+
+  it('counts a share by the client a trusted proxy names, not by the proxy', async () => {
+    const listening = await startListeningServer({ trustedProxies: 'loopback' })
+    server = listening
+    // Posted through the proxy on the loopback, which names the attacker's address.
+    const attacker = { ...SIGNED_LOOKING, 'x-forwarded-for': '198.51.100.7' }
+    const requests = Array.from({ length: 8 }, () =>
+      startRequest(listening.port, attacker, WEBHOOK_BODY_LIMIT),
+    )
+    const share = Math.floor(UNVERIFIED_BYTES_PER_CLIENT / WEBHOOK_BODY_LIMIT)
+    await expect.poll(() => answered(requests).length).toBe(8 - share)
+    const genuine = await webhook(NORTHWIND, 'products/delete', { id: 9001 }, NORTHWIND_SECRET, {
+      throughProxy: true,
+    })
+    expect(genuine.statusCode).toBe(200)
+    for (const request of requests) request.socket.destroy()
+  })
+
+  it('holds at most the budget of unverified bodies at once, whatever the clients; the rest are answered 503', async () => {
     const port = await startListening()
     const length = 3_900_000
     const fit = Math.floor(UNVERIFIED_BYTES_BUDGET / length)
-    const requests: { socket: Socket; answer: () => string }[] = []
-    for (let i = 0; i < 40; i++) requests.push(startRequest(port, SIGNED_LOOKING, length))
-    const answered = () => requests.filter((request) => request.answer() !== '')
-    await expect.poll(() => answered().length).toBe(40 - fit)
-    for (const request of answered()) {
+    // Forty bodies from ten addresses: each address within its share, together over the budget.
+    const requests = Array.from({ length: 40 }, (_, i) =>
+      startRequest(port, SIGNED_LOOKING, length, `127.0.0.${10 + (i % 10)}`),
+    )
+    await expect.poll(() => answered(requests).length).toBe(40 - fit)
+    for (const request of answered(requests)) {
       expect(request.answer()).toMatch(/^HTTP\/1\.1 503 /)
-      expect(request.answer()).toContain(
-        'Tandem is receiving too many webhook bodies at once: Shopify sends this one again later',
-      )
+      expect(request.answer()).toContain(BUSY)
     }
     // Those held are freed when their callers give up; a real delivery then gets through.
     for (const request of requests) request.socket.destroy()
@@ -365,4 +514,25 @@ describe('a caller that is not a configured shop’s Shopify', () => {
       .poll(async () => (await webhook(MAYA, 'orders/paid', PAID_ORDER)).statusCode)
       .toBe(200)
   })
+
+  it('drops a body still arriving when Shopify has stopped waiting for the answer', async () => {
+    const port = await startListening()
+    const started = Date.now()
+    const requests = Array.from({ length: 2 }, () =>
+      startRequest(port, SIGNED_LOOKING, WEBHOOK_BODY_LIMIT),
+    )
+    const closed = () => requests.filter((request) => request.socket.closed).length
+    await expect.poll(closed, { timeout: 8000, interval: 100 }).toBe(2)
+    // Closed without an answer after Shopify's 5 s, long before the server's request timeout.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(UNVERIFIED_BODY_DEADLINE_MS)
+    expect(Date.now() - started).toBeLessThan(UNVERIFIED_BODY_DEADLINE_MS + 2000)
+    expect(requests.map((request) => request.answer())).toEqual(['', ''])
+    // The client's share is free again: two bodies at the limit are held, not answered 503.
+    const next = Array.from({ length: 2 }, () =>
+      startRequest(port, SIGNED_LOOKING, WEBHOOK_BODY_LIMIT),
+    )
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(answered(next)).toEqual([])
+    for (const request of next) request.socket.destroy()
+  }, 15_000)
 })

@@ -1,19 +1,23 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { isIPv6 } from 'node:net'
 import { SHOP_DOMAIN_PATTERN, type ShopType } from '@shared/contract'
+import { CommerceError } from '../adapters/commerce/commerce-port'
 import { webhookHmacValid } from '../adapters/commerce/shopify/shopify-hmac'
 import { readWebhookPayload } from '../adapters/commerce/shopify/shopify-webhook-payloads'
 import { subscribedTo, WEBHOOK_PATH } from '../adapters/commerce/shopify/shopify-webhooks'
 import type { RouteDeps } from '../deps'
 import { HttpError } from '../http/errors'
 import { findAppConfig } from '../repositories/app-configs'
-import { actOnWebhook } from '../webhooks/shopify-webhook-actions'
+import { actOnUninstall, actOnWebhook } from '../webhooks/shopify-webhook-actions'
 
 // POST /webhooks/shopify: what connected shops tell Tandem. Authenticated by Shopify's signature
 // of the raw body with the shop's client secret, not by an admin token. Anyone can post here, so
-// the headers are checked before a byte of the body is read, bodies are bounded one by one and
-// all together while unauthenticated, and a signed body is believed only for its own topic.
-// Each delivery is answered at once and acted on after (Shopify gives up on an answer slower than
-// 5 s and sends it again); a delivery Shopify repeats, same X-Shopify-Webhook-Id, is ignored.
+// the headers are checked before a byte of the body is read, bodies are bounded one by one, per
+// client and all together while unauthenticated, and a signed body is believed only for its own
+// topic.
+// A delivery is recorded, and so never acted on twice (Shopify repeats it under the same
+// X-Shopify-Webhook-Id), only once it is safe: an uninstall once acted on, any other topic at
+// once, acted on after the answer (Shopify gives up on an answer slower than 5 s).
 
 /**
  * Shopify documents no cap for HTTPS deliveries; its EventBridge deliveries stop at 1,000,000
@@ -30,11 +34,27 @@ export const WEBHOOK_BODY_LIMIT = 4_000_000
  */
 export const UNVERIFIED_BYTES_BUDGET = 8 * WEBHOOK_BODY_LIMIT
 
+/**
+ * The part of the budget one client may hold (an IPv4 address, an IPv6 /64): Shopify delivers
+ * from many addresses, so a caller that holds its share, sending heads and no bodies, keeps no
+ * one else out.
+ */
+export const UNVERIFIED_BYTES_PER_CLIENT = 2 * WEBHOOK_BODY_LIMIT
+
+/**
+ * Shopify stops waiting for the answer 5 s after it starts sending: a body still arriving then
+ * is nobody's delivery any more, and its connection is closed, its bytes given back.
+ */
+export const UNVERIFIED_BODY_DEADLINE_MS = 5000
+
 const BAD_SIGNATURE =
   'The webhook is not signed by Shopify with the app of the shop it names (X-Shopify-Hmac-Sha256)'
 
 const BUSY =
   'Tandem is receiving too many webhook bodies at once: Shopify sends this one again later'
+
+const unconfirmed = (shop: string) =>
+  `Shopify could not confirm that the app was uninstalled from ${shop}: send the webhook again`
 
 /** What the headers said, checked before the body was read. */
 interface Delivery {
@@ -48,9 +68,13 @@ interface Delivery {
 
 export function registerShopifyWebhookRoute(app: FastifyInstance, deps: RouteDeps): void {
   let unverifiedBytes = 0
-  const releases = new WeakMap<FastifyRequest, () => void>()
+  const heldByClient = new Map<string, number>()
+  const holds = new WeakMap<FastifyRequest, { release: () => void; arrived: () => void }>()
 
-  /** Counts the body against the budget until it is answered; refuses it past the budget. */
+  /**
+   * Counts the body against the budget and its client's share until it is answered; refuses it
+   * past either, and closes its connection if it has not arrived by the deadline.
+   */
   function reserveBody(request: FastifyRequest, reply: FastifyReply) {
     const declared = Number(request.headers['content-length'])
     if (declared > WEBHOOK_BODY_LIMIT) {
@@ -58,20 +82,35 @@ export function registerShopifyWebhookRoute(app: FastifyInstance, deps: RouteDep
     }
     // A body without Content-Length (chunked) may grow to the limit: it is counted as such.
     const reserved = Number.isInteger(declared) && declared >= 0 ? declared : WEBHOOK_BODY_LIMIT
-    if (unverifiedBytes + reserved > UNVERIFIED_BYTES_BUDGET) {
-      request.log.warn({ reserved, unverifiedBytes }, 'a webhook refused: too many bodies at once')
+    const client = clientOf(request.ip)
+    const clientHeld = heldByClient.get(client) ?? 0
+    if (
+      unverifiedBytes + reserved > UNVERIFIED_BYTES_BUDGET ||
+      clientHeld + reserved > UNVERIFIED_BYTES_PER_CLIENT
+    ) {
+      request.log.warn(
+        { reserved, unverifiedBytes, clientHeld },
+        'a webhook refused: too many bodies at once',
+      )
       void reply.header('retry-after', '5')
       throw new HttpError(503, BUSY)
     }
     unverifiedBytes += reserved
+    heldByClient.set(client, clientHeld + reserved)
+    const late = setTimeout(() => request.raw.destroy(), UNVERIFIED_BODY_DEADLINE_MS)
     // Given back once, when the answer is sent or the connection dropped, whichever is first.
     let held = true
     const release = () => {
-      if (held) unverifiedBytes -= reserved
+      clearTimeout(late)
+      if (!held) return
       held = false
+      unverifiedBytes -= reserved
+      const left = (heldByClient.get(client) ?? reserved) - reserved
+      if (left > 0) heldByClient.set(client, left)
+      else heldByClient.delete(client)
     }
     reply.raw.once('close', release)
-    releases.set(request, release)
+    holds.set(request, { release, arrived: () => clearTimeout(late) })
   }
 
   // In a scope of its own: only here is JSON kept as the bytes Shopify signed.
@@ -93,7 +132,9 @@ export function registerShopifyWebhookRoute(app: FastifyInstance, deps: RouteDep
         throw error
       }
     })
-    scope.addHook('onResponse', async (request) => releases.get(request)?.())
+    // preValidation runs once the body is read: it arrived in time.
+    scope.addHook('preValidation', async (request) => holds.get(request)?.arrived())
+    scope.addHook('onResponse', async (request) => holds.get(request)?.release())
 
     scope.post(WEBHOOK_PATH, { bodyLimit: WEBHOOK_BODY_LIMIT }, async (request, reply) => {
       const delivery = request.shopifyDelivery
@@ -115,17 +156,27 @@ export function registerShopifyWebhookRoute(app: FastifyInstance, deps: RouteDep
         request.log.warn({ shop, topic, webhookId }, read.refusal)
         throw new HttpError(400, read.refusal)
       }
+      if (read.payload.topic === 'app/uninstalled') {
+        await actOnUninstall(deps, shop, request.log).catch((error: unknown) => {
+          if (!(error instanceof CommerceError)) throw error
+          request.log.warn({ shop, webhookId, reason: error.message }, 'uninstall not confirmed')
+          throw new HttpError(503, unconfirmed(shop))
+        })
+      }
       const first = await deps.db
         .insertInto('webhook_deliveries')
         .values({ webhook_id: webhookId, shop, topic, received_at: deps.now().toISOString() })
         .onConflict((conflict) => conflict.column('webhook_id').doNothing())
         .executeTakeFirst()
       if (first.numInsertedOrUpdatedRows === 0n) return reply.send({ received: 'again, ignored' })
-      setImmediate(() => {
-        actOnWebhook(deps, shop, read.payload, request.log).catch((error: unknown) =>
-          request.log.error({ shop, topic, webhookId, error }, 'a Shopify webhook failed'),
-        )
-      })
+      const payload = read.payload
+      if (payload.topic !== 'app/uninstalled') {
+        setImmediate(() => {
+          actOnWebhook(deps, shop, payload, request.log).catch((error: unknown) =>
+            request.log.error({ shop, topic, webhookId, error }, 'a Shopify webhook failed'),
+          )
+        })
+      }
       return reply.send({ received: true })
     })
   })
@@ -154,6 +205,24 @@ async function deliveryOf(request: FastifyRequest, deps: RouteDeps): Promise<Del
   if (!config) throw new HttpError(401, BAD_SIGNATURE)
   const { clientSecret, shopType } = config
   return { shop, topic, webhookId, signature, clientSecret, shopType }
+}
+
+/**
+ * The client a share is counted for: an IPv4 address (also when written as IPv6), or the /64 of
+ * an IPv6 one, which one host is usually given whole.
+ */
+function clientOf(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1]
+  if (mapped || !isIPv6(ip)) return mapped ?? ip
+  const [head = '', tail] = (ip.split('%')[0] ?? '').split('::')
+  const groups = (part: string | undefined) => (part ? part.split(':') : [])
+  const left = groups(head)
+  const missing = 8 - left.length - groups(tail).length
+  const full = [...left, ...Array<string>(Math.max(missing, 0)).fill('0'), ...groups(tail)]
+  return `${full
+    .slice(0, 4)
+    .map((group) => parseInt(group, 16).toString(16))
+    .join(':')}::/64`
 }
 
 declare module 'fastify' {

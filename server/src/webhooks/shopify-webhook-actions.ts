@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { CreatorOrderHeader } from '../adapters/commerce/commerce-port'
+import { once } from 'node:events'
+import { CommerceError, type CreatorOrderHeader } from '../adapters/commerce/commerce-port'
 import type {
   ProductPayload,
   WebhookPayload,
@@ -9,26 +10,51 @@ import { toMinorUnits } from '../domain/money'
 import { indexCreatorOrder, indexCreatorOrderShop } from '../repositories/creator-orders'
 import { findStoreType } from '../repositories/stores'
 
-// What each signed delivery, checked against its topic, changes in Tandem. Run after the delivery
-// was answered: nothing here reaches the caller, so every failure is logged by the route.
+// What each signed delivery, checked against its topic, changes in Tandem. An uninstall is acted
+// on before the delivery is answered, so that a failure is answered and Shopify sends it again;
+// the other topics after the answer, where every failure is only logged by the route (a durable
+// queue of them is issue #31).
+
+/**
+ * Shopify waits 5 s for an answer, the body's arrival included: its word on an uninstall is
+ * awaited this long at most, then the delivery is refused and sent again later.
+ */
+export const UNINSTALL_CONFIRMATION_MS = 3000
+
+/** The topics acted on after the answer. */
+export type AnsweredPayload = Exclude<WebhookPayload, { topic: 'app/uninstalled' }>
+
+/**
+ * Forgets the shop's connection once Shopify confirms the app is gone; a signed uninstall body
+ * may be an old one sent again, so the body alone is not enough. Throws a CommerceError when
+ * Shopify could not say in time.
+ */
+export async function actOnUninstall(
+  deps: RouteDeps,
+  shop: string,
+  log: FastifyBaseLogger,
+): Promise<void> {
+  const signal = AbortSignal.timeout(UNINSTALL_CONFIRMATION_MS)
+  const timedOut = once(signal, 'abort').then(() => {
+    throw new CommerceError(`Shopify did not answer within ${UNINSTALL_CONFIRMATION_MS} ms`)
+  })
+  const confirmed = await Promise.race([
+    deps.shopify.status.uninstallConfirmed(shop, signal),
+    timedOut,
+  ])
+  if (confirmed) await deps.shopify.connections.forget(shop)
+  else log.warn({ shop }, 'app/uninstalled not confirmed by Shopify: the shop stays connected')
+}
 
 export async function actOnWebhook(
   deps: RouteDeps,
   shop: string,
-  payload: WebhookPayload,
+  payload: AnsweredPayload,
   log: FastifyBaseLogger,
 ): Promise<void> {
   switch (payload.topic) {
     case 'orders/paid':
       await indexPaidOrder(deps, shop, payload.body, log)
-      return
-    case 'app/uninstalled':
-      // A signed uninstall body may be an old one sent again: Shopify says whether it holds.
-      if (await deps.shopify.status.uninstallConfirmed(shop)) {
-        await deps.shopify.connections.forget(shop)
-      } else {
-        log.warn({ shop }, 'app/uninstalled not confirmed by Shopify: the shop stays connected')
-      }
       return
     case 'products/delete':
       await deps.db

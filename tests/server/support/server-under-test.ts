@@ -90,6 +90,7 @@ export interface ServerOptions {
   now?: () => Date
   transferTiming?: AppDeps['transferTiming']
   requestTimeoutMs?: number
+  trustedProxies?: string
 }
 
 export const usesPostgres = () => Boolean(process.env.TANDEM_TEST_DATABASE_URL)
@@ -107,9 +108,11 @@ export const syncProducts = (server: ServerUnderTest, storeShop: string) =>
  * A server listening on its public URL, so that the emulators' webhooks and redirects reach it;
  * answers it with its port.
  */
-export async function startListeningServer(): Promise<ServerUnderTest & { port: number }> {
+export async function startListeningServer(
+  options: ServerOptions = {},
+): Promise<ServerUnderTest & { port: number }> {
   const port = await freePort()
-  const server = await startServerUnderTest({ publicUrl: `http://127.0.0.1:${port}` })
+  const server = await startServerUnderTest({ ...options, publicUrl: `http://127.0.0.1:${port}` })
   await server.app.listen({ host: '127.0.0.1', port })
   return Object.assign(server, { port })
 }
@@ -167,6 +170,7 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
     now: options.now,
     transferTiming: options.transferTiming,
     requestTimeoutMs: options.requestTimeoutMs,
+    trustedProxies: options.trustedProxies,
   })
   const tokens = {
     admin: await idToken(emulatorUrl, projectId, { email: 'claim-admin@tandem.test', admin: true }),

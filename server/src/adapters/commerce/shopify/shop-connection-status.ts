@@ -78,11 +78,12 @@ export function createConnectionStatus(deps: {
     /**
      * Whether Shopify confirms that the app is gone from the shop: an app/uninstalled body proves
      * only that Shopify once signed it, so the shop is asked. Uninstalling revokes the app's
-     * tokens and Shopify then refuses it a new one (a 4xx of its token endpoint); a call that
-     * succeeds means it is still installed. A shop Tandem holds no token for has nothing to
-     * confirm (asking would connect it). Throws when Shopify cannot say (unreachable, 5xx).
+     * tokens and Shopify then refuses it a new one with app_not_installed; a call that succeeds
+     * means it is still installed. A shop Tandem holds no token for has nothing to confirm
+     * (asking would connect it). Throws when Shopify does not say either (unreachable, 5xx, 429,
+     * another refusal); nothing more is sent once `signal` aborts.
      */
-    async uninstallConfirmed(shop: string): Promise<boolean> {
+    async uninstallConfirmed(shop: string, signal?: AbortSignal): Promise<boolean> {
       const row = await db
         .selectFrom('shop_connections')
         .select('access_token_sealed')
@@ -90,10 +91,10 @@ export function createConnectionStatus(deps: {
         .executeTakeFirst()
       if (!row?.access_token_sealed) return false
       try {
-        await deps.api.request(shop, INSTALLED)
+        await deps.api.request(shop, INSTALLED, undefined, { signal })
         return false
       } catch (error) {
-        if (error instanceof ShopConnectionError) return true
+        if (error instanceof ShopConnectionError && error.code === 'app_not_installed') return true
         throw error
       }
     },

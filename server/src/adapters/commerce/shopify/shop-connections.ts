@@ -33,6 +33,14 @@ interface TokenGrant {
  */
 export class ShopConnectionError extends CommerceError {
   override name = 'ShopConnectionError'
+
+  constructor(
+    message: string,
+    /** Shopify's OAuth error code (`app_not_installed`, `invalid_client` …) when it gave one. */
+    readonly code?: string,
+  ) {
+    super(message)
+  }
 }
 
 export interface ShopConnections extends ShopTokens {
@@ -138,7 +146,9 @@ export function createShopConnections(deps: Deps): ShopConnections {
       const message = `Shopify refused a token for ${shop}: ${reason}`
       // Only a 4xx is Shopify's word on the shop (the app uninstalled, the grant not permitted);
       // a 5xx says nothing about it.
-      throw response.status >= 500 ? new CommerceError(message) : new ShopConnectionError(message)
+      throw response.status >= 500
+        ? new CommerceError(message)
+        : new ShopConnectionError(message, answer.error)
     }
     return answer as TokenGrant
   }
