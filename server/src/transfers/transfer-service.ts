@@ -448,13 +448,14 @@ export function createTransferService(
         const brandOrders = settled.flatMap(({ brandStoreShop, brandOrderId }) =>
           brandOrderId === null ? [] : [{ brandStoreShop, brandOrderId }],
         )
+        // Brands whose units were all taken off before their order: not ordered, not paid.
+        const owedNothing = settled
+          .filter((brand) => brand.brandOrderId === null)
+          .map((brand) => brand.brandStoreShop)
         await actor.audit(id, {
           status: 'COMPLETED',
           brandOrders: brandOrders.length,
-          // Brands whose units were all taken off before their order: not ordered, not paid.
-          owedNothing: settled
-            .filter((brand) => brand.brandOrderId === null)
-            .map((brand) => brand.brandStoreShop),
+          ...(owedNothing.length > 0 && { owedNothing }),
         })
         return { creatorOrderId: orderGid(id), status: 'COMPLETED', processedAt, brandOrders }
       } catch (error) {
