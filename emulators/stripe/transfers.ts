@@ -162,13 +162,16 @@ export function listTransfers(runtime: Runtime, query: URLSearchParams): Answer 
   const newestFirst = [...runtime.state.transfers].reverse()
   const destination = query.get('destination')
   const group = query.get('transfer_group')
+  const createdSince = integerParam('created[gte]', query.get('created[gte]') ?? '0', 0, 1e12)
+  if (typeof createdSince !== 'number') return createdSince
   // A transfer's place in the whole list, so that a cursor need not match the filters itself.
   let matching = newestFirst
     .map((transfer, position) => ({ transfer, position }))
     .filter(
       ({ transfer }) =>
         (!destination || transfer.destination === destination) &&
-        (!group || transfer.transferGroup === group),
+        (!group || transfer.transferGroup === group) &&
+        transfer.created >= createdSince,
     )
   const cursorParam = startingAfter ? 'starting_after' : 'ending_before'
   const cursorId = startingAfter ?? endingBefore

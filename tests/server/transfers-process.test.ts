@@ -217,7 +217,7 @@ describe('processing order 1001', () => {
         .filter((call) => call.operation === 'transfers.create')
         .map((call) => call.idempotencyKey)
         .sort(),
-    ).toEqual([`transfer:1001:${LUMEN}`, `transfer:1001:${NORTHWIND}`])
+    ).toEqual([`transfer:1001:${LUMEN}:usd`, `transfer:1001:${NORTHWIND}:usd`])
 
     expect(await transferRow('1001')).toEqual({
       creator_order_id: '1001',
@@ -884,7 +884,7 @@ describe('a lost answer', () => {
     await expectExactlyOnce()
     const lumenCreates = server.stripe
       .calls()
-      .filter((call) => call.idempotencyKey === `transfer:1001:${LUMEN}`)
+      .filter((call) => call.idempotencyKey === `transfer:1001:${LUMEN}:usd`)
     expect(lumenCreates.map((call) => call.status)).toEqual([null, null, 200])
   })
 

@@ -425,8 +425,10 @@ const leases: Migration = {
 /**
  * The currencies whose minor units changed when Stripe's currency table replaced ICU's: ICU counts
  * no decimals, Stripe two (HUF, IDR, COP, ISK, UGX …). Fixed as of 007; amounts stored in them
- * before are rescaled so that "4990" HUF stays 4,990 forints. (LYD, three decimals in ICU and two
- * by Stripe's default, is not a currency Stripe charges in.)
+ * before are rescaled so that "4990" HUF stays 4,990 forints, except a brand already paid: Stripe
+ * moved its amount as it reads it now, and the record keeps what was moved (an underpayment to put
+ * right, not to hide). (LYD, three decimals in ICU and two by Stripe's default, is not a currency
+ * Stripe charges in.)
  */
 const ICU_WHOLE_STRIPE_TWO_DECIMALS =
   'AFN ALL COP HUF IDR IQD IRR ISK KPW LAK LBP MMK PKR SLL SOS SYP UGX YER'.split(' ')
@@ -454,7 +456,7 @@ const owedMoney: Migration = {
           creator_commission_minor = creator_commission_minor * 100,
           tandem_commission_minor = tandem_commission_minor * 100,
           brand_amount_minor = brand_amount_minor * 100
-        WHERE creator_order_id IN
+        WHERE payment_transfer_id IS NULL AND creator_order_id IN
           (SELECT creator_order_id FROM order_transfers WHERE currency IN (${rescaled}))
       `.execute(trx)
       await trx.schema

@@ -27,10 +27,10 @@ export interface OrderPayment {
   settlement: Settlement
   /**
    * What transfers from the charge may still move, in minor units of the settlement currency:
-   * captured − refunded (at the charge's rate) − what transfers of the order's group took from it.
+   * captured − refunded (at the charge's rate) − what every transfer took from it, whatever its group.
    */
   heldMinor: number
-  /** The transfers Stripe lists from the charge in the order's group, oldest first. */
+  /** The transfers Stripe lists from the charge, oldest first. */
   fromCharge: MadeTransfer[]
 }
 
@@ -49,7 +49,6 @@ export async function readOrderPayment(
   deps: { db: Db; payments: PaymentsPort; remote: Remote },
   order: CommerceOrder,
   intentId: string,
-  transferGroup: string,
 ): Promise<OrderPayment | { refusal: string }> {
   const { db, payments, remote } = deps
   const intent = await remote((signal) => payments.paymentIntent(intentId, { signal }))
@@ -88,8 +87,13 @@ export async function readOrderPayment(
   if (!charge)
     return { refusal: `${TRANSFER_ERRORS.paymentIntentNotFound}: Stripe has no charge ${chargeId}` }
   const settlement = charge.settlement
-  const transfers = await remote((signal) => payments.findTransfers({ transferGroup }, { signal }))
-  const fromCharge = transfers.filter((transfer) => transfer.sourceTransaction === chargeId)
+  // Stripe lists no transfers by their charge: every transfer made since it was charged is read,
+  // whatever its group (a dashboard's, or another order's that named this intent before the
+  // metadata rule), since Stripe counts them all against the charge.
+  const since = await remote((signal) =>
+    payments.findTransfers({ createdSince: charge.createdAt }, { signal }),
+  )
+  const fromCharge = since.filter((transfer) => transfer.sourceTransaction === chargeId)
   const transferred = fromCharge.reduce(
     (sum, transfer) => sum + transfer.amountMinor - transfer.amountReversedMinor,
     0,

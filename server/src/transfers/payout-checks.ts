@@ -97,9 +97,7 @@ export function payoutChecks(
 
   /** Read once, on the first brand that needs it. */
   function readPayment(intentId: string) {
-    payment ??= readOrderPayment(deps, order, intentId, transferGroupOf(creatorOrderId)).catch(
-      (error: unknown) => ({ error }),
-    )
+    payment ??= readOrderPayment(deps, order, intentId).catch((error: unknown) => ({ error }))
     return payment
   }
 

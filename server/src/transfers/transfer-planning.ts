@@ -14,7 +14,6 @@ import { checkLinesAgainstCatalogues } from './catalogue-checks'
 import { linkOrder, type LinkedOrder } from './linked-order'
 import { orderNumber } from './order-gid'
 import { readOrderPayment } from './order-payment'
-import { transferGroupOf } from './payout-checks'
 import { loadPlanInput } from './plan-input'
 import { upstreamRefusal, type Remote } from './remote-call'
 import {
@@ -87,7 +86,6 @@ export function createTransferPlanning(
       { db: deps.db, payments: deps.payments, remote },
       order,
       order.paymentIntentId,
-      transferGroupOf(String(order.id)),
     ).catch((error: unknown) => {
       throw upstreamRefusal('Payment intent lookup failed', 'payment provider', error)
     })

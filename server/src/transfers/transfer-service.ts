@@ -76,7 +76,9 @@ const leaseHeld = (transfer: StoredTransfer, now: string) =>
 
 /** The provider refuses a transfer of nothing: a brand whose lines were all free is owed none. */
 const owesTransfer = (brand: TransferBrandRow) =>
-  brand.payment_transfer_id === null && brand.brand_amount_minor > 0
+  brand.payment_transfer_id === null &&
+  // What is moved is the settled amount, which a small one at a low rate can round to nothing.
+  (brand.brand_amount_settlement_minor ?? brand.brand_amount_minor) > 0
 
 /** A brand still owed its transfer, as the payout checks take it. */
 const toPay = (brand: TransferBrandRow): BrandToPay => ({
@@ -345,16 +347,20 @@ export function createTransferService(
                   if (payoutOf.made !== null) return payoutOf.made
                   // In the currency the charge settled in, as Stripe requires of a source_transaction.
                   const { settlement } = payoutOf
+                  const currency = brand.settlement_currency ?? settlement.currency
                   const created = await deps.payments.createTransfer(
                     {
                       amountMinor:
                         brand.brand_amount_settlement_minor ??
                         inSettlement(brand.brand_amount_minor, transfer.currency, settlement),
-                      currency: brand.settlement_currency ?? settlement.currency,
+                      currency,
                       destinationAccountId: payoutOf.destinationAccountId,
                       sourceTransaction: payoutOf.sourceTransaction,
-                      // The same key on every attempt: a retry after a lost answer never pays twice.
-                      idempotencyKey: `transfer:${creatorOrderId}:${shop}`,
+                      // The same key on every attempt: a retry after a lost answer never pays
+                      // twice. It names the currency: a transfer tried in the order's currency
+                      // before settlement currencies (refused by Stripe, and kept under its key)
+                      // must not block the one in the charge's.
+                      idempotencyKey: `transfer:${creatorOrderId}:${shop}:${currency.toLowerCase()}`,
                       transferGroup: transferGroupOf(creatorOrderId),
                       description: `${PRODUCT_NAME} transfer of creator order ${order.name} to ${shop}`,
                       metadata: transferMetadata(creatorOrderId, shop),

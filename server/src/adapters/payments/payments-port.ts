@@ -39,6 +39,8 @@ export interface Charge {
   currency: string
   capturedMinor: number
   refundedMinor: number
+  /** When Stripe made it, in unix seconds: no transfer out of it is older. */
+  createdAt: number
   /** Its balance transaction: the platform's settlement currency, and Stripe's rate into it. */
   settlement: {
     currency: string
@@ -87,9 +89,12 @@ export interface PaymentsPort {
   /** The charge with its balance transaction; null when Stripe does not know it. */
   charge(id: string, options?: CallOptions): Promise<Charge | null>
   createTransfer(request: TransferRequest, options?: CallOptions): Promise<{ id: string }>
-  /** Transfers of a group (to one destination when given) (`transfers.list`), oldest first. */
+  /**
+   * Transfers (`transfers.list`), oldest first: of a group, to one destination, made since a
+   * time (unix seconds), as far as each is given.
+   */
   findTransfers(
-    query: { transferGroup: string; destinationAccountId?: string },
+    query: { transferGroup?: string; destinationAccountId?: string; createdSince?: number },
     options?: CallOptions,
   ): Promise<MadeTransfer[]>
 }

@@ -103,6 +103,7 @@ export function connectStripe(options: StripeOptions): PaymentsPort {
         currency: charge.currency.toUpperCase(),
         capturedMinor: charge.amount_captured,
         refundedMinor: charge.amount_refunded,
+        createdAt: charge.created,
         settlement: {
           currency: settled.currency.toUpperCase(),
           // A JSON number printed back as Stripe wrote it ("1.085"), read exactly from there on.
@@ -133,15 +134,16 @@ export function connectStripe(options: StripeOptions): PaymentsPort {
       return { id: transfer.id }
     },
 
-    async findTransfers({ transferGroup, destinationAccountId }, { signal } = {}) {
+    async findTransfers({ transferGroup, destinationAccountId, createdSince }, { signal } = {}) {
       const found: MadeTransfer[] = []
       let startingAfter: string | undefined
       for (;;) {
         const page = await call(
           (stripe) =>
             stripe.transfers.list({
-              transfer_group: transferGroup,
+              ...(transferGroup ? { transfer_group: transferGroup } : {}),
               ...(destinationAccountId ? { destination: destinationAccountId } : {}),
+              ...(createdSince !== undefined ? { created: { gte: createdSince } } : {}),
               limit: TRANSFERS_PAGE,
               ...(startingAfter ? { starting_after: startingAfter } : {}),
             }),

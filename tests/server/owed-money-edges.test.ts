@@ -1,0 +1,189 @@
+import Sqlite from 'better-sqlite3'
+import { Kysely, SqliteDialect } from 'kysely'
+import { afterEach, describe, expect, it } from 'vitest'
+import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
+import { connectStripe } from '../../server/src/adapters/payments/stripe/stripe-payments'
+import { migrateToLatest } from '../../server/src/db/migrations'
+import type { Database } from '../../server/src/db/schema'
+import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
+
+// Edges of money owed out of a charge, found in review: transfers out of the charge in other
+// groups, a paid brand through migration 007, and a transfer key across the settlement change.
+// Through the real adapters against the emulators, as tests/server/transfers-payment.test.ts does.
+
+const NORTHWIND_ACCOUNT = 'acct_sandbox_northwind_apparel'
+const MISMATCH = 'Payment intent does not match the creator order'
+
+let server: ServerUnderTest
+let running = false
+
+async function start() {
+  server = await startServerUnderTest({ stripeApi: { wait: async () => {} } })
+  running = true
+}
+
+afterEach(async () => {
+  if (running) await server.close()
+  running = false
+})
+
+const processOrder = (creatorOrderId: string) =>
+  server.app.inject({
+    method: 'POST',
+    url: '/admin-create-order-transfer',
+    headers: server.asAdmin,
+    payload: { creatorOrderId },
+  })
+
+const brandOrders = () =>
+  [NORTHWIND, LUMEN, 'ironpeak-outdoor.myshopify.com'].flatMap((shop) =>
+    server.shopify.orders(shop),
+  )
+
+/** A transfer out of `charge` as the platform's dashboard (or code before issue 27) made it. */
+async function transferOut(charge: string, amountMinor: number, transferGroup: string) {
+  const stripe = connectStripe({ secretKey: server.stripe.secretKey, endpoint: server.stripe.url })
+  await stripe.createTransfer({
+    amountMinor,
+    currency: 'USD',
+    destinationAccountId: NORTHWIND_ACCOUNT,
+    sourceTransaction: charge,
+    idempotencyKey: `by-hand-${transferGroup}`,
+    transferGroup,
+    description: 'Moved out of the charge elsewhere',
+    metadata: {},
+  })
+}
+
+describe('what the charge still holds', () => {
+  it.each([
+    // What the attack of issue 27 left behind: an attacker's order (#9999) paid from order 1005's
+    // charge under its own group, before the metadata rule existed.
+    ['an earlier attacker order’s group', 'tandem-order-9999'],
+    // A transfer made by hand in the dashboard, with some other group.
+    ['another group', 'manual-payouts-2026-11'],
+  ])('refuses order 1005 before ordering when its charge was drained in %s', async (_, group) => {
+    await start()
+    // ch_sandbox_order_1005: 80.78 EUR settled as 93.70 USD; 50.00 USD moved out leaves 43.70,
+    // less than Northwind's 53.94 USD. Stripe counts every transfer from the charge.
+    await transferOut('ch_sandbox_order_1005', 5000, group)
+    const response = await processOrder('1005')
+    // Else Stripe refuses the transfer ("must not exceed the source amount") after Northwind's
+    // order was made and marked PAID: the brand would ship and never be paid.
+    expect({
+      status: response.statusCode,
+      body: response.json(),
+      brandOrders: brandOrders().map((order) => order.displayFinancialStatus),
+      transfers: server.stripe.transfers().length,
+    }).toEqual({
+      status: 422,
+      body: {
+        error: 'business_rule',
+        message:
+          `${MISMATCH}: its charge ch_sandbox_order_1005 holds 43.70 USD after refunds and ` +
+          'transfers, less than the 53.94 USD the brands are owed; nothing was ordered or paid ' +
+          "(review the charge's refunds and transfers in Stripe)",
+      },
+      brandOrders: [],
+      transfers: 1,
+    })
+  })
+})
+
+describe('migration 007', () => {
+  it('keeps a paid HUF brand recorded at what Stripe moved, not 100 times more', async () => {
+    const local = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: new Sqlite(':memory:') }),
+    })
+    try {
+      const raw = local as unknown as Kysely<unknown>
+      await migrateToLatest(raw, undefined, '006_leases')
+      const at = '2026-11-01T00:00:00.000Z'
+      await local
+        .insertInto('order_transfers')
+        .values({
+          creator_order_id: '2001',
+          creator_store_shop: 'maya-makes.myshopify.com',
+          currency: 'HUF',
+          status: 'COMPLETED',
+          claimed_by: null,
+          claimed_at: null,
+          lease_expires_at: null,
+          processed_at: at,
+          processed_by: null,
+          created_at: at,
+        })
+        .execute()
+      // Before 007, 7,500 HUF was stored as 7500 (ICU: no decimals) and sent to Stripe as
+      // amount 7500, which Stripe reads as 75.00 HUF: the brand got 1/100 of its due.
+      await local
+        .insertInto('order_transfer_brands')
+        .values({
+          creator_order_id: '2001',
+          brand_store_shop: 'budapest-brand.myshopify.com',
+          position: 0,
+          base_minor: 10000,
+          tandem_rate_hundredths: 1000,
+          creator_rate_hundredths: 1500,
+          creator_commission_minor: 1500,
+          tandem_commission_minor: 1000,
+          brand_amount_minor: 7500,
+          lines: JSON.stringify([
+            { brandVariantId: 'gid://shopify/ProductVariant/1', quantity: 1 },
+          ]),
+          brand_order_id: 'gid://shopify/Order/1',
+          paid_at: at,
+          payment_transfer_id: 'tr_paid_before_007',
+        })
+        .execute()
+
+      await migrateToLatest(raw)
+
+      // Not 750000 (7,500.00 HUF): Stripe moved 75.00 HUF, and the record keeps the underpayment.
+      const [brand] = await local
+        .selectFrom('order_transfer_brands')
+        .select(['brand_amount_minor', 'payment_transfer_id'])
+        .execute()
+      expect(brand).toEqual({ brand_amount_minor: 7500, payment_transfer_id: 'tr_paid_before_007' })
+    } finally {
+      await local.destroy()
+    }
+  })
+})
+
+describe('the transfer’s idempotency key', () => {
+  it('pays order 1005 in USD after the server before 007 tried the transfer in EUR', async () => {
+    await start()
+    // What the server before 007 sent for order 1005 (its order's currency) under the key it
+    // still uses: Stripe refuses the currency and keeps that answer under the key for 24 hours.
+    const stripe = connectStripe({
+      secretKey: server.stripe.secretKey,
+      endpoint: server.stripe.url,
+    })
+    await expect(
+      stripe.createTransfer({
+        amountMinor: 4650,
+        currency: 'EUR',
+        destinationAccountId: NORTHWIND_ACCOUNT,
+        sourceTransaction: 'ch_sandbox_order_1005',
+        idempotencyKey: `transfer:1005:${NORTHWIND}`,
+        transferGroup: 'tandem-order-1005',
+        description: 'Tandem transfer of creator order #1005',
+        metadata: { creator_order_id: '1005', brand_shop: NORTHWIND },
+      }),
+    ).rejects.toThrow(/must be the same as the transfer currency/)
+
+    // Under the same key Stripe would answer "Keys for idempotent requests can only be used with
+    // the same parameters they were first used with", after Northwind's order was made and paid.
+    const response = await processOrder('1005')
+    expect({
+      status: response.statusCode,
+      refusal: (response.json() as { message?: string }).message,
+      transfers: server.stripe.transfers(),
+    }).toEqual({
+      status: 201,
+      refusal: undefined,
+      transfers: [expect.objectContaining({ amount: 5394, currency: 'usd' })],
+    })
+  })
+})
