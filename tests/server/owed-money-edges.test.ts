@@ -6,6 +6,7 @@ import { connectStripe } from '../../server/src/adapters/payments/stripe/stripe-
 import { migrateToLatest } from '../../server/src/db/migrations'
 import type { Database } from '../../server/src/db/schema'
 import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
+import { transferCalls } from './support/transfer-calls'
 
 // Edges of money owed out of a charge, found in review: transfers out of the charge in other
 // groups, a paid brand through migration 007, and a transfer key across the settlement change.
@@ -15,6 +16,7 @@ const NORTHWIND_ACCOUNT = 'acct_sandbox_northwind_apparel'
 const MISMATCH = 'Payment intent does not match the creator order'
 
 let server: ServerUnderTest
+const { processOrder } = transferCalls(() => server)
 let running = false
 
 async function start() {
@@ -26,14 +28,6 @@ afterEach(async () => {
   if (running) await server.close()
   running = false
 })
-
-const processOrder = (creatorOrderId: string) =>
-  server.app.inject({
-    method: 'POST',
-    url: '/admin-create-order-transfer',
-    headers: server.asAdmin,
-    payload: { creatorOrderId },
-  })
 
 const brandOrders = () =>
   [NORTHWIND, LUMEN, 'ironpeak-outdoor.myshopify.com'].flatMap((shop) =>

@@ -3,6 +3,7 @@ import { LUMEN, NORTHWIND, order1001Brands } from '../support/sandbox-figures'
 import { createStripePaidOrder } from '../../emulators/stripe-paid-order'
 import { linkVariants } from '../../server/src/repositories/variant-links'
 import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
+import { transferCalls } from './support/transfer-calls'
 
 // Which brand variant a creator's line becomes, and at what price, is decided by Tandem's own
 // links and the brand's store, never by the creator's store. Each attack ends with nothing
@@ -18,6 +19,7 @@ const FACE_OIL_PRODUCT = 'gid://shopify/Product/103'
 const STICKER_LINE = 'gid://shopify/LineItem/10013'
 
 let server: ServerUnderTest
+const { preview, processOrder, acceptPriceException } = transferCalls(() => server)
 
 beforeEach(async () => {
   server = await startServerUnderTest({ stripeApi: { wait: async () => {} } })
@@ -26,29 +28,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await server.close()
 })
-
-const preview = (creatorOrderId: string) =>
-  server.app.inject({
-    method: 'GET',
-    url: `/admin-preview-order-transfer?creatorOrderId=${creatorOrderId}`,
-    headers: server.asAdmin,
-  })
-
-const processOrder = (creatorOrderId: string) =>
-  server.app.inject({
-    method: 'POST',
-    url: '/admin-create-order-transfer',
-    headers: server.asAdmin,
-    payload: { creatorOrderId },
-  })
-
-const acceptPriceException = (creatorOrderId: string, reason: string) =>
-  server.app.inject({
-    method: 'POST',
-    url: '/admin-accept-price-exception',
-    headers: server.asAdmin,
-    payload: { creatorOrderId, reason },
-  })
 
 /** Nothing was ordered from any brand, nothing paid, and no transfer was even frozen. */
 async function expectNothingMoved() {

@@ -4,6 +4,7 @@ import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
 import { createStripePaidOrder } from '../../emulators/stripe-paid-order'
 import { PRODUCT_NAME } from '@shared/product'
 import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
+import { transferCalls } from './support/transfer-calls'
 
 // A creator order is transferred only once paid and while it stands, for what is still sold and
 // on what the customer really paid: the creator controls its store's orders (a pending order, a
@@ -18,26 +19,14 @@ const OVERSHIRT = 'gid://shopify/ProductVariant/201'
 const FACE_OIL = 'gid://shopify/ProductVariant/203'
 
 let server: ServerUnderTest
+const { processOrder, preview, acceptPriceException } = transferCalls(() => server)
+
 beforeEach(async () => {
   server = await startServerUnderTest({ stripeApi: { wait: async () => {} } })
 })
 afterEach(async () => {
   await server.close()
 })
-
-const processOrder = (creatorOrderId: string) =>
-  server.app.inject({
-    method: 'POST',
-    url: '/admin-create-order-transfer',
-    headers: server.asAdmin,
-    payload: { creatorOrderId },
-  })
-const preview = (creatorOrderId: string) =>
-  server.app.inject({
-    method: 'GET',
-    url: `/admin-preview-order-transfer?creatorOrderId=${creatorOrderId}`,
-    headers: server.asAdmin,
-  })
 
 /**
  * Two overshirts and a face oil at Maya's (170.50), paid with a PaymentIntent of `amountMinor`
@@ -95,15 +84,10 @@ async function expectRefused(number: string, message: string) {
 
 /** The brands agreed to SPRING10 taking their lines below their prices, for this order. */
 async function acceptSpringPromotion(number: string) {
-  const accepted = await server.app.inject({
-    method: 'POST',
-    url: '/admin-accept-price-exception',
-    headers: server.asAdmin,
-    payload: {
-      creatorOrderId: number,
-      reason: 'Northwind and Lumen joined the SPRING10 promotion',
-    },
-  })
+  const accepted = await acceptPriceException(
+    number,
+    'Northwind and Lumen joined the SPRING10 promotion',
+  )
   expect(accepted.statusCode, accepted.body).toBe(200)
 }
 

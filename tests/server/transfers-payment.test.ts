@@ -7,6 +7,7 @@ import {
   STRIPE_ATTEMPTS,
 } from '../../server/src/adapters/payments/stripe/stripe-payments'
 import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
+import { transferCalls } from './support/transfer-calls'
 
 // The creator order's payment, through the real Stripe adapter against the Stripe emulator: one
 // PaymentIntent pays for one order (its platform-written metadata names it, and Tandem holds it
@@ -20,6 +21,7 @@ const NORTHWIND_ACCOUNT = 'acct_sandbox_northwind_apparel'
 const MISMATCH = 'Payment intent does not match the creator order'
 
 let server: ServerUnderTest
+const { processOrder } = transferCalls(() => server)
 
 async function start() {
   server = await startServerUnderTest({ stripeApi: { wait: async () => {} } })
@@ -28,14 +30,6 @@ async function start() {
 afterEach(async () => {
   await server.close()
 })
-
-const processOrder = (creatorOrderId: string) =>
-  server.app.inject({
-    method: 'POST',
-    url: '/admin-create-order-transfer',
-    headers: server.asAdmin,
-    payload: { creatorOrderId },
-  })
 
 const get = (url: string) => server.app.inject({ url, headers: server.asAdmin })
 

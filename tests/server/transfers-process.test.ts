@@ -18,6 +18,7 @@ import {
   type ServerOptions,
   type ServerUnderTest,
 } from './support/server-under-test'
+import { transferCalls } from './support/transfer-calls'
 
 // POST /admin-create-order-transfer: brand orders, payments, and what the database keeps of them.
 // Every test starts from a freshly seeded marketplace. Brands are processed in parallel, so which
@@ -27,6 +28,7 @@ const NORTHWIND_ACCOUNT = 'acct_sandbox_northwind_apparel'
 const LUMEN_ACCOUNT = 'acct_sandbox_lumen_botanicals'
 
 let server: ServerUnderTest
+const { processOrder, preview } = transferCalls(() => server)
 
 /**
  * A fresh server; `wrap` may slow down or hold the Shopify adapter's calls to make requests
@@ -61,21 +63,6 @@ const lumenTransfersFail = (message?: string) =>
   })
 /** A fault of Shopify, as its emulator answers it. */
 const shopifyFault = (scripted: ShopifyFault) => server.shopify.script(scripted)
-
-const processOrder = (creatorOrderId: string) =>
-  server.app.inject({
-    method: 'POST',
-    url: '/admin-create-order-transfer',
-    headers: server.asAdmin,
-    payload: { creatorOrderId },
-  })
-
-const preview = (creatorOrderId: string) =>
-  server.app.inject({
-    method: 'GET',
-    url: `/admin-preview-order-transfer?creatorOrderId=${encodeURIComponent(creatorOrderId)}`,
-    headers: server.asAdmin,
-  })
 
 const BRANDS = [LUMEN, NORTHWIND, 'ironpeak-outdoor.myshopify.com']
 
