@@ -1,15 +1,11 @@
-import Sqlite from 'better-sqlite3'
-import { Kysely, SqliteDialect } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
 import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
 import { connectStripe } from '../../server/src/adapters/payments/stripe/stripe-payments'
-import { migrateToLatest } from '../../server/src/db/migrations'
-import type { Database } from '../../server/src/db/schema'
 import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
 import { transferCalls } from './support/transfer-calls'
 
 // Edges of money owed out of a charge, found in review: transfers out of the charge in other
-// groups, a paid brand through migration 007, and a transfer key across the settlement change.
+// groups, and a transfer key across the settlement change.
 // Through the real adapters against the emulators, as tests/server/transfers-payment.test.ts does.
 
 const NORTHWIND_ACCOUNT = 'acct_sandbox_northwind_apparel'
@@ -81,67 +77,6 @@ describe('what the charge still holds', () => {
       brandOrders: [],
       transfers: 1,
     })
-  })
-})
-
-describe('migration 007', () => {
-  it('keeps a paid HUF brand recorded at what Stripe moved, not 100 times more', async () => {
-    const local = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: new Sqlite(':memory:') }),
-    })
-    try {
-      const raw = local as unknown as Kysely<unknown>
-      await migrateToLatest(raw, undefined, '006_leases')
-      const at = '2026-11-01T00:00:00.000Z'
-      await local
-        .insertInto('order_transfers')
-        .values({
-          creator_order_id: '2001',
-          creator_store_shop: 'maya-makes.myshopify.com',
-          currency: 'HUF',
-          status: 'COMPLETED',
-          claimed_by: null,
-          claimed_at: null,
-          lease_expires_at: null,
-          processed_at: at,
-          processed_by: null,
-          created_at: at,
-        })
-        .execute()
-      // Before 007, 7,500 HUF was stored as 7500 (ICU: no decimals) and sent to Stripe as
-      // amount 7500, which Stripe reads as 75.00 HUF: the brand got 1/100 of its due.
-      await local
-        .insertInto('order_transfer_brands')
-        .values({
-          creator_order_id: '2001',
-          brand_store_shop: 'budapest-brand.myshopify.com',
-          position: 0,
-          base_minor: 10000,
-          tandem_rate_hundredths: 1000,
-          creator_rate_hundredths: 1500,
-          creator_commission_minor: 1500,
-          tandem_commission_minor: 1000,
-          brand_amount_minor: 7500,
-          lines: JSON.stringify([
-            { brandVariantId: 'gid://shopify/ProductVariant/1', quantity: 1 },
-          ]),
-          brand_order_id: 'gid://shopify/Order/1',
-          paid_at: at,
-          payment_transfer_id: 'tr_paid_before_007',
-        })
-        .execute()
-
-      await migrateToLatest(raw)
-
-      // Not 750000 (7,500.00 HUF): Stripe moved 75.00 HUF, and the record keeps the underpayment.
-      const [brand] = await local
-        .selectFrom('order_transfer_brands')
-        .select(['brand_amount_minor', 'payment_transfer_id'])
-        .execute()
-      expect(brand).toEqual({ brand_amount_minor: 7500, payment_transfer_id: 'tr_paid_before_007' })
-    } finally {
-      await local.destroy()
-    }
   })
 })
 

@@ -11,12 +11,65 @@ import type { Database } from '../../server/src/db/schema'
 let db: Kysely<Database> | undefined
 afterEach(() => db?.destroy())
 
-it("rescales what was stored in HUF to Stripe's two decimals, and leaves USD alone", async () => {
-  db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new Sqlite(':memory:') }) })
-  const raw = db as unknown as Kysely<unknown>
-  await migrateToLatest(raw, undefined, '006_leases')
+const at = '2026-11-01T00:00:00.000Z'
 
-  const at = '2026-11-01T00:00:00.000Z'
+/** A database as migration 006 left it. */
+async function databaseAt006() {
+  db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new Sqlite(':memory:') }) })
+  await migrateToLatest(db as unknown as Kysely<unknown>, undefined, '006_leases')
+  return db
+}
+
+/**
+ * A transfer as a server before 007 stored it: a brand owed 7500 minor units of `currency`, and,
+ * when `paid`, already transferred that many, which Stripe read in its own minor units.
+ */
+async function addTransfer(
+  into: Kysely<Database>,
+  orderId: string,
+  currency: string,
+  paid?: { transferId: string },
+) {
+  await into
+    .insertInto('order_transfers')
+    .values({
+      creator_order_id: orderId,
+      creator_store_shop: 'maya-makes.myshopify.com',
+      currency,
+      status: paid ? 'COMPLETED' : 'PARTIAL',
+      claimed_by: null,
+      claimed_at: null,
+      lease_expires_at: null,
+      processed_at: paid ? at : null,
+      processed_by: null,
+      created_at: at,
+    })
+    .execute()
+  await into
+    .insertInto('order_transfer_brands')
+    .values({
+      creator_order_id: orderId,
+      brand_store_shop: 'budapest-brand.myshopify.com',
+      position: 0,
+      base_minor: 10000,
+      tandem_rate_hundredths: 1000,
+      creator_rate_hundredths: 1500,
+      creator_commission_minor: 1500,
+      tandem_commission_minor: 1000,
+      brand_amount_minor: 7500,
+      lines: '[]',
+      ...(paid && {
+        brand_order_id: 'gid://shopify/Order/1',
+        paid_at: at,
+        payment_transfer_id: paid.transferId,
+      }),
+    })
+    .execute()
+}
+
+it("rescales what was stored in HUF to Stripe's two decimals, and leaves USD alone", async () => {
+  const db = await databaseAt006()
+  const raw = db as unknown as Kysely<unknown>
   await db
     .insertInto('stores')
     .values({
@@ -53,41 +106,8 @@ it("rescales what was stored in HUF to Stripe's two decimals, and leaves USD alo
     .insertInto('creator_order_index')
     .values([indexed(2001, 12990, 'HUF'), indexed(2002, 19754, 'USD')])
     .execute()
-  for (const [orderId, currency] of [
-    ['2001', 'HUF'],
-    ['2002', 'USD'],
-  ] as const) {
-    await db
-      .insertInto('order_transfers')
-      .values({
-        creator_order_id: orderId,
-        creator_store_shop: 'maya-makes.myshopify.com',
-        currency,
-        status: 'PARTIAL',
-        claimed_by: null,
-        claimed_at: null,
-        lease_expires_at: null,
-        processed_at: null,
-        processed_by: null,
-        created_at: at,
-      })
-      .execute()
-    await db
-      .insertInto('order_transfer_brands')
-      .values({
-        creator_order_id: orderId,
-        brand_store_shop: 'budapest-brand.myshopify.com',
-        position: 0,
-        base_minor: 10000,
-        tandem_rate_hundredths: 1000,
-        creator_rate_hundredths: 1500,
-        creator_commission_minor: 1500,
-        tandem_commission_minor: 1000,
-        brand_amount_minor: 7500,
-        lines: '[]',
-      })
-      .execute()
-  }
+  await addTransfer(db, '2001', 'HUF')
+  await addTransfer(db, '2002', 'USD')
 
   await migrateToLatest(raw)
 
@@ -134,4 +154,18 @@ it("rescales what was stored in HUF to Stripe's two decimals, and leaves USD alo
       settlement_currency: null,
     },
   ])
+})
+
+it('keeps a HUF brand paid before 007 at what Stripe moved, not 100 times more', async () => {
+  const db = await databaseAt006()
+  // Stored as 7500 (ICU: no decimals) and sent to Stripe as 7500, which Stripe reads as 75.00
+  // HUF where 7,500 HUF were owed: the record keeps the underpayment, to be put right.
+  await addTransfer(db, '2001', 'HUF', { transferId: 'tr_paid_before_007' })
+  await migrateToLatest(db as unknown as Kysely<unknown>)
+  expect(
+    await db
+      .selectFrom('order_transfer_brands')
+      .select(['brand_amount_minor', 'payment_transfer_id'])
+      .execute(),
+  ).toEqual([{ brand_amount_minor: 7500, payment_transfer_id: 'tr_paid_before_007' }])
 })
