@@ -70,9 +70,7 @@ describe('a price below the brand’s, in Chromium', () => {
     await shows(page.getByRole('region', { name: 'Totals' }))
     await expect.poll(() => dialog.count()).toBe(0)
     await screenshot(page, 'price-exception-accepted-light-narrow')
-    await page.getByRole('button', { name: 'Process transfer' }).click()
-    await page.getByRole('button', { name: 'Confirm' }).click()
-    await shows(page.getByText('Order transfer processed'))
+    await processShownTransfer(page)
     expect(
       stack.server.stripe
         .transfers()
@@ -99,9 +97,7 @@ describe('an order paid in euros, in Chromium', () => {
     await page.getByLabel('Creator order ID').fill('1005')
     await page.getByRole('button', { name: 'Send' }).click()
     await shows(page.getByRole('region', { name: 'Totals' }))
-    await page.getByRole('button', { name: 'Process transfer' }).click()
-    await page.getByRole('button', { name: 'Confirm' }).click()
-    await shows(page.getByText('Order transfer processed'))
+    await processShownTransfer(page)
     // 46.50 EUR at the charge's 1.16: 53.94 USD to Northwind's account.
     expect(
       stack.server.stripe
@@ -126,3 +122,10 @@ describe('an order paid in euros, in Chromium', () => {
     await screenshot(page, 'price-exception-history-euros-dark-narrow')
   })
 })
+
+/** Processes the transfer on screen as a person does: the button, then the confirmation. */
+async function processShownTransfer(on: Page) {
+  await on.getByRole('button', { name: 'Process transfer' }).click()
+  await on.getByRole('button', { name: 'Confirm' }).click()
+  await shows(on.getByText('Order transfer processed'))
+}
