@@ -2,6 +2,7 @@ import { TRANSFER_ERRORS } from '@shared/contract'
 import type { CommerceOrder } from '../adapters/commerce/commerce-port'
 import {
   PAYMENT_INTENT_METADATA,
+  type Charge,
   type MadeTransfer,
   type PaymentsPort,
 } from '../adapters/payments/payments-port'
@@ -40,16 +41,18 @@ export const inSettlement = (minor: number, orderCurrency: string, settlement: S
 
 const orderLabel = (orderId: string, shop: string) => `creator order ${orderId} of ${shop}`
 
+type PaymentDeps = { db: Db; payments: PaymentsPort; remote: Remote }
+
 /**
- * The order's payment, or why it cannot pay (a sentence that the caller completes with the brand
+ * The order's charge, or why it cannot pay (a sentence that the caller completes with the brand
  * it checks). An intent that is not this order's is refused for the whole order (a Refusal);
  * Stripe failing throws its error.
  */
-export async function readOrderPayment(
-  deps: { db: Db; payments: PaymentsPort; remote: Remote },
+export async function readOrderCharge(
+  deps: PaymentDeps,
   order: CommerceOrder,
   intentId: string,
-): Promise<OrderPayment | { refusal: string }> {
+): Promise<Charge | { refusal: string }> {
   const { db, payments, remote } = deps
   const intent = await remote((signal) => payments.paymentIntent(intentId, { signal }))
   if (!intent) return { refusal: TRANSFER_ERRORS.paymentIntentNotFound }
@@ -84,9 +87,23 @@ export async function readOrderPayment(
 
   const chargeId = intent.latestChargeId
   const charge = await remote((signal) => payments.charge(chargeId, { signal }))
-  if (!charge)
-    return { refusal: `${TRANSFER_ERRORS.paymentIntentNotFound}: Stripe has no charge ${chargeId}` }
-  const settlement = charge.settlement
+  return (
+    charge ?? {
+      refusal: `${TRANSFER_ERRORS.paymentIntentNotFound}: Stripe has no charge ${chargeId}`,
+    }
+  )
+}
+
+/** The order's payment: its charge (as readOrderCharge) and what the charge still holds. */
+export async function readOrderPayment(
+  deps: PaymentDeps,
+  order: CommerceOrder,
+  intentId: string,
+): Promise<OrderPayment | { refusal: string }> {
+  const charge = await readOrderCharge(deps, order, intentId)
+  if ('refusal' in charge) return charge
+  const { payments, remote } = deps
+  const { id: chargeId, settlement } = charge
   // Stripe lists no transfers by their charge: every transfer made since it was charged is read,
   // whatever its group (a dashboard's, or another order's that named this intent before the
   // metadata rule), since Stripe counts them all against the charge.

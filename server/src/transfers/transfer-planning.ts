@@ -13,7 +13,7 @@ import { findAcceptedShortfalls } from '../repositories/price-exceptions'
 import { checkLinesAgainstCatalogues } from './catalogue-checks'
 import { linkOrder, type LinkedOrder } from './linked-order'
 import { orderNumber } from './order-gid'
-import { readOrderPayment } from './order-payment'
+import { readOrderCharge } from './order-payment'
 import { loadPlanInput } from './plan-input'
 import { upstreamRefusal, type Remote } from './remote-call'
 import {
@@ -82,14 +82,15 @@ export function createTransferPlanning(
    */
   async function chargeSettlement(order: LinkedOrder) {
     if (!order.paymentIntentId) return null
-    const read = await readOrderPayment(
+    // Its charge only: what the charge still holds is processing's to read.
+    const charge = await readOrderCharge(
       { db: deps.db, payments: deps.payments, remote },
       order,
       order.paymentIntentId,
     ).catch((error: unknown) => {
       throw upstreamRefusal('Payment intent lookup failed', 'payment provider', error)
     })
-    return 'settlement' in read ? read.settlement : null
+    return 'settlement' in charge ? charge.settlement : null
   }
 
   /** The plan, refused whole when a line fails the catalogue checks: no brand is ordered or paid. */
