@@ -1,17 +1,27 @@
 import { createServer } from 'node:net'
 
 /** A TCP port on 127.0.0.1 that nothing listens on right now. */
-export function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
+  const held = await holdFreePort()
+  await held.release()
+  return held.port
+}
+
+/**
+ * A free TCP port on 127.0.0.1, kept listening until `release`: whatever binds a port of its own
+ * meanwhile (an emulator, another test file's server) cannot be handed this one. Release it just
+ * before the one meant to have it listens.
+ */
+export function holdFreePort(): Promise<{ port: number; release: () => Promise<void> }> {
   return new Promise((resolve, reject) => {
     const server = createServer()
     server.unref()
     server.on('error', reject)
     server.listen(0, '127.0.0.1', () => {
       const address = server.address()
-      server.close(() => {
-        if (address && typeof address === 'object') resolve(address.port)
-        else reject(new Error('Could not pick a free port'))
-      })
+      const release = () => new Promise<void>((closed) => server.close(() => closed()))
+      if (address && typeof address === 'object') resolve({ port: address.port, release })
+      else void release().then(() => reject(new Error('Could not pick a free port')))
     })
   })
 }

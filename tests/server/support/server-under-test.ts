@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { inject } from 'vitest'
 import { onPostgres } from '../../../scripts/lib/postgres'
-import { freePort } from '../../../scripts/lib/ports'
+import { holdFreePort } from '../../../scripts/lib/ports'
 import {
   emulatorIdToken,
   upsertEmulatorUser,
@@ -111,10 +111,18 @@ export const syncProducts = (server: ServerUnderTest, storeShop: string) =>
 export async function startListeningServer(
   options: ServerOptions = {},
 ): Promise<ServerUnderTest & { port: number }> {
-  const port = await freePort()
-  const server = await startServerUnderTest({ ...options, publicUrl: `http://127.0.0.1:${port}` })
-  await server.app.listen({ host: '127.0.0.1', port })
-  return Object.assign(server, { port })
+  // The port is held while the server is built, which starts emulators on ports of their own:
+  // merely found free, it could be one of theirs (or another test file's) by the time it listens.
+  const held = await holdFreePort()
+  let server: ServerUnderTest
+  try {
+    server = await startServerUnderTest({ ...options, publicUrl: `http://127.0.0.1:${held.port}` })
+    await server.app.ready()
+  } finally {
+    await held.release()
+  }
+  await server.app.listen({ host: '127.0.0.1', port: held.port })
+  return Object.assign(server, { port: held.port })
 }
 
 export async function startServerUnderTest(options: ServerOptions = {}): Promise<ServerUnderTest> {
