@@ -2,12 +2,12 @@
 # repository root, the build context because the server compiles in src/shared, the contract it
 # shares with the desktop app. Only the server workspace goes in: no Electron, React or Vite.
 #
-# NODE_IMAGE: another Node 22 image on Debian bookworm may stand in (a mirror's copy, or a digest-
-# pinned name: node:22-bookworm-slim@sha256:…) if it has apt-get, Node's headers in /usr/local and
+# NODE_IMAGE: another Node 24 image on Debian bookworm may stand in (a mirror's copy, or a digest-
+# pinned name: node:24-bookworm-slim@sha256:…) if it has apt-get, Node's headers in /usr/local and
 # the `node` user (uid 1000) as the official one does. All three stages use the same one, so that
-# better-sqlite3 is compiled for the very system and Node it runs on.
-# Node 22: Node 20's support ended in April 2026 (the development machines still run 20).
-ARG NODE_IMAGE=node:22-bookworm-slim
+# better-sqlite3 is compiled for the very system and Node it runs on. Node 24 is the LTS the
+# project runs on everywhere (package.json's engines, .node-version).
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # --- deps: the server workspace's production dependencies, from the root package-lock.json ---
 FROM ${NODE_IMAGE} AS deps

@@ -31,7 +31,7 @@ export async function bundleServer(entry: string, outfile: string): Promise<stri
     bundle: true,
     platform: 'node',
     format: 'cjs',
-    target: 'node20',
+    target: 'node24',
     packages: 'external',
     alias: { '@shared': join(serverDir, '..', 'src', 'shared') },
     logLevel: 'warning',

@@ -78,7 +78,9 @@ async function main(): Promise<void> {
   }
   app.log.info(
     `Tandem server in ${config.mode} mode on ${config.databaseUrl ? 'PostgreSQL' : config.sqliteFile}` +
-      (seeded ? ', sandbox marketplace loaded' : ''),
+      (seeded ? ', sandbox marketplace loaded' : '') +
+      // The runtime, for whoever reads a deploy's log: the project runs on Node 24 (.node-version).
+      `, Node ${process.version}`,
   )
 
   // A stop (a deploy, a scale-down) finishes the requests in flight: new ones are refused with

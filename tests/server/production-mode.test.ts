@@ -29,7 +29,7 @@ afterEach(async () => {
 it('starts on PostgreSQL with no demo data, and stops cleanly on SIGTERM', async () => {
   database = await freshSharedDatabase()
   running = await spawnServer(server.entry, { ...PRODUCTION_ENV, ...database.env })
-  await running.line(/Tandem server in production mode on PostgreSQL"/)
+  await running.line(/Tandem server in production mode on PostgreSQL, Node v\d+/)
   expect(running.output()).not.toContain('sandbox marketplace loaded')
 
   const health = await fetch(`${running.url}/healthz`)
