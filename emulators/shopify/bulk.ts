@@ -132,7 +132,7 @@ export class BulkOperations {
       if (invalid) return refuse(`Invalid bulk query: ${invalid.message}`)
       const operation = getOperationAST(document)
       if (operation?.operation !== 'query') return refuse('Invalid bulk query: not a query.')
-      walk = { schema, document, operation, variables: {} }
+      walk = { schema, document, operation }
     } catch (error) {
       return refuse(`Invalid bulk query: ${(error as Error).message}`)
     }

@@ -94,7 +94,7 @@ export async function answerGraphql(
     request.variables,
   )
   if (variables.errors) return refuse(variables.errors)
-  const walk: Walk = { schema, document, operation, variables: variables.coerced }
+  const walk: Walk = { schema, document, operation, variables: variables.variableValues }
 
   let requested: number
   try {

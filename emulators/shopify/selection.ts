@@ -11,6 +11,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
+  type VariableValues,
 } from 'graphql'
 
 // Reading a validated document against the schema: which fields a selection asks for, and which
@@ -20,7 +21,8 @@ export interface Walk {
   schema: GraphQLSchema
   document: DocumentNode
   operation: OperationDefinitionNode
-  variables: Record<string, unknown>
+  /** The operation's variables as graphql-js coerced them; a bulk query has none. */
+  variables?: VariableValues
 }
 
 export interface SelectedField {

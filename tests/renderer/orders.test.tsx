@@ -15,6 +15,7 @@ import {
 import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
 import type { FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
+import { declaredStyle } from './support/styles'
 import { expectToast } from './support/toasts'
 
 // INTEGRATIONS.md "Screens beyond SPEC.md's placeholders": /main/orders and its Transfer history
@@ -290,9 +291,11 @@ describe('Orders', () => {
     // Gray, orange and green badges.
     const badge = (text: string) =>
       within(ordersTable()).getByText(text).closest('.mantine-Badge-root')
-    expect(badge('Not started')).toHaveStyle({ '--badge-bg': 'var(--mantine-color-gray-light)' })
-    expect(badge('Partial')).toHaveStyle({ '--badge-bg': 'var(--mantine-color-orange-light)' })
-    expect(badge('Completed')).toHaveStyle({ '--badge-bg': 'var(--mantine-color-green-light)' })
+    expect(declaredStyle(badge('Not started'), '--badge-bg')).toBe(
+      'var(--mantine-color-gray-light)',
+    )
+    expect(declaredStyle(badge('Partial'), '--badge-bg')).toBe('var(--mantine-color-orange-light)')
+    expect(declaredStyle(badge('Completed'), '--badge-bg')).toBe('var(--mantine-color-green-light)')
     expect(screen.getByRole('button', { name: 'Preview transfer #1004' })).toBeEnabled()
     expect(screen.getByText('3 orders shown')).toBeInTheDocument()
     // Everything is loaded: no "Load more".
@@ -704,9 +707,9 @@ describe('Transfer history', () => {
       ['northwind apparel', 'pending', '10%', '15%', '$18.00', '$13.50', '$2.70', '$1.80', '—'],
       ['Failed: Transfer create failed'],
     ])
-    expect(screen.getByText('Failed: Transfer create failed')).toHaveStyle({
-      color: 'var(--mantine-color-red-text)',
-    })
+    expect(declaredStyle(screen.getByText('Failed: Transfer create failed'), 'color')).toBe(
+      'var(--mantine-color-red-text)',
+    )
     expect(screen.getByText('2 transfers shown')).toBeInTheDocument()
   })
 

@@ -9,6 +9,7 @@ import { useStoresPage } from '@renderer/features/stores/stores-page-state'
 import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
 import type { FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
+import { declaredStyle } from './support/styles'
 import { cellTexts, dataRows, rowOf } from './support/table'
 
 // SPEC.md §2 "/main/stores", issue 4 and PRODUCT.md's departures, as a person sees them.
@@ -328,7 +329,7 @@ describe('Stores list', () => {
     const toast = await screen.findByRole('alert')
     expect(within(toast).getByText('Failed to sync products')).toBeInTheDocument()
     expect(within(toast).getByText(`Failed to sync products: ${reason}`)).toBeInTheDocument()
-    expect(toast).toHaveStyle({ '--notification-color': 'var(--mantine-color-red-filled)' })
+    expect(declaredStyle(toast, '--notification-color')).toBe('var(--mantine-color-red-filled)')
     expect(within(rowOf('lumen botanicals')).getByRole('button', { name: 'Sync' })).toBeEnabled()
   })
 

@@ -277,13 +277,17 @@ function wellFormedProductionToken(projectId: string): string {
 }
 
 describe('when the sign-in service cannot be reached', () => {
-  /** GET /admin-all-stores on a server with this verifier; `production`: no emulator variable. */
-  const stores = async (verifier: TokenVerifier, token: string, production = false) => {
-    const outage = await startServerUnderTest({ seed: false, verifier })
+  /**
+   * GET /admin-all-stores on a server with the verifier `makeVerifier` makes; `production`: made
+   * and used without the emulator variable, so that firebase-admin verifies as in production, with
+   * Google's keys, fetched (it reads the variable once, when the verifier is made).
+   */
+  const stores = async (makeVerifier: () => TokenVerifier, token: string, production = false) => {
     const emulatorHost = process.env.FIREBASE_AUTH_EMULATOR_HOST
-    // Without it firebase-admin verifies as in production: with Google's keys, fetched.
     if (production) delete process.env.FIREBASE_AUTH_EMULATOR_HOST
+    let outage: Awaited<ReturnType<typeof startServerUnderTest>> | undefined
     try {
+      outage = await startServerUnderTest({ seed: false, verifier: makeVerifier() })
       const response = await outage.app.inject({
         method: 'GET',
         url: '/admin-all-stores',
@@ -292,45 +296,39 @@ describe('when the sign-in service cannot be reached', () => {
       return { status: response.statusCode, body: response.json() as unknown }
     } finally {
       process.env.FIREBASE_AUTH_EMULATOR_HOST = emulatorHost
-      await outage.close()
+      await outage?.close()
     }
   }
 
   it("answers 503, not 401, when Google's signing keys cannot be fetched", async () => {
     const projectId = 'tandem-production'
-    const verifier = firebaseTokenVerifier({
-      projectId,
-      httpAgent: unreachableNetwork(new HttpsAgent(), await freePort()),
-    })
+    const httpAgent = unreachableNetwork(new HttpsAgent(), await freePort())
+    const verifier = () => firebaseTokenVerifier({ projectId, httpAgent })
     const answer = await stores(verifier, wellFormedProductionToken(projectId), true)
     expect(answer).toEqual({ status: 503, body: unavailable })
   })
 
   it('answers 401, not 503, to a production token that is malformed', async () => {
-    const verifier = firebaseTokenVerifier({
-      projectId: 'tandem-production',
-      httpAgent: unreachableNetwork(new HttpsAgent(), await freePort()),
-    })
+    const httpAgent = unreachableNetwork(new HttpsAgent(), await freePort())
+    const verifier = () => firebaseTokenVerifier({ projectId: 'tandem-production', httpAgent })
     const answer = await stores(verifier, 'not-a-token', true)
     expect(answer).toEqual({ status: 401, body: invalidToken })
   })
 
   it("answers 503 when the user's record cannot be read for the revocation check", async () => {
-    const verifier = firebaseTokenVerifier({
-      projectId: inject('authProjectId'),
-      httpAgent: unreachableNetwork(new HttpAgent(), await freePort()),
-    })
+    const httpAgent = unreachableNetwork(new HttpAgent(), await freePort())
+    const verifier = () => firebaseTokenVerifier({ projectId: inject('authProjectId'), httpAgent })
     expect(await stores(verifier, server.tokens.admin)).toEqual({ status: 503, body: unavailable })
   })
 
   it('answers 503 when the verifier throws a network error', async () => {
-    const verifier: TokenVerifier = {
+    const verifier = (): TokenVerifier => ({
       verify: async () => {
         throw Object.assign(new Error('getaddrinfo ENOTFOUND www.googleapis.com'), {
           code: 'ENOTFOUND',
         })
       },
-    }
+    })
     expect(await stores(verifier, server.tokens.admin)).toEqual({ status: 503, body: unavailable })
   })
 })

@@ -16,17 +16,16 @@ export async function readPdf<T>(
   bytes: Uint8Array,
   read: (document: PDFDocumentProxy) => Promise<T>,
 ): Promise<T> {
-  const document = await getDocument({
+  const loadingTask = getDocument({
     // A copy: pdf.js takes over the buffer it is given.
     data: new Uint8Array(bytes),
     useSystemFonts: false,
-    isEvalSupported: false,
     standardFontDataUrl,
-  }).promise
+  })
   try {
-    return await read(document)
+    return await read(await loadingTask.promise)
   } finally {
-    await document.destroy()
+    await loadingTask.destroy()
   }
 }
 

@@ -1,4 +1,5 @@
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely'
+import { sql, type Kysely } from 'kysely'
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration'
 
 // Migrations live in code (one bundle, no folder to find at run time) and run at every start.
 // Column types are the ones SQLite and PostgreSQL share; money and rates are bigint.

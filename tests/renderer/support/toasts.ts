@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react'
 import { expect } from 'vitest'
+import { declaredStyle } from './styles'
 
 /**
  * Waits for the toast that says `message`, then checks its title and colour (red for a failure).
@@ -15,7 +16,7 @@ export async function expectToast(
   const toast = shown.closest<HTMLElement>('[role="alert"]')
   if (!toast) throw new Error(`"${message}" is not in a toast`)
   expect(within(toast).getByText(title)).toBeInTheDocument()
-  expect(toast).toHaveStyle({
-    '--notification-color': `var(--mantine-color-${tone === 'error' ? 'red' : 'green'}-filled)`,
-  })
+  expect(declaredStyle(toast, '--notification-color')).toBe(
+    `var(--mantine-color-${tone === 'error' ? 'red' : 'green'}-filled)`,
+  )
 }

@@ -120,7 +120,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         })
       } catch (error) {
         // Retries are spent: the last error answer is read like any other.
-        if (error instanceof HTTPError) return error.response
+        if (error instanceof HTTPError) return answerOf(error)
         if (deadline.aborted) throw fail(timedOut, null)
         log.error(`${label}: could not reach ${baseUrl}`, error)
         throw fail(`could not reach the server at ${baseUrl}`, null)
@@ -237,6 +237,18 @@ function statusLine(status: number, statusText = ''): string {
 function describeDuration(ms: number): string {
   if (ms % 1000 !== 0) return `${ms} milliseconds`
   return ms === 1000 ? '1 second' : `${ms / 1000} seconds`
+}
+
+/**
+ * The error answer as the server sent it. ky (2 and later) reads an error answer's body itself,
+ * into `data` (JSON parsed, other types as text, undefined when empty or unreadable), leaving the
+ * response's own body used.
+ */
+function answerOf({ response, data }: HTTPError): Response {
+  const body = data === undefined ? null : typeof data === 'string' ? data : JSON.stringify(data)
+  const headers = new Headers(response.headers)
+  headers.delete('content-length')
+  return new Response(body, { status: response.status, statusText: response.statusText, headers })
 }
 
 /** Frees the connection of an answer whose body will not be read. */

@@ -103,7 +103,7 @@ export function createShopifyCommerce(deps: { db: Db; api: ShopifyApi }): Commer
 
   /** The order as `shop` has it, every page of its lines; null when the shop has no such order. */
   async function orderOf(shop: string, id: number): Promise<CommerceOrder | null> {
-    let order: OrderNode | null = null
+    let order: OrderNode
     const lines: OrderNode['lineItems']['nodes'] = []
     for (let after: string | null = null; ;) {
       const page: { order: OrderNode | null } = await api.request(shop, CREATOR_ORDER, {

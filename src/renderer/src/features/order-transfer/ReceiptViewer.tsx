@@ -44,8 +44,8 @@ const percent = (zoom: number) => Math.round(zoom * 100)
 
 /**
  * pdf.js's module, imported once for every viewer when the first one shows. Sharing the import
- * also keeps tests honest: Vitest 4 hands overlapping imports of a mocked module the real one
- * (vitest-dev/vitest#7040).
+ * also keeps tests honest: Vitest has handed overlapping imports of a mocked module the real one
+ * (vitest-dev/vitest#7040, seen with Vitest 4).
  */
 let pdfDocumentModule: Promise<typeof import('./pdf-document')> | undefined
 const loadPdfDocument = () => (pdfDocumentModule ??= import('./pdf-document'))

@@ -43,11 +43,9 @@ export interface ReceiptDocument {
  * which leaves it empty here, so a caller that keeps the bytes passes a copy.
  */
 export async function openReceiptDocument(bytes: Uint8Array): Promise<ReceiptDocument> {
-  const loadingTask = getDocument({
-    data: bytes,
-    // The CSP has no 'unsafe-eval'.
-    isEvalSupported: false,
-  })
+  // pdf.js 6 compiles no code at run time (its isEvalSupported option is gone), which the CSP's
+  // lack of 'unsafe-eval' requires.
+  const loadingTask = getDocument({ data: bytes })
   let pages: PDFPageProxy[]
   try {
     const pdf = await loadingTask.promise
