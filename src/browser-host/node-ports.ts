@@ -62,7 +62,7 @@ export class RecordingClipboard implements ClipboardPort {
 
   constructor(private readonly log: Logger) {}
 
-  writeText(text: string): void {
+  async writeText(text: string): Promise<void> {
     this.history.push(text)
     this.log.info(`Clipboard: ${text.length} characters copied`)
   }

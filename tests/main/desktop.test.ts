@@ -2,13 +2,21 @@ import { describe, expect, it } from 'vitest'
 import { createDesktopService, safeFileName } from '../../src/main/services/desktop/desktop-service'
 import { recordingLogger } from './fakes'
 
+/** Text the fake clipboard refuses, as an OS clipboard held by another program does. */
+const REFUSED_BY_THE_OS = 'refused'
+
 function desktopWith(chosenPath: string | null) {
   const written: { path: string; bytes: Uint8Array }[] = []
   const suggested: string[] = []
   const copied: string[] = []
   const opened: string[] = []
   const desktop = createDesktopService({
-    clipboard: { writeText: (text) => copied.push(text) },
+    clipboard: {
+      writeText: async (text) => {
+        if (text === REFUSED_BY_THE_OS) throw new Error('The clipboard is owned by another program')
+        copied.push(text)
+      },
+    },
     saveDialog: {
       chooseSavePath: async (name) => {
         suggested.push(name)
@@ -45,10 +53,18 @@ describe('desktop service', () => {
 
   it('copies text and opens links through its ports', async () => {
     const { desktop, copied, opened } = desktopWith(null)
-    desktop.copyText('https://tandem.example/shopify/brand')
+    await desktop.copyText('https://tandem.example/shopify/brand')
     await desktop.openExternal('https://tandem.example/help')
     expect(copied).toEqual(['https://tandem.example/shopify/brand'])
     expect(opened).toEqual(['https://tandem.example/help'])
+  })
+
+  it('fails a copy the clipboard did not take, rather than report it done', async () => {
+    const { desktop, copied } = desktopWith(null)
+    await expect(desktop.copyText(REFUSED_BY_THE_OS)).rejects.toThrow(
+      'Could not copy to the clipboard: try again',
+    )
+    expect(copied).toEqual([])
   })
 
   it('turns a suggested name into a plain file name', () => {

@@ -16,7 +16,8 @@ export interface SecretCipher {
 }
 
 export interface ClipboardPort {
-  writeText(text: string): void
+  /** Settles once the text is on the clipboard (Electron 44 and later write it asynchronously). */
+  writeText(text: string): Promise<void>
 }
 
 export interface SaveDialogPort {

@@ -1,4 +1,5 @@
 import type { SavedFile } from '@shared/ipc'
+import { UserFacingError } from '../errors'
 import type {
   ClipboardPort,
   ExternalOpenerPort,
@@ -8,7 +9,8 @@ import type {
 } from '../ports'
 
 export interface DesktopService {
-  copyText(text: string): void
+  /** Resolves once the text is on the clipboard; rejects when the OS did not take it. */
+  copyText(text: string): Promise<void>
   /** Asks where to save, then writes exactly these bytes. */
   saveFile(suggestedName: string, bytes: Uint8Array): Promise<SavedFile>
   openExternal(url: string): Promise<void>
@@ -22,8 +24,14 @@ export function createDesktopService(ports: {
   log: Logger
 }): DesktopService {
   return {
-    copyText(text) {
-      ports.clipboard.writeText(text)
+    async copyText(text) {
+      try {
+        await ports.clipboard.writeText(text)
+      } catch (error) {
+        // The cause stays in the log: what was being copied may be a secret.
+        ports.log.error('The clipboard did not take the text', error)
+        throw new UserFacingError('Could not copy to the clipboard: try again')
+      }
     },
     async saveFile(suggestedName, bytes) {
       const path = await ports.saveDialog.chooseSavePath(safeFileName(suggestedName))
