@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -39,12 +39,7 @@ const dataDir = stackDataDir(root)
 const shutdown = createShutdown({ signalExitCode: 0 })
 
 async function main(): Promise<void> {
-  if (mode === 'desktop' && !electronInstalled()) {
-    throw new Error(
-      'The Electron binary is not installed here (was ELECTRON_SKIP_BINARY_DOWNLOAD set?). ' +
-        'Run `npm run start:web` for browser mode, or reinstall without that variable.',
-    )
-  }
+  if (mode === 'desktop') ensureElectronBinary()
   // Rather than talk to someone else's emulator or server on a taken port.
   await assertPortFree(ports.auth, 'TANDEM_AUTH_PORT')
   await assertPortFree(ports.api, 'TANDEM_API_PORT')
@@ -150,8 +145,21 @@ function secretKey(): string {
   return readFileSync(file, 'utf8').trim()
 }
 
-/** The electron package writes path.txt once its binary is downloaded. */
-const electronInstalled = () => existsSync(join(root, 'node_modules', 'electron', 'path.txt'))
+/**
+ * Electron 42 and later download their binary on first use, not at install: fetched here, before
+ * anything starts, so that a machine that cannot download it hears so at once (the package's own
+ * installer does nothing when the binary of its version is there).
+ */
+function ensureElectronBinary(): void {
+  const installer = join(root, 'node_modules', 'electron', 'install.js')
+  const result = spawnSync(process.execPath, [installer], { stdio: 'inherit', timeout: 600_000 })
+  if (result.status !== 0) {
+    throw new Error(
+      'The Electron binary could not be downloaded here. ' +
+        'Run `npm run start:web` for the console in browser mode, or `npm start` where it can be.',
+    )
+  }
+}
 
 // npm does not always pass a SIGTERM on to its script: when the npm process that started the
 // stack goes away, the stack goes too rather than outlive it.

@@ -1,17 +1,9 @@
 import Database from 'better-sqlite3'
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { NORTHWIND } from '../support/sandbox-figures'
-import { startShopifyEmulator, type ShopifyEmulator } from '../../emulators/shopify/emulator'
-import { startStripeEmulator, type StripeEmulator } from '../../emulators/stripe/emulator'
-import {
-  buildServer,
-  freshSharedDatabase,
-  startServerProcess,
-  type ServerProcess,
-  type SharedDatabase,
-} from './support/server-process'
+import { oneServerProcess } from './support/server-process'
 
 // The project runs on Node 24 (.node-version), on machines whose own Node is older too: `./npmw`
 // brings it from the npm registry. This proves it where it matters: in the test runner, and inside
@@ -21,24 +13,7 @@ import {
 const projectNode = readFileSync(resolve(__dirname, '../../.node-version'), 'utf8').trim()
 const majorOf = (version: string) => Number(/^v?(\d+)\./.exec(version)?.[1])
 
-let server: Awaited<ReturnType<typeof buildServer>>
-let database: SharedDatabase
-let shopify: ShopifyEmulator
-let stripe: StripeEmulator
-let running: ServerProcess | undefined
-beforeAll(async () => {
-  server = await buildServer()
-  database = await freshSharedDatabase()
-  shopify = await startShopifyEmulator({ imageBaseUrl: 'http://127.0.0.1' })
-  stripe = await startStripeEmulator()
-})
-afterAll(async () => {
-  await running?.stop()
-  await database?.remove()
-  await shopify?.close()
-  await stripe?.close()
-  server?.remove()
-}, 30_000)
+const server = oneServerProcess()
 
 it("runs the tests on the project's Node major or newer", () => {
   console.log(`test runner: Node ${process.version} (the project's: ${projectNode})`)
@@ -46,21 +21,17 @@ it("runs the tests on the project's Node major or newer", () => {
 })
 
 it('runs the server on it, and the server opens and fills its embedded database', async () => {
-  running = await startServerProcess({
-    entry: server.entry,
-    database,
-    shopifyEndpoint: shopify.url,
-    stripe: { endpoint: stripe.url, secretKey: stripe.secretKey },
-  })
+  const running = await server.start()
   const started = await running.line(/Tandem server in sandbox mode on /)
   const serverNode = /Node (v[\d.]+)/.exec(started)?.[1] ?? `none in: ${started}`
   console.log(`server process: Node ${serverNode}`)
   expect(majorOf(serverNode)).toBeGreaterThanOrEqual(majorOf(projectNode))
 
-  if (database.env.DATABASE_URL) return // PostgreSQL: no embedded database to open.
+  const { env } = server.database()
+  if (env.DATABASE_URL) return // PostgreSQL: no embedded database to open.
   expect(started).toContain('tandem.sqlite, sandbox marketplace loaded')
   // What the server wrote through its own better-sqlite3 is there for another reader.
-  const file = new Database(join(database.env.TANDEM_DATA_DIR!, 'tandem.sqlite'), {
+  const file = new Database(join(env.TANDEM_DATA_DIR!, 'tandem.sqlite'), {
     readonly: true,
   })
   try {

@@ -4,7 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
-import { inject } from 'vitest'
+import { afterAll, beforeAll, inject } from 'vitest'
+import { startShopifyEmulator, type ShopifyEmulator } from '../../../emulators/shopify/emulator'
+import { startStripeEmulator, type StripeEmulator } from '../../../emulators/stripe/emulator'
 import { bundleServer } from '../../../server/scripts/bundle'
 import { stopChild } from '../../../scripts/lib/children'
 import { freePort, waitForHttp } from '../../../scripts/lib/ports'
@@ -102,6 +104,45 @@ export const startServerProcess = (options: ServerProcessOptions): Promise<Serve
     ...(options.leaseMs ? { TANDEM_TRANSFER_LEASE_MS: String(options.leaseMs) } : {}),
     ...(options.failpoints ? { TANDEM_FAILPOINTS: options.failpoints } : {}),
   })
+
+/**
+ * For a test file that runs one server process: the bundle, a fresh database and both emulators,
+ * made before its tests; `start` runs the process on them. All of it is removed after the file.
+ */
+export function oneServerProcess() {
+  let server: Awaited<ReturnType<typeof buildServer>>
+  let database: SharedDatabase
+  let shopify: ShopifyEmulator
+  let stripe: StripeEmulator
+  let running: ServerProcess | undefined
+  beforeAll(async () => {
+    server = await buildServer()
+    database = await freshSharedDatabase()
+    shopify = await startShopifyEmulator({ imageBaseUrl: 'http://127.0.0.1' })
+    stripe = await startStripeEmulator()
+  })
+  afterAll(async () => {
+    await running?.stop()
+    await database?.remove()
+    await shopify?.close()
+    await stripe?.close()
+    server?.remove()
+  }, 30_000)
+  return {
+    database: () => database,
+    stripe: () => stripe,
+    async start(options: Pick<ServerProcessOptions, 'failpoints'> = {}): Promise<ServerProcess> {
+      running = await startServerProcess({
+        ...options,
+        entry: server.entry,
+        database,
+        shopifyEndpoint: shopify.url,
+        stripe: { endpoint: stripe.url, secretKey: stripe.secretKey },
+      })
+      return running
+    },
+  }
+}
 
 /**
  * The server with exactly `env` beside PATH and its port: nothing of this process's environment

@@ -3,13 +3,13 @@ import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vitest/config'
 
 const alias = {
-  '@shared': resolve(__dirname, 'src/shared'),
-  '@renderer': resolve(__dirname, 'src/renderer/src'),
+  '@shared': resolve(import.meta.dirname, 'src/shared'),
+  '@renderer': resolve(import.meta.dirname, 'src/renderer/src'),
 }
 
 // One run, four layers: main-process units and the server (node), renderer components (jsdom), and
-// end-to-end tests in Chromium. The Firebase Auth emulator is started once for all of them: the
-// projects do not extend the root config, which would run its global setup once per project.
+// end-to-end tests in Chromium. The projects take the root's options (Vitest 5: the aliases) but
+// not its global setup, which starts the Firebase Auth emulator once for all of them.
 /** Set (by .ci/run, or by hand) to repeat the server suite on a real PostgreSQL. */
 const postgresUrl = process.env.TANDEM_TEST_DATABASE_URL
 
@@ -19,7 +19,6 @@ export default defineConfig({
     globalSetup: ['tests/support/global-setup.ts'],
     projects: [
       {
-        resolve: { alias },
         test: {
           name: 'main',
           environment: 'node',
@@ -28,7 +27,6 @@ export default defineConfig({
         },
       },
       {
-        resolve: { alias },
         test: {
           name: 'server',
           environment: 'node',
@@ -43,8 +41,7 @@ export default defineConfig({
       ...(postgresUrl
         ? [
             {
-              resolve: { alias },
-              test: {
+                    test: {
                 name: 'server-postgres',
                 environment: 'node',
                 include: ['tests/server/**/*.test.ts'],
@@ -64,7 +61,6 @@ export default defineConfig({
           ]
         : []),
       {
-        resolve: { alias },
         plugins: [react()],
         test: {
           name: 'renderer',
@@ -74,7 +70,6 @@ export default defineConfig({
         },
       },
       {
-        resolve: { alias },
         test: {
           name: 'e2e',
           environment: 'node',
