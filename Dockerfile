@@ -11,9 +11,10 @@ ARG NODE_IMAGE=node:24-bookworm-slim
 
 # --- deps: the server workspace's production dependencies, from the root package-lock.json ---
 FROM ${NODE_IMAGE} AS deps
-# better-sqlite3 is native. Its install fetches a prebuilt binary for this platform when it can
-# reach GitHub, and otherwise compiles one: with these tools, against this image's own Node headers
-# (npm_config_nodedir), so nothing but the npm registry and Debian's packages is needed.
+# better-sqlite3 is native. Its npm package (13 and later) ships Node-API binaries for Linux on x64
+# and arm64, which any Node of this major loads, and its rebuild then compiles nothing; on another
+# architecture it compiles one, with these tools, against this image's own Node headers
+# (npm_config_nodedir): nothing but the npm registry and Debian's packages is needed either way.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends g++ make python3 \
     && rm -rf /var/lib/apt/lists/*
@@ -23,7 +24,7 @@ ENV npm_config_nodedir=/usr/local \
 COPY package.json package-lock.json ./
 COPY server/package.json server/
 # No install script runs but better-sqlite3's (the root package.json's allowScripts says the same);
-# then what only a rebuild reads goes: the compiler's objects and SQLite's sources (~20 MB).
+# then what only a compile reads goes: the build's leftovers and SQLite's sources (~20 MB).
 RUN --mount=type=cache,target=/root/.npm \
     npm ci --omit=dev --workspace server --include-workspace-root=false \
         --ignore-scripts --no-audit --no-fund \
