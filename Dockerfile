@@ -14,12 +14,13 @@ FROM ${NODE_IMAGE} AS deps
 # better-sqlite3 is native. Its npm package (13 and later) ships Node-API binaries for Linux on x64
 # and arm64, which any Node of this major loads, and its rebuild then compiles nothing; on another
 # architecture it compiles one, with these tools, against this image's own Node headers
-# (npm_config_nodedir): nothing but the npm registry and Debian's packages is needed either way.
+# (node-gyp reads npm_package_config_node_gyp_nodedir; npm 11 warns of an npm_config_nodedir it
+# does not know): nothing but the npm registry and Debian's packages is needed either way.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends g++ make python3 \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
-ENV npm_config_nodedir=/usr/local \
+ENV npm_package_config_node_gyp_nodedir=/usr/local \
     npm_config_update_notifier=false
 COPY package.json package-lock.json ./
 COPY server/package.json server/
