@@ -1,4 +1,4 @@
-# The Tandem server's image (README "Deploying"): `docker build -t tandem-server .` from the
+# The Tandem server's image (docs/operations.md, "Deploying"): `docker build -t tandem-server .` from the
 # repository root, the build context because the server compiles in src/shared, the contract it
 # shares with the desktop app. Only the server workspace goes in: no Electron, React or Vite.
 #

@@ -41,7 +41,7 @@ export default defineConfig({
       ...(postgresUrl
         ? [
             {
-                    test: {
+              test: {
                 name: 'server-postgres',
                 environment: 'node',
                 include: ['tests/server/**/*.test.ts'],

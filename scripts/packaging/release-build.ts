@@ -16,7 +16,9 @@ export function releaseBuild(env: Env, projectDir: string): void {
   } catch (error) {
     if (!(error instanceof ReleaseSettingsError)) throw error
     console.error(error.message)
-    console.error('Set them in the environment of `npm run package` (README: Packaging).')
+    console.error(
+      'Set them in the environment of `npm run package` (docs/operations.md: Packaging).',
+    )
     process.exit(1)
   }
   run('npx', ['electron-vite', 'build'], projectDir, { ...env, TANDEM_RELEASE_BUILD: '1' })

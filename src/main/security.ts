@@ -76,7 +76,7 @@ export function isTrustedSender(frameUrl: string, appLocation: string): boolean 
 }
 
 /**
- * The window's web preferences beside its preload (Electron's security checklist, README): no
+ * The window's web preferences beside its preload (Electron's security checklist, docs/security.md): no
  * Node in the page, its workers or frames; isolated and sandboxed; web security on; no insecure
  * content, experimental features or webviews. Blink features are never enabled.
  */

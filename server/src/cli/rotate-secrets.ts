@@ -5,7 +5,7 @@ import { createSecretBox } from '../secrets'
 import { rotateSecrets } from '../secrets-rotation'
 
 // `npm run secrets:rotate`, with the server's own settings: DATABASE_URL (or TANDEM_DATA_DIR),
-// TANDEM_SECRET_KEY the new key, TANDEM_PREVIOUS_SECRET_KEYS the old one(s). README's "Deploying"
+// TANDEM_SECRET_KEY the new key, TANDEM_PREVIOUS_SECRET_KEYS the old one(s). docs/operations.md
 // gives the whole procedure: servers first learn the new key, then this runs, then the old key
 // goes.
 
