@@ -20,7 +20,7 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
-    // Services reach Electron only through injected ports (ARCHITECTURE.md).
+    // Services reach Electron only through injected ports (docs/architecture.md).
     files: ['src/main/services/**/*.ts', 'src/shared/**/*.ts', 'src/browser-host/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [

@@ -20,8 +20,9 @@ import {
   type ShopRecord,
 } from './state'
 
-// PRODUCT.md's sandbox marketplace as Shopify would hold it. The ids are the ones the server's seed
-// has always used, so that demos, tests and stored data keep pointing at the same products.
+// The sandbox marketplace (docs/product-rules.md) as Shopify would hold it. The ids are the ones
+// the server's seed has always used, so that demos, tests and stored data keep pointing at the same
+// products.
 
 const SEEDED_AT = '2026-11-01T00:00:00.000Z'
 const SEED_STOCK = 100

@@ -30,7 +30,7 @@ export interface StripeEmulatorOptions {
   port?: number
   /** The platform key it accepts; SANDBOX_STRIPE_SECRET_KEY when absent. */
   secretKey?: string
-  /** PRODUCT.md's sandbox unless false; ignored when the state file exists. */
+  /** The sandbox of docs/product-rules.md unless false; ignored when the state file exists. */
   seed?: boolean
   /** Loaded at start when present, rewritten after each change; in memory only when absent. */
   stateFile?: string

@@ -10,9 +10,10 @@ import { PAYMENT_INTENT_METADATA } from '../../server/src/adapters/payments/paym
 import { settle } from './charges'
 import { unixSeconds, type EmulatorState } from './state'
 
-// PRODUCT.md's sandbox as Stripe would hold it: the brands' connected accounts and the creator
-// orders' PaymentIntents (naming their order in their metadata; the EUR one settled in USD at
-// SETTLEMENT_RATES), under the ids the server's seed and the Shopify emulator's metafields use.
+// The sandbox (docs/product-rules.md) as Stripe would hold it: the brands' connected accounts and
+// the creator orders' PaymentIntents (naming their order in their metadata; the EUR one settled in
+// USD at SETTLEMENT_RATES), under the ids the server's seed and the Shopify emulator's metafields
+// use.
 
 export function seedSandbox(state: EmulatorState, now: Date): void {
   const created = unixSeconds(now)

@@ -10,7 +10,7 @@ import { freePort, waitForHttp } from './ports'
 
 export const DEMO_PROJECT_ID = 'demo-tandem'
 
-/** The local stack's administrator (PRODUCT.md). */
+/** The local stack's administrator (docs/product-rules.md "The desktop app"). */
 export const DEMO_ADMIN = { email: 'admin@tandem.test', password: 'tandem-admin', admin: true }
 
 export interface AuthEmulator {

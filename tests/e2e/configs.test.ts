@@ -5,8 +5,8 @@ import { launchChromium } from '../support/chromium'
 import { startStack, type StackUnderTest } from '../support/stack-under-test'
 import { chooseTheme, colorScheme, screenshot, shows, signIn } from './console'
 
-// SPEC.md §2 "/main/configs" in Chromium against the real server, with the browser host's clipboard
-// port standing in for the OS clipboard.
+// docs/product-rules.md "The console's screens" (/main/configs) in Chromium against the real
+// server, with the browser host's clipboard port standing in for the OS clipboard.
 
 let browser: Browser
 let stack: StackUnderTest

@@ -9,9 +9,10 @@ import { pdfText } from '../support/pdf-text'
 import { startStack, type StackUnderTest } from '../support/stack-under-test'
 import { chooseTheme, opacity, screenshot, shows, signIn } from './console'
 
-// SPEC.md §2 "/main/create-order-transfer" and issue 6 in Chromium, against the real server with
-// the sandbox marketplace (PRODUCT.md's figures), pdf.js drawing the real receipt, and the browser
-// host's downloads folder standing in for the save dialog.
+// docs/product-rules.md "The console's screens" (/main/create-order-transfer) and issue 6 in
+// Chromium, against the real server with the sandbox marketplace (docs/product-rules.md's figures),
+// pdf.js drawing the real receipt, and the browser host's downloads folder standing in for the save
+// dialog.
 
 let browser: Browser
 let stack: StackUnderTest

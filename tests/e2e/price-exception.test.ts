@@ -66,7 +66,7 @@ describe('a price below the brand’s, in Chromium', () => {
     await screenshot(page, 'price-exception-dialog-light-narrow')
     await dialog.getByRole('button', { name: 'Accept exception' }).click()
 
-    // Previewed again: PRODUCT.md's figures, on what the customer paid.
+    // Previewed again: docs/product-rules.md's figures, on what the customer paid.
     await shows(page.getByRole('region', { name: 'Totals' }))
     await expect.poll(() => dialog.count()).toBe(0)
     await screenshot(page, 'price-exception-accepted-light-narrow')

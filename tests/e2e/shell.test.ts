@@ -5,7 +5,8 @@ import { launchChromium } from '../support/chromium'
 import { startConsole, type ConsoleUnderTest } from '../support/console-host'
 import { chooseTheme, colorScheme, onScreen, route, screenshot, shows, signIn } from './console'
 
-// SPEC.md §2 "Sign-in" and "Shell", in Chromium, in browser mode, against the real Auth emulator.
+// docs/product-rules.md "The console's screens" (/signin and the shell), in Chromium, in browser
+// mode, against the real Auth emulator.
 
 const SECTIONS = [
   ['Stores', '/main/stores'],

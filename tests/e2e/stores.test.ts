@@ -5,8 +5,8 @@ import { launchChromium } from '../support/chromium'
 import { startStack, type StackUnderTest } from '../support/stack-under-test'
 import { chooseTheme, route, screenshot, shows, signIn } from './console'
 
-// SPEC.md §2 "/main/stores" and "/main/stores/{store}" in Chromium, against the real server with
-// the sandbox marketplace and the real Auth emulator.
+// docs/product-rules.md "The console's screens" (/main/stores and /main/stores/{shop}) in Chromium,
+// against the real server with the sandbox marketplace and the real Auth emulator.
 
 let browser: Browser
 let stack: StackUnderTest

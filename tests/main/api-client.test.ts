@@ -131,7 +131,8 @@ describe('the API client', () => {
     handler = (_, res) => json(res, 200, { uniqueCommissionRates: [] })
     const query = { brandShop: null, creatorShop: 'creator-one.myshopify.com' }
 
-    // The screen passes a null brand (SPEC.md §7), which the query type does not admit.
+    // The screen passes a null brand (docs/product-rules.md "The server's calls"), which the query
+    // type does not admit.
     await client().call('adminGetUniqueCommissionRates', {
       query: query as unknown as { creatorShop: string },
     })

@@ -9,8 +9,8 @@ import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-b
 import type { FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
 
-// INTEGRATIONS.md "Who gets in" and "Screens beyond SPEC.md's placeholders": the audit log, opened
-// from the header's notifications button.
+// docs/operations.md "Who gets in" and docs/product-rules.md "The console's screens": the audit
+// log, opened from the header's notifications button.
 
 type ActivityPage = ChannelResult<'activity/list'>
 

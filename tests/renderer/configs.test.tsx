@@ -10,7 +10,8 @@ import { renderApp } from './support/render-app'
 import { cellTexts, dataRows, rowOf } from './support/table'
 import { expectToast } from './support/toasts'
 
-// SPEC.md §2 "/main/configs", §5, §8, issue 5 and PRODUCT.md's departures, as a person sees them.
+// docs/product-rules.md "The console's screens" (/main/configs), "The console's texts", issue 5 and
+// the deliberate departures, as a person sees them.
 
 const CONFIGS: AppConfigView[] = [
   {

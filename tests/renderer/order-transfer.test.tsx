@@ -17,9 +17,9 @@ import type { FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
 import { expectToast } from './support/toasts'
 
-// SPEC.md §2 "/main/create-order-transfer", §4, §5 and §8, issue 6, as a person sees them. jsdom
-// cannot run pdf.js: its module is replaced by a document of two blank pages (the e2e tests draw
-// the real one in Chromium).
+// docs/product-rules.md "The console's screens" (/main/create-order-transfer) and "The console's
+// texts", issue 6, as a person sees them. jsdom cannot run pdf.js: its module is replaced by a
+// document of two blank pages (the e2e tests draw the real one in Chromium).
 vi.mock('@renderer/features/order-transfer/pdf-document', () => ({
   openReceiptDocument: async () => ({
     pageSizes: [
@@ -36,9 +36,9 @@ type Preview = ChannelResult<'transfer/preview'>
 const money = (amount: string) => ({ presentmentMoney: { amount, currencyCode: 'USD' } })
 
 /**
- * Order 1001 of the sandbox (PRODUCT.md), as the server previews it, but with SPEC §3's
- * fallbacks on its second line (a name when there is no title, currentQuantity for quantity) and
- * no image on its last two.
+ * Order 1001 of the sandbox (docs/product-rules.md), as the server previews it, but with the
+ * fallbacks of "The console's screens" on its second line (a name when there is no title,
+ * currentQuantity for quantity) and no image on its last two.
  */
 function order1001(overrides: { brandOrderIds?: [string, string]; currency?: string } = {}) {
   const processed = overrides.brandOrderIds !== undefined

@@ -18,8 +18,8 @@ import { renderApp } from './support/render-app'
 import { declaredStyle } from './support/styles'
 import { expectToast } from './support/toasts'
 
-// INTEGRATIONS.md "Screens beyond SPEC.md's placeholders": /main/orders and its Transfer history
-// tab, as a person sees them.
+// docs/product-rules.md "The console's screens": /main/orders and its Transfer history tab, as a
+// person sees them.
 
 type OrdersPage = ChannelResult<'orders/list'>
 type OrdersQuery = ChannelArgs<'orders/list'>

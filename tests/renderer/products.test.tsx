@@ -13,7 +13,7 @@ import { cellTexts, dataRows } from './support/table'
 /** The sync's progress is asked every 500 ms: a few of those, however loaded the machine. */
 const POLLS_WITHIN = 10_000
 
-// INTEGRATIONS.md "Screens beyond SPEC.md's placeholders": /main/products, as a person sees it.
+// docs/product-rules.md "The console's screens": /main/products, as a person sees it.
 
 const NORTHWIND = 'northwind-apparel.myshopify.com'
 const LUMEN = 'lumen-botanicals.myshopify.com'

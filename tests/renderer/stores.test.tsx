@@ -12,7 +12,8 @@ import { renderApp } from './support/render-app'
 import { declaredStyle } from './support/styles'
 import { cellTexts, dataRows, rowOf } from './support/table'
 
-// SPEC.md §2 "/main/stores", issue 4 and PRODUCT.md's departures, as a person sees them.
+// docs/product-rules.md "The console's screens" (/main/stores), issue 4 and its deliberate
+// departures, as a person sees them.
 
 const STORES: Store[] = [
   { shop: 'ironpeak-outdoor.myshopify.com', shopType: 'BRAND' },

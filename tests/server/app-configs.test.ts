@@ -16,7 +16,7 @@ afterAll(() => server.close())
 const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
   server.app.inject({ method, url, payload, headers: server.asAdmin })
 
-/** The sandbox's app config of a store, as PRODUCT.md seeds it. */
+/** The sandbox's app config of a store, as docs/product-rules.md seeds it. */
 const seeded = (name: string, shopType: 'BRAND' | 'CREATOR') => ({
   shop: `${name}.myshopify.com`,
   clientId: `sandbox-${name}`,

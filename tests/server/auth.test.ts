@@ -12,8 +12,8 @@ import {
 } from './support/firebase-users'
 import { idToken, startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
 
-// Who may call the server: PRODUCT.md's "every call except /healthz needs an administrator's
-// Firebase ID token", with tokens minted by the real Auth emulator.
+// Who may call the server (docs/operations.md "Who gets in"): every call except /healthz needs an
+// administrator's Firebase ID token, with tokens minted by the real Auth emulator.
 
 let server: ServerUnderTest
 beforeAll(async () => {

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
 import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
 
-// Every test gets the sandbox marketplace as PRODUCT.md seeds it: Northwind 10/15, Lumen 8/12,
-// Ironpeak without a default, and the unique rate Lumen × Maya = 20.
+// Every test gets the sandbox marketplace as docs/product-rules.md seeds it: Northwind 10/15, Lumen
+// 8/12, Ironpeak without a default, and the unique rate Lumen × Maya = 20.
 
 let server: ServerUnderTest
 beforeEach(async () => {

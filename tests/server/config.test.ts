@@ -4,7 +4,7 @@ import { ConfigError, readServerConfig } from '../../server/src/config'
 import { PRODUCTION_ENV } from './support/production-env'
 import { buildServer, spawnServer } from './support/server-process'
 
-// TANDEM_MODE (INTEGRATIONS.md "Operating the server"): production refuses to start, naming each
+// TANDEM_MODE (docs/operations.md "Production mode"): production refuses to start, naming each
 // setting that is missing or unsafe, all at once; sandbox keeps the local stack's defaults.
 
 /** The settings production refuses to start without. */

@@ -338,7 +338,7 @@ describe('rate bounds', () => {
   })
 })
 
-// The sandbox marketplace of PRODUCT.md.
+// The sandbox marketplace of docs/product-rules.md.
 const sandboxDefaults: ReadonlyMap<string, DefaultRates> = new Map([
   [northwind, { tandemCommissionRate: 10, creatorCommissionRate: 15 }],
   [lumen, { tandemCommissionRate: 8, creatorCommissionRate: 12 }],
@@ -386,7 +386,7 @@ function sandboxOrder(currency: string, creatorStoreShop: string, lines: PlanLin
   }
 }
 
-/** The plan's figures as the API writes them, to compare with PRODUCT.md's table. */
+/** The plan's figures as the API writes them, to compare with docs/product-rules.md's table. */
 function figures(result: PlanResult, currency: string): unknown {
   if (!result.ok) return result
   const money = (minor: number): string => formatMinorUnits(minor, currency)

@@ -9,10 +9,10 @@ import { runNpmScript } from '../support/npm-script'
 import { freshSharedDatabase, type SharedDatabase } from './support/server-process'
 import { startServerUnderTest } from './support/server-under-test'
 
-// Client secrets and Shopify tokens at rest (INTEGRATIONS.md "Operating the server"): AES-256-GCM
-// with its whole 16-byte tag, bound to its shop and field, under a named key; `npm run secrets:rotate` seals
-// every one anew under a new key in one transaction; a value that does not open is that row's
-// clear error, never the list's 500.
+// Client secrets and Shopify tokens at rest (docs/operations.md "Secrets at rest, and rotating the
+// key"): AES-256-GCM with its whole 16-byte tag, bound to its shop and field, under a named key;
+// `npm run secrets:rotate` seals every one anew under a new key in one transaction; a value that
+// does not open is that row's clear error, never the list's 500.
 
 const MAYA = 'maya-makes.myshopify.com'
 const LUMEN = 'lumen-botanicals.myshopify.com'

@@ -198,7 +198,7 @@ describe('a price exception', () => {
       ],
     })
 
-    // The figures are PRODUCT.md's: the commission base is what the customer paid.
+    // The figures are docs/product-rules.md's: the commission base is what the customer paid.
     const shown = await preview('1001')
     expect(shown.statusCode).toBe(200)
     expect(shown.json().preview.brands).toEqual(order1001Brands())

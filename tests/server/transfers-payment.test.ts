@@ -96,7 +96,7 @@ describe('one payment, one order', () => {
         `${MAYA}; name this order's own PaymentIntent in its metafield. Nothing was ordered or paid`,
     )
     expect(await heldIntents()).toEqual([])
-    // Order 1005's own charge is untouched: it is processed as PRODUCT.md says.
+    // Order 1005's own charge is untouched: it is processed as docs/product-rules.md says.
     expect((await processOrder('1005')).statusCode).toBe(201)
     expect(server.stripe.transfers().map((made) => made.amount)).toEqual([5394])
   })

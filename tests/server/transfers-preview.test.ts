@@ -8,7 +8,8 @@ import {
 } from '../support/sandbox-figures'
 import { PUBLIC_URL, startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
 
-// GET /admin-preview-order-transfer against PRODUCT.md's sandbox marketplace, figure for figure.
+// GET /admin-preview-order-transfer against the sandbox marketplace of docs/product-rules.md,
+// figure for figure.
 
 let server: ServerUnderTest
 

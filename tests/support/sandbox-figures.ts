@@ -1,5 +1,6 @@
-// PRODUCT.md's expected figures for the sandbox's order 1001, as the API carries them. Tests of the
-// server, the receipt and the console all hold the system to these same numbers.
+// The expected figures for the sandbox's order 1001 (docs/product-rules.md "The sandbox marketplace
+// and its figures"), as the API carries them. Tests of the server, the receipt and the console all
+// hold the system to these same numbers.
 
 export const NORTHWIND = 'northwind-apparel.myshopify.com'
 export const LUMEN = 'lumen-botanicals.myshopify.com'

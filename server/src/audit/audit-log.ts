@@ -4,9 +4,9 @@ import type { Db } from '../db/connect'
 import { pastLastRow } from '../db/keyset'
 import { decodeCursor, pageOf } from '../http/cursor'
 
-// The audit log (INTEGRATIONS.md "Who gets in"): every change an administrator makes, with who,
-// when, the action, its target and what changed. Callers pass only what is safe to show: a
-// client secret or a token never goes in `details`.
+// The audit log (docs/operations.md "Who gets in"): every change an administrator makes, with who,
+// when, the action, its target and what changed. Callers pass only what is safe to show: a client
+// secret or a token never goes in `details`.
 
 export interface AuditRecord {
   actorEmail: string | null

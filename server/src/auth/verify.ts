@@ -35,7 +35,10 @@ export class SignInServiceUnavailableError extends Error {
 
 export interface VerifierOptions {
   projectId: string
-  /** How long a verified token is trusted before its user is read again (INTEGRATIONS.md: ≤ 60 s). */
+  /**
+   * How long a verified token is trusted before its user is read again (docs/operations.md "Who
+   * gets in": ≤ 60 s).
+   */
   cacheMs?: number
   /** For tests: firebase-admin's outgoing connections (Google's keys, user records). */
   httpAgent?: Agent

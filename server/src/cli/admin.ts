@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs'
 import { cert, initializeApp, type App } from 'firebase-admin/app'
 import { getAuth, type Auth, type UserRecord } from 'firebase-admin/auth'
 
-// `npm run admin -- grant|revoke|list [email]`: sets, clears and lists the custom claim
-// `admin: true` that makes a Firebase user a Tandem administrator (INTEGRATIONS.md "Who gets in").
+// `npm run admin -- grant|revoke|list [email]`: sets, clears and lists the custom claim `admin:
+// true` that makes a Firebase user a Tandem administrator (docs/operations.md "Who gets in").
 // Locally it talks to the local stack's Auth emulator; with GOOGLE_APPLICATION_CREDENTIALS and
 // TANDEM_FIREBASE_PROJECT_ID, to a real Firebase project.
 

@@ -15,10 +15,10 @@ import {
 import { findStoreType, lockStore } from '../repositories/stores'
 import { storeNotFound } from './stores'
 
-// Default commissions (per brand) and unique commission rates (per brand and creator pair).
-// A store of the wrong type is a 422: the request is well formed, but the marketplace's state
-// (what that store is) makes it impossible. Rates that break a bound are a 400, as PRODUCT.md
-// says, with the domain's sentence naming the rule.
+// Default commissions (per brand) and unique commission rates (per brand and creator pair). A store
+// of the wrong type is a 422: the request is well formed, but the marketplace's state (what that
+// store is) makes it impossible. Rates that break a bound are a 400, as docs/product-rules.md
+// "Money and commission rules" says, with the domain's sentence naming the rule.
 
 /** How the audit log names a brand and creator pair. */
 const pairOf = (brand: string, creator: string) => `${brand} × ${creator}`

@@ -1,7 +1,8 @@
 import type { ShopType } from '@shared/contract'
 
-// PRODUCT.md's sandbox marketplace, figure for figure. Tests and demos rely on every number here.
-// Prices are minor units of the order's currency.
+// The sandbox marketplace (docs/product-rules.md "The sandbox marketplace and its figures"), figure
+// for figure. Tests and demos rely on every number here. Prices are minor units of the order's
+// currency.
 
 interface SeedStore {
   shop: string

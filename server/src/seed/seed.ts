@@ -19,9 +19,10 @@ const productCount = (store: (typeof STORES)[number]) =>
     : BRAND_PRODUCTS.length + 1
 
 /**
- * Loads PRODUCT.md's sandbox marketplace into an empty database (stores, rates, app configs,
- * payout accounts, the creators' copies of brand variants; the stores' products and orders are the Shopify emulator's, the accounts
- * themselves the Stripe emulator's); does nothing otherwise, and answers whether it loaded it.
+ * Loads the sandbox marketplace (docs/product-rules.md) into an empty database (stores, rates, app
+ * configs, payout accounts, the creators' copies of brand variants; the stores' products and orders
+ * are the Shopify emulator's, the accounts themselves the Stripe emulator's); does nothing
+ * otherwise, and answers whether it loaded it.
  */
 export async function seedSandboxMarketplace(
   db: Db,

@@ -11,9 +11,10 @@ import type { BrandPlan } from '../domain/transfer-plan'
 import type { LinkedOrder } from './linked-order'
 import { settleWithLimit, upstreamRefusal, type Remote } from './remote-call'
 
-// The catalogue checks of a planned transfer (INTEGRATIONS.md "Links between stores"): each
-// brand's store is read for the variants its lines name, as it sells them now, and each line is
-// checked against it. Brands are read at once, at most 8 together, like processing's steps.
+// The catalogue checks of a planned transfer (docs/integrations.md "Shopify", which brand variant,
+// at what price): each brand's store is read for the variants its lines name, as it sells them now,
+// and each line is checked against it. Brands are read at once, at most 8 together, like
+// processing's steps.
 
 const BRANDS_READ_AT_ONCE = 8
 

@@ -14,8 +14,8 @@ import {
 import { upstreamRefusal, type Remote } from './remote-call'
 
 // Whether each brand can be paid, asked of Stripe before anything is ordered or paid
-// (INTEGRATIONS.md "Stripe"), and how a brand's transfer is found again in Stripe. Refusals name
-// the brand: 422 for what an admin must fix, 502 when Stripe failed.
+// (docs/integrations.md "Stripe"), and how a brand's transfer is found again in Stripe. Refusals
+// name the brand: 422 for what an admin must fix, 502 when Stripe failed.
 
 /** Stripe's transfer_group of a creator order's transfers. */
 export const transferGroupOf = (creatorOrderId: string) => `${ORDER_TAG}-order-${creatorOrderId}`

@@ -6,8 +6,8 @@ import { acceptShortfalls } from '../repositories/price-exceptions'
 import { orderGid } from './order-gid'
 import type { TransferPlanning } from './transfer-planning'
 
-// The one override of the catalogue checks (INTEGRATIONS.md "Links between stores"): an
-// administrator accepts one order's lines priced below their brands' prices, with a reason.
+// The one override of the catalogue checks (docs/integrations.md "Shopify"): an administrator
+// accepts one order's lines priced below their brands' prices, with a reason.
 
 /**
  * Accepts, for an order not yet processed, its lines priced below their brands' prices as

@@ -40,7 +40,10 @@ type NewTransferBrand = Omit<
   | 'transfer_destination'
 > & { lines: FrozenLine[] }
 
-/** A brand's figures in the settlement currency, frozen with the others (INTEGRATIONS.md "Stripe"). */
+/**
+ * A brand's figures in the settlement currency, frozen with the others (docs/integrations.md
+ * "Stripe").
+ */
 type SettlementColumn =
   | 'settlement_currency'
   | 'exchange_rate'

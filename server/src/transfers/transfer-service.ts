@@ -39,12 +39,15 @@ import { transferTiming } from './transfer-timing'
 import { creatorOrderOf, previewOf, receiptDataOf } from './transfer-view'
 
 // Processing a creator order into brand orders and payments, exactly once whatever fails
-// (INTEGRATIONS.md "Exactly once"). Each remote step records its intent before the call and its
-// result after, under a lease that every write names; a step whose intent is still recorded on
-// the next attempt had an unknown outcome, and is reconciled (brand order found by its tag, paid
-// status read, transfer found by its group) before it is acted on again.
+// (docs/integrations.md "Exactly-once transfers"). Each remote step records its intent before the
+// call and its result after, under a lease that every write names; a step whose intent is still
+// recorded on the next attempt had an unknown outcome, and is reconciled (brand order found by its
+// tag, paid status read, transfer found by its group) before it is acted on again.
 
-/** Not in SPEC.md §8's catalogue: the answer to a request that lost the race for the lease. */
+/**
+ * Not one of the specification's messages (docs/product-rules.md "Order transfers"): the answer
+ * to a request that lost the race for the lease.
+ */
 const TRANSFER_IN_PROGRESS = 'Order transfer is already being processed'
 const TRANSFER_TAKEN_OVER =
   'Order transfer was taken over by another request while this one was held up: the preview shows where it stands'

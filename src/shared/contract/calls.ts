@@ -25,9 +25,9 @@ import {
 } from './entities'
 import { ShopType, TransferStatus } from './enums'
 
-// SPEC.md §7's fourteen calls and those INTEGRATIONS.md adds: one request schema (query, params or
-// body) and one answer schema each. The server validates requests with these; the main process
-// parses answers with them.
+// The specification's fourteen calls and those Tandem adds (docs/product-rules.md "The server's
+// calls"): one request schema (query, params or body) and one answer schema each. The server
+// validates requests with these; the main process parses answers with them.
 
 type Method = 'GET' | 'POST' | 'DELETE'
 
@@ -170,7 +170,8 @@ export const calls = {
     path: '/admin-create-unique-commission-rate',
     body: z.object({ uniqueCommissionRate: UniqueCommissionRateInput }).strict(),
     response: z.object({ uniqueCommissionRate: UniqueCommissionRate }),
-    // SPEC.md §8: a non-200 answer to a commission call is an error, creating one included.
+    // docs/product-rules.md "The console's texts": a non-200 answer to a commission call is an
+    // error, creating one included.
     status: 200,
   }),
   adminDeleteUniqueCommissionRate: call({

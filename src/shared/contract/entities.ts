@@ -57,7 +57,7 @@ export const Store = z.object({
 })
 export type Store = z.infer<typeof Store>
 
-/** How far a store's product sync got (INTEGRATIONS.md § Shopify). */
+/** How far a store's product sync got (docs/integrations.md "Shopify"). */
 export const ProductSyncStatus = z.object({
   storeShop: z.string(),
   state: z.enum(['IDLE', 'RUNNING', 'FAILED']),
@@ -69,7 +69,7 @@ export const ProductSyncStatus = z.object({
 })
 export type ProductSyncStatus = z.infer<typeof ProductSyncStatus>
 
-/** How Tandem is connected to a shop's Admin API (INTEGRATIONS.md § Shopify). */
+/** How Tandem is connected to a shop's Admin API (docs/integrations.md "Shopify"). */
 export const ShopConnection = z.object({
   shop: z.string(),
   state: z.enum(['CONNECTED', 'NOT_CONNECTED', 'ERROR']),
@@ -213,8 +213,8 @@ export const TransferPreview = z.object({
 })
 export type TransferPreview = z.infer<typeof TransferPreview>
 
-// The daily screens (INTEGRATIONS.md "Screens beyond SPEC.md's placeholders"): lists paged by an
-// opaque cursor, newest first.
+// The daily screens (docs/product-rules.md "The console's screens"): lists paged by an opaque
+// cursor, newest first.
 
 /** How many rows a page holds: 50 unless asked, at most 500. */
 export const PAGE_LIMIT = { default: 50, max: 500 } as const

@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { PRODUCT_KEY } from '../product'
 
-// Every enumeration of SPEC.md §3, as const arrays (for UIs and loops) with a zod schema each.
+// Every enumeration the specification names (docs/product-rules.md "Names"), as const arrays (for
+// UIs and loops) with a zod schema each.
 
 export const SHOP_TYPES = ['BRAND', 'CREATOR'] as const
 export const ShopType = z.enum(SHOP_TYPES)

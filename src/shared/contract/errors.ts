@@ -20,7 +20,10 @@ export const ERROR_CODES = {
   503: 'unavailable',
 } as const
 
-/** SPEC.md §8's payment-transfer messages, word for word. */
+/**
+ * The specification's payment-transfer messages, word for word (docs/product-rules.md "Order
+ * transfers").
+ */
 export const TRANSFER_ERRORS = {
   noBrandOrders: 'No brand orders found',
   commissionNotFound: 'Commission not found',
@@ -34,7 +37,8 @@ export const TRANSFER_ERRORS = {
   paymentIntentNotSucceeded: 'Payment intent not successed',
   transferCreateFailed: 'Transfer create failed',
   transferSendInvoiceFailed: 'Transfer send invoice failed',
-  // Tandem's additions (PRODUCT.md's, and the payout checks' before anything is ordered).
+  // Tandem's additions (docs/product-rules.md, and the payout checks' of docs/integrations.md
+  // "Stripe" before anything is ordered).
   connectedAccountTransfersInactive: 'Payment provider connected account cannot receive transfers',
   paymentIntentMismatch: 'Payment intent does not match the creator order',
   creatorOrderNotFound: 'Creator order not found',

@@ -1,8 +1,9 @@
 import type { CallName } from '@shared/contract/calls'
 
 /**
- * What each call does, in the words of SPEC.md §8's toasts: errors read
- * `Failed to {action}: {reason}`, and the renderer shows that message as it is.
+ * What each call does, in the words of the specification's toasts (docs/product-rules.md "The
+ * console's texts"): errors read `Failed to {action}: {reason}`, and the renderer shows that
+ * message as it is.
  */
 export const CALL_ACTIONS: Record<CallName, string> = {
   getAllAppConfig: 'fetch app config',
@@ -33,9 +34,9 @@ export const CALL_ACTIONS: Record<CallName, string> = {
 }
 
 /**
- * SPEC.md §8: "a non-200 status on commission calls is an error" (every one of them answers 200).
- * Other calls accept any 2xx: their answer schema is what guards the console, and a 200 where 201
- * was expected changes nothing a person sees.
+ * The specification: "a non-200 status on commission calls is an error" (docs/product-rules.md "The
+ * console's texts"; every one of them answers 200). Other calls accept any 2xx: their answer schema
+ * is what guards the console, and a 200 where 201 was expected changes nothing a person sees.
  */
 export const EXACT_STATUS_CALLS: ReadonlySet<CallName> = new Set<CallName>([
   'adminSetDefaultCommissionRate',

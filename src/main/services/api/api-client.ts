@@ -14,7 +14,10 @@ export interface ApiClientOptions {
   log: Logger
   /** Electron injects `net.fetch` (the session's cookies and proxy); default `globalThis.fetch`. */
   fetch?: FetchPort
-  /** Per attempt, and again for reading the answer's body. Default 30 s (PRODUCT.md). */
+  /**
+   * Per attempt, and again for reading the answer's body. Default 30 s (docs/product-rules.md
+   * "Deliberate departures from the specification").
+   */
   timeoutMs?: number
 }
 

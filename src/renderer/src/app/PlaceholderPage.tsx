@@ -1,6 +1,8 @@
 import { PageHeading } from './PageHeading'
 
-/** Sections SPEC.md leaves empty: their name and nothing else. */
+/**
+ * Sections left empty (docs/product-rules.md "The console's screens"): their name and nothing else.
+ */
 export function PlaceholderPage({ title }: { title: string }) {
   return <PageHeading>{title}</PageHeading>
 }

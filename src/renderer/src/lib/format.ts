@@ -1,6 +1,6 @@
 /**
- * A store's name as people say it (SPEC §2): the first label of its host with hyphens as spaces,
- * so 'maya-makes.myshopify.com' reads 'maya makes'.
+ * A store's name as people say it (docs/product-rules.md "Names"): the first label of its host with
+ * hyphens as spaces, so 'maya-makes.myshopify.com' reads 'maya makes'.
  */
 export const storeName = (shop: string): string => shop.replace(/\..*$/s, '').replaceAll('-', ' ')
 
@@ -12,9 +12,10 @@ const DECIMAL = /^[-+]?(\d+(\.\d*)?|\.\d+)$/
 const readDecimal = (text: string) => (DECIMAL.test(text.trim()) ? Number(text) : NaN)
 
 /**
- * An amount as money in `currency` (PRODUCT.md): a number or a decimal string through Intl in the
- * reader's locale, with the currency's own decimals (none for JPY); "-" for a missing value or one
- * that is not a number. An unknown currency code still shows the amount, with the code.
+ * An amount as money in `currency` (docs/product-rules.md "Money and commission rules"): a number
+ * or a decimal string through Intl in the reader's locale, with the currency's own decimals (none
+ * for JPY); "-" for a missing value or one that is not a number. An unknown currency code still
+ * shows the amount, with the code.
  */
 export function formatMoney(
   value: string | number | null | undefined,

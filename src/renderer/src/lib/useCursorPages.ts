@@ -20,13 +20,13 @@ export type CursorPages<T> =
 const IDLE: MoreState = { status: 'idle' }
 
 /**
- * A list read a page at a time (INTEGRATIONS.md: lists page with cursors), in the manner of
- * useRemote: the first page when the component mounts, the next one on `loadMore`. One request at
- * a time: `loadMore` does nothing while any page is on its way or when there is no page left.
- * `fetchPage` must be stable (a useCallback): a new one starts the list over, and an answer to the
- * old one, like an answer to a page left meanwhile, is stale and ignored. `retry` shows "Loading..."
- * again after a failure; `refresh` reads the first page again and keeps what is shown until it
- * arrives.
+ * A list read a page at a time (docs/product-rules.md "The console's screens": lists page with
+ * cursors), in the manner of useRemote: the first page when the component mounts, the next one on
+ * `loadMore`. One request at a time: `loadMore` does nothing while any page is on its way or when
+ * there is no page left. `fetchPage` must be stable (a useCallback): a new one starts the list
+ * over, and an answer to the old one, like an answer to a page left meanwhile, is stale and
+ * ignored. `retry` shows "Loading..." again after a failure; `refresh` reads the first page again
+ * and keeps what is shown until it arrives.
  */
 export function useCursorPages<T>(
   fetchPage: (cursor: string | undefined) => Promise<CursorPage<T>>,

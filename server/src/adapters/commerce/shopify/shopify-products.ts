@@ -9,7 +9,7 @@ import type { ShopifyApi } from './shopify-api'
 // operation, which Shopify runs on its side (free of the rate limit) and hands over as a JSONL
 // file, read here a line at a time so that memory stays flat whatever the shop's size.
 
-/** Above this many products a shop is read in bulk (INTEGRATIONS.md). */
+/** Above this many products a shop is read in bulk (docs/integrations.md "Shopify"). */
 export const BULK_THRESHOLD = 2_000
 /**
  * A product costs 4 points (itself, variantsCount, priceRangeV2 and its MoneyV2), a page 2 more:

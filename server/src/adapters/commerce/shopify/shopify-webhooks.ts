@@ -2,8 +2,9 @@ import type { ShopType } from '@shared/contract'
 import type { Db } from '../../../db/connect'
 import type { ShopifyApi } from './shopify-api'
 
-// The webhooks each connected shop sends Tandem (INTEGRATIONS.md): creator shops their paid orders
-// (the creator-order index), every shop its uninstall, brand shops their product changes.
+// The webhooks each connected shop sends Tandem (docs/integrations.md "Shopify"): creator shops
+// their paid orders (the creator-order index), every shop its uninstall, brand shops their product
+// changes.
 
 const TOPICS = {
   CREATOR: ['ORDERS_PAID', 'APP_UNINSTALLED'],

@@ -11,8 +11,8 @@ import { actionLabel, detailLines } from './activity-text'
 import classes from './ActivityDrawer.module.css'
 
 /**
- * The header's notifications button (SPEC.md shows it without behaviour): it opens the audit log,
- * newest first (INTEGRATIONS.md "Screens beyond SPEC.md's placeholders").
+ * The header's notifications button (the specification shows it without behaviour): it opens the
+ * audit log, newest first (docs/product-rules.md "The console's screens").
  */
 export function ActivityButton() {
   const [opened, setOpened] = useState(false)

@@ -1,4 +1,4 @@
-// The audit log's entries (INTEGRATIONS.md "Who gets in") in words a person reads.
+// The audit log's entries (docs/operations.md "Who gets in") in words a person reads.
 
 const ACTION_LABELS: Readonly<Record<string, string>> = {
   'commission.default.set': 'Default commission set',

@@ -18,14 +18,15 @@ interface ConfigsTableProps {
 }
 
 /**
- * SPEC §2's table "App Configurations": the configs of one shop type, each to delete, with its
- * shop's connection (INTEGRATIONS.md).
+ * The table "App Configurations" (docs/product-rules.md "The console's screens"): the configs of
+ * one shop type, each to delete, with its shop's connection (docs/integrations.md "Shopify").
  */
 export function ConfigsTable({ configs, empty, onDeleted }: ConfigsTableProps) {
   const bridge = useBridge()
   const [confirming, setConfirming] = useState<AppConfigView | null>(null)
-  // One delete per shop, several at once; its refusal is the server's sentence when a delete
-  // failed (PRODUCT.md: the row stays, and says why).
+  // One delete per shop, several at once; its refusal is the server's sentence when a delete failed
+  // (docs/product-rules.md "Deliberate departures from the specification": the row stays, and says
+  // why).
   const deletion = useWrite({
     success: { title: 'Success', message: 'App config deleted successfully' },
     failure: { title: 'Error', message: 'Failed to delete app config' },
@@ -112,8 +113,9 @@ export function ConfigsTable({ configs, empty, onDeleted }: ConfigsTableProps) {
 }
 
 /**
- * PRODUCT.md: the secret is masked; the whole of it reaches the renderer only when a person asks
- * to see it, and a copy goes from main to the clipboard without passing through here at all.
+ * The secret is masked (docs/product-rules.md "Deliberate departures from the specification"); the
+ * whole of it reaches the renderer only when a person asks to see it, and a copy goes from main to
+ * the clipboard without passing through here at all.
  */
 function ClientSecret({ config }: { config: AppConfigView }) {
   const bridge = useBridge()

@@ -16,8 +16,8 @@ const METHOD: Record<NonNullable<ShopConnection['method']>, string> = {
 }
 
 /**
- * How Tandem is connected to the shop (INTEGRATIONS.md): its state, how it was granted, and the
- * reason of a failure; "Test connection" asks the shop itself.
+ * How Tandem is connected to the shop (docs/integrations.md "Shopify"): its state, how it was
+ * granted, and the reason of a failure; "Test connection" asks the shop itself.
  */
 export function ShopConnectionCell({ shop }: { shop: string }) {
   const bridge = useBridge()

@@ -21,7 +21,8 @@ export function UrlConfiguration({ shopType, appUrls }: { shopType: ShopType; ap
   const appUrl = brand ? appUrls.brandAppUrl : appUrls.creatorAppUrl
   const authUrl = brand ? appUrls.brandAppAuthUrl : appUrls.creatorAppAuthUrl
 
-  // PRODUCT.md: the main process writes to the OS clipboard, so the copy works in browser mode too.
+  // docs/product-rules.md "The desktop app": the main process writes to the OS clipboard, so the
+  // copy works in browser mode too.
   const copy = async (text: string, copied: Toast) => {
     try {
       await bridge.invoke('clipboard/writeText', { text })

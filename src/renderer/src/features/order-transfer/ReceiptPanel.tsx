@@ -9,7 +9,7 @@ import type { ReceiptState } from './useOrderTransfer'
 // pdf.js and its worker are large and only this tab needs them: they load on its first opening.
 const ReceiptViewer = lazy(() => import('./ReceiptViewer'))
 
-/** PRODUCT.md's default name of a saved receipt. */
+/** The default name of a saved receipt (docs/product-rules.md "The desktop app"). */
 const receiptFileName = (orderName: string) => `tandem-receipt-${orderName}.pdf`
 
 interface ReceiptPanelProps {

@@ -7,7 +7,10 @@ import { formatDateTime, formatMoney, storeName } from '@renderer/lib/format'
 import { Fields } from '@renderer/app/Fields'
 import type { PreviewAnswer } from './useOrderTransfer'
 
-/** The Summary tab (SPEC §2): the creator order, its lines, what each brand gets, and the totals. */
+/**
+ * The Summary tab (docs/product-rules.md "The console's screens"): the creator order, its lines,
+ * what each brand gets, and the totals.
+ */
 export function TransferSummary({ answer }: { answer: PreviewAnswer }) {
   const { creatorOrder, preview } = answer
   const money = (value: string | null | undefined) => formatMoney(value, preview.currency)
@@ -62,7 +65,8 @@ export function TransferSummary({ answer }: { answer: PreviewAnswer }) {
                     From {storeName(line.brandStoreShop)}
                   </Text>
                 ) : (
-                  // PRODUCT.md: the creator's own products are listed but not transferred.
+                  // docs/product-rules.md "Money and commission rules": the creator's own products
+                  // are listed but not transferred.
                   <Badge size="xs" variant="light" color="gray">
                     Not from a brand
                   </Badge>
@@ -158,7 +162,8 @@ function SummaryTable({
   )
 }
 
-// SPEC §3: a line has a title or else a name, a quantity or else a current quantity.
+// docs/product-rules.md "The console's screens": a line has a title or else a name, a quantity or
+// else a current quantity.
 const lineTitle = (line: LineItem): string => line.title ?? line.name ?? '-'
 
 /** The address as on an envelope: name, street, city and zip, country; "-" when there is none. */

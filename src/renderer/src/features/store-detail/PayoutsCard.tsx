@@ -9,7 +9,7 @@ import { useRemote } from '@renderer/lib/useRemote'
 import { useWrite } from '@renderer/lib/useWrite'
 
 /**
- * A brand's page: the Stripe connected account its transfers are paid to (INTEGRATIONS.md
+ * A brand's page: the Stripe connected account its transfers are paid to (docs/integrations.md
  * "Stripe"), what Stripe says of it, and a form to set it.
  */
 export function PayoutsCard({ shop }: { shop: string }) {
@@ -85,7 +85,7 @@ function AccountSummary({ account }: { account: StorePaymentAccount }) {
           ],
         ]}
       />
-      {/* Processing checks both for each brand (INTEGRATIONS.md): say so before it refuses. */}
+      {/* Processing checks both per brand (docs/integrations.md "Stripe"): say so first. */}
       {!active && (
         <Text size="sm" c="red">
           Transfers to this brand will fail until Stripe activates transfers on this account.

@@ -9,8 +9,9 @@ import { PayoutsCard } from './PayoutsCard'
 
 /**
  * /main/stores/{store}?type=…: a brand's default commission and payout account (type BRAND),
- * otherwise a creator's unique commission rates (SPEC §2, INTEGRATIONS.md "Stripe"). The type
- * comes from the link the list opened, as SPEC says.
+ * otherwise a creator's unique commission rates (docs/product-rules.md "The console's screens",
+ * docs/integrations.md "Stripe"). The type comes from the link the list opened, as the screens'
+ * rules say.
  */
 export default function StoreDetailPage() {
   const shop = useParams().store ?? ''

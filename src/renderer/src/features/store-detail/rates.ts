@@ -1,7 +1,7 @@
 import { DefaultCommissionInput, Rate } from '@shared/contract/entities'
 
 // The form checks rates with the contract's own schemas, so that the console and the server apply
-// the same bounds (PRODUCT.md "Money and commission rules") in the same words.
+// the same bounds (docs/product-rules.md "Money and commission rules") in the same words.
 
 /** What a Mantine NumberInput holds: a string while it is empty or half-typed ("12."). */
 export type RateInputValue = number | string

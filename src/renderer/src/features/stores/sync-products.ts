@@ -41,9 +41,9 @@ function pollSyncStatus(
 }
 
 /**
- * Syncs one store's products and says how it went (PRODUCT.md: a failure is a destructive toast,
- * not only a log line), with its progress read while it runs. A store already syncing is left
- * alone rather than asked twice.
+ * Syncs one store's products and says how it went (docs/product-rules.md "Deliberate departures
+ * from the specification": a failure is a destructive toast, not only a log line), with its
+ * progress read while it runs. A store already syncing is left alone rather than asked twice.
  */
 export async function syncStoreProducts(bridge: TandemBridge, shop: string): Promise<void> {
   const { syncingShops, setSyncing, setProgress } = useStoresPage.getState()
