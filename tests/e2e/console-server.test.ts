@@ -120,7 +120,7 @@ describe('the console against the Tandem server', () => {
     ])
   })
 
-  it("previews order 1001 with PRODUCT.md's figures", async () => {
+  it("previews order 1001 with the sandbox's figures", async () => {
     const { preview } = (await invoke('transfer/preview', { creatorOrderId: '1001' })) as {
       preview: { currency: string; brands: unknown[]; totals: unknown }
     }

@@ -87,7 +87,7 @@ async function waitForInk(on: Page) {
 }
 
 describe('order transfer preview in Chromium', () => {
-  it("previews order 1001 with PRODUCT.md's figures, lines and images", async () => {
+  it("previews order 1001 with the sandbox's figures, lines and images", async () => {
     await preview(page, '1001')
 
     await expect.poll(() => field(page, 'Creator Order', 'Name')).toBe('#1001')

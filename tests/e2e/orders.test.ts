@@ -49,7 +49,7 @@ const openOrders = async () => {
 const cell = (table: Locator, text: string) => table.getByRole('cell', { name: text, exact: true })
 
 describe('the orders inbox', () => {
-  it("lists PRODUCT.md's five orders, newest first, none transferred yet", async () => {
+  it("lists the sandbox's five orders, newest first, none transferred yet", async () => {
     await expect.poll(listed).toEqual([
       ['#1005', 'Not started'],
       ['#1004', 'Not started'],
@@ -123,7 +123,7 @@ describe('the transfer history', () => {
     await screenshot(page, 'orders-history-dark-wide')
   })
 
-  it("exports a CSV: the server's bytes, saved, whose rows are PRODUCT.md's figures", async () => {
+  it("exports a CSV: the server's bytes, saved, whose rows are the sandbox's figures", async () => {
     await page.getByRole('button', { name: 'Export CSV' }).click()
     await shows(page.getByText('CSV exported'))
     const [file] = readdirSync(stack.console.downloadsDir).filter((name) => name.endsWith('.csv'))

@@ -69,7 +69,7 @@ describe('contract', () => {
     }
   })
 
-  it('lists the fourteen calls of SPEC.md §7, then those INTEGRATIONS.md adds, with their paths', () => {
+  it('lists the specification’s fourteen calls, then those Tandem adds, with their paths', () => {
     expect(Object.values(calls).map((call) => `${call.method} ${call.path}`)).toEqual([
       'GET /get-all-app-config',
       'POST /create-app-config',
@@ -110,7 +110,7 @@ describe('contract', () => {
     expect(result.success).toBe(false)
   })
 
-  it('keeps the enumerations of SPEC.md §3', () => {
+  it('keeps the specification’s shared enumerations', () => {
     expect(SHOP_TYPES).toEqual(['BRAND', 'CREATOR'])
     expect(FILE_CONTENT_TYPES).toEqual(['EXTERNAL_VIDEO', 'IMAGE', 'MODEL_3D', 'VIDEO', 'FILE'])
   })

@@ -326,7 +326,7 @@ describe('Summary', () => {
     )
   })
 
-  it('lists every line, with the fallbacks of SPEC §3 and the lines from no brand marked', async () => {
+  it('lists every line, with their title and quantity fallbacks and the lines from no brand marked', async () => {
     const { user } = renderTransfer()
     await previewOrder(user)
 

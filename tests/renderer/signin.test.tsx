@@ -14,7 +14,7 @@ async function fillIn(email = 'admin@tandem.test', password = 'tandem-admin') {
 }
 
 describe('Sign-in', () => {
-  it('shows the card of SPEC §2', async () => {
+  it('shows the sign-in card', async () => {
     renderApp(fakeBridge().bridge, '/signin')
 
     expect(await screen.findByRole('heading', { name: 'Tandem Signin' })).toBeInTheDocument()

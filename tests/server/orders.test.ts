@@ -31,7 +31,7 @@ const processOrder = (creatorOrderId: string) =>
   })
 
 describe('GET /admin-creator-orders', () => {
-  it('lists PRODUCT.md’s five orders newest first, with their totals and transfer status', async () => {
+  it('lists the sandbox’s five orders newest first, with their totals and transfer status', async () => {
     server = await startServerUnderTest()
     const { orders: listed, nextCursor } = await orders()
     expect(nextCursor).toBeNull()

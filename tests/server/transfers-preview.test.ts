@@ -32,7 +32,7 @@ const money = (amount: string, currencyCode = 'USD') => ({
 })
 
 describe('GET /admin-preview-order-transfer', () => {
-  it('answers order 1001 with PRODUCT.md figures and every line item', async () => {
+  it('answers order 1001 with the sandbox’s figures and every line item', async () => {
     const response = await preview('1001')
     expect(response.statusCode).toBe(200)
     expect(response.json()).toEqual({

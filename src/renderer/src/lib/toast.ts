@@ -8,7 +8,7 @@ export interface Toast {
 }
 
 /**
- * Shows one toast in place of any other: with at most one visible (SPEC §9), Mantine would
+ * Shows one toast in place of any other: with at most one visible (docs/product-rules.md "The console's screens"), Mantine would
  * otherwise queue the newest behind the current one for its whole 5 s.
  */
 export function showToast({ title, message, tone = 'success' }: Toast): void {

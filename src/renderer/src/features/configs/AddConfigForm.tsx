@@ -26,7 +26,7 @@ interface AddConfigFormProps {
   onCreated: (config: AppConfigView) => void
 }
 
-/** SPEC §2's add form: a new app config for one shop. */
+/** The add form of /main/configs (docs/product-rules.md): a new app config for one shop. */
 export function AddConfigForm({ values, onChange, onCancel, onCreated }: AddConfigFormProps) {
   const bridge = useBridge()
   const headingId = useId()

@@ -44,7 +44,7 @@ interface LoadedConfigsProps {
   appUrls: AppUrls
 }
 
-/** SPEC §4: the screen toggles between the list of a tab and the add form. */
+/** The screen toggles between the list of a tab and the add form (docs/product-rules.md). */
 function LoadedConfigs({ appConfigs, configs, appUrls }: LoadedConfigsProps) {
   const [tab, setTab] = useState<ShopType>('BRAND')
   // The form's values live here while it is open, for the URL card to follow its shop type.

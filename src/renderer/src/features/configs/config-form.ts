@@ -7,7 +7,7 @@ export interface ConfigFormValues {
   shopType: ShopType
 }
 
-/** SPEC §9: the add form starts on BRAND. */
+/** The add form starts on BRAND (docs/product-rules.md "The console's screens"). */
 export const EMPTY_CONFIG_FORM: ConfigFormValues = {
   shop: '',
   clientId: '',
@@ -16,7 +16,7 @@ export const EMPTY_CONFIG_FORM: ConfigFormValues = {
 }
 
 /**
- * The form's values trimmed (SPEC §5), or null while any of them is empty once trimmed: a field
+ * The form's values trimmed (docs/product-rules.md "The console's screens"), or null while any of them is empty once trimmed: a field
  * holding only spaces is as missing as an empty one.
  */
 export function completeConfig(values: ConfigFormValues): ConfigFormValues | null {

@@ -22,7 +22,7 @@ const toastFetched = () =>
   showToast({ title: 'Success', message: 'App configs fetched successfully' })
 
 /**
- * The app configs and the app URLs, read together each time the page opens (SPEC §2: "Loading..."
+ * The app configs and the app URLs, read together each time the page opens (docs/product-rules.md: "Loading..."
  * then one success toast). A create or delete answers the row it changed, so the list follows
  * those answers rather than being read again, which could fail after the change succeeded.
  */

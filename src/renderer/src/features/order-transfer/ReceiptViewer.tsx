@@ -67,7 +67,7 @@ function fitZoom(width: number, pageSizes: readonly PageSize[]): number {
 
 /**
  * The receipt PDF, every page drawn as it prints, stacked in a scrolling region 70% of the window
- * high (SPEC), with zoom controls. pdf.js is imported when the viewer first shows.
+ * high (docs/product-rules.md), with zoom controls. pdf.js is imported when the viewer first shows.
  */
 export default function ReceiptViewer({ bytes, label, actions }: ReceiptViewerProps) {
   // Tagged with the bytes it belongs to: new bytes read as opening until their document is.

@@ -26,7 +26,7 @@ interface OrderTransfer {
   receipt: ReceiptState
   processing: boolean
   /**
-   * Previews the order the person typed (SPEC §5: an ID is required); does nothing while a preview
+   * Previews the order the person typed (an ID is required: docs/product-rules.md "The console's texts"); does nothing while a preview
    * or the processing is under way.
    */
   send: (orderIdInput: string) => Promise<void>
@@ -38,7 +38,7 @@ interface OrderTransfer {
 }
 
 /**
- * The transfer screen's state (SPEC §4): a preview, then processing. The receipt is fetched on the
+ * The transfer screen's state (docs/product-rules.md "The console's screens"): a preview, then processing. The receipt is fetched on the
  * first opening of the Receipt tab and reused until Clear or another preview, which includes the
  * refreshed one after processing (the receipt then becomes the processed one).
  */

@@ -107,7 +107,7 @@ function DefaultCommissionForm({
         <Group justify="flex-end">
           <Button
             type="submit"
-            // SPEC §2: Save is disabled while either rate is empty; here also while one is invalid.
+            // Save is disabled while either rate is empty (docs/product-rules.md), and also while one is invalid.
             disabled={tandem === null || creator === null || !valid}
             loading={write.busy}
           >

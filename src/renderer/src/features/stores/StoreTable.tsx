@@ -13,7 +13,7 @@ import classes from './StoreTable.module.css'
 
 /** Every row is this tall, so that the virtualizer knows where each one is without measuring. */
 const ROW_HEIGHT = 52
-/** SPEC §2: a row opens /main/stores/{store}?type={BRAND|CREATOR}. */
+/** A row opens /main/stores/{store}?type={BRAND|CREATOR} (docs/product-rules.md "The console's screens"). */
 const storePagePath = (store: Store) =>
   `/main/stores/${encodeURIComponent(store.shop)}?type=${store.shopType}`
 

@@ -6,7 +6,8 @@ const TYPE_BADGES: Record<ShopType, { label: string; color: string }> = {
   CREATOR: { label: 'Creator', color: 'teal' },
 }
 
-/** SPEC §2: "A badge shows Brand or Creator", written as such (Mantine capitalises by default). */
+/** A "Brand" or "Creator" badge (docs/product-rules.md "The console's screens"), written as such
+ * (Mantine capitalises by default). */
 export function StoreTypeBadge({ shopType }: { shopType: ShopType }) {
   const { label, color } = TYPE_BADGES[shopType]
   return (
