@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { AuditEntry } from '@shared/contract'
 import type { Db } from '../db/connect'
 import { pastLastRow } from '../db/keyset'
-import { decodeCursor, pageOf } from '../http/cursor'
+import { decodeCursor, pageOf } from '../domain/page-cursor'
 
 // The audit log (docs/operations.md "Who gets in"): every change an administrator makes, with who,
 // when, the action, its target and what changed. Callers pass only what is safe to show: a client

@@ -2,7 +2,7 @@ import type { StoreProduct } from '@shared/contract'
 import type { Db } from '../db/connect'
 import { pastLastRow } from '../db/keyset'
 import { formatMinorUnits } from '../domain/money'
-import { decodeCursor, pageOf } from '../http/cursor'
+import { decodeCursor, pageOf } from '../domain/page-cursor'
 
 // A store's products as its last sync read them, by title, a page at a time.
 

@@ -4,7 +4,7 @@ import { sql } from 'kysely'
 import type { Db } from '../db/connect'
 import { pastLastRow } from '../db/keyset'
 import { formatMinorUnits } from '../domain/money'
-import { badCursor, decodeCursor, pageOf } from '../http/cursor'
+import { badCursor, decodeCursor, pageOf } from '../domain/page-cursor'
 
 // The creator orders Tandem knows of (creator_order_index): which shop has each, for lookups, and
 // what the orders inbox lists, with where each order's transfer stands.

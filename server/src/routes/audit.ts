@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { listAuditEntries } from '../audit/audit-log'
 import type { RouteDeps } from '../deps'
-import { pageLimit } from '../http/cursor'
+import { pageLimit } from '../domain/page-cursor'
 import { defineRoute } from '../http/route'
 
 export function registerAuditRoutes(app: FastifyInstance, deps: RouteDeps): void {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { RouteDeps } from '../deps'
-import { pageLimit } from '../http/cursor'
+import { pageLimit } from '../domain/page-cursor'
 import { defineRoute } from '../http/route'
 import { listCreatorOrders } from '../repositories/creator-orders'
 import { CSV_HEADER, transferCsvRows } from '../transfers/transfer-csv'

@@ -2,7 +2,7 @@ import type { OrderTransferRecord, SettledAmounts } from '@shared/contract'
 import type { Db } from '../db/connect'
 import { pastLastRow } from '../db/keyset'
 import { formatMinorUnits } from '../domain/money'
-import { decodeCursor, pageOf } from '../http/cursor'
+import { decodeCursor, pageOf } from '../domain/page-cursor'
 import type { TransferBrandRow, TransferRow } from './transfer-repository'
 import { settledFiguresOf } from './transfer-view'
 

@@ -1,8 +1,9 @@
 import { PAGE_LIMIT } from '@shared/contract'
-import { HttpError } from './errors'
+import { Refusal } from './errors'
 
 // Lists are paged by an opaque cursor: the sort key of the last row of a page (newest first,
-// ties broken by id), so that a page is the same rows however many arrive meanwhile.
+// ties broken by id), so that a page is the same rows however many arrive meanwhile. The lists'
+// queries read it, so a cursor refused is a refusal of theirs, not an HTTP answer.
 
 export type CursorKey = [sortedBy: string, id: string]
 
@@ -25,7 +26,7 @@ export function decodeCursor(cursor: string | undefined): CursorKey | null {
 
 /** The answer to a cursor no page of this list gave. */
 export const badCursor = () =>
-  new HttpError(400, 'cursor must be one a previous page answered as nextCursor')
+  new Refusal('invalid_input', 'cursor must be one a previous page answered as nextCursor')
 
 /**
  * One page of `rows` read with one row more than `limit` (so that whether there is a next page is
