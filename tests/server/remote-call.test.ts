@@ -3,7 +3,7 @@ import {
   RemoteTimeoutError,
   settleWithLimit,
   withDeadline,
-} from '../../server/src/transfers/remote-call'
+} from '../../server/src/lib/remote-call'
 
 // The bounds processing puts on its calls to Shopify and Stripe.
 

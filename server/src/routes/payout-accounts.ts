@@ -8,7 +8,7 @@ import { recordAudit } from '../audit/audit-log'
 import { defineRoute } from '../http/route'
 import { findPayoutAccountId, setPayoutAccountId } from '../repositories/payout-accounts'
 import { findStoreType } from '../repositories/stores'
-import { upstreamRefusal, withDeadline } from '../transfers/remote-call'
+import { upstreamRefusal, withDeadline } from '../lib/remote-call'
 
 // The Payouts card of a brand's store page: which Stripe connected account the brand is paid to,
 // and what Stripe says of it (its email, whether it can receive transfers).

@@ -9,7 +9,7 @@ import {
 } from '../domain/catalogue-check'
 import type { BrandPlan } from '../domain/transfer-plan'
 import type { LinkedOrder } from './linked-order'
-import { settleWithLimit, upstreamRefusal, type Remote } from './remote-call'
+import { settleWithLimit, upstreamRefusal, type Remote } from '../lib/remote-call'
 
 // The catalogue checks of a planned transfer (docs/integrations.md "Shopify", which brand variant,
 // at what price): each brand's store is read for the variants its lines name, as it sells them now,

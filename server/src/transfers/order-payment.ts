@@ -9,7 +9,7 @@ import {
 import type { Db } from '../db/connect'
 import { Refusal } from '../domain/errors'
 import { convertMinorUnits, formatMinorUnits } from '../domain/money'
-import type { Remote } from './remote-call'
+import type { Remote } from '../lib/remote-call'
 
 // The creator order's payment as Stripe reports it: the PaymentIntent must be this order's (its
 // platform-written metadata names the shop and order, and Tandem holds it for no other order),

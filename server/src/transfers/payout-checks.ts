@@ -11,7 +11,7 @@ import {
   type OrderPayment,
   type Settlement,
 } from './order-payment'
-import { upstreamRefusal, type Remote } from './remote-call'
+import { upstreamRefusal, type Remote } from '../lib/remote-call'
 
 // Whether each brand can be paid, asked of Stripe before anything is ordered or paid
 // (docs/integrations.md "Stripe"), and how a brand's transfer is found again in Stripe. Refusals

@@ -3,7 +3,7 @@ import type { RouteDeps } from '../deps'
 import { Refusal } from '../domain/errors'
 import { formatMinorUnits } from '../domain/money'
 import { acceptShortfalls } from '../repositories/price-exceptions'
-import { orderGid } from './order-gid'
+import { orderGid } from '../adapters/commerce/shopify/order-gid'
 import type { TransferPlanning } from './transfer-planning'
 
 // The one override of the catalogue checks (docs/integrations.md "Shopify"): an administrator

@@ -12,10 +12,10 @@ import {
 import { findAcceptedShortfalls } from '../repositories/price-exceptions'
 import { checkLinesAgainstCatalogues } from './catalogue-checks'
 import { linkOrder, type LinkedOrder } from './linked-order'
-import { orderNumber } from './order-gid'
+import { orderNumber } from '../adapters/commerce/shopify/order-gid'
 import { readOrderCharge } from './order-payment'
 import { loadPlanInput } from './plan-input'
-import { upstreamRefusal, type Remote } from './remote-call'
+import { upstreamRefusal, type Remote } from '../lib/remote-call'
 import {
   frozenLines,
   type createTransferRepository,

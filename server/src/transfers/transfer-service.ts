@@ -7,7 +7,7 @@ import { toHundredths } from '../domain/money'
 import type { BrandPlan } from '../domain/transfer-plan'
 import { renderReceiptPdf } from '../receipt/receipt-pdf'
 import type { LinkedOrder } from './linked-order'
-import { orderGid } from './order-gid'
+import { orderGid } from '../adapters/commerce/shopify/order-gid'
 import {
   findBrandTransfer,
   payoutChecks,
@@ -23,7 +23,7 @@ import {
   type OrderPayment,
 } from './order-payment'
 import { acceptPriceException } from './price-exception'
-import { RemoteTimeoutError, settleWithLimit, upstreamRefusal, withDeadline } from './remote-call'
+import { RemoteTimeoutError, settleWithLimit, upstreamRefusal, withDeadline } from '../lib/remote-call'
 import {
   createTransferRepository,
   frozenLines,

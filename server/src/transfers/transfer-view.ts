@@ -3,7 +3,7 @@ import { PRODUCT_NAME } from '@shared/product'
 import { formatMinorUnits } from '../domain/money'
 import type { ReceiptData } from '../receipt/receipt-pdf'
 import type { LinkedOrder } from './linked-order'
-import { orderGid, orderNumber } from './order-gid'
+import { orderGid, orderNumber } from '../adapters/commerce/shopify/order-gid'
 import type { TransferBrandRow } from './transfer-repository'
 
 // How a transfer is shown: the preview answer and the receipt hold the same figures, taken from

@@ -1,8 +1,8 @@
 import type { Db } from '../../../db/connect'
 import { toMinorUnits } from '../../../domain/money'
 import { indexCreatorOrder } from '../../../repositories/creator-orders'
-import { orderGid, orderNumber } from '../../../transfers/order-gid'
-import { settleWithLimit } from '../../../transfers/remote-call'
+import { orderGid, orderNumber } from './order-gid'
+import { settleWithLimit } from '../../../lib/remote-call'
 import {
   CommerceError,
   type CommerceAddress,
