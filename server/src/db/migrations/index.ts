@@ -1,0 +1,48 @@
+import type { Kysely } from 'kysely'
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration'
+import * as initial from './001-initial'
+import * as exactlyOnce from './002-exactly-once'
+import * as shopify from './003-shopify'
+import * as stripe from './004-stripe'
+import * as dailyScreens from './005-daily-screens'
+import * as leases from './006-leases'
+import * as owedMoney from './007-owed-money'
+import * as catalogueLinks from './008-catalogue-links'
+
+// Migrations live in code (one module each, imported here and bundled with the server: no folder
+// to find at run time) and run at every start. Column types are the ones SQLite and PostgreSQL
+// share; money and rates are bigint.
+
+/**
+ * Every migration under the name each database records once it has run: a name is never changed,
+ * and Kysely runs them in the names' order, so a new one's name sorts after the last.
+ */
+const migrations: Record<string, Migration> = {
+  '001_initial': initial,
+  '002_exactly_once': exactlyOnce,
+  '003_shopify': shopify,
+  '004_stripe': stripe,
+  '005_daily_screens': dailyScreens,
+  '006_leases': leases,
+  '007_owed_money': owedMoney,
+  '008_catalogue_links': catalogueLinks,
+}
+
+const provider: MigrationProvider = { getMigrations: async () => migrations }
+
+/**
+ * `schema`: where the migration bookkeeping lives when the database has several (the tests').
+ * `upTo`: the last migration to run (a test's database as an older server left it).
+ */
+export async function migrateToLatest(
+  db: Kysely<unknown>,
+  schema?: string,
+  upTo?: string,
+): Promise<void> {
+  const migrator = new Migrator({ db, provider, migrationTableSchema: schema })
+  const { error, results } = await (upTo ? migrator.migrateTo(upTo) : migrator.migrateToLatest())
+  const failed = results?.find((result) => result.status === 'Error')
+  if (error || failed) {
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed`, { cause: error })
+  }
+}
