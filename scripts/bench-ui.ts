@@ -9,6 +9,8 @@ import { connectStripe } from '../server/src/adapters/payments/stripe/stripe-pay
 import { buildApp } from '../server/src/app'
 import { firebaseTokenVerifier } from '../server/src/auth/verify'
 import { openDatabase, type Db } from '../server/src/db/connect'
+import { creatorOrderIndex } from '../server/src/repositories/creator-orders'
+import { shopConnectionStore } from '../server/src/repositories/shop-connections'
 import { createSecretBox } from '../server/src/secrets'
 import { STORES } from '../server/src/seed/sandbox-data'
 import { seedSandboxMarketplace } from '../server/src/seed/seed'
@@ -108,8 +110,8 @@ async function startStack(
   const shopify = await startShopifyEmulator({ imageBaseUrl: 'http://127.0.0.1' })
   const now = () => new Date()
   const adapter = connectShopify({
-    db,
-    secrets,
+    connectionStore: shopConnectionStore(db, secrets),
+    creatorOrders: creatorOrderIndex(db),
     endpoint: shopify.url,
     publicUrl: 'http://127.0.0.1',
     now,
@@ -223,7 +225,7 @@ const PAGE_SCRIPT = `
   const settleWhenBoth = () => answerAt && rowsAt && settleTable(rowsAt - answerAt)
   new PerformanceObserver((entries) => {
     for (const entry of entries.getEntries())
-      if (entry.name.includes('/__tandem/invoke/stores/list')) answerAt = entry.responseEnd
+      if (entry.name.includes('/__tandem/invoke/adminAllStores')) answerAt = entry.responseEnd
     settleWhenBoth()
   }).observe({ type: 'resource', buffered: true })
   const rows = new MutationObserver(() => {
@@ -303,7 +305,7 @@ const ORDERS_SCRIPT = `(() => {
   let answered = () => {}
   new PerformanceObserver((entries) => {
     for (const entry of entries.getEntries())
-      if (entry.name.includes('/__tandem/invoke/orders/list')) answers.push(entry.responseEnd)
+      if (entry.name.includes('/__tandem/invoke/adminCreatorOrders')) answers.push(entry.responseEnd)
     answered()
   }).observe({ type: 'resource', buffered: true })
   const rowPainted = (rowIndex) =>

@@ -7,6 +7,8 @@ import { connectStripe } from '../src/adapters/payments/stripe/stripe-payments'
 import { buildApp } from '../src/app'
 import { firebaseTokenVerifier } from '../src/auth/verify'
 import { openDatabase } from '../src/db/connect'
+import { creatorOrderIndex } from '../src/repositories/creator-orders'
+import { shopConnectionStore } from '../src/repositories/shop-connections'
 import { createSecretBox } from '../src/secrets'
 import { seedSandboxMarketplace } from '../src/seed/seed'
 import { STORES } from '../src/seed/sandbox-data'
@@ -31,8 +33,8 @@ async function main(): Promise<void> {
   }
   await addBenchMarketplace(db, secrets, bench, STORES.length)
   const adapter = connectShopify({
-    db,
-    secrets,
+    connectionStore: shopConnectionStore(db, secrets),
+    creatorOrders: creatorOrderIndex(db),
     endpoint: process.env.BENCH_SHOPIFY_URL ?? null,
     publicUrl,
     now: () => new Date(),

@@ -8,8 +8,11 @@ import { connectShopify } from '../src/adapters/commerce/shopify/shopify'
 import { SHOPIFY_API_VERSION } from '../src/adapters/commerce/shopify/shopify-endpoint'
 import { BULK_THRESHOLD } from '../src/adapters/commerce/shopify/shopify-products'
 import { openDatabase } from '../src/db/connect'
+import { creatorOrderIndex } from '../src/repositories/creator-orders'
+import { shopConnectionStore } from '../src/repositories/shop-connections'
 import { createProductSync } from '../src/products/product-sync'
 import { createSecretBox } from '../src/secrets'
+import { testShopConnection } from '../src/services/shop-connections'
 import { sandboxApp } from '../src/seed/sandbox-data'
 import { seedSandboxMarketplace } from '../src/seed/seed'
 
@@ -61,8 +64,8 @@ async function timeSync(products: number): Promise<Measured> {
     // Ironpeak has one product of its own.
     shopify.addProducts(SHOP, products - 1)
     const adapter = connectShopify({
-      db,
-      secrets,
+      connectionStore: shopConnectionStore(db, secrets),
+      creatorOrders: creatorOrderIndex(db),
       endpoint: shopify.url,
       publicUrl: 'http://127.0.0.1',
       now,
@@ -71,7 +74,7 @@ async function timeSync(products: number): Promise<Measured> {
     const sync = createProductSync({ db, commerce: adapter.commerce, now })
     // A store that is connected already, as stores are when someone syncs them: its token held
     // and its webhooks registered.
-    await adapter.status.test(SHOP)
+    await testShopConnection({ db, secrets, shopify: adapter, now }, SHOP)
     while (shopify.webhookSubscriptions(SHOP).length < 3) await sleep(10)
     points = 0
     const started = performance.now()

@@ -7,6 +7,8 @@ import { connectShopify } from '../src/adapters/commerce/shopify/shopify'
 import { startStripeEmulator, type StripeOperation } from '../../emulators/stripe/emulator'
 import { connectStripe } from '../src/adapters/payments/stripe/stripe-payments'
 import { openDatabase } from '../src/db/connect'
+import { creatorOrderIndex } from '../src/repositories/creator-orders'
+import { shopConnectionStore } from '../src/repositories/shop-connections'
 import { createSecretBox } from '../src/secrets'
 import { STORES } from '../src/seed/sandbox-data'
 import { seedSandboxMarketplace } from '../src/seed/seed'
@@ -48,8 +50,8 @@ async function timeProcessing(brandConcurrency: number): Promise<number> {
     const transfers = createTransferService({
       db,
       commerce: connectShopify({
-        db,
-        secrets,
+        connectionStore: shopConnectionStore(db, secrets),
+        creatorOrders: creatorOrderIndex(db),
         endpoint: shopify.url,
         publicUrl: 'http://127.0.0.1',
         now,

@@ -11,6 +11,8 @@ import { connectShopify } from '../src/adapters/commerce/shopify/shopify'
 import { connectStripe } from '../src/adapters/payments/stripe/stripe-payments'
 import { buildApp } from '../src/app'
 import { openDatabase } from '../src/db/connect'
+import { creatorOrderIndex } from '../src/repositories/creator-orders'
+import { shopConnectionStore } from '../src/repositories/shop-connections'
 import { createSecretBox } from '../src/secrets'
 import { seedSandboxMarketplace } from '../src/seed/seed'
 
@@ -33,8 +35,8 @@ async function serve() {
   const secrets = createSecretBox(randomBytes(32))
   await seedSandboxMarketplace(db, { secrets, now: new Date() })
   const shopify = connectShopify({
-    db,
-    secrets,
+    connectionStore: shopConnectionStore(db, secrets),
+    creatorOrders: creatorOrderIndex(db),
     endpoint: null,
     publicUrl: 'http://127.0.0.1',
     now: () => new Date(),

@@ -4,6 +4,8 @@ import { buildApp } from './app'
 import { firebaseTokenVerifier } from './auth/verify'
 import { readServerConfig } from './config'
 import { openDatabase } from './db/connect'
+import { creatorOrderIndex } from './repositories/creator-orders'
+import { shopConnectionStore } from './repositories/shop-connections'
 import { catchUpCreatorOrders } from './orders/catch-up'
 import { createSecretBox } from './secrets'
 import { seedSandboxMarketplace } from './seed/seed'
@@ -32,8 +34,8 @@ async function main(): Promise<void> {
     config.shopifyEndpoint !== null &&
     (await seedSandboxMarketplace(db, { secrets, now: new Date() }))
   const shopify = connectShopify({
-    db,
-    secrets,
+    connectionStore: shopConnectionStore(db, secrets),
+    creatorOrders: creatorOrderIndex(db),
     endpoint: config.shopifyEndpoint,
     publicUrl: config.publicUrl,
     now: () => new Date(),

@@ -10,6 +10,8 @@ import { connectShopify } from '../../server/src/adapters/commerce/shopify/shopi
 import type { ShopifyApi } from '../../server/src/adapters/commerce/shopify/shopify-api'
 import { createShopifyCommerce } from '../../server/src/adapters/commerce/shopify/shopify-commerce'
 import { insertAppConfig } from '../../server/src/repositories/app-configs'
+import { creatorOrderIndex } from '../../server/src/repositories/creator-orders'
+import { shopConnectionStore } from '../../server/src/repositories/shop-connections'
 import { sandboxApp } from '../../server/src/seed/sandbox-data'
 import { PUBLIC_URL, startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
 
@@ -29,8 +31,8 @@ let shopify: CommercePort
 /** A fresh adapter (no token held yet) over the server's database and emulator. */
 function adapter() {
   return connectShopify({
-    db: server.db,
-    secrets: server.secrets,
+    connectionStore: shopConnectionStore(server.db, server.secrets),
+    creatorOrders: creatorOrderIndex(server.db),
     endpoint: server.shopify.url,
     publicUrl: PUBLIC_URL,
     now: () => clock,
@@ -230,7 +232,7 @@ describe('the commerce port on Shopify', () => {
         }
       },
     }
-    const commerce = createShopifyCommerce({ db: server.db, api: counted })
+    const commerce = createShopifyCommerce({ index: creatorOrderIndex(server.db), api: counted })
     expect(await commerce.findCreatorOrder(424_242)).toBeNull()
     expect(mostAtOnce).toBe(8)
     for (const shop of [MAYA, 'urban-trail-edits.myshopify.com', ...creators]) {

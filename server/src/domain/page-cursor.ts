@@ -1,4 +1,3 @@
-import { PAGE_LIMIT } from '@shared/contract'
 import { Refusal } from './errors'
 
 // Lists are paged by an opaque cursor: the sort key of the last row of a page (newest first,
@@ -44,5 +43,3 @@ export function pageOf<Row>(
     nextCursor: rows.length > limit && last ? encodeCursor(keyOf(last)) : null,
   }
 }
-
-export const pageLimit = (limit: number | undefined) => limit ?? PAGE_LIMIT.default

@@ -1,23 +1,30 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import type { z } from 'zod'
-import { calls, describeIssues, type CallName, type Calls } from '@shared/contract'
+import { calls, describeIssues, type CallName, type CallParsed, type Calls } from '@shared/contract'
 import type { CallShape } from '@shared/contract/calls'
 import { HttpError } from './errors'
 
 // One route per call of the shared contract: its method, path and status come from there, and
 // its query, path parameters and body are parsed with the contract's schemas before the handler.
-
-type Parsed<N extends CallName, K extends 'query' | 'params' | 'body'> = Calls[N] extends {
-  [key in K]: z.ZodType
-}
-  ? z.output<Calls[N][K]>
-  : undefined
+// The handlers are one map with a key for every call, so that the compiler names a call that has
+// no route (docs/architecture.md "Adding a call").
 
 export interface RouteInput<N extends CallName> {
-  query: Parsed<N, 'query'>
-  params: Parsed<N, 'params'>
-  body: Parsed<N, 'body'>
-  request: FastifyRequest
+  query: CallParsed<N, 'query'>
+  params: CallParsed<N, 'params'>
+  body: CallParsed<N, 'body'>
+  /** The signed-in administrator's email, as the audit log names them. */
+  actor: string | null
+  /** The request's log, for what must not change the answer (an audit entry that failed). */
+  log: FastifyBaseLogger
+}
+
+/**
+ * An answer already serialized to JSON, sent as it is: for an answer read far more often than it
+ * changes (the store list), whose bytes are kept rather than made again for every request.
+ */
+export class JsonBytes {
+  constructor(readonly json: Buffer) {}
 }
 
 /** The answer as the contract describes it; a file call answers bytes. */
@@ -27,10 +34,23 @@ type RouteAnswer<N extends CallName> = Calls[N] extends { response: z.ZodType }
 
 const PLACES = { query: 'query string', params: 'path', body: 'request body' } as const
 
-export function defineRoute<N extends CallName>(
+export type RouteHandler<N extends CallName> = (
+  input: RouteInput<N>,
+) => Promise<RouteAnswer<N> | JsonBytes>
+
+/** The server's side of the contract: a handler for every call. */
+export type CallRoutes = { [N in CallName]: RouteHandler<N> }
+
+export function registerCalls(app: FastifyInstance, routes: CallRoutes): void {
+  for (const name of Object.keys(routes) as CallName[]) {
+    defineRoute(app, name, routes[name] as RouteHandler<typeof name>)
+  }
+}
+
+function defineRoute<N extends CallName>(
   app: FastifyInstance,
   name: N,
-  handler: (input: RouteInput<N>) => Promise<RouteAnswer<N>>,
+  handler: RouteHandler<N>,
 ): void {
   const call: CallShape = calls[name]
   const parse = (place: keyof typeof PLACES, value: unknown) => {
@@ -51,10 +71,13 @@ export function defineRoute<N extends CallName>(
         query: parse('query', request.query),
         params: parse('params', request.params),
         body: parse('body', request.body),
-        request,
+        actor: request.adminEmail,
+        log: request.log,
       } as RouteInput<N>
       const answer = await handler(input)
       reply.status(call.status)
+      if (answer instanceof JsonBytes)
+        return reply.type('application/json; charset=utf-8').send(answer.json)
       if (answer instanceof Uint8Array) {
         return reply
           .type(call.fileType ?? 'application/octet-stream')

@@ -1,8 +1,9 @@
 import type { ProductSyncStatus } from '@shared/contract'
-import type { CommercePort, CommerceProduct } from '../adapters/commerce/commerce-port'
+import type { CommercePort } from '../adapters/commerce/commerce-port'
 import { randomBytes } from 'node:crypto'
 import type { Db } from '../db/connect'
 import { CommerceError } from '../adapters/commerce/commerce-port'
+import { upsertStoreProducts } from '../repositories/store-products'
 
 // A store's product sync: the platform's products read through the commerce port and stored per
 // store, its progress kept in product_syncs so that any server process can tell how far it got.
@@ -81,34 +82,6 @@ export function createProductSync(deps: Deps) {
     return taken.numUpdatedRows > 0n ? { runId, startedAt } : null
   }
 
-  async function store(shop: string, products: CommerceProduct[], seenAt: string) {
-    if (products.length === 0) return
-    const rows = products.map((product) => ({
-      store_shop: shop,
-      product_id: product.id,
-      title: product.title,
-      status: product.status,
-      variant_count: product.variantCount,
-      min_price_minor: product.minPriceMinor,
-      currency: product.currency,
-      seen_at: seenAt,
-    }))
-    await db
-      .insertInto('store_products')
-      .values(rows)
-      .onConflict((conflict) =>
-        conflict.columns(['store_shop', 'product_id']).doUpdateSet((eb) => ({
-          title: eb.ref('excluded.title'),
-          status: eb.ref('excluded.status'),
-          variant_count: eb.ref('excluded.variant_count'),
-          min_price_minor: eb.ref('excluded.min_price_minor'),
-          currency: eb.ref('excluded.currency'),
-          seen_at: eb.ref('excluded.seen_at'),
-        })),
-      )
-      .execute()
-  }
-
   async function run(shop: string, { runId, startedAt }: { runId: string; startedAt: string }) {
     // Alive while it runs, even through a long wait with no progress to show (a bulk reading).
     const heartbeat = setInterval(() => void record(shop, runId, {}).catch(() => {}), HEARTBEAT_MS)
@@ -124,7 +97,7 @@ export function createProductSync(deps: Deps) {
           fetched = count
           await record(shop, runId, { fetched })
         },
-        take: (products) => store(shop, products, startedAt),
+        take: (products) => upsertStoreProducts(db, shop, products, startedAt),
       })
       // Products the shop no longer has were seen by no sync or webhook since this one began.
       await db

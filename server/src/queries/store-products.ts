@@ -1,41 +1,29 @@
 import type { StoreProduct } from '@shared/contract'
+import type { Selectable } from 'kysely'
 import type { Db } from '../db/connect'
-import { pastLastRow } from '../db/keyset'
+import type { StoreProductsTable } from '../db/schema'
+import { readPage, type PageRequest } from '../db/keyset'
 import { formatMinorUnits } from '../domain/money'
-import { decodeCursor, pageOf } from '../domain/page-cursor'
+import { requireStoreType } from '../repositories/stores'
 
-// A store's products as its last sync read them, by title, a page at a time.
+// A store's products as its last sync read them, by title, a page at a time; a shop that is not
+// one of the marketplace's stores is refused rather than answered with an empty list.
 
-export async function listStoreProducts(
-  db: Db,
-  shop: string,
-  page: { cursor?: string; limit: number },
-): Promise<{ products: StoreProduct[]; nextCursor: string | null }> {
-  const after = decodeCursor(page.cursor)
-  const rows = await db
-    .selectFrom('store_products')
-    .selectAll()
-    .where('store_shop', '=', shop)
-    .$if(after !== null, (qb) =>
-      qb.where(pastLastRow('title', 'product_id', { sortedBy: after![0], id: after![1] }, 'asc')),
-    )
-    .orderBy('title')
-    .orderBy('product_id')
-    .limit(page.limit + 1)
-    .execute()
-  const { rows: products, nextCursor } = pageOf(rows, page.limit, (row) => [
-    row.title,
-    row.product_id,
-  ])
-  return {
-    products: products.map((row) => ({
-      id: row.product_id,
-      title: row.title,
-      status: row.status,
-      variantCount: Number(row.variant_count),
-      price: formatMinorUnits(Number(row.min_price_minor), row.currency),
-      currency: row.currency,
-    })),
-    nextCursor,
-  }
+export async function listStoreProducts(db: Db, shop: string, page: PageRequest) {
+  await requireStoreType(db, shop)
+  const { rows, nextCursor } = await readPage(
+    db.selectFrom('store_products').selectAll().where('store_shop', '=', shop),
+    { sortedBy: 'title', id: 'product_id', order: 'asc' },
+    page,
+  )
+  return { products: rows.map(productOf), nextCursor }
 }
+
+const productOf = (row: Selectable<StoreProductsTable>): StoreProduct => ({
+  id: row.product_id,
+  title: row.title,
+  status: row.status,
+  variantCount: Number(row.variant_count),
+  price: formatMinorUnits(Number(row.min_price_minor), row.currency),
+  currency: row.currency,
+})

@@ -1,35 +1,23 @@
 import type { OrderTransferRecord, SettledAmounts } from '@shared/contract'
 import type { Db } from '../db/connect'
-import { pastLastRow } from '../db/keyset'
+import { readPage, type PageRequest } from '../db/keyset'
 import { formatMinorUnits } from '../domain/money'
-import { decodeCursor, pageOf } from '../domain/page-cursor'
-import type { TransferBrandRow, TransferRow } from './transfer-repository'
-import { settledFiguresOf } from './transfer-view'
+import type { TransferBrandRow, TransferRow } from '../transfers/transfer-repository'
+import { CSV_HEADER, transferCsvRows } from '../transfers/transfer-csv'
+import { settledFiguresOf } from '../transfers/transfer-view'
 
 // The transfer history: processed and partial transfers, newest first, with the rates and
 // amounts frozen when each began, who processed it and when.
 
 export async function listOrderTransfers(
   db: Db,
-  page: { cursor?: string; limit: number },
+  page: PageRequest,
 ): Promise<{ transfers: OrderTransferRecord[]; nextCursor: string | null }> {
-  const after = decodeCursor(page.cursor)
-  const rows = await db
-    .selectFrom('order_transfers')
-    .selectAll()
-    .$if(after !== null, (qb) =>
-      qb.where(
-        pastLastRow('created_at', 'creator_order_id', { sortedBy: after![0], id: after![1] }),
-      ),
-    )
-    .orderBy('created_at', 'desc')
-    .orderBy('creator_order_id', 'desc')
-    .limit(page.limit + 1)
-    .execute()
-  const { rows: transfers, nextCursor } = pageOf(rows, page.limit, (row) => [
-    row.created_at,
-    row.creator_order_id,
-  ])
+  const { rows: transfers, nextCursor } = await readPage(
+    db.selectFrom('order_transfers').selectAll(),
+    { sortedBy: 'created_at', id: 'creator_order_id', order: 'desc' },
+    page,
+  )
   const ids = transfers.map((transfer) => transfer.creator_order_id)
   const brands =
     ids.length === 0
@@ -92,13 +80,14 @@ function settlementOf(brand: TransferBrandRow): SettledAmounts | null {
   }
 }
 
-/** Every transfer of the history, a page at a time (for the CSV export). */
-export async function* allOrderTransfers(db: Db): AsyncGenerator<OrderTransferRecord> {
+/** The whole history as the CSV export's bytes, read a page at a time. */
+export async function transferHistoryCsv(db: Db): Promise<Uint8Array> {
+  let csv = CSV_HEADER
   let cursor: string | undefined
-  for (;;) {
+  do {
     const page = await listOrderTransfers(db, { cursor, limit: 500 })
-    yield* page.transfers
-    if (page.nextCursor === null) return
-    cursor = page.nextCursor
-  }
+    for (const transfer of page.transfers) csv += transferCsvRows(transfer)
+    cursor = page.nextCursor ?? undefined
+  } while (cursor)
+  return new Uint8Array(Buffer.from(csv, 'utf8'))
 }

@@ -1,4 +1,4 @@
-import type { AppConfig } from '@shared/contract'
+import type { AppConfig, ShopType } from '@shared/contract'
 import type { Db } from '../db/connect'
 import type { AppConfigsTable } from '../db/schema'
 import { SecretUnreadableError, type SecretBox } from '../secrets'
@@ -59,6 +59,16 @@ export async function findAppConfig(
     .where('shop', '=', shop)
     .executeTakeFirst()
   return row ? opened(secrets, row) : null
+}
+
+/** The type of the shop's app, or null when it has none; opens no secret. */
+export async function findAppConfigShopType(db: Db, shop: string): Promise<ShopType | null> {
+  const row = await db
+    .selectFrom('app_configs')
+    .select('shop_type')
+    .where('shop', '=', shop)
+    .executeTakeFirst()
+  return row?.shop_type ?? null
 }
 
 /** Stores a new app config; null when the shop already has one (the existing one is kept). */

@@ -1,8 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { AuditEntry } from '@shared/contract'
 import type { Db } from '../db/connect'
-import { pastLastRow } from '../db/keyset'
-import { decodeCursor, pageOf } from '../domain/page-cursor'
 
 // The audit log (docs/operations.md "Who gets in"): every change an administrator makes, with who,
 // when, the action, its target and what changed. Callers pass only what is safe to show: a client
@@ -27,35 +24,6 @@ export async function recordAudit(db: Db, at: Date, record: AuditRecord): Promis
       details: JSON.stringify(record.details),
     })
     .execute()
-}
-
-/** Newest first, a page at a time. */
-export async function listAuditEntries(
-  db: Db,
-  page: { cursor?: string; limit: number },
-): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
-  const after = decodeCursor(page.cursor)
-  const rows = await db
-    .selectFrom('audit_log')
-    .selectAll()
-    .$if(after !== null, (qb) =>
-      qb.where(pastLastRow('at', 'id', { sortedBy: after![0], id: after![1] })),
-    )
-    .orderBy('at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1)
-    .execute()
-  const { rows: entries, nextCursor } = pageOf(rows, page.limit, (row) => [row.at, row.id])
-  return {
-    entries: entries.map((row) => ({
-      at: row.at,
-      actorEmail: row.actor_email,
-      action: row.action,
-      target: row.target,
-      details: JSON.parse(row.details) as Record<string, unknown>,
-    })),
-    nextCursor,
-  }
 }
 
 /**

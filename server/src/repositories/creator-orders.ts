@@ -1,13 +1,9 @@
-import type { CreatorOrderSummary, TransferStatus } from '@shared/contract'
 import type { CreatorOrderHeader } from '../adapters/commerce/commerce-port'
-import { sql } from 'kysely'
+import type { CreatorOrderIndex } from '../adapters/commerce/shopify/shopify-commerce'
 import type { Db } from '../db/connect'
-import { pastLastRow } from '../db/keyset'
-import { formatMinorUnits } from '../domain/money'
-import { badCursor, decodeCursor, pageOf } from '../domain/page-cursor'
 
 // The creator orders Tandem knows of (creator_order_index): which shop has each, for lookups, and
-// what the orders inbox lists, with where each order's transfer stands.
+// what the orders inbox lists (queries/creator-orders.ts).
 
 /** Records the order (again): a later sighting updates what an earlier one said. */
 export async function indexCreatorOrder(db: Db, order: CreatorOrderHeader): Promise<void> {
@@ -36,84 +32,37 @@ export async function indexCreatorOrderShop(db: Db, orderId: number, shop: strin
     .execute()
 }
 
-export interface CreatorOrderFilters {
-  status?: TransferStatus
-  creatorShop?: string
-  /** Part of the order's name, or its id. */
-  q?: string
-  cursor?: string
-  limit: number
+/** The shop the index says has the order, whatever the shop is now; null when it knows none. */
+export async function findIndexedShop(db: Db, orderId: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('creator_order_index')
+    .select('store_shop')
+    .where('order_id', '=', orderId)
+    .executeTakeFirst()
+  return row?.store_shop ?? null
 }
 
-/** Newest first, a page at a time; only orders whose header is known. */
-export async function listCreatorOrders(
-  db: Db,
-  filters: CreatorOrderFilters,
-): Promise<{ orders: CreatorOrderSummary[]; nextCursor: string | null }> {
-  const after = decodeCursor(filters.cursor)
-  // Another list's cursor may decode too: only an order id goes into the bigint comparison.
-  if (after && !/^\d{1,15}$/.test(after[1])) throw badCursor()
-  const search = filters.q?.replace(/^#/, '')
-  const rows = await db
-    .selectFrom('creator_order_index as o')
-    .innerJoin('stores', (join) =>
-      join.onRef('stores.shop', '=', 'o.store_shop').on('stores.shop_type', '=', 'CREATOR'),
-    )
-    // order_transfers keys orders by their id as text.
-    .leftJoin('order_transfers as t', (join) =>
-      join.on((eb) => eb(eb.cast('o.order_id', 'text'), '=', eb.ref('t.creator_order_id'))),
-    )
-    .select([
-      'o.order_id',
-      'o.store_shop',
-      'o.name',
-      'o.created_at',
-      'o.currency',
-      'o.total_minor',
-      't.status',
-      't.processed_at',
-    ])
-    .where('o.name', 'is not', null)
-    .$if(filters.creatorShop !== undefined, (qb) =>
-      qb.where('o.store_shop', '=', filters.creatorShop!),
-    )
-    .$if(filters.status === 'NOT_STARTED', (qb) => qb.where('t.creator_order_id', 'is', null))
-    .$if(filters.status === 'PARTIAL' || filters.status === 'COMPLETED', (qb) =>
-      qb.where('t.status', '=', filters.status as 'PARTIAL' | 'COMPLETED'),
-    )
-    .$if(Boolean(search), (qb) =>
-      qb.where((eb) =>
-        eb.or([
-          // Case-insensitive on both databases, the typed text taken literally.
-          sql<boolean>`lower(${sql.ref('o.name')}) like ${`%${escapeLike(search!.toLowerCase())}%`} escape '\\'`,
-          ...(/^\d{1,15}$/.test(search!) ? [eb('o.order_id', '=', Number(search))] : []),
-        ]),
-      ),
-    )
-    .$if(after !== null, (qb) =>
-      qb.where(
-        pastLastRow('o.created_at', 'o.order_id', { sortedBy: after![0], id: Number(after![1]) }),
-      ),
-    )
-    .orderBy('o.created_at', 'desc')
-    .orderBy('o.order_id', 'desc')
-    .limit(filters.limit + 1)
-    .execute()
-  const page = pageOf(rows, filters.limit, (row) => [row.created_at!, String(row.order_id)])
-  return {
-    orders: page.rows.map((row) => ({
-      id: String(row.order_id),
-      name: row.name!,
-      creatorStoreShop: row.store_shop,
-      createdAt: row.created_at!,
-      currency: row.currency!,
-      totalAmount: formatMinorUnits(Number(row.total_minor), row.currency!),
-      transferStatus: row.status ?? 'NOT_STARTED',
-      processedAt: row.processed_at ?? null,
-    })),
-    nextCursor: page.nextCursor,
-  }
-}
-
-/** A LIKE pattern's text matched literally: its wildcards and the escape character escaped. */
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`)
+/** The Shopify adapter's CreatorOrderIndex over the database. */
+export const creatorOrderIndex = (db: Db): CreatorOrderIndex => ({
+  async shopOf(orderId) {
+    // Only a creator store's orders are creator orders.
+    const row = await db
+      .selectFrom('creator_order_index as known')
+      .innerJoin('stores', 'stores.shop', 'known.store_shop')
+      .select('known.store_shop')
+      .where('known.order_id', '=', orderId)
+      .where('stores.shop_type', '=', 'CREATOR')
+      .executeTakeFirst()
+    return row?.store_shop ?? null
+  },
+  async creatorShops() {
+    const rows = await db
+      .selectFrom('stores')
+      .select('shop')
+      .where('shop_type', '=', 'CREATOR')
+      .orderBy('shop')
+      .execute()
+    return rows.map((row) => row.shop)
+  },
+  remember: (order) => indexCreatorOrder(db, order),
+})

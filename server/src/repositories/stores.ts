@@ -1,5 +1,9 @@
 import type { ShopType, Store } from '@shared/contract'
 import type { Db } from '../db/connect'
+import { Refusal } from '../domain/errors'
+
+/** The refusal of every call that names a store the marketplace does not have. */
+export const storeNotFound = (shop: string) => new Refusal('not_found', `Store not found: ${shop}`)
 
 /** Every store, brands first, each type by shop: only the two columns the answer carries. */
 export async function listStores(db: Db): Promise<Store[]> {
@@ -20,6 +24,13 @@ export async function findStoreType(db: Db, shop: string): Promise<ShopType | nu
     .where('shop', '=', shop)
     .executeTakeFirst()
   return row?.shop_type ?? null
+}
+
+/** The store's type; a shop that is not one of the marketplace's stores is refused. */
+export async function requireStoreType(db: Db, shop: string): Promise<ShopType> {
+  const type = await findStoreType(db, shop)
+  if (!type) throw storeNotFound(shop)
+  return type
 }
 
 /**

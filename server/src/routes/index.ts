@@ -1,26 +1,28 @@
 import type { FastifyInstance } from 'fastify'
 import type { RouteDeps } from '../deps'
-import { registerAppConfigRoutes } from './app-configs'
-import { registerAuditRoutes } from './audit'
-import { registerCommissionRoutes } from './commissions'
+import { registerCalls, type CallRoutes } from '../http/route'
+import { appConfigRoutes } from './app-configs'
+import { commissionRoutes } from './commissions'
 import { registerImageRoutes } from './images'
-import { registerOrderRoutes } from './orders'
-import { registerPayoutAccountRoutes } from './payout-accounts'
-import { registerShopConnectionRoutes } from './shop-connections'
+import { listRoutes } from './lists'
+import { shopConnectionRoutes } from './shop-connections'
 import { registerShopifyInstallRoutes } from './shopify-install'
 import { registerShopifyWebhookRoute } from './shopify-webhooks'
-import { registerStoreRoutes } from './stores'
-import { registerTransferRoutes } from './transfers'
+import { storeRoutes } from './stores'
+import { transferRoutes } from './transfers'
 
 export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
-  registerAppConfigRoutes(app, deps)
-  registerStoreRoutes(app, deps)
-  registerCommissionRoutes(app, deps)
-  registerTransferRoutes(app, deps)
-  registerShopConnectionRoutes(app, deps)
-  registerPayoutAccountRoutes(app, deps)
-  registerOrderRoutes(app, deps)
-  registerAuditRoutes(app, deps)
+  // Every call of the contract, each once: a call without a route here does not compile.
+  const calls: CallRoutes = {
+    ...appConfigRoutes(deps),
+    ...storeRoutes(deps),
+    ...commissionRoutes(deps),
+    ...transferRoutes(deps),
+    ...shopConnectionRoutes(deps),
+    ...listRoutes(deps),
+  }
+  registerCalls(app, calls)
+  // Shopify's own endpoints and the product images, outside the console's contract.
   registerShopifyInstallRoutes(app, deps)
   registerShopifyWebhookRoute(app, deps)
   registerImageRoutes(app)

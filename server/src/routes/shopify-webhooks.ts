@@ -7,8 +7,8 @@ import { readWebhookPayload } from '../adapters/commerce/shopify/shopify-webhook
 import { subscribedTo, WEBHOOK_PATH } from '../adapters/commerce/shopify/shopify-webhooks'
 import type { RouteDeps } from '../deps'
 import { HttpError } from '../http/errors'
-import { findAppConfig } from '../repositories/app-configs'
-import { actOnUninstall, actOnWebhook } from '../webhooks/shopify-webhook-actions'
+import { shopifyApp } from '../services/shop-connections'
+import { actOnUninstall, actOnWebhook, recordDelivery } from '../services/shopify-webhooks'
 
 // POST /webhooks/shopify: what connected shops tell Tandem. Authenticated by Shopify's signature
 // of the raw body with the shop's client secret, not by an admin token. Anyone can post here, so
@@ -163,12 +163,9 @@ export function registerShopifyWebhookRoute(app: FastifyInstance, deps: RouteDep
           throw new HttpError(503, unconfirmed(shop))
         })
       }
-      const first = await deps.db
-        .insertInto('webhook_deliveries')
-        .values({ webhook_id: webhookId, shop, topic, received_at: deps.now().toISOString() })
-        .onConflict((conflict) => conflict.column('webhook_id').doNothing())
-        .executeTakeFirst()
-      if (first.numInsertedOrUpdatedRows === 0n) return reply.send({ received: 'again, ignored' })
+      if (!(await recordDelivery(deps, { webhookId, shop, topic }))) {
+        return reply.send({ received: 'again, ignored' })
+      }
       const payload = read.payload
       if (payload.topic !== 'app/uninstalled') {
         setImmediate(() => {
@@ -201,7 +198,7 @@ async function deliveryOf(request: FastifyRequest, deps: RouteDeps): Promise<Del
   }
   // A stored secret that does not open throws SecretUnreadableError: src/http answers an
   // unsigned caller 503 (Shopify retries) and logs the reason.
-  const config = await findAppConfig(deps.db, deps.secrets, shop)
+  const config = await shopifyApp(deps, shop)
   if (!config) throw new HttpError(401, BAD_SIGNATURE)
   const { clientSecret, shopType } = config
   return { shop, topic, webhookId, signature, clientSecret, shopType }

@@ -1,9 +1,9 @@
-import { recordAudit } from '../audit/audit-log'
 import type { RouteDeps } from '../deps'
 import { Refusal } from '../domain/errors'
 import { formatMinorUnits } from '../domain/money'
 import { acceptShortfalls } from '../repositories/price-exceptions'
 import { orderGid } from '../adapters/commerce/shopify/order-gid'
+import { auditedChange } from '../services/audited-change'
 import type { TransferPlanning } from './transfer-planning'
 
 // The one override of the catalogue checks (docs/integrations.md "Shopify"): an administrator
@@ -38,7 +38,7 @@ export async function acceptPriceException(
     )
   }
   const acceptedAt = deps.now().toISOString()
-  await deps.db.transaction().execute(async (trx) => {
+  await auditedChange(deps, adminEmail, async (trx) => {
     await acceptShortfalls(trx, {
       creatorOrderId: id,
       shortfalls,
@@ -46,19 +46,16 @@ export async function acceptPriceException(
       acceptedBy: adminEmail,
       acceptedAt,
     })
-    await recordAudit(trx, deps.now(), {
-      actorEmail: adminEmail,
-      action: 'transfer.accept-price-exception',
-      target: id,
-      details: {
-        reason,
-        lines: shortfalls.map((line) => ({
-          lineItemId: line.lineItemId,
-          price: `${formatMinorUnits(line.priceMinor, line.currency)} ${line.currency}`,
-          brandPrice: `${formatMinorUnits(line.brandPriceMinor, line.brandCurrency)} ${line.brandCurrency}`,
-        })),
-      },
-    })
+    const lines = shortfalls.map((line) => ({
+      lineItemId: line.lineItemId,
+      price: `${formatMinorUnits(line.priceMinor, line.currency)} ${line.currency}`,
+      brandPrice: `${formatMinorUnits(line.brandPriceMinor, line.brandCurrency)} ${line.brandCurrency}`,
+    }))
+    const details = { reason, lines }
+    return {
+      result: undefined,
+      audit: { action: 'transfer.accept-price-exception', target: id, details },
+    }
   })
   return { creatorOrderId: orderGid(id), acceptedLines: shortfalls.length, acceptedAt }
 }

@@ -31,10 +31,21 @@ import { ShopType, TransferStatus } from './enums'
 
 type Method = 'GET' | 'POST' | 'DELETE'
 
-/** What every call declares; the API client reads it to make the request. */
+/** What every call declares; the server routes it and main's API client makes it from this. */
 export interface CallShape {
   method: Method
   path: string
+  /**
+   * What the call does, in the words of the console's toasts (docs/product-rules.md "The
+   * console's texts"): a failure reads `Failed to {action}: {reason}`.
+   */
+  action: string
+  /**
+   * Whether any answer but `status` is an error. The specification says so of the commission
+   * calls only; other calls accept any 2xx: their answer schema is what guards the console, and a
+   * 200 where 201 was expected changes nothing a person sees.
+   */
+  exactStatus?: true
   query?: z.ZodType
   params?: z.ZodType
   body?: z.ZodType
@@ -53,6 +64,7 @@ export const calls = {
   getAllAppConfig: call({
     method: 'GET',
     path: '/get-all-app-config',
+    action: 'fetch app config',
     query: NoQuery,
     response: z.object({ appConfigs: z.array(AppConfig) }),
     status: 200,
@@ -60,6 +72,7 @@ export const calls = {
   createAppConfig: call({
     method: 'POST',
     path: '/create-app-config',
+    action: 'create app config',
     body: z
       .object({
         shop: ShopDomain,
@@ -74,6 +87,7 @@ export const calls = {
   deleteAppConfig: call({
     method: 'DELETE',
     path: '/delete-app-config/:shop',
+    action: 'delete app config',
     params: z.object({ shop: ShopDomain }).strict(),
     response: z.object({ appConfig: AppConfig }),
     status: 200,
@@ -81,6 +95,7 @@ export const calls = {
   getAppUrls: call({
     method: 'GET',
     path: '/get-app-urls',
+    action: 'fetch app urls',
     query: NoQuery,
     response: AppUrls,
     status: 200,
@@ -88,6 +103,7 @@ export const calls = {
   adminShopConnection: call({
     method: 'GET',
     path: '/admin-shop-connection',
+    action: 'fetch connection',
     query: z.object({ shop: ShopDomain }).strict(),
     response: ShopConnection,
     status: 200,
@@ -95,6 +111,7 @@ export const calls = {
   adminTestShopConnection: call({
     method: 'POST',
     path: '/admin-test-shop-connection',
+    action: 'test connection',
     body: z.object({ shop: ShopDomain }).strict(),
     response: ShopConnection,
     status: 200,
@@ -102,6 +119,7 @@ export const calls = {
   adminAllStores: call({
     method: 'GET',
     path: '/admin-all-stores',
+    action: 'fetch stores',
     query: NoQuery,
     response: z.array(Store),
     status: 200,
@@ -109,6 +127,7 @@ export const calls = {
   adminUpdateProducts: call({
     method: 'POST',
     path: '/admin-update-products',
+    action: 'sync products',
     body: z.object({ storeShop: ShopDomain }).strict(),
     response: z.object({
       storeShop: z.string(),
@@ -120,6 +139,7 @@ export const calls = {
   adminProductSyncStatus: call({
     method: 'GET',
     path: '/admin-product-sync-status',
+    action: 'fetch sync progress',
     query: z.object({ storeShop: ShopDomain }).strict(),
     response: ProductSyncStatus,
     status: 200,
@@ -127,6 +147,7 @@ export const calls = {
   adminStorePaymentAccount: call({
     method: 'GET',
     path: '/admin-store-payment-account',
+    action: 'fetch payout account',
     query: z.object({ shop: ShopDomain }).strict(),
     response: StorePaymentAccount,
     status: 200,
@@ -134,6 +155,7 @@ export const calls = {
   adminSetStorePaymentAccount: call({
     method: 'POST',
     path: '/admin-set-store-payment-account',
+    action: 'set payout account',
     body: z.object({ shop: ShopDomain, accountId: PaymentAccountId }).strict(),
     response: StorePaymentAccount,
     status: 200,
@@ -141,6 +163,8 @@ export const calls = {
   adminSetDefaultCommissionRate: call({
     method: 'POST',
     path: '/admin-set-default-commission-rate',
+    action: 'set default commission rates',
+    exactStatus: true,
     body: z.object({ defaultCommission: DefaultCommissionInput }).strict(),
     response: z.object({ defaultCommission: DefaultCommission }),
     status: 200,
@@ -148,6 +172,8 @@ export const calls = {
   adminGetDefaultShopCommissionRate: call({
     method: 'GET',
     path: '/admin-get-default-shop-commission-rate',
+    action: 'fetch default commission rates',
+    exactStatus: true,
     query: z.object({ shop: ShopDomain }).strict(),
     response: z.object({
       tandemCommissionRate: Rate.nullable(),
@@ -158,6 +184,8 @@ export const calls = {
   adminGetUniqueCommissionRates: call({
     method: 'GET',
     path: '/admin-get-unique-commission-rates',
+    action: 'fetch commission rates',
+    exactStatus: true,
     // A missing shop means "any".
     query: z
       .object({ brandShop: ShopDomain.optional(), creatorShop: ShopDomain.optional() })
@@ -168,15 +196,18 @@ export const calls = {
   adminCreateUniqueCommissionRate: call({
     method: 'POST',
     path: '/admin-create-unique-commission-rate',
+    action: 'create commission rate',
+    exactStatus: true,
     body: z.object({ uniqueCommissionRate: UniqueCommissionRateInput }).strict(),
     response: z.object({ uniqueCommissionRate: UniqueCommissionRate }),
-    // docs/product-rules.md "The console's texts": a non-200 answer to a commission call is an
-    // error, creating one included.
+    // A non-200 answer to a commission call is an error, creating one included.
     status: 200,
   }),
   adminDeleteUniqueCommissionRate: call({
     method: 'DELETE',
     path: '/admin-delete-unique-commission-rate',
+    action: 'delete commission rate',
+    exactStatus: true,
     query: z.object({ brandShop: ShopDomain, creatorShop: ShopDomain }).strict(),
     response: z.object({ uniqueCommissionRate: UniqueCommissionRate }),
     status: 200,
@@ -184,6 +215,7 @@ export const calls = {
   adminPreviewOrderTransfer: call({
     method: 'GET',
     path: '/admin-preview-order-transfer',
+    action: 'fetch preview',
     query: z.object({ creatorOrderId: CreatorOrderId }).strict(),
     response: z.object({ creatorOrder: CreatorOrder, preview: TransferPreview }),
     status: 200,
@@ -191,6 +223,7 @@ export const calls = {
   adminPreviewOrderTransferReceiptPdf: call({
     method: 'GET',
     path: '/admin-preview-order-transfer-receipt-pdf',
+    action: 'fetch receipt PDF',
     query: z.object({ creatorOrderId: CreatorOrderId }).strict(),
     fileType: 'application/pdf',
     status: 200,
@@ -198,6 +231,7 @@ export const calls = {
   adminCreateOrderTransfer: call({
     method: 'POST',
     path: '/admin-create-order-transfer',
+    action: 'process transfer',
     body: z.object({ creatorOrderId: CreatorOrderId }).strict(),
     response: z.object({
       creatorOrderId: z.string(),
@@ -213,6 +247,7 @@ export const calls = {
   adminAcceptPriceException: call({
     method: 'POST',
     path: '/admin-accept-price-exception',
+    action: 'accept price exception',
     body: z
       .object({
         creatorOrderId: CreatorOrderId,
@@ -233,6 +268,7 @@ export const calls = {
   adminCreatorOrders: call({
     method: 'GET',
     path: '/admin-creator-orders',
+    action: 'fetch orders',
     query: z
       .object({
         status: TransferStatus.optional(),
@@ -248,6 +284,7 @@ export const calls = {
   adminOrderTransfers: call({
     method: 'GET',
     path: '/admin-order-transfers',
+    action: 'fetch transfer history',
     query: z.object({ ...PageQuery }).strict(),
     response: z.object({
       transfers: z.array(OrderTransferRecord),
@@ -258,6 +295,7 @@ export const calls = {
   adminOrderTransfersCsv: call({
     method: 'GET',
     path: '/admin-order-transfers.csv',
+    action: 'export CSV',
     query: NoQuery,
     fileType: 'text/csv; charset=utf-8',
     status: 200,
@@ -265,6 +303,7 @@ export const calls = {
   adminStoreProducts: call({
     method: 'GET',
     path: '/admin-store-products',
+    action: 'fetch products',
     query: z.object({ storeShop: ShopDomain, ...PageQuery }).strict(),
     response: z.object({ products: z.array(StoreProduct), nextCursor: z.string().nullable() }),
     status: 200,
@@ -272,6 +311,7 @@ export const calls = {
   adminAuditLog: call({
     method: 'GET',
     path: '/admin-audit-log',
+    action: 'fetch activity',
     query: z.object({ ...PageQuery }).strict(),
     response: z.object({ entries: z.array(AuditEntry), nextCursor: z.string().nullable() }),
     status: 200,
@@ -284,6 +324,51 @@ export type CallName = keyof Calls
 export type CallAnswer<N extends CallName> = Calls[N] extends { response: z.ZodType }
   ? z.output<Calls[N]['response']>
   : Uint8Array
+/** A request's query, path parameters or body as the call's schema parsed it. */
+export type CallParsed<
+  N extends CallName,
+  K extends 'query' | 'params' | 'body',
+> = Calls[N] extends {
+  [key in K]: z.ZodType
+}
+  ? z.output<Calls[N][K]>
+  : undefined
+/** Where a call takes its input: each call has one of the three. */
+export type InputPlace = 'query' | 'params' | 'body'
+const INPUT_PLACES: readonly InputPlace[] = ['body', 'params', 'query']
+
+/** Where a call takes its input, and its schema; null for a call that takes none. */
+export function callInput(name: CallName): { place: InputPlace; schema: z.ZodType } | null {
+  const call: CallShape = calls[name]
+  for (const place of INPUT_PLACES) {
+    const schema = call[place]
+    if (schema && schema !== NoQuery) return { place, schema }
+  }
+  return null
+}
+
+type InputSchemaOf<C> = C extends { body: z.ZodType }
+  ? C['body']
+  : C extends { params: z.ZodType }
+    ? C['params']
+    : C extends { query: z.ZodType }
+      ? C['query']
+      : undefined
+type InputOf<N extends CallName> = InputSchemaOf<Calls[N]> & z.ZodType
+/** Whether a call takes no input: it has no input schema, or one of an empty object. */
+type TakesNoInput<N extends CallName> =
+  InputSchemaOf<Calls[N]> extends z.ZodType
+    ? z.output<InputOf<N>> extends Record<string, never>
+      ? true
+      : false
+    : true
+/** A call's input as a caller gives it (undefined for a call that takes none). */
+export type CallArgs<N extends CallName> =
+  TakesNoInput<N> extends true ? undefined : z.input<InputOf<N>>
+/** A call's input once its schema parsed it. */
+export type CallInputParsed<N extends CallName> =
+  TakesNoInput<N> extends true ? undefined : z.output<InputOf<N>>
+
 export type CallBody<N extends CallName> = Calls[N] extends { body: z.ZodType }
   ? z.input<Calls[N]['body']>
   : never

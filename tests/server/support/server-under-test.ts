@@ -35,6 +35,8 @@ import { buildApp } from '../../../server/src/app'
 import type { AppDeps } from '../../../server/src/deps'
 import { firebaseTokenVerifier, type TokenVerifier } from '../../../server/src/auth/verify'
 import { openDatabase, type Db } from '../../../server/src/db/connect'
+import { creatorOrderIndex } from '../../../server/src/repositories/creator-orders'
+import { shopConnectionStore } from '../../../server/src/repositories/shop-connections'
 import { createSecretBox, type SecretBox } from '../../../server/src/secrets'
 import { catchUpCreatorOrders } from '../../../server/src/orders/catch-up'
 import { seedSandboxMarketplace } from '../../../server/src/seed/seed'
@@ -149,8 +151,8 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
   })
   const now = options.now ?? (() => new Date())
   const { commerce, ...shopifyServices } = connectShopify({
-    db,
-    secrets,
+    connectionStore: shopConnectionStore(db, secrets),
+    creatorOrders: creatorOrderIndex(db),
     endpoint: shopify.url,
     publicUrl,
     now,

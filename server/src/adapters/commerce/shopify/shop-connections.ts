@@ -1,22 +1,63 @@
-import type { Db } from '../../../db/connect'
-import type { ShopConnectionsTable } from '../../../db/schema'
-import { findAppConfig } from '../../../repositories/app-configs'
-import { SecretUnreadableError, type SecretBox, type SecretPlace } from '../../../secrets'
+import type { ShopConnection, ShopType } from '@shared/contract'
+import { SecretUnreadableError } from '../../../secrets'
 import { CommerceError } from '../commerce-port'
-import { recordConnectionError } from './shop-connection-status'
 import type { ShopTokens } from './shopify-api'
 import { shopOrigin } from './shopify-endpoint'
 
 // Each shop's access token. A shop connects with the client-credentials grant (a token of 24
 // hours, asked for again before it runs out) or, where Shopify refuses that grant, through the
-// authorization-code install, whose expiring token comes with a refresh token. Tokens are sealed
-// in the database like client secrets, so that every server process shares them, and are never
-// logged or answered to the console.
+// authorization-code install, whose expiring token comes with a refresh token. Tokens are kept in
+// Tandem's database (sealed, like client secrets), so that every server process shares them,
+// through the ConnectionStore port; they are never logged or answered to the console.
 
 /** A token is renewed this long before it runs out, so that no call starts with a dying one. */
 const RENEW_BEFORE_EXPIRY_MS = 5 * 60_000
 
-export type ConnectionMethod = ShopConnectionsTable['method']
+export type ConnectionMethod = NonNullable<ShopConnection['method']>
+
+/** The tokens stored for a shop, opened: what a renewal starts from. */
+export interface StoredTokens {
+  method: ConnectionMethod
+  /** Whether an access token is stored at all: a shop without one is connected by the next. */
+  holdsAccessToken: boolean
+  /** Null when none is stored, or the stored one does not open (a key no longer held). */
+  accessToken: string | null
+  accessTokenExpiresAt: string | null
+  /** Null as for the access token; only the authorization-code install has one. */
+  refreshToken: string | null
+  refreshTokenExpiresAt: string | null
+}
+
+/** Tokens Shopify just granted, as they are stored. */
+export interface GrantedTokens {
+  method: ConnectionMethod
+  accessToken: string
+  accessTokenExpiresAt: string
+  refreshToken: string | null
+  refreshTokenExpiresAt: string | null
+  /** Comma-separated, as Shopify grants them. */
+  scopes: string
+}
+
+/**
+ * Where the connections are kept: Tandem's database, by a repository. The adapter holds nothing
+ * of its own beyond the tokens of this process.
+ */
+export interface ConnectionStore {
+  /**
+   * The shop's app: the credentials a token is asked for with, and its type (which webhooks it is
+   * sent). Null without an app config; throws SecretUnreadableError when its secret does not open.
+   */
+  app(shop: string): Promise<{ clientId: string; clientSecret: string; shopType: ShopType } | null>
+  /** Null for a shop Tandem has no record of. */
+  tokens(shop: string): Promise<StoredTokens | null>
+  /** Keeps the tokens; the connection's error, if it had one, is cleared. */
+  save(shop: string, tokens: GrantedTokens, at: Date): Promise<void>
+  /** Keeps why the shop could not be connected, until a call to it succeeds again. */
+  recordError(shop: string, error: unknown, at: Date): Promise<void>
+  /** Drops the shop's connection, tokens and all. */
+  forget(shop: string): Promise<void>
+}
 
 /** What Shopify answers at /admin/oauth/access_token. */
 interface TokenGrant {
@@ -53,12 +94,11 @@ export interface ShopConnections extends ShopTokens {
 }
 
 interface Deps {
-  db: Db
-  secrets: SecretBox
+  store: ConnectionStore
   endpoint: string | null
   now: () => Date
   /** A shop got its first token (or was installed): its webhooks are registered then. */
-  onConnected(shop: string): void
+  onConnected(shop: string, shopType: ShopType): void
 }
 
 export function createShopConnections(deps: Deps): ShopConnections {
@@ -70,62 +110,49 @@ export function createShopConnections(deps: Deps): ShopConnections {
   const fresh = (expiresAt: number) => expiresAt - deps.now().getTime() > RENEW_BEFORE_EXPIRY_MS
 
   async function renew(shop: string): Promise<string> {
-    const row = await deps.db
-      .selectFrom('shop_connections')
-      .selectAll()
-      .where('shop', '=', shop)
-      .executeTakeFirst()
-    // Another process may have renewed it already. A token that does not open (sealed under a
-    // key no longer held) is as good as none: a new one is asked for.
-    const token = row?.access_token_sealed
-      ? openedOrNull(row.access_token_sealed, { shop, field: 'Shopify access token' })
-      : null
-    if (row && token) {
-      const expiresAt = Date.parse(row.access_token_expires_at ?? '')
+    // Another process may have renewed it already. A token that does not open is as good as
+    // none: a new one is asked for.
+    const stored = await deps.store.tokens(shop)
+    const token = stored?.accessToken
+    if (stored && token) {
+      const expiresAt = Date.parse(stored.accessTokenExpiresAt ?? '')
       if (refused.get(shop) !== token && fresh(expiresAt)) {
         held.set(shop, { token, expiresAt })
         return token
       }
     }
-    const credentials = await credentialsOf(shop)
+    const app = await appOf(shop)
     const refreshToken =
-      row?.refresh_token_sealed &&
-      Date.parse(row.refresh_token_expires_at ?? '') > deps.now().getTime()
-        ? openedOrNull(row.refresh_token_sealed, { shop, field: 'Shopify refresh token' })
+      stored?.method === 'AUTHORIZATION_CODE' &&
+      Date.parse(stored.refreshTokenExpiresAt ?? '') > deps.now().getTime()
+        ? stored.refreshToken
         : null
-    const method = row?.method === 'AUTHORIZATION_CODE' && refreshToken ? row.method : null
     const grant = await requestToken(
       shop,
-      method && refreshToken
-        ? { ...credentials, grant_type: 'refresh_token', refresh_token: refreshToken }
-        : { ...credentials, grant_type: 'client_credentials' },
+      refreshToken
+        ? { ...app.credentials, grant_type: 'refresh_token', refresh_token: refreshToken }
+        : { ...app.credentials, grant_type: 'client_credentials' },
     ).catch(async (error: unknown) => {
-      await recordConnectionError(deps.db, shop, error, deps.now())
+      await deps.store.recordError(shop, error, deps.now())
       throw error
     })
-    await save(shop, method ?? 'CLIENT_CREDENTIALS', grant)
-    if (!row?.access_token_sealed) deps.onConnected(shop)
+    await save(shop, refreshToken ? 'AUTHORIZATION_CODE' : 'CLIENT_CREDENTIALS', grant)
+    if (!stored?.holdsAccessToken) deps.onConnected(shop, app.shopType)
     return grant.access_token
   }
 
-  function openedOrNull(sealed: string, place: SecretPlace): string | null {
-    try {
-      return deps.secrets.open(sealed, place)
-    } catch (error) {
-      if (error instanceof SecretUnreadableError) return null
-      throw error
-    }
-  }
-
-  async function credentialsOf(shop: string) {
-    const config = await findAppConfig(deps.db, deps.secrets, shop).catch((error: unknown) => {
+  async function appOf(shop: string) {
+    const app = await deps.store.app(shop).catch((error: unknown) => {
       if (error instanceof SecretUnreadableError) throw new ShopConnectionError(error.message)
       throw error
     })
-    if (!config) {
+    if (!app) {
       throw new ShopConnectionError(`${shop} has no app config: add one in Configs to connect it`)
     }
-    return { client_id: config.clientId, client_secret: config.clientSecret }
+    return {
+      credentials: { client_id: app.clientId, client_secret: app.clientSecret },
+      shopType: app.shopType,
+    }
   }
 
   async function requestToken(shop: string, body: Record<string, string>): Promise<TokenGrant> {
@@ -154,30 +181,22 @@ export function createShopConnections(deps: Deps): ShopConnections {
   }
 
   async function save(shop: string, method: ConnectionMethod, grant: TokenGrant): Promise<void> {
-    const now = deps.now().getTime()
-    const expiresAt = now + (grant.expires_in ?? 86_400) * 1000
-    const row = {
-      method,
-      access_token_sealed: deps.secrets.seal(grant.access_token, {
-        shop,
-        field: 'Shopify access token',
-      }),
-      access_token_expires_at: new Date(expiresAt).toISOString(),
-      refresh_token_sealed: grant.refresh_token
-        ? deps.secrets.seal(grant.refresh_token, { shop, field: 'Shopify refresh token' })
-        : null,
-      refresh_token_expires_at: grant.refresh_token_expires_in
-        ? new Date(now + grant.refresh_token_expires_in * 1000).toISOString()
-        : null,
-      scopes: grant.scope,
-      error: null,
-      updated_at: new Date(now).toISOString(),
-    }
-    await deps.db
-      .insertInto('shop_connections')
-      .values({ shop, ...row })
-      .onConflict((conflict) => conflict.column('shop').doUpdateSet(row))
-      .execute()
+    const now = deps.now()
+    const expiresAt = now.getTime() + (grant.expires_in ?? 86_400) * 1000
+    await deps.store.save(
+      shop,
+      {
+        method,
+        accessToken: grant.access_token,
+        accessTokenExpiresAt: new Date(expiresAt).toISOString(),
+        refreshToken: grant.refresh_token ?? null,
+        refreshTokenExpiresAt: grant.refresh_token_expires_in
+          ? new Date(now.getTime() + grant.refresh_token_expires_in * 1000).toISOString()
+          : null,
+        scopes: grant.scope,
+      },
+      now,
+    )
     held.set(shop, { token: grant.access_token, expiresAt })
   }
 
@@ -200,17 +219,14 @@ export function createShopConnections(deps: Deps): ShopConnections {
     authorizeUrl: (shop, query) =>
       `${shopOrigin(shop, deps.endpoint)}/admin/oauth/authorize?${new URLSearchParams(query)}`,
     async exchangeCode(shop, code) {
-      const grant = await requestToken(shop, {
-        ...(await credentialsOf(shop)),
-        code,
-        expiring: '1',
-      })
+      const app = await appOf(shop)
+      const grant = await requestToken(shop, { ...app.credentials, code, expiring: '1' })
       await save(shop, 'AUTHORIZATION_CODE', grant)
-      deps.onConnected(shop)
+      deps.onConnected(shop, app.shopType)
     },
     async forget(shop) {
       held.delete(shop)
-      await deps.db.deleteFrom('shop_connections').where('shop', '=', shop).execute()
+      await deps.store.forget(shop)
     },
   }
 }

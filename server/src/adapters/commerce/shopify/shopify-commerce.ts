@@ -1,6 +1,4 @@
-import type { Db } from '../../../db/connect'
 import { toMinorUnits } from '../../../domain/money'
-import { indexCreatorOrder } from '../../../repositories/creator-orders'
 import { orderGid, orderNumber } from './order-gid'
 import { settleWithLimit } from '../../../lib/remote-call'
 import {
@@ -98,8 +96,24 @@ interface RecentOrderNode {
   tags: string[]
 }
 
-export function createShopifyCommerce(deps: { db: Db; api: ShopifyApi }): CommercePort {
-  const { api, db } = deps
+/**
+ * The creator orders Tandem knows of (kept in its database, by a repository): where
+ * findCreatorOrder looks first, and what each order it finds updates.
+ */
+export interface CreatorOrderIndex {
+  /** The creator shop the index says has the order; null when it knows of none. */
+  shopOf(orderId: number): Promise<string | null>
+  /** Every creator shop, by shop: where an order the index does not know is looked for. */
+  creatorShops(): Promise<string[]>
+  /** Records a sighting of the order. */
+  remember(order: CreatorOrderHeader): Promise<void>
+}
+
+export function createShopifyCommerce(deps: {
+  index: CreatorOrderIndex
+  api: ShopifyApi
+}): CommercePort {
+  const { api, index } = deps
 
   /** The order as `shop` has it, every page of its lines; null when the shop has no such order. */
   async function orderOf(shop: string, id: number): Promise<CommerceOrder | null> {
@@ -163,7 +177,7 @@ export function createShopifyCommerce(deps: { db: Db; api: ShopifyApi }): Commer
 
   /** Every sighting of a creator order keeps the index (and the orders inbox) up to date. */
   const remember = (order: CommerceOrder) =>
-    indexCreatorOrder(db, {
+    index.remember({
       id: order.id,
       storeShop: order.storeShop,
       name: order.name,
@@ -197,37 +211,22 @@ export function createShopifyCommerce(deps: { db: Db; api: ShopifyApi }): Commer
     },
 
     async findCreatorOrder(orderId) {
-      const indexed = await db
-        .selectFrom('creator_order_index as known')
-        .innerJoin('stores', 'stores.shop', 'known.store_shop')
-        .select('known.store_shop')
-        .where('known.order_id', '=', orderId)
-        .where('stores.shop_type', '=', 'CREATOR')
-        .executeTakeFirst()
-      if (indexed) {
-        const order = await orderOf(indexed.store_shop, orderId)
+      const indexedShop = await index.shopOf(orderId)
+      if (indexedShop) {
+        const order = await orderOf(indexedShop, orderId)
         if (order) {
           await remember(order)
           return order
         }
       }
       // Order ids are unique across Shopify: the one creator shop that has it answers it.
-      const creators = await db
-        .selectFrom('stores')
-        .select('shop')
-        .where('shop_type', '=', 'CREATOR')
-        .orderBy('shop')
-        .execute()
+      const creators = await index.creatorShops()
       let found: CommerceOrder | null = null
-      const asked = await settleWithLimit(
-        creators,
-        CREATOR_SHOPS_ASKED_AT_ONCE,
-        async ({ shop }) => {
-          if (found) return
-          const order = await orderOf(shop, orderId)
-          if (order) found ??= order
-        },
-      )
+      const asked = await settleWithLimit(creators, CREATOR_SHOPS_ASKED_AT_ONCE, async (shop) => {
+        if (found) return
+        const order = await orderOf(shop, orderId)
+        if (order) found ??= order
+      })
       if (found) {
         const hit: CommerceOrder = found
         await remember(hit)

@@ -1,5 +1,4 @@
 import type { ShopType } from '@shared/contract'
-import type { Db } from '../../../db/connect'
 import type { ShopifyApi } from './shopify-api'
 
 // The webhooks each connected shop sends Tandem (docs/integrations.md "Shopify"): creator shops
@@ -38,18 +37,13 @@ const ALREADY_SUBSCRIBED = /already been taken/
 /** The path Shopify posts every webhook to. */
 export const WEBHOOK_PATH = '/webhooks/shopify'
 
-/** Subscribes the shop to its topics; a topic it already sends here counts as done. */
+/** Subscribes the shop to its type's topics; a topic it already sends here counts as done. */
 export async function registerWebhooks(
-  deps: { db: Db; api: ShopifyApi; publicUrl: string },
+  deps: { api: ShopifyApi; publicUrl: string },
   shop: string,
+  shopType: ShopType,
 ): Promise<void> {
-  const config = await deps.db
-    .selectFrom('app_configs')
-    .select('shop_type')
-    .where('shop', '=', shop)
-    .executeTakeFirst()
-  if (!config) return
-  for (const topic of TOPICS[config.shop_type]) {
+  for (const topic of TOPICS[shopType]) {
     const answer: {
       webhookSubscriptionCreate: { userErrors: { message: string }[] }
     } = await deps.api.request(shop, SUBSCRIBE, { topic, uri: deps.publicUrl + WEBHOOK_PATH })

@@ -1,15 +1,20 @@
-import type { Db } from '../../../db/connect'
-import type { SecretBox } from '../../../secrets'
+import type { ShopType } from '@shared/contract'
 import type { CommercePort } from '../commerce-port'
-import { createConnectionStatus, type ConnectionStatus } from './shop-connection-status'
-import { createShopConnections, type ShopConnections } from './shop-connections'
+import { createShopInstallation, type ShopInstallation } from './shop-installation'
+import {
+  createShopConnections,
+  type ConnectionStore,
+  type ShopConnections,
+} from './shop-connections'
 import { createShopifyApi, type ShopifyApi, type ShopifyApiOptions } from './shopify-api'
-import { createShopifyCommerce } from './shopify-commerce'
+import { createShopifyCommerce, type CreatorOrderIndex } from './shopify-commerce'
 import { registerWebhooks } from './shopify-webhooks'
 
 export interface ShopifyDeps {
-  db: Db
-  secrets: SecretBox
+  /** Where the shops' tokens and app credentials are kept (a repository implements it). */
+  connectionStore: ConnectionStore
+  /** The creator-order index the port looks orders up in and keeps (likewise). */
+  creatorOrders: CreatorOrderIndex
   /** TANDEM_SHOPIFY_ENDPOINT: the Shopify emulator; null for Shopify itself. */
   endpoint: string | null
   /** Where Shopify reaches Tandem: its webhooks are registered at `{publicUrl}/webhooks/shopify`. */
@@ -21,10 +26,12 @@ export interface ShopifyDeps {
   api?: Pick<ShopifyApiOptions, 'wait' | 'random' | 'requestTimeoutMs'>
 }
 
-/** What the server's routes use of Shopify beside the commerce port. */
+/** What the server's services use of Shopify beside the commerce port. */
 export interface ShopifyServices {
   connections: ShopConnections
-  status: ConnectionStatus
+  installation: ShopInstallation
+  /** Subscribes the shop to its webhooks (again: a registration may have failed before). */
+  registerWebhooks(shop: string, shopType: ShopType): Promise<void>
 }
 
 /** The Shopify adapter, assembled: shop connections, the throttle-aware caller, the port. */
@@ -33,21 +40,25 @@ export function connectShopify(deps: ShopifyDeps): ShopifyServices & {
   api: ShopifyApi
 } {
   const log = deps.log ?? ((message: string) => console.warn(message))
-  const register = (shop: string) => registerWebhooks({ ...deps, api }, shop)
+  const register = (shop: string, shopType: ShopType) =>
+    registerWebhooks({ api, publicUrl: deps.publicUrl }, shop, shopType)
   const connections = createShopConnections({
-    ...deps,
+    store: deps.connectionStore,
+    endpoint: deps.endpoint,
+    now: deps.now,
     // Not awaited: the registration's own calls queue behind the one that got the token. A
     // failed one is done again by the shop's next "Test connection".
-    onConnected: (shop) =>
-      void register(shop).catch((error: unknown) =>
+    onConnected: (shop, shopType) =>
+      void register(shop, shopType).catch((error: unknown) =>
         log(`Webhooks of ${shop} not registered: ${String(error)}`),
       ),
   })
   const api = createShopifyApi({ ...deps.api, endpoint: deps.endpoint, tokens: connections })
   return {
-    commerce: createShopifyCommerce({ db: deps.db, api }),
+    commerce: createShopifyCommerce({ index: deps.creatorOrders, api }),
     connections,
     api,
-    status: createConnectionStatus({ db: deps.db, api, now: deps.now, registerWebhooks: register }),
+    installation: createShopInstallation(api),
+    registerWebhooks: register,
   }
 }

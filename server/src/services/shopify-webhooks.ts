@@ -1,19 +1,40 @@
-import type { FastifyBaseLogger } from 'fastify'
 import { once } from 'node:events'
-import { CommerceError, type CreatorOrderHeader } from '../adapters/commerce/commerce-port'
+import {
+  CommerceError,
+  type CommerceProduct,
+  type CreatorOrderHeader,
+} from '../adapters/commerce/commerce-port'
 import type {
   ProductPayload,
   WebhookPayload,
 } from '../adapters/commerce/shopify/shopify-webhook-payloads'
 import type { RouteDeps } from '../deps'
 import { toMinorUnits } from '../domain/money'
-import { indexCreatorOrder, indexCreatorOrderShop } from '../repositories/creator-orders'
+import {
+  findIndexedShop,
+  indexCreatorOrder,
+  indexCreatorOrderShop,
+} from '../repositories/creator-orders'
+import { findShopConnection } from '../repositories/shop-connections'
+import {
+  deleteStoreProduct,
+  findStoreProductsCurrency,
+  upsertStoreProducts,
+} from '../repositories/store-products'
 import { findStoreType } from '../repositories/stores'
+import { recordWebhookDelivery } from '../repositories/webhook-deliveries'
 
-// What each signed delivery, checked against its topic, changes in Tandem. An uninstall is acted
-// on before the delivery is answered, so that a failure is answered and Shopify sends it again;
-// the other topics after the answer, where every failure is only logged by the route (a durable
-// queue of them is issue #31).
+// What each signed delivery, checked against its topic, changes in Tandem (routes/shopify-webhooks.ts
+// checks it). An uninstall is acted on before the delivery is answered, so that a failure is
+// answered and Shopify sends it again; the other topics after the answer, where every failure is
+// only logged by the route (a durable queue of them is issue #31). Shopify's calls: not audited.
+
+type Deps = Pick<RouteDeps, 'db' | 'shopify' | 'now'>
+
+/** Where what is worth knowing but changes no answer goes: the request's log. */
+interface Log {
+  warn(details: object, message: string): void
+}
 
 /**
  * Shopify waits 5 s for an answer, the body's arrival included: its word on an uninstall is
@@ -29,39 +50,47 @@ export type AnsweredPayload = Exclude<WebhookPayload, { topic: 'app/uninstalled'
  * may be an old one sent again, so the body alone is not enough. Throws a CommerceError when
  * Shopify could not say in time.
  */
-export async function actOnUninstall(
-  deps: RouteDeps,
-  shop: string,
-  log: FastifyBaseLogger,
-): Promise<void> {
+export async function actOnUninstall(deps: Deps, shop: string, log: Log): Promise<void> {
   const signal = AbortSignal.timeout(UNINSTALL_CONFIRMATION_MS)
   const timedOut = once(signal, 'abort').then(() => {
     throw new CommerceError(`Shopify did not answer within ${UNINSTALL_CONFIRMATION_MS} ms`)
   })
-  const confirmed = await Promise.race([
-    deps.shopify.status.uninstallConfirmed(shop, signal),
-    timedOut,
-  ])
+  const confirmed = await Promise.race([uninstallConfirmed(deps, shop, signal), timedOut])
   if (confirmed) await deps.shopify.connections.forget(shop)
   else log.warn({ shop }, 'app/uninstalled not confirmed by Shopify: the shop stays connected')
 }
 
+/**
+ * Whether Shopify confirms that the app is gone from the shop. A shop Tandem holds no token for
+ * has nothing to confirm (asking would connect it).
+ */
+async function uninstallConfirmed(deps: Deps, shop: string, signal: AbortSignal) {
+  const connection = await findShopConnection(deps.db, shop)
+  if (!connection?.holdsAccessToken) return false
+  return !(await deps.shopify.installation.installed(shop, signal))
+}
+
+/**
+ * Records the delivery, so that it is acted on once: false when Shopify sent it before (under
+ * the same X-Shopify-Webhook-Id).
+ */
+export const recordDelivery = (
+  deps: Pick<Deps, 'db' | 'now'>,
+  delivery: { webhookId: string; shop: string; topic: string },
+): Promise<boolean> => recordWebhookDelivery(deps.db, delivery, deps.now().toISOString())
+
 export async function actOnWebhook(
-  deps: RouteDeps,
+  deps: Deps,
   shop: string,
   payload: AnsweredPayload,
-  log: FastifyBaseLogger,
+  log: Log,
 ): Promise<void> {
   switch (payload.topic) {
     case 'orders/paid':
       await indexPaidOrder(deps, shop, payload.body, log)
       return
     case 'products/delete':
-      await deps.db
-        .deleteFrom('store_products')
-        .where('store_shop', '=', shop)
-        .where('product_id', '=', `gid://shopify/Product/${payload.body.id}`)
-        .execute()
+      await deleteStoreProduct(deps.db, shop, `gid://shopify/Product/${payload.body.id}`)
       return
     case 'products/update':
       await updateProduct(deps, shop, payload.body)
@@ -74,23 +103,11 @@ export async function actOnWebhook(
  * creator's orders are creator orders, and a shop signs for its own orders only (a creator holds
  * its app's secret and can sign any body): an order Tandem knows in another shop stays there.
  */
-async function indexPaidOrder(
-  deps: RouteDeps,
-  shop: string,
-  body: PaidPayload,
-  log: FastifyBaseLogger,
-): Promise<void> {
+async function indexPaidOrder(deps: Deps, shop: string, body: PaidPayload, log: Log) {
   if ((await findStoreType(deps.db, shop)) !== 'CREATOR') return
-  const known = await deps.db
-    .selectFrom('creator_order_index')
-    .select('store_shop')
-    .where('order_id', '=', body.id)
-    .executeTakeFirst()
-  if (known && known.store_shop !== shop) {
-    log.warn(
-      { shop, orderId: body.id, of: known.store_shop },
-      'orders/paid of another shop ignored',
-    )
+  const known = await findIndexedShop(deps.db, body.id)
+  if (known !== null && known !== shop) {
+    log.warn({ shop, orderId: body.id, of: known }, 'orders/paid of another shop ignored')
     return
   }
   const order = paidOrderHeader(shop, body)
@@ -103,32 +120,23 @@ async function indexPaidOrder(
  * Keeps the stored product in step. A store never synced is left alone: its first sync reads
  * everything, in the store's currency, which only a sync has told (the payload does not).
  */
-async function updateProduct(deps: RouteDeps, shop: string, product: ProductPayload) {
-  const known = await deps.db
-    .selectFrom('store_products')
-    .select('currency')
-    .where('store_shop', '=', shop)
-    .limit(1)
-    .executeTakeFirst()
-  if (!known || product.variants.length === 0) return
-  const row = {
+async function updateProduct(deps: Deps, shop: string, product: ProductPayload) {
+  const currency = await findStoreProductsCurrency(deps.db, shop)
+  if (currency === null || product.variants.length === 0) return
+  const stored: CommerceProduct = {
+    id: product.admin_graphql_api_id,
     title: product.title,
     // The REST body writes statuses in lower case ("unlisted"); the Admin API in upper case.
     status: product.status.toUpperCase(),
-    variant_count: product.variants.length,
+    variantCount: product.variants.length,
     // Not Math.min(...prices): a 4 MB body can hold more variants than a call takes arguments.
-    min_price_minor: product.variants.reduce(
-      (least, variant) => Math.min(least, toMinorUnits(variant.price, known.currency)),
+    minPriceMinor: product.variants.reduce(
+      (least, variant) => Math.min(least, toMinorUnits(variant.price, currency)),
       Infinity,
     ),
-    currency: known.currency,
-    seen_at: deps.now().toISOString(),
+    currency,
   }
-  await deps.db
-    .insertInto('store_products')
-    .values({ store_shop: shop, product_id: product.admin_graphql_api_id, ...row })
-    .onConflict((conflict) => conflict.columns(['store_shop', 'product_id']).doUpdateSet(row))
-    .execute()
+  await upsertStoreProducts(deps.db, shop, [stored], deps.now().toISOString())
 }
 
 /**

@@ -1,0 +1,80 @@
+import type { CreatorOrderSummary, TransferStatus } from '@shared/contract'
+import { sql } from 'kysely'
+import type { Db } from '../db/connect'
+import { readPage, type PageRequest } from '../db/keyset'
+import { formatMinorUnits } from '../domain/money'
+
+// The orders inbox: the creator orders Tandem knows of (repositories/creator-orders.ts records
+// them), with where each order's transfer stands.
+
+export interface CreatorOrderFilters extends PageRequest {
+  status?: TransferStatus
+  creatorShop?: string
+  /** Part of the order's name, or its id. */
+  q?: string
+}
+
+/** Newest first, a page at a time; only orders whose header is known. */
+export async function listCreatorOrders(
+  db: Db,
+  filters: CreatorOrderFilters,
+): Promise<{ orders: CreatorOrderSummary[]; nextCursor: string | null }> {
+  const search = filters.q?.replace(/^#/, '')
+  const query = db
+    .selectFrom('creator_order_index as o')
+    .innerJoin('stores', (join) =>
+      join.onRef('stores.shop', '=', 'o.store_shop').on('stores.shop_type', '=', 'CREATOR'),
+    )
+    // order_transfers keys orders by their id as text.
+    .leftJoin('order_transfers as t', (join) =>
+      join.on((eb) => eb(eb.cast('o.order_id', 'text'), '=', eb.ref('t.creator_order_id'))),
+    )
+    .select([
+      'o.order_id',
+      'o.store_shop',
+      'o.name',
+      'o.created_at',
+      'o.currency',
+      'o.total_minor',
+      't.status',
+      't.processed_at',
+    ])
+    .where('o.name', 'is not', null)
+    .$if(filters.creatorShop !== undefined, (qb) =>
+      qb.where('o.store_shop', '=', filters.creatorShop!),
+    )
+    .$if(filters.status === 'NOT_STARTED', (qb) => qb.where('t.creator_order_id', 'is', null))
+    .$if(filters.status === 'PARTIAL' || filters.status === 'COMPLETED', (qb) =>
+      qb.where('t.status', '=', filters.status as 'PARTIAL' | 'COMPLETED'),
+    )
+    .$if(Boolean(search), (qb) =>
+      qb.where((eb) =>
+        eb.or([
+          // Case-insensitive on both databases, the typed text taken literally.
+          sql<boolean>`lower(${sql.ref('o.name')}) like ${`%${escapeLike(search!.toLowerCase())}%`} escape '\\'`,
+          ...(/^\d{1,15}$/.test(search!) ? [eb('o.order_id', '=', Number(search))] : []),
+        ]),
+      ),
+    )
+  const page = await readPage(
+    query,
+    { sortedBy: 'o.created_at', id: 'o.order_id', order: 'desc', numericId: true },
+    filters,
+  )
+  return {
+    orders: page.rows.map((row) => ({
+      id: String(row.order_id),
+      name: row.name!,
+      creatorStoreShop: row.store_shop,
+      createdAt: row.created_at!,
+      currency: row.currency!,
+      totalAmount: formatMinorUnits(Number(row.total_minor), row.currency!),
+      transferStatus: row.status ?? 'NOT_STARTED',
+      processedAt: row.processed_at ?? null,
+    })),
+    nextCursor: page.nextCursor,
+  }
+}
+
+/** A LIKE pattern's text matched literally: its wildcards and the escape character escaped. */
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`)

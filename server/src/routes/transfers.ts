@@ -1,0 +1,20 @@
+import type { RouteDeps } from '../deps'
+import type { CallRoutes } from '../http/route'
+import { createOrderTransferService } from '../services/order-transfers'
+
+export function transferRoutes(deps: RouteDeps) {
+  const transfers = createOrderTransferService(deps)
+  return {
+    adminPreviewOrderTransfer: ({ query }) => transfers.preview(query.creatorOrderId),
+    adminPreviewOrderTransferReceiptPdf: ({ query }) => transfers.receipt(query.creatorOrderId),
+    adminAcceptPriceException: ({ body, actor }) =>
+      transfers.acceptPriceException(body.creatorOrderId, body.reason, actor),
+    adminCreateOrderTransfer: ({ body, actor, log }) =>
+      transfers.process(actor, body.creatorOrderId, (err) =>
+        log.error(
+          { err, creatorOrderId: body.creatorOrderId },
+          'the audit log could not record a transfer',
+        ),
+      ),
+  } satisfies Partial<CallRoutes>
+}

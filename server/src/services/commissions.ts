@@ -1,0 +1,147 @@
+import type {
+  CallParsed,
+  DefaultCommission,
+  ShopType,
+  UniqueCommissionRate,
+} from '@shared/contract'
+import type { RouteDeps } from '../deps'
+import { checkDefaultRates, checkUniqueRate } from '../domain/commission'
+import { Refusal } from '../domain/errors'
+import {
+  deleteUniqueRate,
+  findDefaultRates,
+  listUniqueRates,
+  upsertDefaultRates,
+  upsertUniqueRate,
+} from '../repositories/commissions'
+import { findStoreType, lockStore, storeNotFound } from '../repositories/stores'
+import { auditedChange, type Actor } from './audited-change'
+
+// Default commissions (per brand) and unique commission rates (per brand and creator pair). A store
+// of the wrong type is a business-rule refusal (422): the request is well formed, but the
+// marketplace's state (what that store is) makes it impossible. Rates that break a bound are bad
+// input (400), as docs/product-rules.md "Money and commission rules" says, with the domain's
+// sentence naming the rule.
+
+type Deps = Pick<RouteDeps, 'db' | 'now'>
+
+/** How the audit log names a brand and creator pair. */
+const pairOf = (brand: string, creator: string) => `${brand} × ${creator}`
+
+type Rates = { tandemCommissionRate: number | null; creatorCommissionRate: number | null }
+
+const rateFields = (rates: Rates | null): Rates | null =>
+  rates && {
+    tandemCommissionRate: rates.tandemCommissionRate,
+    creatorCommissionRate: rates.creatorCommissionRate,
+  }
+
+const withArticle = (type: ShopType) => (type === 'BRAND' ? 'a brand' : 'a creator')
+
+/** Refuses a store that does not exist or is not of the type the call needs. */
+function requireStore(field: string, shop: string, type: ShopType | null, expected: ShopType) {
+  if (type === null) throw storeNotFound(shop)
+  if (type !== expected) {
+    throw new Refusal(
+      'business_rule',
+      `${field} ${shop} is ${withArticle(type)} store, not ${withArticle(expected)} store`,
+    )
+  }
+}
+
+export async function defaultRates(deps: Deps, shop: string): Promise<Rates> {
+  requireStore('shop', shop, await findStoreType(deps.db, shop), 'BRAND')
+  return (
+    (await findDefaultRates(deps.db, shop)) ?? {
+      tandemCommissionRate: null,
+      creatorCommissionRate: null,
+    }
+  )
+}
+
+export async function setDefaultRates(
+  deps: Deps,
+  actor: Actor,
+  commission: CallParsed<'adminSetDefaultCommissionRate', 'body'>['defaultCommission'],
+): Promise<DefaultCommission> {
+  const shop = commission.brandStoreShop
+  return auditedChange(deps, actor, async (trx) => {
+    // Locked so that a unique rate created meanwhile cannot slip past the check below.
+    requireStore('brandStoreShop', shop, await lockStore(trx, shop), 'BRAND')
+    const uniqueRates = await listUniqueRates(trx, { brandShop: shop })
+    const broken = checkDefaultRates(
+      commission,
+      uniqueRates.map((rate) => rate.commissionRate),
+    )
+    if (broken) throw new Refusal('invalid_input', broken)
+    const before = await findDefaultRates(trx, shop)
+    const after = await upsertDefaultRates(trx, commission, deps.now().toISOString())
+    return {
+      result: after,
+      audit: {
+        action: 'commission.default.set',
+        target: shop,
+        details: { before: rateFields(before), after: rateFields(after) },
+      },
+    }
+  })
+}
+
+export const uniqueRates = (
+  deps: Deps,
+  filter: CallParsed<'adminGetUniqueCommissionRates', 'query'>,
+): Promise<UniqueCommissionRate[]> => listUniqueRates(deps.db, filter)
+
+export async function createUniqueRate(
+  deps: Deps,
+  actor: Actor,
+  rate: CallParsed<'adminCreateUniqueCommissionRate', 'body'>['uniqueCommissionRate'],
+): Promise<UniqueCommissionRate> {
+  const { brandStoreShop: brand, creatorStoreShop: creator } = rate
+  return auditedChange(deps, actor, async (trx) => {
+    // The brand is locked so that its default cannot change between the check and the write.
+    requireStore('brandStoreShop', brand, await lockStore(trx, brand), 'BRAND')
+    requireStore('creatorStoreShop', creator, await findStoreType(trx, creator), 'CREATOR')
+    // Without a default the brand has no tandem rate yet, so only the 0…100 range applies;
+    // setting the default later checks the sum against this rate.
+    const broken = checkUniqueRate(rate.commissionRate, await findDefaultRates(trx, brand))
+    if (broken) throw new Refusal('invalid_input', broken)
+    const [before] = await listUniqueRates(trx, { brandShop: brand, creatorShop: creator })
+    const after = await upsertUniqueRate(trx, rate, deps.now().toISOString())
+    return {
+      result: after,
+      audit: {
+        action: 'commission.unique.create',
+        target: pairOf(brand, creator),
+        details: {
+          before: before ? { commissionRate: before.commissionRate } : null,
+          after: { commissionRate: after.commissionRate },
+        },
+      },
+    }
+  })
+}
+
+export async function deleteUniqueRateOf(
+  deps: Deps,
+  actor: Actor,
+  pair: { brandShop: string; creatorShop: string },
+): Promise<UniqueCommissionRate> {
+  return auditedChange(deps, actor, async (trx) => {
+    const rate = await deleteUniqueRate(trx, pair)
+    if (!rate) {
+      throw new Refusal(
+        'not_found',
+        `No unique commission rate for ${pair.brandShop} and ${pair.creatorShop}`,
+      )
+    }
+    return {
+      result: rate,
+      audit: {
+        action: 'commission.unique.delete',
+        target: pairOf(pair.brandShop, pair.creatorShop),
+        details: { before: { commissionRate: rate.commissionRate }, after: null },
+      },
+    }
+  })
+}

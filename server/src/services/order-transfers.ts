@@ -1,0 +1,32 @@
+import type { RouteDeps } from '../deps'
+import { createTransferService } from '../transfers/transfer-service'
+import { auditAfterTheFact, type Actor } from './audited-change'
+
+// The transfer screen's changes: processing a creator order into brand orders and payouts, and
+// accepting a price exception. The processing itself is transfers/transfer-service.ts.
+
+export function createOrderTransferService(deps: RouteDeps) {
+  const transfers = createTransferService(deps)
+  return {
+    preview: transfers.preview,
+    receipt: transfers.receipt,
+    acceptPriceException: transfers.acceptPriceException,
+
+    /**
+     * Audited once the transfer was claimed, whatever came of it; a refusal before (conflict,
+     * business rule, not found) changed nothing. The entry follows Shopify's and Stripe's calls,
+     * which no transaction holds, so a failed record does not change the answer: it is logged.
+     */
+    process: (actor: Actor, creatorOrderId: string, onAuditFailure: (error: unknown) => void) =>
+      transfers.process(creatorOrderId, {
+        adminEmail: actor,
+        audit: (target, details) =>
+          auditAfterTheFact(
+            deps,
+            actor,
+            { action: 'transfer.process', target, details },
+            onAuditFailure,
+          ),
+      }),
+  }
+}

@@ -1,0 +1,144 @@
+import { randomBytes } from 'node:crypto'
+import type { AppConfig, ShopConnection, ShopType } from '@shared/contract'
+import { CommerceError } from '../adapters/commerce/commerce-port'
+import type { RouteDeps } from '../deps'
+import { Refusal } from '../domain/errors'
+import {
+  findAppConfig,
+  findAppConfigShopType,
+  type ReadableAppConfig,
+} from '../repositories/app-configs'
+import { insertOAuthState, takeOAuthState } from '../repositories/oauth-states'
+import {
+  findShopConnection,
+  recordConnectionError,
+  recordConnectionScopes,
+} from '../repositories/shop-connections'
+
+// Each shop's connection: what the configs screen shows of it and its "Test connection", and the
+// authorization-code install, for a shop whose organisation Shopify does not let Tandem's app use
+// the client-credentials grant with (routes/shopify-install.ts is Shopify's side of it). Neither
+// is audited: a test changes no setting, and an install is Shopify's call, not an administrator's.
+
+type Deps = Pick<RouteDeps, 'db' | 'secrets' | 'shopify' | 'now'>
+
+/**
+ * What the app asks of a shop: its products, and orders to read and to create; all its orders,
+ * since without read_all_orders Shopify hides those older than 60 days.
+ */
+export const INSTALL_SCOPES = 'read_products,read_orders,read_all_orders,write_orders'
+
+/** How long an install may take between its start and Shopify's callback. */
+const STATE_TTL_MS = 10 * 60_000
+
+/** Only a shop with an app config can be connected: any other is not found. */
+async function configuredShopType(deps: Pick<Deps, 'db'>, shop: string): Promise<ShopType> {
+  const shopType = await findAppConfigShopType(deps.db, shop)
+  if (!shopType) throw new Refusal('not_found', `No app config for ${shop}`)
+  return shopType
+}
+
+/**
+ * Whether Tandem holds a live token for the shop, how it was granted, with which scopes, and the
+ * reason of the last failure.
+ */
+export async function shopConnection(
+  deps: Pick<Deps, 'db' | 'now'>,
+  shop: string,
+): Promise<ShopConnection> {
+  await configuredShopType(deps, shop)
+  return statusOf(deps, shop)
+}
+
+/**
+ * Asks the shop itself, getting a token first if need be, and registers its webhooks again; a
+ * failure is recorded as the connection's error, a success clears it.
+ */
+export async function testShopConnection(deps: Deps, shop: string): Promise<ShopConnection> {
+  const shopType = await configuredShopType(deps, shop)
+  try {
+    const scopes = await deps.shopify.installation.scopes(shop)
+    await deps.shopify.registerWebhooks(shop, shopType)
+    await recordConnectionScopes(deps.db, shop, scopes, deps.now())
+  } catch (error) {
+    await recordConnectionError(deps.db, shop, error, deps.now())
+  }
+  return statusOf(deps, shop)
+}
+
+async function statusOf(deps: Pick<Deps, 'db' | 'now'>, shop: string): Promise<ShopConnection> {
+  const connection = await findShopConnection(deps.db, shop)
+  if (connection?.error) {
+    return { shop, state: 'ERROR', method: null, scopes: [], message: connection.error }
+  }
+  const now = deps.now().getTime()
+  const live =
+    connection?.holdsAccessToken &&
+    (Date.parse(connection.accessTokenExpiresAt ?? '') > now ||
+      Date.parse(connection.refreshTokenExpiresAt ?? '') > now)
+  if (!connection || !live) {
+    return {
+      shop,
+      state: 'NOT_CONNECTED',
+      method: null,
+      scopes: [],
+      message: 'Tandem holds no access token for this shop yet: test the connection to get one',
+    }
+  }
+  return {
+    shop,
+    state: 'CONNECTED',
+    method: connection.method,
+    scopes: connection.scopes,
+    message: null,
+  }
+}
+
+/**
+ * The shop's app config with its client secret, which Shopify signs its calls to Tandem with;
+ * null when the shop has none. Throws SecretUnreadableError when the secret does not open.
+ */
+export const shopifyApp = (
+  deps: Pick<Deps, 'db' | 'secrets'>,
+  shop: string,
+): Promise<ReadableAppConfig | null> => findAppConfig(deps.db, deps.secrets, shop)
+
+/**
+ * Starts the install: where to send the merchant to approve the app, with a `state` Shopify
+ * brings back to `redirectUri` and that only this install can use.
+ */
+export async function startInstall(
+  deps: Deps,
+  app: AppConfig,
+  redirectUri: string,
+): Promise<string> {
+  const state = randomBytes(16).toString('hex')
+  await insertOAuthState(deps.db, { state, shop: app.shop, createdAt: deps.now().toISOString() })
+  return deps.shopify.connections.authorizeUrl(app.shop, {
+    client_id: app.clientId,
+    scope: INSTALL_SCOPES,
+    redirect_uri: redirectUri,
+    state,
+  })
+}
+
+/**
+ * Whether Tandem started an install of the shop with this state, and lately. Single use: the
+ * state goes as it is checked, so that a replayed callback finds nothing.
+ */
+export async function takeInstallState(
+  deps: Pick<Deps, 'db' | 'now'>,
+  shop: string,
+  state: string,
+): Promise<boolean> {
+  const issuedAt = await takeOAuthState(deps.db, shop, state)
+  return issuedAt !== null && deps.now().getTime() - Date.parse(issuedAt) <= STATE_TTL_MS
+}
+
+/** Finishes the install: the authorization code exchanged for the shop's tokens. */
+export async function finishInstall(deps: Deps, shop: string, code: string): Promise<void> {
+  await deps.shopify.connections.exchangeCode(shop, code).catch((error: unknown) => {
+    if (error instanceof CommerceError) throw new Refusal('upstream_failed', error.message)
+    throw error
+  })
+}
