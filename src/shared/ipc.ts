@@ -1,6 +1,12 @@
 import { z } from 'zod'
-import type { CallAnswer } from './contract/calls'
-import { calls } from './contract/calls'
+import {
+  callInput,
+  calls,
+  type CallAnswer,
+  type CallArgs,
+  type CallInputParsed,
+  type CallName,
+} from './contract/calls'
 import { CreatorOrderId, ShopDomain } from './contract/entities'
 import type { ShopType } from './contract/enums'
 import { THEMES } from './theme'
@@ -8,9 +14,11 @@ import { THEMES } from './theme'
 export { BROWSER_HOST } from './browser-host'
 export { DEFAULT_THEME, THEMES } from './theme'
 
-// The main process's abilities as one map of named async functions ("domain/verb"). Electron's
-// ipcMain and the browser host are two transports over the same map; every argument is parsed in
-// main with the schema below, because the renderer is untrusted.
+// The main process's abilities as one map of named async functions. Each call of the contract is
+// one channel of the same name (docs/architecture.md "Adding a call"); main's own abilities are
+// named "domain/verb". Electron's ipcMain and the browser host are two transports over the same
+// map; every argument is parsed in main with the channel's schema, because the renderer is
+// untrusted.
 
 export const Theme = z.enum(THEMES)
 export type Theme = z.infer<typeof Theme>
@@ -62,7 +70,13 @@ function channel<Output>() {
   return <Input extends z.ZodType>(input: Input) => ({ input, output: undefined as Output })
 }
 
-export const channels = {
+/**
+ * The channels main implements itself, where it adds behaviour to a call (the session, secrets,
+ * the receipt cache, files saved to disk) or does what no call does. A call of the contract that
+ * is named here is answered by main's own handler of that name; every other call is forwarded as
+ * it is (see `forwardedChannels` below), so adding one to the contract needs nothing here.
+ */
+export const mainChannels = {
   'session/status': channel<SessionView>()(NoInput),
   'session/signIn': channel<SessionView>()(
     z.object({ email: z.string().trim().min(1), password: z.string().min(1) }).strict(),
@@ -74,79 +88,57 @@ export const channels = {
   // renderer that could set them could send the administrator's token anywhere).
   'settings/update': channel<SettingsView>()(z.object({ theme: Theme }).strict()),
 
-  'configs/connection': channel<CallAnswer<'adminShopConnection'>>()(
-    calls.adminShopConnection.query,
-  ),
-  'configs/testConnection': channel<CallAnswer<'adminTestShopConnection'>>()(
-    calls.adminTestShopConnection.body,
-  ),
-
-  'stores/list': channel<CallAnswer<'adminAllStores'>>()(NoInput),
-  'stores/syncProducts': channel<CallAnswer<'adminUpdateProducts'>>()(
-    calls.adminUpdateProducts.body,
-  ),
-  'stores/syncStatus': channel<CallAnswer<'adminProductSyncStatus'>>()(
-    calls.adminProductSyncStatus.query,
-  ),
-  'stores/paymentAccount': channel<CallAnswer<'adminStorePaymentAccount'>>()(
-    calls.adminStorePaymentAccount.query,
-  ),
-  'stores/setPaymentAccount': channel<CallAnswer<'adminSetStorePaymentAccount'>>()(
-    calls.adminSetStorePaymentAccount.body,
-  ),
-
-  'commissions/getDefault': channel<CallAnswer<'adminGetDefaultShopCommissionRate'>>()(ShopInput),
-  'commissions/setDefault': channel<CallAnswer<'adminSetDefaultCommissionRate'>>()(
-    calls.adminSetDefaultCommissionRate.body,
-  ),
-  'commissions/listUnique': channel<CallAnswer<'adminGetUniqueCommissionRates'>>()(
-    calls.adminGetUniqueCommissionRates.query,
-  ),
-  'commissions/createUnique': channel<CallAnswer<'adminCreateUniqueCommissionRate'>>()(
-    calls.adminCreateUniqueCommissionRate.body,
-  ),
-  'commissions/deleteUnique': channel<CallAnswer<'adminDeleteUniqueCommissionRate'>>()(
-    calls.adminDeleteUniqueCommissionRate.query,
-  ),
-
-  'configs/list': channel<AppConfigView[]>()(NoInput),
-  'configs/create': channel<AppConfigView>()(calls.createAppConfig.body),
-  'configs/delete': channel<AppConfigView>()(ShopInput),
+  // App configs reach the renderer with their client secrets masked.
+  getAllAppConfig: channel<AppConfigView[]>()(NoInput),
+  createAppConfig: channel<AppConfigView>()(calls.createAppConfig.body),
+  deleteAppConfig: channel<AppConfigView>()(calls.deleteAppConfig.params),
   'configs/revealSecret': channel<string>()(ShopInput),
   'configs/copySecret': channel<void>()(ShopInput),
-  'configs/appUrls': channel<CallAnswer<'getAppUrls'>>()(NoInput),
 
-  'transfer/preview': channel<CallAnswer<'adminPreviewOrderTransfer'>>()(OrderInput),
-  'transfer/process': channel<CallAnswer<'adminCreateOrderTransfer'>>()(OrderInput),
-  'transfer/acceptPriceException': channel<CallAnswer<'adminAcceptPriceException'>>()(
-    calls.adminAcceptPriceException.body,
-  ),
   /** The receipt's bytes, also kept in main so that a save writes exactly what was shown. */
-  'receipt/fetch': channel<FetchedReceipt>()(OrderInput),
+  adminPreviewOrderTransferReceiptPdf: channel<FetchedReceipt>()(OrderInput),
   /** Main writes only bytes it fetched itself: the renderer names them, never supplies them. */
   'receipt/save': channel<SavedFile>()(
     z.object({ receiptId: z.uuid(), suggestedName: z.string().min(1).max(200) }).strict(),
   ),
-
-  'orders/list': channel<CallAnswer<'adminCreatorOrders'>>()(calls.adminCreatorOrders.query),
-  'orders/transfers': channel<CallAnswer<'adminOrderTransfers'>>()(calls.adminOrderTransfers.query),
   /** Main downloads the CSV and saves exactly its bytes where the administrator chooses. */
-  'orders/exportCsv': channel<SavedFile>()(NoInput),
-  'products/list': channel<CallAnswer<'adminStoreProducts'>>()(calls.adminStoreProducts.query),
-  'activity/list': channel<CallAnswer<'adminAuditLog'>>()(calls.adminAuditLog.query),
+  adminOrderTransfersCsv: channel<SavedFile>()(NoInput),
 
   'clipboard/writeText': channel<void>()(z.object({ text: z.string().max(100_000) }).strict()),
   'external/open': channel<void>()(z.object({ url: z.url({ protocol: /^https?$/ }) }).strict()),
 } as const
 
-export type Channel = keyof typeof channels
-export type ChannelArgs<C extends Channel> = z.input<(typeof channels)[C]['input']>
-export type ChannelParsed<C extends Channel> = z.output<(typeof channels)[C]['input']>
-export type ChannelResult<C extends Channel> = (typeof channels)[C]['output']
+type MainChannel = keyof typeof mainChannels
+/** The calls main forwards to the server as they are, under the call's own name. */
+export type ForwardedCall = Exclude<CallName, MainChannel>
+
+/** The forwarded calls' channels, made from the contract: each call's input is its argument. */
+export const forwardedChannels = Object.fromEntries(
+  (Object.keys(calls) as CallName[])
+    .filter((name): name is ForwardedCall => !Object.hasOwn(mainChannels, name))
+    .map((name) => [name, { input: callInput(name)?.schema ?? NoInput }]),
+) as { [N in ForwardedCall]: { input: z.ZodType<CallInputParsed<N>, CallArgs<N>> } }
+
+export const channels = { ...mainChannels, ...forwardedChannels }
+
+export type Channel = MainChannel | ForwardedCall
+export type ChannelArgs<C extends Channel> = C extends MainChannel
+  ? z.input<(typeof mainChannels)[C]['input']>
+  : CallArgs<C & ForwardedCall>
+export type ChannelParsed<C extends Channel> = C extends MainChannel
+  ? z.output<(typeof mainChannels)[C]['input']>
+  : CallInputParsed<C & ForwardedCall>
+export type ChannelResult<C extends Channel> = C extends MainChannel
+  ? (typeof mainChannels)[C]['output']
+  : CallAnswer<C & ForwardedCall>
 
 /** What main implements: one async function per channel, taking the parsed argument. */
 export type HandlerMap = {
   [C in Channel]: (args: ChannelParsed<C>) => Promise<ChannelResult<C>>
+}
+/** The handlers main writes itself; the forwarded calls' handlers are made from the contract. */
+export type MainHandlers = {
+  [C in MainChannel]: (args: ChannelParsed<C>) => Promise<ChannelResult<C>>
 }
 
 /** Main-to-renderer events. */

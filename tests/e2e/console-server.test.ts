@@ -91,7 +91,7 @@ describe('the console when the sign-in service is down', () => {
           password: DEMO_ADMIN.password,
         }),
       ).toEqual(signedIn)
-      await expect(outageConsole('stores/list')).rejects.toThrow(
+      await expect(outageConsole('adminAllStores')).rejects.toThrow(
         'Failed to fetch stores: The sign-in service (Firebase Authentication) could not be ' +
           'reached to check your sign-in: try again in a moment',
       )
@@ -104,14 +104,14 @@ describe('the console when the sign-in service is down', () => {
 
 describe('the console against the Tandem server', () => {
   it('is refused by the server until it signs in', async () => {
-    await expect(invoke('stores/list')).rejects.toThrow(/^Failed to fetch stores: /)
+    await expect(invoke('adminAllStores')).rejects.toThrow(/^Failed to fetch stores: /)
   })
 
   it('signs in the demo admin and lists the sandbox stores', async () => {
     expect(
       await invoke('session/signIn', { email: DEMO_ADMIN.email, password: DEMO_ADMIN.password }),
     ).toEqual({ signedIn: true, email: DEMO_ADMIN.email })
-    expect(await invoke('stores/list')).toEqual([
+    expect(await invoke('adminAllStores')).toEqual([
       { shop: 'ironpeak-outdoor.myshopify.com', shopType: 'BRAND' },
       { shop: 'lumen-botanicals.myshopify.com', shopType: 'BRAND' },
       { shop: 'northwind-apparel.myshopify.com', shopType: 'BRAND' },
@@ -121,7 +121,7 @@ describe('the console against the Tandem server', () => {
   })
 
   it("previews order 1001 with the sandbox's figures", async () => {
-    const { preview } = (await invoke('transfer/preview', { creatorOrderId: '1001' })) as {
+    const { preview } = (await invoke('adminPreviewOrderTransfer', { creatorOrderId: '1001' })) as {
       preview: { currency: string; brands: unknown[]; totals: unknown }
     }
     expect(preview.currency).toBe('USD')
@@ -130,13 +130,13 @@ describe('the console against the Tandem server', () => {
   })
 
   it("carries the server's own message for a refused preview", async () => {
-    await expect(invoke('transfer/preview', { creatorOrderId: '1002' })).rejects.toThrow(
+    await expect(invoke('adminPreviewOrderTransfer', { creatorOrderId: '1002' })).rejects.toThrow(
       'Failed to fetch preview: Commission not found',
     )
   })
 
   it('fetches the receipt PDF and saves exactly those bytes', async () => {
-    const { receiptId, bytes } = (await invoke('receipt/fetch', {
+    const { receiptId, bytes } = (await invoke('adminPreviewOrderTransferReceiptPdf', {
       creatorOrderId: '1001',
     })) as FetchedReceipt
     expect(Buffer.from(bytes.subarray(0, 5)).toString()).toBe('%PDF-')
@@ -149,7 +149,10 @@ describe('the console against the Tandem server', () => {
   })
 
   it('shows client secrets masked, and copies one whole to the clipboard only on request', async () => {
-    const configs = (await invoke('configs/list')) as { shop: string; maskedClientSecret: string }[]
+    const configs = (await invoke('getAllAppConfig')) as {
+      shop: string
+      maskedClientSecret: string
+    }[]
     const maya = configs.find((config) => config.shop === 'maya-makes.myshopify.com')
     expect(maya?.maskedClientSecret).toBe('••••••••akes')
     expect(JSON.stringify(configs)).not.toContain('shpss_sandbox')

@@ -85,7 +85,7 @@ describe('handler map', () => {
 
   it('shows the renderer client secrets only masked', async () => {
     const { invoke } = setUp({ getAllAppConfig: { appConfigs: [config] } })
-    const answer = await invoke('configs/list')
+    const answer = await invoke('getAllAppConfig')
     expect(answer).toEqual({
       ok: true,
       value: [
@@ -106,7 +106,7 @@ describe('handler map', () => {
       'The client secret of maya-makes.myshopify.com cannot be read: it was altered'
     const unreadable = { ...config, clientSecret: null, secretError }
     const { invoke, copied } = setUp({ getAllAppConfig: { appConfigs: [unreadable] } })
-    expect(await invoke('configs/list')).toMatchObject({
+    expect(await invoke('getAllAppConfig')).toMatchObject({
       ok: true,
       value: [{ shop: unreadable.shop, maskedClientSecret: '', secretError }],
     })
@@ -140,7 +140,7 @@ describe('handler map', () => {
     const { invoke, apiCalls } = setUp({
       adminGetUniqueCommissionRates: { uniqueCommissionRates: [] },
     })
-    await invoke('commissions/listUnique', { creatorShop: ' MAYA-makes.myshopify.com ' })
+    await invoke('adminGetUniqueCommissionRates', { creatorShop: ' MAYA-makes.myshopify.com ' })
     expect(apiCalls).toEqual([
       {
         name: 'adminGetUniqueCommissionRates',
@@ -161,10 +161,10 @@ describe('handler map', () => {
       adminSetStorePaymentAccount: account,
     })
     expect(
-      await invoke('stores/paymentAccount', { shop: 'Northwind-Apparel.myshopify.com' }),
+      await invoke('adminStorePaymentAccount', { shop: 'Northwind-Apparel.myshopify.com' }),
     ).toEqual({ ok: true, value: account })
     expect(
-      await invoke('stores/setPaymentAccount', {
+      await invoke('adminSetStorePaymentAccount', {
         shop: ' northwind-apparel.myshopify.com',
         accountId: ' acct_1Northwind ',
       }),
@@ -189,8 +189,8 @@ describe('handler map', () => {
     const { invoke, written } = setUp({
       adminPreviewOrderTransferReceiptPdf: () => (++fetches === 1 ? receiptBytes : second),
     })
-    const first = await invoke('receipt/fetch', { creatorOrderId: '1001' })
-    const later = await invoke('receipt/fetch', { creatorOrderId: '1001' })
+    const first = await invoke('adminPreviewOrderTransferReceiptPdf', { creatorOrderId: '1001' })
+    const later = await invoke('adminPreviewOrderTransferReceiptPdf', { creatorOrderId: '1001' })
     if (!first.ok || !later.ok) throw new Error('the fetches failed')
     const shown = first.value as FetchedReceipt
     expect(shown.bytes).toEqual(receiptBytes)
@@ -226,7 +226,7 @@ describe('CSV export', () => {
   it('saves exactly the bytes the server sent, under a dated name', async () => {
     const csv = new TextEncoder().encode('creatorOrderId,brandAmount\r\n1004,22.20\r\n')
     const { invoke, written, apiCalls } = setUp({ adminOrderTransfersCsv: csv })
-    const saved = await invoke('orders/exportCsv')
+    const saved = await invoke('adminOrderTransfersCsv')
     expect(saved).toEqual({
       ok: true,
       value: {
@@ -252,12 +252,12 @@ describe('dispatch', () => {
 
   it('refuses bad arguments with the field and rule, and calls nothing', async () => {
     const { invoke, apiCalls } = setUp()
-    expect(await invoke('stores/syncProducts', { storeShop: 'evil.com' })).toEqual({
+    expect(await invoke('adminUpdateProducts', { storeShop: 'evil.com' })).toEqual({
       ok: false,
       error: { message: 'Invalid input: storeShop must look like name.myshopify.com' },
     })
     expect(
-      (await invoke('stores/syncProducts', { storeShop: 'a.myshopify.com', extra: 1 })).ok,
+      (await invoke('adminUpdateProducts', { storeShop: 'a.myshopify.com', extra: 1 })).ok,
     ).toBe(false)
     expect((await invoke('external/open', { url: 'javascript:alert(1)' })).ok).toBe(false)
     expect((await invoke('session/status', { anything: true })).ok).toBe(false)
@@ -267,7 +267,7 @@ describe('dispatch', () => {
   it('refuses a payout account that is not a Stripe account id, and calls nothing', async () => {
     const { invoke, apiCalls } = setUp()
     const set = (accountId: unknown, extra = {}) =>
-      invoke('stores/setPaymentAccount', {
+      invoke('adminSetStorePaymentAccount', {
         shop: 'northwind-apparel.myshopify.com',
         accountId,
         ...extra,
@@ -281,7 +281,7 @@ describe('dispatch', () => {
       error: { message: 'Invalid input: accountId is required' },
     })
     expect((await set('acct_1Northwind', { email: 'x@y.z' })).ok).toBe(false)
-    expect((await invoke('stores/paymentAccount', { shop: 'northwind.com' })).ok).toBe(false)
+    expect((await invoke('adminStorePaymentAccount', { shop: 'northwind.com' })).ok).toBe(false)
     expect(apiCalls).toEqual([])
   })
 
@@ -292,7 +292,7 @@ describe('dispatch', () => {
         'Commission not found',
       ),
     })
-    expect(await invoke('transfer/preview', { creatorOrderId: '1002' })).toEqual({
+    expect(await invoke('adminPreviewOrderTransfer', { creatorOrderId: '1002' })).toEqual({
       ok: false,
       error: {
         message: 'Failed to fetch preview: Commission not found',
@@ -303,10 +303,10 @@ describe('dispatch', () => {
 
   it('logs unexpected errors and tells the renderer only that something went wrong', async () => {
     const { invoke, log } = setUp({ adminAllStores: new TypeError('x is not a function') })
-    expect(await invoke('stores/list')).toEqual({
+    expect(await invoke('adminAllStores')).toEqual({
       ok: false,
       error: { message: 'Something went wrong in Tandem Admin; the details are in its log.' },
     })
-    expect(log.lines).toEqual(['error stores/list failed unexpectedly x is not a function'])
+    expect(log.lines).toEqual(['error adminAllStores failed unexpectedly x is not a function'])
   })
 })

@@ -214,8 +214,8 @@ describe('preload', () => {
 
   it('sends calls on the channel main listens to', async () => {
     const bridge = await loadBridge()
-    expect(await bridge.invoke('configs/list', undefined)).toEqual({ ok: true, value: 'answer' })
-    expect(electron.invoke).toHaveBeenCalledWith(INVOKE_CHANNEL, 'configs/list', undefined)
+    expect(await bridge.invoke('getAllAppConfig', undefined)).toEqual({ ok: true, value: 'answer' })
+    expect(electron.invoke).toHaveBeenCalledWith(INVOKE_CHANNEL, 'getAllAppConfig', undefined)
   })
 
   it('passes listeners only their own event’s payload, until unsubscribed', async () => {

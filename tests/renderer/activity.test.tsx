@@ -12,7 +12,7 @@ import { renderApp } from './support/render-app'
 // docs/operations.md "Who gets in" and docs/product-rules.md "The console's screens": the audit
 // log, opened from the header's notifications button.
 
-type ActivityPage = ChannelResult<'activity/list'>
+type ActivityPage = ChannelResult<'adminAuditLog'>
 
 const entry = (overrides: Partial<AuditEntry> = {}): AuditEntry => ({
   at: '2025-05-02T09:15:00.000Z',
@@ -36,8 +36,8 @@ const SYNC = entry()
 function renderConsole(answers: FakeAnswers = {}) {
   const fake = fakeBridge({
     'session/status': () => SIGNED_IN,
-    'stores/list': () => [],
-    'activity/list': () => ({ entries: [RATE_CHANGE, SYNC], nextCursor: null }),
+    adminAllStores: () => [],
+    adminAuditLog: () => ({ entries: [RATE_CHANGE, SYNC], nextCursor: null }),
     ...answers,
   })
   renderApp(fake.bridge, '/main/stores')
@@ -62,7 +62,7 @@ describe('Activity', () => {
     const drawer = await openActivity()
 
     expect(await within(drawer).findByText('Default commission set')).toBeInTheDocument()
-    expect(fake.callsTo('activity/list').map((call) => call.args)).toEqual([{ limit: 50 }])
+    expect(fake.callsTo('adminAuditLog').map((call) => call.args)).toEqual([{ limit: 50 }])
     const [rateChange, sync] = entryItems(drawer)
     expect(within(rateChange!).getByText('northwind-apparel.myshopify.com')).toBeInTheDocument()
     expect(rateChange).toHaveTextContent(
@@ -77,7 +77,7 @@ describe('Activity', () => {
 
   it('shows "Loading..." until the entries come, and says so when there are none', async () => {
     const answer = deferred<ActivityPage>()
-    renderConsole({ 'activity/list': () => answer.promise })
+    renderConsole({ adminAuditLog: () => answer.promise })
 
     const drawer = await openActivity()
     expect(within(drawer).getByText('Loading...')).toBeInTheDocument()
@@ -90,7 +90,7 @@ describe('Activity', () => {
   it('reads older entries on "Load more", after the ones shown', async () => {
     const older = deferred<ActivityPage>()
     const fake = renderConsole({
-      'activity/list': ({ cursor }) =>
+      adminAuditLog: ({ cursor }) =>
         cursor === undefined ? { entries: [RATE_CHANGE], nextCursor: 'page-2' } : older.promise,
     })
     const user = userEvent.setup()
@@ -99,7 +99,7 @@ describe('Activity', () => {
     await user.click(await within(drawer).findByRole('button', { name: 'Load more' }))
     await user.click(within(drawer).getByRole('button', { name: 'Load more' }))
 
-    expect(fake.callsTo('activity/list').map((call) => call.args)).toEqual([
+    expect(fake.callsTo('adminAuditLog').map((call) => call.args)).toEqual([
       { limit: 50 },
       { cursor: 'page-2', limit: 50 },
     ])
@@ -115,7 +115,7 @@ describe('Activity', () => {
   it('shows why the log failed to load, and reads it again on Retry', async () => {
     let attempt = 0
     renderConsole({
-      'activity/list': () => {
+      adminAuditLog: () => {
         if (++attempt === 1) throw serverRefusal('read the audit log', 'The server is unavailable')
         return { entries: [SYNC], nextCursor: null }
       },
@@ -133,7 +133,7 @@ describe('Activity', () => {
   it('reads the newest entries again each time it is opened', async () => {
     let opened = 0
     const fake = renderConsole({
-      'activity/list': () =>
+      adminAuditLog: () =>
         ++opened === 1
           ? { entries: [SYNC], nextCursor: null }
           : { entries: [RATE_CHANGE, SYNC], nextCursor: null },
@@ -147,7 +147,7 @@ describe('Activity', () => {
 
     drawer = await openActivity()
     expect(await within(drawer).findByText('Default commission set')).toBeInTheDocument()
-    expect(fake.callsTo('activity/list').map((call) => call.args)).toEqual([
+    expect(fake.callsTo('adminAuditLog').map((call) => call.args)).toEqual([
       { limit: 50 },
       { limit: 50 },
     ])

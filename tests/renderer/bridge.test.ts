@@ -90,7 +90,9 @@ describe('bridge over the browser host', () => {
     const receiptId = '8d7c1a52-6a7e-4d8f-9b1e-2f0f5d3c4b1a'
     const { bridge } = browserBridge(answering({ ok: true, value: { receiptId, bytes: pdf } }))
 
-    const fetched = await bridge.invoke('receipt/fetch', { creatorOrderId: '1001' })
+    const fetched = await bridge.invoke('adminPreviewOrderTransferReceiptPdf', {
+      creatorOrderId: '1001',
+    })
 
     expect(fetched.receiptId).toBe(receiptId)
     expect(fetched.bytes).toBeInstanceOf(Uint8Array)
@@ -109,7 +111,7 @@ describe('bridge over the browser host', () => {
     )
 
     const failure = await bridge
-      .invoke('transfer/preview', { creatorOrderId: '1002' })
+      .invoke('adminPreviewOrderTransfer', { creatorOrderId: '1002' })
       .catch((e) => e)
 
     expect(failure).toBeInstanceOf(BridgeError)
@@ -187,9 +189,9 @@ describe('bridge over the Electron preload', () => {
     bridge.on('session/changed', (session) => heard.push(session))
     preload.listeners[0]?.({ signedIn: false, email: null })
 
-    await expect(bridge.invoke('transfer/preview', { creatorOrderId: '9' })).rejects.toThrow(
-      BridgeError,
-    )
+    await expect(
+      bridge.invoke('adminPreviewOrderTransfer', { creatorOrderId: '9' }),
+    ).rejects.toThrow(BridgeError)
     expect(heard).toEqual([{ signedIn: false, email: null }])
   })
 })

@@ -46,7 +46,7 @@ const APP_URLS: AppUrls = {
     'http://127.0.0.1:4000/shopify/creator/auth/callback,http://127.0.0.1:4000/shopify/creator/auth/shopify/callback',
 }
 
-type CreateArgs = ChannelArgs<'configs/create'>
+type CreateArgs = ChannelArgs<'createAppConfig'>
 
 const REFUSED =
   'Shopify refused a token for maya-makes.myshopify.com: Client credentials cannot be performed on this shop.'
@@ -80,9 +80,9 @@ const connectionOf = ({ shop }: { shop: string }) => CONNECTIONS[shop]!
 function renderConfigs(answers: FakeAnswers = {}) {
   const fake = fakeBridge({
     'session/status': () => SIGNED_IN,
-    'configs/list': () => CONFIGS,
-    'configs/appUrls': () => APP_URLS,
-    'configs/connection': connectionOf,
+    getAllAppConfig: () => CONFIGS,
+    getAppUrls: () => APP_URLS,
+    adminShopConnection: connectionOf,
     'clipboard/writeText': () => undefined,
     ...answers,
   })
@@ -112,7 +112,7 @@ async function fillForm(values: Partial<CreateArgs>) {
 describe('Configs list', () => {
   it('shows "Loading..." until the configs and URLs arrive, then the success toast', async () => {
     const list = deferred<AppConfigView[]>()
-    const fake = renderConfigs({ 'configs/list': () => list.promise })
+    const fake = renderConfigs({ getAllAppConfig: () => list.promise })
 
     expect(await screen.findByRole('heading', { name: 'Configs' })).toBeInTheDocument()
     expect(screen.getByText('Loading...')).toBeInTheDocument()
@@ -123,8 +123,8 @@ describe('Configs list', () => {
 
     expect(screen.queryByText('Loading...')).not.toBeInTheDocument()
     await expectToast('Success', 'App configs fetched successfully')
-    expect(fake.callsTo('configs/list')).toHaveLength(1)
-    expect(fake.callsTo('configs/appUrls')).toHaveLength(1)
+    expect(fake.callsTo('getAllAppConfig')).toHaveLength(1)
+    expect(fake.callsTo('getAppUrls')).toHaveLength(1)
   })
 
   it('opens on Brands, listing each brand config with its secret masked', async () => {
@@ -167,7 +167,7 @@ describe('Configs list', () => {
     const unreadable =
       'The client secret of northwind-apparel.myshopify.com cannot be read: it was sealed under key 0123456789ab, which this server does not hold'
     renderConfigs({
-      'configs/list': () =>
+      getAllAppConfig: () =>
         CONFIGS.map((config) =>
           config.shop.startsWith('northwind')
             ? { ...config, maskedClientSecret: '', secretError: unreadable }
@@ -206,14 +206,14 @@ describe('Configs list', () => {
 
   it('tests a connection and shows what the shop answered, or why the test failed', async () => {
     const tested = deferred<ShopConnection>()
-    const fake = renderConfigs({ 'configs/testConnection': () => tested.promise })
+    const fake = renderConfigs({ adminTestShopConnection: () => tested.promise })
     await loaded()
     const northwind = rowOf('northwind-apparel.myshopify.com')
     expect(await within(northwind).findByText('Not connected')).toBeInTheDocument()
 
     await userEvent.click(within(northwind).getByRole('button', { name: 'Test connection' }))
-    expect(fake.callsTo('configs/testConnection')).toEqual([
-      { channel: 'configs/testConnection', args: { shop: 'northwind-apparel.myshopify.com' } },
+    expect(fake.callsTo('adminTestShopConnection')).toEqual([
+      { channel: 'adminTestShopConnection', args: { shop: 'northwind-apparel.myshopify.com' } },
     ])
     const reason =
       'Shopify refused a token for northwind-apparel.myshopify.com: Client credentials cannot be performed on this shop.'
@@ -231,7 +231,7 @@ describe('Configs list', () => {
   })
 
   it('says so when a tab has no configs', async () => {
-    renderConfigs({ 'configs/list': () => [] })
+    renderConfigs({ getAllAppConfig: () => [] })
 
     expect(await screen.findByText('No brand app configs yet.')).toBeInTheDocument()
     expect(screen.queryByRole('table')).not.toBeInTheDocument()
@@ -242,7 +242,7 @@ describe('Configs list', () => {
   it('shows why the load failed and reads again on Retry, never an empty list', async () => {
     let attempts = 0
     const fake = renderConfigs({
-      'configs/list': () => {
+      getAllAppConfig: () => {
         attempts += 1
         if (attempts === 1) {
           throw serverRefusal('fetch app config', 'the server did not answer')
@@ -262,14 +262,14 @@ describe('Configs list', () => {
 
     await loaded()
     expect(dataRows()).toHaveLength(2)
-    expect(fake.callsTo('configs/list')).toHaveLength(2)
+    expect(fake.callsTo('getAllAppConfig')).toHaveLength(2)
     expect(screen.queryByText(/Failed to fetch app config/)).not.toBeInTheDocument()
     await expectToast('Success', 'App configs fetched successfully')
   })
 
   it('shows the failure when the app URLs cannot be read', async () => {
     renderConfigs({
-      'configs/appUrls': () => {
+      getAppUrls: () => {
         throw new BridgeError({ message: 'Failed to fetch app urls: Bad gateway' })
       },
     })
@@ -383,7 +383,7 @@ describe('Add config', () => {
 
   it('sends the values trimmed, closes the form and shows the new row on its tab', async () => {
     const created = deferred<AppConfigView>()
-    const fake = renderConfigs({ 'configs/create': () => created.promise })
+    const fake = renderConfigs({ createAppConfig: () => created.promise })
     await loaded()
     await userEvent.click(addConfig())
 
@@ -395,7 +395,7 @@ describe('Add config', () => {
     })
     await user.click(createButton())
 
-    expect(fake.callsTo('configs/create').map((call) => call.args)).toEqual([
+    expect(fake.callsTo('createAppConfig').map((call) => call.args)).toEqual([
       {
         shop: 'new-creator.myshopify.com',
         clientId: 'client-42',
@@ -428,7 +428,7 @@ describe('Add config', () => {
   it('refuses a duplicate with the reason and keeps what was typed', async () => {
     const reason = 'An app config for maya-makes.myshopify.com already exists'
     renderConfigs({
-      'configs/create': () => {
+      createAppConfig: () => {
         throw serverRefusal('create app config', reason)
       },
     })
@@ -457,7 +457,7 @@ describe('Add config', () => {
   it('shows the server reason for a malformed shop', async () => {
     const reason = 'shop must look like name.myshopify.com'
     renderConfigs({
-      'configs/create': () => {
+      createAppConfig: () => {
         throw serverRefusal('create app config', reason)
       },
     })
@@ -481,7 +481,7 @@ describe('Add config', () => {
       await user.paste('a'.repeat(900))
       expect(screen.getByLabelText(label)).toHaveValue('a'.repeat(128))
     }
-    expect(fake.callsTo('configs/create')).toHaveLength(0)
+    expect(fake.callsTo('createAppConfig')).toHaveLength(0)
   })
 
   it('says "Missing some fields" if the form is submitted with a field missing', async () => {
@@ -493,7 +493,7 @@ describe('Add config', () => {
     fireEvent.submit(screen.getByRole('form', { name: 'Shopify App Configuration' }))
 
     await expectToast('Error', 'Missing some fields. All fields are required', 'error')
-    expect(fake.callsTo('configs/create')).toHaveLength(0)
+    expect(fake.callsTo('createAppConfig')).toHaveLength(0)
   })
 
   it('closes the form on Cancel, and opens it empty again', async () => {
@@ -508,7 +508,7 @@ describe('Add config', () => {
     expect(addConfig()).toBeEnabled()
     expect(tab('Brands')).toHaveAttribute('aria-selected', 'true')
     expect(dataRows()).toHaveLength(2)
-    expect(fake.callsTo('configs/create')).toHaveLength(0)
+    expect(fake.callsTo('createAppConfig')).toHaveLength(0)
 
     await user.click(addConfig())
     expect(screen.getByLabelText('Shop')).toHaveValue('')
@@ -518,18 +518,18 @@ describe('Add config', () => {
 
 describe('Delete config', () => {
   it('asks first, then deletes: toast and the row goes', async () => {
-    const fake = renderConfigs({ 'configs/delete': ({ shop }) => ({ ...CONFIGS[0]!, shop }) })
+    const fake = renderConfigs({ deleteAppConfig: ({ shop }) => ({ ...CONFIGS[0]!, shop }) })
     await loaded()
     const user = userEvent.setup()
 
     await user.click(screen.getByRole('button', { name: 'Delete lumen-botanicals.myshopify.com' }))
     const dialog = screen.getByRole('dialog', { name: 'Delete app config' })
     expect(dialog).toHaveTextContent('Delete the app config of lumen-botanicals.myshopify.com?')
-    expect(fake.callsTo('configs/delete')).toHaveLength(0)
+    expect(fake.callsTo('deleteAppConfig')).toHaveLength(0)
 
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }))
 
-    expect(fake.callsTo('configs/delete').map((call) => call.args)).toEqual([
+    expect(fake.callsTo('deleteAppConfig').map((call) => call.args)).toEqual([
       { shop: 'lumen-botanicals.myshopify.com' },
     ])
     await expectToast('Success', 'App config deleted successfully')
@@ -546,14 +546,14 @@ describe('Delete config', () => {
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }))
 
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
-    expect(fake.callsTo('configs/delete')).toHaveLength(0)
+    expect(fake.callsTo('deleteAppConfig')).toHaveLength(0)
     expect(dataRows()).toHaveLength(2)
   })
 
   it('keeps the row when the delete fails, and says why', async () => {
     const reason = 'No app config for lumen-botanicals.myshopify.com'
     renderConfigs({
-      'configs/delete': () => {
+      deleteAppConfig: () => {
         throw serverRefusal('delete app config', reason)
       },
     })
@@ -572,7 +572,7 @@ describe('Delete config', () => {
   })
 
   it('says "Shop is required" for a config without a shop, and calls nothing', async () => {
-    const fake = renderConfigs({ 'configs/list': () => [{ ...CONFIGS[0]!, shop: '' }] })
+    const fake = renderConfigs({ getAllAppConfig: () => [{ ...CONFIGS[0]!, shop: '' }] })
     await loaded()
     const user = userEvent.setup()
 
@@ -580,7 +580,7 @@ describe('Delete config', () => {
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }))
 
     await expectToast('Error', 'Shop is required', 'error')
-    expect(fake.callsTo('configs/delete')).toHaveLength(0)
+    expect(fake.callsTo('deleteAppConfig')).toHaveLength(0)
   })
 })
 

@@ -31,7 +31,7 @@ vi.mock('@renderer/features/order-transfer/pdf-document', () => ({
   }),
 }))
 
-type Preview = ChannelResult<'transfer/preview'>
+type Preview = ChannelResult<'adminPreviewOrderTransfer'>
 
 const money = (amount: string) => ({ presentmentMoney: { amount, currencyCode: 'USD' } })
 
@@ -79,8 +79,8 @@ const RECEIPT: FetchedReceipt = { receiptId: RECEIPT_ID, bytes: PDF_BYTES }
 function renderTransfer(answers: FakeAnswers = {}, path = '/main/create-order-transfer') {
   const fake = fakeBridge({
     'session/status': () => SIGNED_IN,
-    'transfer/preview': () => order1001(),
-    'receipt/fetch': () => RECEIPT,
+    adminPreviewOrderTransfer: () => order1001(),
+    adminPreviewOrderTransferReceiptPdf: () => RECEIPT,
     ...answers,
   })
   const { router } = renderApp(fake.bridge, path)
@@ -124,19 +124,19 @@ describe('Sending a creator order ID', () => {
     await user.type(orderInput(), '   ')
     await user.click(sendButton())
     await expectToast('Error', 'Creator order ID is required', 'error')
-    expect(callsTo('transfer/preview')).toHaveLength(0)
+    expect(callsTo('adminPreviewOrderTransfer')).toHaveLength(0)
   })
 
   it('shows "Sending..." while the preview is on its way, then the success toast', async () => {
     const answer = deferred<Preview>()
-    const { user, callsTo } = renderTransfer({ 'transfer/preview': () => answer.promise })
+    const { user, callsTo } = renderTransfer({ adminPreviewOrderTransfer: () => answer.promise })
     await user.type(await screen.findByLabelText('Creator order ID'), '  1001 ')
     await user.click(sendButton())
 
     expect(sendButton()).toHaveTextContent('Sending...')
     expect(sendButton()).toBeDisabled()
-    expect(callsTo('transfer/preview')).toEqual([
-      { channel: 'transfer/preview', args: { creatorOrderId: '1001' } },
+    expect(callsTo('adminPreviewOrderTransfer')).toEqual([
+      { channel: 'adminPreviewOrderTransfer', args: { creatorOrderId: '1001' } },
     ])
 
     await act(async () => answer.resolve(order1001()))
@@ -149,7 +149,7 @@ describe('Sending a creator order ID', () => {
     const { user, callsTo } = renderTransfer()
     await user.type(await screen.findByLabelText('Creator order ID'), '1001{Enter}')
     await screen.findByRole('region', { name: 'Creator Order' })
-    expect(callsTo('transfer/preview')).toHaveLength(1)
+    expect(callsTo('adminPreviewOrderTransfer')).toHaveLength(1)
   })
 
   it.each([
@@ -158,7 +158,7 @@ describe('Sending a creator order ID', () => {
     ['Creator order not found', '9999'],
   ])('says "%s" in the failure toast and on the page', async (reason, id) => {
     const { user } = renderTransfer({
-      'transfer/preview': () => {
+      adminPreviewOrderTransfer: () => {
         throw serverRefusal('fetch preview', reason)
       },
     })
@@ -171,7 +171,7 @@ describe('Sending a creator order ID', () => {
   it('replaces an earlier preview with the failure rather than showing another order', async () => {
     let calls = 0
     const { user } = renderTransfer({
-      'transfer/preview': () => {
+      adminPreviewOrderTransfer: () => {
         calls += 1
         if (calls === 1) return order1001()
         throw serverRefusal('fetch preview', 'Commission not found')
@@ -195,12 +195,12 @@ describe('A price exception', () => {
   it('is offered on a refusal that allows one, asks for a reason, then previews again', async () => {
     let previews = 0
     const { user, callsTo } = renderTransfer({
-      'transfer/preview': () => {
+      adminPreviewOrderTransfer: () => {
         previews += 1
         if (previews === 1) throw serverRefusal('fetch preview', BELOW)
         return order1001()
       },
-      'transfer/acceptPriceException': () => ({
+      adminAcceptPriceException: () => ({
         creatorOrderId: 'gid://shopify/Order/1001',
         acceptedLines: 1,
         acceptedAt: '2026-11-25T10:00:00.000Z',
@@ -222,20 +222,20 @@ describe('A price exception', () => {
 
     // The preview sent again replaces the acceptance's toast with its own (one toast at a time).
     await expectToast('Success', 'Preview fetched successfully')
-    expect(callsTo('transfer/acceptPriceException')).toEqual([
+    expect(callsTo('adminAcceptPriceException')).toEqual([
       {
-        channel: 'transfer/acceptPriceException',
+        channel: 'adminAcceptPriceException',
         args: { creatorOrderId: '1001', reason: REASON },
       },
     ])
     expect(screen.queryByRole('dialog', { name: 'Accept price exception' })).toBeNull()
     expect(field('Creator Order', 'Name')).toBe('#1001')
-    expect(callsTo('transfer/preview')).toHaveLength(2)
+    expect(callsTo('adminPreviewOrderTransfer')).toHaveLength(2)
   })
 
   it('is not offered for a refusal no administrator can accept', async () => {
     const { user } = renderTransfer({
-      'transfer/preview': () => {
+      adminPreviewOrderTransfer: () => {
         throw serverRefusal('fetch preview', 'Commission not found')
       },
     })
@@ -251,14 +251,14 @@ describe('Opened with ?creatorOrderId= (Preview transfer on /main/orders)', () =
   it('fills in the ID and sends the preview at once, as if typed and sent', async () => {
     const answer = deferred<Preview>()
     const { callsTo } = renderTransfer(
-      { 'transfer/preview': () => answer.promise },
+      { adminPreviewOrderTransfer: () => answer.promise },
       OPENED_WITH_1001,
     )
 
     expect(await screen.findByLabelText('Creator order ID')).toHaveValue('1001')
     expect(sendButton()).toHaveTextContent('Sending...')
-    expect(callsTo('transfer/preview')).toEqual([
-      { channel: 'transfer/preview', args: { creatorOrderId: '1001' } },
+    expect(callsTo('adminPreviewOrderTransfer')).toEqual([
+      { channel: 'adminPreviewOrderTransfer', args: { creatorOrderId: '1001' } },
     ])
 
     await act(async () => answer.resolve(order1001()))
@@ -273,24 +273,24 @@ describe('Opened with ?creatorOrderId= (Preview transfer on /main/orders)', () =
     await user.click(clearButton())
     await user.type(orderInput(), '10')
     expect(orderInput()).toHaveValue('10')
-    expect(callsTo('transfer/preview')).toHaveLength(1)
+    expect(callsTo('adminPreviewOrderTransfer')).toHaveLength(1)
 
     // Another order, from another "Preview transfer", while the page is open.
     await act(() => router.navigate('/main/create-order-transfer?creatorOrderId=1004'))
     await waitFor(() => expect(orderInput()).toHaveValue('1004'))
-    await waitFor(() => expect(callsTo('transfer/preview')).toHaveLength(2))
-    expect(callsTo('transfer/preview')[1]?.args).toEqual({ creatorOrderId: '1004' })
+    await waitFor(() => expect(callsTo('adminPreviewOrderTransfer')).toHaveLength(2))
+    expect(callsTo('adminPreviewOrderTransfer')[1]?.args).toEqual({ creatorOrderId: '1004' })
 
     // The same order again: a new navigation, so a new preview.
     await act(() => router.navigate(OPENED_WITH_1001))
     await waitFor(() => expect(orderInput()).toHaveValue('1001'))
-    await waitFor(() => expect(callsTo('transfer/preview')).toHaveLength(3))
+    await waitFor(() => expect(callsTo('adminPreviewOrderTransfer')).toHaveLength(3))
   })
 
   it('shows a refused preview as a typed one would be', async () => {
     renderTransfer(
       {
-        'transfer/preview': () => {
+        adminPreviewOrderTransfer: () => {
           throw serverRefusal('fetch preview', 'Commission not found')
         },
       },
@@ -305,7 +305,7 @@ describe('Opened with ?creatorOrderId= (Preview transfer on /main/orders)', () =
     const { callsTo } = renderTransfer()
     expect(await screen.findByLabelText('Creator order ID')).toHaveValue('')
     expect(screen.getByText(/Enter a creator order ID and press Send/)).toBeInTheDocument()
-    expect(callsTo('transfer/preview')).toHaveLength(0)
+    expect(callsTo('adminPreviewOrderTransfer')).toHaveLength(0)
   })
 })
 
@@ -393,7 +393,7 @@ describe('Summary', () => {
       totalTandemCommissionAmount: '1360',
     }
     let answer = euros
-    const { user } = renderTransfer({ 'transfer/preview': () => answer })
+    const { user } = renderTransfer({ adminPreviewOrderTransfer: () => answer })
     await previewOrder(user, '1005')
     expect(field('Totals', 'Total brand amount')).toBe('€126.84')
     expect(tableRows('Brand Transfers')[0]?.slice(2)).toEqual(['€102.00', '€20.40', '€13.60'])
@@ -414,7 +414,7 @@ describe('Summary', () => {
     line.title = null
     line.quantity = null
     odd.preview.brands[0]!.brandAmount = 'NaN'
-    const { user } = renderTransfer({ 'transfer/preview': () => odd })
+    const { user } = renderTransfer({ adminPreviewOrderTransfer: () => odd })
     await previewOrder(user)
 
     expect(field('Creator Order', 'Email')).toBe('-')
@@ -435,9 +435,11 @@ describe('Summary', () => {
 describe('Receipt', () => {
   it('fetches the receipt on the first opening of its tab only, and reuses it', async () => {
     const receipt = deferred<FetchedReceipt>()
-    const { user, callsTo } = renderTransfer({ 'receipt/fetch': () => receipt.promise })
+    const { user, callsTo } = renderTransfer({
+      adminPreviewOrderTransferReceiptPdf: () => receipt.promise,
+    })
     await previewOrder(user)
-    expect(callsTo('receipt/fetch')).toHaveLength(0)
+    expect(callsTo('adminPreviewOrderTransferReceiptPdf')).toHaveLength(0)
 
     await user.click(tab('Receipt'))
     expect(screen.getByText('Fetching receipt preview...')).toBeInTheDocument()
@@ -448,8 +450,8 @@ describe('Receipt', () => {
     await user.click(tab('Summary'))
     await user.click(tab('Receipt'))
     await screen.findByRole('region', { name: 'Receipt #1001' })
-    expect(callsTo('receipt/fetch')).toEqual([
-      { channel: 'receipt/fetch', args: { creatorOrderId: '1001' } },
+    expect(callsTo('adminPreviewOrderTransferReceiptPdf')).toEqual([
+      { channel: 'adminPreviewOrderTransferReceiptPdf', args: { creatorOrderId: '1001' } },
     ])
   })
 
@@ -460,13 +462,13 @@ describe('Receipt', () => {
     await screen.findByRole('region', { name: 'Receipt #1001' })
 
     await user.click(sendButton())
-    await waitFor(() => expect(callsTo('receipt/fetch')).toHaveLength(2))
+    await waitFor(() => expect(callsTo('adminPreviewOrderTransferReceiptPdf')).toHaveLength(2))
   })
 
   it('shows the failure with its reason and tries again on Retry', async () => {
     let attempts = 0
     const { user } = renderTransfer({
-      'receipt/fetch': () => {
+      adminPreviewOrderTransferReceiptPdf: () => {
         attempts += 1
         if (attempts === 1) throw serverRefusal('fetch receipt PDF', 'Commission not found')
         return RECEIPT
@@ -487,7 +489,7 @@ describe('Receipt', () => {
     expect(
       screen.getByText('Enter a creator order ID and press Send to preview its transfer.'),
     ).toBeVisible()
-    expect(callsTo('receipt/fetch')).toHaveLength(0)
+    expect(callsTo('adminPreviewOrderTransferReceiptPdf')).toHaveLength(0)
   })
 
   it('saves the receipt shown under its default name, and says where', async () => {
@@ -538,9 +540,10 @@ describe('Receipts in flight', () => {
     const receipts = [deferred<FetchedReceipt>(), deferred<FetchedReceipt>()]
     const secondPreview = deferred<Preview>()
     const { user, callsTo } = renderTransfer({
-      'transfer/preview': () =>
-        callsTo('transfer/preview').length === 1 ? order1001() : secondPreview.promise,
-      'receipt/fetch': () => receipts[callsTo('receipt/fetch').length - 1]!.promise,
+      adminPreviewOrderTransfer: () =>
+        callsTo('adminPreviewOrderTransfer').length === 1 ? order1001() : secondPreview.promise,
+      adminPreviewOrderTransferReceiptPdf: () =>
+        receipts[callsTo('adminPreviewOrderTransferReceiptPdf').length - 1]!.promise,
       'receipt/save': (): SavedFile => ({ saved: true, path: '/tmp/r.pdf' }),
     })
     await previewOrder(user)
@@ -549,7 +552,7 @@ describe('Receipts in flight', () => {
     await user.click(sendButton())
     await user.click(tab('Receipt'))
     await act(async () => secondPreview.resolve(order1001()))
-    await waitFor(() => expect(callsTo('receipt/fetch')).toHaveLength(2))
+    await waitFor(() => expect(callsTo('adminPreviewOrderTransferReceiptPdf')).toHaveLength(2))
 
     const latest = { receiptId: 'c1f4bd6e-3f5b-4c4e-9a55-0b8f3b0f6a11', bytes: PDF_BYTES }
     await act(async () => receipts[1]!.resolve(latest))
@@ -577,12 +580,12 @@ describe('Clear', () => {
     await previewOrder(user)
     await user.click(tab('Receipt'))
     await screen.findByRole('region', { name: 'Receipt #1001' })
-    expect(callsTo('receipt/fetch')).toHaveLength(2)
+    expect(callsTo('adminPreviewOrderTransferReceiptPdf')).toHaveLength(2)
   })
 
   it('drops a preview that arrives after Clear', async () => {
     const answer = deferred<Preview>()
-    const { user } = renderTransfer({ 'transfer/preview': () => answer.promise })
+    const { user } = renderTransfer({ adminPreviewOrderTransfer: () => answer.promise })
     await user.type(await screen.findByLabelText('Creator order ID'), '1001')
     await user.click(sendButton())
     await user.click(clearButton())
@@ -606,18 +609,18 @@ describe('Processing', () => {
     )
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }))
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
-    expect(callsTo('transfer/process')).toHaveLength(0)
+    expect(callsTo('adminCreateOrderTransfer')).toHaveLength(0)
   })
 
   it('processes on Confirm, then shows the brand orders and the processed receipt', async () => {
-    const processing = deferred<ChannelResult<'transfer/process'>>()
+    const processing = deferred<ChannelResult<'adminCreateOrderTransfer'>>()
     let processed = false
     const { user, callsTo } = renderTransfer({
-      'transfer/preview': () =>
+      adminPreviewOrderTransfer: () =>
         processed
           ? order1001({ brandOrderIds: ['gid://shopify/Order/5001', 'gid://shopify/Order/5002'] })
           : order1001(),
-      'transfer/process': () => processing.promise,
+      adminCreateOrderTransfer: () => processing.promise,
     })
     await previewOrder(user)
     await user.click(tab('Receipt'))
@@ -626,8 +629,8 @@ describe('Processing', () => {
     await user.click(processButton())
     const dialog = await screen.findByRole('dialog', { name: 'Confirm processing transfer' })
     await user.click(within(dialog).getByRole('button', { name: 'Confirm' }))
-    expect(callsTo('transfer/process')).toEqual([
-      { channel: 'transfer/process', args: { creatorOrderId: '1001' } },
+    expect(callsTo('adminCreateOrderTransfer')).toEqual([
+      { channel: 'adminCreateOrderTransfer', args: { creatorOrderId: '1001' } },
     ])
     expect(processButton()).toBeDisabled()
     // No other order is previewed meanwhile: the screen stays on the one being processed.
@@ -644,7 +647,7 @@ describe('Processing', () => {
     )
     await expectToast('Success', 'Order transfer processed')
     // The receipt tab was open: the processed receipt replaces the preview's.
-    await waitFor(() => expect(callsTo('receipt/fetch')).toHaveLength(2))
+    await waitFor(() => expect(callsTo('adminPreviewOrderTransferReceiptPdf')).toHaveLength(2))
     await user.click(tab('Summary'))
     await waitFor(() =>
       expect(tableRows('Brand Transfers').map((row) => row[1])).toEqual([
@@ -661,11 +664,11 @@ describe('Processing', () => {
   it('says why processing was refused, and shows where the transfer stands', async () => {
     let refused = false
     const { user } = renderTransfer({
-      'transfer/preview': () =>
+      adminPreviewOrderTransfer: () =>
         refused
           ? order1001({ brandOrderIds: ['gid://shopify/Order/5001', 'gid://shopify/Order/5002'] })
           : order1001(),
-      'transfer/process': () => {
+      adminCreateOrderTransfer: () => {
         refused = true
         throw serverRefusal('process transfer', 'Order transfer already processed')
       },
@@ -684,12 +687,12 @@ describe('Processing', () => {
   it('still shows the brand orders when the preview cannot be read again after processing', async () => {
     let previews = 0
     const { user, callsTo } = renderTransfer({
-      'transfer/preview': () => {
+      adminPreviewOrderTransfer: () => {
         previews += 1
         if (previews === 1) return order1001()
         throw serverRefusal('fetch preview', 'The server did not answer in time.')
       },
-      'transfer/process': () => ({
+      adminCreateOrderTransfer: () => ({
         creatorOrderId: '1001',
         status: 'COMPLETED',
         processedAt: '2026-11-03T09:00:00.000Z',
@@ -718,6 +721,6 @@ describe('Processing', () => {
     expect(processButton()).toBeDisabled()
     // The receipt shown before was the preview's: it is fetched again when its tab opens.
     await user.click(tab('Receipt'))
-    await waitFor(() => expect(callsTo('receipt/fetch')).toHaveLength(2))
+    await waitFor(() => expect(callsTo('adminPreviewOrderTransferReceiptPdf')).toHaveLength(2))
   })
 })

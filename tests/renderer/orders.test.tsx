@@ -21,9 +21,9 @@ import { expectToast } from './support/toasts'
 // docs/product-rules.md "The console's screens": /main/orders and its Transfer history tab, as a
 // person sees them.
 
-type OrdersPage = ChannelResult<'orders/list'>
-type OrdersQuery = ChannelArgs<'orders/list'>
-type TransfersPage = ChannelResult<'orders/transfers'>
+type OrdersPage = ChannelResult<'adminCreatorOrders'>
+type OrdersQuery = ChannelArgs<'adminCreatorOrders'>
+type TransfersPage = ChannelResult<'adminOrderTransfers'>
 
 const MAYA = 'maya-makes.myshopify.com'
 const URBAN = 'urban-trail-edits.myshopify.com'
@@ -209,9 +209,9 @@ beforeEach(() => {
 function renderOrders(answers: FakeAnswers = {}) {
   const fake = fakeBridge({
     'session/status': () => SIGNED_IN,
-    'stores/list': () => STORES,
-    'orders/list': matching,
-    'orders/transfers': () => ({ transfers: TRANSFERS, nextCursor: null }),
+    adminAllStores: () => STORES,
+    adminCreatorOrders: matching,
+    adminOrderTransfers: () => ({ transfers: TRANSFERS, nextCursor: null }),
     ...answers,
   })
   const { router, location } = renderApp(fake.bridge, '/main/orders')
@@ -300,12 +300,12 @@ describe('Orders', () => {
     expect(screen.getByText('3 orders shown')).toBeInTheDocument()
     // Everything is loaded: no "Load more".
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument()
-    expect(ordersQueries(callsTo('orders/list'))).toEqual([{ limit: 50 }])
+    expect(ordersQueries(callsTo('adminCreatorOrders'))).toEqual([{ limit: 50 }])
   })
 
   it('shows "Loading..." until the first page arrives', async () => {
     const page = deferred<OrdersPage>()
-    renderOrders({ 'orders/list': () => page.promise })
+    renderOrders({ adminCreatorOrders: () => page.promise })
 
     expect(await screen.findByText('Loading...')).toBeInTheDocument()
     await act(async () => page.resolve({ orders: ORDERS, nextCursor: null }))
@@ -345,7 +345,7 @@ describe('Orders', () => {
     expect(await screen.findByText('No orders match.')).toBeInTheDocument()
     expect(screen.queryByRole('table', { name: 'Creator orders' })).not.toBeInTheDocument()
 
-    expect(ordersQueries(callsTo('orders/list'))).toEqual([
+    expect(ordersQueries(callsTo('adminCreatorOrders'))).toEqual([
       { limit: 50 },
       { status: 'COMPLETED', limit: 50 },
       { limit: 50 },
@@ -364,17 +364,20 @@ describe('Orders', () => {
 
     await user.type(search, ' 1004 ')
     // Nothing yet: the list waits for the typing to pause.
-    expect(callsTo('orders/list')).toHaveLength(1)
+    expect(callsTo('adminCreatorOrders')).toHaveLength(1)
     await waitFor(() => expect(orderNames()).toEqual(['#1004']))
     // One request for the whole word, trimmed, not one per key.
-    expect(ordersQueries(callsTo('orders/list'))).toEqual([{ limit: 50 }, { q: '1004', limit: 50 }])
+    expect(ordersQueries(callsTo('adminCreatorOrders'))).toEqual([
+      { limit: 50 },
+      { q: '1004', limit: 50 },
+    ])
 
     await user.clear(search)
     await user.type(search, '#1001')
     await waitFor(() => expect(orderNames()).toEqual(['#1001']))
     await user.clear(search)
     await waitFor(() => expect(orderNames()).toEqual(['#1005', '#1004', '#1001']))
-    expect(ordersQueries(callsTo('orders/list'))).toEqual([
+    expect(ordersQueries(callsTo('adminCreatorOrders'))).toEqual([
       { limit: 50 },
       { q: '1004', limit: 50 },
       { q: '#1001', limit: 50 },
@@ -385,7 +388,7 @@ describe('Orders', () => {
   it('reads the next page with "Load more", once however often it is pressed', async () => {
     const second = deferred<OrdersPage>()
     const { user, callsTo } = renderOrders({
-      'orders/list': ({ cursor }) =>
+      adminCreatorOrders: ({ cursor }) =>
         cursor === 'page-2'
           ? second.promise
           : { orders: manyOrders(2000, 50), nextCursor: 'page-2' },
@@ -398,7 +401,7 @@ describe('Orders', () => {
     const loadMore = screen.getByRole('button', { name: 'Load more' })
     await user.click(loadMore)
     await user.click(loadMore)
-    expect(ordersQueries(callsTo('orders/list'))).toEqual([
+    expect(ordersQueries(callsTo('adminCreatorOrders'))).toEqual([
       { limit: 50 },
       { cursor: 'page-2', limit: 50 },
     ])
@@ -409,13 +412,13 @@ describe('Orders', () => {
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument()
     scrollTo(ordersTable(), 100 * 52)
     await waitFor(() => expect(orderNames()).toContain('#1901'))
-    expect(callsTo('orders/list')).toHaveLength(2)
+    expect(callsTo('adminCreatorOrders')).toHaveLength(2)
   })
 
   it('reads the next page when the person scrolls near the end, never two at once', async () => {
     const pages = [deferred<OrdersPage>(), deferred<OrdersPage>()]
     const { callsTo } = renderOrders({
-      'orders/list': ({ cursor }) =>
+      adminCreatorOrders: ({ cursor }) =>
         cursor === undefined
           ? { orders: manyOrders(3000, 50), nextCursor: 'page-2' }
           : pages[cursor === 'page-2' ? 0 : 1]!.promise,
@@ -423,13 +426,13 @@ describe('Orders', () => {
     await screen.findByRole('table', { name: 'Creator orders' })
     // The first rows fill the window: nothing more is read yet.
     expect(orderNames()[0]).toBe('#3000')
-    expect(callsTo('orders/list')).toHaveLength(1)
+    expect(callsTo('adminCreatorOrders')).toHaveLength(1)
 
     scrollTo(ordersTable(), 1200)
     scrollTo(ordersTable(), 1800)
-    await waitFor(() => expect(callsTo('orders/list')).toHaveLength(2))
+    await waitFor(() => expect(callsTo('adminCreatorOrders')).toHaveLength(2))
     scrollTo(ordersTable(), 2000)
-    expect(ordersQueries(callsTo('orders/list'))).toEqual([
+    expect(ordersQueries(callsTo('adminCreatorOrders'))).toEqual([
       { limit: 50 },
       { cursor: 'page-2', limit: 50 },
     ])
@@ -438,15 +441,15 @@ describe('Orders', () => {
     expect(screen.getByText('100 orders shown')).toBeInTheDocument()
     // Near the end of the new rows: the third page.
     scrollTo(ordersTable(), 100 * 52)
-    await waitFor(() => expect(callsTo('orders/list')).toHaveLength(3))
-    expect(callsTo('orders/list')[2]?.args).toEqual({ cursor: 'page-3', limit: 50 })
+    await waitFor(() => expect(callsTo('adminCreatorOrders')).toHaveLength(3))
+    expect(callsTo('adminCreatorOrders')[2]?.args).toEqual({ cursor: 'page-3', limit: 50 })
     await waitFor(() => expect(orderNames()).toContain('#2901'))
   })
 
   it('says why a next page failed, and reads it again only on Retry', async () => {
     let attempts = 0
     const { user, callsTo } = renderOrders({
-      'orders/list': ({ cursor }) => {
+      adminCreatorOrders: ({ cursor }) => {
         if (!cursor) return { orders: manyOrders(2000, 50), nextCursor: 'page-2' }
         attempts += 1
         if (attempts === 1)
@@ -464,7 +467,7 @@ describe('Orders', () => {
     expect(screen.getByText('50 orders shown')).toBeInTheDocument()
     scrollTo(ordersTable(), 50 * 52)
     await new Promise((resolve) => setTimeout(resolve, 50))
-    expect(callsTo('orders/list')).toHaveLength(2)
+    expect(callsTo('adminCreatorOrders')).toHaveLength(2)
 
     await user.click(screen.getByRole('button', { name: 'Retry' }))
     expect(await screen.findByText('100 orders shown')).toBeInTheDocument()
@@ -475,7 +478,7 @@ describe('Orders', () => {
     const completed = deferred<OrdersPage>()
     const partial = deferred<OrdersPage>()
     const { user } = renderOrders({
-      'orders/list': (query) =>
+      adminCreatorOrders: (query) =>
         query.status === 'COMPLETED'
           ? completed.promise
           : query.status === 'PARTIAL'
@@ -499,7 +502,7 @@ describe('Orders', () => {
   it('ignores a next page of the list before a filter changed', async () => {
     const oldSecondPage = deferred<OrdersPage>()
     const { user, callsTo } = renderOrders({
-      'orders/list': (query) =>
+      adminCreatorOrders: (query) =>
         query.cursor
           ? oldSecondPage.promise
           : query.status
@@ -513,13 +516,13 @@ describe('Orders', () => {
     await waitFor(() => expect(orderNames()).toEqual(['#1004']))
     await act(async () => oldSecondPage.resolve({ orders: manyOrders(1950, 50), nextCursor: null }))
     expect(orderNames()).toEqual(['#1004'])
-    expect(callsTo('orders/list')).toHaveLength(3)
+    expect(callsTo('adminCreatorOrders')).toHaveLength(3)
   })
 
   it('shows why the orders failed to load and reads them again on Retry', async () => {
     let attempts = 0
     const { user, callsTo } = renderOrders({
-      'orders/list': (query) => {
+      adminCreatorOrders: (query) => {
         attempts += 1
         if (attempts === 1) throw serverRefusal('fetch orders', 'the server did not answer')
         return matching(query)
@@ -535,12 +538,12 @@ describe('Orders', () => {
     await user.click(screen.getByRole('button', { name: 'Retry' }))
     await screen.findByRole('table', { name: 'Creator orders' })
     expect(orderNames()).toEqual(['#1005', '#1004', '#1001'])
-    expect(callsTo('orders/list')).toHaveLength(2)
+    expect(callsTo('adminCreatorOrders')).toHaveLength(2)
   })
 
   it('still lists the orders when the creator stores cannot be read', async () => {
     renderOrders({
-      'stores/list': () => {
+      adminAllStores: () => {
         throw serverRefusal('fetch stores', 'the server did not answer')
       },
     })
@@ -553,7 +556,7 @@ describe('Orders', () => {
 
   it('renders only the rows in view of 100,000 loaded orders', async () => {
     renderOrders({
-      'orders/list': () => ({ orders: manyOrders(200_000, 100_000), nextCursor: null }),
+      adminCreatorOrders: () => ({ orders: manyOrders(200_000, 100_000), nextCursor: null }),
     })
     await screen.findByRole('table', { name: 'Creator orders' })
 
@@ -571,7 +574,7 @@ describe('Orders', () => {
 })
 
 describe('Preview transfer', () => {
-  const preview: ChannelResult<'transfer/preview'> = {
+  const preview: ChannelResult<'adminPreviewOrderTransfer'> = {
     creatorOrder: order1001CreatorOrder('http://127.0.0.1:4000'),
     preview: {
       currency: 'USD',
@@ -583,7 +586,7 @@ describe('Preview transfer', () => {
   }
 
   it("opens the transfer page with the order's id, which previews it at once", async () => {
-    const { user, location, callsTo } = renderOrders({ 'transfer/preview': () => preview })
+    const { user, location, callsTo } = renderOrders({ adminPreviewOrderTransfer: () => preview })
     await screen.findByRole('table', { name: 'Creator orders' })
 
     await user.click(screen.getByRole('button', { name: 'Preview transfer #1001' }))
@@ -594,13 +597,13 @@ describe('Preview transfer', () => {
     expect(screen.getByLabelText('Creator order ID')).toHaveValue('1001')
     await screen.findByRole('region', { name: 'Creator Order' })
     await expectToast('Success', 'Preview fetched successfully')
-    expect(callsTo('transfer/preview')).toEqual([
-      { channel: 'transfer/preview', args: { creatorOrderId: '1001' } },
+    expect(callsTo('adminPreviewOrderTransfer')).toEqual([
+      { channel: 'adminPreviewOrderTransfer', args: { creatorOrderId: '1001' } },
     ])
   })
 
   it('keeps the filters for the way back', async () => {
-    const { user, router } = renderOrders({ 'transfer/preview': () => preview })
+    const { user, router } = renderOrders({ adminPreviewOrderTransfer: () => preview })
     await screen.findByRole('table', { name: 'Creator orders' })
     await choose(user, 'Transfer status', 'Completed')
     await waitFor(() => expect(orderNames()).toEqual(['#1001']))
@@ -637,7 +640,7 @@ describe('Transfer history', () => {
     const { callsTo } = await openHistory()
     await screen.findByRole('table', { name: 'Transfer history' })
 
-    expect(callsTo('orders/transfers').map((call) => call.args)).toEqual([{ limit: 50 }])
+    expect(callsTo('adminOrderTransfers').map((call) => call.args)).toEqual([{ limit: 50 }])
     expect(cellsOf(summaryOf('1001'))).toEqual([
       '1001',
       'maya makes',
@@ -736,7 +739,7 @@ describe('Transfer history', () => {
         },
       ],
     }
-    await openHistory({ 'orders/transfers': () => ({ transfers: [euros], nextCursor: null }) })
+    await openHistory({ adminOrderTransfers: () => ({ transfers: [euros], nextCursor: null }) })
     await screen.findByRole('table', { name: 'Brands of order 1005' })
     expect(brandsOf('1005')).toEqual([
       [
@@ -754,21 +757,21 @@ describe('Transfer history', () => {
   })
 
   it('says so when there are no transfers yet', async () => {
-    await openHistory({ 'orders/transfers': () => ({ transfers: [], nextCursor: null }) })
+    await openHistory({ adminOrderTransfers: () => ({ transfers: [], nextCursor: null }) })
     expect(await screen.findByText('No transfers yet.')).toBeInTheDocument()
   })
 
   it('reads the next page with "Load more", once', async () => {
     const second = deferred<TransfersPage>()
     const { user, callsTo } = await openHistory({
-      'orders/transfers': ({ cursor }) =>
+      adminOrderTransfers: ({ cursor }) =>
         cursor ? second.promise : { transfers: [transfer('2000')], nextCursor: 'page-2' },
     })
     await screen.findByRole('table', { name: 'Transfer history' })
     // One transfer leaves the window half empty: the next page is read without scrolling.
-    await waitFor(() => expect(callsTo('orders/transfers')).toHaveLength(2))
+    await waitFor(() => expect(callsTo('adminOrderTransfers')).toHaveLength(2))
     await user.click(screen.getByRole('button', { name: 'Load more' }))
-    expect(callsTo('orders/transfers').map((call) => call.args)).toEqual([
+    expect(callsTo('adminOrderTransfers').map((call) => call.args)).toEqual([
       { limit: 50 },
       { cursor: 'page-2', limit: 50 },
     ])
@@ -780,7 +783,7 @@ describe('Transfer history', () => {
 
   it('reads the next page with "Load more" when the window is full', async () => {
     const { user, callsTo } = await openHistory({
-      'orders/transfers': ({ cursor }) =>
+      adminOrderTransfers: ({ cursor }) =>
         cursor
           ? { transfers: [transfer('1')], nextCursor: null }
           : {
@@ -789,11 +792,11 @@ describe('Transfer history', () => {
             },
     })
     await screen.findByRole('table', { name: 'Transfer history' })
-    expect(callsTo('orders/transfers')).toHaveLength(1)
+    expect(callsTo('adminOrderTransfers')).toHaveLength(1)
 
     await user.click(screen.getByRole('button', { name: 'Load more' }))
     expect(await screen.findByText('51 transfers shown')).toBeInTheDocument()
-    expect(callsTo('orders/transfers').map((call) => call.args)).toEqual([
+    expect(callsTo('adminOrderTransfers').map((call) => call.args)).toEqual([
       { limit: 50 },
       { cursor: 'page-2', limit: 50 },
     ])
@@ -802,7 +805,7 @@ describe('Transfer history', () => {
   it('shows why the history failed to load and reads it again on Retry', async () => {
     let attempts = 0
     const { user } = await openHistory({
-      'orders/transfers': () => {
+      adminOrderTransfers: () => {
         attempts += 1
         if (attempts === 1) throw serverRefusal('fetch transfer history', 'the server is down')
         return { transfers: TRANSFERS, nextCursor: null }
@@ -819,12 +822,12 @@ describe('Transfer history', () => {
   describe('Export CSV', () => {
     it('saves the CSV where the person chose, busy meanwhile, then says where', async () => {
       const saving = deferred<SavedFile>()
-      const { user, callsTo } = await openHistory({ 'orders/exportCsv': () => saving.promise })
+      const { user, callsTo } = await openHistory({ adminOrderTransfersCsv: () => saving.promise })
       await screen.findByRole('table', { name: 'Transfer history' })
 
       await user.click(screen.getByRole('button', { name: 'Export CSV' }))
-      expect(callsTo('orders/exportCsv')).toEqual([
-        { channel: 'orders/exportCsv', args: undefined },
+      expect(callsTo('adminOrderTransfersCsv')).toEqual([
+        { channel: 'adminOrderTransfersCsv', args: undefined },
       ])
       expect(screen.getByRole('button', { name: 'Export CSV' })).toHaveAttribute('data-loading')
       expect(screen.getByRole('button', { name: 'Export CSV' })).toBeDisabled()
@@ -837,20 +840,20 @@ describe('Transfer history', () => {
 
     it('says nothing when the person cancels the save dialog', async () => {
       const { user, callsTo } = await openHistory({
-        'orders/exportCsv': () => ({ saved: false, path: null }),
+        adminOrderTransfersCsv: () => ({ saved: false, path: null }),
       })
       await screen.findByRole('table', { name: 'Transfer history' })
 
       await user.click(screen.getByRole('button', { name: 'Export CSV' }))
       await waitFor(() => expect(screen.getByRole('button', { name: 'Export CSV' })).toBeEnabled())
-      expect(callsTo('orders/exportCsv')).toHaveLength(1)
+      expect(callsTo('adminOrderTransfersCsv')).toHaveLength(1)
       expect(screen.queryByText('CSV exported')).not.toBeInTheDocument()
       expect(screen.queryByRole('alert')).not.toBeInTheDocument()
     })
 
     it('says why the export failed', async () => {
       const { user } = await openHistory({
-        'orders/exportCsv': () => {
+        adminOrderTransfersCsv: () => {
           throw serverRefusal('export CSV', 'The server did not answer in time.')
         },
       })

@@ -23,9 +23,9 @@ const STORES: Store[] = [
   { shop: 'maya-makes.myshopify.com', shopType: 'CREATOR' },
 ]
 
-type ProductPage = ChannelResult<'products/list'>
-type ProductQuery = ChannelArgs<'products/list'>
-type SyncResult = ChannelResult<'stores/syncProducts'>
+type ProductPage = ChannelResult<'adminStoreProducts'>
+type ProductQuery = ChannelArgs<'adminStoreProducts'>
+type SyncResult = ChannelResult<'adminUpdateProducts'>
 
 const product = (id: string, overrides: Partial<StoreProduct> = {}): StoreProduct => ({
   id,
@@ -74,9 +74,9 @@ beforeEach(() => {
 function renderProducts(path = '/main/products', answers: FakeAnswers = {}) {
   const fake = fakeBridge({
     'session/status': () => SIGNED_IN,
-    'stores/list': () => STORES,
-    'stores/syncStatus': ({ storeShop }) => status(storeShop),
-    'products/list': ({ storeShop }) => ({
+    adminAllStores: () => STORES,
+    adminProductSyncStatus: ({ storeShop }) => status(storeShop),
+    adminStoreProducts: ({ storeShop }) => ({
       products: storeShop === NORTHWIND ? NORTHWIND_PRODUCTS : [],
       nextCursor: null,
     }),
@@ -89,7 +89,7 @@ function renderProducts(path = '/main/products', answers: FakeAnswers = {}) {
 const selector = () => screen.getByRole('combobox', { name: 'Store' })
 const titles = () => dataRows().map((row) => cellTexts(row)[0])
 const productQueries = (fake: ReturnType<typeof renderProducts>) =>
-  fake.callsTo('products/list').map((call) => call.args)
+  fake.callsTo('adminStoreProducts').map((call) => call.args)
 
 describe('Products', () => {
   it('asks for a store first, offering every store with its type', async () => {
@@ -97,7 +97,7 @@ describe('Products', () => {
 
     expect(await screen.findByRole('heading', { name: 'Products' })).toBeInTheDocument()
     expect(await screen.findByText('Choose a store to see its products.')).toBeInTheDocument()
-    expect(app.callsTo('products/list')).toHaveLength(0)
+    expect(app.callsTo('adminStoreProducts')).toHaveLength(0)
 
     await userEvent.click(selector())
     expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual([
@@ -117,7 +117,7 @@ describe('Products', () => {
     expect(await screen.findByRole('table', { name: 'Products' })).toBeInTheDocument()
     expect(app.location().search).toBe(`?store=${NORTHWIND}`)
     expect(productQueries(app)).toEqual([{ storeShop: NORTHWIND, limit: 50 }])
-    expect(app.callsTo('stores/syncStatus').map((call) => call.args)).toEqual([
+    expect(app.callsTo('adminProductSyncStatus').map((call) => call.args)).toEqual([
       { storeShop: NORTHWIND },
     ])
     expect(
@@ -142,7 +142,7 @@ describe('Products', () => {
 
   it('shows an UNLISTED product, and a status Shopify adds later as its words', async () => {
     renderProducts(`/main/products?store=${NORTHWIND}`, {
-      'products/list': () => ({
+      adminStoreProducts: () => ({
         products: [
           product('1', { title: 'Hidden Tote', status: 'UNLISTED' }),
           product('2', { title: 'Next Season Coat', status: 'PRE_ORDER' }),
@@ -171,12 +171,12 @@ describe('Products', () => {
 
     expect(await screen.findByText('Choose a store to see its products.')).toBeInTheDocument()
     expect(selector()).toHaveValue('')
-    expect(app.callsTo('products/list')).toHaveLength(0)
+    expect(app.callsTo('adminStoreProducts')).toHaveLength(0)
   })
 
   it('says so when the store has no products and was never synced', async () => {
     renderProducts(`/main/products?store=${LUMEN}`, {
-      'stores/syncStatus': ({ storeShop }) => status(storeShop, { syncedAt: null }),
+      adminProductSyncStatus: ({ storeShop }) => status(storeShop, { syncedAt: null }),
     })
 
     expect(await screen.findByText('No products synced for this store yet.')).toBeInTheDocument()
@@ -188,7 +188,7 @@ describe('Products', () => {
     const first = deferred<ProductPage>()
     let attempt = 0
     const app = renderProducts(`/main/products?store=${NORTHWIND}`, {
-      'products/list': () =>
+      adminStoreProducts: () =>
         ++attempt === 1 ? first.promise : { products: NORTHWIND_PRODUCTS, nextCursor: null },
     })
 
@@ -208,7 +208,7 @@ describe('Products', () => {
   it('reads the next page on "Load more", one request at a time', async () => {
     const second = deferred<ProductPage>()
     const app = renderProducts(`/main/products?store=${NORTHWIND}`, {
-      'products/list': ({ cursor }) =>
+      adminStoreProducts: ({ cursor }) =>
         cursor === undefined
           ? { products: numbered(0, 50), nextCursor: 'after-50' }
           : second.promise,
@@ -239,7 +239,7 @@ describe('Products', () => {
   it('reads the next page once when the scroll reaches the end, however often it scrolls', async () => {
     const pages = new Map<string, ReturnType<typeof deferred<ProductPage>>>()
     const app = renderProducts(`/main/products?store=${NORTHWIND}`, {
-      'products/list': ({ cursor }) => {
+      adminStoreProducts: ({ cursor }) => {
         if (cursor === undefined) return { products: numbered(0, 50), nextCursor: 'after-50' }
         const page = deferred<ProductPage>()
         pages.set(cursor, page)
@@ -286,7 +286,7 @@ describe('Products', () => {
   it('says why the next page failed, and reads it again on Retry', async () => {
     let failed = false
     renderProducts(`/main/products?store=${NORTHWIND}`, {
-      'products/list': ({ cursor }) => {
+      adminStoreProducts: ({ cursor }) => {
         if (cursor === undefined) return { products: numbered(0, 50), nextCursor: 'after-50' }
         if (!failed) {
           failed = true
@@ -309,7 +309,7 @@ describe('Products', () => {
   it('ignores an answer for a store chosen before', async () => {
     const answers = new Map<string, ReturnType<typeof deferred<ProductPage>>>()
     const app = renderProducts(`/main/products?store=${NORTHWIND}`, {
-      'products/list': ({ storeShop }: ProductQuery) => {
+      adminStoreProducts: ({ storeShop }: ProductQuery) => {
         const answer = deferred<ProductPage>()
         answers.set(storeShop, answer)
         return answer.promise
@@ -341,11 +341,11 @@ describe('Products', () => {
     let synced = false
     let fetched = 0
     const app = renderProducts(`/main/products?store=${NORTHWIND}`, {
-      'stores/syncProducts': () => sync.promise,
-      'stores/syncStatus': ({ storeShop }) =>
+      adminUpdateProducts: () => sync.promise,
+      adminProductSyncStatus: ({ storeShop }) =>
         synced
           ? status(storeShop, { syncedAt: '2025-06-01T08:00:00.000Z' })
-          : app.callsTo('stores/syncProducts').length === 0
+          : app.callsTo('adminUpdateProducts').length === 0
             ? status(storeShop, { syncedAt: null })
             : status(storeShop, {
                 state: 'RUNNING',
@@ -353,7 +353,7 @@ describe('Products', () => {
                 total: 10_000,
                 syncedAt: null,
               }),
-      'products/list': () => ({
+      adminStoreProducts: () => ({
         products: synced ? [...NORTHWIND_PRODUCTS, product('4', { title: 'Wool Beanie' })] : [],
         nextCursor: null,
       }),
@@ -365,7 +365,7 @@ describe('Products', () => {
 
     await user.click(screen.getByRole('button', { name: 'Sync products' }))
 
-    expect(app.callsTo('stores/syncProducts').map((call) => call.args)).toEqual([
+    expect(app.callsTo('adminUpdateProducts').map((call) => call.args)).toEqual([
       { storeShop: NORTHWIND },
     ])
     expect(screen.getByRole('button', { name: 'Sync products' })).toBeDisabled()
@@ -410,8 +410,8 @@ describe('Products', () => {
     ]
     let listed = 0
     const app = renderProducts(`/main/products?store=${NORTHWIND}`, {
-      'stores/syncStatus': () => statuses.shift() ?? status(NORTHWIND),
-      'products/list': () => ({
+      adminProductSyncStatus: () => statuses.shift() ?? status(NORTHWIND),
+      adminStoreProducts: () => ({
         products: ++listed === 1 ? [] : NORTHWIND_PRODUCTS,
         nextCursor: null,
       }),
@@ -433,13 +433,13 @@ describe('Products', () => {
     expect(await screen.findByText(`Synced ${formatDateTime(SYNCED_AT)}`)).toBeInTheDocument()
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument()
     // Followed, not started again: no second sync, and no toast for a sync this window did not run.
-    expect(app.callsTo('stores/syncProducts')).toHaveLength(0)
+    expect(app.callsTo('adminUpdateProducts')).toHaveLength(0)
     expect(screen.queryByRole('alert')).not.toBeInTheDocument()
   })
 
   it('shows why the last sync failed', async () => {
     renderProducts(`/main/products?store=${NORTHWIND}`, {
-      'stores/syncStatus': ({ storeShop }) =>
+      adminProductSyncStatus: ({ storeShop }) =>
         status(storeShop, { state: 'FAILED', message: 'Shopify answered 401 for this shop' }),
     })
 

@@ -15,7 +15,7 @@ const IRONPEAK = 'ironpeak-outdoor.myshopify.com'
 const OVER_100 =
   "The unique commission rate plus the brand's tandem commission rate (10) must not exceed 100"
 
-const STORES: ChannelResult<'stores/list'> = [
+const STORES: ChannelResult<'adminAllStores'> = [
   { shop: NORTHWIND, shopType: 'BRAND' },
   { shop: LUMEN, shopType: 'BRAND' },
   { shop: IRONPEAK, shopType: 'BRAND' },
@@ -28,16 +28,16 @@ function creatorPage(answers: FakeAnswers = {}, rates = [rate(LUMEN, 20)]) {
   const server = { rates }
   const fake = fakeBridge({
     'session/status': () => SIGNED_IN,
-    'stores/list': () => STORES,
-    'commissions/listUnique': () => ({ uniqueCommissionRates: [...server.rates] }),
-    'commissions/createUnique': ({ uniqueCommissionRate }) => {
+    adminAllStores: () => STORES,
+    adminGetUniqueCommissionRates: () => ({ uniqueCommissionRates: [...server.rates] }),
+    adminCreateUniqueCommissionRate: ({ uniqueCommissionRate }) => {
       server.rates = [
         ...server.rates.filter((r) => r.brandStoreShop !== uniqueCommissionRate.brandStoreShop),
         uniqueCommissionRate,
       ]
       return { uniqueCommissionRate }
     },
-    'commissions/deleteUnique': ({ brandShop }) => {
+    adminDeleteUniqueCommissionRate: ({ brandShop }) => {
       const deleted = server.rates.find((r) => r.brandStoreShop === brandShop)
       if (!deleted)
         throw new BridgeError({ message: 'Failed to delete commission rate: Not found' })
@@ -90,29 +90,29 @@ describe('Creator view: unique commission rates', () => {
     ])
     expect(screen.getByRole('button', { name: 'Delete lumen botanicals rate' })).toBeEnabled()
     // No brand: this creator's rates with any brand.
-    expect(fake.callsTo('commissions/listUnique')).toEqual([
-      { channel: 'commissions/listUnique', args: { creatorShop: CREATOR } },
+    expect(fake.callsTo('adminGetUniqueCommissionRates')).toEqual([
+      { channel: 'adminGetUniqueCommissionRates', args: { creatorShop: CREATOR } },
     ])
   })
 
   it('treats any type but BRAND as a creator', async () => {
     const fake = fakeBridge({
       'session/status': () => SIGNED_IN,
-      'stores/list': () => STORES,
-      'commissions/listUnique': () => ({ uniqueCommissionRates: [] }),
+      adminAllStores: () => STORES,
+      adminGetUniqueCommissionRates: () => ({ uniqueCommissionRates: [] }),
     })
     renderApp(fake.bridge, `/main/stores/${CREATOR}`)
 
     expect(await screen.findByText('No unique commission rates yet.')).toBeInTheDocument()
     expect(screen.getByText('Creator')).toBeInTheDocument()
-    expect(fake.callsTo('commissions/getDefault')).toEqual([])
-    expect(fake.callsTo('stores/paymentAccount')).toEqual([])
+    expect(fake.callsTo('adminGetDefaultShopCommissionRate')).toEqual([])
+    expect(fake.callsTo('adminStorePaymentAccount')).toEqual([])
     expect(screen.queryByRole('heading', { name: 'Payouts' })).not.toBeInTheDocument()
   })
 
   it('shows "Loading..." and then says when there are no rates', async () => {
-    const answer = deferred<ChannelResult<'commissions/listUnique'>>()
-    creatorPage({ 'commissions/listUnique': () => answer.promise })
+    const answer = deferred<ChannelResult<'adminGetUniqueCommissionRates'>>()
+    creatorPage({ adminGetUniqueCommissionRates: () => answer.promise })
 
     expect(await screen.findByText('Loading...')).toBeInTheDocument()
     answer.resolve({ uniqueCommissionRates: [] })
@@ -124,7 +124,7 @@ describe('Creator view: unique commission rates', () => {
   it('shows a load failure with Retry, which loads again', async () => {
     let calls = 0
     creatorPage({
-      'commissions/listUnique': () => {
+      adminGetUniqueCommissionRates: () => {
         calls += 1
         if (calls === 1) {
           throw new BridgeError({ message: 'Failed to fetch commission rates: Request timed out.' })
@@ -201,9 +201,9 @@ describe('Creator view: unique commission rates', () => {
 
     expect(await screen.findByText('Commission rate created successfully.')).toBeInTheDocument()
     expect(screen.getByText('Success')).toBeInTheDocument()
-    expect(fake.callsTo('commissions/createUnique')).toEqual([
+    expect(fake.callsTo('adminCreateUniqueCommissionRate')).toEqual([
       {
-        channel: 'commissions/createUnique',
+        channel: 'adminCreateUniqueCommissionRate',
         args: {
           uniqueCommissionRate: {
             brandStoreShop: NORTHWIND,
@@ -219,7 +219,7 @@ describe('Creator view: unique commission rates', () => {
         `northwind apparel${NORTHWIND}12.5%Delete`,
       ]),
     )
-    expect(fake.callsTo('commissions/listUnique')).toHaveLength(2)
+    expect(fake.callsTo('adminGetUniqueCommissionRates')).toHaveLength(2)
     // Ready for the next one.
     expect(createForm().getByRole('combobox', { name: 'Brand' })).toHaveValue('')
     expect(createForm().getByLabelText('Commission rate')).toHaveValue('')
@@ -227,8 +227,8 @@ describe('Creator view: unique commission rates', () => {
   })
 
   it('holds Save while the rate is being created', async () => {
-    const answer = deferred<ChannelResult<'commissions/createUnique'>>()
-    creatorPage({ 'commissions/createUnique': () => answer.promise })
+    const answer = deferred<ChannelResult<'adminCreateUniqueCommissionRate'>>()
+    creatorPage({ adminCreateUniqueCommissionRate: () => answer.promise })
     await screen.findByRole('table')
 
     await chooseBrand('northwind apparel')
@@ -243,7 +243,7 @@ describe('Creator view: unique commission rates', () => {
 
   it("says the rate failed to create, with the server's sentence, when it refuses", async () => {
     const { fake } = creatorPage({
-      'commissions/createUnique': () => {
+      adminCreateUniqueCommissionRate: () => {
         throw serverRefusal('create commission rate', OVER_100)
       },
     })
@@ -260,7 +260,7 @@ describe('Creator view: unique commission rates', () => {
     expect(createForm().getByLabelText('Commission rate')).toHaveValue('95')
     expect(saveButton()).toBeEnabled()
     expect(rows()).toEqual([`lumen botanicals${LUMEN}20%Delete`])
-    expect(fake.callsTo('commissions/listUnique')).toHaveLength(1)
+    expect(fake.callsTo('adminGetUniqueCommissionRates')).toHaveLength(1)
   })
 
   it('deletes a rate after confirmation and refreshes the list', async () => {
@@ -271,13 +271,16 @@ describe('Creator view: unique commission rates', () => {
     await user.click(screen.getByRole('button', { name: 'Delete lumen botanicals rate' }))
     const dialog = screen.getByRole('dialog', { name: 'Delete commission rate' })
     expect(dialog).toHaveTextContent('Delete the 20% rate of lumen botanicals?')
-    expect(fake.callsTo('commissions/deleteUnique')).toEqual([])
+    expect(fake.callsTo('adminDeleteUniqueCommissionRate')).toEqual([])
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }))
 
     expect(await screen.findByText('Commission rate deleted successfully.')).toBeInTheDocument()
     expect(screen.getByText('Success')).toBeInTheDocument()
-    expect(fake.callsTo('commissions/deleteUnique')).toEqual([
-      { channel: 'commissions/deleteUnique', args: { brandShop: LUMEN, creatorShop: CREATOR } },
+    expect(fake.callsTo('adminDeleteUniqueCommissionRate')).toEqual([
+      {
+        channel: 'adminDeleteUniqueCommissionRate',
+        args: { brandShop: LUMEN, creatorShop: CREATOR },
+      },
     ])
     await waitFor(() => expect(rows()).toEqual([`northwind apparel${NORTHWIND}12.5%Delete`]))
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
@@ -292,13 +295,13 @@ describe('Creator view: unique commission rates', () => {
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }))
 
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
-    expect(fake.callsTo('commissions/deleteUnique')).toEqual([])
+    expect(fake.callsTo('adminDeleteUniqueCommissionRate')).toEqual([])
     expect(rows()).toEqual([`lumen botanicals${LUMEN}20%Delete`])
   })
 
   it('holds the Delete button while its rate is being deleted', async () => {
-    const answer = deferred<ChannelResult<'commissions/deleteUnique'>>()
-    creatorPage({ 'commissions/deleteUnique': () => answer.promise }, [
+    const answer = deferred<ChannelResult<'adminDeleteUniqueCommissionRate'>>()
+    creatorPage({ adminDeleteUniqueCommissionRate: () => answer.promise }, [
       rate(LUMEN, 20),
       rate(NORTHWIND, 12.5),
     ])
@@ -320,7 +323,7 @@ describe('Creator view: unique commission rates', () => {
   it('says the rate failed to delete, with the reason, and keeps the row', async () => {
     const reason = 'The server could not be reached.'
     const { fake } = creatorPage({
-      'commissions/deleteUnique': () => {
+      adminDeleteUniqueCommissionRate: () => {
         throw serverRefusal('delete commission rate', reason)
       },
     })
@@ -335,6 +338,6 @@ describe('Creator view: unique commission rates', () => {
     expect(screen.getByText(reason)).toBeInTheDocument()
     expect(rows()).toEqual([`lumen botanicals${LUMEN}20%Delete`])
     expect(screen.getByRole('button', { name: 'Delete lumen botanicals rate' })).toBeEnabled()
-    expect(fake.callsTo('commissions/listUnique')).toHaveLength(1)
+    expect(fake.callsTo('adminGetUniqueCommissionRates')).toHaveLength(1)
   })
 })

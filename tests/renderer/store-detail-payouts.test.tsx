@@ -25,8 +25,11 @@ const NO_ACCOUNT = account({ accountId: null, email: null, transfersActive: null
 const brandPage = (answers: FakeAnswers = {}, current: StorePaymentAccount = account()) => {
   const fake = fakeBridge({
     'session/status': () => SIGNED_IN,
-    'commissions/getDefault': () => ({ tandemCommissionRate: 10, creatorCommissionRate: 15 }),
-    'stores/paymentAccount': () => current,
+    adminGetDefaultShopCommissionRate: () => ({
+      tandemCommissionRate: 10,
+      creatorCommissionRate: 15,
+    }),
+    adminStorePaymentAccount: () => current,
     ...answers,
   })
   return { fake, app: renderApp(fake.bridge, `/main/stores/${BRAND}?type=BRAND`) }
@@ -49,7 +52,7 @@ const expectBadge = (text: string, color: 'green' | 'red') =>
 describe('Brand view: payouts', () => {
   it('shows "Loading..." and then the account, its email and that transfers are active', async () => {
     const answer = deferred<StorePaymentAccount>()
-    const { fake } = brandPage({ 'stores/paymentAccount': () => answer.promise })
+    const { fake } = brandPage({ adminStorePaymentAccount: () => answer.promise })
 
     const heading = await screen.findByRole('heading', { name: 'Payouts' })
     expect(within(heading.closest('section')!).getByText('Loading...')).toBeInTheDocument()
@@ -62,8 +65,8 @@ describe('Brand view: payouts', () => {
     expectBadge('Transfers active', 'green')
     expect(card().queryByText(/will fail/)).not.toBeInTheDocument()
     expect(card().queryByText('Loading...')).not.toBeInTheDocument()
-    expect(fake.callsTo('stores/paymentAccount')).toEqual([
-      { channel: 'stores/paymentAccount', args: { shop: BRAND } },
+    expect(fake.callsTo('adminStorePaymentAccount')).toEqual([
+      { channel: 'adminStorePaymentAccount', args: { shop: BRAND } },
     ])
   })
 
@@ -126,7 +129,7 @@ describe('Brand view: payouts', () => {
 
   it('sets an account: sends the id trimmed, once, and shows what the server answered', async () => {
     const answer = deferred<StorePaymentAccount>()
-    const { fake } = brandPage({ 'stores/setPaymentAccount': () => answer.promise }, NO_ACCOUNT)
+    const { fake } = brandPage({ adminSetStorePaymentAccount: () => answer.promise }, NO_ACCOUNT)
     await loaded()
     const user = userEvent.setup()
 
@@ -138,9 +141,9 @@ describe('Brand view: payouts', () => {
     // Neither a second click nor Enter in the field sends it again while it is in flight.
     await user.click(saveButton())
     await user.type(idInput(), '{Enter}')
-    expect(fake.callsTo('stores/setPaymentAccount')).toEqual([
+    expect(fake.callsTo('adminSetStorePaymentAccount')).toEqual([
       {
-        channel: 'stores/setPaymentAccount',
+        channel: 'adminSetStorePaymentAccount',
         args: { shop: BRAND, accountId: 'acct_1NewPay' },
       },
     ])
@@ -153,7 +156,7 @@ describe('Brand view: payouts', () => {
     expect(field('Transfers')).toHaveTextContent('Transfers active')
     expect(card().queryByText('No payout account set')).not.toBeInTheDocument()
     expect(idInput()).toHaveValue('')
-    expect(fake.callsTo('stores/paymentAccount')).toHaveLength(1)
+    expect(fake.callsTo('adminStorePaymentAccount')).toHaveLength(1)
   })
 
   it.each([
@@ -170,7 +173,7 @@ describe('Brand view: payouts', () => {
 
     expect(idInput()).toBeInvalid()
     expect(idInput()).toHaveAccessibleDescription(message)
-    expect(fake.callsTo('stores/setPaymentAccount')).toEqual([])
+    expect(fake.callsTo('adminSetStorePaymentAccount')).toEqual([])
     expect(field('Account')).toHaveTextContent('acct_1NorthwindPay')
 
     // The rule is about what was typed; typing again clears it.
@@ -181,7 +184,7 @@ describe('Brand view: payouts', () => {
 
   it("says the account failed to set, with the server's reason, and keeps what was typed", async () => {
     brandPage({
-      'stores/setPaymentAccount': () => {
+      adminSetStorePaymentAccount: () => {
         throw serverRefusal('set payout account', NOT_FOUND)
       },
     })
@@ -206,7 +209,7 @@ describe('Brand view: payouts', () => {
   it('shows the whole message when a failure has no separate reason', async () => {
     const message = 'Tandem Admin could not reach its host process.'
     brandPage({
-      'stores/setPaymentAccount': () => {
+      adminSetStorePaymentAccount: () => {
         throw new BridgeError({ message })
       },
     })
@@ -224,7 +227,7 @@ describe('Brand view: payouts', () => {
     const failure = 'Failed to fetch payout account: Stripe could not be reached.'
     let calls = 0
     const { fake } = brandPage({
-      'stores/paymentAccount': () => {
+      adminStorePaymentAccount: () => {
         calls += 1
         if (calls === 1) throw new BridgeError({ message: failure })
         return account()
@@ -241,6 +244,6 @@ describe('Brand view: payouts', () => {
     await loaded()
     expect(field('Account')).toHaveTextContent('acct_1NorthwindPay')
     expect(screen.queryByText(failure)).not.toBeInTheDocument()
-    expect(fake.callsTo('stores/paymentAccount')).toHaveLength(2)
+    expect(fake.callsTo('adminStorePaymentAccount')).toHaveLength(2)
   })
 })

@@ -11,14 +11,17 @@ const BRAND = 'northwind-apparel.myshopify.com'
 const BRAND_PAGE = `/main/stores/${BRAND}?type=BRAND`
 const SUM_RULE = 'Tandem and creator commission rates together must not exceed 100'
 
-type Defaults = ChannelResult<'commissions/getDefault'>
+type Defaults = ChannelResult<'adminGetDefaultShopCommissionRate'>
 
 const brandPage = (answers: FakeAnswers = {}) => {
   const fake = fakeBridge({
     'session/status': () => SIGNED_IN,
-    'commissions/getDefault': () => ({ tandemCommissionRate: 10, creatorCommissionRate: 15 }),
+    adminGetDefaultShopCommissionRate: () => ({
+      tandemCommissionRate: 10,
+      creatorCommissionRate: 15,
+    }),
     // The payout card beside the rates (store-detail-payouts.test.tsx) has its own answer.
-    'stores/paymentAccount': ({ shop }) => ({
+    adminStorePaymentAccount: ({ shop }) => ({
       shop,
       accountId: null,
       email: null,
@@ -55,7 +58,7 @@ describe('Store page', () => {
   })
 
   it('goes back to /main/stores with the link', async () => {
-    const { app } = brandPage({ 'stores/list': () => [] })
+    const { app } = brandPage({ adminAllStores: () => [] })
 
     await userEvent.click(await screen.findByRole('link', { name: 'Back to stores' }))
 
@@ -75,7 +78,7 @@ describe('Store page', () => {
 describe('Brand view: default commission', () => {
   it('shows "Loading..." and then the rates the server has', async () => {
     const answer = deferred<Defaults>()
-    const { fake } = brandPage({ 'commissions/getDefault': () => answer.promise })
+    const { fake } = brandPage({ adminGetDefaultShopCommissionRate: () => answer.promise })
 
     expect(await screen.findByText('Loading...')).toBeInTheDocument()
     answer.resolve({ tandemCommissionRate: 10, creatorCommissionRate: 15 })
@@ -86,14 +89,17 @@ describe('Brand view: default commission', () => {
     expect(tandemInput().parentElement).toHaveTextContent('%')
     expect(saveButton()).toBeEnabled()
     expect(screen.queryByText('Loading...')).not.toBeInTheDocument()
-    expect(fake.callsTo('commissions/getDefault')).toEqual([
-      { channel: 'commissions/getDefault', args: { shop: BRAND } },
+    expect(fake.callsTo('adminGetDefaultShopCommissionRate')).toEqual([
+      { channel: 'adminGetDefaultShopCommissionRate', args: { shop: BRAND } },
     ])
   })
 
   it('starts empty, with Save disabled, for a brand without a default', async () => {
     brandPage({
-      'commissions/getDefault': () => ({ tandemCommissionRate: null, creatorCommissionRate: null }),
+      adminGetDefaultShopCommissionRate: () => ({
+        tandemCommissionRate: null,
+        creatorCommissionRate: null,
+      }),
     })
 
     expect(await screen.findByLabelText('Tandem commission rate')).toHaveValue('')
@@ -123,7 +129,10 @@ describe('Brand view: default commission', () => {
     ['creator', '12.345', 'Must have at most two decimals'],
   ])('says so and disables Save for a %s rate of %s', async (which, typed, message) => {
     brandPage({
-      'commissions/getDefault': () => ({ tandemCommissionRate: 0, creatorCommissionRate: 0 }),
+      adminGetDefaultShopCommissionRate: () => ({
+        tandemCommissionRate: 0,
+        creatorCommissionRate: 0,
+      }),
     })
     await screen.findByLabelText('Tandem commission rate')
     const input = which === 'tandem' ? tandemInput() : creatorInput()
@@ -152,17 +161,17 @@ describe('Brand view: default commission', () => {
   })
 
   it('sends the rates as numbers, holds Save while in flight, and shows what was saved', async () => {
-    const answer = deferred<ChannelResult<'commissions/setDefault'>>()
-    const { fake } = brandPage({ 'commissions/setDefault': () => answer.promise })
+    const answer = deferred<ChannelResult<'adminSetDefaultCommissionRate'>>()
+    const { fake } = brandPage({ adminSetDefaultCommissionRate: () => answer.promise })
     await screen.findByLabelText('Tandem commission rate')
 
     await retype(tandemInput(), '12.5')
     const user = await retype(creatorInput(), '20')
     await user.click(saveButton())
 
-    expect(fake.callsTo('commissions/setDefault')).toEqual([
+    expect(fake.callsTo('adminSetDefaultCommissionRate')).toEqual([
       {
-        channel: 'commissions/setDefault',
+        channel: 'adminSetDefaultCommissionRate',
         args: {
           defaultCommission: {
             brandStoreShop: BRAND,
@@ -196,7 +205,7 @@ describe('Brand view: default commission', () => {
     const reason =
       "The tandem commission rate plus the brand's highest unique commission rate (20) must not exceed 100"
     brandPage({
-      'commissions/setDefault': () => {
+      adminSetDefaultCommissionRate: () => {
         throw serverRefusal('set default commission rates', reason)
       },
     })
@@ -221,7 +230,7 @@ describe('Brand view: default commission', () => {
   it('shows the whole message when a failure has no separate reason', async () => {
     const message = 'Tandem Admin could not reach its host process.'
     brandPage({
-      'commissions/setDefault': () => {
+      adminSetDefaultCommissionRate: () => {
         throw new BridgeError({ message })
       },
     })
@@ -234,7 +243,7 @@ describe('Brand view: default commission', () => {
   it('shows a load failure with Retry, which loads again', async () => {
     let calls = 0
     const { fake } = brandPage({
-      'commissions/getDefault': () => {
+      adminGetDefaultShopCommissionRate: () => {
         calls += 1
         if (calls === 1) {
           throw new BridgeError({
@@ -256,6 +265,6 @@ describe('Brand view: default commission', () => {
 
     expect(await screen.findByLabelText('Tandem commission rate')).toHaveValue('8')
     expect(creatorInput()).toHaveValue('12')
-    expect(fake.callsTo('commissions/getDefault')).toHaveLength(2)
+    expect(fake.callsTo('adminGetDefaultShopCommissionRate')).toHaveLength(2)
   })
 })

@@ -23,7 +23,7 @@ const STORES: Store[] = [
   { shop: 'urban-trail-edits.myshopify.com', shopType: 'CREATOR' },
 ]
 
-type SyncResult = ChannelResult<'stores/syncProducts'>
+type SyncResult = ChannelResult<'adminUpdateProducts'>
 const synced = (storeShop: string, productCount: number): SyncResult => ({
   storeShop,
   productCount,
@@ -74,7 +74,7 @@ const routesWithStorePage: RouteObject[] = routes.map((route) =>
 function renderStores(answers: FakeAnswers = {}) {
   const fake = fakeBridge({
     'session/status': () => SIGNED_IN,
-    'stores/list': () => STORES,
+    adminAllStores: () => STORES,
     ...answers,
   })
   const { router, location } = renderApp(fake.bridge, '/main/stores', routesWithStorePage)
@@ -86,7 +86,7 @@ const selector = () => screen.getByPlaceholderText('Select store...')
 describe('Stores list', () => {
   it('shows "Loading..." until the stores arrive', async () => {
     const list = deferred<Store[]>()
-    renderStores({ 'stores/list': () => list.promise })
+    renderStores({ adminAllStores: () => list.promise })
 
     expect(await screen.findByText('Loading...')).toBeInTheDocument()
     expect(screen.queryByRole('table')).not.toBeInTheDocument()
@@ -133,7 +133,7 @@ describe('Stores list', () => {
   })
 
   it('says so when a tab has no stores', async () => {
-    renderStores({ 'stores/list': () => STORES.filter((store) => store.shopType === 'BRAND') })
+    renderStores({ adminAllStores: () => STORES.filter((store) => store.shopType === 'BRAND') })
     await screen.findByRole('table')
 
     await userEvent.click(screen.getByRole('tab', { name: 'Creators' }))
@@ -143,7 +143,7 @@ describe('Stores list', () => {
   })
 
   it('says so when there are no brand stores', async () => {
-    renderStores({ 'stores/list': () => [] })
+    renderStores({ adminAllStores: () => [] })
 
     expect(await screen.findByText('No brand stores yet.')).toBeInTheDocument()
   })
@@ -220,14 +220,14 @@ describe('Stores list', () => {
 
   it('syncs one store: "Syncing..." and disabled on that row only, then the toast', async () => {
     const lumen = deferred<SyncResult>()
-    const app = renderStores({ 'stores/syncProducts': () => lumen.promise })
+    const app = renderStores({ adminUpdateProducts: () => lumen.promise })
     await screen.findByRole('table')
     const user = userEvent.setup()
 
     await user.click(within(rowOf('lumen botanicals')).getByRole('button', { name: 'Sync' }))
 
     expect(app.location().pathname).toBe('/main/stores')
-    expect(app.callsTo('stores/syncProducts').map((call) => call.args)).toEqual([
+    expect(app.callsTo('adminUpdateProducts').map((call) => call.args)).toEqual([
       { storeShop: 'lumen-botanicals.myshopify.com' },
     ])
     expect(
@@ -249,8 +249,8 @@ describe('Stores list', () => {
     const sync = deferred<SyncResult>()
     let fetched = 0
     renderStores({
-      'stores/syncProducts': () => sync.promise,
-      'stores/syncStatus': ({ storeShop }) => ({
+      adminUpdateProducts: () => sync.promise,
+      adminProductSyncStatus: ({ storeShop }) => ({
         storeShop,
         state: 'RUNNING',
         fetched: (fetched += 600),
@@ -285,7 +285,7 @@ describe('Stores list', () => {
   it('runs several syncs at once, each ending on its own', async () => {
     const pending = new Map<string, ReturnType<typeof deferred<SyncResult>>>()
     renderStores({
-      'stores/syncProducts': ({ storeShop }) => {
+      adminUpdateProducts: ({ storeShop }) => {
         const answer = deferred<SyncResult>()
         pending.set(storeShop, answer)
         return answer.promise
@@ -319,7 +319,7 @@ describe('Stores list', () => {
   it('shows the destructive toast "Failed to sync products: {message}" when a sync fails', async () => {
     const reason = 'Store not found: lumen-botanicals.myshopify.com'
     renderStores({
-      'stores/syncProducts': () => {
+      adminUpdateProducts: () => {
         throw serverRefusal('sync products', reason)
       },
     })
@@ -337,7 +337,7 @@ describe('Stores list', () => {
   it('shows why the list failed to load and reads it again on Retry', async () => {
     let attempts = 0
     const fake = renderStores({
-      'stores/list': () => {
+      adminAllStores: () => {
         attempts += 1
         if (attempts === 1) {
           throw serverRefusal('fetch stores', 'the server did not answer')
@@ -356,7 +356,7 @@ describe('Stores list', () => {
 
     await screen.findByRole('table')
     expect(dataRows()).toHaveLength(3)
-    expect(fake.callsTo('stores/list')).toHaveLength(2)
+    expect(fake.callsTo('adminAllStores')).toHaveLength(2)
     expect(screen.queryByText(/Failed to fetch stores/)).not.toBeInTheDocument()
   })
 
@@ -379,7 +379,7 @@ describe('Stores list', () => {
 
   it('still shows a sync that runs while the person visits a store page, and its toast', async () => {
     const northwind = deferred<SyncResult>()
-    renderStores({ 'stores/syncProducts': () => northwind.promise })
+    renderStores({ adminUpdateProducts: () => northwind.promise })
     await screen.findByRole('table')
     const user = userEvent.setup()
 
@@ -402,7 +402,7 @@ describe('Stores list at scale', () => {
   }))
 
   it('renders only the rows in view, and the table still counts them all', async () => {
-    renderStores({ 'stores/list': () => MANY })
+    renderStores({ adminAllStores: () => MANY })
     const table = await screen.findByRole('table')
 
     expect(table).toHaveAttribute('aria-rowcount', '5001')
@@ -414,7 +414,7 @@ describe('Stores list at scale', () => {
   })
 
   it('offers at most 50 stores in the selector, and narrows from all of them', async () => {
-    renderStores({ 'stores/list': () => MANY })
+    renderStores({ adminAllStores: () => MANY })
     await screen.findByRole('table')
     const user = userEvent.setup()
 

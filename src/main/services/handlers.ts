@@ -1,5 +1,11 @@
-import type { AppConfig } from '@shared/contract'
-import type { AppConfigView, HandlerMap } from '@shared/ipc'
+import { callInput, type AppConfig } from '@shared/contract'
+import {
+  forwardedChannels,
+  type AppConfigView,
+  type ForwardedCall,
+  type HandlerMap,
+  type MainHandlers,
+} from '@shared/ipc'
 import type { ApiClient } from './api/api-client'
 import type { DesktopService } from './desktop/desktop-service'
 import { UserFacingError } from './errors'
@@ -31,7 +37,7 @@ export function buildHandlers({ session, settings, api, desktop }: Services): Ha
     return config.clientSecret
   }
 
-  return {
+  const own: MainHandlers = {
     'session/status': async () => session.view(),
     'session/signIn': ({ email, password }) => session.signIn(email, password),
     'session/signOut': () => session.signOut(),
@@ -39,34 +45,15 @@ export function buildHandlers({ session, settings, api, desktop }: Services): Ha
     'settings/get': async () => settings.view(),
     'settings/update': async ({ theme }) => settings.setTheme(theme),
 
-    'stores/list': () => api.call('adminAllStores'),
-    'stores/syncProducts': (body) => api.call('adminUpdateProducts', { body }),
-    'stores/syncStatus': (query) => api.call('adminProductSyncStatus', { query }),
-    'stores/paymentAccount': (query) => api.call('adminStorePaymentAccount', { query }),
-    'stores/setPaymentAccount': (body) => api.call('adminSetStorePaymentAccount', { body }),
-
-    'commissions/getDefault': ({ shop }) =>
-      api.call('adminGetDefaultShopCommissionRate', { query: { shop } }),
-    'commissions/setDefault': (body) => api.call('adminSetDefaultCommissionRate', { body }),
-    'commissions/listUnique': (query) => api.call('adminGetUniqueCommissionRates', { query }),
-    'commissions/createUnique': (body) => api.call('adminCreateUniqueCommissionRate', { body }),
-    'commissions/deleteUnique': (query) => api.call('adminDeleteUniqueCommissionRate', { query }),
-
-    'configs/list': async () => (await api.call('getAllAppConfig')).appConfigs.map(toView),
-    'configs/create': async (body) =>
+    getAllAppConfig: async () => (await api.call('getAllAppConfig')).appConfigs.map(toView),
+    createAppConfig: async (body) =>
       toView((await api.call('createAppConfig', { body })).appConfig),
-    'configs/delete': async ({ shop }) =>
-      toView((await api.call('deleteAppConfig', { params: { shop } })).appConfig),
+    deleteAppConfig: async (params) =>
+      toView((await api.call('deleteAppConfig', { params })).appConfig),
     'configs/revealSecret': ({ shop }) => findSecret(shop),
     'configs/copySecret': async ({ shop }) => desktop.copyText(await findSecret(shop)),
-    'configs/appUrls': () => api.call('getAppUrls'),
-    'configs/connection': (query) => api.call('adminShopConnection', { query }),
-    'configs/testConnection': (body) => api.call('adminTestShopConnection', { body }),
 
-    'transfer/preview': (query) => api.call('adminPreviewOrderTransfer', { query }),
-    'transfer/process': (body) => api.call('adminCreateOrderTransfer', { body }),
-    'transfer/acceptPriceException': (body) => api.call('adminAcceptPriceException', { body }),
-    'receipt/fetch': async (query) => {
+    adminPreviewOrderTransferReceiptPdf: async (query) => {
       const bytes = await api.call('adminPreviewOrderTransferReceiptPdf', { query })
       return { receiptId: receipts.remember(bytes), bytes }
     },
@@ -75,20 +62,27 @@ export function buildHandlers({ session, settings, api, desktop }: Services): Ha
       if (!bytes) throw new UserFacingError('Open the receipt again before saving it.')
       return desktop.saveFile(suggestedName, bytes)
     },
-
-    'orders/list': (query) => api.call('adminCreatorOrders', { query }),
-    'orders/transfers': (query) => api.call('adminOrderTransfers', { query }),
-    'orders/exportCsv': async () => {
+    adminOrderTransfersCsv: async () => {
       const bytes = await api.call('adminOrderTransfersCsv')
       const day = new Date().toISOString().slice(0, 10)
       return desktop.saveFile(`tandem-transfers-${day}.csv`, bytes)
     },
-    'products/list': (query) => api.call('adminStoreProducts', { query }),
-    'activity/list': (query) => api.call('adminAuditLog', { query }),
 
     'clipboard/writeText': async ({ text }) => desktop.copyText(text),
     'external/open': ({ url }) => desktop.openExternal(url),
   }
+  return { ...forwardCalls(api), ...own }
+}
+
+/** A handler for every forwarded call: it makes the call with the renderer's parsed input. */
+function forwardCalls(api: ApiClient): Omit<HandlerMap, keyof MainHandlers> {
+  const forward = (name: ForwardedCall) => {
+    const place = callInput(name)?.place
+    return (input: unknown) => api.call(name, place ? { [place]: input } : undefined)
+  }
+  return Object.fromEntries(
+    Object.keys(forwardedChannels).map((name) => [name, forward(name as ForwardedCall)]),
+  ) as Omit<HandlerMap, keyof MainHandlers>
 }
 
 function toView(config: AppConfig): AppConfigView {

@@ -6,7 +6,6 @@ import { ErrorBody } from '@shared/contract/errors'
 import { UserFacingError } from '../errors'
 import { parseJson } from '../parse-json'
 import type { FetchPort, Logger } from '../ports'
-import { CALL_ACTIONS, EXACT_STATUS_CALLS } from './actions'
 
 export interface ApiClientOptions {
   baseUrl: () => string
@@ -91,7 +90,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     request: CallRequest<N> = {},
   ): Promise<CallAnswer<N>> {
     const spec: CallShape = calls[name]
-    const action = CALL_ACTIONS[name]
+    const action = spec.action
     const label = `${spec.method} ${spec.path}`
     const fail = (reason: string, status: number | null): ApiError => {
       const error = new ApiError(action, reason, status)
@@ -174,7 +173,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       throw fail(reason, response.status)
     }
 
-    if (EXACT_STATUS_CALLS.has(name) && response.status !== spec.status) {
+    if (spec.exactStatus && response.status !== spec.status) {
       discard(response)
       const answered = statusLine(response.status, response.statusText)
       throw fail(

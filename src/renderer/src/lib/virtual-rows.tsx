@@ -81,3 +81,44 @@ export function VirtualBody<Item>(props: {
     </Table.Tbody>
   )
 }
+
+/**
+ * The bodies of a virtualized table whose items differ in height (a transfer and its brands): each
+ * rendered item is a row group of its own, measured once drawn, between spacer groups. `group`
+ * draws the rows of the item at `index`.
+ */
+export function VirtualGroups<Item>(props: {
+  rows: Pick<
+    ReturnType<typeof useVirtualRows>,
+    'visible' | 'spaceAbove' | 'spaceBelow' | 'measureElement'
+  >
+  items: readonly Item[]
+  group: (item: Item, index: number) => ReactNode
+}) {
+  const { visible, spaceAbove, spaceBelow, measureElement } = props.rows
+  return (
+    <>
+      {spaceAbove > 0 && <SpacerGroup height={spaceAbove} />}
+      {visible.map(({ index, key }) => {
+        const item = props.items[index]
+        return (
+          item !== undefined && (
+            <Table.Tbody key={key} ref={measureElement} data-index={index}>
+              {props.group(item, index)}
+            </Table.Tbody>
+          )
+        )
+      })}
+      {spaceBelow > 0 && <SpacerGroup height={spaceBelow} />}
+    </>
+  )
+}
+
+/** Stands in for the row groups above or below the drawn ones. */
+function SpacerGroup({ height }: { height: number }) {
+  return (
+    <tbody aria-hidden>
+      <tr style={{ height }} />
+    </tbody>
+  )
+}

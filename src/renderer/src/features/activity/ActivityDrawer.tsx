@@ -1,12 +1,12 @@
 import { useCallback, useState } from 'react'
-import { ActionIcon, Button, Center, Drawer, Paper, Stack, Text } from '@mantine/core'
+import { ActionIcon, Drawer, Paper, Stack, Text } from '@mantine/core'
 import { IconBell } from '@tabler/icons-react'
 import type { AuditEntry } from '@shared/contract'
 import { PAGE_LIMIT } from '@shared/contract'
-import { LoadFailure } from '@renderer/app/LoadFailure'
 import { useBridge } from '@renderer/lib/bridge'
 import { formatDateTime } from '@renderer/lib/format'
-import { useCursorPages, type CursorPage } from '@renderer/lib/useCursorPages'
+import { Paged } from '@renderer/lib/Paged'
+import type { CursorPage } from '@renderer/lib/useCursorPages'
 import { actionLabel, detailLines } from './activity-text'
 import classes from './ActivityDrawer.module.css'
 
@@ -46,7 +46,7 @@ function ActivityFeed() {
   const bridge = useBridge()
   const fetchPage = useCallback(
     async (cursor: string | undefined): Promise<CursorPage<AuditEntry>> => {
-      const { entries, nextCursor } = await bridge.invoke('activity/list', {
+      const { entries, nextCursor } = await bridge.invoke('adminAuditLog', {
         ...(cursor === undefined ? {} : { cursor }),
         limit: PAGE_LIMIT.default,
       })
@@ -54,34 +54,19 @@ function ActivityFeed() {
     },
     [bridge],
   )
-  const { pages, loadMore, retry } = useCursorPages(fetchPage)
 
-  if (pages.status === 'loading') return <Text c="dimmed">Loading...</Text>
-  if (pages.status === 'failed') return <LoadFailure message={pages.message} onRetry={retry} />
-  if (pages.items.length === 0 && pages.nextCursor === null) {
-    return <Text c="dimmed">No activity yet.</Text>
-  }
-
+  // A short list, in a drawer: drawn whole, not virtualized, and read on with "Load more".
   return (
-    <Stack gap="sm">
-      <Stack component="ul" gap="sm" className={classes.list} aria-label="Activity entries">
-        {pages.items.map((entry, index) => (
-          // Entries have no id; the log is newest first and only ever grows at its end here.
-          <ActivityEntry key={`${entry.at}-${index}`} entry={entry} />
-        ))}
-      </Stack>
-      {pages.more.status === 'failed' ? (
-        <LoadFailure message={pages.more.message} onRetry={loadMore} />
-      ) : (
-        pages.nextCursor !== null && (
-          <Center>
-            <Button variant="default" loading={pages.more.status === 'loading'} onClick={loadMore}>
-              Load more
-            </Button>
-          </Center>
-        )
+    <Paged fetchPage={fetchPage} empty="No activity yet.">
+      {({ items }) => (
+        <Stack component="ul" gap="sm" className={classes.list} aria-label="Activity entries">
+          {items.map((entry, index) => (
+            // Entries have no id; the log is newest first and only ever grows at its end here.
+            <ActivityEntry key={`${entry.at}-${index}`} entry={entry} />
+          ))}
+        </Stack>
       )}
-    </Stack>
+    </Paged>
   )
 }
 

@@ -52,7 +52,7 @@ export function AddConfigForm({ values, onChange, onCancel, onCreated }: AddConf
       })
       return
     }
-    const config = await write.run(() => bridge.invoke('configs/create', body))
+    const config = await write.run(() => bridge.invoke('createAppConfig', body))
     if (config) onCreated(config)
   }
 

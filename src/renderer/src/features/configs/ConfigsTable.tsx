@@ -39,7 +39,7 @@ export function ConfigsTable({ configs, empty, onDeleted }: ConfigsTableProps) {
       showToast({ tone: 'error', title: 'Error', message: 'Shop is required' })
       return
     }
-    const deleted = await deletion.run(() => bridge.invoke('configs/delete', { shop }), shop)
+    const deleted = await deletion.run(() => bridge.invoke('deleteAppConfig', { shop }), shop)
     if (deleted) onDeleted(shop)
   }
 

@@ -29,7 +29,7 @@ export function ShopConnectionCell({ shop }: { shop: string }) {
   useEffect(() => {
     let current = true
     bridge
-      .invoke('configs/connection', { shop })
+      .invoke('adminShopConnection', { shop })
       .then((answer) => current && !tested.current && setConnection(answer))
       // The row still works without it; "Test connection" asks again.
       .catch(() => {})
@@ -42,7 +42,7 @@ export function ShopConnectionCell({ shop }: { shop: string }) {
     tested.current = true
     setTesting(true)
     try {
-      setConnection(await bridge.invoke('configs/testConnection', { shop }))
+      setConnection(await bridge.invoke('adminTestShopConnection', { shop }))
     } catch (error) {
       showToast({ tone: 'error', title: 'Error', message: failureReason(error) })
     } finally {

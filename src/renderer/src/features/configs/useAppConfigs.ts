@@ -30,7 +30,7 @@ export function useAppConfigs(): AppConfigs {
   const bridge = useBridge()
   const load = useCallback(
     () =>
-      Promise.all([bridge.invoke('configs/list'), bridge.invoke('configs/appUrls')]).then(
+      Promise.all([bridge.invoke('getAllAppConfig'), bridge.invoke('getAppUrls')]).then(
         ([configs, appUrls]) => ({ configs, appUrls }),
       ),
     [bridge],

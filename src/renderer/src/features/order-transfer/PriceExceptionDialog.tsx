@@ -40,7 +40,7 @@ export function PriceExceptionDialog({
     event.preventDefault()
     if (orderId === null || tooShort) return
     const accepted = await write.run(() =>
-      bridge.invoke('transfer/acceptPriceException', { creatorOrderId: orderId, reason }),
+      bridge.invoke('adminAcceptPriceException', { creatorOrderId: orderId, reason }),
     )
     if (!accepted) return
     setReason('')

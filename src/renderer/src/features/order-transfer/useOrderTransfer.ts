@@ -3,8 +3,8 @@ import type { ChannelResult, FetchedReceipt } from '@shared/ipc'
 import { failureReason, useBridge } from '@renderer/lib/bridge'
 import { showToast } from '@renderer/lib/toast'
 
-export type PreviewAnswer = ChannelResult<'transfer/preview'>
-type ProcessAnswer = ChannelResult<'transfer/process'>
+export type PreviewAnswer = ChannelResult<'adminPreviewOrderTransfer'>
+type ProcessAnswer = ChannelResult<'adminCreateOrderTransfer'>
 export type TransferTab = 'summary' | 'receipt'
 
 type PreviewState =
@@ -63,7 +63,9 @@ export function useOrderTransfer(): OrderTransfer {
     const request = ++receiptRequest.current
     setReceipt({ status: 'loading' })
     try {
-      const fetched = await bridge.invoke('receipt/fetch', { creatorOrderId: orderId })
+      const fetched = await bridge.invoke('adminPreviewOrderTransferReceiptPdf', {
+        creatorOrderId: orderId,
+      })
       if (request !== receiptRequest.current) return
       setReceipt({ status: 'loaded', fetched })
       if (announce) showToast({ title: 'Success', message: 'Receipt PDF fetched' })
@@ -110,7 +112,7 @@ export function useOrderTransfer(): OrderTransfer {
       const from = ++generation.current
       setSending(true)
       try {
-        const answer = await bridge.invoke('transfer/preview', { creatorOrderId: orderId })
+        const answer = await bridge.invoke('adminPreviewOrderTransfer', { creatorOrderId: orderId })
         if (from !== generation.current) return
         showPreview(orderId, answer)
         showToast({ title: 'Success', message: 'Preview fetched successfully' })
@@ -149,7 +151,7 @@ export function useOrderTransfer(): OrderTransfer {
       setProcessing(true)
       let processed: ProcessAnswer | null = null
       try {
-        processed = await bridge.invoke('transfer/process', { creatorOrderId: orderId })
+        processed = await bridge.invoke('adminCreateOrderTransfer', { creatorOrderId: orderId })
         showToast({ title: 'Success', message: 'Order transfer processed' })
       } catch (error) {
         showToast({
@@ -163,7 +165,7 @@ export function useOrderTransfer(): OrderTransfer {
       // the toast above stays. Should that read fail after a success, what processing answered
       // still shows the brand orders, and the receipt is fetched again as the processed one.
       try {
-        const now = await bridge.invoke('transfer/preview', { creatorOrderId: orderId })
+        const now = await bridge.invoke('adminPreviewOrderTransfer', { creatorOrderId: orderId })
         if (from === generation.current) showPreview(orderId, now, false)
       } catch {
         if (from === generation.current && processed) {

@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react'
-import { Group, Select, Text, TextInput, type ComboboxItem } from '@mantine/core'
+import { Group, Select, TextInput, type ComboboxItem } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { IconSearch } from '@tabler/icons-react'
 import {
@@ -8,14 +8,13 @@ import {
   TransferStatus,
   type CreatorOrderSummary,
 } from '@shared/contract'
-import { LoadFailure } from '@renderer/app/LoadFailure'
 import { useBridge } from '@renderer/lib/bridge'
-import { useCursorPages, type CursorPage } from '@renderer/lib/useCursorPages'
+import { PagedTable } from '@renderer/lib/PagedTable'
+import type { CursorPage } from '@renderer/lib/useCursorPages'
 import { storeName, storeOption } from '@renderer/lib/format'
 import { useStoreList } from '@renderer/features/stores/useStoreList'
-import { ListFooter } from './ListFooter'
 import { useOrdersPage } from './orders-page-state'
-import { OrdersTable } from './OrdersTable'
+import { ORDERS_TABLE } from './OrdersTable'
 import { TRANSFER_STATUS_LABELS } from './TransferStatusBadge'
 
 /** How long the search waits for typing to pause before it reads the list again. */
@@ -43,7 +42,7 @@ export function OrdersTab() {
   // A new filter is a new loader, and so a fresh list from its first page.
   const fetchPage = useCallback(
     async (cursor: string | undefined): Promise<CursorPage<CreatorOrderSummary>> => {
-      const { orders, nextCursor } = await bridge.invoke('orders/list', {
+      const { orders, nextCursor } = await bridge.invoke('adminCreatorOrders', {
         ...(status && { status }),
         ...(creatorShop && { creatorShop }),
         ...(query && { q: query }),
@@ -54,27 +53,11 @@ export function OrdersTab() {
     },
     [bridge, status, creatorShop, query],
   )
-  const { pages, loadMore, retry } = useCursorPages(fetchPage)
 
   return (
     <>
       <OrderFilters />
-      {pages.status === 'loading' && <Text c="dimmed">Loading...</Text>}
-      {pages.status === 'failed' && <LoadFailure message={pages.message} onRetry={retry} />}
-      {pages.status === 'ready' && pages.items.length === 0 && (
-        <Text c="dimmed">No orders match.</Text>
-      )}
-      {pages.status === 'ready' && pages.items.length > 0 && (
-        <>
-          <OrdersTable
-            orders={pages.items}
-            hasMore={pages.nextCursor !== null}
-            canLoadMore={pages.nextCursor !== null && pages.more.status === 'idle'}
-            onLoadMore={loadMore}
-          />
-          <ListFooter pages={pages} noun={['order', 'orders']} onLoadMore={loadMore} />
-        </>
-      )}
+      <PagedTable table={ORDERS_TABLE} fetchPage={fetchPage} />
     </>
   )
 }

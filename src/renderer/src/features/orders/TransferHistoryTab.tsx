@@ -1,20 +1,19 @@
 import { useCallback, useRef, useState } from 'react'
-import { Button, Group, Text } from '@mantine/core'
+import { Button, Group } from '@mantine/core'
 import { IconFileSpreadsheet } from '@tabler/icons-react'
 import { PAGE_LIMIT, type OrderTransferRecord } from '@shared/contract'
-import { LoadFailure } from '@renderer/app/LoadFailure'
 import { failureReason, useBridge } from '@renderer/lib/bridge'
 import { showToast } from '@renderer/lib/toast'
-import { useCursorPages, type CursorPage } from '@renderer/lib/useCursorPages'
-import { ListFooter } from './ListFooter'
-import { TransferHistoryTable } from './TransferHistoryTable'
+import { PagedTable } from '@renderer/lib/PagedTable'
+import type { CursorPage } from '@renderer/lib/useCursorPages'
+import { TRANSFER_HISTORY_TABLE } from './TransferHistoryTable'
 
 /** The Transfer history tab: processed and partial transfers, newest first, and their export. */
 export function TransferHistoryTab() {
   const bridge = useBridge()
   const fetchPage = useCallback(
     async (cursor: string | undefined): Promise<CursorPage<OrderTransferRecord>> => {
-      const { transfers, nextCursor } = await bridge.invoke('orders/transfers', {
+      const { transfers, nextCursor } = await bridge.invoke('adminOrderTransfers', {
         ...(cursor ? { cursor } : {}),
         limit: PAGE_LIMIT.default,
       })
@@ -22,29 +21,13 @@ export function TransferHistoryTab() {
     },
     [bridge],
   )
-  const { pages, loadMore, retry } = useCursorPages(fetchPage)
 
   return (
     <>
       <Group justify="flex-end" mb="md">
         <ExportCsvButton />
       </Group>
-      {pages.status === 'loading' && <Text c="dimmed">Loading...</Text>}
-      {pages.status === 'failed' && <LoadFailure message={pages.message} onRetry={retry} />}
-      {pages.status === 'ready' && pages.items.length === 0 && (
-        <Text c="dimmed">No transfers yet.</Text>
-      )}
-      {pages.status === 'ready' && pages.items.length > 0 && (
-        <>
-          <TransferHistoryTable
-            transfers={pages.items}
-            hasMore={pages.nextCursor !== null}
-            canLoadMore={pages.nextCursor !== null && pages.more.status === 'idle'}
-            onLoadMore={loadMore}
-          />
-          <ListFooter pages={pages} noun={['transfer', 'transfers']} onLoadMore={loadMore} />
-        </>
-      )}
+      <PagedTable table={TRANSFER_HISTORY_TABLE} fetchPage={fetchPage} />
     </>
   )
 }
@@ -64,7 +47,7 @@ function ExportCsvButton() {
     exportingNow.current = true
     setExporting(true)
     try {
-      const saved = await bridge.invoke('orders/exportCsv')
+      const saved = await bridge.invoke('adminOrderTransfersCsv')
       // A cancelled dialog is the person's choice, not news.
       if (saved.saved) showToast({ title: 'CSV exported', message: saved.path ?? '' })
     } catch (error) {

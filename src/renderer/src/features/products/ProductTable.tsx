@@ -1,8 +1,8 @@
-import { Badge, Paper, Table, Text } from '@mantine/core'
+import { Badge, Text } from '@mantine/core'
 import type { KnownProductStatus, StoreProduct } from '@shared/contract'
 import { formatMoney } from '@renderer/lib/format'
+import type { TableSpec } from '@renderer/lib/PagedTable'
 import classes from './ProductTable.module.css'
-import { useVirtualRows, VirtualBody } from '@renderer/lib/virtual-rows'
 
 /** Every row is this tall, so that the virtualizer knows where each one is without measuring. */
 const ROW_HEIGHT = 48
@@ -28,82 +28,41 @@ function badgeOf(status: string) {
 
 const count = new Intl.NumberFormat('en-US')
 
-interface ProductTableProps {
-  products: StoreProduct[]
-  /** False while the server has more pages: the table then cannot say how many rows it has. */
-  complete: boolean
-  /** Called when the rows near the end come into view. */
-  onEndReached: () => void
-}
-
-/**
- * A store's products. Only the rows in view (and a few around them) are in the page, with spacer
- * rows for the rest, so that 100,000 products scroll as smoothly as ten; as in the stores table,
- * aria-rowcount and aria-rowindex tell assistive technology about the others.
- */
-export function ProductTable({ products, complete, onEndReached }: ProductTableProps) {
-  const { scrollRef, ...rows } = useVirtualRows<HTMLDivElement>({
-    count: products.length,
-    estimateSize: () => ROW_HEIGHT,
-    loadMore: { enabled: true, ahead: END_MARGIN, load: onEndReached },
-  })
-
-  return (
-    <Paper withBorder ref={scrollRef} className={classes.scroller}>
-      <Table
-        stickyHeader
-        layout="fixed"
-        aria-label="Products"
-        // -1: the total is not known until the last page has come.
-        aria-rowcount={complete ? products.length + 1 : -1}
-      >
-        <Table.Thead>
-          <Table.Tr aria-rowindex={1}>
-            {/* The title takes what the others leave; they fit their content. */}
-            <Table.Th>Title</Table.Th>
-            <Table.Th w={104}>Status</Table.Th>
-            <Table.Th w={84} className={classes.number}>
-              Variants
-            </Table.Th>
-            <Table.Th w={116} className={classes.number}>
-              Price
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <VirtualBody
-          rows={rows}
-          items={products}
-          row={(product, rowIndex) => (
-            <ProductRow key={product.id} product={product} rowIndex={rowIndex} />
-          )}
-        />
-      </Table>
-    </Paper>
-  )
-}
-
-function ProductRow({ product, rowIndex }: { product: StoreProduct; rowIndex: number }) {
-  const badge = badgeOf(product.status)
-  return (
-    <Table.Tr h={ROW_HEIGHT} aria-rowindex={rowIndex}>
-      <Table.Td>
-        <Text size="sm" fw={500} truncate title={product.title}>
-          {product.title}
-        </Text>
-      </Table.Td>
-      <Table.Td>
-        <Badge variant="light" tt="none" color={badge.color}>
-          {badge.label}
-        </Badge>
-      </Table.Td>
-      <Table.Td className={classes.number}>
-        <Text size="sm">{count.format(product.variantCount)}</Text>
-      </Table.Td>
-      <Table.Td className={classes.number}>
-        <Text size="sm" truncate title={formatMoney(product.price, product.currency)}>
-          {formatMoney(product.price, product.currency)}
-        </Text>
-      </Table.Td>
-    </Table.Tr>
-  )
+/** A store's products, by title, read a page at a time as the person scrolls or asks for more. */
+export const PRODUCT_TABLE: TableSpec<StoreProduct> = {
+  label: 'Products',
+  empty: 'No products synced for this store yet.',
+  // The title takes what the others leave; they fit their content.
+  columns: [
+    { header: 'Title', strong: true, text: (product) => product.title },
+    {
+      header: 'Status',
+      width: 104,
+      cell: (product) => {
+        const badge = badgeOf(product.status)
+        return (
+          <Badge variant="light" tt="none" color={badge.color}>
+            {badge.label}
+          </Badge>
+        )
+      },
+    },
+    {
+      header: 'Variants',
+      width: 84,
+      className: classes.number,
+      cell: (product) => <Text size="sm">{count.format(product.variantCount)}</Text>,
+    },
+    {
+      header: 'Price',
+      width: 116,
+      className: classes.number,
+      text: (product) => formatMoney(product.price, product.currency),
+    },
+  ],
+  rowKey: (product) => product.id,
+  rowHeight: ROW_HEIGHT,
+  loadAhead: END_MARGIN,
+  // Below the page's heading, the store selector and the sync line.
+  heightAbove: '19rem',
 }

@@ -1,19 +1,20 @@
 import { useCallback, useEffect } from 'react'
-import { Button, Center, Text } from '@mantine/core'
+import { Text } from '@mantine/core'
 import { useSearchParams } from 'react-router'
 import type { ProductSyncStatus, Store, StoreProduct } from '@shared/contract'
 import { PAGE_LIMIT } from '@shared/contract'
 import { LoadFailure } from '@renderer/app/LoadFailure'
 import { PageHeading } from '@renderer/app/PageHeading'
 import { useBridge } from '@renderer/lib/bridge'
-import { useCursorPages, type CursorPage } from '@renderer/lib/useCursorPages'
+import { PagedTable } from '@renderer/lib/PagedTable'
+import type { CursorPage } from '@renderer/lib/useCursorPages'
 import { useRemote } from '@renderer/lib/useRemote'
 import { StoreSelector } from '@renderer/features/stores/StoreSelector'
 import { useStoresPage } from '@renderer/features/stores/stores-page-state'
 import { followRunningSync } from '@renderer/features/stores/sync-products'
 import { useStoreList } from '@renderer/features/stores/useStoreList'
 import { ProductSync } from './ProductSync'
-import { ProductTable } from './ProductTable'
+import { PRODUCT_TABLE } from './ProductTable'
 
 /** The query parameter that names the chosen store, so that a reload keeps it. */
 const STORE_PARAM = 'store'
@@ -66,7 +67,7 @@ function StoreProducts({ shop }: { shop: string }) {
 
   const fetchPage = useCallback(
     async (cursor: string | undefined): Promise<CursorPage<StoreProduct>> => {
-      const { products, nextCursor } = await bridge.invoke('products/list', {
+      const { products, nextCursor } = await bridge.invoke('adminStoreProducts', {
         storeShop: shop,
         ...(cursor === undefined ? {} : { cursor }),
         limit: PAGE_LIMIT.default,
@@ -75,10 +76,9 @@ function StoreProducts({ shop }: { shop: string }) {
     },
     [bridge, shop],
   )
-  const { pages, loadMore, retry, refresh } = useCursorPages(fetchPage)
 
   const loadStatus = useCallback(
-    () => bridge.invoke('stores/syncStatus', { storeShop: shop }),
+    () => bridge.invoke('adminProductSyncStatus', { storeShop: shop }),
     [bridge, shop],
   )
   // A sync found running (from another window, or before a reload) is followed like one started
@@ -91,56 +91,21 @@ function StoreProducts({ shop }: { shop: string }) {
   )
   const { remote: status, refresh: refreshStatus } = useRemote(loadStatus, onStatus)
 
-  // However a sync of this store ends, its products and status are read again.
-  useEffect(
-    () =>
+  // However a sync of this store ends, its products (the table subscribes) and status are read
+  // again.
+  const onSyncEnd = useCallback(
+    (then: () => void) =>
       useStoresPage.subscribe((state, previous) => {
-        if (previous.syncingShops.has(shop) && !state.syncingShops.has(shop)) {
-          refresh()
-          refreshStatus()
-        }
+        if (previous.syncingShops.has(shop) && !state.syncingShops.has(shop)) then()
       }),
-    [shop, refresh, refreshStatus],
+    [shop],
   )
-
-  const more = pages.status === 'ready' ? pages.more : null
-  // Scrolling near the end asks for the next page; after a failure only Retry does.
-  const onEndReached = useCallback(() => {
-    if (more?.status === 'idle') loadMore()
-  }, [more, loadMore])
+  useEffect(() => onSyncEnd(refreshStatus), [onSyncEnd, refreshStatus])
 
   return (
     <>
       <ProductSync shop={shop} status={status} />
-      {pages.status === 'loading' && <Text c="dimmed">Loading...</Text>}
-      {pages.status === 'failed' && <LoadFailure message={pages.message} onRetry={retry} />}
-      {pages.status === 'ready' &&
-        (pages.items.length === 0 && pages.nextCursor === null ? (
-          <Text c="dimmed">No products synced for this store yet.</Text>
-        ) : (
-          <>
-            <ProductTable
-              products={pages.items}
-              complete={pages.nextCursor === null}
-              onEndReached={onEndReached}
-            />
-            {pages.more.status === 'failed' ? (
-              <LoadFailure message={pages.more.message} onRetry={loadMore} />
-            ) : (
-              pages.nextCursor !== null && (
-                <Center mt="md">
-                  <Button
-                    variant="default"
-                    loading={pages.more.status === 'loading'}
-                    onClick={loadMore}
-                  >
-                    Load more
-                  </Button>
-                </Center>
-              )
-            )}
-          </>
-        ))}
+      <PagedTable table={PRODUCT_TABLE} fetchPage={fetchPage} refreshOn={onSyncEnd} />
     </>
   )
 }

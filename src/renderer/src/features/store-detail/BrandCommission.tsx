@@ -12,7 +12,10 @@ import { RefusalAlert } from '@renderer/app/RefusalAlert'
 /** A brand's page: its default commission, as the server has it, to change. */
 export function BrandCommission({ shop }: { shop: string }) {
   const bridge = useBridge()
-  const load = useCallback(() => bridge.invoke('commissions/getDefault', { shop }), [bridge, shop])
+  const load = useCallback(
+    () => bridge.invoke('adminGetDefaultShopCommissionRate', { shop }),
+    [bridge, shop],
+  )
   const { remote, retry } = useRemote(load)
   const headingId = useId()
 
@@ -69,7 +72,7 @@ function DefaultCommissionForm({
     event.preventDefault()
     if (tandem === null || creator === null || !valid) return
     const answer = await write.run(() =>
-      bridge.invoke('commissions/setDefault', {
+      bridge.invoke('adminSetDefaultCommissionRate', {
         defaultCommission: {
           brandStoreShop: shop,
           tandemCommissionRate: tandem,

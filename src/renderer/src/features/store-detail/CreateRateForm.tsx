@@ -23,7 +23,7 @@ interface CreateRateFormProps {
 /** A unique rate for this creator with a brand; the server replaces the pair's rate if it has one. */
 export function CreateRateForm({ creatorShop, onCreated }: CreateRateFormProps) {
   const bridge = useBridge()
-  const loadStores = useCallback(() => bridge.invoke('stores/list'), [bridge])
+  const loadStores = useCallback(() => bridge.invoke('adminAllStores'), [bridge])
   const { remote: stores, retry } = useRemote(loadStores)
   const [brand, setBrand] = useState<string | null>(null)
   const [rateInput, setRateInput] = useState<RateInputValue>('')
@@ -49,7 +49,7 @@ export function CreateRateForm({ creatorShop, onCreated }: CreateRateFormProps) 
     event.preventDefault()
     if (brand === null || rate === null || error !== null) return
     const created = await write.run(() =>
-      bridge.invoke('commissions/createUnique', {
+      bridge.invoke('adminCreateUniqueCommissionRate', {
         uniqueCommissionRate: {
           brandStoreShop: brand,
           creatorStoreShop: creatorShop,

@@ -16,7 +16,7 @@ export function CreatorRates({ shop }: { shop: string }) {
   const bridge = useBridge()
   // No brandShop: the rates of this creator with any brand.
   const load = useCallback(
-    () => bridge.invoke('commissions/listUnique', { creatorShop: shop }),
+    () => bridge.invoke('adminGetUniqueCommissionRates', { creatorShop: shop }),
     [bridge, shop],
   )
   const { remote, retry, refresh } = useRemote(load)
@@ -57,7 +57,7 @@ function RatesTable({ rates, onDeleted }: RatesTableProps) {
     setConfirming(null)
     const deleted = await deletion.run(
       () =>
-        bridge.invoke('commissions/deleteUnique', {
+        bridge.invoke('adminDeleteUniqueCommissionRate', {
           brandShop: brandStoreShop,
           creatorShop: creatorStoreShop,
         }),

@@ -14,7 +14,10 @@ import { useWrite } from '@renderer/lib/useWrite'
  */
 export function PayoutsCard({ shop }: { shop: string }) {
   const bridge = useBridge()
-  const load = useCallback(() => bridge.invoke('stores/paymentAccount', { shop }), [bridge, shop])
+  const load = useCallback(
+    () => bridge.invoke('adminStorePaymentAccount', { shop }),
+    [bridge, shop],
+  )
   const { remote, retry, update } = useRemote(load)
   const headingId = useId()
 
@@ -127,7 +130,7 @@ function PaymentAccountForm({ shop, headingId, onSaved }: PaymentAccountFormProp
       return
     }
     const account = await write.run(() =>
-      bridge.invoke('stores/setPaymentAccount', { shop, accountId: parsed.data }),
+      bridge.invoke('adminSetStorePaymentAccount', { shop, accountId: parsed.data }),
     )
     if (!account) return
     onSaved(account)

@@ -30,7 +30,9 @@ function pollSyncStatus(
     while (polling) {
       await new Promise((resolve) => setTimeout(resolve, PROGRESS_POLL_MS))
       if (!polling) return
-      const status = await bridge.invoke('stores/syncStatus', { storeShop: shop }).catch(() => null)
+      const status = await bridge
+        .invoke('adminProductSyncStatus', { storeShop: shop })
+        .catch(() => null)
       if (polling) onStatus(status)
     }
   }
@@ -56,7 +58,7 @@ export async function syncStoreProducts(bridge: TandemBridge, shop: string): Pro
     }
   })
   try {
-    const { productCount } = await bridge.invoke('stores/syncProducts', { storeShop: shop })
+    const { productCount } = await bridge.invoke('adminUpdateProducts', { storeShop: shop })
     showToast({
       title: 'Products synced',
       message: `${storeName(shop)}: ${productCount} ${productCount === 1 ? 'product' : 'products'}`,

@@ -5,6 +5,6 @@ import { useRemote } from '@renderer/lib/useRemote'
 /** All stores, read afresh each time the page opens; `retry` reads them again after a failure. */
 export function useStoreList() {
   const bridge = useBridge()
-  const load = useCallback(() => bridge.invoke('stores/list'), [bridge])
+  const load = useCallback(() => bridge.invoke('adminAllStores'), [bridge])
   return useRemote(load)
 }
