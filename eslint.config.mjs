@@ -31,4 +31,82 @@ export default tseslint.config(
       ],
     },
   },
+  ...layerRules(),
 )
+
+/**
+ * The layers of docs/architecture.md "The layers", as import rules: each entry names the files
+ * of one layer and what they may not import, with the reason lint prints.
+ */
+function layerRules() {
+  // What no server module but the HTTP ones (http/, routes/, app.ts) may import: the rest refuse
+  // with a Refusal (domain/errors.ts), which http/errors.ts answers.
+  const notHttp = {
+    '**/http/**': 'Refuse with a Refusal (domain/errors.ts): only routes speak HTTP.',
+    '**/routes/**': 'Routes call services, not the other way round.',
+  }
+  const layers = [
+    {
+      files: ['src/renderer/**/*.{ts,tsx}'],
+      forbidden: {
+        '**/main/**': 'The renderer reaches main only through the bridge (lib/bridge.ts).',
+        electron: 'The renderer reaches main only through the bridge (lib/bridge.ts).',
+        'node:*': 'The renderer runs in a sandboxed page: it has no Node.',
+      },
+    },
+    {
+      files: ['server/src/routes/**/*.ts'],
+      forbidden: {
+        '**/repositories/**':
+          'Routes call a service (changes) or a query (reads), never a repository.',
+        '**/db/**': 'Routes call a service (changes) or a query (reads), never the database.',
+        kysely: 'Routes call a service (changes) or a query (reads), never the database.',
+      },
+    },
+    {
+      files: ['server/src/adapters/**/*.ts'],
+      forbidden: {
+        '**/repositories/**': 'Adapters talk to Shopify and Stripe only: pass in what they need.',
+        '**/db/**': 'Adapters talk to Shopify and Stripe only: pass in what they need.',
+        kysely: 'Adapters talk to Shopify and Stripe only: pass in what they need.',
+        '**/services/**': 'Adapters are called by services, not the other way round.',
+        '**/queries/**': 'Adapters talk to Shopify and Stripe only: pass in what they need.',
+        ...notHttp,
+      },
+    },
+    {
+      files: ['server/src/domain/**/*.ts'],
+      forbidden: {
+        'node:*': 'The domain is pure rules: no I/O.',
+        kysely: 'The domain is pure rules: no I/O.',
+        fastify: 'The domain is pure rules: no I/O.',
+        '**/db/**': 'The domain is pure rules: no I/O.',
+        '**/repositories/**': 'The domain is pure rules: no I/O.',
+        '**/adapters/**': 'The domain is pure rules: no I/O.',
+        '**/services/**': 'The domain is pure rules: services use it, not the other way round.',
+        '**/queries/**': 'The domain is pure rules: no I/O.',
+        ...notHttp,
+      },
+    },
+    {
+      files: ['server/src/**/*.ts'],
+      ignores: ['server/src/{http,routes,adapters,domain}/**', 'server/src/app.ts'],
+      forbidden: notHttp,
+    },
+  ]
+  return layers.map(({ files, ignores, forbidden }) => ({
+    files,
+    ...(ignores ? { ignores } : {}),
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: Object.entries(forbidden).map(([group, message]) => ({
+            group: [group],
+            message,
+          })),
+        },
+      ],
+    },
+  }))
+}
