@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { formatDateTime, formatMoney, storeName } from '@renderer/lib/format'
+import {
+  formatDateTime,
+  formatMoney,
+  formatRate,
+  plural,
+  shortId,
+  storeName,
+} from '@renderer/lib/format'
 
 describe('storeName', () => {
   it.each([
@@ -52,7 +59,30 @@ describe('formatDateTime', () => {
     expect(shown).toMatch(/^Mar 1[45], 2026, \d{1,2}:\d{2}\s?[AP]M$/)
   })
 
-  it.each([null, undefined, '', 'yesterday'])('shows "-" for %j', (value) => {
-    expect(formatDateTime(value, 'en-US')).toBe('-')
+  it.each([null, undefined, '', 'yesterday'])('shows "—" for %j', (value) => {
+    expect(formatDateTime(value, 'en-US')).toBe('—')
+  })
+})
+
+describe('shortId', () => {
+  it.each([
+    ['gid://shopify/Order/1006', '…/Order/1006'],
+    ['gid://shopify/Order/5001', '…/Order/5001'],
+    ['tr_1PabcdefGhij9xQ2aB', 'tr_…9xQ2aB'],
+    ['acct_sandbox_northwind', 'acct_sandbox_northwind'],
+    ['1005', '1005'],
+  ])('shows %j as %j', (id, shown) => {
+    expect(shortId(id)).toBe(shown)
+  })
+})
+
+describe('plural and formatRate', () => {
+  it('counts with the noun that fits', () => {
+    expect(plural(1, 'brand', 'brands')).toBe('1 brand')
+    expect(plural(2, 'brand', 'brands')).toBe('2 brands')
+  })
+
+  it('shows a rate in percent', () => {
+    expect(formatRate(9.5)).toMatch(/^9\.5\s?%$/)
   })
 })

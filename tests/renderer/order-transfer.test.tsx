@@ -186,6 +186,88 @@ describe('Sending a creator order ID', () => {
   })
 })
 
+describe('The order, in every form the console shows one', () => {
+  const named = (id: string, creatorStoreShop = 'maya-makes.myshopify.com') => ({
+    id,
+    name: '#1001',
+    creatorStoreShop,
+    createdAt: '2026-11-02T15:04:00.000Z',
+    currency: 'USD',
+    totalAmount: '197.54',
+    transferStatus: 'NOT_STARTED' as const,
+    processedAt: null,
+  })
+
+  it.each(['1001', 'gid://shopify/Order/1001'])('sends %s as typed', async (typed) => {
+    const { user, callsTo } = renderTransfer()
+    await previewOrder(user, typed)
+    expect(callsTo('adminPreviewOrderTransfer')).toEqual([
+      { channel: 'adminPreviewOrderTransfer', args: { creatorOrderId: typed } },
+    ])
+  })
+
+  it("sends #1001, the name Orders shows, as that order's id, found among the orders", async () => {
+    const { user, callsTo } = renderTransfer({
+      // The search matches names that contain it too; only the exact name counts.
+      adminCreatorOrders: () => ({
+        orders: [named('1001'), { ...named('11001'), name: '#11001' }],
+        nextCursor: null,
+      }),
+    })
+    await previewOrder(user, '#1001')
+    expect(callsTo('adminCreatorOrders').map((call) => call.args)).toEqual([
+      { q: '#1001', limit: 500 },
+    ])
+    expect(callsTo('adminPreviewOrderTransfer')).toEqual([
+      { channel: 'adminPreviewOrderTransfer', args: { creatorOrderId: '1001' } },
+    ])
+  })
+
+  it('refuses a name two stores share, on the field, and previews neither', async () => {
+    const { user, callsTo } = renderTransfer({
+      // The second store's #1001 is on the search's second page: it is read too.
+      adminCreatorOrders: ({ cursor }) =>
+        cursor
+          ? { orders: [named('2001', 'urban-trail-edits.myshopify.com')], nextCursor: null }
+          : { orders: [named('1001')], nextCursor: 'page-2' },
+    })
+    await user.type(await screen.findByLabelText('Creator order ID'), '#1001{Enter}')
+    expect(
+      await screen.findByText(
+        'Orders of several stores are named #1001: type the id of the one you mean ' +
+          '(1001 of maya makes, 2001 of urban trail edits).',
+      ),
+    ).toBeInTheDocument()
+    expect(orderInput()).toHaveAttribute('aria-invalid', 'true')
+    expect(orderInput()).toHaveValue('#1001')
+    expect(callsTo('adminPreviewOrderTransfer')).toHaveLength(0)
+  })
+
+  it('says on the field what to type for an unknown name or other text, until it is changed', async () => {
+    const { user, callsTo } = renderTransfer({
+      adminCreatorOrders: () => ({ orders: [], nextCursor: null }),
+    })
+    await user.type(await screen.findByLabelText('Creator order ID'), '#9999{Enter}')
+    expect(
+      await screen.findByText(
+        'No creator order is named #9999. Type the order as Orders shows it (#1001), its id ' +
+          '(1001) or its GID (gid://shopify/Order/1001).',
+      ),
+    ).toBeInTheDocument()
+
+    await user.clear(orderInput())
+    await user.type(orderInput(), 'order 1001{Enter}')
+    expect(
+      await screen.findByText(
+        'Type the order as Orders shows it (#1001), its id (1001) or its GID (gid://shopify/Order/1001).',
+      ),
+    ).toBeInTheDocument()
+    await user.type(orderInput(), 'x')
+    expect(orderInput()).not.toHaveAttribute('aria-invalid', 'true')
+    expect(callsTo('adminPreviewOrderTransfer')).toHaveLength(0)
+  })
+})
+
 describe('A price exception', () => {
   const BELOW =
     'Line "Rosehip Face Oil" (gid://shopify/LineItem/10012) cannot be transferred to ' +
@@ -381,7 +463,7 @@ describe('Summary', () => {
     expect(field('Totals', 'Total brand amount')).toBe('$126.84')
     expect(field('Totals', 'Total creator commission')).toBe('$27.30')
     expect(field('Totals', 'Total tandem commission')).toBe('$16.36')
-    expect(screen.getByText('Not processed')).toBeInTheDocument()
+    expect(screen.getByText('Not started')).toBeInTheDocument()
   })
 
   it('shows euros for an order in EUR and yen without decimals for one in JPY', async () => {
@@ -507,7 +589,7 @@ describe('Receipt', () => {
     expect(callsTo('receipt/save')).toEqual([
       {
         channel: 'receipt/save',
-        args: { receiptId: RECEIPT_ID, suggestedName: 'tandem-receipt-#1001.pdf' },
+        args: { receiptId: RECEIPT_ID, suggestedName: 'tandem-receipt-1001.pdf' },
       },
     ])
   })
@@ -604,8 +686,10 @@ describe('Processing', () => {
     await user.click(processButton())
 
     const dialog = await screen.findByRole('dialog', { name: 'Confirm processing transfer' })
+    // What moves, from the preview, then the specification's question word for word.
     expect(dialog).toHaveTextContent(
-      'This will create the brand orders and finalize the transfer. Continue?',
+      'Pays 2 brands $126.84 in all (northwind apparel $102.00, lumen botanicals $24.84). ' +
+        'This will create the brand orders and finalize the transfer. Continue?',
     )
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }))
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())

@@ -153,6 +153,21 @@ export const CreatorOrderId = z
   .min(1, { message: 'Creator order ID is required', abort: true })
   .regex(/^(\d+|gid:\/\/shopify\/Order\/\d+)$/, 'must be an order number or an order GID')
 
+/**
+ * An order by the name the console shows it under (`#1001`, Orders' first column). Shopify's name
+ * is unique only within its store and is not the order's id, so it never stands for an id as
+ * typed: the console finds the one creator order of that name and sends that order's id, and
+ * refuses a name several stores' orders share (docs/product-rules.md "Order transfers").
+ */
+export const CreatorOrderName = z
+  .string()
+  .trim()
+  .regex(/^#\d+$/)
+
+/** What to type where a creator order is asked for, in every form the console shows one. */
+export const CREATOR_ORDER_FORMS =
+  'Type the order as Orders shows it (#1001), its id (1001) or its GID (gid://shopify/Order/1001).'
+
 export const ShippingAddress = z.object({
   firstName: z.string().nullable(),
   lastName: z.string().nullable(),

@@ -31,9 +31,35 @@ export function formatMoney(
   }
 }
 
-/** A moment in the reader's locale, date and time; "-" when it is missing or not a date. */
+/** What a cell, field or line shows for nothing (money keeps the specification's "-"). */
+export const EMPTY = '—'
+
+/**
+ * A moment in the reader's locale and time zone, date and time, as every screen shows one; "—"
+ * when it is missing or not a date.
+ */
 export function formatDateTime(value: string | null | undefined, locale?: string): string {
   const date = new Date(value ?? NaN)
-  if (Number.isNaN(date.getTime())) return '-'
+  if (Number.isNaN(date.getTime())) return EMPTY
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date)
+}
+
+/** A count with its noun: "1 brand", "2 brands". */
+export const plural = (count: number, one: string, many: string): string =>
+  `${new Intl.NumberFormat().format(count)} ${count === 1 ? one : many}`
+
+/** A percentage (10 means 10 %) in the reader's locale: "10%", "12.5%". */
+const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 2 })
+export const formatRate = (rate: number): string => percent.format(rate / 100)
+
+/**
+ * A long id cut to what tells it apart, so that it fits a cell on one line: a Shopify GID to its
+ * type and number ("…/Order/1006"), a Stripe id to its prefix and last six characters
+ * ("tr_…9xQ2aB"), anything else as it is. Shown with the whole id on hover (features/orders/IdText).
+ */
+export function shortId(id: string): string {
+  const gid = /^gid:\/\/shopify\/([A-Za-z]+\/[^/]+)$/.exec(id)
+  if (gid) return `…/${gid[1]}`
+  const stripe = /^([a-z]+_)[A-Za-z0-9]{7,}$/.exec(id)
+  return stripe ? `${stripe[1]}…${id.slice(-6)}` : id
 }

@@ -1,16 +1,30 @@
 import { useEffect, useEffectEvent, useMemo, useRef, useState, type FormEvent } from 'react'
-import { Alert, Badge, Button, Group, Stack, Tabs, Text, TextInput } from '@mantine/core'
+import { Alert, Button, Group, Stack, Tabs, Text, TextInput } from '@mantine/core'
 import { useLocation, useSearchParams } from 'react-router'
 import { PRICE_EXCEPTION_HINT } from '@shared/contract'
 import { PageHeading } from '@renderer/app/PageHeading'
 import { ConfirmDialog } from '@renderer/app/ConfirmDialog'
-import { formatDateTime } from '@renderer/lib/format'
+import { formatDateTime, formatMoney, plural, storeName } from '@renderer/lib/format'
+import { TransferStatusBadge } from '@renderer/features/orders/TransferStatusBadge'
 import { PriceExceptionDialog } from './PriceExceptionDialog'
 import { ReceiptPanel } from './ReceiptPanel'
 import { TransferSummary } from './TransferSummary'
 import { useOrderTransfer, type PreviewAnswer, type TransferTab } from './useOrderTransfer'
 
 const CONFIRM_QUESTION = 'This will create the brand orders and finalize the transfer. Continue?'
+
+/**
+ * The specification's question, after what it moves (from the preview on screen): "Pays 2 brands
+ * $137.70 in all (northwind apparel $102.00, lumen botanicals $35.70)."
+ */
+function confirmQuestion({ preview }: PreviewAnswer): string {
+  const money = (amount: string) => formatMoney(amount, preview.currency)
+  const each = preview.brands
+    .map((brand) => `${storeName(brand.brandStoreShop)} ${money(brand.brandAmount)}`)
+    .join(', ')
+  const brands = plural(preview.brands.length, 'brand', 'brands')
+  return `Pays ${brands} ${money(preview.totals.totalBrandAmount)} in all (${each}). ${CONFIRM_QUESTION}`
+}
 /** The query parameter other pages open this one with ("Preview transfer" on /main/orders). */
 const ORDER_ID_PARAM = 'creatorOrderId'
 
@@ -62,8 +76,14 @@ export default function OrderTransferPage() {
           <Group align="flex-end" wrap="wrap">
             <TextInput
               label="Creator order ID"
-              placeholder="1001 or gid://shopify/Order/1001"
+              placeholder="#1001, 1001 or gid://shopify/Order/1001"
               value={orderIdInput}
+              // Until the text it was about is changed.
+              error={
+                transfer.fieldError?.typed === orderIdInput.trim()
+                  ? transfer.fieldError.message
+                  : undefined
+              }
               onChange={(event) => setOrderIdInput(event.currentTarget.value)}
               w={{ base: '100%', xs: 320 }}
             />
@@ -90,7 +110,7 @@ export default function OrderTransferPage() {
             </Tabs.List>
             {preview.status === 'loaded' && (
               <Group gap="sm">
-                <TransferStatusBadge answer={preview.answer} />
+                <TransferStanding answer={preview.answer} />
                 <Button
                   color="red"
                   onClick={() => setConfirming(true)}
@@ -148,7 +168,9 @@ export default function OrderTransferPage() {
       />
       <ConfirmDialog
         title="Confirm processing transfer"
-        question={confirming ? CONFIRM_QUESTION : null}
+        question={
+          confirming && preview.status === 'loaded' ? confirmQuestion(preview.answer) : null
+        }
         confirmLabel="Confirm"
         onCancel={() => setConfirming(false)}
         onConfirm={confirmProcessing}
@@ -170,26 +192,20 @@ function NothingPreviewed() {
   return <Text c="dimmed">Enter a creator order ID and press Send to preview its transfer.</Text>
 }
 
-/** Where the transfer stands, beside the button that moves it on. */
-function TransferStatusBadge({ answer }: { answer: PreviewAnswer }) {
+/**
+ * Where the transfer stands, beside the button that moves it on: the status in the words Orders
+ * and Transfer history use, and when it was processed.
+ */
+function TransferStanding({ answer }: { answer: PreviewAnswer }) {
   const { status, processedAt } = answer.preview
-  if (status === 'COMPLETED') {
-    return (
-      <Badge color="green" variant="light">
-        Processed {formatDateTime(processedAt)}
-      </Badge>
-    )
-  }
-  if (status === 'PARTIAL') {
-    return (
-      <Badge color="orange" variant="light">
-        Partially processed
-      </Badge>
-    )
-  }
   return (
-    <Badge color="gray" variant="light">
-      Not processed
-    </Badge>
+    <Group gap="xs">
+      <TransferStatusBadge status={status} />
+      {processedAt && (
+        <Text size="sm" c="dimmed">
+          Processed {formatDateTime(processedAt)}
+        </Text>
+      )}
+    </Group>
   )
 }

@@ -9,8 +9,12 @@ import type { ReceiptState } from './useOrderTransfer'
 // pdf.js and its worker are large and only this tab needs them: they load on its first opening.
 const ReceiptViewer = lazy(() => import('./ReceiptViewer'))
 
-/** The default name of a saved receipt (docs/product-rules.md "The desktop app"). */
-const receiptFileName = (orderName: string) => `tandem-receipt-${orderName}.pdf`
+/**
+ * The default name of a saved receipt (docs/product-rules.md "The desktop app"): the order's name
+ * with only what a file name carries well, so `#1001` saves as tandem-receipt-1001.pdf.
+ */
+const receiptFileName = (orderName: string) =>
+  `tandem-receipt-${orderName.replace(/[^\w.-]+/g, '')}.pdf`
 
 interface ReceiptPanelProps {
   orderName: string

@@ -2,6 +2,7 @@ import { useRef, useState } from 'react'
 import type { ChannelResult, FetchedReceipt } from '@shared/ipc'
 import { failureReason, useBridge } from '@renderer/lib/bridge'
 import { showToast } from '@renderer/lib/toast'
+import { readOrderReference } from './order-reference'
 
 export type PreviewAnswer = ChannelResult<'adminPreviewOrderTransfer'>
 type ProcessAnswer = ChannelResult<'adminCreateOrderTransfer'>
@@ -18,16 +19,25 @@ export type ReceiptState =
   | { status: 'loaded'; fetched: FetchedReceipt }
   | { status: 'failed'; message: string }
 
+/** What is wrong with the text typed in the order field, and that text. */
+export interface FieldError {
+  typed: string
+  message: string
+}
+
 interface OrderTransfer {
   tab: TransferTab
   chooseTab: (tab: TransferTab) => void
   preview: PreviewState
   sending: boolean
+  /** The order field's error, from the last Send, if what it sent was not an order. */
+  fieldError: FieldError | null
   receipt: ReceiptState
   processing: boolean
   /**
-   * Previews the order the person typed (an ID is required: docs/product-rules.md "The console's texts"); does nothing while a preview
-   * or the processing is under way.
+   * Previews the order the person typed, in any form the console shows one (an ID is required:
+   * docs/product-rules.md "The console's texts"); does nothing while a preview or the processing
+   * is under way.
    */
   send: (orderIdInput: string) => Promise<void>
   /** Forgets the preview and the receipt, and any answer still on its way. */
@@ -47,6 +57,7 @@ export function useOrderTransfer(): OrderTransfer {
   const [tab, setTab] = useState<TransferTab>('summary')
   const [preview, setPreview] = useState<PreviewState>({ status: 'empty' })
   const [sending, setSending] = useState(false)
+  const [fieldError, setFieldError] = useState<FieldError | null>(null)
   const [receipt, setReceipt] = useState<ReceiptState>({ status: 'idle' })
   const [processing, setProcessing] = useState(false)
   // Bumped by every Send and Clear: an answer to an earlier one is stale and dropped.
@@ -99,19 +110,34 @@ export function useOrderTransfer(): OrderTransfer {
     },
     preview,
     sending,
+    fieldError,
     receipt,
     processing,
 
     async send(orderIdInput) {
       if (sending || processing) return
-      const orderId = orderIdInput.trim()
-      if (!orderId) {
+      const typed = orderIdInput.trim()
+      if (!typed) {
         showToast({ tone: 'error', title: 'Error', message: 'Creator order ID is required' })
+        setFieldError({ typed, message: 'Creator order ID is required' })
         return
       }
       const from = ++generation.current
       setSending(true)
+      setFieldError(null)
+      let orderId = typed
       try {
+        const reference = await readOrderReference(bridge, typed)
+        if (from !== generation.current) return
+        if ('fieldError' in reference) {
+          // No earlier preview stays beside it: Process transfer must not act on another order.
+          receiptRequest.current += 1
+          setPreview({ status: 'empty' })
+          setReceipt({ status: 'idle' })
+          setFieldError({ typed, message: reference.fieldError })
+          return
+        }
+        orderId = reference.orderId
         const answer = await bridge.invoke('adminPreviewOrderTransfer', { creatorOrderId: orderId })
         if (from !== generation.current) return
         showPreview(orderId, answer)
@@ -137,6 +163,7 @@ export function useOrderTransfer(): OrderTransfer {
       setPreview({ status: 'empty' })
       setReceipt({ status: 'idle' })
       setSending(false)
+      setFieldError(null)
     },
 
     retryReceipt() {
