@@ -258,7 +258,7 @@ describe('Orders', () => {
       within(ordersTable())
         .getAllByRole('columnheader')
         .map((header) => header.textContent),
-    ).toEqual(['Order', 'Creator store', 'Created', 'Total', 'Transfer', 'Processed', 'Preview'])
+    ).toEqual(['Order', 'Creator store', 'Created', 'Total', 'Transfer', 'Processed', 'Transfer'])
     expect(orderRows()).toEqual([
       [
         '#1005',
@@ -285,7 +285,8 @@ describe('Orders', () => {
         '$197.54',
         'Completed',
         formatDateTime('2026-11-03T09:00:00.000Z'),
-        'Preview transfer',
+        // A processed order's transfer is only looked at.
+        'View transfer',
       ],
     ])
     // Gray, orange and green badges.
@@ -589,7 +590,7 @@ describe('Preview transfer', () => {
     const { user, location, callsTo } = renderOrders({ adminPreviewOrderTransfer: () => preview })
     await screen.findByRole('table', { name: 'Creator orders' })
 
-    await user.click(screen.getByRole('button', { name: 'Preview transfer #1001' }))
+    await user.click(screen.getByRole('button', { name: 'View transfer #1001' }))
 
     expect(await screen.findByRole('heading', { name: 'Create Order Transfer' })).toBeVisible()
     expect(location().pathname).toBe('/main/create-order-transfer')
@@ -608,7 +609,7 @@ describe('Preview transfer', () => {
     await choose(user, 'Transfer status', 'Completed')
     await waitFor(() => expect(orderNames()).toEqual(['#1001']))
 
-    await user.click(screen.getByRole('button', { name: 'Preview transfer #1001' }))
+    await user.click(screen.getByRole('button', { name: 'View transfer #1001' }))
     await screen.findByRole('region', { name: 'Creator Order' })
     await act(() => router.navigate(-1))
 
@@ -673,7 +674,7 @@ describe('Transfer history', () => {
     expect(brandsOf('1001')).toEqual([
       [
         'northwind apparel',
-        'gid://shopify/Order/5001',
+        '…/Order/5001',
         '10%',
         '15%',
         '$136.00',
@@ -684,7 +685,7 @@ describe('Transfer history', () => {
       ],
       [
         'lumen botanicals',
-        'gid://shopify/Order/5002',
+        '…/Order/5002',
         '8%',
         '20%',
         '$34.50',
@@ -698,7 +699,7 @@ describe('Transfer history', () => {
     expect(brandsOf('1004')).toEqual([
       [
         'lumen botanicals',
-        'gid://shopify/Order/5003',
+        '…/Order/5003',
         '8%',
         '12%',
         '$27.75',
@@ -744,7 +745,7 @@ describe('Transfer history', () => {
     expect(brandsOf('1005')).toEqual([
       [
         'northwind apparel',
-        'gid://shopify/Order/5001',
+        '…/Order/5001',
         '10%',
         '15%',
         '€62.00',
@@ -819,6 +820,19 @@ describe('Transfer history', () => {
     expect(cellsOf(summaryOf('1001'))[3]).toBe('admin@tandem.test')
   })
 
+  it('shows ids short on one line, whole on hover, and copies them whole', async () => {
+    const { user, callsTo } = await openHistory({ 'clipboard/writeText': () => undefined })
+    await screen.findByRole('table', { name: 'Brands of order 1001' })
+    const brandOrder = screen.getAllByText('…/Order/5001')[0]!
+    expect(brandOrder).toHaveAttribute('title', 'gid://shopify/Order/5001')
+
+    await user.click(screen.getAllByRole('button', { name: 'Copy gid://shopify/Order/5001' })[0]!)
+    await expectToast('Copied', 'gid://shopify/Order/5001 has been copied to your clipboard.')
+    expect(callsTo('clipboard/writeText')).toEqual([
+      { channel: 'clipboard/writeText', args: { text: 'gid://shopify/Order/5001' } },
+    ])
+  })
+
   describe('Export CSV', () => {
     it('saves the CSV where the person chose, busy meanwhile, then says where', async () => {
       const saving = deferred<SavedFile>()
@@ -826,9 +840,12 @@ describe('Transfer history', () => {
       await screen.findByRole('table', { name: 'Transfer history' })
 
       await user.click(screen.getByRole('button', { name: 'Export CSV' }))
-      expect(callsTo('adminOrderTransfersCsv')).toEqual([
-        { channel: 'adminOrderTransfersCsv', args: undefined },
-      ])
+      // After a look at whether there is any transfer to export.
+      await waitFor(() =>
+        expect(callsTo('adminOrderTransfersCsv')).toEqual([
+          { channel: 'adminOrderTransfersCsv', args: undefined },
+        ]),
+      )
       expect(screen.getByRole('button', { name: 'Export CSV' })).toHaveAttribute('data-loading')
       expect(screen.getByRole('button', { name: 'Export CSV' })).toBeDisabled()
 
@@ -849,6 +866,22 @@ describe('Transfer history', () => {
       expect(callsTo('adminOrderTransfersCsv')).toHaveLength(1)
       expect(screen.queryByText('CSV exported')).not.toBeInTheDocument()
       expect(screen.queryByRole('alert')).not.toBeInTheDocument()
+    })
+
+    it('says there is nothing to export yet rather than save a file of headers only', async () => {
+      const { user, callsTo } = await openHistory({
+        adminOrderTransfers: () => ({ transfers: [], nextCursor: null }),
+        adminOrderTransfersCsv: () => ({ saved: true, path: '/home/admin/empty.csv' }),
+      })
+      await screen.findByText('No transfers yet.')
+
+      await user.click(screen.getByRole('button', { name: 'Export CSV' }))
+      await expectToast(
+        'Nothing to export yet',
+        'No transfers yet: the CSV lists transfers once an order has been processed.',
+      )
+      expect(callsTo('adminOrderTransfersCsv')).toHaveLength(0)
+      expect(screen.getByRole('button', { name: 'Export CSV' })).toBeEnabled()
     })
 
     it('says why the export failed', async () => {

@@ -1,4 +1,12 @@
-import { memo, useCallback, type ReactNode } from 'react'
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+  type RefObject,
+} from 'react'
 import { Paper, Table, Text } from '@mantine/core'
 import { Paged, type Loaded, type PagedProps } from './Paged'
 import { useVirtualRows, VirtualBody, VirtualGroups } from './virtual-rows'
@@ -6,6 +14,8 @@ import classes from './PagedTable.module.css'
 
 /** Unless a table says otherwise: the next page is asked for this many rows before the last one. */
 const LOAD_AHEAD = 20
+/** Narrower than this (px, 60rem), a table folds its foldable columns into its first one. */
+const NARROW_WIDTH = 960
 
 interface ColumnLayout {
   /** The header cell: its text, or a VisuallyHidden name over a column of buttons. */
@@ -28,6 +38,11 @@ interface TextColumn<Item> extends ColumnLayout {
   title?: (item: Item) => string | undefined
   /** The column that names the row: a little bolder. */
   strong?: boolean
+  /**
+   * In a narrow table (below NARROW_WIDTH), the column hides and its text shows under the first
+   * column's, so that what matters stays in view without scrolling sideways.
+   */
+  fold?: boolean
   cell?: never
 }
 
@@ -35,6 +50,7 @@ interface TextColumn<Item> extends ColumnLayout {
 interface CellColumn<Item> extends ColumnLayout {
   cell: (item: Item) => ReactNode
   text?: never
+  fold?: never
 }
 
 export type Column<Item> = TextColumn<Item> | CellColumn<Item>
@@ -71,7 +87,10 @@ export type TableSpec<Item> = Pick<PagedProps<Item>, 'empty' | 'noun'> &
     heightAbove: string
     /** Rows ahead of the last one loaded at which scrolling asks for the next page. */
     loadAhead?: number
-    /** For the table element: a minimum width, say, below which it scrolls sideways. */
+    /**
+     * For the table element: a minimum width, say, below which it scrolls sideways. A narrow
+     * table has the attribute data-narrow, for a width it keeps only when wide.
+     */
     className?: string
     highlightOnHover?: boolean
   }
@@ -127,8 +146,14 @@ function LoadedTable<Item>({ table, loaded }: { table: TableSpec<Item>; loaded: 
     },
   })
 
+  const narrow = useNarrow(scrollRef)
+  const [shown, folded] = useMemo(
+    () =>
+      narrow ? [columns.filter((c) => !c.fold), columns.filter((c) => c.fold)] : [columns, []],
+    [columns, narrow],
+  )
   // What every item's rows share; memoized rows compare these by identity.
-  const shared = { columns, height: rowHeight, detail: detail?.render }
+  const shared = { columns: shown, folded, height: rowHeight, detail: detail?.render }
 
   return (
     <Paper
@@ -142,13 +167,14 @@ function LoadedTable<Item>({ table, loaded }: { table: TableSpec<Item>; loaded: 
         highlightOnHover={table.highlightOnHover}
         layout="fixed"
         className={table.className}
+        data-narrow={narrow || undefined}
         aria-label={table.label}
         // -1: the server holds more than are loaded, how many is unknown.
         aria-rowcount={complete ? items.length * rowsPerItem + 1 : -1}
       >
         <Table.Thead>
           <Table.Tr aria-rowindex={1}>
-            {columns.map((column, index) => (
+            {shown.map((column, index) => (
               <Table.Th key={index} w={column.width} ta={column.align} className={column.className}>
                 {column.header}
               </Table.Th>
@@ -180,6 +206,8 @@ interface ItemRowsProps<Item> {
   item: Item
   rowIndex: number
   columns: readonly Column<Item>[]
+  /** The columns folded into the first one's cell, while the table is narrow. */
+  folded: readonly Column<Item>[]
   height: number | undefined
   detail: ((item: Item) => ReactNode) | undefined
 }
@@ -192,6 +220,7 @@ const ItemRows = memo(function ItemRows<Item>({
   item,
   rowIndex,
   columns,
+  folded,
   height,
   detail,
 }: ItemRowsProps<Item>) {
@@ -201,6 +230,11 @@ const ItemRows = memo(function ItemRows<Item>({
         {columns.map((column, index) => (
           <Table.Td key={index} ta={column.align} className={column.className}>
             {cellOf(column, item)}
+            {index === 0 && folded.length > 0 && (
+              <Text size="xs" c="dimmed" truncate lh={1.2}>
+                {folded.map((column) => column.text?.(item)).join(' · ')}
+              </Text>
+            )}
           </Table.Td>
         ))}
       </Table.Tr>
@@ -214,6 +248,22 @@ const ItemRows = memo(function ItemRows<Item>({
     </>
   )
 }) as <Item>(props: ItemRowsProps<Item>) => ReactNode
+
+/** Whether the scroller is narrower than NARROW_WIDTH; not while its width is unknown (0). */
+function useNarrow(scrollRef: RefObject<HTMLElement | null>): boolean {
+  const [narrow, setNarrow] = useState(false)
+  useEffect(() => {
+    const scroller = scrollRef.current
+    if (!scroller) return
+    const observer = new ResizeObserver(() => {
+      const width = scroller.clientWidth
+      setNarrow(width > 0 && width < NARROW_WIDTH)
+    })
+    observer.observe(scroller)
+    return () => observer.disconnect()
+  }, [scrollRef])
+  return narrow
+}
 
 function cellOf<Item>(column: Column<Item>, item: Item): ReactNode {
   if (column.cell) return column.cell(item)

@@ -9,7 +9,7 @@ import classes from './Orders.module.css'
 /** Every row is this tall, so that the virtualizer knows where each one is without measuring. */
 const ROW_HEIGHT = 52
 
-/** Where "Preview transfer" leads: the transfer page, which previews the order at once. */
+/** Where "Preview transfer" and "View transfer" lead: the transfer page, which previews at once. */
 export const previewPath = (orderId: string) =>
   `/main/create-order-transfer?creatorOrderId=${encodeURIComponent(orderId)}`
 
@@ -26,12 +26,19 @@ export const ORDERS_TABLE: TableSpec<CreatorOrderSummary> = {
       text: (order) => order.name,
       title: (order) => `${order.name} (id ${order.id})`,
     },
+    // What a narrow window folds under the order: store, creation and processing.
     {
       header: 'Creator store',
       text: (order) => storeName(order.creatorStoreShop),
       title: (order) => order.creatorStoreShop,
+      fold: true,
     },
-    { header: 'Created', width: '10.5rem', text: (order) => formatDateTime(order.createdAt) },
+    {
+      header: 'Created',
+      width: '10.5rem',
+      text: (order) => formatDateTime(order.createdAt),
+      fold: true,
+    },
     {
       header: 'Total',
       width: '7rem',
@@ -51,19 +58,13 @@ export const ORDERS_TABLE: TableSpec<CreatorOrderSummary> = {
     {
       header: 'Processed',
       width: '10.5rem',
-      cell: (order) => {
-        const processed = order.processedAt ? formatDateTime(order.processedAt) : '—'
-        return (
-          <Text size="sm" truncate title={processed} c={order.processedAt ? undefined : 'dimmed'}>
-            {processed}
-          </Text>
-        )
-      },
+      text: (order) => formatDateTime(order.processedAt),
+      fold: true,
     },
     {
-      header: <VisuallyHidden>Preview</VisuallyHidden>,
+      header: <VisuallyHidden>Transfer</VisuallyHidden>,
       width: '9.5rem',
-      cell: (order) => <PreviewButton order={order} />,
+      cell: (order) => <TransferButton order={order} />,
     },
   ],
   rowKey: (order) => order.id,
@@ -74,16 +75,18 @@ export const ORDERS_TABLE: TableSpec<CreatorOrderSummary> = {
   highlightOnHover: true,
 }
 
-function PreviewButton({ order }: { order: CreatorOrderSummary }) {
+/** A processed order's transfer is only to be looked at; any other is previewed, then processed. */
+function TransferButton({ order }: { order: CreatorOrderSummary }) {
   const navigate = useNavigate()
+  const label = order.transferStatus === 'COMPLETED' ? 'View transfer' : 'Preview transfer'
   return (
     <Button
       size="xs"
       variant="default"
-      aria-label={`Preview transfer ${order.name}`}
+      aria-label={`${label} ${order.name}`}
       onClick={() => void navigate(previewPath(order.id))}
     >
-      Preview transfer
+      {label}
     </Button>
   )
 }

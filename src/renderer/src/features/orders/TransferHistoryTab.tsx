@@ -34,7 +34,8 @@ export function TransferHistoryTab() {
 
 /**
  * Every brand transfer as a CSV file: main downloads it and saves exactly its bytes where the
- * administrator chooses in the OS's save dialog.
+ * administrator chooses in the OS's save dialog. With no transfer yet there is nothing to save (the
+ * file would hold its header only): the button says so instead of opening the dialog.
  */
 function ExportCsvButton() {
   const bridge = useBridge()
@@ -47,6 +48,14 @@ function ExportCsvButton() {
     exportingNow.current = true
     setExporting(true)
     try {
+      const { transfers } = await bridge.invoke('adminOrderTransfers', { limit: 1 })
+      if (transfers.length === 0) {
+        showToast({
+          title: 'Nothing to export yet',
+          message: 'No transfers yet: the CSV lists transfers once an order has been processed.',
+        })
+        return
+      }
       const saved = await bridge.invoke('adminOrderTransfersCsv')
       // A cancelled dialog is the person's choice, not news.
       if (saved.saved) showToast({ title: 'CSV exported', message: saved.path ?? '' })

@@ -1,8 +1,9 @@
 import { Table, Text } from '@mantine/core'
 import type { BrandTransferRecord, OrderTransferRecord, SettledAmounts } from '@shared/contract'
 import { PRODUCT_NAME } from '@shared/product'
-import { formatDateTime, formatMoney, storeName } from '@renderer/lib/format'
+import { EMPTY, formatDateTime, formatMoney, formatRate, storeName } from '@renderer/lib/format'
 import type { TableSpec } from '@renderer/lib/PagedTable'
+import { IdText } from './IdText'
 import { TransferStatusBadge } from './TransferStatusBadge'
 import classes from './Orders.module.css'
 
@@ -13,10 +14,6 @@ const BRAND_ROW_HEIGHT = 36
 
 const BRAND_COLUMNS = 9
 
-/** Frozen rates are percentages (10 means 10 %), shown in the reader's locale: "10%", "12.5%". */
-const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 2 })
-const formatRate = (rate: number) => percent.format(rate / 100)
-
 /**
  * When the transfer was processed; for one still under way, "Partial — started {date}" (a partial
  * transfer is not processed, whenever it was last tried).
@@ -25,7 +22,7 @@ function processedText(transfer: OrderTransferRecord): string {
   if (transfer.status === 'PARTIAL') {
     return `Partial — started ${formatDateTime(transfer.startedAt)}`
   }
-  return transfer.processedAt ? formatDateTime(transfer.processedAt) : '—'
+  return formatDateTime(transfer.processedAt)
 }
 
 /**
@@ -38,7 +35,12 @@ export const TRANSFER_HISTORY_TABLE: TableSpec<OrderTransferRecord> = {
   noun: ['transfer', 'transfers'],
   // The summary row; the brands are its detail.
   columns: [
-    { header: 'Order', width: '7rem', strong: true, text: (transfer) => transfer.creatorOrderId },
+    // The order's id: a transfer record does not carry the order's name ("#1005" in Orders).
+    {
+      header: 'Order ID',
+      width: '8rem',
+      cell: (transfer) => <IdText id={transfer.creatorOrderId} />,
+    },
     {
       header: 'Creator store',
       text: (transfer) => storeName(transfer.creatorStoreShop),
@@ -51,7 +53,7 @@ export const TRANSFER_HISTORY_TABLE: TableSpec<OrderTransferRecord> = {
     },
     {
       header: 'Processed by',
-      text: (transfer) => transfer.processedBy ?? '—',
+      text: (transfer) => transfer.processedBy ?? EMPTY,
       title: (transfer) => transfer.processedBy ?? undefined,
     },
     {
@@ -139,8 +141,8 @@ function BrandRows({ brand, currency }: { brand: BrandTransferRecord; currency: 
     <>
       <Table.Tr>
         <Table.Td>{storeName(brand.brandStoreShop)}</Table.Td>
-        <Table.Td className={classes.id} c={brand.brandOrderId ? undefined : 'dimmed'}>
-          {brand.brandOrderId ?? 'pending'}
+        <Table.Td c={brand.brandOrderId ? undefined : 'dimmed'}>
+          {brand.brandOrderId ? <IdText id={brand.brandOrderId} size="xs" /> : 'pending'}
         </Table.Td>
         <Table.Td ta="right">{formatRate(brand.tandemCommissionRate)}</Table.Td>
         <Table.Td ta="right">{formatRate(brand.creatorCommissionRate)}</Table.Td>
@@ -157,8 +159,8 @@ function BrandRows({ brand, currency }: { brand: BrandTransferRecord; currency: 
           {money(brand.tandemCommissionAmount)}
           {settled((amounts) => amounts.tandemCommissionAmount)}
         </Table.Td>
-        <Table.Td className={classes.id} c={brand.paymentTransferId ? undefined : 'dimmed'}>
-          {brand.paymentTransferId ?? '—'}
+        <Table.Td c={brand.paymentTransferId ? undefined : 'dimmed'}>
+          {brand.paymentTransferId ? <IdText id={brand.paymentTransferId} size="xs" /> : EMPTY}
           {settlement && (
             <Text size="xs" c="dimmed">
               {`1 ${currency} = ${settlement.exchangeRate} ${settlement.currency}`}
