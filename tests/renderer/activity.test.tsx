@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import type { AuditEntry } from '@shared/contract'
 import type { ChannelResult } from '@shared/ipc'
-import { actionLabel, detailLines } from '@renderer/features/activity/activity-text'
+import { actionLabel, detailLines, targetText } from '@renderer/features/activity/activity-text'
 import { formatDateTime } from '@renderer/lib/format'
 import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
 import type { FakeAnswers } from './support/fake-bridge'
@@ -64,14 +64,17 @@ describe('Activity', () => {
     expect(await within(drawer).findByText('Default commission set')).toBeInTheDocument()
     expect(fake.callsTo('adminAuditLog').map((call) => call.args)).toEqual([{ limit: 50 }])
     const [rateChange, sync] = entryItems(drawer)
-    expect(within(rateChange!).getByText('northwind-apparel.myshopify.com')).toBeInTheDocument()
+    expect(within(rateChange!).getByText('northwind apparel')).toHaveAttribute(
+      'title',
+      'northwind-apparel.myshopify.com',
+    )
     expect(rateChange).toHaveTextContent(
       `admin@tandem.test · ${formatDateTime('2025-05-03T12:00:00.000Z')}`,
     )
-    expect(within(rateChange!).getByText('creatorCommissionRate: 15 → 17.5')).toBeInTheDocument()
-    expect(within(rateChange!).getByText('tandemCommissionRate: 10')).toBeInTheDocument()
+    expect(within(rateChange!).getByText('Creator rate 15% → 17.5%')).toBeInTheDocument()
+    expect(within(rateChange!).getByText('Tandem rate 10%')).toBeInTheDocument()
     expect(within(sync!).getByText('Products synced')).toBeInTheDocument()
-    expect(within(sync!).getByText('productCount: 5')).toBeInTheDocument()
+    expect(within(sync!).getByText('5 products')).toBeInTheDocument()
     expect(screen.queryByText('No activity yet.')).not.toBeInTheDocument()
   })
 
@@ -192,42 +195,58 @@ describe('Activity entries in words', () => {
     )
   })
 
-  it('writes a change as before → after, with "none" for a side that is missing', () => {
+  it('writes a change as before → after in words, with "none" for a side that is missing', () => {
     expect(
       detailLines({
-        before: { tandemCommissionRate: 10, creatorCommissionRate: 15 },
-        after: { tandemCommissionRate: 10, creatorCommissionRate: 17.5 },
+        before: { tandemCommissionRate: 9.5, creatorCommissionRate: 15 },
+        after: { tandemCommissionRate: 8, creatorCommissionRate: 15 },
       }),
-    ).toEqual(['tandemCommissionRate: 10', 'creatorCommissionRate: 15 → 17.5'])
+    ).toEqual(['Tandem rate 9.5% → 8%', 'Creator rate 15%'])
     expect(detailLines({ before: null, after: { commissionRate: 20 } })).toEqual([
-      'commissionRate: none → 20',
+      'Rate none → 20%',
     ])
     expect(detailLines({ before: { commissionRate: 20 }, after: null })).toEqual([
-      'commissionRate: 20 → none',
+      'Rate 20% → none',
     ])
     expect(
       detailLines({ before: { accountId: null }, after: { accountId: 'acct_1' }, by: 'cli' }),
-    ).toEqual(['accountId: none → acct_1', 'by: cli'])
+    ).toEqual(['Payout account none → acct_1', 'by: cli'])
   })
 
-  it('writes anything else as key: value', () => {
+  it("writes what the server records in the administrator's words, anything else as key: value", () => {
     expect(
       detailLines({
         productCount: 5,
+        brandOrders: 2,
         status: 'PARTIAL',
+        owedNothing: ['ironpeak-outdoor.myshopify.com'],
         active: false,
         brands: ['lumen', 'northwind'],
         extra: { a: 1 },
         before: 3,
       }),
     ).toEqual([
-      'productCount: 5',
-      'status: PARTIAL',
+      '5 products',
+      '2 brand orders',
+      'Status Partial',
+      'Owed nothing: ironpeak outdoor',
       'active: false',
       'brands: lumen, northwind',
       'extra: {"a":1}',
       'before: 3',
     ])
+    expect(detailLines({ brandOrders: 1, status: 'FAILED', message: 'Stripe is down' })).toEqual([
+      '1 brand order',
+      'Status Failed',
+      'Why: Stripe is down',
+    ])
+    expect(targetText('transfer.process', '1001')).toBe('Order 1001')
+    expect(
+      targetText(
+        'commission.unique.create',
+        'northwind-apparel.myshopify.com × maya-makes.myshopify.com',
+      ),
+    ).toBe('northwind apparel × maya makes')
     expect(detailLines({})).toEqual([])
   })
 })

@@ -7,7 +7,7 @@ import { useBridge } from '@renderer/lib/bridge'
 import { formatDateTime } from '@renderer/lib/format'
 import { Paged } from '@renderer/lib/Paged'
 import type { CursorPage } from '@renderer/lib/useCursorPages'
-import { actionLabel, detailLines } from './activity-text'
+import { actionLabel, detailLines, targetText } from './activity-text'
 import classes from './ActivityDrawer.module.css'
 
 /**
@@ -77,8 +77,8 @@ function ActivityEntry({ entry }: { entry: AuditEntry }) {
       <Text fw={600} size="sm">
         {actionLabel(entry.action, entry.details)}
       </Text>
-      <Text size="sm" className={classes.wrap}>
-        {entry.target}
+      <Text size="sm" className={classes.wrap} title={entry.target}>
+        {targetText(entry.action, entry.target)}
       </Text>
       <Text size="xs" c="dimmed" className={classes.wrap}>
         {entry.actorEmail ?? 'Unknown user'} ·{' '}

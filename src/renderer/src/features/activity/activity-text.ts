@@ -1,4 +1,8 @@
-// The audit log's entries (docs/operations.md "Who gets in") in words a person reads.
+// The audit log's entries (docs/operations.md "Who gets in") in words a person reads: the action
+// named, its target with stores by name, and one short line a detail, as the rest of the console
+// words rates, counts and statuses.
+import { formatRate, plural, storeName } from '@renderer/lib/format'
+import { TRANSFER_STATUS_LABELS } from '@renderer/features/orders/TransferStatusBadge'
 
 const ACTION_LABELS: Readonly<Record<string, string>> = {
   'commission.default.set': 'Default commission set',
@@ -9,6 +13,7 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   'payout-account.set': 'Payout account set',
   'products.sync': 'Products synced',
   'transfer.process': 'Transfer processed',
+  'transfer.accept-price-exception': 'Price exception accepted',
 }
 
 /**
@@ -19,6 +24,15 @@ export const actionLabel = (action: string, details: Record<string, unknown> = {
   if (action === 'transfer.process' && details.status === 'FAILED') return 'Transfer failed'
   return Object.hasOwn(ACTION_LABELS, action) ? (ACTION_LABELS[action] ?? action) : action
 }
+
+const SHOP_HOST = /\b[a-z0-9][a-z0-9-]*\.myshopify\.com\b/g
+
+/**
+ * What the action was done to: stores by name ("northwind apparel × maya makes"), a transfer's
+ * order as "Order 1001".
+ */
+export const targetText = (action: string, target: string): string =>
+  action.startsWith('transfer.') ? `Order ${target}` : target.replace(SHOP_HOST, storeName)
 
 type Fields = Record<string, unknown>
 
@@ -34,12 +48,58 @@ export function detailValue(value: unknown): string {
   return JSON.stringify(value)
 }
 
-const same = (a: unknown, b: unknown) => detailValue(a) === detailValue(b)
+const rate = (value: unknown) =>
+  typeof value === 'number' ? formatRate(value) : detailValue(value)
+const stores = (value: unknown) =>
+  Array.isArray(value)
+    ? value.map((shop) => storeName(String(shop))).join(', ')
+    : detailValue(value)
+const status = (value: unknown) =>
+  typeof value === 'string' && Object.hasOwn(TRANSFER_STATUS_LABELS, value)
+    ? TRANSFER_STATUS_LABELS[value as keyof typeof TRANSFER_STATUS_LABELS]
+    : value === 'FAILED'
+      ? 'Failed'
+      : detailValue(value)
+
+/** The details the server records, by their key: a label, and how their value reads. */
+const FIELD_WORDS: Readonly<Record<string, { label: string; value?: (value: unknown) => string }>> =
+  {
+    tandemCommissionRate: { label: 'Tandem rate', value: rate },
+    creatorCommissionRate: { label: 'Creator rate', value: rate },
+    commissionRate: { label: 'Rate', value: rate },
+    accountId: { label: 'Payout account' },
+    shopType: { label: 'Store type' },
+    clientId: { label: 'Client ID' },
+    status: { label: 'Status', value: status },
+    message: { label: 'Why:' },
+    reason: { label: 'Reason:' },
+    owedNothing: { label: 'Owed nothing:', value: stores },
+  }
+
+/** Details that are counts, read as "2 brand orders". */
+const COUNT_NOUNS: Readonly<Record<string, readonly [string, string]>> = {
+  brandOrders: ['brand order', 'brand orders'],
+  productCount: ['product', 'products'],
+  lines: ['line', 'lines'],
+}
+
+const wordsOf = (key: string) => (Object.hasOwn(FIELD_WORDS, key) ? FIELD_WORDS[key] : undefined)
+const shown = (key: string, value: unknown) => (wordsOf(key)?.value ?? detailValue)(value)
+const labelOf = (key: string) => wordsOf(key)?.label ?? `${key}:`
+
+/** One detail on its line: "Tandem rate 8%", "2 brand orders", "Reason: …", "other: value". */
+function line(key: string, value: unknown): string {
+  if (typeof value === 'number' && Object.hasOwn(COUNT_NOUNS, key)) {
+    const [one, many] = COUNT_NOUNS[key]!
+    return plural(value, one, many)
+  }
+  return `${labelOf(key)} ${shown(key, value)}`
+}
 
 /**
  * What changed, one line a field. A change written as `{ before, after }` (either side null for a
- * thing created or removed) reads "creatorCommissionRate: 15 → 17.5" for each field that changed
- * and "tandemCommissionRate: 10" for one that did not; anything else reads "productCount: 5".
+ * thing created or removed) reads "Creator rate 15% → 17.5%" for each field that changed and
+ * "Tandem rate 10%" for one that did not; anything else reads a line a detail ("5 products").
  */
 export function detailLines(details: Fields): string[] {
   const { before, after, ...rest } = details
@@ -54,13 +114,10 @@ export function detailLines(details: Fields): string[] {
   const to = isFields(after) ? after : {}
   const keys = [...new Set([...Object.keys(from), ...Object.keys(to)])]
   return [
-    ...keys.map((key) =>
-      same(from[key], to[key])
-        ? line(key, to[key])
-        : `${key}: ${detailValue(from[key])} → ${detailValue(to[key])}`,
-    ),
+    ...keys.map((key) => {
+      const [was, now] = [shown(key, from[key]), shown(key, to[key])]
+      return was === now ? line(key, to[key]) : `${labelOf(key)} ${was} → ${now}`
+    }),
     ...Object.entries(rest).map(([key, value]) => line(key, value)),
   ]
 }
-
-const line = (key: string, value: unknown) => `${key}: ${detailValue(value)}`
