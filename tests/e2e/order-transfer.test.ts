@@ -228,8 +228,8 @@ describe('the receipt in Chromium', () => {
   it("saves exactly the bytes the server sent, under the order's name", async () => {
     await page.getByRole('button', { name: 'Save PDF' }).click()
     await shows(page.getByText('Receipt saved'))
-    expect(readdirSync(stack.console.downloadsDir)).toContain('tandem-receipt-#1001.pdf')
-    const saved = readFileSync(join(stack.console.downloadsDir, 'tandem-receipt-#1001.pdf'))
+    expect(readdirSync(stack.console.downloadsDir)).toContain('tandem-receipt-1001.pdf')
+    const saved = readFileSync(join(stack.console.downloadsDir, 'tandem-receipt-1001.pdf'))
     // The receipt on screen is the last one the server sent for the order.
     const sent = receiptRequests('1001').at(-1)
     expect(saved.subarray(0, 5).toString()).toBe('%PDF-')

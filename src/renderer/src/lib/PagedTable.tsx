@@ -175,7 +175,13 @@ function LoadedTable<Item>({ table, loaded }: { table: TableSpec<Item>; loaded: 
         <Table.Thead>
           <Table.Tr aria-rowindex={1}>
             {shown.map((column, index) => (
-              <Table.Th key={index} w={column.width} ta={column.align} className={column.className}>
+              <Table.Th
+                key={index}
+                // The first column, holding the folded ones too, takes what the others leave.
+                w={index === 0 && folded.length > 0 ? undefined : column.width}
+                ta={column.align}
+                className={column.className}
+              >
                 {column.header}
               </Table.Th>
             ))}
