@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, Locator, Page } from 'playwright-core'
 import { DEMO_ADMIN } from '../../scripts/lib/auth-emulator'
 import { launchChromium } from '../support/chromium'
 import { startStack, type StackUnderTest } from '../support/stack-under-test'
@@ -46,6 +46,14 @@ async function widen(width: number) {
   await page.setViewportSize({ width, height: 1000 })
   await expect.poll(() => onScreen(page, sidebarLink('Orders'))).toBe(width > 800)
 }
+/** The drawer slides in: a picture is taken once it is wholly in the window. */
+const slidIn = (drawer: Locator, width: number) =>
+  expect
+    .poll(async () => {
+      const box = await drawer.boundingBox()
+      return box !== null && box.x + box.width <= width + 0.5
+    })
+    .toBe(true)
 const headers = () => ordersTable().locator('thead th').allTextContents()
 const tableScroller = () => ordersTable().locator('xpath=..')
 
@@ -190,12 +198,7 @@ describe('after processing', () => {
     await shows(drawer.getByText('Order 1001'))
     await shows(drawer.getByText('2 brand orders'))
     await shows(drawer.getByText('Status Completed'))
-    await expect
-      .poll(async () => {
-        const box = await drawer.boundingBox()
-        return box !== null && box.x + box.width <= WIDE + 0.5
-      })
-      .toBe(true)
+    await slidIn(drawer, WIDE)
     await screenshot(page, 'reading-activity-dark-1400')
     await page.keyboard.press('Escape')
     await expect.poll(() => drawer.count()).toBe(0)
@@ -203,13 +206,7 @@ describe('after processing', () => {
     await page.getByRole('button', { name: 'Activity' }).click()
     await shows(drawer.getByText('2 brand orders'))
     await widen(NARROW)
-    // The drawer slides in: the picture is taken once it is wholly in the window.
-    await expect
-      .poll(async () => {
-        const box = await drawer.boundingBox()
-        return box !== null && box.x + box.width <= NARROW + 0.5
-      })
-      .toBe(true)
+    await slidIn(drawer, NARROW)
     await screenshot(page, 'reading-activity-light-700')
   })
 })
