@@ -34,6 +34,7 @@ const product = (id: string, overrides: Partial<StoreProduct> = {}): StoreProduc
   variantCount: 1,
   price: '10.00',
   currency: 'USD',
+  imageUrl: null,
   ...overrides,
 })
 
@@ -154,6 +155,28 @@ describe('Products', () => {
     expect(dataRows().map(cellTexts)).toEqual([
       ['Hidden Tote', 'Unlisted', '1', '$10.00'],
       ['Next Season Coat', 'Pre order', '1', '$10.00'],
+    ])
+  })
+
+  it("shows each product's picture beside its title, and a placeholder where it has none", async () => {
+    const picture = 'https://cdn.shopify.com/s/files/1/tote.jpg'
+    renderProducts(`/main/products?store=${NORTHWIND}`, {
+      adminStoreProducts: () => ({
+        products: [
+          product('1', { title: 'Hidden Tote', imageUrl: picture }),
+          product('2', { title: 'Next Season Coat' }),
+        ],
+        nextCursor: null,
+      }),
+    })
+    expect(await screen.findByRole('table', { name: 'Products' })).toBeInTheDocument()
+    const [withPicture, without] = dataRows()
+    expect(withPicture!.querySelector('img')?.getAttribute('src')).toBe(picture)
+    expect(without!.querySelector('img')).toBeNull()
+    // The title beside it names the row: the picture adds no second name.
+    expect(dataRows().map(cellTexts)).toEqual([
+      ['Hidden Tote', 'Active', '1', '$10.00'],
+      ['Next Season Coat', 'Active', '1', '$10.00'],
     ])
   })
 

@@ -103,9 +103,10 @@ describe('the commerce port on Shopify', () => {
       variantCount: 1,
       minPriceMinor: 6800,
       currency: 'USD',
+      imageUrl: expect.stringMatching(/\/images\/products\/[a-z0-9-]+\.svg$/),
     })
-    // Pages of 249 (the most within Shopify's 1,000-point query limit): three of them.
-    expect(progress).toEqual([249, 498, 500])
+    // Pages of 142 (the most within Shopify's 1,000-point query limit): four of them.
+    expect(progress).toEqual([142, 284, 426, 500])
     expect(server.shopify.calls(NORTHWIND, 'bulkOperationRunQuery')).toBe(0)
   })
 

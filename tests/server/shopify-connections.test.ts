@@ -213,6 +213,41 @@ describe('POST /webhooks/shopify', () => {
       },
     ])
   })
+
+  it('keeps a product’s featured image in step, and refuses one that is not a web address', async () => {
+    server = await startServerUnderTest()
+    expect((await syncProducts(server, NORTHWIND)).statusCode).toBe(200)
+    const brand = { secret: NORTHWIND_SECRET }
+    const update = (image: { src: string } | null) => ({
+      id: 101,
+      admin_graphql_api_id: 'gid://shopify/Product/101',
+      title: 'Linen Overshirt',
+      status: 'active',
+      variants: [{ price: '68.00' }],
+      image,
+    })
+    const imageOf101 = async () =>
+      (
+        await server.db
+          .selectFrom('store_products')
+          .select('image_url')
+          .where('product_id', '=', 'gid://shopify/Product/101')
+          .executeTakeFirstOrThrow()
+      ).image_url
+
+    const cdn = 'https://cdn.shopify.com/s/files/1/overshirt.jpg'
+    expect(
+      (await webhook(NORTHWIND, 'products/update', update({ src: cdn }), brand)).statusCode,
+    ).toBe(200)
+    await expect.poll(imageOf101).toBe(cdn)
+
+    const script = update({ src: 'javascript:alert(1)' })
+    expect((await webhook(NORTHWIND, 'products/update', script, brand)).statusCode).toBe(400)
+    expect(await imageOf101()).toBe(cdn)
+
+    expect((await webhook(NORTHWIND, 'products/update', update(null), brand)).statusCode).toBe(200)
+    await expect.poll(imageOf101).toBeNull()
+  })
 })
 
 describe('the authorization-code install', () => {

@@ -45,6 +45,17 @@ describe('GET /admin-store-products', () => {
     ])
   })
 
+  it("answers each product's featured image as Shopify's product listing shows it", async () => {
+    expect((await syncProducts(server, NORTHWIND)).statusCode).toBe(200)
+    const { products } = (await get(`?storeShop=${NORTHWIND}`)).json()
+    const images = products.map((product: { imageUrl: string | null }) => product.imageUrl)
+    expect(images).toEqual([
+      expect.stringMatching(/\/images\/products\/[a-z0-9-]+\.svg$/),
+      expect.stringMatching(/\/images\/products\/[a-z0-9-]+\.svg$/),
+    ])
+    expect(new Set(images).size).toBe(2)
+  })
+
   it.each([
     ['?storeShop=nobody.myshopify.com', 404, 'Store not found: nobody.myshopify.com'],
     [

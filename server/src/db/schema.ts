@@ -62,6 +62,8 @@ export interface StoreProductsTable {
   /** Minor units of `currency`, the shop's. */
   min_price_minor: number
   currency: string
+  /** Its featured image (Shopify's CDN, or the sandbox server's); null when it has none. */
+  image_url: string | null
   /** The start of the sync that last read it: older rows are products gone from the shop. */
   seen_at: string
 }

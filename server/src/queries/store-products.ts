@@ -26,4 +26,5 @@ const productOf = (row: Selectable<StoreProductsTable>): StoreProduct => ({
   variantCount: Number(row.variant_count),
   price: formatMinorUnits(Number(row.min_price_minor), row.currency),
   currency: row.currency,
+  imageUrl: row.image_url,
 })

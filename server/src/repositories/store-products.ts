@@ -20,6 +20,7 @@ export async function upsertStoreProducts(
     variant_count: product.variantCount,
     min_price_minor: product.minPriceMinor,
     currency: product.currency,
+    image_url: product.imageUrl,
     seen_at: seenAt,
   }))
   await db
@@ -32,6 +33,7 @@ export async function upsertStoreProducts(
         variant_count: eb.ref('excluded.variant_count'),
         min_price_minor: eb.ref('excluded.min_price_minor'),
         currency: eb.ref('excluded.currency'),
+        image_url: eb.ref('excluded.image_url'),
         seen_at: eb.ref('excluded.seen_at'),
       })),
     )

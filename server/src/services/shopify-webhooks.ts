@@ -135,6 +135,7 @@ async function updateProduct(deps: Deps, shop: string, product: ProductPayload) 
       Infinity,
     ),
     currency,
+    imageUrl: product.image?.src ?? null,
   }
   await upsertStoreProducts(deps.db, shop, [stored], deps.now().toISOString())
 }

@@ -313,6 +313,8 @@ export const StoreProduct = z.object({
   /** The lowest price of its variants. */
   price: MoneyAmount,
   currency: z.string(),
+  /** Its featured image; null when it has none. The console's CSP shows only Shopify's and the server's. */
+  imageUrl: z.string().nullable(),
 })
 export type StoreProduct = z.infer<typeof StoreProduct>
 

@@ -90,6 +90,8 @@ export interface CommerceProduct {
   /** The lowest price of its variants, in minor units of `currency` (the shop's). */
   minPriceMinor: number
   currency: string
+  /** Its featured image; null when it has none. */
+  imageUrl: string | null
 }
 
 export interface ProductReading {

@@ -8,6 +8,7 @@ import * as dailyScreens from './005-daily-screens'
 import * as leases from './006-leases'
 import * as owedMoney from './007-owed-money'
 import * as catalogueLinks from './008-catalogue-links'
+import * as productImages from './009-product-images'
 
 // Migrations live in code (one module each, imported here and bundled with the server: no folder
 // to find at run time) and run at every start. Column types are the ones SQLite and PostgreSQL
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '006_leases': leases,
   '007_owed_money': owedMoney,
   '008_catalogue_links': catalogueLinks,
+  '009_product_images': productImages,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

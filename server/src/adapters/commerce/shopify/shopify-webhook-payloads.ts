@@ -26,6 +26,11 @@ const product = z
     // Any status Shopify has or adds (ACTIVE, DRAFT, ARCHIVED, UNLISTED …), as it writes them.
     status: z.string().regex(/^[A-Za-z_]{1,40}$/),
     variants: z.array(z.object({ price: z.string().regex(/^\d{1,15}(\.\d{1,6})?$/) }).loose()),
+    // Its featured image; null when it has none.
+    image: z
+      .object({ src: z.url({ protocol: /^https?$/ }) })
+      .loose()
+      .nullish(),
   })
   .loose()
   .refine(ownGid('Product'))

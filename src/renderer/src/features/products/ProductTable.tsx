@@ -34,7 +34,12 @@ export const PRODUCT_TABLE: TableSpec<StoreProduct> = {
   empty: 'No products synced for this store yet.',
   // The title takes what the others leave; they fit their content.
   columns: [
-    { header: 'Title', strong: true, text: (product) => product.title },
+    {
+      header: 'Title',
+      strong: true,
+      text: (product) => product.title,
+      image: (product) => product.imageUrl,
+    },
     {
       header: 'Status',
       width: 104,
