@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path'
 import { startShopifyEmulator } from '../emulators/shopify/emulator'
 import { startStripeEmulator } from '../emulators/stripe/emulator'
 import { startBrowserHost, type BrowserHost } from '../src/browser-host/host'
+import { BROWSER_HOST } from '../src/shared/browser-host'
 import {
   LOCAL_DEFAULTS,
   readBuildEnvironment,
@@ -116,7 +117,7 @@ async function main(): Promise<void> {
       buildEnvironment: environment,
     })
     shutdown.add(() => host.close())
-    console.log(`Tandem Admin is running at ${host.url}`)
+    console.log(`${BROWSER_HOST.announcement} ${host.url}`)
   } else {
     const electron = spawn(npmBin(root, 'electron-vite'), ['preview', '--skipBuild'], {
       cwd: root,
