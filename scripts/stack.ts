@@ -91,6 +91,8 @@ async function main(): Promise<void> {
       TANDEM_STRIPE_ENDPOINT: stripe.url,
       STRIPE_SECRET_KEY: stripe.secretKey,
       FIREBASE_AUTH_EMULATOR_HOST: new URL(emulator.url).host,
+      // Each request's lines at debug: the console polls, and they would bury the warnings.
+      TANDEM_LOG_REQUESTS: 'debug',
     },
   })
   shutdown.add(() => stopChild(server))
