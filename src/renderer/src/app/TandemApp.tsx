@@ -6,7 +6,12 @@ import type { TandemBridge, Theme } from '@shared/ipc'
 import { BridgeContext, HostKeyRefused } from '@renderer/lib/bridge'
 import { HostKeyPage } from './HostKeyPage'
 import { SIGNED_OUT, useSession } from './session'
-import { DEFAULT_THEME, consoleTheme, settingsColorSchemeManager } from './theme'
+import {
+  DEFAULT_THEME,
+  consoleCssVariables,
+  consoleTheme,
+  settingsColorSchemeManager,
+} from './theme'
 
 interface TandemAppProps {
   bridge: TandemBridge
@@ -63,6 +68,7 @@ export function TandemApp({ bridge, router, env = 'default' }: TandemAppProps) {
     <BridgeContext value={bridge}>
       <MantineProvider
         theme={consoleTheme}
+        cssVariablesResolver={consoleCssVariables}
         colorSchemeManager={colorSchemeManager}
         defaultColorScheme="dark"
         env={env}
