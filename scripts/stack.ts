@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path'
 import { startShopifyEmulator } from '../emulators/shopify/emulator'
 import { startStripeEmulator } from '../emulators/stripe/emulator'
 import { startBrowserHost, type BrowserHost } from '../src/browser-host/host'
+import { BROWSER_HOST } from '../src/shared/browser-host'
 import {
   LOCAL_DEFAULTS,
   readBuildEnvironment,
@@ -90,6 +91,8 @@ async function main(): Promise<void> {
       TANDEM_STRIPE_ENDPOINT: stripe.url,
       STRIPE_SECRET_KEY: stripe.secretKey,
       FIREBASE_AUTH_EMULATOR_HOST: new URL(emulator.url).host,
+      // Each request's lines at debug: the console polls, and they would bury the warnings.
+      TANDEM_LOG_REQUESTS: 'debug',
     },
   })
   shutdown.add(() => stopChild(server))
@@ -116,7 +119,7 @@ async function main(): Promise<void> {
       buildEnvironment: environment,
     })
     shutdown.add(() => host.close())
-    console.log(`Tandem Admin is running at ${host.url}`)
+    console.log(`${BROWSER_HOST.announcement} ${host.url}`)
   } else {
     const electron = spawn(npmBin(root, 'electron-vite'), ['preview', '--skipBuild'], {
       cwd: root,

@@ -1,4 +1,9 @@
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
+import Fastify, {
+  LogController,
+  type FastifyReply,
+  type FastifyInstance,
+  type FastifyRequest,
+} from 'fastify'
 import { isAdministrator, SignInServiceUnavailableError, TokenRejectedError } from './auth/verify'
 import type { AppDeps } from './deps'
 import { answerFrameworkError, HttpError, installErrorHandling } from './http/errors'
@@ -23,6 +28,22 @@ export const REQUEST_TIMEOUT_MS = 30_000
 export const SIGN_IN_SERVICE_UNREACHABLE =
   'The sign-in service (Firebase Authentication) could not be reached to check your sign-in: try again in a moment'
 
+/** Fastify's request lines, the ordinary ones at debug; a failed request's still as an error. */
+class RequestsAtDebug extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ req: request }, 'incoming request')
+  }
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (error) return super.requestCompleted(error, request, reply)
+    reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed')
+  }
+}
+
 /**
  * The Tandem server, built from its parts and testable without a port (app.inject). `listen` and
  * `inject` make it ready; until then a caller may add to it (the benchmark adds its ceiling route).
@@ -43,6 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           },
         }
       : false,
+    ...(deps.logger?.requests === 'debug' ? { logController: new RequestsAtDebug() } : {}),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: deps.trustedProxies ?? false,
     requestTimeout: requestTimeoutMs,

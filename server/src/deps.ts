@@ -24,7 +24,11 @@ export interface AppDeps {
   now?: () => Date
   /** Leases, timeouts and parallelism of transfer processing; the defaults otherwise. */
   transferTiming?: Partial<TransferTiming>
-  logger?: boolean
+  /**
+   * Logs to stdout when given. Each request's two lines at 'info' (a deploy's log), or at 'debug',
+   * below the log's level (the local stack, whose console polls); warnings and errors either way.
+   */
+  logger?: { requests: 'info' | 'debug' }
   /** How long a request may take to arrive (app.ts's REQUEST_TIMEOUT_MS), shorter in tests. */
   requestTimeoutMs?: number
   /**

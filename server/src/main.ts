@@ -62,7 +62,8 @@ async function main(): Promise<void> {
     publicUrl: config.publicUrl,
     transferTiming: timing,
     trustedProxies: config.trustedProxies,
-    logger: true,
+    // The local stack (scripts/stack.ts) sets it: its console's polling would drown the terminal.
+    logger: { requests: process.env.TANDEM_LOG_REQUESTS === 'debug' ? 'debug' : 'info' },
   })
   await app.listen({ host: config.host, port: config.port })
   // In the background: the inbox fills in while the server already answers.

@@ -6,4 +6,6 @@ export const BROWSER_HOST = {
   eventsPath: '/__tandem/events',
   keyHeader: 'x-tandem-key',
   keyParam: 'key',
+  /** What the stack prints before the console's address; the missing-key page quotes it. */
+  announcement: 'Tandem Admin is running at',
 } as const

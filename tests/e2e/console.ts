@@ -1,5 +1,7 @@
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { join, resolve } from 'node:path'
+import type { AxeResults } from 'axe-core'
 import type { Locator, Page } from 'playwright-core'
 
 // What the end-to-end tests share: waiting for what a person would see, and screenshots.
@@ -40,9 +42,45 @@ export async function onScreen(page: Page, locator: Locator): Promise<boolean> {
   return box !== null && box.x + box.width > 0 && box.x < width
 }
 
+/** Whether all of the element lies inside the window: a drawer that has finished sliding in. */
+export async function whollyOnScreen(page: Page, locator: Locator): Promise<boolean> {
+  const box = await locator.boundingBox()
+  const width = page.viewportSize()?.width ?? 0
+  return box !== null && box.x >= 0 && box.x + box.width <= width + 0.5
+}
+
 /** The element's computed opacity (these tests are typed without the DOM's names). */
 export const opacity = (locator: Locator) =>
   locator.evaluate((element) => {
     const view = globalThis as unknown as { getComputedStyle(of: unknown): { opacity: string } }
     return view.getComputedStyle(element).opacity
   })
+
+/** An accessibility rule the screen breaks, as axe-core names it and the elements that break it. */
+export interface AxeViolation {
+  id: string
+  impact: string
+  targets: string[]
+}
+
+const AXE_SOURCE = readFileSync(createRequire(__filename).resolve('axe-core'), 'utf8')
+
+/**
+ * The serious and critical WCAG violations axe-core finds on the page as it is now (lesser ones
+ * are advice). The page's context needs `bypassCSP`: the console's policy refuses inline scripts.
+ */
+export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+  if (!(await page.evaluate(() => 'axe' in globalThis))) {
+    await page.addScriptTag({ content: AXE_SOURCE })
+  }
+  const { violations } = await page.evaluate(() =>
+    (globalThis as unknown as { axe: { run(): Promise<AxeResults> } }).axe.run(),
+  )
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({
+      id: violation.id,
+      impact: violation.impact ?? '',
+      targets: violation.nodes.map((node) => node.target.join(' ')),
+    }))
+}

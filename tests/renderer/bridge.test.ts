@@ -6,6 +6,7 @@ import {
   connectBridge,
   createBridge,
   createBrowserHostBridge,
+  HostKeyRefused,
 } from '@renderer/lib/bridge'
 
 interface FetchCall {
@@ -120,11 +121,23 @@ describe('bridge over the browser host', () => {
     expect(failure.reason).toBe('Commission not found')
   })
 
-  it('throws a BridgeError when the host refuses the request', async () => {
+  it('throws HostKeyRefused, saying which address to open, when the host refuses the key', async () => {
     const { bridge } = browserBridge(() => new Response('Forbidden', { status: 403 }))
 
+    const failure = await bridge.invoke('session/status').catch((e: unknown) => e)
+
+    expect(failure).toBeInstanceOf(HostKeyRefused)
+    expect(failure).toBeInstanceOf(BridgeError)
+    expect((failure as Error).message).toBe(
+      `This page's key is not the running console's: open the address printed after "Tandem Admin is running at".`,
+    )
+  })
+
+  it('throws a BridgeError with the status when the host refuses the request otherwise', async () => {
+    const { bridge } = browserBridge(() => new Response('JSON only', { status: 415 }))
+
     await expect(bridge.invoke('session/status')).rejects.toThrow(
-      new BridgeError({ message: 'The host refused the request (403).' }),
+      new BridgeError({ message: 'The host refused the request (415).' }),
     )
   })
 

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import { BridgeError } from '@renderer/lib/bridge'
+import { BridgeError, HostKeyRefused } from '@renderer/lib/bridge'
 import { SIGNED_IN, deferred, fakeBridge } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
 import type { SessionView } from '@shared/ipc'
@@ -93,5 +93,24 @@ describe('Sign-in', () => {
 
     expect(await screen.findByRole('heading', { name: 'Stores' })).toBeInTheDocument()
     expect(app.location().pathname).toBe('/main/stores')
+  })
+
+  it("in browser mode without this launch's key, says which address to open instead of a sign-in", async () => {
+    const fake = fakeBridge({
+      'session/status': () => {
+        throw new HostKeyRefused()
+      },
+    })
+    renderApp(fake.bridge, '/signin')
+
+    expect(
+      await screen.findByRole('heading', { name: 'Open Tandem Admin with its key' }),
+    ).toBeInTheDocument()
+    expect(
+      screen.getByText(/This address has no key, or the key of an earlier launch/),
+    ).toBeVisible()
+    expect(screen.getByText('Tandem Admin is running at')).toBeVisible()
+    expect(screen.queryByRole('button', { name: 'Signin' })).not.toBeInTheDocument()
+    expect(screen.queryByLabelText('Password')).not.toBeInTheDocument()
   })
 })

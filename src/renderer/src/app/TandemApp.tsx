@@ -3,9 +3,15 @@ import { MantineProvider } from '@mantine/core'
 import { Notifications } from '@mantine/notifications'
 import { RouterProvider, type DataRouter } from 'react-router'
 import type { TandemBridge, Theme } from '@shared/ipc'
-import { BridgeContext } from '@renderer/lib/bridge'
+import { BridgeContext, HostKeyRefused } from '@renderer/lib/bridge'
+import { HostKeyPage } from './HostKeyPage'
 import { SIGNED_OUT, useSession } from './session'
-import { DEFAULT_THEME, consoleTheme, settingsColorSchemeManager } from './theme'
+import {
+  DEFAULT_THEME,
+  consoleCssVariables,
+  consoleTheme,
+  settingsColorSchemeManager,
+} from './theme'
 
 interface TandemAppProps {
   bridge: TandemBridge
@@ -16,10 +22,12 @@ interface TandemAppProps {
 
 /**
  * The whole console. Renders nothing until the session and the stored theme are known, so that
- * neither a signed-out redirect nor the wrong theme flashes by.
+ * neither a signed-out redirect nor the wrong theme flashes by. In browser mode without this
+ * launch's key, only the page that says how to open it.
  */
 export function TandemApp({ bridge, router, env = 'default' }: TandemAppProps) {
   const [storedTheme, setStoredTheme] = useState<Theme | null>(null)
+  const [keyRefused, setKeyRefused] = useState(false)
 
   useEffect(() => {
     let active = true
@@ -30,14 +38,18 @@ export function TandemApp({ bridge, router, env = 'default' }: TandemAppProps) {
       useSession.getState().setSession(session)
     })
     void Promise.all([
-      bridge.invoke('session/status').catch(() => SIGNED_OUT),
+      // null: the browser host refused this page's key, so no session can be known.
+      bridge
+        .invoke('session/status')
+        .catch((error: unknown) => (error instanceof HostKeyRefused ? null : SIGNED_OUT)),
       bridge
         .invoke('settings/get')
         .then((settings) => settings.theme)
         .catch(() => DEFAULT_THEME),
     ]).then(([session, theme]) => {
       if (!active) return
-      if (!heardChange) useSession.getState().setSession(session)
+      if (session === null) setKeyRefused(true)
+      else if (!heardChange) useSession.getState().setSession(session)
       setStoredTheme(theme)
     })
     return () => {
@@ -56,12 +68,13 @@ export function TandemApp({ bridge, router, env = 'default' }: TandemAppProps) {
     <BridgeContext value={bridge}>
       <MantineProvider
         theme={consoleTheme}
+        cssVariablesResolver={consoleCssVariables}
         colorSchemeManager={colorSchemeManager}
         defaultColorScheme="dark"
         env={env}
       >
         <Notifications limit={1} autoClose={5000} />
-        <RouterProvider router={router} />
+        {keyRefused ? <HostKeyPage /> : <RouterProvider router={router} />}
       </MantineProvider>
     </BridgeContext>
   )

@@ -25,6 +25,19 @@ export class BridgeError extends Error {
   }
 }
 
+/**
+ * Browser mode: the host refused this page's key, because its address had none or an earlier
+ * launch's. Nothing this page calls can succeed until it is opened with this launch's address.
+ */
+export class HostKeyRefused extends BridgeError {
+  constructor() {
+    super({
+      message: `This page's key is not the running console's: open the address printed after "${BROWSER_HOST.announcement}".`,
+    })
+    this.name = 'HostKeyRefused'
+  }
+}
+
 /** The sentence to show for any failure, bridge or not. */
 export const errorMessage = (error: unknown): string =>
   error instanceof Error ? error.message : String(error)
@@ -74,6 +87,8 @@ export function createBrowserHostBridge(environment: BrowserHostEnvironment): Ra
       } catch {
         return hostFailure('Tandem Admin could not reach its host process.')
       }
+      // The host answers 403 to a missing or wrong key, and to nothing else a page of its own sends.
+      if (response.status === 403) throw new HostKeyRefused()
       if (!response.ok) return hostFailure(`The host refused the request (${response.status}).`)
       return decodeWire(await response.text()) as Envelope<unknown>
     },

@@ -1,7 +1,7 @@
-import { Suspense } from 'react'
+import { Suspense, useEffect } from 'react'
 import { Anchor, AppShell, Burger, Center, Group, Loader } from '@mantine/core'
-import { useDisclosure } from '@mantine/hooks'
-import { Link, Outlet } from 'react-router'
+import { useDisclosure, useHotkeys } from '@mantine/hooks'
+import { Link, Outlet, useLocation } from 'react-router'
 import { CONSOLE_NAME } from '@shared/product'
 import { ActivityButton } from '@renderer/features/activity/ActivityDrawer'
 import { SectionLinks } from './SectionLinks'
@@ -10,10 +10,15 @@ import { UserMenu } from './UserMenu'
 
 /**
  * /main: the sidebar (220 px, 280 px on large screens) and the header around the current section.
- * Below the sm breakpoint the sidebar folds away behind the burger.
+ * Below the sm breakpoint the sidebar folds away behind the burger, and slides back on Escape and
+ * on any navigation (a link, Back, a page's own redirect).
  */
 export default function ConsoleShell() {
   const [menuOpened, { toggle: toggleMenu, close: closeMenu }] = useDisclosure(false)
+  const { key: locationKey } = useLocation()
+  useEffect(closeMenu, [locationKey, closeMenu])
+  // Also from inside a field: the menu covers the page, so Escape means "away with it" there too.
+  useHotkeys([['Escape', closeMenu]], [])
 
   return (
     <AppShell
@@ -42,7 +47,6 @@ export default function ConsoleShell() {
         <Anchor
           component={Link}
           to="/"
-          onClick={closeMenu}
           fw={700}
           fz="lg"
           c="var(--mantine-color-text)"
@@ -52,7 +56,7 @@ export default function ConsoleShell() {
         >
           {CONSOLE_NAME}
         </Anchor>
-        <SectionLinks onNavigate={closeMenu} />
+        <SectionLinks />
       </AppShell.Navbar>
 
       <AppShell.Main>

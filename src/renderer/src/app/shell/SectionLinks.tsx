@@ -3,7 +3,7 @@ import { Link, matchPath, useLocation } from 'react-router'
 import { SECTIONS } from './sections'
 
 /** The six sections of /main; the one being shown is highlighted. */
-export function SectionLinks({ onNavigate }: { onNavigate: () => void }) {
+export function SectionLinks() {
   const { pathname } = useLocation()
   return SECTIONS.map(({ path, label, icon: SectionIcon }) => {
     // A store's own page (/main/stores/{store}) still belongs to Stores.
@@ -17,7 +17,6 @@ export function SectionLinks({ onNavigate }: { onNavigate: () => void }) {
         leftSection={<SectionIcon size={18} stroke={1.75} />}
         active={active}
         aria-current={active ? 'page' : undefined}
-        onClick={onNavigate}
       />
     )
   })

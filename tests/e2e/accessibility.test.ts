@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
+import { DEMO_ADMIN } from '../../scripts/lib/auth-emulator'
+import { launchChromium } from '../support/chromium'
+import { startStack, type StackUnderTest } from '../support/stack-under-test'
+import {
+  chooseTheme,
+  colorScheme,
+  seriousAxeViolations,
+  shows,
+  signIn,
+  whollyOnScreen,
+  type AxeViolation,
+} from './console'
+
+// Every screen of the console, in both themes, checked by axe-core against WCAG A and AA: no
+// serious or critical violation (contrast, names of controls, roles). The tests run in order,
+// each going on from where the last one left the console.
+
+let browser: Browser
+let stack: StackUnderTest
+let page: Page
+
+beforeAll(async () => {
+  stack = await startStack()
+  browser = await launchChromium()
+  // axe-core goes in as an inline script, which the console's Content Security Policy refuses.
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    locale: 'en-US',
+    bypassCSP: true,
+  })
+  page = await context.newPage()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await stack?.stop()
+})
+
+const rowOf = (name: string) => page.locator('tbody tr').filter({ hasText: name })
+const openSection = async (name: string) => {
+  await page.getByRole('navigation').getByRole('link', { name, exact: true }).click()
+  await shows(page.getByRole('heading', { name, exact: true }))
+}
+
+/**
+ * The screen as it is now, in the dark theme and then the light one. `known` names a rule a screen
+ * is still waiting to have fixed by the work that owns it, so that everything else stays checked.
+ */
+async function expectAccessibleInBothThemes(known?: string): Promise<void> {
+  const found: Record<string, AxeViolation[]> = {}
+  for (const theme of ['Dark', 'Light'] as const) {
+    await chooseTheme(page, theme)
+    await expect.poll(() => colorScheme(page)).toBe(theme.toLowerCase())
+    found[theme] = (await seriousAxeViolations(page)).filter((violation) => violation.id !== known)
+  }
+  // On failure the message lists, per theme, each rule broken, its impact and the elements.
+  expect(found).toEqual({ Dark: [], Light: [] })
+}
+
+describe('accessibility of every screen, in both themes', () => {
+  it('sign-in (dark, the default)', async () => {
+    await page.goto(stack.console.url)
+    await shows(page.getByRole('button', { name: 'Signin' }))
+    await expect.poll(() => colorScheme(page)).toBe('dark')
+    expect(await seriousAxeViolations(page)).toEqual([])
+  })
+
+  it('stores', async () => {
+    await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password)
+    await shows(page.getByRole('heading', { name: 'Stores', exact: true }))
+    await shows(rowOf('northwind apparel'))
+    await expectAccessibleInBothThemes()
+  })
+
+  it("a brand's store page", async () => {
+    await rowOf('northwind apparel').click()
+    await shows(page.getByText('acct_sandbox_northwind_apparel'))
+    await expect.poll(() => page.getByLabel('Creator commission rate').inputValue()).toBe('15')
+    await expectAccessibleInBothThemes()
+  })
+
+  it("a creator's store page", async () => {
+    await page.getByRole('link', { name: /back to stores/i }).click()
+    await page.getByRole('tab', { name: 'Creators' }).click()
+    await rowOf('urban trail edits').click()
+    await shows(page.getByText('No unique commission rates yet.'))
+    await expectAccessibleInBothThemes()
+  })
+
+  it('products', async () => {
+    await openSection('Products')
+    await page.getByPlaceholder('Select store...').click()
+    await page.getByRole('option', { name: /northwind apparel/i }).click()
+    // Loaded: its rows, or the sentence for none.
+    await shows(
+      page
+        .getByRole('table', { name: 'Products' })
+        .locator('tbody tr')
+        .or(page.getByText('No products synced for this store yet.')),
+    )
+    await expectAccessibleInBothThemes()
+  })
+
+  it('orders', async () => {
+    await openSection('Orders')
+    await shows(rowOf('#1004'))
+    await expectAccessibleInBothThemes()
+  })
+
+  it('order transfer, with a preview', async () => {
+    await page.getByRole('button', { name: 'Preview transfer #1004' }).click()
+    await shows(page.getByText('Preview fetched successfully'))
+    await shows(page.getByRole('button', { name: 'Process transfer' }))
+    await expectAccessibleInBothThemes()
+  })
+
+  it('transfer history', async () => {
+    await page.getByRole('button', { name: 'Process transfer' }).click()
+    await page
+      .getByRole('dialog', { name: 'Confirm processing transfer' })
+      .getByRole('button', { name: 'Confirm' })
+      .click()
+    await shows(page.getByText('Order transfer processed'))
+    await openSection('Orders')
+    await page.getByRole('tab', { name: 'Transfer history' }).click()
+    await shows(page.getByRole('table', { name: 'Transfer history' }).getByText(DEMO_ADMIN.email))
+    await expectAccessibleInBothThemes()
+  })
+
+  it('configs', async () => {
+    await openSection('Configs')
+    await shows(rowOf('northwind-apparel.myshopify.com'))
+    // The URL blocks' names ("Copy app URL") leave out the URLs they show: a change to
+    // features/configs/UrlConfiguration.tsx and its tests, outside this check's work.
+    await expectAccessibleInBothThemes('label-content-name-mismatch')
+  })
+
+  it('the activity drawer', async () => {
+    await openSection('Orders')
+    const drawer = page.getByRole('dialog', { name: 'Activity' })
+    const found: Record<string, AxeViolation[]> = {}
+    // The drawer covers the theme switch: each theme is chosen before it opens.
+    for (const theme of ['Dark', 'Light'] as const) {
+      await chooseTheme(page, theme)
+      await expect.poll(() => colorScheme(page)).toBe(theme.toLowerCase())
+      await page.getByRole('button', { name: 'Activity' }).click()
+      await shows(drawer.getByText('Transfer processed'))
+      // Its slide-in done, so that axe sees its final colours and not a half-transparent frame.
+      await expect.poll(() => whollyOnScreen(page, drawer)).toBe(true)
+      found[theme] = await seriousAxeViolations(page)
+      await page.keyboard.press('Escape')
+      await expect.poll(() => drawer.isVisible()).toBe(false)
+    }
+    expect(found).toEqual({ Dark: [], Light: [] })
+  })
+
+  it('sign-in (light, as the administrator left it)', async () => {
+    await page.getByRole('button', { name: DEMO_ADMIN.email }).click()
+    await page.getByRole('menuitem', { name: 'Logout' }).click()
+    await shows(page.getByRole('button', { name: 'Signin' }))
+    await expect.poll(() => colorScheme(page)).toBe('light')
+    expect(await seriousAxeViolations(page)).toEqual([])
+  })
+})
