@@ -107,6 +107,37 @@ describe('Brand view: default commission', () => {
     expect(saveButton()).toBeDisabled()
   })
 
+  it('warns that a brand without a default cannot be transferred, until its rates are saved', async () => {
+    brandPage({
+      adminGetDefaultShopCommissionRate: () => ({
+        tandemCommissionRate: null,
+        creatorCommissionRate: null,
+      }),
+      adminSetDefaultCommissionRate: ({ defaultCommission }) => ({ defaultCommission }),
+    })
+
+    const warning = await screen.findByRole('alert')
+    expect(warning).toHaveTextContent('No default commission')
+    expect(warning).toHaveTextContent(
+      'This brand has no default commission: transfers of orders with its products fail with "Commission not found" until both rates are set and saved here.',
+    )
+
+    await retype(tandemInput(), '10')
+    const user = await retype(creatorInput(), '15')
+    await user.click(saveButton())
+
+    expect(
+      await screen.findByText('Default Commission rates set successfully.'),
+    ).toBeInTheDocument()
+    expect(screen.queryByText('No default commission')).not.toBeInTheDocument()
+  })
+
+  it('shows no warning for a brand with a default', async () => {
+    brandPage()
+    await screen.findByLabelText('Tandem commission rate')
+    expect(screen.queryByText('No default commission')).not.toBeInTheDocument()
+  })
+
   it('disables Save while either rate is empty', async () => {
     brandPage()
     await screen.findByLabelText('Tandem commission rate')
