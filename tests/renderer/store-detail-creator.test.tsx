@@ -114,7 +114,9 @@ describe('Creator view: unique commission rates', () => {
     const answer = deferred<ChannelResult<'adminGetUniqueCommissionRates'>>()
     creatorPage({ adminGetUniqueCommissionRates: () => answer.promise })
 
-    expect(await screen.findByText('Loading...')).toBeInTheDocument()
+    // The card's own, once the page knows the store.
+    const card = await screen.findByRole('heading', { name: 'Unique commission rates' })
+    expect(card.parentElement).toHaveTextContent('Loading...')
     answer.resolve({ uniqueCommissionRates: [] })
 
     expect(await screen.findByText('No unique commission rates yet.')).toBeInTheDocument()
