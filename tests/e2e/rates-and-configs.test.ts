@@ -4,7 +4,16 @@ import { DEMO_ADMIN } from '../../scripts/lib/auth-emulator'
 import { launchChromium } from '../support/chromium'
 import { NO_COMMISSION_1002 } from '../support/sandbox-figures'
 import { startStack, type StackUnderTest } from '../support/stack-under-test'
-import { chooseTheme, colorScheme, onScreen, route, screenshot, shows, signIn } from './console'
+import {
+  chooseTheme,
+  colorScheme,
+  onScreen,
+  opacity,
+  route,
+  screenshot,
+  shows,
+  signIn,
+} from './console'
 
 // What a new administrator ran into with unique rates, missing default commissions, unknown store
 // addresses and the configs screen, in Chromium against the real server (docs/product-rules.md
@@ -24,11 +33,15 @@ async function open(path: string) {
 
 /** Screenshots at 1400 and 700 px wide, then back to the wide window the tests start in. */
 async function atBothWidths(name: string) {
+  const sidebar = page.getByRole('navigation', { name: 'Sections' })
   for (const width of [1400, 700]) {
     await page.setViewportSize({ width, height: 1000 })
+    // Below 768 px the sidebar slides away behind the burger: the picture waits for it to go.
+    await expect.poll(() => onScreen(page, sidebar)).toBe(width === 1400)
     await screenshot(page, `${name}-${width}`)
   }
   await page.setViewportSize({ width: 1400, height: 1000 })
+  await expect.poll(() => onScreen(page, sidebar)).toBe(true)
 }
 
 /** The theme is chosen in the sidebar, which a wide window shows (and a dialog covers). */
@@ -78,6 +91,7 @@ describe('unique commission rates', () => {
 
     const dialog = page.getByRole('dialog', { name: 'Replace commission rate' })
     await shows(dialog.getByText('Replace the 20% rate of lumen botanicals with 15%?'))
+    await expect.poll(() => opacity(dialog)).toBe('1')
     await atBothWidths('rates-replace-dialog-dark')
     // Cancelled, nothing is sent; asked again in the light theme, for its screenshots.
     await dialog.getByRole('button', { name: 'Cancel' }).click()
@@ -85,6 +99,7 @@ describe('unique commission rates', () => {
     await useTheme('Light')
     await page.getByRole('button', { name: 'Save', exact: true }).click()
     await shows(dialog.getByText('Replace the 20% rate of lumen botanicals with 15%?'))
+    await expect.poll(() => opacity(dialog)).toBe('1')
     await atBothWidths('rates-replace-dialog-light')
     await dialog.getByRole('button', { name: 'Replace' }).click()
     await useTheme('Dark')
