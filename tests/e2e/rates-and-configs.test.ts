@@ -33,15 +33,27 @@ async function open(path: string) {
 
 /** Screenshots at 1400 and 700 px wide, then back to the wide window the tests start in. */
 async function atBothWidths(name: string) {
-  const sidebar = page.getByRole('navigation', { name: 'Sections' })
   for (const width of [1400, 700]) {
     await page.setViewportSize({ width, height: 1000 })
-    // Below 768 px the sidebar slides away behind the burger: the picture waits for it to go.
-    await expect.poll(() => onScreen(page, sidebar)).toBe(width === 1400)
+    await sidebarSettled(width)
     await screenshot(page, `${name}-${width}`)
   }
   await page.setViewportSize({ width: 1400, height: 1000 })
-  await expect.poll(() => onScreen(page, sidebar)).toBe(true)
+  await sidebarSettled(1400)
+}
+
+/**
+ * Waits for the sidebar to finish sliding: wholly in view on a wide window, wholly out of it
+ * below 768 px (behind the burger), so that a picture never catches it halfway.
+ */
+async function sidebarSettled(width: number) {
+  const sidebar = page.getByRole('navigation', { name: 'Sections' })
+  await expect
+    .poll(async () => {
+      const box = await sidebar.boundingBox()
+      return box !== null && (width >= 768 ? box.x >= 0 : box.x + box.width <= 0)
+    })
+    .toBe(true)
 }
 
 /** The theme is chosen in the sidebar, which a wide window shows (and a dialog covers). */
