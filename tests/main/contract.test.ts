@@ -13,9 +13,12 @@ import {
 describe('contract', () => {
   it('trims and lower-cases shop domains and refuses what is not name.myshopify.com', () => {
     expect(ShopDomain.parse('  Maya-Makes.MyShopify.com ')).toBe('maya-makes.myshopify.com')
+    // The store's URL, as the Stores list shows it, is the same shop.
+    expect(ShopDomain.parse('https://Maya.myshopify.com/')).toBe('maya.myshopify.com')
     for (const bad of [
       'maya-makes.com',
-      'https://maya.myshopify.com',
+      'https://evil.example/maya.myshopify.com',
+      'https://maya.myshopify.com/admin',
       '',
       '-x.myshopify.com',
       'a b.myshopify.com',

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import type { AppUrls, ShopConnection } from '@shared/contract'
 import type { AppConfigView, ChannelArgs } from '@shared/ipc'
 import { BridgeError } from '@renderer/lib/bridge'
@@ -47,6 +47,8 @@ const APP_URLS: AppUrls = {
 }
 
 type CreateArgs = ChannelArgs<'createAppConfig'>
+
+const SHOP_RULE = 'Shop must look like name.myshopify.com'
 
 const REFUSED =
   'Shopify refused a token for maya-makes.myshopify.com: Client credentials cannot be performed on this shop.'
@@ -158,6 +160,44 @@ describe('Configs list', () => {
         '',
       ],
     ])
+    expect(
+      screen.getByRole('button', { name: 'Delete lumen-botanicals.myshopify.com' }),
+    ).toBeEnabled()
+  })
+
+  it('folds client ID, secret and type into the shop at narrow widths, keeping Connection and Delete', async () => {
+    // The table's media query matches, as in a window under 992 px wide.
+    const matchMedia = vi.mocked(window.matchMedia)
+    const wide = matchMedia.getMockImplementation()!
+    onTestFinished(() => void matchMedia.mockImplementation(wide))
+    matchMedia.mockImplementation((query: string) => ({
+      ...wide(query),
+      matches: query === '(max-width: 61.99em)',
+    }))
+    renderConfigs({ 'configs/revealSecret': () => 'shpss_lumen_secret_9f3a' })
+    await loaded()
+
+    expect(
+      within(screen.getByRole('table'))
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent),
+    ).toEqual(['Shop', 'Connection', 'Delete'])
+    expect(await screen.findByText('client credentials')).toBeInTheDocument()
+    expect(dataRows().map(cellTexts)).toEqual([
+      [
+        'lumen-botanicals.myshopify.comClient IDlumen-clientClient secret••••••••9f3aRevealCopy',
+        'ConnectedTest connectionclient credentials',
+        '',
+      ],
+      [
+        'northwind-apparel.myshopify.comClient IDnorthwind-clientClient secret••••••••RevealCopy',
+        'Not connectedTest connection',
+        '',
+      ],
+    ])
+    const lumen = rowOf('lumen-botanicals.myshopify.com')
+    await userEvent.click(within(lumen).getByRole('button', { name: 'Reveal' }))
+    expect(await within(lumen).findByText('shpss_lumen_secret_9f3a')).toBeInTheDocument()
     expect(
       screen.getByRole('button', { name: 'Delete lumen-botanicals.myshopify.com' }),
     ).toBeEnabled()
@@ -454,21 +494,74 @@ describe('Add config', () => {
     expect(addConfig()).toBeDisabled()
   })
 
-  it('shows the server reason for a malformed shop', async () => {
-    const reason = 'shop must look like name.myshopify.com'
-    renderConfigs({
-      createAppConfig: () => {
-        throw serverRefusal('create app config', reason)
-      },
-    })
+  it('says on the Shop field what is wrong once it is left, follows each key, and sends nothing', async () => {
+    const fake = renderConfigs()
+    await loaded()
+    await userEvent.click(addConfig())
+    const shop = screen.getByLabelText('Shop')
+
+    const user = await fillForm({ shop: 'new-brand' })
+    // Half a domain is not called wrong while it is being typed.
+    expect(screen.queryByText(SHOP_RULE)).not.toBeInTheDocument()
+    await user.tab()
+    expect(shop).toHaveAccessibleDescription(expect.stringContaining(SHOP_RULE))
+    expect(shop).toHaveAttribute('aria-invalid', 'true')
+
+    await user.type(shop, '.myshopify.com')
+    expect(screen.queryByText(SHOP_RULE)).not.toBeInTheDocument()
+    await user.type(shop, '/admin')
+    expect(screen.getByText(SHOP_RULE)).toBeInTheDocument()
+
+    await fillForm({ clientId: 'id', clientSecret: 'secret' })
+    await user.click(createButton())
+    expect(screen.getByText(SHOP_RULE)).toBeInTheDocument()
+    expect(fake.callsTo('createAppConfig')).toHaveLength(0)
+  })
+
+  it('says on the field what is wrong with a client id, once it is left', async () => {
+    renderConfigs()
     await loaded()
     await userEvent.click(addConfig())
 
-    const user = await fillForm({ shop: 'not a shop', clientId: 'id', clientSecret: 'secret' })
-    await user.click(createButton())
+    const user = await fillForm({ clientId: 'has space' })
+    await user.tab()
 
-    await expectToast('Error', 'Failed to create app config', 'error')
-    expect(screen.getByText(reason)).toBeInTheDocument()
+    expect(screen.getByLabelText('Client ID')).toHaveAccessibleDescription(
+      'Client ID must hold only letters, digits, "_" and "-", as Shopify\'s do',
+    )
+  })
+
+  it.each(['https://New-Brand.myshopify.com/', 'NEW-BRAND.myshopify.com'])(
+    'takes %s as the shop new-brand.myshopify.com',
+    async (typed) => {
+      const fake = renderConfigs({ createAppConfig: () => new Promise(() => undefined) })
+      await loaded()
+      await userEvent.click(addConfig())
+
+      const user = await fillForm({ shop: typed, clientId: 'id', clientSecret: 'secret' })
+      await user.click(createButton())
+
+      expect(screen.queryByText(SHOP_RULE)).not.toBeInTheDocument()
+      expect(fake.callsTo('createAppConfig').map((call) => call.args)).toEqual([
+        {
+          shop: 'new-brand.myshopify.com',
+          clientId: 'id',
+          clientSecret: 'secret',
+          shopType: 'BRAND',
+        },
+      ])
+    },
+  )
+
+  it('starts on the shop type of the tab it was opened from', async () => {
+    renderConfigs()
+    await loaded()
+
+    await userEvent.click(tab('Creators'))
+    await userEvent.click(addConfig())
+
+    expect(screen.getByRole('radio', { name: 'Creator' })).toBeChecked()
+    expect(screen.getByRole('radio', { name: 'Brand' })).not.toBeChecked()
   })
 
   it('takes at most the contract’s 128 characters of a pasted client id or secret', async () => {
@@ -622,12 +715,13 @@ describe('URL Configuration', () => {
     await userEvent.click(tab('Creators'))
     await userEvent.click(addConfig())
 
-    // The form starts on BRAND, whatever the tab.
+    // The form starts on the tab's type, CREATOR here.
+    expect(within(appUrlBlock()).getByText(APP_URLS.creatorAppUrl)).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('radio', { name: 'Brand' }))
     expect(within(appUrlBlock()).getByText(APP_URLS.brandAppUrl)).toBeInTheDocument()
     await userEvent.click(screen.getByRole('radio', { name: 'Creator' }))
     expect(within(appUrlBlock()).getByText(APP_URLS.creatorAppUrl)).toBeInTheDocument()
     await userEvent.click(screen.getByRole('radio', { name: 'Brand' }))
-    expect(within(appUrlBlock()).getByText(APP_URLS.brandAppUrl)).toBeInTheDocument()
 
     await userEvent.click(screen.getByRole('button', { name: 'Cancel' }))
     expect(within(appUrlBlock()).getByText(APP_URLS.creatorAppUrl)).toBeInTheDocument()

@@ -31,11 +31,11 @@ function creatorPage(answers: FakeAnswers = {}, rates = [rate(LUMEN, 20)]) {
     adminAllStores: () => STORES,
     adminGetUniqueCommissionRates: () => ({ uniqueCommissionRates: [...server.rates] }),
     adminCreateUniqueCommissionRate: ({ uniqueCommissionRate }) => {
-      server.rates = [
-        ...server.rates.filter((r) => r.brandStoreShop !== uniqueCommissionRate.brandStoreShop),
-        uniqueCommissionRate,
-      ]
-      return { uniqueCommissionRate }
+      const replaced = server.rates.find(
+        (r) => r.brandStoreShop === uniqueCommissionRate.brandStoreShop,
+      )
+      server.rates = [...server.rates.filter((r) => r !== replaced), uniqueCommissionRate]
+      return { uniqueCommissionRate, replacedCommissionRate: replaced?.commissionRate ?? null }
     },
     adminDeleteUniqueCommissionRate: ({ brandShop }) => {
       const deleted = server.rates.find((r) => r.brandStoreShop === brandShop)
@@ -114,7 +114,9 @@ describe('Creator view: unique commission rates', () => {
     const answer = deferred<ChannelResult<'adminGetUniqueCommissionRates'>>()
     creatorPage({ adminGetUniqueCommissionRates: () => answer.promise })
 
-    expect(await screen.findByText('Loading...')).toBeInTheDocument()
+    // The card's own, once the page knows the store.
+    const card = await screen.findByRole('heading', { name: 'Unique commission rates' })
+    expect(card.parentElement).toHaveTextContent('Loading...')
     answer.resolve({ uniqueCommissionRates: [] })
 
     expect(await screen.findByText('No unique commission rates yet.')).toBeInTheDocument()
@@ -153,13 +155,14 @@ describe('Creator view: unique commission rates', () => {
     await user.click(brand)
     expect((await screen.findAllByRole('option')).map((option) => option.textContent)).toEqual([
       `northwind apparel${NORTHWIND}`,
-      `lumen botanicals${LUMEN}`,
+      // This creator's rate with Lumen, which saving would replace.
+      `lumen botanicals${LUMEN}Current rate 20%`,
       `ironpeak outdoor${IRONPEAK}`,
     ])
 
     await user.type(brand, 'lum')
     expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual([
-      `lumen botanicals${LUMEN}`,
+      `lumen botanicals${LUMEN}Current rate 20%`,
     ])
     await user.clear(brand)
     await user.type(brand, 'zzz')
@@ -226,6 +229,63 @@ describe('Creator view: unique commission rates', () => {
     expect(saveButton()).toBeDisabled()
   })
 
+  it("asks before replacing a brand's rate, and says it was updated", async () => {
+    const { fake } = creatorPage()
+    await screen.findByRole('table')
+
+    await chooseBrand('lumen botanicals')
+    expect(createForm().getByRole('combobox', { name: 'Brand' })).toHaveAccessibleDescription(
+      'This creator has a 20% rate with this brand: saving replaces it.',
+    )
+    const user = await typeRate('15')
+    await user.click(saveButton())
+
+    const dialog = screen.getByRole('dialog', { name: 'Replace commission rate' })
+    expect(dialog).toHaveTextContent('Replace the 20% rate of lumen botanicals with 15%?')
+    expect(fake.callsTo('adminCreateUniqueCommissionRate')).toEqual([])
+    await user.click(within(dialog).getByRole('button', { name: 'Replace' }))
+
+    expect(await screen.findByText('Commission rate updated successfully.')).toBeInTheDocument()
+    expect(screen.queryByText('Commission rate created successfully.')).not.toBeInTheDocument()
+    expect(fake.callsTo('adminCreateUniqueCommissionRate')).toHaveLength(1)
+    await waitFor(() => expect(rows()).toEqual([`lumen botanicals${LUMEN}15%Delete`]))
+  })
+
+  it('replaces nothing when the question is cancelled, and keeps what was typed', async () => {
+    const { fake } = creatorPage()
+    await screen.findByRole('table')
+
+    await chooseBrand('lumen botanicals')
+    const user = await typeRate('15')
+    await user.click(saveButton())
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }))
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    expect(fake.callsTo('adminCreateUniqueCommissionRate')).toEqual([])
+    expect(createForm().getByLabelText('Commission rate')).toHaveValue('15')
+    expect(rows()).toEqual([`lumen botanicals${LUMEN}20%Delete`])
+  })
+
+  it('says so when the server replaced a rate the list did not show yet', async () => {
+    creatorPage({
+      adminCreateUniqueCommissionRate: ({ uniqueCommissionRate }) => ({
+        uniqueCommissionRate,
+        replacedCommissionRate: 30,
+      }),
+    })
+    await screen.findByRole('table')
+
+    await chooseBrand('northwind apparel')
+    const user = await typeRate('12')
+    await user.click(saveButton())
+
+    expect(
+      await screen.findByText(
+        'northwind apparel already had a 30% rate with this creator; it is now 12%.',
+      ),
+    ).toBeInTheDocument()
+  })
+
   it('holds Save while the rate is being created', async () => {
     const answer = deferred<ChannelResult<'adminCreateUniqueCommissionRate'>>()
     creatorPage({ adminCreateUniqueCommissionRate: () => answer.promise })
@@ -237,7 +297,7 @@ describe('Creator view: unique commission rates', () => {
 
     expect(saveButton()).toBeDisabled()
     expect(saveButton()).toHaveAttribute('data-loading', 'true')
-    answer.resolve({ uniqueCommissionRate: rate(NORTHWIND, 12) })
+    answer.resolve({ uniqueCommissionRate: rate(NORTHWIND, 12), replacedCommissionRate: null })
     await screen.findByText('Commission rate created successfully.')
   })
 

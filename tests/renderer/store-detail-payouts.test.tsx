@@ -25,6 +25,7 @@ const NO_ACCOUNT = account({ accountId: null, email: null, transfersActive: null
 const brandPage = (answers: FakeAnswers = {}, current: StorePaymentAccount = account()) => {
   const fake = fakeBridge({
     'session/status': () => SIGNED_IN,
+    adminAllStores: () => [{ shop: BRAND, shopType: 'BRAND' }],
     adminGetDefaultShopCommissionRate: () => ({
       tandemCommissionRate: 10,
       creatorCommissionRate: 15,

@@ -13,9 +13,10 @@ const SUM_RULE = 'Tandem and creator commission rates together must not exceed 1
 
 type Defaults = ChannelResult<'adminGetDefaultShopCommissionRate'>
 
-const brandPage = (answers: FakeAnswers = {}) => {
+const brandPage = (answers: FakeAnswers = {}, page = BRAND_PAGE) => {
   const fake = fakeBridge({
     'session/status': () => SIGNED_IN,
+    adminAllStores: () => [{ shop: BRAND, shopType: 'BRAND' }],
     adminGetDefaultShopCommissionRate: () => ({
       tandemCommissionRate: 10,
       creatorCommissionRate: 15,
@@ -29,7 +30,7 @@ const brandPage = (answers: FakeAnswers = {}) => {
     }),
     ...answers,
   })
-  return { fake, app: renderApp(fake.bridge, BRAND_PAGE) }
+  return { fake, app: renderApp(fake.bridge, page) }
 }
 
 const form = () => within(screen.getByRole('form', { name: 'Default commission' }))
@@ -58,12 +59,40 @@ describe('Store page', () => {
   })
 
   it('goes back to /main/stores with the link', async () => {
-    const { app } = brandPage({ adminAllStores: () => [] })
+    const { app } = brandPage()
 
     await userEvent.click(await screen.findByRole('link', { name: 'Back to stores' }))
 
     await waitFor(() => expect(app.location().pathname).toBe('/main/stores'))
     expect(app.location().search).toBe('')
+  })
+
+  it.each(['BRAND', 'CREATOR'])(
+    'says once that a store Tandem does not know is not found, naming it, with the way back (%s)',
+    async (type) => {
+      const { fake, app } = brandPage({}, `/main/stores/nobody.myshopify.com?type=${type}`)
+
+      expect(await screen.findByRole('heading', { name: 'Store not found' })).toBeInTheDocument()
+      expect(
+        screen.getByText(
+          'Tandem has no store nobody.myshopify.com. It may have been removed, or the address may be mistyped.',
+        ),
+      ).toBeInTheDocument()
+      expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument()
+      expect(screen.queryByRole('form')).not.toBeInTheDocument()
+      expect(fake.callsTo('adminGetDefaultShopCommissionRate')).toEqual([])
+      expect(fake.callsTo('adminGetUniqueCommissionRates')).toEqual([])
+
+      await userEvent.click(screen.getByRole('link', { name: 'Go to Stores' }))
+      await waitFor(() => expect(app.location().pathname).toBe('/main/stores'))
+    },
+  )
+
+  it('opens a known store whose address is typed in capitals', async () => {
+    brandPage({}, `/main/stores/Northwind-Apparel.myshopify.com?type=BRAND`)
+
+    expect(await screen.findByRole('heading', { name: 'northwind apparel' })).toBeInTheDocument()
+    expect(await screen.findByLabelText('Tandem commission rate')).toHaveValue('10')
   })
 
   it('keeps the Stores section highlighted', async () => {
@@ -80,7 +109,9 @@ describe('Brand view: default commission', () => {
     const answer = deferred<Defaults>()
     const { fake } = brandPage({ adminGetDefaultShopCommissionRate: () => answer.promise })
 
-    expect(await screen.findByText('Loading...')).toBeInTheDocument()
+    // The card's own, once the page knows the store.
+    const card = await screen.findByRole('heading', { name: 'Default commission' })
+    expect(card.parentElement).toHaveTextContent('Loading...')
     answer.resolve({ tandemCommissionRate: 10, creatorCommissionRate: 15 })
 
     expect(await screen.findByLabelText('Tandem commission rate')).toHaveValue('10')
@@ -105,6 +136,37 @@ describe('Brand view: default commission', () => {
     expect(await screen.findByLabelText('Tandem commission rate')).toHaveValue('')
     expect(creatorInput()).toHaveValue('')
     expect(saveButton()).toBeDisabled()
+  })
+
+  it('warns that a brand without a default cannot be transferred, until its rates are saved', async () => {
+    brandPage({
+      adminGetDefaultShopCommissionRate: () => ({
+        tandemCommissionRate: null,
+        creatorCommissionRate: null,
+      }),
+      adminSetDefaultCommissionRate: ({ defaultCommission }) => ({ defaultCommission }),
+    })
+
+    const warning = await screen.findByRole('alert')
+    expect(warning).toHaveTextContent('No default commission')
+    expect(warning).toHaveTextContent(
+      'This brand has no default commission: transfers of orders with its products fail with "Commission not found" until both rates are set and saved here.',
+    )
+
+    await retype(tandemInput(), '10')
+    const user = await retype(creatorInput(), '15')
+    await user.click(saveButton())
+
+    expect(
+      await screen.findByText('Default Commission rates set successfully.'),
+    ).toBeInTheDocument()
+    expect(screen.queryByText('No default commission')).not.toBeInTheDocument()
+  })
+
+  it('shows no warning for a brand with a default', async () => {
+    brandPage()
+    await screen.findByLabelText('Tandem commission rate')
+    expect(screen.queryByText('No default commission')).not.toBeInTheDocument()
   })
 
   it('disables Save while either rate is empty', async () => {

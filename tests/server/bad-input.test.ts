@@ -41,6 +41,17 @@ const BAD_SHOP_VALUES: [string, unknown][] = [
   ['a zero-width space', 'maya\u200b.myshopify.com'],
   ['an emoji', '🛍️.myshopify.com'],
   ['a NUL', 'maya\u0000.myshopify.com'],
+  // A store's URL is accepted as its shop (scheme and one trailing slash dropped); any URL that
+  // is not just that shop is still refused, so that no other host or path passes as one.
+  ['another host before it', 'https://evil.com/maya.myshopify.com'],
+  ['another host after it', 'https://maya.myshopify.com.evil.com/'],
+  ['a URL with a path', 'https://maya.myshopify.com/admin'],
+  ['a URL with a port', 'https://maya.myshopify.com:8443/'],
+  ['a URL with credentials', 'https://user@maya.myshopify.com/'],
+  ['another scheme', 'ftp://maya.myshopify.com'],
+  ['two slashes at the end', 'https://maya.myshopify.com//'],
+  ['a scheme-relative URL', '//maya.myshopify.com'],
+  ['two schemes', 'https://https://maya.myshopify.com'],
 ]
 const SHOP_TOO_LONG =
   'must be at most 77 characters (a store name of up to 63, then .myshopify.com)'
@@ -555,6 +566,22 @@ describe.each(Object.entries(CALLS))('%s', (_call, cases) => {
     expect(body.error).toBe(ERROR_CODES[status])
     if (typeof request.message === 'string') expect(body.message).toBe(request.message)
     else expect(body.message).toMatch(request.message)
+  })
+})
+
+describe("a store's URL or its domain in any case", () => {
+  it.each([
+    'https://northwind-apparel.myshopify.com/',
+    'http://Northwind-Apparel.myshopify.com',
+    ' NORTHWIND-APPAREL.myshopify.com ',
+  ])('is read as the shop northwind-apparel.myshopify.com: %s', async (shop) => {
+    const response = await server.app.inject({
+      method: 'GET',
+      url: `/admin-get-default-shop-commission-rate?shop=${shopQuery(shop)}`,
+      headers: server.asAdmin,
+    })
+    expect(response.statusCode).toBe(200)
+    expect(response.json()).toEqual({ tandemCommissionRate: 10, creatorCommissionRate: 15 })
   })
 })
 

@@ -237,17 +237,17 @@ describe('POST /admin-create-unique-commission-rate', () => {
     const response = await createUnique(' Northwind-Apparel.myshopify.com', URBAN, 12.5)
     expect(response.statusCode).toBe(200)
     const created = { brandStoreShop: NORTHWIND, creatorStoreShop: URBAN, commissionRate: 12.5 }
-    expect(response.json()).toEqual({ uniqueCommissionRate: created })
+    expect(response.json()).toEqual({ uniqueCommissionRate: created, replacedCommissionRate: null })
     expect((await getUnique(`?brandShop=${NORTHWIND}`)).json()).toEqual({
       uniqueCommissionRates: [created],
     })
   })
 
-  it("replaces the pair's rate instead of adding a second", async () => {
+  it("replaces the pair's rate instead of adding a second, and says which rate it replaced", async () => {
     const response = await createUnique(LUMEN, MAYA, 22.75)
     expect(response.statusCode).toBe(200)
     const replaced = { ...LUMEN_MAYA, commissionRate: 22.75 }
-    expect(response.json()).toEqual({ uniqueCommissionRate: replaced })
+    expect(response.json()).toEqual({ uniqueCommissionRate: replaced, replacedCommissionRate: 20 })
     expect((await getUnique()).json()).toEqual({ uniqueCommissionRates: [replaced] })
   })
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { pdfText } from '../support/pdf-text'
+import { NO_COMMISSION_1002 } from '../support/sandbox-figures'
 import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
 
 // GET /admin-preview-order-transfer-receipt-pdf: the preview's figures as PDF bytes.
@@ -44,7 +45,7 @@ describe('GET /admin-preview-order-transfer-receipt-pdf', () => {
 
   it('answers the preview errors', async () => {
     const cases = [
-      ['1002', 422, 'Commission not found'],
+      ['1002', 422, NO_COMMISSION_1002],
       ['1003', 422, 'No brand orders found'],
       ['9999', 404, 'Creator order not found'],
     ] as const

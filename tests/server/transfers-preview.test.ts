@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   LUMEN,
+  NO_COMMISSION_1002,
   NORTHWIND,
   order1001Brands,
   order1001CreatorOrder,
@@ -119,7 +120,7 @@ describe('GET /admin-preview-order-transfer', () => {
   it('answers 422 "Commission not found" for a brand without a default commission (1002)', async () => {
     const response = await preview('1002')
     expect(response.statusCode).toBe(422)
-    expect(response.json()).toEqual({ error: 'business_rule', message: 'Commission not found' })
+    expect(response.json()).toEqual({ error: 'business_rule', message: NO_COMMISSION_1002 })
   })
 
   it('answers 422 "No brand orders found" when no line comes from a brand (1003)', async () => {

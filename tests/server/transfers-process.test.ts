@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import {
   JANE_DOE_ADDRESS,
   LUMEN,
+  NO_COMMISSION_1002,
   NORTHWIND,
   order1001Brands,
   ORDER_1001_TOTALS,
@@ -343,7 +344,7 @@ describe('refusals', () => {
   it('answers the preview errors and creates nothing', async () => {
     await start()
     const cases = [
-      ['1002', 422, { error: 'business_rule', message: 'Commission not found' }],
+      ['1002', 422, { error: 'business_rule', message: NO_COMMISSION_1002 }],
       ['1003', 422, { error: 'business_rule', message: 'No brand orders found' }],
       ['9999', 404, { error: 'not_found', message: 'Creator order not found' }],
     ] as const

@@ -5,6 +5,10 @@
 export const NORTHWIND = 'northwind-apparel.myshopify.com'
 export const LUMEN = 'lumen-botanicals.myshopify.com'
 
+/** Why order 1002 is refused: its brand, Ironpeak, has no default commission. */
+export const NO_COMMISSION_1002 =
+  "Commission not found: ironpeak-outdoor.myshopify.com has no default commission. Set it on the brand's store page."
+
 /** The two brand transfers of order 1001, with the brand order ids once processed. */
 export function order1001Brands(brandOrderIds: [string | null, string | null] = [null, null]) {
   return [

@@ -17,9 +17,8 @@ export const commissionRoutes = (deps: RouteDeps) =>
     adminGetUniqueCommissionRates: async ({ query }) => ({
       uniqueCommissionRates: await uniqueRates(deps, query),
     }),
-    adminCreateUniqueCommissionRate: async ({ body, actor }) => ({
-      uniqueCommissionRate: await createUniqueRate(deps, actor, body.uniqueCommissionRate),
-    }),
+    adminCreateUniqueCommissionRate: ({ body, actor }) =>
+      createUniqueRate(deps, actor, body.uniqueCommissionRate),
     adminDeleteUniqueCommissionRate: async ({ query, actor }) => ({
       uniqueCommissionRate: await deleteUniqueRateOf(deps, actor, query),
     }),

@@ -96,7 +96,7 @@ export async function createUniqueRate(
   deps: Deps,
   actor: Actor,
   rate: CallParsed<'adminCreateUniqueCommissionRate', 'body'>['uniqueCommissionRate'],
-): Promise<UniqueCommissionRate> {
+): Promise<{ uniqueCommissionRate: UniqueCommissionRate; replacedCommissionRate: number | null }> {
   const { brandStoreShop: brand, creatorStoreShop: creator } = rate
   return auditedChange(deps, actor, async (trx) => {
     // The brand is locked so that its default cannot change between the check and the write.
@@ -109,7 +109,10 @@ export async function createUniqueRate(
     const [before] = await listUniqueRates(trx, { brandShop: brand, creatorShop: creator })
     const after = await upsertUniqueRate(trx, rate, deps.now().toISOString())
     return {
-      result: after,
+      result: {
+        uniqueCommissionRate: after,
+        replacedCommissionRate: before?.commissionRate ?? null,
+      },
       audit: {
         action: 'commission.unique.create',
         target: pairOf(brand, creator),

@@ -1,4 +1,4 @@
-import { TRANSFER_ERRORS } from '@shared/contract'
+import { commissionNotFoundFor, TRANSFER_ERRORS } from '@shared/contract'
 import type { RouteDeps } from '../deps'
 import type { PriceShortfall } from '../domain/catalogue-check'
 import { Refusal } from '../domain/errors'
@@ -7,6 +7,7 @@ import {
   planTransfer,
   resumeRefusal,
   type BrandPlan,
+  type PlanResult,
   type StillSold,
 } from '../domain/transfer-plan'
 import { findAcceptedShortfalls } from '../repositories/price-exceptions'
@@ -27,6 +28,15 @@ import { settledFiguresOf, type TransferView } from './transfer-view'
 // links, its plan checked against the brands' stores (refused whole when a line fails), and, once
 // frozen, the figures that processing keeps to. Preview, receipt, processing and price exceptions
 // all read an order through this.
+
+/** The sentence of a refused plan: a missing commission names its brand, for the fix to be found. */
+function planRefusal(result: Extract<PlanResult, { ok: false }>): string {
+  if (result.error === 'orderNotTransferable') return result.message
+  if (result.error === 'commissionNotFound' && result.brandStoreShop !== undefined) {
+    return commissionNotFoundFor(result.brandStoreShop)
+  }
+  return TRANSFER_ERRORS[result.error]
+}
 
 /** How much of a frozen brand's units the order still sells. */
 export type StillSoldOf = (brand: TransferBrandRow) => StillSold
@@ -60,12 +70,7 @@ export function createTransferPlanning(
     const input = await loadPlanInput(deps.db, order)
     if (!input) throw new Refusal('not_found', TRANSFER_ERRORS.creatorOrderNotFound)
     const result = planTransfer(input)
-    if (!result.ok) {
-      throw new Refusal(
-        'business_rule',
-        result.error === 'orderNotTransferable' ? result.message : TRANSFER_ERRORS[result.error],
-      )
-    }
+    if (!result.ok) throw new Refusal('business_rule', planRefusal(result))
     const failures = await checkLinesAgainstCatalogues(
       { commerce: deps.commerce, remote },
       order,

@@ -199,7 +199,12 @@ export const calls = {
     action: 'create commission rate',
     exactStatus: true,
     body: z.object({ uniqueCommissionRate: UniqueCommissionRateInput }).strict(),
-    response: z.object({ uniqueCommissionRate: UniqueCommissionRate }),
+    response: z.object({
+      uniqueCommissionRate: UniqueCommissionRate,
+      // The pair's rate this one replaced, or null when the pair had none: the console says
+      // "updated" rather than "created" for a replacement.
+      replacedCommissionRate: Rate.nullable(),
+    }),
     // A non-200 answer to a commission call is an error, creating one included.
     status: 200,
   }),

@@ -3,14 +3,18 @@ import { ProductStatus, ShopType, TransferStatus } from './enums'
 
 /**
  * `name.myshopify.com`, trimmed and lower-cased before the check; the name is one DNS label, so
- * at most 63 characters.
+ * at most 63 characters. The store's URL as the Stores list shows it (`https://name.myshopify.com/`)
+ * is the same shop: its scheme and one trailing slash are dropped, and nothing else, so that a
+ * path, a port, credentials or another host still fail the pattern rather than pass as a shop.
  */
 export const SHOP_DOMAIN_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}\.myshopify\.com$/
 const SHOP_DOMAIN_MAX = 63 + '.myshopify.com'.length
+const shopOfUrl = (text: string) => text.replace(/^https?:\/\//, '').replace(/\/$/, '')
 export const ShopDomain = z
   .string()
   .trim()
   .toLowerCase()
+  .overwrite(shopOfUrl)
   .min(1, { message: 'is required', abort: true })
   .max(SHOP_DOMAIN_MAX, {
     message: `must be at most ${SHOP_DOMAIN_MAX} characters (a store name of up to 63, then .myshopify.com)`,

@@ -1,4 +1,4 @@
-import { useId, type FormEvent } from 'react'
+import { useId, useState, type FormEvent } from 'react'
 import {
   Button,
   Card,
@@ -15,7 +15,12 @@ import type { AppConfigView } from '@shared/ipc'
 import { useBridge } from '@renderer/lib/bridge'
 import { showToast } from '@renderer/lib/toast'
 import { useWrite } from '@renderer/lib/useWrite'
-import { completeConfig, type ConfigFormValues } from './config-form'
+import {
+  completeConfig,
+  configFieldErrors,
+  type ConfigField,
+  type ConfigFormValues,
+} from './config-form'
 import { RefusalAlert } from '@renderer/app/RefusalAlert'
 
 interface AddConfigFormProps {
@@ -37,8 +42,16 @@ export function AddConfigForm({ values, onChange, onCancel, onCreated }: AddConf
     success: { title: 'Success', message: 'App config created successfully' },
     failure: { title: 'Error', message: 'Failed to create app config' },
   })
-  const set = (field: keyof ConfigFormValues, value: string) =>
+  // A field's error shows once the person leaves it (or presses Create), then follows each key
+  // they type, so that half a domain is not called wrong while it is being typed.
+  const [left, setLeft] = useState<ReadonlySet<ConfigField>>(new Set())
+  const leave = (field: ConfigField) => setLeft((fields) => new Set(fields).add(field))
+  const errors = configFieldErrors(values)
+  const shown = (field: ConfigField) => (left.has(field) ? errors[field] : null)
+  const set = (field: ConfigField, value: string) => {
     onChange({ ...values, [field]: value })
+    write.clearRefusal()
+  }
 
   const create = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
@@ -50,6 +63,10 @@ export function AddConfigForm({ values, onChange, onCancel, onCreated }: AddConf
         title: 'Error',
         message: 'Missing some fields. All fields are required',
       })
+      return
+    }
+    if (Object.values(errors).some((error) => error !== null)) {
+      setLeft(new Set(['shop', 'clientId', 'clientSecret']))
       return
     }
     const config = await write.run(() => bridge.invoke('createAppConfig', body))
@@ -73,8 +90,13 @@ export function AddConfigForm({ values, onChange, onCancel, onCreated }: AddConf
           <TextInput
             label="Shop"
             placeholder="your-store.myshopify.com"
+            description="Its domain, or its URL as the Stores list shows it"
             value={values.shop}
             onChange={(event) => set('shop', event.currentTarget.value)}
+            onBlur={() => leave('shop')}
+            error={shown('shop')}
+            autoComplete="off"
+            spellCheck={false}
           />
           {/* The contract's bound: a paste of anything longer is cut rather than sent. */}
           <TextInput
@@ -82,12 +104,16 @@ export function AddConfigForm({ values, onChange, onCancel, onCreated }: AddConf
             maxLength={APP_CREDENTIAL_MAX}
             value={values.clientId}
             onChange={(event) => set('clientId', event.currentTarget.value)}
+            onBlur={() => leave('clientId')}
+            error={shown('clientId')}
           />
           <PasswordInput
             label="Client Secret"
             maxLength={APP_CREDENTIAL_MAX}
             value={values.clientSecret}
             onChange={(event) => set('clientSecret', event.currentTarget.value)}
+            onBlur={() => leave('clientSecret')}
+            error={shown('clientSecret')}
           />
           <Radio.Group<ShopType>
             label="Shop type"

@@ -6,7 +6,7 @@ import type { AppConfigView } from '@shared/ipc'
 import { PageHeading } from '@renderer/app/PageHeading'
 import { AddConfigForm } from './AddConfigForm'
 import { ConfigsTable } from './ConfigsTable'
-import { EMPTY_CONFIG_FORM, type ConfigFormValues } from './config-form'
+import { emptyConfigForm, type ConfigFormValues } from './config-form'
 import { UrlConfiguration } from './UrlConfiguration'
 import { useAppConfigs, type AppConfigs } from './useAppConfigs'
 
@@ -72,7 +72,7 @@ function LoadedConfigs({ appConfigs, configs, appUrls }: LoadedConfigsProps) {
               </Tabs.Tab>
             ))}
           </Tabs.List>
-          <Button disabled={form !== null} onClick={() => setForm(EMPTY_CONFIG_FORM)}>
+          <Button disabled={form !== null} onClick={() => setForm(emptyConfigForm(tab))}>
             Add Config
           </Button>
         </Group>

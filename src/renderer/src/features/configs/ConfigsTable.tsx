@@ -1,6 +1,17 @@
 import { ConfirmDialog } from '@renderer/app/ConfirmDialog'
 import { useState } from 'react'
-import { ActionIcon, Button, Card, Group, Table, Text, Title, VisuallyHidden } from '@mantine/core'
+import {
+  ActionIcon,
+  Button,
+  Card,
+  Group,
+  Stack,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core'
+import { useMediaQuery } from '@mantine/hooks'
 import { IconTrash } from '@tabler/icons-react'
 import type { AppConfigView } from '@shared/ipc'
 import { errorMessage, useBridge } from '@renderer/lib/bridge'
@@ -9,6 +20,13 @@ import { useWrite } from '@renderer/lib/useWrite'
 import { StoreTypeBadge } from '@renderer/features/stores/StoreTypeBadge'
 import { RefusalAlert } from '@renderer/app/RefusalAlert'
 import { ShopConnectionCell } from './ShopConnectionCell'
+
+/**
+ * Below this width (the md breakpoint) six columns do not fit beside the sidebar: the shop's
+ * client ID, secret and type fold into its cell (the tab already says the type), so that
+ * Connection and Delete stay in view without scrolling sideways.
+ */
+const NARROW = '(max-width: 61.99em)'
 
 interface ConfigsTableProps {
   configs: AppConfigView[]
@@ -23,6 +41,7 @@ interface ConfigsTableProps {
  */
 export function ConfigsTable({ configs, empty, onDeleted }: ConfigsTableProps) {
   const bridge = useBridge()
+  const narrow = useMediaQuery(NARROW) ?? false
   const [confirming, setConfirming] = useState<AppConfigView | null>(null)
   // One delete per shop, several at once; its refusal is the server's sentence when a delete failed
   // (docs/product-rules.md "Deliberate departures from the specification": the row stays, and says
@@ -52,15 +71,19 @@ export function ConfigsTable({ configs, empty, onDeleted }: ConfigsTableProps) {
       {configs.length === 0 ? (
         <Text c="dimmed">{empty}</Text>
       ) : (
-        <Table.ScrollContainer minWidth={880}>
-          <Table>
+        <Table.ScrollContainer minWidth={narrow ? 0 : 880}>
+          <Table verticalSpacing={narrow ? 'sm' : undefined}>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Shop</Table.Th>
-                <Table.Th>Client ID</Table.Th>
-                <Table.Th>Client secret</Table.Th>
-                <Table.Th style={{ whiteSpace: 'nowrap' }}>Shop type</Table.Th>
-                <Table.Th w={250}>Connection</Table.Th>
+                {!narrow && (
+                  <>
+                    <Table.Th>Client ID</Table.Th>
+                    <Table.Th>Client secret</Table.Th>
+                    <Table.Th style={{ whiteSpace: 'nowrap' }}>Shop type</Table.Th>
+                  </>
+                )}
+                <Table.Th w={narrow ? 200 : 250}>Connection</Table.Th>
                 <Table.Th>
                   <VisuallyHidden>Delete</VisuallyHidden>
                 </Table.Th>
@@ -69,14 +92,22 @@ export function ConfigsTable({ configs, empty, onDeleted }: ConfigsTableProps) {
             <Table.Tbody>
               {configs.map((config) => (
                 <Table.Tr key={config.shop}>
-                  <Table.Td>{config.shop}</Table.Td>
-                  <Table.Td>{config.clientId}</Table.Td>
-                  <Table.Td>
-                    <ClientSecret config={config} />
-                  </Table.Td>
-                  <Table.Td>
-                    <StoreTypeBadge shopType={config.shopType} />
-                  </Table.Td>
+                  {narrow ? (
+                    <Table.Td>
+                      <FoldedShop config={config} />
+                    </Table.Td>
+                  ) : (
+                    <>
+                      <Table.Td>{config.shop}</Table.Td>
+                      <Table.Td>{config.clientId}</Table.Td>
+                      <Table.Td>
+                        <ClientSecret config={config} />
+                      </Table.Td>
+                      <Table.Td>
+                        <StoreTypeBadge shopType={config.shopType} />
+                      </Table.Td>
+                    </>
+                  )}
                   <Table.Td>
                     <ShopConnectionCell shop={config.shop} />
                   </Table.Td>
@@ -109,6 +140,31 @@ export function ConfigsTable({ configs, empty, onDeleted }: ConfigsTableProps) {
         onConfirm={() => confirming && void remove(confirming)}
       />
     </Card>
+  )
+}
+
+/** The shop's cell of a narrow table: the shop, then its client ID and secret, each labelled. */
+function FoldedShop({ config }: { config: AppConfigView }) {
+  return (
+    <Stack gap={6}>
+      <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+        {config.shop}
+      </Text>
+      <div>
+        <Text size="xs" c="dimmed">
+          Client ID
+        </Text>
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+          {config.clientId}
+        </Text>
+      </div>
+      <div>
+        <Text size="xs" c="dimmed">
+          Client secret
+        </Text>
+        <ClientSecret config={config} />
+      </div>
+    </Stack>
   )
 }
 

@@ -1,5 +1,5 @@
 import { useCallback, useId, useState, type FormEvent } from 'react'
-import { Button, Card, Group, Stack, Text, Title } from '@mantine/core'
+import { Alert, Button, Card, Group, Stack, Text, Title } from '@mantine/core'
 import { PRODUCT_NAME } from '@shared/product'
 import { useBridge } from '@renderer/lib/bridge'
 import { useWrite } from '@renderer/lib/useWrite'
@@ -16,7 +16,7 @@ export function BrandCommission({ shop }: { shop: string }) {
     () => bridge.invoke('adminGetDefaultShopCommissionRate', { shop }),
     [bridge, shop],
   )
-  const { remote, retry } = useRemote(load)
+  const { remote, retry, update } = useRemote(load)
   const headingId = useId()
 
   return (
@@ -27,13 +27,23 @@ export function BrandCommission({ shop }: { shop: string }) {
       {remote.status === 'loading' && <Text c="dimmed">Loading...</Text>}
       {remote.status === 'failed' && <LoadFailure message={remote.message} onRetry={retry} />}
       {remote.status === 'ready' && (
-        <DefaultCommissionForm
-          shop={shop}
-          headingId={headingId}
-          // A brand without a default yet answers nulls: the inputs start empty.
-          initialTandem={remote.value.tandemCommissionRate ?? ''}
-          initialCreator={remote.value.creatorCommissionRate ?? ''}
-        />
+        <Stack>
+          {/* Transfers of its orders are refused until it has one (docs/product-rules.md). */}
+          {remote.value.tandemCommissionRate === null && (
+            <Alert color="yellow" variant="light" title="No default commission">
+              This brand has no default commission: transfers of orders with its products fail with
+              &quot;Commission not found&quot; until both rates are set and saved here.
+            </Alert>
+          )}
+          <DefaultCommissionForm
+            shop={shop}
+            headingId={headingId}
+            // A brand without a default yet answers nulls: the inputs start empty.
+            initialTandem={remote.value.tandemCommissionRate ?? ''}
+            initialCreator={remote.value.creatorCommissionRate ?? ''}
+            onSaved={(saved) => update(() => saved)}
+          />
+        </Stack>
       )}
     </Card>
   )
@@ -45,6 +55,8 @@ interface DefaultCommissionFormProps {
   headingId: string
   initialTandem: RateInputValue
   initialCreator: RateInputValue
+  /** The rates the server stored, for the card's warning to go once the brand has them. */
+  onSaved: (saved: { tandemCommissionRate: number; creatorCommissionRate: number }) => void
 }
 
 function DefaultCommissionForm({
@@ -52,6 +64,7 @@ function DefaultCommissionForm({
   headingId,
   initialTandem,
   initialCreator,
+  onSaved,
 }: DefaultCommissionFormProps) {
   const bridge = useBridge()
   const [tandemInput, setTandemInput] = useState(initialTandem)
@@ -84,6 +97,7 @@ function DefaultCommissionForm({
     // What the server stored, which is what a reload would show.
     setTandemInput(answer.defaultCommission.tandemCommissionRate)
     setCreatorInput(answer.defaultCommission.creatorCommissionRate)
+    onSaved(answer.defaultCommission)
   }
 
   const edit = (setInput: (value: RateInputValue) => void) => (value: RateInputValue) => {

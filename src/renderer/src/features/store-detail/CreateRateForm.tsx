@@ -1,11 +1,14 @@
 import { useCallback, useId, useMemo, useState, type FormEvent } from 'react'
 import { Button, Card, Group, Select, Stack, Text, Title } from '@mantine/core'
+import type { UniqueCommissionRate } from '@shared/contract/entities'
+import { ConfirmDialog } from '@renderer/app/ConfirmDialog'
 import { useBridge } from '@renderer/lib/bridge'
-import { storeOption } from '@renderer/lib/format'
+import { storeName, storeOption } from '@renderer/lib/format'
+import { showToast } from '@renderer/lib/toast'
 import { useWrite } from '@renderer/lib/useWrite'
 import { LoadFailure } from '@renderer/app/LoadFailure'
 import { RateInput } from './RateInput'
-import { rateError, readRate, type RateInputValue } from './rates'
+import { percent, rateError, readRate, type RateInputValue } from './rates'
 import { useRemote } from '@renderer/lib/useRemote'
 import { RefusalAlert } from '@renderer/app/RefusalAlert'
 
@@ -17,22 +20,33 @@ const BRAND_OPTIONS_SHOWN = 100
 
 interface CreateRateFormProps {
   creatorShop: string
-  onCreated: () => void
+  /** This creator's rates as the list shows them, by brand shop; null until they are read. */
+  currentRates: ReadonlyMap<string, number> | null
+  onSaved: () => void
 }
 
-/** A unique rate for this creator with a brand; the server replaces the pair's rate if it has one. */
-export function CreateRateForm({ creatorShop, onCreated }: CreateRateFormProps) {
+/**
+ * A unique rate for this creator with a brand. The server replaces the pair's rate if it has one,
+ * so the brands that have one say their rate, and replacing one asks first and says "updated".
+ */
+export function CreateRateForm({ creatorShop, currentRates, onSaved }: CreateRateFormProps) {
   const bridge = useBridge()
   const loadStores = useCallback(() => bridge.invoke('adminAllStores'), [bridge])
   const { remote: stores, retry } = useRemote(loadStores)
   const [brand, setBrand] = useState<string | null>(null)
   const [rateInput, setRateInput] = useState<RateInputValue>('')
+  // The rate to replace an existing one with, while the dialog asks.
+  const [confirming, setConfirming] = useState<UniqueCommissionRate | null>(null)
   const headingId = useId()
   // Its refusal is the server's sentence when it refused the rate (e.g. with the brand's tandem
   // rate over 100).
-  const write = useWrite({
+  const creation = useWrite({
     success: { title: 'Success', message: 'Commission rate created successfully.' },
     failure: { title: 'Failed', message: 'Commission rate failed to create.' },
+  })
+  const update = useWrite({
+    success: { title: 'Success', message: 'Commission rate updated successfully.' },
+    failure: { title: 'Failed', message: 'Commission rate failed to update.' },
   })
 
   const brandOptions = useMemo(
@@ -44,23 +58,39 @@ export function CreateRateForm({ creatorShop, onCreated }: CreateRateFormProps) 
   )
   const rate = readRate(rateInput)
   const error = rateError(rate)
+  const current = brand === null ? undefined : currentRates?.get(brand)
+  const busy = creation.busy || update.busy
 
-  const create = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault()
-    if (brand === null || rate === null || error !== null) return
-    const created = await write.run(() =>
-      bridge.invoke('adminCreateUniqueCommissionRate', {
-        uniqueCommissionRate: {
-          brandStoreShop: brand,
-          creatorStoreShop: creatorShop,
-          commissionRate: rate,
-        },
-      }),
+  const save = async (chosen: UniqueCommissionRate, replacing: boolean) => {
+    setConfirming(null)
+    const write = replacing ? update : creation
+    const answer = await write.run(() =>
+      bridge.invoke('adminCreateUniqueCommissionRate', { uniqueCommissionRate: chosen }),
     )
-    if (!created) return
+    if (!answer) return
+    // Another administrator set one meanwhile: the toast said "created", so say what was replaced.
+    if (!replacing && answer.replacedCommissionRate !== null) {
+      showToast({
+        title: 'Commission rate replaced',
+        message: `${storeName(chosen.brandStoreShop)} already had a ${percent(answer.replacedCommissionRate)} rate with this creator; it is now ${percent(chosen.commissionRate)}.`,
+      })
+    }
     setBrand(null)
     setRateInput('')
-    onCreated()
+    onSaved()
+  }
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    if (brand === null || rate === null || error !== null || busy) return
+    const chosen = { brandStoreShop: brand, creatorStoreShop: creatorShop, commissionRate: rate }
+    if (current === undefined) void save(chosen, false)
+    else setConfirming(chosen)
+  }
+
+  const edit = () => {
+    creation.clearRefusal()
+    update.clearRefusal()
   }
 
   return (
@@ -68,7 +98,7 @@ export function CreateRateForm({ creatorShop, onCreated }: CreateRateFormProps) 
       <Title order={2} size="h4" mb="md" id={headingId}>
         New unique rate
       </Title>
-      <form aria-labelledby={headingId} onSubmit={(event) => void create(event)}>
+      <form aria-labelledby={headingId} onSubmit={submit}>
         <Stack>
           <Select
             label="Brand"
@@ -80,17 +110,32 @@ export function CreateRateForm({ creatorShop, onCreated }: CreateRateFormProps) 
             value={brand}
             onChange={(value) => {
               setBrand(value)
-              write.clearRefusal()
+              edit()
             }}
             disabled={stores.status !== 'ready'}
-            renderOption={({ option }) => (
-              <div>
-                <Text size="sm">{option.label}</Text>
-                <Text size="xs" c="dimmed">
-                  {option.value}
-                </Text>
-              </div>
-            )}
+            description={
+              current === undefined
+                ? undefined
+                : `This creator has a ${percent(current)} rate with this brand: saving replaces it.`
+            }
+            renderOption={({ option }) => {
+              const existing = currentRates?.get(option.value)
+              return (
+                <Group justify="space-between" wrap="nowrap" w="100%" gap="sm">
+                  <div>
+                    <Text size="sm">{option.label}</Text>
+                    <Text size="xs" c="dimmed">
+                      {option.value}
+                    </Text>
+                  </div>
+                  {existing !== undefined && (
+                    <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                      Current rate {percent(existing)}
+                    </Text>
+                  )}
+                </Group>
+              )
+            }}
           />
           {stores.status === 'failed' && <LoadFailure message={stores.message} onRetry={retry} />}
           <RateInput
@@ -98,22 +143,33 @@ export function CreateRateForm({ creatorShop, onCreated }: CreateRateFormProps) 
             value={rateInput}
             onChange={(value) => {
               setRateInput(value)
-              write.clearRefusal()
+              edit()
             }}
             error={error}
           />
-          <RefusalAlert refusal={write.refusal} />
+          <RefusalAlert refusal={creation.refusal ?? update.refusal} />
           <Group justify="flex-end">
             <Button
               type="submit"
               disabled={brand === null || rate === null || error !== null}
-              loading={write.busy}
+              loading={busy}
             >
               Save
             </Button>
           </Group>
         </Stack>
       </form>
+      <ConfirmDialog
+        confirmLabel="Replace"
+        title="Replace commission rate"
+        question={
+          confirming === null || current === undefined
+            ? null
+            : `Replace the ${percent(current)} rate of ${storeName(confirming.brandStoreShop)} with ${percent(confirming.commissionRate)}? This creator's sales of that brand will then earn ${percent(confirming.commissionRate)}.`
+        }
+        onCancel={() => setConfirming(null)}
+        onConfirm={() => confirming && void save(confirming, true)}
+      />
     </Card>
   )
 }

@@ -1,5 +1,5 @@
 import { ConfirmDialog } from '@renderer/app/ConfirmDialog'
-import { useCallback, useState } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 import { Button, Card, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core'
 import type { UniqueCommissionRate } from '@shared/contract/entities'
 import { useBridge } from '@renderer/lib/bridge'
@@ -20,6 +20,18 @@ export function CreatorRates({ shop }: { shop: string }) {
     [bridge, shop],
   )
   const { remote, retry, refresh } = useRemote(load)
+  const currentRates = useMemo(
+    () =>
+      remote.status === 'ready'
+        ? new Map(
+            remote.value.uniqueCommissionRates.map((rate) => [
+              rate.brandStoreShop,
+              rate.commissionRate,
+            ]),
+          )
+        : null,
+    [remote],
+  )
 
   return (
     <Stack maw={720}>
@@ -33,7 +45,7 @@ export function CreatorRates({ shop }: { shop: string }) {
           <RatesTable rates={remote.value.uniqueCommissionRates} onDeleted={refresh} />
         )}
       </Card>
-      <CreateRateForm creatorShop={shop} onCreated={refresh} />
+      <CreateRateForm creatorShop={shop} currentRates={currentRates} onSaved={refresh} />
     </Stack>
   )
 }

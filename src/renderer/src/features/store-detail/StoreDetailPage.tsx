@@ -1,8 +1,13 @@
-import { Anchor, Group, Stack, Text, Title } from '@mantine/core'
+import { useCallback } from 'react'
+import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core'
 import { StoreTypeBadge } from '@renderer/features/stores/StoreTypeBadge'
 import { IconArrowLeft } from '@tabler/icons-react'
 import { Link, useParams, useSearchParams } from 'react-router'
+import { ShopDomain } from '@shared/contract/entities'
+import { LoadFailure } from '@renderer/app/LoadFailure'
+import { useBridge } from '@renderer/lib/bridge'
 import { storeName } from '@renderer/lib/format'
+import { useRemote } from '@renderer/lib/useRemote'
 import { BrandCommission } from './BrandCommission'
 import { CreatorRates } from './CreatorRates'
 import { PayoutsCard } from './PayoutsCard'
@@ -11,11 +16,19 @@ import { PayoutsCard } from './PayoutsCard'
  * /main/stores/{store}?type=…: a brand's default commission and payout account (type BRAND),
  * otherwise a creator's unique commission rates (docs/product-rules.md "The console's screens",
  * docs/integrations.md "Stripe"). The type comes from the link the list opened, as the screens'
- * rules say.
+ * rules say. A store Tandem does not know gets one page that says so, rather than cards whose
+ * every read or save would fail.
  */
 export default function StoreDetailPage() {
-  const shop = useParams().store ?? ''
+  const typed = useParams().store ?? ''
+  // The address may hold the store's domain in any case: the store is the one the server reads.
+  const shop = ShopDomain.safeParse(typed).data ?? typed
   const isBrand = useSearchParams()[0].get('type') === 'BRAND'
+  const bridge = useBridge()
+  const load = useCallback(() => bridge.invoke('adminAllStores'), [bridge])
+  const { remote, retry } = useRemote(load)
+  // Null until the list of stores has been read.
+  const known = remote.status === 'ready' ? remote.value.some((store) => store.shop === shop) : null
 
   return (
     <Stack gap="lg">
@@ -27,23 +40,51 @@ export default function StoreDetailPage() {
             Back to stores
           </Group>
         </Anchor>
-        <Title order={1} size="h2" mt="sm">
-          {storeName(shop)}
-        </Title>
-        <Group gap="sm" mt={4}>
-          <Text c="dimmed">{shop}</Text>
-          <StoreTypeBadge shopType={isBrand ? 'BRAND' : 'CREATOR'} />
-        </Group>
+        {known === false ? (
+          <StoreNotFound shop={typed} />
+        ) : (
+          <>
+            <Title order={1} size="h2" mt="sm">
+              {storeName(shop)}
+            </Title>
+            <Group gap="sm" mt={4}>
+              <Text c="dimmed">{shop}</Text>
+              <StoreTypeBadge shopType={isBrand ? 'BRAND' : 'CREATOR'} />
+            </Group>
+          </>
+        )}
       </div>
+      {remote.status === 'loading' && <Text c="dimmed">Loading...</Text>}
+      {remote.status === 'failed' && <LoadFailure message={remote.message} onRetry={retry} />}
       {/* Keyed by shop: another store's page starts from its own answers, not this one's. */}
-      {isBrand ? (
-        <Stack key={shop}>
-          <BrandCommission shop={shop} />
-          <PayoutsCard shop={shop} />
-        </Stack>
-      ) : (
-        <CreatorRates key={shop} shop={shop} />
-      )}
+      {known &&
+        (isBrand ? (
+          <Stack key={shop}>
+            <BrandCommission shop={shop} />
+            <PayoutsCard shop={shop} />
+          </Stack>
+        ) : (
+          <CreatorRates key={shop} shop={shop} />
+        ))}
     </Stack>
+  )
+}
+
+/** The one thing to say of an address no store has: which store, and the way back. */
+function StoreNotFound({ shop }: { shop: string }) {
+  return (
+    <>
+      <Title order={1} size="h2" mt="sm">
+        Store not found
+      </Title>
+      <Alert color="yellow" variant="light" mt="md" maw={640}>
+        <Text>
+          Tandem has no store {shop}. It may have been removed, or the address may be mistyped.
+        </Text>
+        <Button component={Link} to="/main/stores" mt="sm" size="xs" variant="default">
+          Go to Stores
+        </Button>
+      </Alert>
+    </>
   )
 }
