@@ -678,8 +678,8 @@ describe('Delete config', () => {
 })
 
 describe('URL Configuration', () => {
-  const appUrlBlock = () => screen.getByRole('button', { name: 'Copy app URL' })
-  const authUrlBlock = () => screen.getByRole('button', { name: 'Copy auth URL' })
+  const appUrlBlock = () => screen.getByRole('button', { name: /^Copy app URL/i })
+  const authUrlBlock = () => screen.getByRole('button', { name: /^Copy auth URL/i })
 
   it("shows the current tab's app URL, and its auth URLs one per line", async () => {
     renderConfigs()
@@ -756,7 +756,7 @@ describe('URL Configuration', () => {
     })
     await loaded()
 
-    await userEvent.click(screen.getByRole('button', { name: 'Copy app URL' }))
+    await userEvent.click(screen.getByRole('button', { name: /^Copy app URL/i }))
 
     await expectToast('Error', 'The clipboard is not available.', 'error')
   })

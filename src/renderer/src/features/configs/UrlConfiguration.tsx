@@ -1,4 +1,4 @@
-import { Card, Group, Stack, Text, Title, UnstyledButton } from '@mantine/core'
+import { Card, Group, Stack, Text, Title, UnstyledButton, VisuallyHidden } from '@mantine/core'
 import { IconCopy } from '@tabler/icons-react'
 import type { AppUrls, ShopType } from '@shared/contract'
 import { errorMessage, useBridge } from '@renderer/lib/bridge'
@@ -43,7 +43,6 @@ export function UrlConfiguration({ shopType, appUrls }: { shopType: ShopType; ap
       <Stack gap="sm">
         <UrlBlock
           label="App URL"
-          copyLabel="Copy app URL"
           lines={[appUrl]}
           onCopy={() => void copy(appUrl, APP_URL_COPIED)}
         />
@@ -51,7 +50,6 @@ export function UrlConfiguration({ shopType, appUrls }: { shopType: ShopType; ap
             what Shopify's "Allowed redirection URL(s)" field takes. */}
         <UrlBlock
           label="Auth URL"
-          copyLabel="Copy auth URL"
           lines={authUrl.split(',').filter((url) => url !== '')}
           onCopy={() => void copy(authUrl, AUTH_URL_COPIED)}
         />
@@ -62,18 +60,21 @@ export function UrlConfiguration({ shopType, appUrls }: { shopType: ShopType; ap
 
 interface UrlBlockProps {
   label: string
-  copyLabel: string
   lines: string[]
   onCopy: () => void
 }
 
-function UrlBlock({ label, copyLabel, lines, onCopy }: UrlBlockProps) {
+/**
+ * The block is the button, named by what it shows ("Copy App URL https://…"): a name that left
+ * out the URL would not match what a speech-input user sees and says.
+ */
+function UrlBlock({ label, lines, onCopy }: UrlBlockProps) {
   return (
-    <UnstyledButton className={classes.block} aria-label={copyLabel} onClick={onCopy}>
+    <UnstyledButton className={classes.block} onClick={onCopy}>
       <Group justify="space-between" wrap="nowrap" align="flex-start">
         <div>
           <Text size="sm" fw={500}>
-            {label}
+            <VisuallyHidden>Copy</VisuallyHidden> {label}
           </Text>
           {/* The lines never move, and the same URL may come twice. */}
           {lines.map((line, index) => (
