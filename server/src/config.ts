@@ -34,6 +34,11 @@ interface ServerConfig {
   failpoints: string | undefined
   /** TANDEM_TRUSTED_PROXIES: the proxies whose X-Forwarded-For names the client (AppDeps). */
   trustedProxies: string | undefined
+  /**
+   * TANDEM_LOG_REQUESTS=debug: each request's log lines below the log's level, for the local
+   * stack, whose console's polling would drown the terminal; 'info' (a deploy's log) otherwise.
+   */
+  logRequests: 'info' | 'debug'
 }
 
 type Env = Record<string, string | undefined>
@@ -76,6 +81,7 @@ export function readServerConfig(env: Env): ServerConfig {
     transferLeaseMs: optionalPositiveInteger(env, 'TANDEM_TRANSFER_LEASE_MS'),
     failpoints: env.TANDEM_FAILPOINTS || undefined,
     trustedProxies: env.TANDEM_TRUSTED_PROXIES || undefined,
+    logRequests: env.TANDEM_LOG_REQUESTS === 'debug' ? 'debug' : 'info',
   }
 }
 

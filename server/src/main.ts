@@ -62,8 +62,7 @@ async function main(): Promise<void> {
     publicUrl: config.publicUrl,
     transferTiming: timing,
     trustedProxies: config.trustedProxies,
-    // The local stack (scripts/stack.ts) sets it: its console's polling would drown the terminal.
-    logger: { requests: process.env.TANDEM_LOG_REQUESTS === 'debug' ? 'debug' : 'info' },
+    logger: { requests: config.logRequests },
   })
   await app.listen({ host: config.host, port: config.port })
   // In the background: the inbox fills in while the server already answers.

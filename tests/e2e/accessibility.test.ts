@@ -6,6 +6,7 @@ import { startStack, type StackUnderTest } from '../support/stack-under-test'
 import {
   chooseTheme,
   colorScheme,
+  screenshot,
   seriousAxeViolations,
   shows,
   signIn,
@@ -26,7 +27,7 @@ beforeAll(async () => {
   browser = await launchChromium()
   // axe-core goes in as an inline script, which the console's Content Security Policy refuses.
   const context = await browser.newContext({
-    viewport: { width: 1280, height: 900 },
+    viewport: { width: 1400, height: 900 },
     locale: 'en-US',
     bypassCSP: true,
   })
@@ -44,16 +45,38 @@ const openSection = async (name: string) => {
   await shows(page.getByRole('heading', { name, exact: true }))
 }
 
-/** The screen as it is now, in the dark theme and then the light one. */
-async function expectAccessibleInBothThemes(): Promise<void> {
+/** The widths the console is looked at: a desktop window, and one half as wide. */
+const WIDTHS = [1400, 700] as const
+
+/** Photographs of the screen as it is, at both widths, for a person to look at. */
+async function photographAtBothWidths(name: string): Promise<void> {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 })
+    await screenshot(page, `screen-${name}-${width}`)
+  }
+  await page.setViewportSize({ width: WIDTHS[0], height: 900 })
+}
+
+/**
+ * The screen as it is now, in the dark theme and then the light one, each at both widths: checked
+ * by axe, and photographed as `screen-{name}-{theme}-{width}` for a person to look at.
+ */
+async function expectAccessibleInBothThemes(name: string): Promise<void> {
   const found: Record<string, AxeViolation[]> = {}
   for (const theme of ['Dark', 'Light'] as const) {
     await chooseTheme(page, theme)
     await expect.poll(() => colorScheme(page)).toBe(theme.toLowerCase())
-    found[theme] = await seriousAxeViolations(page)
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 900 })
+      found[`${theme} ${width}`] = await seriousAxeViolations(page)
+      await screenshot(page, `screen-${name}-${theme.toLowerCase()}-${width}`)
+    }
+    // Back to the wide window, whose sidebar the next screen is opened from.
+    await page.setViewportSize({ width: WIDTHS[0], height: 900 })
   }
-  // On failure the message lists, per theme, each rule broken, its impact and the elements.
-  expect(found).toEqual({ Dark: [], Light: [] })
+  // On failure the message lists, per theme and width, each rule broken, its impact and the
+  // elements.
+  expect(found).toEqual({ 'Dark 1400': [], 'Dark 700': [], 'Light 1400': [], 'Light 700': [] })
 }
 
 describe('accessibility of every screen, in both themes', () => {
@@ -62,20 +85,21 @@ describe('accessibility of every screen, in both themes', () => {
     await shows(page.getByRole('button', { name: 'Signin' }))
     await expect.poll(() => colorScheme(page)).toBe('dark')
     expect(await seriousAxeViolations(page)).toEqual([])
+    await photographAtBothWidths('signin-dark')
   })
 
   it('stores', async () => {
     await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password)
     await shows(page.getByRole('heading', { name: 'Stores', exact: true }))
     await shows(rowOf('northwind apparel'))
-    await expectAccessibleInBothThemes()
+    await expectAccessibleInBothThemes('stores')
   })
 
   it("a brand's store page", async () => {
     await rowOf('northwind apparel').click()
     await shows(page.getByText('acct_sandbox_northwind_apparel'))
     await expect.poll(() => page.getByLabel('Creator commission rate').inputValue()).toBe('15')
-    await expectAccessibleInBothThemes()
+    await expectAccessibleInBothThemes('brand-store')
   })
 
   it("a creator's store page", async () => {
@@ -83,7 +107,7 @@ describe('accessibility of every screen, in both themes', () => {
     await page.getByRole('tab', { name: 'Creators' }).click()
     await rowOf('urban trail edits').click()
     await shows(page.getByText('No unique commission rates yet.'))
-    await expectAccessibleInBothThemes()
+    await expectAccessibleInBothThemes('creator-store')
   })
 
   it('products', async () => {
@@ -97,20 +121,20 @@ describe('accessibility of every screen, in both themes', () => {
         .locator('tbody tr')
         .or(page.getByText('No products synced for this store yet.')),
     )
-    await expectAccessibleInBothThemes()
+    await expectAccessibleInBothThemes('products')
   })
 
   it('orders', async () => {
     await openSection('Orders')
     await shows(rowOf('#1004'))
-    await expectAccessibleInBothThemes()
+    await expectAccessibleInBothThemes('orders')
   })
 
   it('order transfer, with a preview', async () => {
     await page.getByRole('button', { name: 'Preview transfer #1004' }).click()
     await shows(page.getByText('Preview fetched successfully'))
     await shows(page.getByRole('button', { name: 'Process transfer' }))
-    await expectAccessibleInBothThemes()
+    await expectAccessibleInBothThemes('order-transfer')
   })
 
   it('transfer history', async () => {
@@ -123,13 +147,13 @@ describe('accessibility of every screen, in both themes', () => {
     await openSection('Orders')
     await page.getByRole('tab', { name: 'Transfer history' }).click()
     await shows(page.getByRole('table', { name: 'Transfer history' }).getByText(DEMO_ADMIN.email))
-    await expectAccessibleInBothThemes()
+    await expectAccessibleInBothThemes('transfer-history')
   })
 
   it('configs', async () => {
     await openSection('Configs')
     await shows(rowOf('northwind-apparel.myshopify.com'))
-    await expectAccessibleInBothThemes()
+    await expectAccessibleInBothThemes('configs')
   })
 
   it('the activity drawer', async () => {
@@ -145,6 +169,7 @@ describe('accessibility of every screen, in both themes', () => {
       // Its slide-in done, so that axe sees its final colours and not a half-transparent frame.
       await expect.poll(() => whollyOnScreen(page, drawer)).toBe(true)
       found[theme] = await seriousAxeViolations(page)
+      await screenshot(page, `screen-activity-${theme.toLowerCase()}-1400`)
       await page.keyboard.press('Escape')
       await expect.poll(() => drawer.isVisible()).toBe(false)
     }
@@ -157,5 +182,6 @@ describe('accessibility of every screen, in both themes', () => {
     await shows(page.getByRole('button', { name: 'Signin' }))
     await expect.poll(() => colorScheme(page)).toBe('light')
     expect(await seriousAxeViolations(page)).toEqual([])
+    await photographAtBothWidths('signin-light')
   })
 })

@@ -145,7 +145,9 @@ function SummaryTable({
   children: ReactNode
 }) {
   return (
-    <Table.ScrollContainer minWidth={640}>
+    // In a narrow window the table scrolls sideways: a keyboard reaches what is off to the side
+    // by focusing the scrolling area, then the arrow keys.
+    <Table.ScrollContainer minWidth={640} scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}>
       <Table verticalSpacing="xs">
         <Table.Thead>
           <Table.Tr>
