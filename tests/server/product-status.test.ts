@@ -34,6 +34,7 @@ it('syncs and lists a brand store’s UNLISTED product with its status', async (
       variantCount: 1,
       price: '68.00',
       currency: 'USD',
+      imageUrl: expect.stringMatching(/\/images\/products\/linen-overshirt\.svg$/),
     },
     {
       id: 'gid://shopify/Product/102',
@@ -42,6 +43,7 @@ it('syncs and lists a brand store’s UNLISTED product with its status', async (
       variantCount: 1,
       price: '18.00',
       currency: 'USD',
+      imageUrl: expect.stringMatching(/\/images\/products\/merino-crew-socks\.svg$/),
     },
   ])
 })
