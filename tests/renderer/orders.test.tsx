@@ -84,6 +84,8 @@ const manyOrders = (from: number, count: number) =>
 const TRANSFERS: OrderTransferRecord[] = [
   {
     creatorOrderId: '1004',
+    // Orders whose header Tandem never read: the history shows their ids.
+    creatorOrderName: null,
     creatorStoreShop: URBAN,
     currency: 'USD',
     status: 'PARTIAL',
@@ -133,6 +135,7 @@ const TRANSFERS: OrderTransferRecord[] = [
   },
   {
     creatorOrderId: '1001',
+    creatorOrderName: null,
     creatorStoreShop: MAYA,
     currency: 'USD',
     status: 'COMPLETED',
@@ -636,6 +639,16 @@ describe('Transfer history', () => {
     await app.user.click(await screen.findByRole('tab', { name: 'Transfer history' }))
     return app
   }
+
+  it('names each order as Orders does (#1001), and by its id where its name is not known', async () => {
+    const named = { ...TRANSFERS[1]!, creatorOrderName: '#1001' }
+    await openHistory({
+      adminOrderTransfers: () => ({ transfers: [TRANSFERS[0]!, named], nextCursor: null }),
+    })
+    await screen.findByRole('table', { name: 'Transfer history' })
+    expect(cellsOf(summaryOf('#1001')).slice(0, 2)).toEqual(['#1001', 'maya makes'])
+    expect(cellsOf(summaryOf('1004')).slice(0, 2)).toEqual(['1004', 'urban trail edits'])
+  })
 
   it('lists each transfer with who processed it when, and its frozen rates and amounts', async () => {
     const { callsTo } = await openHistory()

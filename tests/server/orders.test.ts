@@ -133,6 +133,7 @@ describe('GET /admin-order-transfers and its CSV', () => {
       transfers: [
         {
           creatorOrderId: '1004',
+          creatorOrderName: '#1004',
           creatorStoreShop: URBAN,
           currency: 'USD',
           status: 'COMPLETED',

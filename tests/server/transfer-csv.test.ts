@@ -11,6 +11,7 @@ describe('the CSV rows', () => {
   it('quote what holds a comma, a quote or a line break, and keep formula-like text as text', () => {
     const row = transferCsvRows({
       creatorOrderId: '1001',
+      creatorOrderName: '#1001',
       creatorStoreShop: MAYA,
       currency: 'USD',
       status: 'PARTIAL',

@@ -14,8 +14,15 @@ export async function listOrderTransfers(
   page: PageRequest,
 ): Promise<{ transfers: OrderTransferRecord[]; nextCursor: string | null }> {
   const { rows: transfers, nextCursor } = await readPage(
-    db.selectFrom('order_transfers').selectAll(),
-    { sortedBy: 'created_at', id: 'creator_order_id', order: 'desc' },
+    db
+      .selectFrom('order_transfers as t')
+      // The order's name, as the inbox knows it; order_transfers keys orders by their id as text.
+      .leftJoin('creator_order_index as o', (join) =>
+        join.on((eb) => eb(eb.cast('o.order_id', 'text'), '=', eb.ref('t.creator_order_id'))),
+      )
+      .selectAll('t')
+      .select('o.name as creator_order_name'),
+    { sortedBy: 't.created_at', id: 't.creator_order_id', order: 'desc' },
     page,
   )
   const ids = transfers.map((transfer) => transfer.creator_order_id)
@@ -40,10 +47,14 @@ export async function listOrderTransfers(
   }
 }
 
-function recordOf(transfer: TransferRow, brands: TransferBrandRow[]): OrderTransferRecord {
+function recordOf(
+  transfer: TransferRow & { creator_order_name: string | null },
+  brands: TransferBrandRow[],
+): OrderTransferRecord {
   const money = (minor: number) => formatMinorUnits(minor, transfer.currency)
   return {
     creatorOrderId: transfer.creator_order_id,
+    creatorOrderName: transfer.creator_order_name,
     creatorStoreShop: transfer.creator_store_shop,
     currency: transfer.currency,
     status: transfer.status,

@@ -297,6 +297,8 @@ export type BrandTransferRecord = z.infer<typeof BrandTransferRecord>
 
 export const OrderTransferRecord = z.object({
   creatorOrderId: z.string(),
+  /** The order's name as Orders shows it (#1001); null when Tandem never read the order's header. */
+  creatorOrderName: z.string().nullable(),
   creatorStoreShop: z.string(),
   currency: z.string(),
   status: TransferStatus,

@@ -35,11 +35,18 @@ export const TRANSFER_HISTORY_TABLE: TableSpec<OrderTransferRecord> = {
   noun: ['transfer', 'transfers'],
   // The summary row; the brands are its detail.
   columns: [
-    // The order's id: a transfer record does not carry the order's name ("#1005" in Orders).
+    // The order as Orders names it (#1005); its id where Tandem never read its name.
     {
-      header: 'Order ID',
+      header: 'Order',
       width: '8rem',
-      cell: (transfer) => <IdText id={transfer.creatorOrderId} />,
+      cell: (transfer) =>
+        transfer.creatorOrderName ? (
+          <Text size="sm" title={`Order id ${transfer.creatorOrderId}`}>
+            {transfer.creatorOrderName}
+          </Text>
+        ) : (
+          <IdText id={transfer.creatorOrderId} />
+        ),
     },
     {
       header: 'Creator store',
