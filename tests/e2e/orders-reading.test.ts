@@ -186,7 +186,20 @@ describe('after processing', () => {
     await shows(page.getByText(`${whole} has been copied to your clipboard.`))
     expect(stack.console.clipboard.last).toBe(whole)
     await screenshot(page, 'reading-history-dark-1400')
+
+    // At 700 px the rates, base and commissions fold under each brand's name: nothing to scroll
+    // sideways for, and the order's name stays in view.
     await widen(NARROW)
+    await shows(
+      brands.getByText('Rates 10% / 15% · base $136.00 · commissions $20.40 / $13.60', {
+        exact: true,
+      }),
+    )
+    const history = page.getByRole('table', { name: 'Transfer history' })
+    await expect
+      .poll(() => history.locator('xpath=..').evaluate((el) => el.scrollWidth - el.clientWidth))
+      .toBeLessThanOrEqual(0)
+    expect(await onScreen(page, history.getByText('#1001', { exact: true }))).toBe(true)
     await screenshot(page, 'reading-history-dark-700')
     await widen(WIDE)
   })

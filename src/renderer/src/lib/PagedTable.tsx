@@ -1,6 +1,8 @@
 import {
+  createContext,
   memo,
   useCallback,
+  useContext,
   useEffect,
   useMemo,
   useState,
@@ -168,48 +170,50 @@ function LoadedTable<Item>({ table, loaded }: { table: TableSpec<Item>; loaded: 
       className={classes.scroller}
       style={{ '--paged-table-above': table.heightAbove }}
     >
-      <Table
-        stickyHeader
-        highlightOnHover={table.highlightOnHover}
-        layout="fixed"
-        className={table.className}
-        data-narrow={narrow || undefined}
-        aria-label={table.label}
-        // -1: the server holds more than are loaded, how many is unknown.
-        aria-rowcount={complete ? items.length * rowsPerItem + 1 : -1}
-      >
-        <Table.Thead>
-          <Table.Tr aria-rowindex={1}>
-            {shown.map((column, index) => (
-              <Table.Th
-                key={index}
-                // The first column, holding the folded ones too, takes what the others leave.
-                w={index === 0 && folded.length > 0 ? undefined : column.width}
-                ta={column.align}
-                className={column.className}
-              >
-                {column.header}
-              </Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
-        {detail ? (
-          <VirtualGroups
-            rows={rows}
-            items={items}
-            // The header is row 1; then each item's two rows.
-            group={(item, index) => <ItemRows {...shared} item={item} rowIndex={index * 2 + 2} />}
-          />
-        ) : (
-          <VirtualBody
-            rows={rows}
-            items={items}
-            row={(item, rowIndex) => (
-              <ItemRows key={rowKey(item)} {...shared} item={item} rowIndex={rowIndex} />
-            )}
-          />
-        )}
-      </Table>
+      <NarrowTable.Provider value={narrow}>
+        <Table
+          stickyHeader
+          highlightOnHover={table.highlightOnHover}
+          layout="fixed"
+          className={table.className}
+          data-narrow={narrow || undefined}
+          aria-label={table.label}
+          // -1: the server holds more than are loaded, how many is unknown.
+          aria-rowcount={complete ? items.length * rowsPerItem + 1 : -1}
+        >
+          <Table.Thead>
+            <Table.Tr aria-rowindex={1}>
+              {shown.map((column, index) => (
+                <Table.Th
+                  key={index}
+                  // The first column, holding the folded ones too, takes what the others leave.
+                  w={index === 0 && folded.length > 0 ? undefined : column.width}
+                  ta={column.align}
+                  className={column.className}
+                >
+                  {column.header}
+                </Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          {detail ? (
+            <VirtualGroups
+              rows={rows}
+              items={items}
+              // The header is row 1; then each item's two rows.
+              group={(item, index) => <ItemRows {...shared} item={item} rowIndex={index * 2 + 2} />}
+            />
+          ) : (
+            <VirtualBody
+              rows={rows}
+              items={items}
+              row={(item, rowIndex) => (
+                <ItemRows key={rowKey(item)} {...shared} item={item} rowIndex={rowIndex} />
+              )}
+            />
+          )}
+        </Table>
+      </NarrowTable.Provider>
     </Paper>
   )
 }
@@ -260,6 +264,14 @@ const ItemRows = memo(function ItemRows<Item>({
     </>
   )
 }) as <Item>(props: ItemRowsProps<Item>) => ReactNode
+
+const NarrowTable = createContext(false)
+
+/**
+ * Whether the paged table drawing this is narrow (below NARROW_WIDTH): an item's detail folds its
+ * less needed columns as the table's own rows do.
+ */
+export const useNarrowTable = () => useContext(NarrowTable)
 
 /** Whether the scroller is narrower than NARROW_WIDTH; not while its width is unknown (0). */
 function useNarrow(scrollRef: RefObject<HTMLElement | null>): boolean {

@@ -2,7 +2,7 @@ import { Table, Text } from '@mantine/core'
 import type { BrandTransferRecord, OrderTransferRecord, SettledAmounts } from '@shared/contract'
 import { PRODUCT_NAME } from '@shared/product'
 import { EMPTY, formatDateTime, formatMoney, formatRate, storeName } from '@renderer/lib/format'
-import type { TableSpec } from '@renderer/lib/PagedTable'
+import { useNarrowTable, type TableSpec } from '@renderer/lib/PagedTable'
 import { IdText } from './IdText'
 import { TransferStatusBadge } from './TransferStatusBadge'
 import classes from './Orders.module.css'
@@ -12,7 +12,8 @@ const SUMMARY_HEIGHT = 48
 const BRANDS_HEADER_HEIGHT = 36
 const BRAND_ROW_HEIGHT = 36
 
-const BRAND_COLUMNS = 9
+/** The brands table's columns, wide and folded. */
+const BRAND_COLUMNS = { wide: 9, narrow: 5 }
 
 /**
  * When the transfer was processed; for one still under way, "Partial — started {date}" (a partial
@@ -52,6 +53,7 @@ export const TRANSFER_HISTORY_TABLE: TableSpec<OrderTransferRecord> = {
       header: 'Creator store',
       text: (transfer) => storeName(transfer.creatorStoreShop),
       title: (transfer) => transfer.creatorStoreShop,
+      fold: true,
     },
     {
       header: 'Status',
@@ -62,6 +64,7 @@ export const TRANSFER_HISTORY_TABLE: TableSpec<OrderTransferRecord> = {
       header: 'Processed by',
       text: (transfer) => transfer.processedBy ?? EMPTY,
       title: (transfer) => transfer.processedBy ?? undefined,
+      fold: true,
     },
     {
       header: 'Processed',
@@ -90,6 +93,8 @@ export const TRANSFER_HISTORY_TABLE: TableSpec<OrderTransferRecord> = {
 
 /** Each brand of a transfer, with the rates and amounts frozen when the transfer began. */
 function BrandsTable({ transfer }: { transfer: OrderTransferRecord }) {
+  // In a narrow window the rates, base and commissions fold under the brand's name.
+  const narrow = useNarrowTable()
   return (
     <Table
       layout="fixed"
@@ -102,39 +107,58 @@ function BrandsTable({ transfer }: { transfer: OrderTransferRecord }) {
       <Table.Thead>
         <Table.Tr>
           {/* Fixed widths: the brands of every transfer line up under one another. */}
-          <Table.Th w="15%">Brand store</Table.Th>
-          <Table.Th w="17%">Brand order</Table.Th>
-          <Table.Th w="7%" ta="right">
-            {PRODUCT_NAME} rate
-          </Table.Th>
-          <Table.Th w="7%" ta="right">
-            Creator rate
-          </Table.Th>
-          <Table.Th w="9%" ta="right">
-            Base
-          </Table.Th>
-          <Table.Th w="9%" ta="right">
+          <Table.Th w={narrow ? '30%' : '15%'}>Brand store</Table.Th>
+          <Table.Th w={narrow ? '25%' : '17%'}>Brand order</Table.Th>
+          {!narrow && (
+            <>
+              <Table.Th w="7%" ta="right">
+                {PRODUCT_NAME} rate
+              </Table.Th>
+              <Table.Th w="7%" ta="right">
+                Creator rate
+              </Table.Th>
+              <Table.Th w="9%" ta="right">
+                Base
+              </Table.Th>
+            </>
+          )}
+          <Table.Th w={narrow ? '18%' : '9%'} ta="right">
             Brand amount
           </Table.Th>
-          <Table.Th w="9%" ta="right">
-            Creator commission
-          </Table.Th>
-          <Table.Th w="9%" ta="right">
-            {PRODUCT_NAME} commission
-          </Table.Th>
-          <Table.Th w="18%">Stripe transfer</Table.Th>
+          {!narrow && (
+            <>
+              <Table.Th w="9%" ta="right">
+                Creator commission
+              </Table.Th>
+              <Table.Th w="9%" ta="right">
+                {PRODUCT_NAME} commission
+              </Table.Th>
+            </>
+          )}
+          <Table.Th w={narrow ? '27%' : '18%'}>Stripe transfer</Table.Th>
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
         {transfer.brands.map((brand) => (
-          <BrandRows key={brand.brandStoreShop} brand={brand} currency={transfer.currency} />
+          <BrandRows
+            key={brand.brandStoreShop}
+            brand={brand}
+            currency={transfer.currency}
+            narrow={narrow}
+          />
         ))}
       </Table.Tbody>
     </Table>
   )
 }
 
-function BrandRows({ brand, currency }: { brand: BrandTransferRecord; currency: string }) {
+interface BrandRowsProps {
+  brand: BrandTransferRecord
+  currency: string
+  narrow: boolean
+}
+
+function BrandRows({ brand, currency, narrow }: BrandRowsProps) {
   const money = (amount: string) => formatMoney(amount, currency)
   // The charge settled in another currency: what each figure came to there, as Stripe moved it.
   const settlement = brand.settlement?.currency === currency ? null : brand.settlement
@@ -147,25 +171,40 @@ function BrandRows({ brand, currency }: { brand: BrandTransferRecord; currency: 
   return (
     <>
       <Table.Tr>
-        <Table.Td>{storeName(brand.brandStoreShop)}</Table.Td>
+        <Table.Td>
+          {storeName(brand.brandStoreShop)}
+          {narrow && (
+            <Text size="xs" c="dimmed">
+              {`Rates ${formatRate(brand.tandemCommissionRate)} / ${formatRate(brand.creatorCommissionRate)} · base ${money(brand.baseAmount)} · commissions ${money(brand.creatorCommissionAmount)} / ${money(brand.tandemCommissionAmount)}`}
+            </Text>
+          )}
+        </Table.Td>
         <Table.Td c={brand.brandOrderId ? undefined : 'dimmed'}>
           {brand.brandOrderId ? <IdText id={brand.brandOrderId} size="xs" /> : 'pending'}
         </Table.Td>
-        <Table.Td ta="right">{formatRate(brand.tandemCommissionRate)}</Table.Td>
-        <Table.Td ta="right">{formatRate(brand.creatorCommissionRate)}</Table.Td>
-        <Table.Td ta="right">{money(brand.baseAmount)}</Table.Td>
+        {!narrow && (
+          <>
+            <Table.Td ta="right">{formatRate(brand.tandemCommissionRate)}</Table.Td>
+            <Table.Td ta="right">{formatRate(brand.creatorCommissionRate)}</Table.Td>
+            <Table.Td ta="right">{money(brand.baseAmount)}</Table.Td>
+          </>
+        )}
         <Table.Td ta="right">
           {money(brand.brandAmount)}
           {settled((amounts) => amounts.brandAmount)}
         </Table.Td>
-        <Table.Td ta="right">
-          {money(brand.creatorCommissionAmount)}
-          {settled((amounts) => amounts.creatorCommissionAmount)}
-        </Table.Td>
-        <Table.Td ta="right">
-          {money(brand.tandemCommissionAmount)}
-          {settled((amounts) => amounts.tandemCommissionAmount)}
-        </Table.Td>
+        {!narrow && (
+          <>
+            <Table.Td ta="right">
+              {money(brand.creatorCommissionAmount)}
+              {settled((amounts) => amounts.creatorCommissionAmount)}
+            </Table.Td>
+            <Table.Td ta="right">
+              {money(brand.tandemCommissionAmount)}
+              {settled((amounts) => amounts.tandemCommissionAmount)}
+            </Table.Td>
+          </>
+        )}
         <Table.Td c={brand.paymentTransferId ? undefined : 'dimmed'}>
           {brand.paymentTransferId ? <IdText id={brand.paymentTransferId} size="xs" /> : EMPTY}
           {settlement && (
@@ -177,7 +216,7 @@ function BrandRows({ brand, currency }: { brand: BrandTransferRecord; currency: 
       </Table.Tr>
       {brand.failedMessage && (
         <Table.Tr>
-          <Table.Td colSpan={BRAND_COLUMNS} pt={0}>
+          <Table.Td colSpan={narrow ? BRAND_COLUMNS.narrow : BRAND_COLUMNS.wide} pt={0}>
             <Text size="xs" c="red">
               Failed: {brand.failedMessage}
             </Text>
