@@ -1,4 +1,5 @@
 import {
+  Badge,
   Drawer,
   Modal,
   Notification,
@@ -20,8 +21,10 @@ export const consoleTheme = createTheme({
   defaultRadius: 'md',
   // White on a filled button's shade 6 reads 3.3:1 (red) to 4.1:1 (indigo); on 8, 4.5:1 and up.
   primaryShade: { light: 8, dark: 8 },
-  // Mantine's close buttons are icons with no name of their own.
   components: {
+    // One vocabulary: statuses read in sentence case ("Not started"), not Mantine's upper case.
+    Badge: Badge.extend({ defaultProps: { tt: 'none' } }),
+    // Mantine's close buttons are icons with no name of their own.
     Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
     Notification: Notification.extend({

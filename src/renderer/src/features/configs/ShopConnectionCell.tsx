@@ -55,7 +55,7 @@ export function ShopConnectionCell({ shop }: { shop: string }) {
     <Stack gap={4} align="flex-start">
       <Group gap="xs">
         {look ? (
-          <Badge color={look.color} variant="light" tt="none" style={{ flexShrink: 0 }}>
+          <Badge color={look.color} variant="light" style={{ flexShrink: 0 }}>
             {look.label}
           </Badge>
         ) : (

@@ -67,7 +67,7 @@ export function TransferSummary({ answer }: { answer: PreviewAnswer }) {
                 ) : (
                   // docs/product-rules.md "Money and commission rules": the creator's own products
                   // are listed but not transferred.
-                  <Badge size="xs" variant="light" color="gray" tt="none">
+                  <Badge size="xs" variant="light" color="gray">
                     Not from a brand
                   </Badge>
                 )}

@@ -16,7 +16,7 @@ const COLORS: Record<TransferStatus, string> = {
 /** Where an order's transfer stands, written as such (Mantine capitalises by default). */
 export function TransferStatusBadge({ status }: { status: TransferStatus }) {
   return (
-    <Badge variant="light" tt="none" color={COLORS[status]}>
+    <Badge variant="light" color={COLORS[status]}>
       {TRANSFER_STATUS_LABELS[status]}
     </Badge>
   )

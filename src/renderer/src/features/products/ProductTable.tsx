@@ -46,7 +46,7 @@ export const PRODUCT_TABLE: TableSpec<StoreProduct> = {
       cell: (product) => {
         const badge = badgeOf(product.status)
         return (
-          <Badge variant="light" tt="none" color={badge.color}>
+          <Badge variant="light" color={badge.color}>
             {badge.label}
           </Badge>
         )

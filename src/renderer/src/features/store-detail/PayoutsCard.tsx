@@ -82,7 +82,7 @@ function AccountSummary({ account }: { account: StorePaymentAccount }) {
           ],
           [
             'Transfers',
-            <Badge variant="light" tt="none" color={active ? 'green' : 'red'}>
+            <Badge variant="light" color={active ? 'green' : 'red'}>
               {active ? 'Transfers active' : 'Transfers inactive'}
             </Badge>,
           ],

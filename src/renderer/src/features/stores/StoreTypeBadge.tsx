@@ -11,7 +11,7 @@ const TYPE_BADGES: Record<ShopType, { label: string; color: string }> = {
 export function StoreTypeBadge({ shopType }: { shopType: ShopType }) {
   const { label, color } = TYPE_BADGES[shopType]
   return (
-    <Badge variant="light" tt="none" color={color}>
+    <Badge variant="light" color={color}>
       {label}
     </Badge>
   )
