@@ -89,8 +89,20 @@ function layerRules() {
       },
     },
     {
+      // The job queue runs handlers that services register: it knows no use case of its own.
+      files: ['server/src/jobs/**/*.ts'],
+      forbidden: {
+        '**/services/**':
+          'Services register their job handlers with the queue, not the other way round.',
+        '**/queries/**': 'The job queue runs the handlers it is given: it reads no list.',
+        '**/repositories/**': 'The job queue keeps its own table: no other repository.',
+        '**/adapters/**': 'The job queue runs the handlers it is given: it calls no adapter.',
+        ...notHttp,
+      },
+    },
+    {
       files: ['server/src/**/*.ts'],
-      ignores: ['server/src/{http,routes,adapters,domain}/**', 'server/src/app.ts'],
+      ignores: ['server/src/{http,routes,adapters,domain,jobs}/**', 'server/src/app.ts'],
       forbidden: notHttp,
     },
   ]

@@ -131,6 +131,21 @@ export interface LeasesTable {
   expires_at: string
 }
 
+/** A job of the embedded queue (jobs/sqlite-job-queue.ts); payload is JSON. */
+export interface JobsTable {
+  id: string
+  name: string
+  payload: string
+  state: 'waiting' | 'active' | 'done' | 'dead'
+  singleton_key: string | null
+  attempts: number
+  run_after: string
+  lease_until: string | null
+  error_message: string | null
+  error_stack: string | null
+  created_at: string
+}
+
 /** The Stripe connected account a brand store is paid to (Stripe holds the account itself). */
 export interface StorePaymentAccountsTable {
   store_shop: string
@@ -245,6 +260,7 @@ export interface Database {
   payment_intent_orders: PaymentIntentOrdersTable
   audit_log: AuditLogTable
   leases: LeasesTable
+  jobs: JobsTable
   variant_links: VariantLinksTable
   price_exceptions: PriceExceptionsTable
 }

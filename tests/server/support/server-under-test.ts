@@ -209,7 +209,11 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
   }
 }
 
-async function freshDatabase() {
+/**
+ * A database of the test's own: a fresh SQLite file, or a fresh schema on PostgreSQL (`postgres`
+ * says where, for what connects beside Kysely).
+ */
+export async function freshDatabase() {
   const url = process.env.TANDEM_TEST_DATABASE_URL
   if (url) {
     const schema = `t_${randomBytes(6).toString('hex')}`
@@ -219,6 +223,7 @@ async function freshDatabase() {
     return {
       db: await openDatabase({ databaseUrl: scoped.toString(), schema }),
       sqliteFile: null,
+      postgres: { url, schema },
       dropDatabase: () =>
         onPostgres(url, (client) => client.query(`DROP SCHEMA ${schema} CASCADE`)),
     }
@@ -228,6 +233,7 @@ async function freshDatabase() {
   return {
     db: await openDatabase({ sqliteFile }),
     sqliteFile,
+    postgres: null,
     dropDatabase: async () => rmSync(folder, { recursive: true, force: true }),
   }
 }

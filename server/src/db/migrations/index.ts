@@ -9,6 +9,7 @@ import * as leases from './006-leases'
 import * as owedMoney from './007-owed-money'
 import * as catalogueLinks from './008-catalogue-links'
 import * as productImages from './009-product-images'
+import * as jobs from './010-jobs'
 
 // Migrations live in code (one module each, imported here and bundled with the server: no folder
 // to find at run time) and run at every start. Column types are the ones SQLite and PostgreSQL
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '007_owed_money': owedMoney,
   '008_catalogue_links': catalogueLinks,
   '009_product_images': productImages,
+  '010_jobs': jobs,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -1,0 +1,80 @@
+import type { Kysely } from 'kysely'
+import type { Database } from '../db/schema'
+
+// The one way background work runs: a handler registered under a name, and jobs sent to it. What
+// is sent is in the database before `send` answers, so nothing is lost when a process dies; a job
+// sent inside a caller's transaction commits or rolls back with it (a webhook delivery and its job
+// are recorded together, or neither is).
+//
+// Two implementations behind this port, one contract (tests/server/job-queue.test.ts):
+// - PostgreSQL: pg-boss (pg-boss-job-queue.ts). Chosen over graphile-worker because it gives every
+//   part the queue needs as a setting: retry limit with exponential backoff per queue, a dead state
+//   keeping the error, singleton keys, delayed jobs, cron schedules, finding and retrying a failed
+//   job by id, and sending inside a Kysely transaction (its `fromKysely` adapter). graphile-worker
+//   has a fixed backoff curve, no dead state (a job out of attempts simply stays failed), and
+//   enqueues in a transaction only through its SQL function. pg-boss 12 asks Node >= 22.12 and
+//   `pg` ^8.23.1, the one the server already uses; its workers across processes claim with
+//   SKIP LOCKED.
+// - SQLite, the embedded default: a small queue in the `jobs` table (sqlite-job-queue.ts).
+
+/** A transaction (or the database) a job is sent within. */
+export type JobExecutor = Kysely<Database>
+
+export interface JobContext {
+  id: string
+  /** 1 on the first run, 2 on the first retry, … */
+  attempt: number
+}
+
+export type JobHandler<Payload extends object> = (
+  payload: Payload,
+  job: JobContext,
+) => Promise<void>
+
+export interface RegisterOptions {
+  /** Runs after the first that may follow a failure; past them the job is dead. */
+  retryLimit: number
+  /** Wait before the first retry, doubled before each next one; 0 retries at once. */
+  retryDelaySeconds: number
+  /**
+   * Jobs of this name carry a singleton key, and a key has at most one unfinished job: sending
+   * another while one waits or runs does nothing.
+   */
+  singletonKeys?: boolean
+}
+
+export interface SendOptions {
+  singletonKey?: string
+  startAfter?: Date
+  /** The caller's transaction: the job exists only if it commits. */
+  within?: JobExecutor
+}
+
+/** A job that ran out of retries, as a console would list it. */
+export interface DeadJob {
+  id: string
+  name: string
+  payload: object
+  attempts: number
+  errorMessage: string
+  errorStack: string | null
+}
+
+export interface JobQueue {
+  /** Before `start`, and before any job of the name is sent. */
+  register<Payload extends object>(
+    name: string,
+    handler: JobHandler<Payload>,
+    options: RegisterOptions,
+  ): Promise<void>
+  /** After `start`. The job's id, or null when its singleton key has an unfinished job. */
+  send(name: string, payload: object, options?: SendOptions): Promise<string | null>
+  /** Before `start`: sends a job of the registered name, empty, whenever `cron` (UTC) matches. */
+  schedule(name: string, cron: string): Promise<void>
+  start(): Promise<void>
+  /** Waits for the jobs running to end; none is claimed afterwards. */
+  stop(): Promise<void>
+  dead(name: string): Promise<DeadJob[]>
+  /** Gives a dead job one more run. */
+  retry(name: string, id: string): Promise<void>
+}

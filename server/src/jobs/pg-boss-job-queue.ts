@@ -1,0 +1,101 @@
+import { fromKysely, PgBoss, type JobWithMetadata } from 'pg-boss'
+import type { DeadJob, JobHandler, JobQueue, RegisterOptions, SendOptions } from './job-queue'
+
+// The queue on PostgreSQL: pg-boss (job-queue.ts says why), in a schema of its own that it creates
+// and migrates at start. Every server process on the database works the same queues; pg-boss
+// claims each job for one of them (SKIP LOCKED) and takes back a job whose worker died when its
+// expiry passes.
+
+export interface PgBossJobQueueOptions {
+  connectionString: string
+  /** pg-boss's own schema, beside the server's tables. */
+  schema: string
+  /** How often an idle worker looks for a due job; pg-boss's minimum is 0.5. */
+  pollingIntervalSeconds?: number
+}
+
+interface Registered {
+  handler: JobHandler<object>
+  options: RegisterOptions
+}
+
+export function pgBossJobQueue(options: PgBossJobQueueOptions): JobQueue {
+  const boss = new PgBoss({ connectionString: options.connectionString, schema: options.schema })
+  // pg-boss reports its background failures (a lost connection) as events; unheard, Node would
+  // throw them. They are retried by pg-boss itself.
+  boss.on('error', () => {})
+  const registered = new Map<string, Registered>()
+  const schedules = new Map<string, string>()
+
+  const work = (name: string, { handler }: Registered) =>
+    boss.work<object>(
+      name,
+      {
+        includeMetadata: true,
+        pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
+        batchSize: 1,
+      },
+      async ([job]) => handler(job!.data, { id: job!.id, attempt: job!.retryCount + 1 }),
+    )
+
+  return {
+    async register(name, handler, settings) {
+      registered.set(name, { handler: handler as JobHandler<object>, options: settings })
+    },
+    async send(name, payload, sendOptions: SendOptions = {}) {
+      return boss.send(name, payload, {
+        ...(sendOptions.singletonKey ? { singletonKey: sendOptions.singletonKey } : {}),
+        ...(sendOptions.startAfter ? { startAfter: sendOptions.startAfter } : {}),
+        ...(sendOptions.within ? { db: fromKysely(sendOptions.within) } : {}),
+      })
+    },
+    async schedule(name, cron) {
+      schedules.set(name, cron)
+    },
+    async start() {
+      await boss.start()
+      for (const [name, entry] of registered) {
+        const { retryLimit, retryDelaySeconds, singletonKeys } = entry.options
+        const queue = {
+          retryLimit,
+          retryDelay: retryDelaySeconds,
+          retryBackoff: retryDelaySeconds > 0,
+          // 'exclusive': one unfinished job per key (and so every job of the queue needs one).
+          policy: singletonKeys ? 'exclusive' : 'standard',
+        }
+        // createQueue leaves an existing queue as it is: the settings of this start apply.
+        await boss.createQueue(name, queue)
+        await boss.updateQueue(name, {
+          retryLimit,
+          retryDelay: queue.retryDelay,
+          retryBackoff: queue.retryBackoff,
+        })
+        await work(name, entry)
+      }
+      for (const [name, cron] of schedules) await boss.schedule(name, cron, {})
+    },
+    async stop() {
+      await boss.stop({ graceful: true })
+    },
+    async dead(name) {
+      const jobs = await boss.findJobs<object>(name)
+      return jobs.filter((job) => job.state === 'failed').map(deadJob)
+    },
+    async retry(name, id) {
+      await boss.retry(name, id)
+    },
+  }
+}
+
+/** pg-boss keeps a failed job's error, serialized, as its output. */
+function deadJob(job: JobWithMetadata<object>): DeadJob {
+  const error = job.output as { message?: string; stack?: string } | null
+  return {
+    id: job.id,
+    name: job.name,
+    payload: job.data,
+    attempts: job.retryCount + 1,
+    errorMessage: error?.message ?? '',
+    errorStack: error?.stack ?? null,
+  }
+}

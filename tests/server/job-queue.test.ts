@@ -1,0 +1,165 @@
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { onPostgres } from '../../scripts/lib/postgres'
+import type { JobQueue, RegisterOptions } from '../../server/src/jobs/job-queue'
+import { pgBossJobQueue } from '../../server/src/jobs/pg-boss-job-queue'
+import { sqliteJobQueue } from '../../server/src/jobs/sqlite-job-queue'
+import { freshDatabase } from './support/server-under-test'
+
+// The job queue's contract, kept by both implementations: this file runs on the embedded SQLite
+// (its own queue) and, with TANDEM_TEST_DATABASE_URL, on PostgreSQL (pg-boss). A job that has run
+// is shown not to run again by a later job of the same queue running alone after it: the queue
+// takes its jobs in order, so the first would have been taken again before.
+
+let database: Awaited<ReturnType<typeof freshDatabase>>
+beforeAll(async () => {
+  database = await freshDatabase()
+})
+afterAll(async () => {
+  await database.db.destroy()
+  const postgres = database.postgres
+  if (postgres) {
+    await onPostgres(postgres.url, (client) => client.query(`DROP SCHEMA ${bossSchema()} CASCADE`))
+  }
+  await database.dropDatabase()
+})
+
+const bossSchema = () => `${database.postgres!.schema}_boss`
+
+const started: JobQueue[] = []
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((queue) => queue.stop()))
+})
+
+let queues = 0
+/** A queue name of the test's own, so that no other test's job reaches its handler. */
+const queueName = (what: string) => `${what}_${++queues}`
+
+const noRetries: RegisterOptions = { retryLimit: 0, retryDelaySeconds: 0 }
+const eventually = { timeout: 15_000, interval: 50 }
+
+/** The implementation for the database of this run, its handlers registered, started. */
+async function startedQueue(register: (queue: JobQueue) => Promise<void>): Promise<JobQueue> {
+  const queue = database.postgres
+    ? pgBossJobQueue({
+        connectionString: database.postgres.url,
+        schema: bossSchema(),
+        pollingIntervalSeconds: 0.5,
+      })
+    : sqliteJobQueue(database.db, { pollMs: 50 })
+  await register(queue)
+  await queue.start()
+  started.push(queue)
+  return queue
+}
+
+/** A handler that records each payload's `n` it is given. */
+const recorder = () => {
+  const ran: number[] = []
+  const handler = async (payload: { n: number }) => {
+    ran.push(payload.n)
+  }
+  return { ran, handler }
+}
+
+it('runs a job once', async () => {
+  const name = queueName('once')
+  const { ran, handler } = recorder()
+  const queue = await startedQueue((q) => q.register(name, handler, noRetries))
+  expect(await queue.send(name, { n: 1 })).toEqual(expect.any(String))
+  await expect.poll(() => ran, eventually).toEqual([1])
+  await queue.send(name, { n: 2 })
+  await expect.poll(() => ran, eventually).toEqual([1, 2])
+})
+
+it('retries a failing job until it succeeds, then runs it no more', async () => {
+  const name = queueName('flaky')
+  const attempts: number[] = []
+  const queue = await startedQueue((q) =>
+    q.register<{ n: number }>(
+      name,
+      async (payload, job) => {
+        attempts.push(job.attempt)
+        if (payload.n === 1 && job.attempt <= 3) throw new Error(`attempt ${job.attempt} failed`)
+      },
+      { retryLimit: 5, retryDelaySeconds: 0 },
+    ),
+  )
+  await queue.send(name, { n: 1 })
+  await expect.poll(() => attempts, eventually).toEqual([1, 2, 3, 4])
+  await queue.send(name, { n: 2 })
+  await expect.poll(() => attempts, eventually).toEqual([1, 2, 3, 4, 1])
+  expect(await queue.dead(name)).toEqual([])
+})
+
+it('ends a job that always fails dead, with its error, and runs it once more when retried', async () => {
+  const name = queueName('doomed')
+  let runs = 0
+  const queue = await startedQueue((q) =>
+    q.register(
+      name,
+      async () => {
+        runs += 1
+        throw new Error('The shop answered 500')
+      },
+      { retryLimit: 2, retryDelaySeconds: 0 },
+    ),
+  )
+  const id = await queue.send(name, { shop: 'brand.myshopify.com' })
+  await expect.poll(() => queue.dead(name), eventually).toHaveLength(1)
+  const [dead] = await queue.dead(name)
+  expect(dead).toMatchObject({
+    id,
+    name,
+    payload: { shop: 'brand.myshopify.com' },
+    attempts: 3,
+    errorMessage: 'The shop answered 500',
+  })
+  expect(dead!.errorStack).toContain('The shop answered 500')
+  expect(runs).toBe(3)
+
+  await queue.retry(name, id!)
+  await expect.poll(() => runs, eventually).toBe(4)
+  await expect.poll(() => queue.dead(name), eventually).toHaveLength(1)
+})
+
+it('keeps one unfinished job per singleton key', async () => {
+  const name = queueName('singleton')
+  const queue = await startedQueue((q) =>
+    q.register(name, async () => {}, { ...noRetries, singletonKeys: true }),
+  )
+  const later = new Date(Date.now() + 60 * 60_000)
+  expect(await queue.send(name, {}, { singletonKey: 'order-1', startAfter: later })).toEqual(
+    expect.any(String),
+  )
+  expect(await queue.send(name, {}, { singletonKey: 'order-1', startAfter: later })).toBeNull()
+  expect(await queue.send(name, {}, { singletonKey: 'order-2', startAfter: later })).toEqual(
+    expect.any(String),
+  )
+})
+
+it('waits for a delayed job to be due', async () => {
+  const name = queueName('delayed')
+  const ranAt: Date[] = []
+  const queue = await startedQueue((q) =>
+    q.register(name, async () => void ranAt.push(new Date()), noRetries),
+  )
+  const due = new Date(Date.now() + 1_500)
+  await queue.send(name, {}, { startAfter: due })
+  await expect.poll(() => ranAt, eventually).toHaveLength(1)
+  expect(ranAt[0]!.getTime()).toBeGreaterThanOrEqual(due.getTime())
+})
+
+it('sends a job within a transaction: none when it rolls back, the job when it commits', async () => {
+  const name = queueName('in_transaction')
+  const { ran, handler } = recorder()
+  const queue = await startedQueue((q) => q.register(name, handler, noRetries))
+  const rolledBack = database.db.transaction().execute(async (trx) => {
+    await queue.send(name, { n: 1 }, { within: trx })
+    throw new Error('The delivery could not be recorded')
+  })
+  await expect(rolledBack).rejects.toThrow('The delivery could not be recorded')
+  await database.db.transaction().execute((trx) => queue.send(name, { n: 2 }, { within: trx }))
+  await expect.poll(() => ran, eventually).toEqual([2])
+  await queue.send(name, { n: 3 })
+  await expect.poll(() => ran, eventually).toEqual([2, 3])
+})
