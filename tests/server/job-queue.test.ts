@@ -44,6 +44,7 @@ async function startedQueue(register: (queue: JobQueue) => Promise<void>): Promi
         connectionString: database.postgres.url,
         schema: bossSchema(),
         pollingIntervalSeconds: 0.5,
+        cronIntervalSeconds: 1,
       })
     : sqliteJobQueue(database.db, { pollMs: 50 })
   await register(queue)
@@ -162,4 +163,16 @@ it('sends a job within a transaction: none when it rolls back, the job when it c
   await expect.poll(() => ran, eventually).toEqual([2])
   await queue.send(name, { n: 3 })
   await expect.poll(() => ran, eventually).toEqual([2, 3])
+})
+
+// Every second, so that the test waits little; pg-boss sends a schedule's job at most once a
+// minute, so one run is all it can show.
+it('sends a scheduled job when its cron time passes', async () => {
+  const name = queueName('scheduled')
+  let runs = 0
+  await startedQueue(async (q) => {
+    await q.register(name, async () => void (runs += 1), noRetries)
+    await q.schedule(name, '* * * * * *')
+  })
+  await expect.poll(() => runs, eventually).toBeGreaterThanOrEqual(1)
 })

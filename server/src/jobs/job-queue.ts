@@ -69,7 +69,10 @@ export interface JobQueue {
   ): Promise<void>
   /** After `start`. The job's id, or null when its singleton key has an unfinished job. */
   send(name: string, payload: object, options?: SendOptions): Promise<string | null>
-  /** Before `start`: sends a job of the registered name, empty, whenever `cron` (UTC) matches. */
+  /**
+   * Before `start`: sends a job of the registered name, empty, whenever `cron` (UTC) matches; at
+   * most once a minute on pg-boss. A time that passed while no process ran is not caught up.
+   */
   schedule(name: string, cron: string): Promise<void>
   start(): Promise<void>
   /** Waits for the jobs running to end; none is claimed afterwards. */

@@ -12,6 +12,8 @@ export interface PgBossJobQueueOptions {
   schema: string
   /** How often an idle worker looks for a due job; pg-boss's minimum is 0.5. */
   pollingIntervalSeconds?: number
+  /** How often schedules are checked for a cron time passed; pg-boss's default is 30. */
+  cronIntervalSeconds?: number
 }
 
 interface Registered {
@@ -20,7 +22,16 @@ interface Registered {
 }
 
 export function pgBossJobQueue(options: PgBossJobQueueOptions): JobQueue {
-  const boss = new PgBoss({ connectionString: options.connectionString, schema: options.schema })
+  const boss = new PgBoss({
+    connectionString: options.connectionString,
+    schema: options.schema,
+    ...(options.cronIntervalSeconds
+      ? {
+          cronMonitorIntervalSeconds: options.cronIntervalSeconds,
+          cronWorkerIntervalSeconds: options.cronIntervalSeconds,
+        }
+      : {}),
+  })
   // pg-boss reports its background failures (a lost connection) as events; unheard, Node would
   // throw them. They are retried by pg-boss itself.
   boss.on('error', () => {})

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto'
+import { CronExpressionParser } from 'cron-parser'
 import type { Db } from '../db/connect'
+import type { JobsTable } from '../db/schema'
 import type { DeadJob, JobHandler, JobQueue, RegisterOptions, SendOptions } from './job-queue'
 
 // The embedded default's queue: jobs in the `jobs` table (migration 010), polled by each server
-// process on the file. A worker claims a job with a lease: one that dies while running leaves the
-// lease to run out, and the job is claimed again (the attempt counts). A handler must therefore
-// bear running twice, and end within the lease.
+// process on the file. A worker claims a job with a lease, renewed while the handler runs: one
+// that dies leaves the lease to run out, and the job is claimed again as its next attempt. A
+// handler must therefore bear running twice. SQLite transactions here take the write lock when
+// they begin (db/connect.ts), so two processes never claim the same job.
 
 interface Registered {
   handler: JobHandler<object>
@@ -13,21 +16,29 @@ interface Registered {
 }
 
 export interface SqliteJobQueueOptions {
-  /** How often an idle worker looks for a due job. */
+  /** How often an idle worker looks for a due job and a cron time passed. */
   pollMs?: number
-  /** How long a claimed job is this worker's before another may take it again. */
+  /** How long a claimed job is this worker's unless renewed; renewed every third of it. */
   leaseMs?: number
 }
 
+type JobRow = JobsTable
+
 export function sqliteJobQueue(db: Db, options: SqliteJobQueueOptions = {}): JobQueue {
   const pollMs = options.pollMs ?? 1_000
-  const leaseMs = options.leaseMs ?? 5 * 60_000
+  const leaseMs = options.leaseMs ?? 60_000
   const registered = new Map<string, Registered>()
+  const schedules = new Map<string, string>()
+  /** The last cron time each schedule's job was sent for by this process. */
+  const sentFor = new Map<string, number>()
+  let startedAt = new Date()
   let running: Promise<void> | null = null
   let stopping = false
   let wake: () => void = () => {}
 
-  /** Takes the job due first, or one whose lease ran out; null when none is. */
+  const leaseUntil = () => new Date(Date.now() + leaseMs).toISOString()
+
+  /** Takes the job due first, or one whose lease ran out, as its next attempt; null when none is. */
   const claim = () =>
     db.transaction().execute(async (trx) => {
       const now = new Date().toISOString()
@@ -45,46 +56,121 @@ export function sqliteJobQueue(db: Db, options: SqliteJobQueueOptions = {}): Job
         .limit(1)
         .executeTakeFirst()
       if (!job) return null
-      const leaseUntil = new Date(Date.now() + leaseMs).toISOString()
+      const claimed = { ...job, attempts: job.attempts + 1 }
       await trx
         .updateTable('jobs')
-        .set({ state: 'active', attempts: job.attempts + 1, lease_until: leaseUntil })
+        .set({ state: 'active', attempts: claimed.attempts, lease_until: leaseUntil() })
         .where('id', '=', job.id)
         .execute()
-      return { ...job, attempts: job.attempts + 1 }
+      return { job: claimed, abandoned: job.state === 'active' }
     })
 
-  const runOne = async (): Promise<boolean> => {
-    const job = await claim()
-    if (!job) return false
-    const { handler, options: settings } = registered.get(job.name)!
-    // Only the claim that still holds the job records its end: a stale worker's is dropped.
-    const ours = db
+  /** Only the claim that still holds the job records its end: a stale worker's is dropped. */
+  const ours = (job: JobRow) =>
+    db
       .updateTable('jobs')
       .where('id', '=', job.id)
       .where('state', '=', 'active')
       .where('attempts', '=', job.attempts)
+
+  /** Waiting again after a delay doubled at each attempt, or dead once the retries are spent. */
+  const fail = async (
+    job: JobRow,
+    attemptsMade: number,
+    settings: RegisterOptions,
+    error: Error,
+  ) => {
+    const failure = {
+      lease_until: null,
+      error_message: error.message,
+      error_stack: error.stack ?? null,
+    }
+    if (attemptsMade > settings.retryLimit) {
+      await ours(job)
+        .set({ state: 'dead', ...failure })
+        .execute()
+      return
+    }
+    const delayMs = settings.retryDelaySeconds * 1000 * 2 ** (attemptsMade - 1)
+    const runAfter = new Date(Date.now() + delayMs).toISOString()
+    await ours(job)
+      .set({ state: 'waiting', run_after: runAfter, ...failure })
+      .execute()
+  }
+
+  const runOne = async (): Promise<boolean> => {
+    const claimed = await claim()
+    if (!claimed) return false
+    const { job, abandoned } = claimed
+    const { handler, options: settings } = registered.get(job.name)!
+    // A worker that died running it spent an attempt: one that kills every worker ends dead.
+    if (abandoned && job.attempts - 1 > settings.retryLimit) {
+      const error = new Error('The worker running this job stopped before it ended')
+      await fail(job, job.attempts - 1, settings, error)
+      return true
+    }
+    const renewal = setInterval(() => {
+      void ours(job)
+        .set({ lease_until: leaseUntil() })
+        .execute()
+        .catch(() => {})
+    }, leaseMs / 3)
     try {
       await handler(JSON.parse(job.payload) as object, { id: job.id, attempt: job.attempts })
-      await ours.set({ state: 'done', lease_until: null }).execute()
+      await ours(job).set({ state: 'done', lease_until: null }).execute()
     } catch (thrown) {
       const error = thrown instanceof Error ? thrown : new Error(String(thrown))
-      const failure = { error_message: error.message, error_stack: error.stack ?? null }
-      if (job.attempts > settings.retryLimit) {
-        await ours.set({ state: 'dead', lease_until: null, ...failure }).execute()
-      } else {
-        const delayMs = settings.retryDelaySeconds * 1000 * 2 ** (job.attempts - 1)
-        const runAfter = new Date(Date.now() + delayMs).toISOString()
-        await ours
-          .set({ state: 'waiting', lease_until: null, run_after: runAfter, ...failure })
-          .execute()
-      }
+      await fail(job, job.attempts, settings, error)
+    } finally {
+      clearInterval(renewal)
     }
     return true
   }
 
+  const send = async (
+    name: string,
+    payload: object,
+    sendOptions: SendOptions & { id?: string } = {},
+  ) => {
+    const id = sendOptions.id ?? randomUUID()
+    const now = new Date()
+    const inserted = await (sendOptions.within ?? db)
+      .insertInto('jobs')
+      .values({
+        id,
+        name,
+        payload: JSON.stringify(payload),
+        state: 'waiting',
+        singleton_key: sendOptions.singletonKey ?? null,
+        attempts: 0,
+        run_after: (sendOptions.startAfter ?? now).toISOString(),
+        lease_until: null,
+        error_message: null,
+        error_stack: null,
+        created_at: now.toISOString(),
+      })
+      // A conflict is the singleton key's (its job is unfinished) or a cron time's (sent already).
+      .onConflict((conflict) => conflict.doNothing())
+      .executeTakeFirst()
+    return inserted.numInsertedOrUpdatedRows === 0n ? null : id
+  }
+
+  /**
+   * Sends each schedule's job for the last cron time passed, once whichever process sees it first:
+   * the job's id is the time's. A time before this queue started is not caught up, as on pg-boss.
+   */
+  const sendScheduled = async () => {
+    for (const [name, cron] of schedules) {
+      const last = CronExpressionParser.parse(cron, { tz: 'UTC' }).prev().toDate()
+      if (last < startedAt || sentFor.get(name) === last.getTime()) continue
+      await send(name, {}, { id: `${name}@${last.toISOString()}` })
+      sentFor.set(name, last.getTime())
+    }
+  }
+
   const work = async () => {
     while (!stopping) {
+      await sendScheduled().catch(() => {})
       const ran = await runOne().catch(() => false)
       if (ran) continue
       await new Promise<void>((resolve) => {
@@ -101,34 +187,14 @@ export function sqliteJobQueue(db: Db, options: SqliteJobQueueOptions = {}): Job
     async register(name, handler, settings) {
       registered.set(name, { handler: handler as JobHandler<object>, options: settings })
     },
-    async send(name, payload, sendOptions: SendOptions = {}) {
-      const id = randomUUID()
-      const now = new Date()
-      const inserted = await (sendOptions.within ?? db)
-        .insertInto('jobs')
-        .values({
-          id,
-          name,
-          payload: JSON.stringify(payload),
-          state: 'waiting',
-          singleton_key: sendOptions.singletonKey ?? null,
-          attempts: 0,
-          run_after: (sendOptions.startAfter ?? now).toISOString(),
-          lease_until: null,
-          error_message: null,
-          error_stack: null,
-          created_at: now.toISOString(),
-        })
-        // The one conflict possible is the singleton key's: that key's job is still unfinished.
-        .onConflict((conflict) => conflict.doNothing())
-        .executeTakeFirst()
-      return inserted.numInsertedOrUpdatedRows === 0n ? null : id
-    },
-    async schedule() {
-      throw new Error('Cron schedules are not yet implemented on the embedded queue')
+    send: (name, payload, sendOptions) => send(name, payload, sendOptions),
+    async schedule(name, cron) {
+      CronExpressionParser.parse(cron) // refuses a malformed expression here, not at its first time
+      schedules.set(name, cron)
     },
     async start() {
       stopping = false
+      startedAt = new Date()
       running ??= work()
     },
     async stop() {
