@@ -176,3 +176,23 @@ it('sends a scheduled job when its cron time passes', async () => {
   })
   await expect.poll(() => runs, eventually).toBeGreaterThanOrEqual(1)
 })
+
+it('runs each job once with several workers on the queue', async () => {
+  const name = queueName('shared')
+  const ran: string[] = []
+  const worker = (label: string) =>
+    startedQueue((q) =>
+      q.register<{ n: number }>(
+        name,
+        async ({ n }) => void ran.push(`${n} by ${label}`),
+        noRetries,
+      ),
+    )
+  const [first] = await Promise.all([worker('first'), worker('second')])
+  for (let n = 1; n <= 20; n += 1) await first!.send(name, { n })
+  await expect.poll(() => ran.length, eventually).toBe(20)
+  await first!.send(name, { n: 21 })
+  await expect.poll(() => ran.length, eventually).toBe(21)
+  const jobsRun = ran.map((entry) => Number(entry.split(' ')[0])).sort((a, b) => a - b)
+  expect(jobsRun).toEqual(Array.from({ length: 21 }, (_, index) => index + 1))
+})

@@ -14,6 +14,8 @@ export interface PgBossJobQueueOptions {
   pollingIntervalSeconds?: number
   /** How often schedules are checked for a cron time passed; pg-boss's default is 30. */
   cronIntervalSeconds?: number
+  /** Told of pg-boss's background failures (a lost connection), which it retries itself. */
+  onError?: (error: Error) => void
 }
 
 interface Registered {
@@ -32,9 +34,8 @@ export function pgBossJobQueue(options: PgBossJobQueueOptions): JobQueue {
         }
       : {}),
   })
-  // pg-boss reports its background failures (a lost connection) as events; unheard, Node would
-  // throw them. They are retried by pg-boss itself.
-  boss.on('error', () => {})
+  // An 'error' event no one listens to would be thrown, and end the process.
+  boss.on('error', options.onError ?? (() => {}))
   const registered = new Map<string, Registered>()
   const schedules = new Map<string, string>()
 
