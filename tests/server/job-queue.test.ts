@@ -136,6 +136,7 @@ it('keeps one unfinished job per singleton key', async () => {
   expect(await queue.send(name, {}, { singletonKey: 'order-2', startAfter: later })).toEqual(
     expect.any(String),
   )
+  await expect(queue.send(name, {})).rejects.toThrow(`A ${name} job needs a singleton key`)
 })
 
 it('waits for a delayed job to be due', async () => {

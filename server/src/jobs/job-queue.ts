@@ -67,7 +67,10 @@ export interface JobQueue {
     handler: JobHandler<Payload>,
     options: RegisterOptions,
   ): Promise<void>
-  /** After `start`. The job's id, or null when its singleton key has an unfinished job. */
+  /**
+   * After `start`. The job's id, or null when its singleton key has an unfinished job. A key is
+   * given to every job of a name registered with `singletonKeys`, and to no other.
+   */
   send(name: string, payload: object, options?: SendOptions): Promise<string | null>
   /**
    * Before `start`: sends a job of the registered name, empty, whenever `cron` (UTC) matches; at
@@ -80,4 +83,21 @@ export interface JobQueue {
   dead(name: string): Promise<DeadJob[]>
   /** Gives a dead job one more run. */
   retry(name: string, id: string): Promise<void>
+}
+
+/**
+ * Refuses a send the two queues would answer differently: pg-boss dedupes by key only in a queue
+ * made for it, and there counts a job without a key as one more key (the empty one).
+ */
+export function checkSingletonKey(
+  name: string,
+  registered: RegisterOptions | undefined,
+  singletonKey: string | undefined,
+): void {
+  if (registered?.singletonKeys && !singletonKey) {
+    throw new Error(`A ${name} job needs a singleton key: its name was registered with them`)
+  }
+  if (!registered?.singletonKeys && singletonKey) {
+    throw new Error(`A ${name} job cannot have a singleton key: register its name with them`)
+  }
 }

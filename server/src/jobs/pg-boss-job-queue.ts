@@ -1,5 +1,12 @@
 import { fromKysely, PgBoss, type JobWithMetadata } from 'pg-boss'
-import type { DeadJob, JobHandler, JobQueue, RegisterOptions, SendOptions } from './job-queue'
+import {
+  checkSingletonKey,
+  type DeadJob,
+  type JobHandler,
+  type JobQueue,
+  type RegisterOptions,
+  type SendOptions,
+} from './job-queue'
 
 // The queue on PostgreSQL: pg-boss (job-queue.ts says why), in a schema of its own that it creates
 // and migrates at start. Every server process on the database works the same queues; pg-boss
@@ -55,6 +62,7 @@ export function pgBossJobQueue(options: PgBossJobQueueOptions): JobQueue {
       registered.set(name, { handler: handler as JobHandler<object>, options: settings })
     },
     async send(name, payload, sendOptions: SendOptions = {}) {
+      checkSingletonKey(name, registered.get(name)?.options, sendOptions.singletonKey)
       return boss.send(name, payload, {
         ...(sendOptions.singletonKey ? { singletonKey: sendOptions.singletonKey } : {}),
         ...(sendOptions.startAfter ? { startAfter: sendOptions.startAfter } : {}),

@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto'
 import { CronExpressionParser } from 'cron-parser'
 import type { Db } from '../db/connect'
 import type { JobsTable } from '../db/schema'
-import type { DeadJob, JobHandler, JobQueue, RegisterOptions, SendOptions } from './job-queue'
+import {
+  checkSingletonKey,
+  type DeadJob,
+  type JobHandler,
+  type JobQueue,
+  type RegisterOptions,
+  type SendOptions,
+} from './job-queue'
 
 // The embedded default's queue: jobs in the `jobs` table (migration 010), polled by each server
 // process on the file. A worker claims a job with a lease, renewed while the handler runs: one
@@ -132,6 +139,7 @@ export function sqliteJobQueue(db: Db, options: SqliteJobQueueOptions = {}): Job
     payload: object,
     sendOptions: SendOptions & { id?: string } = {},
   ) => {
+    checkSingletonKey(name, registered.get(name)?.options, sendOptions.singletonKey)
     const id = sendOptions.id ?? randomUUID()
     const now = new Date()
     const inserted = await (sendOptions.within ?? db)
