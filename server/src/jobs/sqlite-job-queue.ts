@@ -27,6 +27,8 @@ export interface SqliteJobQueueOptions {
   pollMs?: number
   /** How long a claimed job is this worker's unless renewed; renewed every third of it. */
   leaseMs?: number
+  /** Told when the queue's own queries fail (the file busy too long); the worker goes on. */
+  onError?: (error: unknown) => void
 }
 
 type JobRow = JobsTable
@@ -34,6 +36,7 @@ type JobRow = JobsTable
 export function sqliteJobQueue(db: Db, options: SqliteJobQueueOptions = {}): JobQueue {
   const pollMs = options.pollMs ?? 1_000
   const leaseMs = options.leaseMs ?? 60_000
+  const onError = options.onError ?? (() => {})
   const registered = new Map<string, Registered>()
   const schedules = new Map<string, string>()
   /** The last cron time each schedule's job was sent for by this process. */
@@ -46,8 +49,9 @@ export function sqliteJobQueue(db: Db, options: SqliteJobQueueOptions = {}): Job
   const leaseUntil = () => new Date(Date.now() + leaseMs).toISOString()
 
   /** Takes the job due first, or one whose lease ran out, as its next attempt; null when none is. */
-  const claim = () =>
-    db.transaction().execute(async (trx) => {
+  const claim = async () => {
+    if (registered.size === 0) return null
+    return db.transaction().execute(async (trx) => {
       const now = new Date().toISOString()
       const job = await trx
         .selectFrom('jobs')
@@ -71,6 +75,7 @@ export function sqliteJobQueue(db: Db, options: SqliteJobQueueOptions = {}): Job
         .execute()
       return { job: claimed, abandoned: job.state === 'active' }
     })
+  }
 
   /** Only the claim that still holds the job records its end: a stale worker's is dropped. */
   const ours = (job: JobRow) =>
@@ -178,8 +183,11 @@ export function sqliteJobQueue(db: Db, options: SqliteJobQueueOptions = {}): Job
 
   const work = async () => {
     while (!stopping) {
-      await sendScheduled().catch(() => {})
-      const ran = await runOne().catch(() => false)
+      await sendScheduled().catch(onError)
+      const ran = await runOne().catch((error: unknown) => {
+        onError(error)
+        return false
+      })
       if (ran) continue
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, pollMs)
