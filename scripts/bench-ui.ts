@@ -7,6 +7,7 @@ import { startShopifyEmulator } from '../emulators/shopify/emulator'
 import { connectShopify } from '../server/src/adapters/commerce/shopify/shopify'
 import { connectStripe } from '../server/src/adapters/payments/stripe/stripe-payments'
 import { buildApp } from '../server/src/app'
+import { sqliteJobQueue } from '../server/src/jobs/sqlite-job-queue'
 import { firebaseTokenVerifier } from '../server/src/auth/verify'
 import { openDatabase, type Db } from '../server/src/db/connect'
 import { creatorOrderIndex } from '../server/src/repositories/creator-orders'
@@ -123,8 +124,9 @@ async function startStack(
     secrets,
     commerce: adapter.commerce,
     shopify: adapter,
-    // The measured screens (the store list) never reach Stripe.
+    // The measured screens (the store list) never reach Stripe, nor send a job.
     payments: connectStripe({ secretKey: null, endpoint: null }),
+    jobs: sqliteJobQueue(db),
     publicUrl: 'http://127.0.0.1',
   })
   await app.listen({ host: '127.0.0.1', port: 0 })

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { connectShopify } from '../src/adapters/commerce/shopify/shopify'
 import { connectStripe } from '../src/adapters/payments/stripe/stripe-payments'
 import { buildApp } from '../src/app'
+import { sqliteJobQueue } from '../src/jobs/sqlite-job-queue'
 import { firebaseTokenVerifier } from '../src/auth/verify'
 import { openDatabase } from '../src/db/connect'
 import { creatorOrderIndex } from '../src/repositories/creator-orders'
@@ -46,8 +47,9 @@ async function main(): Promise<void> {
     secrets,
     commerce: adapter.commerce,
     shopify: adapter,
-    // The measured calls (store list, preview) never reach Stripe.
+    // The measured calls (store list, preview) never reach Stripe, nor send a job.
     payments: connectStripe({ secretKey: null, endpoint: null }),
+    jobs: sqliteJobQueue(db),
     publicUrl,
   })
   // The ceiling: the same bytes, computed once, behind the same authentication. Routes must be in

@@ -10,6 +10,8 @@ import { stopChild } from '../../scripts/lib/children'
 import { connectShopify } from '../src/adapters/commerce/shopify/shopify'
 import { connectStripe } from '../src/adapters/payments/stripe/stripe-payments'
 import { buildApp } from '../src/app'
+import { sqliteJobQueue } from '../src/jobs/sqlite-job-queue'
+import { startBackgroundWork } from '../src/services/background-work'
 import { openDatabase } from '../src/db/connect'
 import { creatorOrderIndex } from '../src/repositories/creator-orders'
 import { shopConnectionStore } from '../src/repositories/shop-connections'
@@ -41,8 +43,10 @@ async function serve() {
     publicUrl: 'http://127.0.0.1',
     now: () => new Date(),
   })
+  const jobs = sqliteJobQueue(db)
   const app = await buildApp({
     db,
+    jobs,
     verifier: {
       verify: () => Promise.reject(new Error('no sign-in in this benchmark')),
     },
@@ -54,6 +58,10 @@ async function serve() {
     publicUrl: 'http://127.0.0.1',
   })
   await app.listen({ host: '127.0.0.1', port: 0 })
+  // Deliveries are acted on as in the server, beside the requests measured.
+  const quiet = { info: () => {}, warn: () => {}, error: () => {} }
+  const background = { db, jobs, shopify, commerce: shopify.commerce, now: () => new Date() }
+  await startBackgroundWork(background, quiet, { schedules: false })
   const address = app.server.address()
   console.log(JSON.stringify({ port: typeof address === 'object' && address?.port }))
   process.on('SIGTERM', () => {

@@ -3,6 +3,7 @@ import type { ShopifyServices } from './adapters/commerce/shopify/shopify'
 import type { PaymentsPort } from './adapters/payments/payments-port'
 import type { TokenVerifier } from './auth/verify'
 import type { Db } from './db/connect'
+import type { JobQueue } from './jobs/job-queue'
 import type { SecretBox } from './secrets'
 import type { TransferTiming } from './transfers/transfer-timing'
 
@@ -19,6 +20,8 @@ export interface AppDeps {
   /** Shop connections (status, install, uninstall) beside the commerce port. */
   shopify: ShopifyServices
   payments: PaymentsPort
+  /** The one way background work runs (services/background-work.ts registers and starts it). */
+  jobs: JobQueue
   /** Where the Shopify apps and product images are reached: `{url}/shopify/brand`, `{url}/images/…`. */
   publicUrl: string
   now?: () => Date

@@ -6,7 +6,8 @@ import { readServerConfig } from './config'
 import { openDatabase } from './db/connect'
 import { creatorOrderIndex } from './repositories/creator-orders'
 import { shopConnectionStore } from './repositories/shop-connections'
-import { catchUpCreatorOrders } from './orders/catch-up'
+import { openJobQueue } from './jobs/open-job-queue'
+import { startBackgroundWork } from './services/background-work'
 import { createSecretBox } from './secrets'
 import { seedSandboxMarketplace } from './seed/seed'
 import { failpointsFrom } from './transfers/failpoints'
@@ -51,8 +52,14 @@ async function main(): Promise<void> {
     // transfer's remote-call deadline, so that no request reaches Stripe after the lease is gone.
     requestTimeoutMs: Math.floor(transferTiming(timing).remoteTimeoutMs / 3),
   })
+  const jobs = openJobQueue(db, {
+    databaseUrl: config.databaseUrl,
+    // Called only once the queue runs, after the app below exists.
+    onError: (error) => app.log.error({ err: error }, 'the job queue failed; it recovers itself'),
+  })
   const app = await buildApp({
     db,
+    jobs,
     verifier: firebaseTokenVerifier({ projectId: config.firebaseProjectId }),
     adminEmails: config.adminEmails,
     secrets,
@@ -65,12 +72,11 @@ async function main(): Promise<void> {
     logger: { requests: config.logRequests },
   })
   await app.listen({ host: config.host, port: config.port })
-  // In the background: the inbox fills in while the server already answers.
-  const stopCatchUp = new AbortController()
-  const catchingUp = catchUpCreatorOrders(
-    { db, commerce: shopify.commerce },
-    (message) => app.log.warn(message),
-    stopCatchUp.signal,
+  // Once listening: the queue's jobs (webhooks, the catch-up) run while the server answers.
+  await startBackgroundWork(
+    { db, jobs, shopify, commerce: shopify.commerce, now: () => new Date() },
+    app.log,
+    { schedules: true },
   )
   if (config.mode === 'production' && !process.env.GOOGLE_APPLICATION_CREDENTIALS) {
     app.log.warn(
@@ -101,8 +107,8 @@ async function main(): Promise<void> {
       app.log.error(`Requests still running after ${SHUTDOWN_GRACE_MS / 1000} s: stopping anyway`)
       process.exit(1)
     }, SHUTDOWN_GRACE_MS)
-    stopCatchUp.abort()
-    await Promise.all([app.close(), catchingUp])
+    // The jobs running are told to stop and awaited; one cut short runs again on another process.
+    await Promise.all([app.close(), jobs.stop()])
     await db.destroy()
     clearTimeout(overdue)
     app.log.info('Stopped')

@@ -1,9 +1,8 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
-import { onPostgres } from '../../scripts/lib/postgres'
 import type { JobQueue, RegisterOptions } from '../../server/src/jobs/job-queue'
 import { pgBossJobQueue } from '../../server/src/jobs/pg-boss-job-queue'
 import { sqliteJobQueue } from '../../server/src/jobs/sqlite-job-queue'
-import { freshDatabase } from './support/server-under-test'
+import { freshDatabase, jobSchema } from './support/server-under-test'
 
 // The job queue's contract, kept by both implementations: this file runs on the embedded SQLite
 // (its own queue) and, with TANDEM_TEST_DATABASE_URL, on PostgreSQL (pg-boss). A job that has run
@@ -16,14 +15,11 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await database.db.destroy()
-  const postgres = database.postgres
-  if (postgres) {
-    await onPostgres(postgres.url, (client) => client.query(`DROP SCHEMA ${bossSchema()} CASCADE`))
-  }
+  // pg-boss's schema with it.
   await database.dropDatabase()
 })
 
-const bossSchema = () => `${database.postgres!.schema}_boss`
+const bossSchema = () => jobSchema(database.postgres!.schema)
 
 const started: JobQueue[] = []
 afterEach(async () => {
@@ -196,4 +192,54 @@ it('runs each job once with several workers on the queue', async () => {
   await expect.poll(() => ran.length, eventually).toBe(21)
   const jobsRun = ran.map((entry) => Number(entry.split(' ')[0])).sort((a, b) => a - b)
   expect(jobsRun).toEqual(Array.from({ length: 21 }, (_, index) => index + 1))
+})
+
+it('removes the jobs finished before a time, and no job that waits, runs or is dead', async () => {
+  const name = queueName('finished')
+  const { ran, handler } = recorder()
+  const doomed = queueName('dead_kept')
+  const queue = await startedQueue(async (q) => {
+    await q.register(name, handler, noRetries)
+    await q.register(
+      doomed,
+      async () => {
+        throw new Error('never works')
+      },
+      noRetries,
+    )
+  })
+  await queue.send(name, { n: 1 })
+  await queue.send(doomed, {})
+  await expect.poll(() => ran, eventually).toEqual([1])
+  await expect.poll(() => queue.dead(doomed), eventually).toHaveLength(1)
+  const waiting = await queue.send(name, { n: 2 }, { startAfter: new Date(Date.now() + 3_600_000) })
+
+  // Finished after this moment: kept.
+  expect(await queue.removeFinished(new Date(Date.now() - 60_000))).toBe(0)
+  expect(await queue.removeFinished(new Date(Date.now() + 1_000))).toBe(1)
+  expect(await queue.dead(doomed)).toHaveLength(1)
+  // The delayed job is still there to run: a retention pass did not take it.
+  expect(waiting).toEqual(expect.any(String))
+  expect(await queue.removeFinished(new Date(Date.now() + 1_000))).toBe(0)
+})
+
+it('tells a running handler when its process stops', async () => {
+  const name = queueName('stopping')
+  let started = false
+  let sawStop = false
+  const queue = await startedQueue((q) =>
+    q.register(
+      name,
+      async (_payload, job) => {
+        started = true
+        await new Promise<void>((resolve) => job.signal.addEventListener('abort', () => resolve()))
+        sawStop = true
+      },
+      noRetries,
+    ),
+  )
+  await queue.send(name, {})
+  await expect.poll(() => started, eventually).toBe(true)
+  await queue.stop()
+  expect(sawStop).toBe(true)
 })

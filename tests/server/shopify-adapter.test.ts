@@ -104,6 +104,8 @@ describe('the commerce port on Shopify', () => {
       minPriceMinor: 6800,
       currency: 'USD',
       imageUrl: expect.stringMatching(/\/images\/products\/[a-z0-9-]+\.svg$/),
+      // The sandbox's seed time, which a late products/update of an older version is held to.
+      updatedAt: '2026-11-01T00:00:00.000Z',
     })
     // Pages of 142 (the most within Shopify's 1,000-point query limit): four of them.
     expect(progress).toEqual([142, 284, 426, 500])

@@ -128,6 +128,17 @@ function webhook(
 /** An orders/paid body short of what the inbox lists: its id, as Shopify's REST order has it. */
 const paidOrder = (id: number) => ({ id, admin_graphql_api_id: `gid://shopify/Order/${id}` })
 
+/** How many of the shop's deliveries their jobs have acted on. */
+const doneDeliveries = async (shop: string) =>
+  (
+    await server.db
+      .selectFrom('webhook_deliveries')
+      .select('webhook_id')
+      .where('shop', '=', shop)
+      .where('done_at', 'is not', null)
+      .execute()
+  ).length
+
 /** What the creator-order index learnt beyond the sandbox's orders (caught up at start). */
 const indexed = () =>
   server.db
@@ -193,6 +204,7 @@ describe('POST /webhooks/shopify', () => {
       admin_graphql_api_id: 'gid://shopify/Product/101',
       title: 'Linen Overshirt II',
       status: 'draft',
+      updated_at: '2026-11-20T10:00:00-05:00',
       variants: [{ price: '70.50' }, { price: '69.00' }],
     }
     expect((await webhook(NORTHWIND, 'products/update', update, brand)).statusCode).toBe(200)
@@ -214,15 +226,51 @@ describe('POST /webhooks/shopify', () => {
     ])
   })
 
+  it('leaves a product as it is when an older version of it arrives after a newer one', async () => {
+    server = await startServerUnderTest()
+    expect((await syncProducts(server, NORTHWIND)).statusCode).toBe(200)
+    const brand = { secret: NORTHWIND_SECRET }
+    const version = (title: string, updatedAt: string) => ({
+      id: 101,
+      admin_graphql_api_id: 'gid://shopify/Product/101',
+      title,
+      status: 'active',
+      updated_at: updatedAt,
+      variants: [{ price: '68.00' }],
+    })
+    const titleOf101 = async () =>
+      (
+        await server.db
+          .selectFrom('store_products')
+          .select('title')
+          .where('product_id', '=', 'gid://shopify/Product/101')
+          .executeTakeFirstOrThrow()
+      ).title
+    const newer = version('Linen Overshirt, third cut', '2026-11-21T09:00:00Z')
+    // Shopify's own spelling of an earlier time (an offset): older, though its text sorts after.
+    const older = version('Linen Overshirt, second cut', '2026-11-21T09:30:00+01:00')
+    const before = version('Linen Overshirt, first cut', '2026-10-01T00:00:00Z')
+    expect((await webhook(NORTHWIND, 'products/update', newer, brand)).statusCode).toBe(200)
+    await expect.poll(titleOf101).toBe('Linen Overshirt, third cut')
+    expect((await webhook(NORTHWIND, 'products/update', older, brand)).statusCode).toBe(200)
+    // Older than what the sync read (the emulator's seed): changes nothing either.
+    expect((await webhook(NORTHWIND, 'products/update', before, brand)).statusCode).toBe(200)
+    await expect.poll(() => doneDeliveries(NORTHWIND)).toBe(3)
+    expect(await titleOf101()).toBe('Linen Overshirt, third cut')
+  })
+
   it('keeps a product’s featured image in step, and refuses one that is not a web address', async () => {
     server = await startServerUnderTest()
     expect((await syncProducts(server, NORTHWIND)).statusCode).toBe(200)
     const brand = { secret: NORTHWIND_SECRET }
+    let version = 0
     const update = (image: { src: string } | null) => ({
       id: 101,
       admin_graphql_api_id: 'gid://shopify/Product/101',
       title: 'Linen Overshirt',
       status: 'active',
+      // Each a minute after the one before.
+      updated_at: new Date(Date.parse('2026-11-20T10:00:00Z') + ++version * 60_000).toISOString(),
       variants: [{ price: '68.00' }],
       image,
     })

@@ -64,6 +64,11 @@ export interface StoreProductsTable {
   currency: string
   /** Its featured image (Shopify's CDN, or the sandbox server's); null when it has none. */
   image_url: string | null
+  /**
+   * Shopify's updatedAt of the version stored: a products/update delivery of an older version,
+   * arriving late, changes nothing. Null for rows stored before it was kept.
+   */
+  shopify_updated_at: string | null
   /** The start of the sync that last read it: older rows are products gone from the shop. */
   seen_at: string
 }
@@ -84,12 +89,19 @@ export interface ProductSyncsTable {
   run_id: string | null
 }
 
-/** Each webhook Shopify delivered, by its X-Shopify-Webhook-Id: a repeat is ignored. */
+/**
+ * Each webhook Shopify delivered, by its X-Shopify-Webhook-Id: a repeat is ignored. Written with
+ * the job that acts on it, before the delivery is answered.
+ */
 export interface WebhookDeliveriesTable {
   webhook_id: string
   shop: string
   topic: string
   received_at: string
+  /** The signed body, as Shopify sent it; null for deliveries taken before the inbox kept them. */
+  body: string | null
+  /** When its job acted on it successfully; null while it waits, is retried or is dead. */
+  done_at: string | null
 }
 
 /** The install's `state` nonces, each good for one callback within 10 minutes. */
@@ -144,6 +156,7 @@ export interface JobsTable {
   error_message: string | null
   error_stack: string | null
   created_at: string
+  finished_at: string | null
 }
 
 /** The Stripe connected account a brand store is paid to (Stripe holds the account itself). */

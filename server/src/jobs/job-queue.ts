@@ -24,6 +24,8 @@ export interface JobContext {
   id: string
   /** 1 on the first run, 2 on the first retry, … */
   attempt: number
+  /** Aborted when the process stops: long work ends after its current step, to be run again. */
+  signal: AbortSignal
 }
 
 export type JobHandler<Payload extends object> = (
@@ -83,6 +85,8 @@ export interface JobQueue {
   dead(name: string): Promise<DeadJob[]>
   /** Gives a dead job one more run. */
   retry(name: string, id: string): Promise<void>
+  /** Deletes the jobs of the registered names that ended done before `before`; answers how many. */
+  removeFinished(before: Date): Promise<number>
 }
 
 /**

@@ -45,6 +45,8 @@ export function pgBossJobQueue(options: PgBossJobQueueOptions): JobQueue {
   boss.on('error', options.onError ?? (() => {}))
   const registered = new Map<string, Registered>()
   const schedules = new Map<string, string>()
+  // pg-boss's own job signal is aborted on the job's expiry, not when its worker stops.
+  let stopSignal = new AbortController()
 
   const work = (name: string, { handler }: Registered) =>
     boss.work<object>(
@@ -54,7 +56,12 @@ export function pgBossJobQueue(options: PgBossJobQueueOptions): JobQueue {
         pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
         batchSize: 1,
       },
-      async ([job]) => handler(job!.data, { id: job!.id, attempt: job!.retryCount + 1 }),
+      async ([job]) =>
+        handler(job!.data, {
+          id: job!.id,
+          attempt: job!.retryCount + 1,
+          signal: AbortSignal.any([job!.signal, stopSignal.signal]),
+        }),
     )
 
   return {
@@ -73,6 +80,7 @@ export function pgBossJobQueue(options: PgBossJobQueueOptions): JobQueue {
       schedules.set(name, cron)
     },
     async start() {
+      stopSignal = new AbortController()
       await boss.start()
       for (const [name, entry] of registered) {
         const { retryLimit, retryDelaySeconds, singletonKeys } = entry.options
@@ -82,10 +90,14 @@ export function pgBossJobQueue(options: PgBossJobQueueOptions): JobQueue {
           retryBackoff: retryDelaySeconds > 0,
           // 'exclusive': one unfinished job per key (and so every job of the queue needs one).
           policy: singletonKeys ? 'exclusive' : 'standard',
+          // Never deleted by pg-boss itself: a dead job stays until it is retried, and a finished
+          // one until the retention job's removeFinished, the same rule on both databases.
+          deleteAfterSeconds: 0,
         }
         // createQueue leaves an existing queue as it is: the settings of this start apply.
         await boss.createQueue(name, queue)
         await boss.updateQueue(name, {
+          deleteAfterSeconds: 0,
           retryLimit,
           retryDelay: queue.retryDelay,
           retryBackoff: queue.retryBackoff,
@@ -95,6 +107,7 @@ export function pgBossJobQueue(options: PgBossJobQueueOptions): JobQueue {
       for (const [name, cron] of schedules) await boss.schedule(name, cron, {})
     },
     async stop() {
+      stopSignal.abort()
       await boss.stop({ graceful: true })
     },
     async dead(name) {
@@ -103,6 +116,17 @@ export function pgBossJobQueue(options: PgBossJobQueueOptions): JobQueue {
     },
     async retry(name, id) {
       await boss.retry(name, id)
+    },
+    async removeFinished(before) {
+      // pg-boss has no call for it: its job table, which the contract tests hold to this query.
+      const names = [...registered.keys()]
+      const removed = await boss
+        .getDb()
+        .executeSql(
+          `DELETE FROM "${options.schema}".job WHERE name = ANY($1) AND state = 'completed' AND completed_on < $2 RETURNING id`,
+          [names, before],
+        )
+      return removed.rows.length
     },
   }
 }

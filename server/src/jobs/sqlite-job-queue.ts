@@ -44,6 +44,8 @@ export function sqliteJobQueue(db: Db, options: SqliteJobQueueOptions = {}): Job
   let startedAt = new Date()
   let running: Promise<void> | null = null
   let stopping = false
+  /** Given to each handler: aborted by stop(), and made anew by the next start(). */
+  let stopSignal = new AbortController()
   let wake: () => void = () => {}
 
   const leaseUntil = () => new Date(Date.now() + leaseMs).toISOString()
@@ -128,8 +130,10 @@ export function sqliteJobQueue(db: Db, options: SqliteJobQueueOptions = {}): Job
         .catch(() => {})
     }, leaseMs / 3)
     try {
-      await handler(JSON.parse(job.payload) as object, { id: job.id, attempt: job.attempts })
-      await ours(job).set({ state: 'done', lease_until: null }).execute()
+      const context = { id: job.id, attempt: job.attempts, signal: stopSignal.signal }
+      await handler(JSON.parse(job.payload) as object, context)
+      const finishedAt = new Date().toISOString()
+      await ours(job).set({ state: 'done', lease_until: null, finished_at: finishedAt }).execute()
     } catch (thrown) {
       const error = thrown instanceof Error ? thrown : new Error(String(thrown))
       await fail(job, job.attempts, settings, error)
@@ -161,6 +165,7 @@ export function sqliteJobQueue(db: Db, options: SqliteJobQueueOptions = {}): Job
         error_message: null,
         error_stack: null,
         created_at: now.toISOString(),
+        finished_at: null,
       })
       // A conflict is the singleton key's (its job is unfinished) or a cron time's (sent already).
       .onConflict((conflict) => conflict.doNothing())
@@ -210,11 +215,13 @@ export function sqliteJobQueue(db: Db, options: SqliteJobQueueOptions = {}): Job
     },
     async start() {
       stopping = false
+      stopSignal = new AbortController()
       startedAt = new Date()
       running ??= work()
     },
     async stop() {
       stopping = true
+      stopSignal.abort()
       wake()
       await running
       running = null
@@ -249,6 +256,16 @@ export function sqliteJobQueue(db: Db, options: SqliteJobQueueOptions = {}): Job
         .where('id', '=', id)
         .where('state', '=', 'dead')
         .execute()
+    },
+    async removeFinished(before) {
+      if (registered.size === 0) return 0
+      const removed = await db
+        .deleteFrom('jobs')
+        .where('name', 'in', [...registered.keys()])
+        .where('state', '=', 'done')
+        .where('finished_at', '<', before.toISOString())
+        .executeTakeFirst()
+      return Number(removed.numDeletedRows)
     },
   }
 }

@@ -25,3 +25,12 @@ export async function takeOAuthState(db: Db, shop: string, state: string): Promi
     .executeTakeFirst()
   return issued?.created_at ?? null
 }
+
+/** Deletes the states issued before `before` (long unusable); answers how many. */
+export async function removeOAuthStatesBefore(db: Db, before: string): Promise<number> {
+  const removed = await db
+    .deleteFrom('oauth_states')
+    .where('created_at', '<', before)
+    .executeTakeFirst()
+  return Number(removed.numDeletedRows)
+}

@@ -1,11 +1,20 @@
 import type { Db } from '../db/connect'
 
-// The Shopify webhook deliveries Tandem has taken (webhook_deliveries), by X-Shopify-Webhook-Id.
+// The Shopify webhook deliveries Tandem has taken (webhook_deliveries), by X-Shopify-Webhook-Id:
+// the inbox its jobs act on.
+
+export interface StoredDelivery {
+  webhookId: string
+  shop: string
+  topic: string
+  body: string | null
+  doneAt: string | null
+}
 
 /** Records the delivery; false when it was recorded before (Shopify sent it again). */
 export async function recordWebhookDelivery(
   db: Db,
-  delivery: { webhookId: string; shop: string; topic: string },
+  delivery: { webhookId: string; shop: string; topic: string; body: string },
   receivedAt: string,
 ): Promise<boolean> {
   const inserted = await db
@@ -14,9 +23,46 @@ export async function recordWebhookDelivery(
       webhook_id: delivery.webhookId,
       shop: delivery.shop,
       topic: delivery.topic,
+      body: delivery.body,
       received_at: receivedAt,
+      done_at: null,
     })
     .onConflict((conflict) => conflict.column('webhook_id').doNothing())
     .executeTakeFirst()
   return inserted.numInsertedOrUpdatedRows !== 0n
+}
+
+export async function findWebhookDelivery(
+  db: Db,
+  webhookId: string,
+): Promise<StoredDelivery | null> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select(['webhook_id', 'shop', 'topic', 'body', 'done_at'])
+    .where('webhook_id', '=', webhookId)
+    .executeTakeFirst()
+  if (!row) return null
+  const { webhook_id: id, shop, topic, body, done_at: doneAt } = row
+  return { webhookId: id, shop, topic, body, doneAt }
+}
+
+export async function markWebhookDeliveryDone(
+  db: Db,
+  webhookId: string,
+  doneAt: string,
+): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ done_at: doneAt })
+    .where('webhook_id', '=', webhookId)
+    .execute()
+}
+
+/** Deletes the deliveries acted on before `before`; answers how many. */
+export async function removeDoneWebhookDeliveries(db: Db, before: string): Promise<number> {
+  const removed = await db
+    .deleteFrom('webhook_deliveries')
+    .where('done_at', '<', before)
+    .executeTakeFirst()
+  return Number(removed.numDeletedRows)
 }

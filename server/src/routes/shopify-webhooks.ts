@@ -1,23 +1,22 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isIPv6 } from 'node:net'
 import { SHOP_DOMAIN_PATTERN, type ShopType } from '@shared/contract'
-import { CommerceError } from '../adapters/commerce/commerce-port'
 import { webhookHmacValid } from '../adapters/commerce/shopify/shopify-hmac'
 import { readWebhookPayload } from '../adapters/commerce/shopify/shopify-webhook-payloads'
 import { subscribedTo, WEBHOOK_PATH } from '../adapters/commerce/shopify/shopify-webhooks'
 import type { RouteDeps } from '../deps'
 import { HttpError } from '../http/errors'
 import { shopifyApp } from '../services/shop-connections'
-import { actOnUninstall, actOnWebhook, recordDelivery } from '../services/shopify-webhooks'
+import { acceptDelivery } from '../services/webhook-inbox'
 
 // POST /webhooks/shopify: what connected shops tell Tandem. Authenticated by Shopify's signature
 // of the raw body with the shop's client secret, not by an admin token. Anyone can post here, so
 // the headers are checked before a byte of the body is read, bodies are bounded one by one, per
 // client and all together while unauthenticated, and a signed body is believed only for its own
 // topic.
-// A delivery is recorded, and so never acted on twice (Shopify repeats it under the same
-// X-Shopify-Webhook-Id), only once it is safe: an uninstall once acted on, any other topic at
-// once, acted on after the answer (Shopify gives up on an answer slower than 5 s).
+// A checked delivery is recorded with its job before it is answered (services/webhook-inbox.ts),
+// and acted on by that job: Shopify gives up on an answer slower than 5 s, and repeats a delivery
+// under the same X-Shopify-Webhook-Id, which is then ignored.
 
 /**
  * Shopify documents no cap for HTTPS deliveries; its EventBridge deliveries stop at 1,000,000
@@ -52,9 +51,6 @@ const BAD_SIGNATURE =
 
 const BUSY =
   'Tandem is receiving too many webhook bodies at once: Shopify sends this one again later'
-
-const unconfirmed = (shop: string) =>
-  `Shopify could not confirm that the app was uninstalled from ${shop}: send the webhook again`
 
 /** What the headers said, checked before the body was read. */
 interface Delivery {
@@ -156,23 +152,8 @@ export function registerShopifyWebhookRoute(app: FastifyInstance, deps: RouteDep
         request.log.warn({ shop, topic, webhookId }, read.refusal)
         throw new HttpError(400, read.refusal)
       }
-      if (read.payload.topic === 'app/uninstalled') {
-        await actOnUninstall(deps, shop, request.log).catch((error: unknown) => {
-          if (!(error instanceof CommerceError)) throw error
-          request.log.warn({ shop, webhookId, reason: error.message }, 'uninstall not confirmed')
-          throw new HttpError(503, unconfirmed(shop))
-        })
-      }
-      if (!(await recordDelivery(deps, { webhookId, shop, topic }))) {
+      if (!(await acceptDelivery(deps, { webhookId, shop, topic, body }))) {
         return reply.send({ received: 'again, ignored' })
-      }
-      const payload = read.payload
-      if (payload.topic !== 'app/uninstalled') {
-        setImmediate(() => {
-          actOnWebhook(deps, shop, payload, request.log).catch((error: unknown) =>
-            request.log.error({ shop, topic, webhookId, error }, 'a Shopify webhook failed'),
-          )
-        })
       }
       return reply.send({ received: true })
     })

@@ -1,9 +1,4 @@
-import { once } from 'node:events'
-import {
-  CommerceError,
-  type CommerceProduct,
-  type CreatorOrderHeader,
-} from '../adapters/commerce/commerce-port'
+import type { CommerceProduct, CreatorOrderHeader } from '../adapters/commerce/commerce-port'
 import type {
   ProductPayload,
   WebhookPayload,
@@ -19,73 +14,49 @@ import { findShopConnection } from '../repositories/shop-connections'
 import {
   deleteStoreProduct,
   findStoreProductsCurrency,
-  upsertStoreProducts,
+  upsertStoreProductIfNewer,
 } from '../repositories/store-products'
 import { findStoreType } from '../repositories/stores'
-import { recordWebhookDelivery } from '../repositories/webhook-deliveries'
 
-// What each signed delivery, checked against its topic, changes in Tandem (routes/shopify-webhooks.ts
-// checks it). An uninstall is acted on before the delivery is answered, so that a failure is
-// answered and Shopify sends it again; the other topics after the answer, where every failure is
-// only logged by the route (a durable queue of them is issue #31). Shopify's calls: not audited.
+// What each signed delivery, checked against its topic, changes in Tandem. Run by the delivery's
+// job (services/webhook-inbox.ts), after the delivery was recorded and answered: a failure throws,
+// and the job is retried. Each action bears running twice (a worker may die after acting and
+// before the delivery is marked done). Shopify's calls: not audited.
 
 type Deps = Pick<RouteDeps, 'db' | 'shopify' | 'now'>
 
-/** Where what is worth knowing but changes no answer goes: the request's log. */
-interface Log {
+/** Where what is worth knowing but changes no outcome goes: the job's log. */
+export interface Log {
   warn(details: object, message: string): void
 }
 
 /**
- * Shopify waits 5 s for an answer, the body's arrival included: its word on an uninstall is
- * awaited this long at most, then the delivery is refused and sent again later.
- */
-export const UNINSTALL_CONFIRMATION_MS = 3000
-
-/** The topics acted on after the answer. */
-export type AnsweredPayload = Exclude<WebhookPayload, { topic: 'app/uninstalled' }>
-
-/**
  * Forgets the shop's connection once Shopify confirms the app is gone; a signed uninstall body
  * may be an old one sent again, so the body alone is not enough. Throws a CommerceError when
- * Shopify could not say in time.
+ * Shopify could not say, so that the job asks again later.
  */
-export async function actOnUninstall(deps: Deps, shop: string, log: Log): Promise<void> {
-  const signal = AbortSignal.timeout(UNINSTALL_CONFIRMATION_MS)
-  const timedOut = once(signal, 'abort').then(() => {
-    throw new CommerceError(`Shopify did not answer within ${UNINSTALL_CONFIRMATION_MS} ms`)
-  })
-  const confirmed = await Promise.race([uninstallConfirmed(deps, shop, signal), timedOut])
-  if (confirmed) await deps.shopify.connections.forget(shop)
-  else log.warn({ shop }, 'app/uninstalled not confirmed by Shopify: the shop stays connected')
-}
-
-/**
- * Whether Shopify confirms that the app is gone from the shop. A shop Tandem holds no token for
- * has nothing to confirm (asking would connect it).
- */
-async function uninstallConfirmed(deps: Deps, shop: string, signal: AbortSignal) {
+async function actOnUninstall(deps: Deps, shop: string, log: Log, signal: AbortSignal) {
   const connection = await findShopConnection(deps.db, shop)
-  if (!connection?.holdsAccessToken) return false
-  return !(await deps.shopify.installation.installed(shop, signal))
+  // A shop Tandem holds no token for has nothing to confirm (asking would connect it).
+  if (!connection?.holdsAccessToken) return
+  if (await deps.shopify.installation.installed(shop, signal)) {
+    log.warn({ shop }, 'app/uninstalled not confirmed by Shopify: the shop stays connected')
+    return
+  }
+  await deps.shopify.connections.forget(shop)
 }
-
-/**
- * Records the delivery, so that it is acted on once: false when Shopify sent it before (under
- * the same X-Shopify-Webhook-Id).
- */
-export const recordDelivery = (
-  deps: Pick<Deps, 'db' | 'now'>,
-  delivery: { webhookId: string; shop: string; topic: string },
-): Promise<boolean> => recordWebhookDelivery(deps.db, delivery, deps.now().toISOString())
 
 export async function actOnWebhook(
   deps: Deps,
   shop: string,
-  payload: AnsweredPayload,
+  payload: WebhookPayload,
   log: Log,
+  signal: AbortSignal,
 ): Promise<void> {
   switch (payload.topic) {
+    case 'app/uninstalled':
+      await actOnUninstall(deps, shop, log, signal)
+      return
     case 'orders/paid':
       await indexPaidOrder(deps, shop, payload.body, log)
       return
@@ -117,8 +88,9 @@ async function indexPaidOrder(deps: Deps, shop: string, body: PaidPayload, log: 
 }
 
 /**
- * Keeps the stored product in step. A store never synced is left alone: its first sync reads
- * everything, in the store's currency, which only a sync has told (the payload does not).
+ * Keeps the stored product in step, unless Tandem holds a newer version of it. A store never
+ * synced is left alone: its first sync reads everything, in the store's currency, which only a
+ * sync has told (the payload does not).
  */
 async function updateProduct(deps: Deps, shop: string, product: ProductPayload) {
   const currency = await findStoreProductsCurrency(deps.db, shop)
@@ -136,8 +108,9 @@ async function updateProduct(deps: Deps, shop: string, product: ProductPayload) 
     ),
     currency,
     imageUrl: product.image?.src ?? null,
+    updatedAt: product.updated_at,
   }
-  await upsertStoreProducts(deps.db, shop, [stored], deps.now().toISOString())
+  await upsertStoreProductIfNewer(deps.db, shop, stored, deps.now().toISOString())
 }
 
 /**

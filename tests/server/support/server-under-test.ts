@@ -39,6 +39,9 @@ import { creatorOrderIndex } from '../../../server/src/repositories/creator-orde
 import { shopConnectionStore } from '../../../server/src/repositories/shop-connections'
 import { createSecretBox, type SecretBox } from '../../../server/src/secrets'
 import { catchUpCreatorOrders } from '../../../server/src/orders/catch-up'
+import type { JobQueue } from '../../../server/src/jobs/job-queue'
+import { openJobQueue } from '../../../server/src/jobs/open-job-queue'
+import { startBackgroundWork } from '../../../server/src/services/background-work'
 import { seedSandboxMarketplace } from '../../../server/src/seed/seed'
 
 // The server as the tests see it: built with app.inject in mind, on a fresh database (SQLite, or
@@ -60,14 +63,30 @@ export interface ServerUnderTest {
   stripe: StripeEmulator
   /** The SQLite file, or null on PostgreSQL. */
   sqliteFile: string | null
+  /** The job queue the server's background work runs on, started. */
+  jobs: JobQueue
+  /** What the background work logged (a job's failure, retention's count), in order. */
+  jobLog: LoggedLine[]
   tokens: { admin: string; listedAdmin: string; notAdmin: string }
   /** `{ authorization: 'Bearer …' }` of the admin. */
   asAdmin: { authorization: string }
   close(): Promise<void>
 }
 
+/** A line the background work logged. */
+export interface LoggedLine {
+  level: 'info' | 'warn' | 'error'
+  message: string
+  details: Record<string, unknown>
+}
+
 export interface ServerOptions {
   seed?: boolean
+  /**
+   * Whether the schedules run (the catch-up every few minutes, retention hourly, a catch-up at
+   * start); off unless asked, so that no catch-up changes another test's Shopify call counts.
+   */
+  schedules?: boolean
   /** Where the server says it is (app URLs, product images); PUBLIC_URL unless given. */
   publicUrl?: string
   /** Wraps the Shopify adapter, to slow down or hold its calls. */
@@ -132,7 +151,7 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
   const projectId = inject('authProjectId')
   process.env.FIREBASE_AUTH_EMULATOR_HOST = new URL(emulatorUrl).host
 
-  const { db, sqliteFile, dropDatabase } = await freshDatabase()
+  const { db, sqliteFile, postgres, dropDatabase } = await freshDatabase()
   const secrets = createSecretBox(randomBytes(32))
   const publicUrl = options.publicUrl ?? PUBLIC_URL
   const shopify = await startShopifyEmulator({
@@ -168,12 +187,23 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
       throw new Error(message)
     })
   }
+  const jobs = openJobQueue(db, {
+    databaseUrl: postgres?.url ?? null,
+    schema: postgres ? jobSchema(postgres.schema) : undefined,
+    pollMs: 50,
+    onError: (error) => jobLog.push({ level: 'error', message: String(error), details: {} }),
+  })
+  const jobLog: LoggedLine[] = []
+  const logTo = (level: LoggedLine['level']) => (details: object, message: string) =>
+    void jobLog.push({ level, message, details: details as Record<string, unknown> })
+  const serverCommerce = options.commerce ? options.commerce(commerce) : commerce
   const app = await buildApp({
     db,
+    jobs,
     verifier: options.verifier ?? firebaseTokenVerifier({ projectId, now: options.verifierClock }),
     adminEmails: options.adminEmails ?? [LISTED_ADMIN_EMAIL],
     secrets,
-    commerce: options.commerce ? options.commerce(commerce) : commerce,
+    commerce: serverCommerce,
     shopify: shopifyServices,
     payments: options.payments ? options.payments(payments) : payments,
     publicUrl,
@@ -182,6 +212,11 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
     requestTimeoutMs: options.requestTimeoutMs,
     trustedProxies: options.trustedProxies,
   })
+  await startBackgroundWork(
+    { db, jobs, shopify: shopifyServices, commerce: serverCommerce, now },
+    { info: logTo('info'), warn: logTo('warn'), error: logTo('error') },
+    { schedules: options.schedules ?? false, retryDelaySeconds: 1 },
+  )
   const tokens = {
     admin: await idToken(emulatorUrl, projectId, { email: 'claim-admin@tandem.test', admin: true }),
     listedAdmin: await idToken(emulatorUrl, projectId, {
@@ -197,10 +232,13 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
     shopify,
     stripe,
     sqliteFile,
+    jobs,
+    jobLog,
     tokens,
     asAdmin: { authorization: `Bearer ${tokens.admin}` },
     close: async () => {
       await app.close()
+      await jobs.stop()
       await shopify.close()
       await stripe.close()
       await db.destroy()
@@ -224,8 +262,13 @@ export async function freshDatabase() {
       db: await openDatabase({ databaseUrl: scoped.toString(), schema }),
       sqliteFile: null,
       postgres: { url, schema },
+      // With pg-boss's schema, when a queue made one.
       dropDatabase: () =>
-        onPostgres(url, (client) => client.query(`DROP SCHEMA ${schema} CASCADE`)),
+        onPostgres(url, (client) =>
+          client.query(
+            `DROP SCHEMA ${schema} CASCADE; DROP SCHEMA IF EXISTS ${jobSchema(schema)} CASCADE`,
+          ),
+        ),
     }
   }
   const folder = mkdtempSync(join(tmpdir(), 'tandem-server-test-'))
@@ -237,6 +280,9 @@ export async function freshDatabase() {
     dropDatabase: async () => rmSync(folder, { recursive: true, force: true }),
   }
 }
+
+/** pg-boss's schema beside a test database's. */
+export const jobSchema = (schema: string) => `${schema}_jobs`
 
 export const TEST_PASSWORD = 'test-password'
 

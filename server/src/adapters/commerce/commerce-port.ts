@@ -92,6 +92,8 @@ export interface CommerceProduct {
   currency: string
   /** Its featured image; null when it has none. */
   imageUrl: string | null
+  /** When Shopify last changed it: which of two versions read at different times is newer. */
+  updatedAt: string
 }
 
 export interface ProductReading {

@@ -21,6 +21,8 @@ export const up = (db: Kysely<unknown>): Promise<void> =>
       .addColumn('error_message', 'text')
       .addColumn('error_stack', 'text')
       .addColumn('created_at', 'text', (c) => c.notNull())
+      // When it ended done: what the retention job keeps finished jobs by.
+      .addColumn('finished_at', 'text')
       .execute()
     // What a worker claims: the waiting jobs due first, and the active ones whose lease ran out.
     await trx.schema.createIndex('jobs_due').on('jobs').columns(['state', 'run_after']).execute()

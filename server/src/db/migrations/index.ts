@@ -10,6 +10,7 @@ import * as owedMoney from './007-owed-money'
 import * as catalogueLinks from './008-catalogue-links'
 import * as productImages from './009-product-images'
 import * as jobs from './010-jobs'
+import * as webhookInbox from './011-webhook-inbox'
 
 // Migrations live in code (one module each, imported here and bundled with the server: no folder
 // to find at run time) and run at every start. Column types are the ones SQLite and PostgreSQL
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '008_catalogue_links': catalogueLinks,
   '009_product_images': productImages,
   '010_jobs': jobs,
+  '011_webhook_inbox': webhookInbox,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -25,7 +25,7 @@ const BULK_BATCH = 500
  */
 const BULK_POLL_MS = { least: 50, most: 5_000 }
 
-const PRODUCT_FIELDS = `id title status variantsCount { count } priceRangeV2 { minVariantPrice { amount currencyCode } } featuredMedia { preview { image { url } } }`
+const PRODUCT_FIELDS = `id title status variantsCount { count } priceRangeV2 { minVariantPrice { amount currencyCode } } featuredMedia { preview { image { url } } } updatedAt`
 
 const PRODUCTS_PAGE = /* GraphQL */ `
   query ProductsPage($after: String) {
@@ -74,6 +74,7 @@ interface ProductNode {
   variantsCount: { count: number } | null
   priceRangeV2: { minVariantPrice: { amount: string; currencyCode: string } }
   featuredMedia: { preview: { image: { url: string } | null } | null } | null
+  updatedAt: string
 }
 
 interface BulkOperation {
@@ -94,6 +95,7 @@ const toProduct = (node: ProductNode): CommerceProduct => {
     minPriceMinor: toMinorUnits(amount, currencyCode),
     currency: currencyCode,
     imageUrl: node.featuredMedia?.preview?.image?.url ?? null,
+    updatedAt: node.updatedAt,
   }
 }
 

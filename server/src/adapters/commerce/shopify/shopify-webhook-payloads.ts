@@ -23,6 +23,8 @@ const product = z
     id: numericId,
     admin_graphql_api_id: z.string(),
     title: z.string(),
+    // Which of two versions is newer: deliveries may arrive out of order.
+    updated_at: z.iso.datetime({ offset: true }),
     // Any status Shopify has or adds (ACTIVE, DRAFT, ARCHIVED, UNLISTED …), as it writes them.
     status: z.string().regex(/^[A-Za-z_]{1,40}$/),
     variants: z.array(z.object({ price: z.string().regex(/^\d{1,15}(\.\d{1,6})?$/) }).loose()),
@@ -55,7 +57,7 @@ const SHAPES = {
   'products/update': {
     schema: () => product,
     sent: () =>
-      'a product (title, status, variants), whose admin_graphql_api_id is gid://shopify/Product/{its id}',
+      'a product (title, status, variants, updated_at), whose admin_graphql_api_id is gid://shopify/Product/{its id}',
   },
   'products/delete': {
     schema: () => deletedProduct,

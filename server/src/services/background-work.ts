@@ -1,0 +1,135 @@
+import type { RouteDeps } from '../deps'
+import type { JobContext, JobHandler, RegisterOptions } from '../jobs/job-queue'
+import { catchUpCreatorOrders } from '../orders/catch-up'
+import { removeOAuthStatesBefore } from '../repositories/oauth-states'
+import { removeDoneWebhookDeliveries } from '../repositories/webhook-deliveries'
+import { actOnDelivery, WEBHOOK_JOB, WEBHOOK_RETRIES } from './webhook-inbox'
+
+// Every piece of background work the server does, as jobs of the queue (jobs/job-queue.ts): the
+// webhook inbox's deliveries, the creator-order catch-up, and retention. Each server process
+// registers them all and works the one queue, so that a job runs once across replicas, and
+// survives a crash of the process running it.
+
+/** What a job's failure is told to: the server's log (pino: `err` keeps the message and stack). */
+export interface JobLog {
+  info(details: object, message: string): void
+  warn(details: object, message: string): void
+  error(details: object, message: string): void
+}
+
+export const CATCH_UP_JOB = 'creator-order-catch-up'
+export const RETENTION_JOB = 'retention'
+
+/**
+ * Every few minutes: an order paid while its webhook was lost (or before a shop was connected)
+ * reaches the inbox within this time. The catch-up reads one page per creator shop once caught up.
+ */
+const CATCH_UP_CRON = '*/5 * * * *'
+/** Hourly, at a minute no other schedule uses. */
+const RETENTION_CRON = '17 * * * *'
+
+/** How long what is finished is kept before retention removes it. */
+export const KEEP = {
+  /** Done deliveries: long past Shopify's resends (4 h), for whoever investigates one. */
+  deliveryDays: 30,
+  /** An install's state is good for 10 minutes; a day leaves no doubt. */
+  oauthStateDays: 1,
+  /** Done jobs, for looking into what ran; dead jobs stay until retried. */
+  finishedJobDays: 7,
+}
+
+type Deps = Pick<RouteDeps, 'db' | 'jobs' | 'shopify' | 'commerce' | 'now'>
+
+export interface BackgroundOptions {
+  /**
+   * Whether the schedules run and the catch-up is sent at start: always in a server, off in tests
+   * of other things, whose Shopify call counts a catch-up would change.
+   */
+  schedules: boolean
+  /**
+   * Every job's first retry waits this long, doubled after: 1 s in tests, which watch retries
+   * happen; each job's own wait in a server.
+   */
+  retryDelaySeconds?: number
+}
+
+/** Registers every job, starts the queue, and (with schedules) a catch-up at once. */
+export async function startBackgroundWork(
+  deps: Deps,
+  log: JobLog,
+  options: BackgroundOptions,
+): Promise<void> {
+  const { jobs } = deps
+  const register = <Payload extends object>(
+    name: string,
+    handler: JobHandler<Payload>,
+    settings: RegisterOptions,
+  ) => {
+    const { retryDelaySeconds = settings.retryDelaySeconds } = options
+    const retried = settings.retryDelaySeconds > 0 ? { ...settings, retryDelaySeconds } : settings
+    return jobs.register<Payload>(name, logged(name, handler, retried, log), retried)
+  }
+
+  await register<{ webhookId: string }>(
+    WEBHOOK_JOB,
+    (payload, job) => actOnDelivery(deps, payload, job, log),
+    WEBHOOK_RETRIES,
+  )
+  // A failed catch-up waits for the next schedule rather than retrying at once.
+  await register(CATCH_UP_JOB, (_payload, job) => catchUp(deps, log, job), {
+    retryLimit: 0,
+    retryDelaySeconds: 0,
+  })
+  await register(RETENTION_JOB, () => removeExpired(deps, log), {
+    retryLimit: 2,
+    retryDelaySeconds: 60,
+  })
+  if (options.schedules) {
+    await jobs.schedule(CATCH_UP_JOB, CATCH_UP_CRON)
+    await jobs.schedule(RETENTION_JOB, RETENTION_CRON)
+  }
+  await jobs.start()
+  if (options.schedules) await jobs.send(CATCH_UP_JOB, {})
+}
+
+/** The handler, its failures logged: a warning while it will be retried, an error once dead. */
+function logged<Payload extends object>(
+  name: string,
+  handler: JobHandler<Payload>,
+  settings: RegisterOptions,
+  log: JobLog,
+): JobHandler<Payload> {
+  return async (payload, job) => {
+    try {
+      await handler(payload, job)
+    } catch (error) {
+      const details = { err: error, job: name, id: job.id, attempt: job.attempt, payload }
+      if (job.attempt > settings.retryLimit) log.error(details, `a ${name} job failed: it is dead`)
+      else log.warn(details, `a ${name} job failed: it will be retried`)
+      throw error
+    }
+  }
+}
+
+async function catchUp(deps: Deps, log: JobLog, job: JobContext) {
+  await catchUpCreatorOrders(
+    deps,
+    (message) => log.warn({ job: CATCH_UP_JOB }, message),
+    job.signal,
+  )
+}
+
+/** Removes what is past its keep period. */
+async function removeExpired(deps: Deps, log: JobLog) {
+  const now = deps.now().getTime()
+  const daysAgo = (days: number) => new Date(now - days * 86_400_000)
+  const removed = {
+    deliveries: await removeDoneWebhookDeliveries(
+      deps.db,
+      daysAgo(KEEP.deliveryDays).toISOString(),
+    ),
+    oauthStates: await removeOAuthStatesBefore(deps.db, daysAgo(KEEP.oauthStateDays).toISOString()),
+    jobs: await deps.jobs.removeFinished(daysAgo(KEEP.finishedJobDays)),
+  }
+  log.info({ job: RETENTION_JOB, removed }, 'retention: removed what was past its keep period')
+}
