@@ -15,6 +15,14 @@ import { shopOrigin } from './shopify-endpoint'
 /** A token is renewed this long before it runs out, so that no call starts with a dying one. */
 const RENEW_BEFORE_EXPIRY_MS = 5 * 60_000
 
+/**
+ * How long a process uses the token it holds before it looks at the database again. Another
+ * process may have dropped it (the app was uninstalled) or replaced it (after Shopify refused it):
+ * within this long every process stops sending it, for one read per shop and interval instead of
+ * one per call to Shopify.
+ */
+export const HELD_TOKEN_RECHECK_MS = 15_000
+
 export type ConnectionMethod = NonNullable<ShopConnection['method']>
 
 /** The tokens stored for a shop, opened: what a renewal starts from. */
@@ -109,15 +117,21 @@ interface Deps {
 }
 
 export function createShopConnections(deps: Deps): ShopConnections {
-  const held = new Map<string, { token: string; expiresAt: number }>()
+  /** The token this process uses per shop, and when the database last had it. */
+  const held = new Map<string, { token: string; expiresAt: number; checkedAt: number }>()
   const obtaining = new Map<string, Promise<string>>()
   /** The token Shopify last refused per shop: never taken from the database again. */
   const refused = new Map<string, string>()
 
   const fresh = (expiresAt: number) => expiresAt - deps.now().getTime() > RENEW_BEFORE_EXPIRY_MS
 
+  const hold = (shop: string, token: string, expiresAt: number) =>
+    held.set(shop, { token, expiresAt, checkedAt: deps.now().getTime() })
+
   async function obtain(shop: string): Promise<string> {
-    // Another process may have renewed it already.
+    // Whatever this process held, the stored token is the one to use: another process may have
+    // renewed it already, or forgotten the shop.
+    held.delete(shop)
     const stored = await deps.store.tokens(shop)
     return (
       adopt(shop, stored) ??
@@ -138,7 +152,7 @@ export function createShopConnections(deps: Deps): ShopConnections {
     if (!stored || !token || refused.get(shop) === token) return null
     const expiresAt = Date.parse(stored.accessTokenExpiresAt ?? '')
     if (!fresh(expiresAt)) return null
-    held.set(shop, { token, expiresAt })
+    hold(shop, token, expiresAt)
     return token
   }
 
@@ -219,15 +233,16 @@ export function createShopConnections(deps: Deps): ShopConnections {
       },
       now,
     )
-    held.set(shop, { token: grant.access_token, expiresAt })
+    hold(shop, grant.access_token, expiresAt)
   }
 
   return {
     accessToken(shop) {
       const current = held.get(shop)
-      if (current && fresh(current.expiresAt)) return Promise.resolve(current.token)
-      // One renewal per shop at a time in this process (the store sees to it across processes):
-      // concurrent callers share it.
+      const checked = current && deps.now().getTime() - current.checkedAt < HELD_TOKEN_RECHECK_MS
+      if (current && checked && fresh(current.expiresAt)) return Promise.resolve(current.token)
+      // One look at the database, and renewal if due, per shop at a time in this process (the
+      // store sees to renewals across processes): concurrent callers share it.
       let pending = obtaining.get(shop)
       if (!pending) {
         pending = obtain(shop).finally(() => obtaining.delete(shop))
