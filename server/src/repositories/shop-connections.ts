@@ -4,12 +4,20 @@ import type {
   GrantedTokens,
 } from '../adapters/commerce/shopify/shop-connections'
 import type { Db } from '../db/connect'
+import { underLeaseInTurn } from '../db/lease'
 import { SecretUnreadableError, type SecretBox, type SecretPlace } from '../secrets'
 import { findAppConfig } from './app-configs'
 
 // Each shop's connection to Shopify (shop_connections): how it was granted, its tokens, sealed
 // like client secrets (this module seals and opens them, nothing else sees either form), and
 // why it last failed.
+
+/**
+ * The lease a shop's token renewal is done under. It outlives the token request (which gives up
+ * after 30 s), so that it runs out only when its holder died; a waiting process asks again every
+ * 100 ms, a small part of the request's own round trip.
+ */
+const RENEWAL_LEASE = { ttlMs: 60_000, pollMs: 100, now: () => new Date() }
 
 /** A shop's connection as the configs screen tells it: nothing secret. */
 export interface ShopConnectionRecord {
@@ -133,5 +141,7 @@ export function shopConnectionStore(db: Db, secrets: SecretBox): ConnectionStore
     async forget(shop) {
       await db.deleteFrom('shop_connections').where('shop', '=', shop).execute()
     },
+
+    oneAtATime: (shop, work) => underLeaseInTurn(db, `shopify-token:${shop}`, RENEWAL_LEASE, work),
   }
 }

@@ -8,10 +8,20 @@ import { shopOrigin } from './shopify-endpoint'
 // hours, asked for again before it runs out) or, where Shopify refuses that grant, through the
 // authorization-code install, whose expiring token comes with a refresh token. Tokens are kept in
 // Tandem's database (sealed, like client secrets), so that every server process shares them,
-// through the ConnectionStore port; they are never logged or answered to the console.
+// through the ConnectionStore port; they are never logged or answered to the console. One process
+// at a time renews a shop's token (a refresh token is spent by its first use); the others wait,
+// then take the token it stored.
 
 /** A token is renewed this long before it runs out, so that no call starts with a dying one. */
 const RENEW_BEFORE_EXPIRY_MS = 5 * 60_000
+
+/**
+ * How long a process uses the token it holds before it looks at the database again. Another
+ * process may have dropped it (the app was uninstalled) or replaced it (after Shopify refused it):
+ * within this long every process stops sending it, for one read per shop and interval instead of
+ * one per call to Shopify.
+ */
+export const HELD_TOKEN_RECHECK_MS = 15_000
 
 export type ConnectionMethod = NonNullable<ShopConnection['method']>
 
@@ -57,6 +67,11 @@ export interface ConnectionStore {
   recordError(shop: string, error: unknown, at: Date): Promise<void>
   /** Drops the shop's connection, tokens and all. */
   forget(shop: string): Promise<void>
+  /**
+   * Runs `work` while no other server process runs work for the shop: one that does is waited
+   * for. A shop's tokens are renewed this way.
+   */
+  oneAtATime<T>(shop: string, work: () => Promise<T>): Promise<T>
 }
 
 /** What Shopify answers at /admin/oauth/access_token. */
@@ -102,25 +117,46 @@ interface Deps {
 }
 
 export function createShopConnections(deps: Deps): ShopConnections {
-  const held = new Map<string, { token: string; expiresAt: number }>()
-  const renewing = new Map<string, Promise<string>>()
+  /** The token this process uses per shop, and when the database last had it. */
+  const held = new Map<string, { token: string; expiresAt: number; checkedAt: number }>()
+  const obtaining = new Map<string, Promise<string>>()
   /** The token Shopify last refused per shop: never taken from the database again. */
   const refused = new Map<string, string>()
 
   const fresh = (expiresAt: number) => expiresAt - deps.now().getTime() > RENEW_BEFORE_EXPIRY_MS
 
-  async function renew(shop: string): Promise<string> {
-    // Another process may have renewed it already. A token that does not open is as good as
-    // none: a new one is asked for.
+  const hold = (shop: string, token: string, expiresAt: number) =>
+    held.set(shop, { token, expiresAt, checkedAt: deps.now().getTime() })
+
+  async function obtain(shop: string): Promise<string> {
+    // Whatever this process held, the stored token is the one to use: another process may have
+    // renewed it already, or forgotten the shop.
+    held.delete(shop)
     const stored = await deps.store.tokens(shop)
+    return (
+      adopt(shop, stored) ??
+      deps.store.oneAtATime(shop, async () => {
+        // Another process may have renewed it while this one waited its turn.
+        const current = await deps.store.tokens(shop)
+        return adopt(shop, current) ?? renew(shop, current)
+      })
+    )
+  }
+
+  /**
+   * The stored token, held from now on, when it can be used as it is. A token that does not open
+   * is as good as none: a new one is asked for.
+   */
+  function adopt(shop: string, stored: StoredTokens | null): string | null {
     const token = stored?.accessToken
-    if (stored && token) {
-      const expiresAt = Date.parse(stored.accessTokenExpiresAt ?? '')
-      if (refused.get(shop) !== token && fresh(expiresAt)) {
-        held.set(shop, { token, expiresAt })
-        return token
-      }
-    }
+    if (!stored || !token || refused.get(shop) === token) return null
+    const expiresAt = Date.parse(stored.accessTokenExpiresAt ?? '')
+    if (!fresh(expiresAt)) return null
+    hold(shop, token, expiresAt)
+    return token
+  }
+
+  async function renew(shop: string, stored: StoredTokens | null): Promise<string> {
     const app = await appOf(shop)
     const refreshToken =
       stored?.method === 'AUTHORIZATION_CODE' &&
@@ -197,18 +233,20 @@ export function createShopConnections(deps: Deps): ShopConnections {
       },
       now,
     )
-    held.set(shop, { token: grant.access_token, expiresAt })
+    hold(shop, grant.access_token, expiresAt)
   }
 
   return {
     accessToken(shop) {
       const current = held.get(shop)
-      if (current && fresh(current.expiresAt)) return Promise.resolve(current.token)
-      // One renewal per shop at a time: concurrent callers share it.
-      let pending = renewing.get(shop)
+      const checked = current && deps.now().getTime() - current.checkedAt < HELD_TOKEN_RECHECK_MS
+      if (current && checked && fresh(current.expiresAt)) return Promise.resolve(current.token)
+      // One look at the database, and renewal if due, per shop at a time in this process (the
+      // store sees to renewals across processes): concurrent callers share it.
+      let pending = obtaining.get(shop)
       if (!pending) {
-        pending = renew(shop).finally(() => renewing.delete(shop))
-        renewing.set(shop, pending)
+        pending = obtain(shop).finally(() => obtaining.delete(shop))
+        obtaining.set(shop, pending)
       }
       return pending
     },
