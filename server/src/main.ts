@@ -71,13 +71,14 @@ async function main(): Promise<void> {
     trustedProxies: config.trustedProxies,
     logger: { requests: config.logRequests },
   })
-  await app.listen({ host: config.host, port: config.port })
-  // Once listening: the queue's jobs (webhooks, the catch-up) run while the server answers.
+  // Before listening: a webhook's job is sent as it is answered, to a queue that must be running.
+  // The catch-up sent at start runs in the background while the server answers.
   await startBackgroundWork(
     { db, jobs, shopify, commerce: shopify.commerce, now: () => new Date() },
     app.log,
     { schedules: true },
   )
+  await app.listen({ host: config.host, port: config.port })
   if (config.mode === 'production' && !process.env.GOOGLE_APPLICATION_CREDENTIALS) {
     app.log.warn(
       'GOOGLE_APPLICATION_CREDENTIALS is not set: sign-ins are checked with the platform default ' +
