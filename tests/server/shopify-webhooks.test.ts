@@ -320,7 +320,7 @@ describe('app/uninstalled', () => {
       expect(logged.filter((line) => line.startsWith('webhook app/uninstalled'))).toEqual([])
       // The job could not confirm it, said so, and asked again later until Shopify answered.
       await expect
-        .poll(uninstalls, { timeout: 20_000 })
+        .poll(uninstalls, { timeout: 45_000 })
         .toEqual([{ shop: MAYA, topic: 'app/uninstalled', done: true }])
       expect(await connection(MAYA)).toMatchObject({ state: 'NOT_CONNECTED' })
       expect(await tokenHeld()).toBe(false)
@@ -336,6 +336,8 @@ describe('app/uninstalled', () => {
       })
       expect(await server.jobs.dead('shopify-webhook')).toEqual([])
     },
+    // Four failed attempts wait up to 2 + 4 + 8 + 16 s between them (pg-boss doubles with jitter).
+    60_000,
   )
 
   it('asks nothing of a shop Tandem never connected, which stays unconnected', async () => {

@@ -34,6 +34,9 @@ export function pgBossJobQueue(options: PgBossJobQueueOptions): JobQueue {
   const boss = new PgBoss({
     connectionString: options.connectionString,
     schema: options.schema,
+    // A job sent wakes a worker at once (LISTEN/NOTIFY on one connection of its own), rather than
+    // at its next poll; polling stays as the floor, and alone behind a pooler that cannot listen.
+    useListenNotify: true,
     ...(options.cronIntervalSeconds
       ? {
           cronMonitorIntervalSeconds: options.cronIntervalSeconds,
@@ -54,6 +57,9 @@ export function pgBossJobQueue(options: PgBossJobQueueOptions): JobQueue {
       {
         includeMetadata: true,
         pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
+        // Not pg-boss's relaxed 30 s while NOTIFY is on: a retry or a delayed job coming due
+        // sends no NOTIFY, and only a poll finds it.
+        notifyPollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
         batchSize: 1,
       },
       async ([job]) =>
@@ -84,24 +90,20 @@ export function pgBossJobQueue(options: PgBossJobQueueOptions): JobQueue {
       await boss.start()
       for (const [name, entry] of registered) {
         const { retryLimit, retryDelaySeconds, singletonKeys } = entry.options
-        const queue = {
+        const settings = {
           retryLimit,
           retryDelay: retryDelaySeconds,
           retryBackoff: retryDelaySeconds > 0,
-          // 'exclusive': one unfinished job per key (and so every job of the queue needs one).
-          policy: singletonKeys ? 'exclusive' : 'standard',
+          notify: true,
           // Never deleted by pg-boss itself: a dead job stays until it is retried, and a finished
           // one until the retention job's removeFinished, the same rule on both databases.
           deleteAfterSeconds: 0,
         }
+        // 'exclusive': one unfinished job per key (and so every job of the queue needs one).
+        const policy = singletonKeys ? 'exclusive' : 'standard'
         // createQueue leaves an existing queue as it is: the settings of this start apply.
-        await boss.createQueue(name, queue)
-        await boss.updateQueue(name, {
-          deleteAfterSeconds: 0,
-          retryLimit,
-          retryDelay: queue.retryDelay,
-          retryBackoff: queue.retryBackoff,
-        })
+        await boss.createQueue(name, { ...settings, policy })
+        await boss.updateQueue(name, settings)
         await work(name, entry)
       }
       for (const [name, cron] of schedules) await boss.schedule(name, cron, {})
