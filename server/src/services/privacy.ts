@@ -31,7 +31,7 @@ import type { Log } from './shopify-webhooks'
 type Deps = Pick<RouteDeps, 'db' | 'shopify' | 'now'>
 
 /** The delivery being acted on: its shop (the one that signed it) and its webhook id. */
-export interface ComplianceDelivery {
+export interface SignedDelivery {
   shop: string
   webhookId: string
 }
@@ -42,7 +42,6 @@ async function customerData(deps: Deps, shop: string, customerId: number, orderI
   const orders = [...new Set([...orderIds, ...deliveries.map((delivery) => delivery.orderId)])]
   const indexed = await indexedOrders(deps.db, shop, orders)
   return {
-    deliveries,
     orders,
     held: {
       creatorOrders: indexed.map((order) => ({
@@ -89,7 +88,7 @@ async function customerData(deps: Deps, shop: string, customerId: number, orderI
 /** customers/data_request: records the request with what Tandem holds on the customer. */
 export async function answerDataRequest(
   deps: Deps,
-  delivery: ComplianceDelivery,
+  delivery: SignedDelivery,
   body: CustomerDataRequestPayload,
 ): Promise<void> {
   const { shop } = delivery
@@ -127,7 +126,7 @@ export async function answerDataRequest(
 /** customers/redact: erases what Tandem holds on the customer for the shop, and only for it. */
 export async function redactCustomer(
   deps: Deps,
-  delivery: ComplianceDelivery,
+  delivery: SignedDelivery,
   body: CustomerRedactPayload,
 ): Promise<void> {
   const { shop } = delivery
@@ -170,7 +169,7 @@ export async function redactCustomer(
  */
 export async function redactShop(
   deps: Deps,
-  delivery: ComplianceDelivery,
+  delivery: SignedDelivery,
   log: Log,
   signal: AbortSignal,
 ): Promise<void> {

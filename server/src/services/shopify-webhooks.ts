@@ -17,7 +17,7 @@ import {
   upsertStoreProductIfNewer,
 } from '../repositories/store-products'
 import { findStoreType } from '../repositories/stores'
-import { answerDataRequest, redactCustomer, redactShop, type ComplianceDelivery } from './privacy'
+import { answerDataRequest, redactCustomer, redactShop, type SignedDelivery } from './privacy'
 
 // What each signed delivery, checked against its topic, changes in Tandem. Run by the delivery's
 // job (services/webhook-inbox.ts), after the delivery was recorded and answered: a failure throws,
@@ -50,7 +50,7 @@ async function actOnUninstall(deps: Deps, shop: string, log: Log, signal: AbortS
 
 export async function actOnWebhook(
   deps: Deps,
-  delivery: ComplianceDelivery,
+  delivery: SignedDelivery,
   payload: WebhookPayload,
   log: Log,
   signal: AbortSignal,
