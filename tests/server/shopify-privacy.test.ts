@@ -1,4 +1,3 @@
-import { createHmac, randomUUID } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { sandboxApp } from '../../server/src/seed/sandbox-data'
 import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
@@ -7,6 +6,7 @@ import {
   startServerUnderTest,
   type ServerUnderTest,
 } from './support/server-under-test'
+import { postWebhook, signBody } from './support/signed-webhook'
 import { transferCalls } from './support/transfer-calls'
 
 // Shopify's mandatory compliance topics (docs/privacy.md), as a creator who holds its own app's
@@ -25,19 +25,8 @@ const { processOrder } = transferCalls(() => server)
 /** A delivery signed with the shop's own client secret: what its owner, or Shopify, can send. */
 function signed(shop: string, topic: string, payload: object) {
   const body = JSON.stringify(payload)
-  const secret = sandboxApp(shop).clientSecret
-  return server.app.inject({
-    method: 'POST',
-    url: '/webhooks/shopify',
-    headers: {
-      'content-type': 'application/json',
-      'x-shopify-shop-domain': shop,
-      'x-shopify-topic': topic,
-      'x-shopify-webhook-id': randomUUID(),
-      'x-shopify-hmac-sha256': createHmac('sha256', secret).update(body).digest('base64'),
-    },
-    payload: body,
-  })
+  const signature = signBody(body, sandboxApp(shop).clientSecret)
+  return postWebhook(server, { shop, topic, body, signature })
 }
 
 /** Every table of Tandem's, row by row. */
