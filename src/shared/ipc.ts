@@ -103,6 +103,8 @@ export const mainChannels = {
   ),
   /** Main downloads the CSV and saves exactly its bytes where the administrator chooses. */
   adminOrderTransfersCsv: channel<SavedFile>()(NoInput),
+  /** Likewise a customer's data request's JSON, which names the customer: never the renderer's. */
+  adminDataRequestJson: channel<SavedFile>()(calls.adminDataRequestJson.query),
 
   'clipboard/writeText': channel<void>()(z.object({ text: z.string().max(100_000) }).strict()),
   'external/open': channel<void>()(z.object({ url: z.url({ protocol: /^https?$/ }) }).strict()),

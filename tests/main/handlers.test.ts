@@ -239,6 +239,25 @@ describe('CSV export', () => {
   })
 })
 
+describe('Data request download', () => {
+  it('saves exactly the JSON the server sent, named after the request', async () => {
+    const json = new TextEncoder().encode('{"shop":"maya-makes.myshopify.com","held":{}}')
+    const { invoke, written, apiCalls } = setUp({ adminDataRequestJson: json })
+    const saved = await invoke('adminDataRequestJson', { id: 'maya-makes.myshopify.com:901' })
+    expect(saved).toEqual({
+      ok: true,
+      value: {
+        saved: true,
+        path: '/downloads/tandem-data-request-maya-makes.myshopify.com-901.json',
+      },
+    })
+    expect(written).toEqual([json])
+    expect(apiCalls).toEqual([
+      { name: 'adminDataRequestJson', request: { query: { id: 'maya-makes.myshopify.com:901' } } },
+    ])
+  })
+})
+
 describe('dispatch', () => {
   it('refuses unknown channels, including names from the object prototype', async () => {
     const { invoke } = setUp()

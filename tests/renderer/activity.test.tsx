@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react'
+import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import type { AuditEntry } from '@shared/contract'
@@ -8,6 +8,7 @@ import { formatDateTime } from '@renderer/lib/format'
 import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
 import type { FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
+import { expectToast } from './support/toasts'
 
 // docs/operations.md "Who gets in" and docs/product-rules.md "The console's screens": the audit
 // log, opened from the header's notifications button.
@@ -156,10 +157,93 @@ describe('Activity', () => {
     ])
   })
 
+  it('names Shopify as who asked for a compliance request, and what it erased', async () => {
+    const erasure = entry({
+      actorEmail: null,
+      action: 'privacy.customer-redact',
+      target: 'maya-makes.myshopify.com',
+      details: { orders: [1001, 5001], erased: { creatorOrders: 2, orderBodies: 1 } },
+    })
+    renderConsole({ adminAuditLog: () => ({ entries: [erasure], nextCursor: null }) })
+
+    const [item] = entryItems(await openActivity())
+    expect(await within(item!).findByText('Customer data erased')).toBeInTheDocument()
+    expect(item).toHaveTextContent(`Shopify · ${formatDateTime(erasure.at)}`)
+    expect(within(item!).getByText('Orders: 1001, 5001')).toBeInTheDocument()
+    expect(within(item!).getByText('Erased: creatorOrders 2, orderBodies 1')).toBeInTheDocument()
+  })
+
   it('leaves the user menu with its single "Logout" action', async () => {
     renderConsole()
     await userEvent.click(await screen.findByRole('button', { name: 'admin@tandem.test' }))
     expect(screen.getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Logout'])
+  })
+})
+
+describe('Data requests', () => {
+  const REQUEST = {
+    id: 'maya-makes.myshopify.com:901',
+    shop: 'maya-makes.myshopify.com',
+    requestId: '901',
+    customerId: '7001',
+    receivedAt: '2026-11-20T10:00:00.000Z',
+  }
+
+  const openDataRequests = async (answers: FakeAnswers = {}) => {
+    const fake = renderConsole({
+      adminDataRequests: () => ({ requests: [REQUEST], nextCursor: null }),
+      ...answers,
+    })
+    const drawer = await openActivity()
+    await userEvent.click(within(drawer).getByRole('tab', { name: 'Data requests' }))
+    return { fake, drawer }
+  }
+  const downloadButton = () =>
+    screen.getByRole('button', { name: 'Download data request 901 as JSON' })
+
+  it('lists the requests Shopify sent and saves one’s JSON where the person chose', async () => {
+    const saving = deferred<ChannelResult<'adminDataRequestJson'>>()
+    const { fake, drawer } = await openDataRequests({ adminDataRequestJson: () => saving.promise })
+
+    const list = await within(drawer).findByRole('list', { name: 'Data requests' })
+    expect(within(list).getByText('maya makes')).toHaveAttribute('title', REQUEST.shop)
+    expect(within(list).getByText('Request 901 · Customer 7001')).toBeInTheDocument()
+    expect(fake.callsTo('adminDataRequests').map((call) => call.args)).toEqual([{ limit: 50 }])
+
+    await userEvent.click(downloadButton())
+    expect(fake.callsTo('adminDataRequestJson').map((call) => call.args)).toEqual([
+      { id: REQUEST.id },
+    ])
+    expect(downloadButton()).toBeDisabled()
+    const path = '/home/admin/tandem-data-request-maya-makes.myshopify.com-901.json'
+    await act(async () => saving.resolve({ saved: true, path }))
+    await expectToast('Data request saved', path)
+    expect(downloadButton()).toBeEnabled()
+  })
+
+  it('says why a download failed, and nothing when the save dialog is cancelled', async () => {
+    let answer: () => ChannelResult<'adminDataRequestJson'> = () => ({ saved: false, path: null })
+    await openDataRequests({ adminDataRequestJson: () => answer() })
+    await screen.findByRole('list', { name: 'Data requests' })
+
+    await userEvent.click(downloadButton())
+    await waitFor(() => expect(downloadButton()).toBeEnabled())
+    expect(screen.queryByText('Data request saved')).not.toBeInTheDocument()
+
+    answer = () => {
+      throw serverRefusal('download data request', 'No data request maya-makes.myshopify.com:901')
+    }
+    await userEvent.click(downloadButton())
+    await expectToast(
+      'Failed to download data request',
+      'No data request maya-makes.myshopify.com:901',
+      'error',
+    )
+  })
+
+  it('says when there are none yet', async () => {
+    await openDataRequests({ adminDataRequests: () => ({ requests: [], nextCursor: null }) })
+    expect(await screen.findByText('No data requests yet.')).toBeInTheDocument()
   })
 })
 

@@ -1,4 +1,4 @@
-import { createHmac, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { signParams } from '../../emulators/shopify/oauth'
 import { sandboxApp } from '../../server/src/seed/sandbox-data'
@@ -9,6 +9,7 @@ import {
   syncProducts,
   type ServerUnderTest,
 } from './support/server-under-test'
+import { postWebhook, signBody } from './support/signed-webhook'
 
 // A shop's connection as an administrator sees it, the webhooks connected shops send, and the
 // authorization-code install: the real server and adapter against the Shopify emulator.
@@ -107,22 +108,9 @@ function webhook(
   const body = JSON.stringify(payload)
   const signature =
     options.signature === undefined
-      ? createHmac('sha256', options.secret ?? MAYA_SECRET)
-          .update(body)
-          .digest('base64')
+      ? signBody(body, options.secret ?? MAYA_SECRET)
       : options.signature
-  return server.app.inject({
-    method: 'POST',
-    url: '/webhooks/shopify',
-    headers: {
-      'content-type': 'application/json',
-      'x-shopify-shop-domain': shop,
-      'x-shopify-topic': topic,
-      'x-shopify-webhook-id': options.id ?? randomUUID(),
-      ...(signature === null ? {} : { 'x-shopify-hmac-sha256': signature }),
-    },
-    payload: body,
-  })
+  return postWebhook(server, { shop, topic, body, signature, id: options.id })
 }
 
 /** An orders/paid body short of what the inbox lists: its id, as Shopify's REST order has it. */

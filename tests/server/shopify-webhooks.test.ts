@@ -205,10 +205,10 @@ describe('a signed body under another topic', () => {
     const broken = await webhook(MAYA, 'orders/paid', '{"id": 5001,')
     expect(broken.statusCode).toBe(400)
     expect(broken.json().message).toBe('The webhook body is not valid JSON')
-    const unknown = await webhook(MAYA, 'customers/redact', PAID_ORDER)
+    const unknown = await webhook(MAYA, 'orders/create', PAID_ORDER)
     expect(unknown.statusCode).toBe(400)
     expect(unknown.json().message).toBe(
-      'Tandem does not subscribe creator shops to customers/redact (X-Shopify-Topic)',
+      'Tandem does not subscribe creator shops to orders/create (X-Shopify-Topic)',
     )
     // A creator holds its app's secret: a product body it signs is none Shopify sends Tandem.
     const creatorProduct = await webhook(MAYA, 'products/update', PRODUCT)

@@ -256,6 +256,22 @@ export interface PaymentIntentOrdersTable {
   held_at: string
 }
 
+/**
+ * A customers/data_request Shopify sent: the customer it is about (Shopify's id) and, as JSON,
+ * what Tandem held on them for the shop when it came (services/privacy.ts). Erased with the
+ * customer's or the shop's data.
+ */
+export interface DataRequestsTable {
+  /** `{shop}:{request_id}`: one shop's request never answers or replaces another's. */
+  id: string
+  shop: string
+  /** Shopify's data_request.id. */
+  request_id: string
+  customer_id: string
+  received_at: string
+  report: string
+}
+
 export interface Database {
   stores: StoresTable
   app_configs: AppConfigsTable
@@ -276,4 +292,5 @@ export interface Database {
   jobs: JobsTable
   variant_links: VariantLinksTable
   price_exceptions: PriceExceptionsTable
+  data_requests: DataRequestsTable
 }

@@ -46,14 +46,19 @@ export async function findWebhookDelivery(
   return { webhookId: id, shop, topic, body, doneAt }
 }
 
+/**
+ * Marks the delivery acted on; `dropBody` forgets its body too (a compliance request's, which
+ * names a customer: docs/privacy.md).
+ */
 export async function markWebhookDeliveryDone(
   db: Db,
   webhookId: string,
   doneAt: string,
+  { dropBody = false } = {},
 ): Promise<void> {
   await db
     .updateTable('webhook_deliveries')
-    .set({ done_at: doneAt })
+    .set({ done_at: doneAt, ...(dropBody && { body: null }) })
     .where('webhook_id', '=', webhookId)
     .execute()
 }

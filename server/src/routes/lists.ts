@@ -2,9 +2,11 @@ import type { RouteDeps } from '../deps'
 import type { CallRoutes } from '../http/route'
 import { listAuditEntries } from '../queries/audit-log'
 import { listCreatorOrders } from '../queries/creator-orders'
+import { dataRequestJson, listDataRequests } from '../queries/data-requests'
 import { listOrderTransfers, transferHistoryCsv } from '../queries/transfer-history'
 
-// The lists: the orders inbox, the transfer history with its CSV export, and the activity log.
+// The lists: the orders inbox, the transfer history with its CSV export, the activity log, and the
+// customers' data requests with each one's JSON.
 
 export const listRoutes = (deps: RouteDeps) =>
   ({
@@ -12,4 +14,6 @@ export const listRoutes = (deps: RouteDeps) =>
     adminOrderTransfers: ({ query }) => listOrderTransfers(deps.db, query),
     adminOrderTransfersCsv: async () => transferHistoryCsv(deps.db),
     adminAuditLog: ({ query }) => listAuditEntries(deps.db, query),
+    adminDataRequests: ({ query }) => listDataRequests(deps.db, query),
+    adminDataRequestJson: ({ query }) => dataRequestJson(deps.db, query.id),
   }) satisfies Partial<CallRoutes>

@@ -17,11 +17,13 @@ import {
   upsertStoreProductIfNewer,
 } from '../repositories/store-products'
 import { findStoreType } from '../repositories/stores'
+import { answerDataRequest, redactCustomer, redactShop, type SignedDelivery } from './privacy'
 
 // What each signed delivery, checked against its topic, changes in Tandem. Run by the delivery's
 // job (services/webhook-inbox.ts), after the delivery was recorded and answered: a failure throws,
 // and the job is retried. Each action bears running twice (a worker may die after acting and
-// before the delivery is marked done). Shopify's calls: not audited.
+// before the delivery is marked done). Shopify's calls: not audited, but for the compliance
+// topics (services/privacy.ts), which the law asks Tandem to account for.
 
 type Deps = Pick<RouteDeps, 'db' | 'shopify' | 'now'>
 
@@ -48,11 +50,12 @@ async function actOnUninstall(deps: Deps, shop: string, log: Log, signal: AbortS
 
 export async function actOnWebhook(
   deps: Deps,
-  shop: string,
+  delivery: SignedDelivery,
   payload: WebhookPayload,
   log: Log,
   signal: AbortSignal,
 ): Promise<void> {
+  const { shop } = delivery
   switch (payload.topic) {
     case 'app/uninstalled':
       await actOnUninstall(deps, shop, log, signal)
@@ -65,6 +68,15 @@ export async function actOnWebhook(
       return
     case 'products/update':
       await updateProduct(deps, shop, payload.body)
+      return
+    case 'customers/data_request':
+      await answerDataRequest(deps, delivery, payload.body)
+      return
+    case 'customers/redact':
+      await redactCustomer(deps, delivery, payload.body)
+      return
+    case 'shop/redact':
+      await redactShop(deps, delivery, log, signal)
       return
   }
 }

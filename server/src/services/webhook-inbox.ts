@@ -63,6 +63,6 @@ export async function actOnDelivery(
   const read = readWebhookPayload(delivery.shop, delivery.topic, Buffer.from(delivery.body))
   // Checked before it was recorded: a body that no longer reads is a change of the checks since.
   if ('refusal' in read) throw new Error(`Delivery ${webhookId} no longer reads: ${read.refusal}`)
-  await actOnWebhook(deps, delivery.shop, read.payload, log, job.signal)
+  await actOnWebhook(deps, { shop: delivery.shop, webhookId }, read.payload, log, job.signal)
   await markWebhookDeliveryDone(deps.db, webhookId, deps.now().toISOString())
 }

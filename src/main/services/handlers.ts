@@ -67,6 +67,11 @@ export function buildHandlers({ session, settings, api, desktop }: Services): Ha
       const day = new Date().toISOString().slice(0, 10)
       return desktop.saveFile(`tandem-transfers-${day}.csv`, bytes)
     },
+    adminDataRequestJson: async (query) => {
+      const bytes = await api.call('adminDataRequestJson', { query })
+      // `{shop}:{request id}`: a colon is no character of a file name everywhere.
+      return desktop.saveFile(`tandem-data-request-${query.id.replace(':', '-')}.json`, bytes)
+    },
 
     'clipboard/writeText': async ({ text }) => desktop.copyText(text),
     'external/open': ({ url }) => desktop.openExternal(url),

@@ -7,6 +7,7 @@ import {
   CreatorOrder,
   CreatorOrderId,
   CreatorOrderSummary,
+  DataRequestSummary,
   DefaultCommission,
   DefaultCommissionInput,
   OrderTransferRecord,
@@ -319,6 +320,25 @@ export const calls = {
     action: 'fetch activity',
     query: z.object({ ...PageQuery }).strict(),
     response: z.object({ entries: z.array(AuditEntry), nextCursor: z.string().nullable() }),
+    status: 200,
+  }),
+  adminDataRequests: call({
+    method: 'GET',
+    path: '/admin-data-requests',
+    action: 'fetch data requests',
+    query: z.object({ ...PageQuery }).strict(),
+    response: z.object({
+      requests: z.array(DataRequestSummary),
+      nextCursor: z.string().nullable(),
+    }),
+    status: 200,
+  }),
+  adminDataRequestJson: call({
+    method: 'GET',
+    path: '/admin-data-request.json',
+    action: 'download data request',
+    query: z.object({ id: z.string().trim().min(1).max(200) }).strict(),
+    fileType: 'application/json; charset=utf-8',
     status: 200,
   }),
 } as const

@@ -333,3 +333,15 @@ export const AuditEntry = z.object({
   details: z.record(z.string(), z.unknown()),
 })
 export type AuditEntry = z.infer<typeof AuditEntry>
+
+/** A customers/data_request Shopify sent (docs/privacy.md); its JSON is downloaded on its own. */
+export const DataRequestSummary = z.object({
+  /** Tandem's id of it: `{shop}:{Shopify's request id}`. */
+  id: z.string(),
+  shop: z.string(),
+  /** Shopify's data_request.id and customer.id. */
+  requestId: z.string(),
+  customerId: z.string(),
+  receivedAt: z.string(),
+})
+export type DataRequestSummary = z.infer<typeof DataRequestSummary>

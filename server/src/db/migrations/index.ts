@@ -11,6 +11,7 @@ import * as catalogueLinks from './008-catalogue-links'
 import * as productImages from './009-product-images'
 import * as jobs from './010-jobs'
 import * as webhookInbox from './011-webhook-inbox'
+import * as dataRequests from './012-data-requests'
 
 // Migrations live in code (one module each, imported here and bundled with the server: no folder
 // to find at run time) and run at every start. Column types are the ones SQLite and PostgreSQL
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '009_product_images': productImages,
   '010_jobs': jobs,
   '011_webhook_inbox': webhookInbox,
+  '012_data_requests': dataRequests,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

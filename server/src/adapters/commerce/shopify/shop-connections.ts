@@ -99,6 +99,21 @@ export class ShopConnectionError extends CommerceError {
   }
 }
 
+/**
+ * Whether the app is installed, by what Shopify did with a request that needs it to be: answered,
+ * it is; refused a token with app_not_installed (uninstalling revokes the app's tokens), it is
+ * not. Any other failure says neither, and is thrown.
+ */
+export async function installedUnlessRefused(ask: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await ask()
+    return true
+  } catch (error) {
+    if (error instanceof ShopConnectionError && error.code === 'app_not_installed') return false
+    throw error
+  }
+}
+
 export interface ShopConnections extends ShopTokens {
   /** Where the install sends the merchant to approve the app: the shop's authorize page. */
   authorizeUrl(shop: string, query: Record<string, string>): string
@@ -106,6 +121,13 @@ export interface ShopConnections extends ShopTokens {
   exchangeCode(shop: string, code: string): Promise<void>
   /** The app was uninstalled: its tokens are dead, and the shop is not connected any more. */
   forget(shop: string): Promise<void>
+  /**
+   * Whether the app is installed in a shop Tandem holds no token for, asked without connecting
+   * it: a client-credentials token is asked for and thrown away, neither stored nor held, and no
+   * webhook is registered. Refused with app_not_installed: false. Throws on any other refusal
+   * (an authorization-code shop is refused the grant whether installed or not) or failure.
+   */
+  installedWithoutConnecting(shop: string, signal?: AbortSignal): Promise<boolean>
 }
 
 interface Deps {
@@ -191,12 +213,17 @@ export function createShopConnections(deps: Deps): ShopConnections {
     }
   }
 
-  async function requestToken(shop: string, body: Record<string, string>): Promise<TokenGrant> {
+  async function requestToken(
+    shop: string,
+    body: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<TokenGrant> {
+    const timeout = AbortSignal.timeout(30_000)
     const response = await fetch(`${shopOrigin(shop, deps.endpoint)}/admin/oauth/access_token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify(body),
-      signal: AbortSignal.timeout(30_000),
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     }).catch((error: unknown) => {
       throw new CommerceError(`Shopify could not be reached to connect ${shop}: ${String(error)}`)
     })
@@ -265,6 +292,11 @@ export function createShopConnections(deps: Deps): ShopConnections {
     async forget(shop) {
       held.delete(shop)
       await deps.store.forget(shop)
+    },
+    async installedWithoutConnecting(shop, signal) {
+      const app = await appOf(shop)
+      const asked = { ...app.credentials, grant_type: 'client_credentials' }
+      return installedUnlessRefused(() => requestToken(shop, asked, signal))
     },
   }
 }

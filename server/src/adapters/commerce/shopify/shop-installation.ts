@@ -1,4 +1,4 @@
-import { ShopConnectionError } from './shop-connections'
+import { installedUnlessRefused } from './shop-connections'
 import type { ShopifyApi } from './shopify-api'
 
 // What a shop itself says of the app's installation there: the questions behind "Test connection"
@@ -46,14 +46,7 @@ export function createShopInstallation(api: ShopifyApi): ShopInstallation {
       return answer.currentAppInstallation.accessScopes.map((scope) => scope.handle)
     },
 
-    async installed(shop, signal) {
-      try {
-        await api.request(shop, INSTALLED, undefined, { signal })
-        return true
-      } catch (error) {
-        if (error instanceof ShopConnectionError && error.code === 'app_not_installed') return false
-        throw error
-      }
-    },
+    installed: (shop, signal) =>
+      installedUnlessRefused(() => api.request(shop, INSTALLED, undefined, { signal })),
   }
 }

@@ -48,6 +48,43 @@ const uninstalledShop = (shop: string) =>
     .loose()
     .refine((body) => body.myshopify_domain === shop)
 
+// The compliance topics (docs/privacy.md) name their shop by shop_domain, which must be the shop
+// that signed them: no shop asks for, or erases, another shop's data.
+const ofShop = (shop: string) => (body: { shop_domain: string }) => body.shop_domain === shop
+
+/** The customer a compliance request is about; Shopify sends null for what it does not know. */
+const customer = z
+  .object({ id: numericId, email: z.string().nullish(), phone: z.string().nullish() })
+  .loose()
+
+const customerDataRequest = (shop: string) =>
+  z
+    .object({
+      shop_id: numericId,
+      shop_domain: z.string(),
+      orders_requested: z.array(numericId),
+      customer,
+      data_request: z.object({ id: numericId }).loose(),
+    })
+    .loose()
+    .refine(ofShop(shop))
+
+const customerRedact = (shop: string) =>
+  z
+    .object({
+      shop_id: numericId,
+      shop_domain: z.string(),
+      customer,
+      orders_to_redact: z.array(numericId),
+    })
+    .loose()
+    .refine(ofShop(shop))
+
+// shop/redact carries the shop and nothing else: a customer request relabelled as it (the
+// signature does not cover the topic) is refused rather than read as the erasure of a shop.
+const shopRedact = (shop: string) =>
+  z.strictObject({ shop_id: numericId, shop_domain: z.string() }).refine(ofShop(shop))
+
 /** Each topic's shape, and what Shopify sends for it (said when a body does not fit). */
 const SHAPES = {
   'orders/paid': {
@@ -67,6 +104,20 @@ const SHAPES = {
     schema: uninstalledShop,
     sent: (shop: string) => `the shop object, whose myshopify_domain is ${shop}`,
   },
+  'customers/data_request': {
+    schema: customerDataRequest,
+    sent: (shop: string) =>
+      `shop_id, shop_domain ${shop}, orders_requested, customer { id, email, phone } and data_request { id }`,
+  },
+  'customers/redact': {
+    schema: customerRedact,
+    sent: (shop: string) =>
+      `shop_id, shop_domain ${shop}, customer { id, email, phone } and orders_to_redact`,
+  },
+  'shop/redact': {
+    schema: shopRedact,
+    sent: (shop: string) => `shop_id and shop_domain ${shop}, and nothing else`,
+  },
 } satisfies Record<string, { schema: (shop: string) => z.ZodType; sent: (shop: string) => string }>
 
 export type WebhookTopic = keyof typeof SHAPES
@@ -77,6 +128,18 @@ export type WebhookPayload = {
 }[WebhookTopic]
 
 export type ProductPayload = z.infer<typeof product>
+export type CustomerDataRequestPayload = z.infer<ReturnType<typeof customerDataRequest>>
+export type CustomerRedactPayload = z.infer<ReturnType<typeof customerRedact>>
+
+/**
+ * Shopify's mandatory compliance topics, sent for every shop. Their bodies name a customer or a
+ * shop to forget: they are not kept once acted on (docs/privacy.md).
+ */
+export const COMPLIANCE_TOPICS: readonly string[] = [
+  'customers/data_request',
+  'customers/redact',
+  'shop/redact',
+] satisfies WebhookTopic[]
 
 const isTopic = (topic: string): topic is WebhookTopic => Object.hasOwn(SHAPES, topic)
 

@@ -1,9 +1,10 @@
 import type { ShopType } from '@shared/contract'
 import type { ShopifyApi } from './shopify-api'
+import { COMPLIANCE_TOPICS } from './shopify-webhook-payloads'
 
 // The webhooks each connected shop sends Tandem (docs/integrations.md "Shopify"): creator shops
 // their paid orders (the creator-order index), every shop its uninstall, brand shops their product
-// changes.
+// changes; and every shop Shopify's mandatory compliance topics (docs/privacy.md).
 
 const TOPICS = {
   CREATOR: ['ORDERS_PAID', 'APP_UNINSTALLED'],
@@ -26,9 +27,12 @@ const SUBSCRIBE = /* GraphQL */ `
 
 /**
  * Whether shops of this type are subscribed to the topic as X-Shopify-Topic names it
- * (ORDERS_PAID is orders/paid): a signed body of another topic is none Shopify would send.
+ * (ORDERS_PAID is orders/paid): a signed body of another topic is none Shopify would send. The
+ * compliance topics are named in the app's configuration, not subscribed to through the Admin API
+ * (registerWebhooks leaves them out), and Shopify sends them for every shop.
  */
 export const subscribedTo = (shopType: ShopType, headerTopic: string): boolean =>
+  COMPLIANCE_TOPICS.includes(headerTopic) ||
   TOPICS[shopType].some((topic) => topic.toLowerCase().replace('_', '/') === headerTopic)
 
 /** Shopify's answer when the shop already sends this topic to this address. */

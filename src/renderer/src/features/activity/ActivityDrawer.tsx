@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react'
-import { ActionIcon, Drawer, Paper, Stack, Text } from '@mantine/core'
+import { ActionIcon, Drawer, Paper, Stack, Tabs, Text } from '@mantine/core'
 import { IconBell } from '@tabler/icons-react'
 import type { AuditEntry } from '@shared/contract'
 import { PAGE_LIMIT } from '@shared/contract'
@@ -7,12 +7,14 @@ import { useBridge } from '@renderer/lib/bridge'
 import { formatDateTime } from '@renderer/lib/format'
 import { Paged } from '@renderer/lib/Paged'
 import type { CursorPage } from '@renderer/lib/useCursorPages'
-import { actionLabel, detailLines, targetText } from './activity-text'
+import { actionLabel, actorText, detailLines, targetText } from './activity-text'
+import { DataRequests } from './DataRequests'
 import classes from './ActivityDrawer.module.css'
 
 /**
  * The header's notifications button (the specification shows it without behaviour): it opens the
- * audit log, newest first (docs/product-rules.md "The console's screens").
+ * audit log, newest first (docs/product-rules.md "The console's screens"), and beside it the
+ * customers' data requests Shopify sent (docs/privacy.md).
  */
 export function ActivityButton() {
   const [opened, setOpened] = useState(false)
@@ -36,7 +38,18 @@ export function ActivityButton() {
         position="right"
         size="md"
       >
-        <ActivityFeed key={openings} />
+        <Tabs defaultValue="changes" keepMounted={false}>
+          <Tabs.List mb="md">
+            <Tabs.Tab value="changes">Changes</Tabs.Tab>
+            <Tabs.Tab value="data-requests">Data requests</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="changes">
+            <ActivityFeed key={openings} />
+          </Tabs.Panel>
+          <Tabs.Panel value="data-requests">
+            <DataRequests key={openings} />
+          </Tabs.Panel>
+        </Tabs>
       </Drawer>
     </>
   )
@@ -81,8 +94,7 @@ function ActivityEntry({ entry }: { entry: AuditEntry }) {
         {targetText(entry.action, entry.target)}
       </Text>
       <Text size="xs" c="dimmed" className={classes.wrap}>
-        {entry.actorEmail ?? 'Unknown user'} ·{' '}
-        <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
+        {actorText(entry)} · <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
       </Text>
       {details.length > 0 && (
         <Stack component="ul" gap={0} mt={6} className={classes.details}>

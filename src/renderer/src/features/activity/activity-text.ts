@@ -14,6 +14,9 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   'products.sync': 'Products synced',
   'transfer.process': 'Transfer processed',
   'transfer.accept-price-exception': 'Price exception accepted',
+  'privacy.data-request': 'Customer data requested',
+  'privacy.customer-redact': 'Customer data erased',
+  'privacy.shop-redact': 'Store data erased',
 }
 
 /**
@@ -24,6 +27,13 @@ export const actionLabel = (action: string, details: Record<string, unknown> = {
   if (action === 'transfer.process' && details.status === 'FAILED') return 'Transfer failed'
   return Object.hasOwn(ACTION_LABELS, action) ? (ACTION_LABELS[action] ?? action) : action
 }
+
+/**
+ * Who made the change: the administrator, or Shopify for its compliance requests
+ * (docs/privacy.md), which no one signed in for.
+ */
+export const actorText = (entry: { action: string; actorEmail: string | null }): string =>
+  entry.actorEmail ?? (entry.action.startsWith('privacy.') ? 'Shopify' : 'Unknown user')
 
 const SHOP_HOST = /\b[a-z0-9][a-z0-9-]*\.myshopify\.com\b/g
 
@@ -61,6 +71,14 @@ const status = (value: unknown) =>
       ? 'Failed'
       : detailValue(value)
 
+/** Rows per table, as the compliance requests count them: "creatorOrders 2, orderBodies 1". */
+const counts = (value: unknown) =>
+  isFields(value)
+    ? Object.entries(value)
+        .map(([key, count]) => `${key} ${detailValue(count)}`)
+        .join(', ') || 'nothing'
+    : detailValue(value)
+
 /** The details the server records, by their key: a label, and how their value reads. */
 const FIELD_WORDS: Readonly<Record<string, { label: string; value?: (value: unknown) => string }>> =
   {
@@ -74,6 +92,10 @@ const FIELD_WORDS: Readonly<Record<string, { label: string; value?: (value: unkn
     message: { label: 'Why:' },
     reason: { label: 'Reason:' },
     owedNothing: { label: 'Owed nothing:', value: stores },
+    dataRequestId: { label: 'Request' },
+    orders: { label: 'Orders:' },
+    erased: { label: 'Erased:', value: counts },
+    anonymised: { label: 'Renamed:', value: counts },
   }
 
 /** Details that are counts, read as "2 brand orders". */
@@ -81,6 +103,7 @@ const COUNT_NOUNS: Readonly<Record<string, readonly [string, string]>> = {
   brandOrders: ['brand order', 'brand orders'],
   productCount: ['product', 'products'],
   lines: ['line', 'lines'],
+  orders: ['order', 'orders'],
 }
 
 const wordsOf = (key: string) => (Object.hasOwn(FIELD_WORDS, key) ? FIELD_WORDS[key] : undefined)

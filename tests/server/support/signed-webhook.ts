@@ -1,0 +1,26 @@
+import { createHmac, randomUUID } from 'node:crypto'
+import type { ServerUnderTest } from './server-under-test'
+
+// A webhook delivery as Shopify posts it: signed (X-Shopify-Hmac-Sha256, base64 HMAC-SHA256 of
+// the raw body with the shop's client secret), sent without an admin token.
+
+export const signBody = (body: string, secret: string) =>
+  createHmac('sha256', secret).update(body).digest('base64')
+
+/** Posts the body under Shopify's headers; a null signature leaves that header out. */
+export const postWebhook = (
+  server: ServerUnderTest,
+  delivery: { shop: string; topic: string; body: string; signature: string | null; id?: string },
+) =>
+  server.app.inject({
+    method: 'POST',
+    url: '/webhooks/shopify',
+    headers: {
+      'content-type': 'application/json',
+      'x-shopify-shop-domain': delivery.shop,
+      'x-shopify-topic': delivery.topic,
+      'x-shopify-webhook-id': delivery.id ?? randomUUID(),
+      ...(delivery.signature === null ? {} : { 'x-shopify-hmac-sha256': delivery.signature }),
+    },
+    payload: delivery.body,
+  })
