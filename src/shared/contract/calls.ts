@@ -9,6 +9,7 @@ import {
   CreatorOrderSummary,
   DefaultCommission,
   DefaultCommissionInput,
+  JobId,
   OrderTransferRecord,
   PageQuery,
   ProductSyncStatus,
@@ -20,10 +21,11 @@ import {
   StorePaymentAccount,
   StoreProduct,
   TransferPreview,
+  TroubledJob,
   UniqueCommissionRate,
   UniqueCommissionRateInput,
 } from './entities'
-import { ShopType, TransferStatus } from './enums'
+import { JobKind, ShopType, TransferStatus } from './enums'
 
 // The specification's fourteen calls and those Tandem adds (docs/product-rules.md "The server's
 // calls"): one request schema (query, params or body) and one answer schema each. The server
@@ -319,6 +321,23 @@ export const calls = {
     action: 'fetch activity',
     query: z.object({ ...PageQuery }).strict(),
     response: z.object({ entries: z.array(AuditEntry), nextCursor: z.string().nullable() }),
+    status: 200,
+  }),
+  // Not paged: the jobs in trouble are few, and the queue lists them whole.
+  adminTroubledJobs: call({
+    method: 'GET',
+    path: '/admin-troubled-jobs',
+    action: 'fetch jobs',
+    query: NoQuery,
+    response: z.object({ jobs: z.array(TroubledJob) }),
+    status: 200,
+  }),
+  adminRetryJob: call({
+    method: 'POST',
+    path: '/admin-retry-job',
+    action: 'retry job',
+    body: z.object({ id: JobId }).strict(),
+    response: z.object({ id: z.string(), kind: JobKind }),
     status: 200,
   }),
 } as const
