@@ -3,6 +3,7 @@
 // words rates, counts and statuses.
 import { formatRate, plural, storeName } from '@renderer/lib/format'
 import { TRANSFER_STATUS_LABELS } from '@renderer/features/orders/TransferStatusBadge'
+import { JOB_KIND_LABELS } from '@renderer/features/jobs/job-text'
 
 const ACTION_LABELS: Readonly<Record<string, string>> = {
   'commission.default.set': 'Default commission set',
@@ -14,6 +15,7 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   'products.sync': 'Products synced',
   'transfer.process': 'Transfer processed',
   'transfer.accept-price-exception': 'Price exception accepted',
+  'job.retry': 'Job retried',
 }
 
 /**
@@ -54,12 +56,11 @@ const stores = (value: unknown) =>
   Array.isArray(value)
     ? value.map((shop) => storeName(String(shop))).join(', ')
     : detailValue(value)
+/** A value's words when `labels` has them (a status, a job's kind), else the value as it is. */
+const labelled = (labels: Readonly<Record<string, string>>) => (value: unknown) =>
+  typeof value === 'string' && Object.hasOwn(labels, value) ? labels[value]! : detailValue(value)
 const status = (value: unknown) =>
-  typeof value === 'string' && Object.hasOwn(TRANSFER_STATUS_LABELS, value)
-    ? TRANSFER_STATUS_LABELS[value as keyof typeof TRANSFER_STATUS_LABELS]
-    : value === 'FAILED'
-      ? 'Failed'
-      : detailValue(value)
+  value === 'FAILED' ? 'Failed' : labelled(TRANSFER_STATUS_LABELS)(value)
 
 /** The details the server records, by their key: a label, and how their value reads. */
 const FIELD_WORDS: Readonly<Record<string, { label: string; value?: (value: unknown) => string }>> =
@@ -74,6 +75,7 @@ const FIELD_WORDS: Readonly<Record<string, { label: string; value?: (value: unkn
     message: { label: 'Why:' },
     reason: { label: 'Reason:' },
     owedNothing: { label: 'Owed nothing:', value: stores },
+    job: { label: 'Job:', value: labelled(JOB_KIND_LABELS) },
   }
 
 /** Details that are counts, read as "2 brand orders". */
@@ -81,6 +83,7 @@ const COUNT_NOUNS: Readonly<Record<string, readonly [string, string]>> = {
   brandOrders: ['brand order', 'brand orders'],
   productCount: ['product', 'products'],
   lines: ['line', 'lines'],
+  attempts: ['failed run', 'failed runs'],
 }
 
 const wordsOf = (key: string) => (Object.hasOwn(FIELD_WORDS, key) ? FIELD_WORDS[key] : undefined)
