@@ -4,6 +4,7 @@ import {
   type ServerOptions,
   type ServerUnderTest,
 } from './support/server-under-test'
+import { failingUninstall, uninstallFailure } from './support/failing-job'
 
 // The Jobs view's calls: the jobs in trouble with their errors, and an administrator's retry of a
 // dead one, audited. A real job fails: an app/uninstalled delivery of a connected shop, whose job
@@ -30,24 +31,10 @@ const retry = (id: unknown) =>
     payload: { id },
   })
 
-/** Maya's app uninstalled while Shopify cannot say whether it is: its job fails at every run. */
-async function failingUninstall(jobRetries: ServerOptions['jobRetries']) {
+/** A server whose job for Maya's uninstall fails at every run. */
+async function failingJob(jobRetries: ServerOptions['jobRetries']) {
   server = await startListeningServer({ jobRetries })
-  const tested = await server.app.inject({
-    method: 'POST',
-    url: '/admin-test-shop-connection',
-    headers: server.asAdmin,
-    payload: { shop: MAYA },
-  })
-  expect(tested.json()).toMatchObject({ state: 'CONNECTED' })
-  await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(2)
-  server.shopify.script({
-    operation: 'currentAppInstallation',
-    mode: 'error',
-    status: 500,
-    times: 1_000,
-  })
-  await server.shopify.uninstall(MAYA)
+  await failingUninstall(server, MAYA)
 }
 
 /** The lines the background work logged when the job ran out of retries. */
@@ -55,7 +42,7 @@ const deathsLogged = () =>
   server.jobLog.filter((line) => line.message === 'a shopify-webhook job failed: it is dead')
 
 it('lists a job that always fails, dead with its message, and runs it once more when retried, audited', async () => {
-  await failingUninstall({ limit: 1 })
+  await failingJob({ limit: 1 })
   await expect.poll(troubledJobs, eventually).toMatchObject([{ state: 'DEAD' }])
   const [dead] = (await troubledJobs()) as { id: string; errorMessage: string }[]
   // What the job is about, never the delivery's body.
@@ -65,7 +52,7 @@ it('lists a job that always fails, dead with its message, and runs it once more 
     state: 'DEAD',
     about: { shop: MAYA, topic: 'app/uninstalled' },
     attempts: 2,
-    errorMessage: `Shopify did not answer AppInstalled for ${MAYA} (HTTP 500)`,
+    errorMessage: uninstallFailure(MAYA),
     at: expect.any(String),
   })
   expect(deathsLogged()).toHaveLength(1)
@@ -92,7 +79,7 @@ it('lists a job that always fails, dead with its message, and runs it once more 
 
 it('refuses to retry a job that is not dead, one that is not in trouble, and an empty id', async () => {
   // Its one retry an hour after its first failure: retrying until then.
-  await failingUninstall({ limit: 1, delaySeconds: 3_600 })
+  await failingJob({ limit: 1, delaySeconds: 3_600 })
   await expect.poll(troubledJobs, eventually).toMatchObject([{ state: 'RETRYING' }])
   const [retrying] = (await troubledJobs()) as { id: string; at: string }[]
 

@@ -87,13 +87,14 @@ const JOBS_TABLE: TableSpec<TroubledJob> = {
     {
       header: 'Job',
       text: (job) => JOB_KIND_LABELS[job.kind],
-      title: (job) => job.id,
+      title: (job) => `${JOB_KIND_LABELS[job.kind]} ${job.id}`,
       strong: true,
+      width: 150,
     },
-    { header: 'About', text: aboutText, title: (job) => job.about?.shop, width: '20%', fold: true },
+    { header: 'About', text: aboutText, title: (job) => job.about?.shop, width: 160, fold: true },
     {
       header: 'State',
-      width: 104,
+      width: 96,
       cell: (job) => (
         <Badge variant="light" color={job.state === 'DEAD' ? 'red' : 'orange'}>
           {JOB_STATE_LABELS[job.state]}
@@ -101,8 +102,16 @@ const JOBS_TABLE: TableSpec<TroubledJob> = {
       ),
     },
     { header: 'Runs', text: (job) => String(job.attempts), width: 64, align: 'right' },
-    { header: 'Error', text: (job) => job.errorMessage, width: '32%' },
-    { header: 'When', text: whenText, width: 200, fold: true },
+    // What the administrator came for: the widest column, on two lines before it is cut short.
+    {
+      header: 'Error',
+      cell: (job) => (
+        <Text size="sm" lineClamp={2} title={job.errorMessage}>
+          {job.errorMessage}
+        </Text>
+      ),
+    },
+    { header: 'When', text: whenText, width: 224, fold: true },
     {
       header: <VisuallyHidden>Retry</VisuallyHidden>,
       width: 104,
