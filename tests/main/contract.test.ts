@@ -99,6 +99,8 @@ describe('contract', () => {
       'GET /admin-order-transfers.csv',
       'GET /admin-store-products',
       'GET /admin-audit-log',
+      'GET /admin-troubled-jobs',
+      'POST /admin-retry-job',
     ])
   })
 
