@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core'
 import { DEMO_ADMIN } from '../../scripts/lib/auth-emulator'
 import { launchChromium } from '../support/chromium'
 import { startStack, type StackUnderTest } from '../support/stack-under-test'
+import { failingUninstall, uninstallFailure } from '../server/support/failing-job'
 import {
   chooseTheme,
   colorScheme,
@@ -23,7 +24,8 @@ let stack: StackUnderTest
 let page: Page
 
 beforeAll(async () => {
-  stack = await startStack()
+  // One retry for any job, so that the Jobs page shows a dead one within the test.
+  stack = await startStack({ jobRetries: { limit: 1 } })
   browser = await launchChromium()
   // axe-core goes in as an inline script, which the console's Content Security Policy refuses.
   const context = await browser.newContext({
@@ -154,6 +156,19 @@ describe('accessibility of every screen, in both themes', () => {
     await openSection('Configs')
     await shows(rowOf('northwind-apparel.myshopify.com'))
     await expectAccessibleInBothThemes('configs')
+  })
+
+  it('jobs, one of them dead', async () => {
+    const maya = 'maya-makes.myshopify.com'
+    await failingUninstall(stack.server, maya)
+    await expect
+      .poll(async () => (await stack.server.jobs.troubled()).map((job) => job.state), {
+        timeout: 30_000,
+      })
+      .toEqual(['dead'])
+    await openSection('Jobs')
+    await shows(rowOf(uninstallFailure(maya)))
+    await expectAccessibleInBothThemes('jobs')
   })
 
   it('the activity drawer', async () => {

@@ -101,6 +101,8 @@ describe('contract', () => {
       'GET /admin-audit-log',
       'GET /admin-data-requests',
       'GET /admin-data-request.json',
+      'GET /admin-troubled-jobs',
+      'POST /admin-retry-job',
     ])
   })
 

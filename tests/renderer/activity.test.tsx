@@ -259,6 +259,7 @@ describe('Activity entries in words', () => {
         'payout-account.set',
         'products.sync',
         'transfer.process',
+        'job.retry',
         'store.rename',
         'toString',
       ].map((action) => actionLabel(action)),
@@ -271,6 +272,7 @@ describe('Activity entries in words', () => {
       'Payout account set',
       'Products synced',
       'Transfer processed',
+      'Job retried',
       'store.rename',
       'toString',
     ])
@@ -324,6 +326,9 @@ describe('Activity entries in words', () => {
       'Status Failed',
       'Why: Stripe is down',
     ])
+    expect(
+      detailLines({ job: 'shopify-webhook', attempts: 11, message: 'Shopify answered 500' }),
+    ).toEqual(['Job: Shopify webhook', '11 failed runs', 'Why: Shopify answered 500'])
     expect(targetText('transfer.process', '1001')).toBe('Order 1001')
     expect(
       targetText(

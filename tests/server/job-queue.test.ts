@@ -49,6 +49,10 @@ async function startedQueue(register: (queue: JobQueue) => Promise<void>): Promi
   return queue
 }
 
+/** The queue's dead jobs (each test's queue registers only its own names). */
+const deadJobs = async (queue: JobQueue) =>
+  (await queue.troubled()).filter((job) => job.state === 'dead')
+
 /** A handler that records each payload's `n` it is given. */
 const recorder = () => {
   const ran: number[] = []
@@ -85,7 +89,7 @@ it('retries a failing job until it succeeds, then runs it no more', async () => 
   await expect.poll(() => attempts, eventually).toEqual([1, 2, 3, 4])
   await queue.send(name, { n: 2 })
   await expect.poll(() => attempts, eventually).toEqual([1, 2, 3, 4, 1])
-  expect(await queue.dead(name)).toEqual([])
+  expect(await queue.troubled()).toEqual([])
 })
 
 it('ends a job that always fails dead, with its error, and runs it once more when retried', async () => {
@@ -101,22 +105,64 @@ it('ends a job that always fails dead, with its error, and runs it once more whe
       { retryLimit: 2, retryDelaySeconds: 0 },
     ),
   )
+  const sentAt = new Date()
   const id = await queue.send(name, { shop: 'brand.myshopify.com' })
-  await expect.poll(() => queue.dead(name), eventually).toHaveLength(1)
-  const [dead] = await queue.dead(name)
+  await expect.poll(() => deadJobs(queue), eventually).toHaveLength(1)
+  const [dead] = await queue.troubled()
   expect(dead).toMatchObject({
     id,
     name,
+    state: 'dead',
     payload: { shop: 'brand.myshopify.com' },
     attempts: 3,
     errorMessage: 'The shop answered 500',
   })
   expect(dead!.errorStack).toContain('The shop answered 500')
+  // When its last run failed.
+  expect(dead!.at.getTime()).toBeGreaterThanOrEqual(sentAt.getTime() - 1_000)
+  expect(dead!.at.getTime()).toBeLessThanOrEqual(Date.now() + 1_000)
   expect(runs).toBe(3)
 
   await queue.retry(name, id!)
   await expect.poll(() => runs, eventually).toBe(4)
-  await expect.poll(() => queue.dead(name), eventually).toHaveLength(1)
+  await expect.poll(() => deadJobs(queue), eventually).toMatchObject([{ id, state: 'dead' }])
+})
+
+it('lists a job that failed and waits for its retry, with its error and when it runs next', async () => {
+  const name = queueName('retrying')
+  const fine = queueName('fine')
+  const { ran, handler } = recorder()
+  const queue = await startedQueue(async (q) => {
+    await q.register(
+      name,
+      async () => {
+        throw new Error('Shopify is down')
+      },
+      { retryLimit: 3, retryDelaySeconds: 3_600 },
+    )
+    await q.register(fine, handler, noRetries)
+  })
+  const failedBy = new Date()
+  const id = await queue.send(name, { webhookId: 'w-1' })
+  await queue.send(fine, { n: 1 })
+  await expect.poll(() => queue.troubled(), eventually).toHaveLength(1)
+  await expect.poll(() => ran, eventually).toEqual([1])
+  const [retrying] = await queue.troubled()
+  expect(retrying).toMatchObject({
+    id,
+    name,
+    state: 'retrying',
+    payload: { webhookId: 'w-1' },
+    attempts: 1,
+    errorMessage: 'Shopify is down',
+  })
+  expect(retrying!.errorStack).toContain('Shopify is down')
+  // Its next run, an hour or so away (pg-boss adds a random part to the delay).
+  expect(retrying!.at.getTime()).toBeGreaterThan(failedBy.getTime() + 30 * 60_000)
+
+  // Not dead: a retry leaves it waiting for its time.
+  await queue.retry(name, id!)
+  expect(await queue.troubled()).toMatchObject([{ id, state: 'retrying', attempts: 1 }])
 })
 
 it('keeps one unfinished job per singleton key', async () => {
@@ -211,13 +257,13 @@ it('removes the jobs finished before a time, and no job that waits, runs or is d
   await queue.send(name, { n: 1 })
   await queue.send(doomed, {})
   await expect.poll(() => ran, eventually).toEqual([1])
-  await expect.poll(() => queue.dead(doomed), eventually).toHaveLength(1)
+  await expect.poll(() => deadJobs(queue), eventually).toHaveLength(1)
   const waiting = await queue.send(name, { n: 2 }, { startAfter: new Date(Date.now() + 3_600_000) })
 
   // Finished after this moment: kept.
   expect(await queue.removeFinished(new Date(Date.now() - 60_000))).toBe(0)
   expect(await queue.removeFinished(new Date(Date.now() + 1_000))).toBe(1)
-  expect(await queue.dead(doomed)).toHaveLength(1)
+  expect(await deadJobs(queue)).toHaveLength(1)
   // The delayed job is still there to run: a retention pass did not take it.
   expect(waiting).toEqual(expect.any(String))
   expect(await queue.removeFinished(new Date(Date.now() + 1_000))).toBe(0)

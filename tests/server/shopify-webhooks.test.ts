@@ -334,7 +334,7 @@ describe('app/uninstalled', () => {
       expect(retried[0]!.details).toMatchObject({
         err: expect.objectContaining({ message: expect.stringContaining('Shopify') }),
       })
-      expect(await server.jobs.dead('shopify-webhook')).toEqual([])
+      expect(await server.jobs.troubled()).toEqual([])
     },
     // Four failed attempts wait up to 2 + 4 + 8 + 16 s between them (pg-boss doubles with jitter).
     60_000,

@@ -58,8 +58,10 @@ describe.skipIf(usesPostgres())('the embedded job queue', () => {
     })
     await queue!.start()
     await expect
-      .poll(() => queue!.dead('crashing'))
-      .toMatchObject([{ id, errorMessage: 'The worker running this job stopped before it ended' }])
+      .poll(() => queue!.troubled())
+      .toMatchObject([
+        { id, state: 'dead', errorMessage: 'The worker running this job stopped before it ended' },
+      ])
     expect(runs).toBe(0)
   })
 

@@ -52,14 +52,22 @@ export interface SendOptions {
   within?: JobExecutor
 }
 
-/** A job that ran out of retries, as a console would list it. */
-export interface DeadJob {
+/**
+ * A job in trouble, as the console's Jobs view lists it: it failed and waits for its next retry,
+ * or it ran out of retries and is dead until an administrator retries it.
+ */
+export interface TroubledJob {
   id: string
   name: string
+  state: 'retrying' | 'dead'
   payload: object
+  /** Its runs so far, every one failed. */
   attempts: number
+  /** Its last failure's. */
   errorMessage: string
   errorStack: string | null
+  /** A dead job: when its last run failed. A retrying one: when its next run is due. */
+  at: Date
 }
 
 export interface JobQueue {
@@ -82,8 +90,9 @@ export interface JobQueue {
   start(): Promise<void>
   /** Waits for the jobs running to end; none is claimed afterwards. */
   stop(): Promise<void>
-  dead(name: string): Promise<DeadJob[]>
-  /** Gives a dead job one more run. */
+  /** The troubled jobs of the registered names, oldest sent first. */
+  troubled(): Promise<TroubledJob[]>
+  /** Gives a dead job one more run; a job not dead is left as it is. */
   retry(name: string, id: string): Promise<void>
   /** Deletes the jobs of the registered names that ended done before `before`; answers how many. */
   removeFinished(before: Date): Promise<number>

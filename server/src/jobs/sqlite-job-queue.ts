@@ -4,11 +4,11 @@ import type { Db } from '../db/connect'
 import type { JobsTable } from '../db/schema'
 import {
   checkSingletonKey,
-  type DeadJob,
   type JobHandler,
   type JobQueue,
   type RegisterOptions,
   type SendOptions,
+  type TroubledJob,
 } from './job-queue'
 
 // The embedded default's queue: jobs in the `jobs` table (migration 010), polled by each server
@@ -87,7 +87,11 @@ export function sqliteJobQueue(db: Db, options: SqliteJobQueueOptions = {}): Job
       .where('state', '=', 'active')
       .where('attempts', '=', job.attempts)
 
-  /** Waiting again after a delay doubled at each attempt, or dead once the retries are spent. */
+  /**
+   * Waiting again after a delay doubled at each attempt, or dead once the retries are spent: ended,
+   * at `finished_at`. The error stays on a job waiting for its retry, which is how it is known to be
+   * one.
+   */
   const fail = async (
     job: JobRow,
     attemptsMade: number,
@@ -101,7 +105,7 @@ export function sqliteJobQueue(db: Db, options: SqliteJobQueueOptions = {}): Job
     }
     if (attemptsMade > settings.retryLimit) {
       await ours(job)
-        .set({ state: 'dead', ...failure })
+        .set({ state: 'dead', finished_at: new Date().toISOString(), ...failure })
         .execute()
       return
     }
@@ -226,22 +230,34 @@ export function sqliteJobQueue(db: Db, options: SqliteJobQueueOptions = {}): Job
       await running
       running = null
     },
-    async dead(name) {
+    async troubled() {
+      if (registered.size === 0) return []
       const rows = await db
         .selectFrom('jobs')
         .selectAll()
-        .where('name', '=', name)
-        .where('state', '=', 'dead')
+        .where('name', 'in', [...registered.keys()])
+        .where((eb) =>
+          eb.or([
+            eb('state', '=', 'dead'),
+            eb.and([eb('state', '=', 'waiting'), eb('error_message', 'is not', null)]),
+          ]),
+        )
         .orderBy('created_at')
+        .orderBy('id')
         .execute()
-      return rows.map((row): DeadJob => ({
-        id: row.id,
-        name: row.name,
-        payload: JSON.parse(row.payload) as object,
-        attempts: row.attempts,
-        errorMessage: row.error_message ?? '',
-        errorStack: row.error_stack,
-      }))
+      return rows.map((row): TroubledJob => {
+        const dead = row.state === 'dead'
+        return {
+          id: row.id,
+          name: row.name,
+          state: dead ? 'dead' : 'retrying',
+          payload: JSON.parse(row.payload) as object,
+          attempts: row.attempts,
+          errorMessage: row.error_message ?? '',
+          errorStack: row.error_stack,
+          at: new Date(dead ? row.finished_at! : row.run_after),
+        }
+      })
     },
     async retry(name, id) {
       await db
@@ -251,6 +267,7 @@ export function sqliteJobQueue(db: Db, options: SqliteJobQueueOptions = {}): Job
           state: 'waiting',
           attempts: eb('attempts', '-', 1),
           run_after: new Date().toISOString(),
+          finished_at: null,
         }))
         .where('name', '=', name)
         .where('id', '=', id)

@@ -71,3 +71,17 @@ export async function removeDoneWebhookDeliveries(db: Db, before: string): Promi
     .executeTakeFirst()
   return Number(removed.numDeletedRows)
 }
+
+/** The shop and topic of each delivery recorded, by webhook id; never its body. */
+export async function findDeliverySubjects(
+  db: Db,
+  webhookIds: string[],
+): Promise<Map<string, { shop: string; topic: string }>> {
+  if (webhookIds.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('webhook_deliveries')
+    .select(['webhook_id', 'shop', 'topic'])
+    .where('webhook_id', 'in', webhookIds)
+    .execute()
+  return new Map(rows.map((row) => [row.webhook_id, { shop: row.shop, topic: row.topic }]))
+}

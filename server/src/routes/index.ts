@@ -4,6 +4,7 @@ import { registerCalls, type CallRoutes } from '../http/route'
 import { appConfigRoutes } from './app-configs'
 import { commissionRoutes } from './commissions'
 import { registerImageRoutes } from './images'
+import { jobRoutes } from './jobs'
 import { listRoutes } from './lists'
 import { shopConnectionRoutes } from './shop-connections'
 import { registerShopifyInstallRoutes } from './shopify-install'
@@ -20,6 +21,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     ...transferRoutes(deps),
     ...shopConnectionRoutes(deps),
     ...listRoutes(deps),
+    ...jobRoutes(deps),
   }
   registerCalls(app, calls)
   // Shopify's own endpoints and the product images, outside the console's contract.

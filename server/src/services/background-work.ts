@@ -51,6 +51,11 @@ export interface BackgroundOptions {
    * happen; each job's own wait in a server.
    */
   retryDelaySeconds?: number
+  /**
+   * At most this many retries for any job: tests, which watch a job run out of retries, give it
+   * one or two (the webhook job's ten take hours); each job's own limit in a server.
+   */
+  retryLimit?: number
 }
 
 /** Registers every job, starts the queue, and (with schedules) a catch-up at once. */
@@ -66,7 +71,12 @@ export async function startBackgroundWork(
     settings: RegisterOptions,
   ) => {
     const { retryDelaySeconds = settings.retryDelaySeconds } = options
-    const retried = settings.retryDelaySeconds > 0 ? { ...settings, retryDelaySeconds } : settings
+    const retried = {
+      ...settings,
+      retryLimit: Math.min(settings.retryLimit, options.retryLimit ?? Infinity),
+      // A job that retries at once still does.
+      ...(settings.retryDelaySeconds > 0 ? { retryDelaySeconds } : {}),
+    }
     return jobs.register<Payload>(name, logged(name, handler, retried, log), retried)
   }
 

@@ -10,6 +10,7 @@ import {
   DataRequestSummary,
   DefaultCommission,
   DefaultCommissionInput,
+  JobId,
   OrderTransferRecord,
   PageQuery,
   ProductSyncStatus,
@@ -21,10 +22,11 @@ import {
   StorePaymentAccount,
   StoreProduct,
   TransferPreview,
+  TroubledJob,
   UniqueCommissionRate,
   UniqueCommissionRateInput,
 } from './entities'
-import { ShopType, TransferStatus } from './enums'
+import { JobKind, ShopType, TransferStatus } from './enums'
 
 // The specification's fourteen calls and those Tandem adds (docs/product-rules.md "The server's
 // calls"): one request schema (query, params or body) and one answer schema each. The server
@@ -339,6 +341,23 @@ export const calls = {
     action: 'download data request',
     query: z.object({ id: z.string().trim().min(1).max(200) }).strict(),
     fileType: 'application/json; charset=utf-8',
+    status: 200,
+  }),
+  // Not paged: the jobs in trouble are few, and the queue lists them whole.
+  adminTroubledJobs: call({
+    method: 'GET',
+    path: '/admin-troubled-jobs',
+    action: 'fetch jobs',
+    query: NoQuery,
+    response: z.object({ jobs: z.array(TroubledJob) }),
+    status: 200,
+  }),
+  adminRetryJob: call({
+    method: 'POST',
+    path: '/admin-retry-job',
+    action: 'retry job',
+    body: z.object({ id: JobId }).strict(),
+    response: z.object({ id: z.string(), kind: JobKind }),
     status: 200,
   }),
 } as const

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ProductStatus, ShopType, TransferStatus } from './enums'
+import { JobKind, JobState, ProductStatus, ShopType, TransferStatus } from './enums'
 
 /**
  * `name.myshopify.com`, trimmed and lower-cased before the check; the name is one DNS label, so
@@ -345,3 +345,28 @@ export const DataRequestSummary = z.object({
   receivedAt: z.string(),
 })
 export type DataRequestSummary = z.infer<typeof DataRequestSummary>
+/** A background job that failed, as the Jobs view lists it. */
+export const TroubledJob = z.object({
+  id: z.string(),
+  kind: JobKind,
+  state: JobState,
+  /**
+   * What it acts on: a Shopify webhook's shop and topic (never the delivery's body, which holds
+   * customers' personal data); null for a job of the whole marketplace (the catch-up, retention).
+   */
+  about: z.object({ shop: z.string(), topic: z.string() }).nullable(),
+  /** Its runs so far, every one failed. */
+  attempts: z.number().int().positive(),
+  /** Its last failure's message. */
+  errorMessage: z.string(),
+  /** A dead job: when its last run failed. A retrying one: when its next run is due. */
+  at: z.string(),
+})
+export type TroubledJob = z.infer<typeof TroubledJob>
+
+/** A job's id, as the Jobs view lists it. */
+export const JobId = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .max(200, 'must be at most 200 characters')

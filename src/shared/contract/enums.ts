@@ -161,3 +161,16 @@ export const MediaPreviewStatus = z.enum(MEDIA_PREVIEW_STATUSES)
 export const TRANSFER_STATUSES = ['NOT_STARTED', 'PARTIAL', 'COMPLETED'] as const
 export const TransferStatus = z.enum(TRANSFER_STATUSES)
 export type TransferStatus = z.infer<typeof TransferStatus>
+
+/**
+ * The server's background jobs, by the name each is registered under
+ * (server/src/services/background-work.ts).
+ */
+export const JOB_KINDS = ['shopify-webhook', 'creator-order-catch-up', 'retention'] as const
+export const JobKind = z.enum(JOB_KINDS)
+export type JobKind = z.infer<typeof JobKind>
+
+/** A job in trouble: failed and waiting for its next retry, or out of retries. */
+export const JOB_STATES = ['RETRYING', 'DEAD'] as const
+export const JobState = z.enum(JOB_STATES)
+export type JobState = z.infer<typeof JobState>

@@ -112,6 +112,11 @@ export interface ServerOptions {
   transferTiming?: AppDeps['transferTiming']
   requestTimeoutMs?: number
   trustedProxies?: string
+  /**
+   * The background jobs' retries: at most `limit` each (their own limit unless given; the webhook
+   * job's ten take hours), and the first `delaySeconds` after a failure (1 s unless given).
+   */
+  jobRetries?: { limit?: number; delaySeconds?: number }
 }
 
 export const usesPostgres = () => Boolean(process.env.TANDEM_TEST_DATABASE_URL)
@@ -215,7 +220,11 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
   await startBackgroundWork(
     { db, jobs, shopify: shopifyServices, commerce: serverCommerce, now },
     { info: logTo('info'), warn: logTo('warn'), error: logTo('error') },
-    { schedules: options.schedules ?? false, retryDelaySeconds: 1 },
+    {
+      schedules: options.schedules ?? false,
+      retryDelaySeconds: options.jobRetries?.delaySeconds ?? 1,
+      retryLimit: options.jobRetries?.limit,
+    },
   )
   const tokens = {
     admin: await idToken(emulatorUrl, projectId, { email: 'claim-admin@tandem.test', admin: true }),

@@ -12,6 +12,7 @@ const ConfigsPage = lazy(() => import('@renderer/features/configs/ConfigsPage'))
 const ProductsPage = lazy(() => import('@renderer/features/products/ProductsPage'))
 const OrderTransferPage = lazy(() => import('@renderer/features/order-transfer/OrderTransferPage'))
 const OrdersPage = lazy(() => import('@renderer/features/orders/OrdersPage'))
+const JobsPage = lazy(() => import('@renderer/features/jobs/JobsPage'))
 
 /** The console's routes, shared by the hash router (main.tsx) and the tests' memory router. */
 export const routes: RouteObject[] = [
@@ -34,6 +35,7 @@ export const routes: RouteObject[] = [
       { path: 'shipping', element: <PlaceholderPage title="Shipping" /> },
       { path: 'configs', element: <ConfigsPage /> },
       { path: 'create-order-transfer', element: <OrderTransferPage /> },
+      { path: 'jobs', element: <JobsPage /> },
       { path: 'add-config', element: <PlaceholderPage title="Add Config" /> },
       { path: '*', element: <Navigate to={HOME_PATH} replace /> },
     ],

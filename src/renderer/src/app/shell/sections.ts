@@ -1,4 +1,5 @@
 import {
+  IconAlertTriangle,
   IconBuildingStore,
   IconPackage,
   IconReceipt,
@@ -23,4 +24,5 @@ export const SECTIONS: readonly Section[] = [
   { path: 'shipping', label: 'Shipping', icon: IconTruckDelivery },
   { path: 'configs', label: 'Configs', icon: IconSettings },
   { path: 'create-order-transfer', label: 'Create Order Transfer', icon: IconTransfer },
+  { path: 'jobs', label: 'Jobs', icon: IconAlertTriangle },
 ]

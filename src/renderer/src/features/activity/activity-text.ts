@@ -3,6 +3,7 @@
 // words rates, counts and statuses.
 import { formatRate, plural, storeName } from '@renderer/lib/format'
 import { TRANSFER_STATUS_LABELS } from '@renderer/features/orders/TransferStatusBadge'
+import { JOB_KIND_LABELS } from '@renderer/features/jobs/job-text'
 
 const ACTION_LABELS: Readonly<Record<string, string>> = {
   'commission.default.set': 'Default commission set',
@@ -17,6 +18,7 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   'privacy.data-request': 'Customer data requested',
   'privacy.customer-redact': 'Customer data erased',
   'privacy.shop-redact': 'Store data erased',
+  'job.retry': 'Job retried',
 }
 
 /**
@@ -64,12 +66,11 @@ const stores = (value: unknown) =>
   Array.isArray(value)
     ? value.map((shop) => storeName(String(shop))).join(', ')
     : detailValue(value)
+/** A value's words when `labels` has them (a status, a job's kind), else the value as it is. */
+const labelled = (labels: Readonly<Record<string, string>>) => (value: unknown) =>
+  typeof value === 'string' && Object.hasOwn(labels, value) ? labels[value]! : detailValue(value)
 const status = (value: unknown) =>
-  typeof value === 'string' && Object.hasOwn(TRANSFER_STATUS_LABELS, value)
-    ? TRANSFER_STATUS_LABELS[value as keyof typeof TRANSFER_STATUS_LABELS]
-    : value === 'FAILED'
-      ? 'Failed'
-      : detailValue(value)
+  value === 'FAILED' ? 'Failed' : labelled(TRANSFER_STATUS_LABELS)(value)
 
 /** Rows per table, as the compliance requests count them: "creatorOrders 2, orderBodies 1". */
 const counts = (value: unknown) =>
@@ -96,6 +97,7 @@ const FIELD_WORDS: Readonly<Record<string, { label: string; value?: (value: unkn
     orders: { label: 'Orders:' },
     erased: { label: 'Erased:', value: counts },
     anonymised: { label: 'Renamed:', value: counts },
+    job: { label: 'Job:', value: labelled(JOB_KIND_LABELS) },
   }
 
 /** Details that are counts, read as "2 brand orders". */
@@ -104,6 +106,7 @@ const COUNT_NOUNS: Readonly<Record<string, readonly [string, string]>> = {
   productCount: ['product', 'products'],
   lines: ['line', 'lines'],
   orders: ['order', 'orders'],
+  attempts: ['failed run', 'failed runs'],
 }
 
 const wordsOf = (key: string) => (Object.hasOwn(FIELD_WORDS, key) ? FIELD_WORDS[key] : undefined)

@@ -1,0 +1,70 @@
+import { JobKind, type TroubledJob } from '@shared/contract'
+import type { RouteDeps } from '../deps'
+import { Refusal } from '../domain/errors'
+import type { TroubledJob as QueuedJob } from '../jobs/job-queue'
+import { findDeliverySubjects } from '../repositories/webhook-deliveries'
+import { auditAfterTheFact, type Actor } from './audited-change'
+import { WEBHOOK_JOB } from './webhook-inbox'
+
+// The console's Jobs view (docs/product-rules.md "The console's screens"): the background jobs
+// that failed, and an administrator's retry of a dead one. The list is the queue's, not a table's:
+// it is read whole rather than a page at a time, the jobs in trouble being few.
+
+type Deps = Pick<RouteDeps, 'db' | 'jobs' | 'now'>
+
+/** The jobs in trouble, each with what it acts on. */
+export async function listTroubledJobs(deps: Deps): Promise<{ jobs: TroubledJob[] }> {
+  const queued = await deps.jobs.troubled()
+  const subjects = await findDeliverySubjects(
+    deps.db,
+    queued.filter((job) => job.name === WEBHOOK_JOB).map(webhookIdOf),
+  )
+  const jobs = queued.map((job): TroubledJob => ({
+    id: job.id,
+    kind: kindOf(job),
+    state: job.state === 'dead' ? 'DEAD' : 'RETRYING',
+    about: job.name === WEBHOOK_JOB ? (subjects.get(webhookIdOf(job)) ?? null) : null,
+    attempts: job.attempts,
+    errorMessage: job.errorMessage,
+    at: job.at.toISOString(),
+  }))
+  return { jobs }
+}
+
+/** The queue lists only the names the server registers, each a kind of the contract. */
+const kindOf = (job: QueuedJob) => JobKind.parse(job.name)
+
+const webhookIdOf = (job: QueuedJob) => String((job.payload as { webhookId?: unknown }).webhookId)
+
+/**
+ * Gives a dead job one more run, and audits it. The queue is not the server's transaction (pg-boss
+ * has its own connection), so the entry is written after the retry, as for Shopify's calls.
+ */
+export async function retryDeadJob(
+  deps: Deps,
+  actor: Actor,
+  id: string,
+  onAuditFailure: (error: unknown) => void,
+): Promise<{ id: string; kind: JobKind }> {
+  const job = (await deps.jobs.troubled()).find((troubled) => troubled.id === id)
+  if (!job) {
+    throw new Refusal(
+      'not_found',
+      `No failed job has the id ${id}: it may have run since the list was read. Refresh the jobs.`,
+    )
+  }
+  if (job.state !== 'dead') {
+    throw new Refusal(
+      'conflict',
+      `Job ${id} is not dead: it runs again by itself at ${job.at.toISOString()}. Retry it once it is dead.`,
+    )
+  }
+  await deps.jobs.retry(job.name, job.id)
+  const audit = {
+    action: 'job.retry',
+    target: job.id,
+    details: { job: job.name, attempts: job.attempts, message: job.errorMessage },
+  }
+  await auditAfterTheFact(deps, actor, audit, onAuditFailure)
+  return { id: job.id, kind: kindOf(job) }
+}

@@ -1,0 +1,23 @@
+// A troubled job in words a person reads: its kind, what it acts on, its state and its time.
+import type { JobKind, JobState, TroubledJob } from '@shared/contract'
+import { EMPTY, formatDateTime, storeName } from '@renderer/lib/format'
+
+export const JOB_KIND_LABELS: Record<JobKind, string> = {
+  'shopify-webhook': 'Shopify webhook',
+  'creator-order-catch-up': 'Creator-order catch-up',
+  retention: 'Retention',
+}
+
+/** Written as such: Mantine's badges would capitalise it. */
+export const JOB_STATE_LABELS: Record<JobState, string> = {
+  RETRYING: 'Retrying',
+  DEAD: 'Dead',
+}
+
+/** A webhook's topic and its store by name, "app/uninstalled · maya makes"; a dash otherwise. */
+export const aboutText = ({ about }: TroubledJob): string =>
+  about ? `${about.topic} · ${storeName(about.shop)}` : EMPTY
+
+/** A dead job's last failure, or a retrying one's next run. */
+export const whenText = (job: TroubledJob): string =>
+  `${job.state === 'DEAD' ? 'Failed' : 'Next run'} ${formatDateTime(job.at)}`

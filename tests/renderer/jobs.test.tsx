@@ -1,0 +1,130 @@
+import { screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import type { TroubledJob } from '@shared/contract'
+import { formatDateTime } from '@renderer/lib/format'
+import { SIGNED_IN, fakeBridge, serverRefusal, type FakeAnswers } from './support/fake-bridge'
+import { renderApp } from './support/render-app'
+import { cellTexts, rowOf } from './support/table'
+import { expectToast } from './support/toasts'
+
+// docs/product-rules.md "The console's screens": /main/jobs, the background jobs that failed.
+
+// jsdom lays nothing out: the scroller gets a viewport-sized client box, what the virtualizer reads
+// in a browser to know which rows are in view.
+beforeAll(() => {
+  vi.spyOn(Element.prototype, 'clientHeight', 'get').mockReturnValue(800)
+  vi.spyOn(Element.prototype, 'clientWidth', 'get').mockReturnValue(1000)
+})
+afterAll(() => vi.restoreAllMocks())
+
+const DEAD_WEBHOOK: TroubledJob = {
+  id: 'job-1',
+  kind: 'shopify-webhook',
+  state: 'DEAD',
+  about: { shop: 'maya-makes.myshopify.com', topic: 'app/uninstalled' },
+  attempts: 11,
+  errorMessage: 'Shopify did not answer AppInstalled for maya-makes.myshopify.com (HTTP 500)',
+  at: '2026-11-20T10:00:00.000Z',
+}
+const RETRYING_RETENTION: TroubledJob = {
+  id: 'job-2',
+  kind: 'retention',
+  state: 'RETRYING',
+  about: null,
+  attempts: 1,
+  errorMessage: 'The database was busy',
+  at: '2026-11-20T11:00:00.000Z',
+}
+
+function renderJobs(answers: FakeAnswers = {}) {
+  const fake = fakeBridge({
+    'session/status': () => SIGNED_IN,
+    adminTroubledJobs: () => ({ jobs: [DEAD_WEBHOOK, RETRYING_RETENTION] }),
+    ...answers,
+  })
+  renderApp(fake.bridge, '/main/jobs')
+  return fake
+}
+
+/** Waits for the table's rows. */
+const jobRows = async () => {
+  await within(await screen.findByRole('table', { name: 'Failed jobs' })).findByText(
+    'Shopify webhook',
+  )
+}
+
+const retryButton = () => screen.getByRole('button', { name: 'Retry Shopify webhook job job-1' })
+
+describe('Jobs', () => {
+  it('lists each failed job: its kind, what it is about, its state, runs, error and time', async () => {
+    renderJobs()
+
+    expect(await screen.findByRole('heading', { name: 'Jobs' })).toBeInTheDocument()
+    await jobRows()
+    expect(cellTexts(rowOf('Shopify webhook'))).toEqual([
+      'Shopify webhook',
+      'app/uninstalled · maya makes',
+      'Dead',
+      '11',
+      'Shopify did not answer AppInstalled for maya-makes.myshopify.com (HTTP 500)',
+      `Failed ${formatDateTime('2026-11-20T10:00:00.000Z')}`,
+      'Retry',
+    ])
+    // A retrying job runs again by itself: no Retry.
+    expect(cellTexts(rowOf('Retention'))).toEqual([
+      'Retention',
+      '—',
+      'Retrying',
+      '1',
+      'The database was busy',
+      `Next run ${formatDateTime('2026-11-20T11:00:00.000Z')}`,
+      '',
+    ])
+    expect(screen.getByRole('link', { name: 'Jobs' })).toHaveAttribute('aria-current', 'page')
+  })
+
+  it('says that nothing is failing when no job is', async () => {
+    renderJobs({ adminTroubledJobs: () => ({ jobs: [] }) })
+
+    expect(
+      await screen.findByText('Nothing is failing: every background job ran.'),
+    ).toBeInTheDocument()
+    expect(screen.queryByRole('table')).not.toBeInTheDocument()
+  })
+
+  it('retries a dead job, says so, and reads the list again', async () => {
+    let retried = false
+    const fake = renderJobs({
+      adminTroubledJobs: () => ({
+        jobs: retried ? [{ ...DEAD_WEBHOOK, state: 'RETRYING' }] : [DEAD_WEBHOOK],
+      }),
+      adminRetryJob: () => {
+        retried = true
+        return { id: 'job-1', kind: 'shopify-webhook' }
+      },
+    })
+    await jobRows()
+
+    await userEvent.click(retryButton())
+
+    await expectToast('Job retried', 'It runs once more.')
+    expect(fake.callsTo('adminRetryJob').map((call) => call.args)).toEqual([{ id: 'job-1' }])
+    expect(await within(rowOf('Shopify webhook')).findByText('Retrying')).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: /^Retry/ })).not.toBeInTheDocument()
+  })
+
+  it('shows why the server refused a retry', async () => {
+    const reason = 'Job job-1 is not dead: it runs again by itself at 2026-11-20T12:00:00.000Z.'
+    renderJobs({
+      adminRetryJob: () => {
+        throw serverRefusal('retry job', reason)
+      },
+    })
+    await jobRows()
+
+    await userEvent.click(retryButton())
+
+    await expectToast('Failed to retry job', reason, 'error')
+  })
+})
