@@ -8,6 +8,7 @@ import {
   chooseTheme,
   colorScheme,
   screenshot,
+  settled,
   seriousAxeViolations,
   shows,
   signIn,
@@ -70,6 +71,7 @@ async function expectAccessibleInBothThemes(name: string): Promise<void> {
     await expect.poll(() => colorScheme(page)).toBe(theme.toLowerCase())
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 900 })
+      await settled(page)
       found[`${theme} ${width}`] = await seriousAxeViolations(page)
       await screenshot(page, `screen-${name}-${theme.toLowerCase()}-${width}`)
     }

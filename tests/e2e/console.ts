@@ -12,8 +12,34 @@ export async function shows(locator: Locator, timeout = 10_000): Promise<void> {
   await locator.first().waitFor({ state: 'visible', timeout })
 }
 
+/**
+ * Waits until no transition or finite animation runs: after a resize the sidebar slides out of a
+ * narrow window, and a page looked at (or photographed) meanwhile is half covered by it. A
+ * spinner's endless animation is no transition to wait for.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    // Typed here without the DOM's names, as the rest of these tests are.
+    interface RunningAnimation {
+      playState: string
+      effect: { getComputedTiming(): { iterations?: number } } | null
+    }
+    const view = globalThis as unknown as {
+      document: { getAnimations(): RunningAnimation[] }
+    }
+    return view.document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== 'running' ||
+          animation.effect?.getComputedTiming().iterations === Infinity,
+      )
+  })
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS_DIR, { recursive: true })
+  await settled(page)
   await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}.png`) })
 }
 
