@@ -393,8 +393,8 @@ describe('shop/redact', () => {
 
   it.each([
     ['a shop Tandem holds a token for', MAYA],
-    ['a shop Tandem never connected, which stays unconnected', NORTHWIND],
-  ])('signed by %s that is still installed erases nothing', async (_name, shop) => {
+    ['a shop Tandem never connected (it stays unconnected)', NORTHWIND],
+  ])('signed by the owner of %s, still installed, erases nothing', async (_name, shop) => {
     server = await startServerUnderTest()
     const before = await everything()
     const subscriptions = server.shopify.webhookSubscriptions(shop)
