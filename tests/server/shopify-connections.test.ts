@@ -116,6 +116,14 @@ function webhook(
 /** An orders/paid body short of what the inbox lists: its id, as Shopify's REST order has it. */
 const paidOrder = (id: number) => ({ id, admin_graphql_api_id: `gid://shopify/Order/${id}` })
 
+/** Product 101 of Northwind as Tandem stores it. */
+const product101 = () =>
+  server.db
+    .selectFrom('store_products')
+    .select(['title', 'image_url'])
+    .where('product_id', '=', 'gid://shopify/Product/101')
+    .executeTakeFirstOrThrow()
+
 /** How many of the shop's deliveries their jobs have acted on. */
 const doneDeliveries = async (shop: string) =>
   (
@@ -226,14 +234,7 @@ describe('POST /webhooks/shopify', () => {
       updated_at: updatedAt,
       variants: [{ price: '68.00' }],
     })
-    const titleOf101 = async () =>
-      (
-        await server.db
-          .selectFrom('store_products')
-          .select('title')
-          .where('product_id', '=', 'gid://shopify/Product/101')
-          .executeTakeFirstOrThrow()
-      ).title
+    const titleOf101 = async () => (await product101()).title
     const newer = version('Linen Overshirt, third cut', '2026-11-21T09:00:00Z')
     // Shopify's own spelling of an earlier time (an offset): older, though its text sorts after.
     const older = version('Linen Overshirt, second cut', '2026-11-21T09:30:00+01:00')
@@ -262,14 +263,7 @@ describe('POST /webhooks/shopify', () => {
       variants: [{ price: '68.00' }],
       image,
     })
-    const imageOf101 = async () =>
-      (
-        await server.db
-          .selectFrom('store_products')
-          .select('image_url')
-          .where('product_id', '=', 'gid://shopify/Product/101')
-          .executeTakeFirstOrThrow()
-      ).image_url
+    const imageOf101 = async () => (await product101()).image_url
 
     const cdn = 'https://cdn.shopify.com/s/files/1/overshirt.jpg'
     expect(
