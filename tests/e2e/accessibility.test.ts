@@ -187,10 +187,20 @@ describe('accessibility of every screen, in both themes', () => {
       await expect.poll(() => whollyOnScreen(page, drawer)).toBe(true)
       found[theme] = await seriousAxeViolations(page)
       await screenshot(page, `screen-activity-${theme.toLowerCase()}-1400`)
+      // Its other tab: Shopify's customer data requests (none in the sandbox).
+      await drawer.getByRole('tab', { name: 'Data requests' }).click()
+      await shows(drawer.getByText('No data requests yet.'))
+      found[`${theme}, data requests`] = await seriousAxeViolations(page)
+      await screenshot(page, `screen-data-requests-${theme.toLowerCase()}-1400`)
       await page.keyboard.press('Escape')
       await expect.poll(() => drawer.isVisible()).toBe(false)
     }
-    expect(found).toEqual({ Dark: [], Light: [] })
+    expect(found).toEqual({
+      Dark: [],
+      'Dark, data requests': [],
+      Light: [],
+      'Light, data requests': [],
+    })
   })
 
   it('sign-in (light, as the administrator left it)', async () => {
