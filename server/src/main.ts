@@ -54,6 +54,7 @@ async function main(): Promise<void> {
   })
   const jobs = openJobQueue(db, {
     databaseUrl: config.databaseUrl,
+    ...(config.jobLeaseMs ? { leaseMs: config.jobLeaseMs } : {}),
     // Called only once the queue runs, after the app below exists.
     onError: (error) => app.log.error({ err: error }, 'the job queue failed; it recovers itself'),
   })
