@@ -75,7 +75,15 @@ async function main(): Promise<void> {
   // Before listening: a webhook's job is sent as it is answered, to a queue that must be running.
   // The catch-up sent at start runs in the background while the server answers.
   await startBackgroundWork(
-    { db, jobs, shopify, commerce: shopify.commerce, now: () => new Date() },
+    {
+      db,
+      jobs,
+      shopify,
+      commerce: shopify.commerce,
+      now: () => new Date(),
+      // The same failpoints as the transfers': each armed one fires once in this process.
+      failpoint: timing.failpoint,
+    },
     app.log,
     { schedules: true },
   )
