@@ -51,7 +51,8 @@ export const acceptDelivery = (
 
 /**
  * Where the webhook crash tests kill the server (src/transfers/failpoints.ts): after the job was
- * claimed and before it acts, and after it acted and before the delivery is marked done.
+ * claimed and before it acts, and after it acted and before it marks the delivery done (which a
+ * compliance topic's action did already, in its own transaction).
  */
 export const WEBHOOK_FAILPOINTS = [
   'shopify-webhook:before-act',
