@@ -30,6 +30,8 @@ interface ServerConfig {
   stripeEndpoint: string | null
   /** TANDEM_TRANSFER_LEASE_MS: how soon a crashed request's transfer may be taken over. */
   transferLeaseMs: number | undefined
+  /** TANDEM_JOB_LEASE_MS: how soon a job whose process died is taken again (jobs/open-job-queue.ts). */
+  jobLeaseMs: number | undefined
   /** TANDEM_FAILPOINTS: the crash harness's stops (src/transfers/failpoints.ts); never set otherwise. */
   failpoints: string | undefined
   /** TANDEM_TRUSTED_PROXIES: the proxies whose X-Forwarded-For names the client (AppDeps). */
@@ -79,6 +81,7 @@ export function readServerConfig(env: Env): ServerConfig {
     stripeSecretKey: env.STRIPE_SECRET_KEY || null,
     stripeEndpoint: optionalUrl(env, 'TANDEM_STRIPE_ENDPOINT'),
     transferLeaseMs: optionalPositiveInteger(env, 'TANDEM_TRANSFER_LEASE_MS'),
+    jobLeaseMs: optionalPositiveInteger(env, 'TANDEM_JOB_LEASE_MS'),
     failpoints: env.TANDEM_FAILPOINTS || undefined,
     trustedProxies: env.TANDEM_TRUSTED_PROXIES || undefined,
     logRequests: env.TANDEM_LOG_REQUESTS === 'debug' ? 'debug' : 'info',
@@ -159,6 +162,9 @@ function productionProblems(env: Env): string[] {
   }
   if (env.TANDEM_TRANSFER_LEASE_MS) {
     problems.push('TANDEM_TRANSFER_LEASE_MS is set: only tests shorten the transfer lease')
+  }
+  if (env.TANDEM_JOB_LEASE_MS) {
+    problems.push('TANDEM_JOB_LEASE_MS is set: only tests shorten the job lease')
   }
   return problems
 }

@@ -54,6 +54,7 @@ async function main(): Promise<void> {
   })
   const jobs = openJobQueue(db, {
     databaseUrl: config.databaseUrl,
+    ...(config.jobLeaseMs ? { leaseMs: config.jobLeaseMs } : {}),
     // Called only once the queue runs, after the app below exists.
     onError: (error) => app.log.error({ err: error }, 'the job queue failed; it recovers itself'),
   })
@@ -74,7 +75,15 @@ async function main(): Promise<void> {
   // Before listening: a webhook's job is sent as it is answered, to a queue that must be running.
   // The catch-up sent at start runs in the background while the server answers.
   await startBackgroundWork(
-    { db, jobs, shopify, commerce: shopify.commerce, now: () => new Date() },
+    {
+      db,
+      jobs,
+      shopify,
+      commerce: shopify.commerce,
+      now: () => new Date(),
+      // The same failpoints as the transfers': each armed one fires once in this process.
+      failpoint: timing.failpoint,
+    },
     app.log,
     { schedules: true },
   )

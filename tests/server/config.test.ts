@@ -70,6 +70,7 @@ describe('production mode', () => {
     ['FIREBASE_AUTH_EMULATOR_HOST', '127.0.0.1:9099', 'FIREBASE_AUTH_EMULATOR_HOST is set'],
     ['TANDEM_FAILPOINTS', 'createOrder:after-call=kill', 'TANDEM_FAILPOINTS is set'],
     ['TANDEM_TRANSFER_LEASE_MS', '500', 'TANDEM_TRANSFER_LEASE_MS is set'],
+    ['TANDEM_JOB_LEASE_MS', '500', 'TANDEM_JOB_LEASE_MS is set'],
   ])('refuses %s=%s as unsafe', (name, value, problem) => {
     const problems = problemsOf({ ...PRODUCTION_ENV, [name]: value })
     expect(problems).toHaveLength(1)

@@ -1,15 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest'
-import { startShopifyEmulator, type ShopifyEmulator } from '../../emulators/shopify/emulator'
-import { startStripeEmulator, type StripeEmulator } from '../../emulators/stripe/emulator'
+import { describe, expect, it } from 'vitest'
 import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
-import {
-  buildServer,
-  freshSharedDatabase,
-  startServerProcess,
-  type ServerProcess,
-  type SharedDatabase,
-} from './support/server-process'
-import { idToken } from './support/server-under-test'
+import { crashScenarios } from './support/crash-scenario'
+import type { ServerProcess } from './support/server-process'
 
 // The crash harness: the real server in processes of its own, on SQLite (and on PostgreSQL when
 // TANDEM_TEST_DATABASE_URL is set), killed with SIGKILL at every boundary of every remote step of
@@ -33,69 +25,17 @@ const LUMEN_ACCOUNT = 'acct_sandbox_lumen_botanicals'
 const OVERSHIRT = 'gid://shopify/ProductVariant/201'
 const FACE_OIL = 'gid://shopify/ProductVariant/203'
 
-let server: Awaited<ReturnType<typeof buildServer>>
-let admin: { authorization: string }
-beforeAll(async () => {
-  server = await buildServer()
-  const token = await idToken(inject('authEmulatorUrl'), inject('authProjectId'), {
-    email: 'harness-admin@tandem.test',
-    admin: true,
-  })
-  admin = { authorization: `Bearer ${token}` }
-})
-afterAll(() => server?.remove())
-
-/** What each scenario started, stopped and removed after it, whatever happened. */
-let processes: ServerProcess[] = []
-let database: SharedDatabase | undefined
-let shopify: ShopifyEmulator | undefined
-let stripe: StripeEmulator | undefined
-async function scenario() {
-  database = await freshSharedDatabase()
-  shopify = await startShopifyEmulator({
-    imageBaseUrl: 'http://127.0.0.1',
-    searchLagMs: SEARCH_LAG_MS,
-  })
-  stripe = await startStripeEmulator()
-  processes = []
-}
-function emulator(): ShopifyEmulator {
-  if (!shopify) throw new Error('Call scenario() first')
-  return shopify
-}
-function payments(): StripeEmulator {
-  if (!stripe) throw new Error('Call scenario() first')
-  return stripe
-}
-// Stopping the processes and dropping a PostgreSQL database (once its killed clients' backends
-// are gone) takes seconds on a loaded machine: more than a hook's default 10 s at worst.
-afterEach(async () => {
-  await Promise.all(processes.map((process) => process.stop()))
-  await database?.remove()
-  database = undefined
-  await shopify?.close()
-  shopify = undefined
-  await stripe?.close()
-  stripe = undefined
-}, 60_000)
-
-async function start(options: { failpoints?: string; leaseMs?: number } = {}) {
-  if (!database) throw new Error('Call scenario() first')
-  const started = await startServerProcess({
-    entry: server.entry,
-    database,
-    shopifyEndpoint: emulator().url,
-    stripe: { endpoint: payments().url, secretKey: payments().secretKey },
-    ...options,
-  })
-  processes.push(started)
-  return started
-}
+const crash = crashScenarios({ searchLagMs: SEARCH_LAG_MS })
+const scenario = () => crash.begin()
+const emulator = () => crash.current().shopify
+const payments = () => crash.current().stripe
+const start = (options: { failpoints?: string; leaseMs?: number } = {}) =>
+  crash.current().start(options)
 
 async function processOrder(on: ServerProcess): Promise<{ status: number; message?: string }> {
   const response = await fetch(`${on.url}/admin-create-order-transfer`, {
     method: 'POST',
-    headers: { ...admin, 'content-type': 'application/json' },
+    headers: { ...crash.admin(), 'content-type': 'application/json' },
     body: JSON.stringify({ creatorOrderId: '1001' }),
   })
   const body = (await response.json()) as { message?: string }
@@ -161,7 +101,7 @@ async function expectExactlyOnce(on: ServerProcess): Promise<void> {
   expect([emulator().stockOf(OVERSHIRT), emulator().stockOf(FACE_OIL)]).toEqual([98, 99])
 
   const preview = await fetch(`${on.url}/admin-preview-order-transfer?creatorOrderId=1001`, {
-    headers: admin,
+    headers: crash.admin(),
   })
   const { status, brands } = (
     (await preview.json()) as {

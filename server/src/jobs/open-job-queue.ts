@@ -15,18 +15,27 @@ export interface JobQueueOptions {
   schema?: string
   /** How often an idle worker looks for a due job; a second unless given (tests ask less). */
   pollMs?: number
+  /**
+   * How long a job whose process died stays claimed before another process runs it again; a
+   * minute unless given (the crash tests ask less). A running job's claim is renewed meanwhile.
+   */
+  leaseMs?: number
   /** Told of the queue's own failures (a lost connection), which it recovers from itself. */
   onError: (error: unknown) => void
 }
 
 export function openJobQueue(db: Db, options: JobQueueOptions): JobQueue {
   const pollMs = options.pollMs ?? 1_000
-  if (!options.databaseUrl) return sqliteJobQueue(db, { pollMs, onError: options.onError })
+  const leaseMs = options.leaseMs ?? 60_000
+  if (!options.databaseUrl) {
+    return sqliteJobQueue(db, { pollMs, leaseMs, onError: options.onError })
+  }
   return pgBossJobQueue({
     connectionString: options.databaseUrl,
     schema: options.schema ?? JOB_SCHEMA,
     // pg-boss polls at most every half second.
     pollingIntervalSeconds: Math.max(pollMs / 1000, 0.5),
+    leaseSeconds: Math.ceil(leaseMs / 1000),
     onError: options.onError,
   })
 }

@@ -10,8 +10,12 @@ import {
 
 // The queue on PostgreSQL: pg-boss (job-queue.ts says why), in a schema of its own that it creates
 // and migrates at start. Every server process on the database works the same queues; pg-boss
-// claims each job for one of them (SKIP LOCKED) and takes back a job whose worker died when its
-// expiry passes.
+// claims each job for one of them (SKIP LOCKED). A worker sends a heartbeat for each job it runs:
+// one that dies stops sending them, and pg-boss fails its job, to be retried, rather than leave it
+// active until its expiry (15 minutes).
+
+/** pg-boss refuses a heartbeat interval below 10 s. */
+const MIN_HEARTBEAT_SECONDS = 10
 
 export interface PgBossJobQueueOptions {
   connectionString: string
@@ -21,6 +25,12 @@ export interface PgBossJobQueueOptions {
   pollingIntervalSeconds?: number
   /** How often schedules are checked for a cron time passed; pg-boss's default is 30. */
   cronIntervalSeconds?: number
+  /**
+   * How long a job without a heartbeat from its worker stays claimed (at least 10 s), and how
+   * often pg-boss looks for such jobs: a dead worker's job is failed, and so retried, within about
+   * twice this. A minute unless given.
+   */
+  leaseSeconds?: number
   /** Told of pg-boss's background failures (a lost connection), which it retries itself. */
   onError?: (error: Error) => void
 }
@@ -31,12 +41,17 @@ interface Registered {
 }
 
 export function pgBossJobQueue(options: PgBossJobQueueOptions): JobQueue {
+  const leaseSeconds = options.leaseSeconds ?? 60
+  const heartbeatSeconds = Math.max(leaseSeconds, MIN_HEARTBEAT_SECONDS)
   const boss = new PgBoss({
     connectionString: options.connectionString,
     schema: options.schema,
     // A job sent wakes a worker at once (LISTEN/NOTIFY on one connection of its own), rather than
     // at its next poll; polling stays as the floor, and alone behind a pooler that cannot listen.
     useListenNotify: true,
+    // The pass that fails jobs whose heartbeat stopped needs both timers due (60 s by default).
+    superviseIntervalSeconds: leaseSeconds,
+    monitorIntervalSeconds: leaseSeconds,
     ...(options.cronIntervalSeconds
       ? {
           cronMonitorIntervalSeconds: options.cronIntervalSeconds,
@@ -98,6 +113,7 @@ export function pgBossJobQueue(options: PgBossJobQueueOptions): JobQueue {
           // Never deleted by pg-boss itself: a dead job stays until it is retried, and a finished
           // one until the retention job's removeFinished, the same rule on both databases.
           deleteAfterSeconds: 0,
+          heartbeatSeconds,
         }
         // 'exclusive': one unfinished job per key (and so every job of the queue needs one).
         const policy = singletonKeys ? 'exclusive' : 'standard'

@@ -3,7 +3,7 @@ import type { JobContext, JobHandler, RegisterOptions } from '../jobs/job-queue'
 import { catchUpCreatorOrders } from '../orders/catch-up'
 import { removeOAuthStatesBefore } from '../repositories/oauth-states'
 import { removeDoneWebhookDeliveries } from '../repositories/webhook-deliveries'
-import { actOnDelivery, WEBHOOK_JOB, WEBHOOK_RETRIES } from './webhook-inbox'
+import { actOnDelivery, WEBHOOK_JOB, WEBHOOK_RETRIES, type ActDeps } from './webhook-inbox'
 
 // Every piece of background work the server does, as jobs of the queue (jobs/job-queue.ts): the
 // webhook inbox's deliveries, the creator-order catch-up, and retention. Each server process
@@ -38,7 +38,8 @@ export const KEEP = {
   finishedJobDays: 7,
 }
 
-type Deps = Pick<RouteDeps, 'db' | 'jobs' | 'shopify' | 'commerce' | 'now'>
+type Deps = Pick<RouteDeps, 'db' | 'jobs' | 'shopify' | 'commerce' | 'now'> &
+  Pick<ActDeps, 'failpoint'>
 
 export interface BackgroundOptions {
   /**

@@ -49,9 +49,24 @@ export const acceptDelivery = (
     return recorded
   })
 
+/**
+ * Where the webhook crash tests kill the server (src/transfers/failpoints.ts): after the job was
+ * claimed and before it acts, and after it acted and before it marks the delivery done (which a
+ * compliance topic's action did already, in its own transaction).
+ */
+export const WEBHOOK_FAILPOINTS = [
+  'shopify-webhook:before-act',
+  'shopify-webhook:after-act',
+] as const
+
+export interface ActDeps extends Pick<RouteDeps, 'db' | 'shopify' | 'now'> {
+  /** Resolves at once, except where a crash test stops the server. */
+  failpoint?: (name: (typeof WEBHOOK_FAILPOINTS)[number]) => Promise<void>
+}
+
 /** The job: acts on the delivery once, and marks it done. */
 export async function actOnDelivery(
-  deps: Pick<RouteDeps, 'db' | 'shopify' | 'now'>,
+  deps: ActDeps,
   { webhookId }: WebhookJob,
   job: JobContext,
   log: Log,
@@ -63,6 +78,8 @@ export async function actOnDelivery(
   const read = readWebhookPayload(delivery.shop, delivery.topic, Buffer.from(delivery.body))
   // Checked before it was recorded: a body that no longer reads is a change of the checks since.
   if ('refusal' in read) throw new Error(`Delivery ${webhookId} no longer reads: ${read.refusal}`)
+  await deps.failpoint?.('shopify-webhook:before-act')
   await actOnWebhook(deps, { shop: delivery.shop, webhookId }, read.payload, log, job.signal)
+  await deps.failpoint?.('shopify-webhook:after-act')
   await markWebhookDeliveryDone(deps.db, webhookId, deps.now().toISOString())
 }

@@ -84,6 +84,8 @@ export interface ServerProcessOptions {
   stripe: { endpoint: string; secretKey: string }
   /** TANDEM_TRANSFER_LEASE_MS; the server's default (30 s) unless given. */
   leaseMs?: number
+  /** TANDEM_JOB_LEASE_MS; the server's default (a minute) unless given. */
+  jobLeaseMs?: number
   /** TANDEM_FAILPOINTS (src/transfers/failpoints.ts). */
   failpoints?: string
 }
@@ -102,6 +104,7 @@ export const startServerProcess = (options: ServerProcessOptions): Promise<Serve
     TANDEM_FIREBASE_PROJECT_ID: inject('authProjectId'),
     FIREBASE_AUTH_EMULATOR_HOST: new URL(inject('authEmulatorUrl')).host,
     ...(options.leaseMs ? { TANDEM_TRANSFER_LEASE_MS: String(options.leaseMs) } : {}),
+    ...(options.jobLeaseMs ? { TANDEM_JOB_LEASE_MS: String(options.jobLeaseMs) } : {}),
     ...(options.failpoints ? { TANDEM_FAILPOINTS: options.failpoints } : {}),
   })
 
