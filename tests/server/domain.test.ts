@@ -444,15 +444,24 @@ describe('planTransfer on the sandbox orders', () => {
     const order = sandboxOrder('USD', urban, [line('headlamp', ironpeak, 1, 4200)])
     expect(planTransfer(order)).toEqual({
       ok: false,
-      error: 'commissionNotFound',
-      brandStoreShop: ironpeak,
+      error: 'needsAttention',
+      reason: {
+        kind: 'noDefaultCommission',
+        brandStoreShop: ironpeak,
+        sentence:
+          'Commission not found: ironpeak-outdoor has no default commission: set it on its store page',
+      },
     })
     expect(TRANSFER_ERRORS.commissionNotFound).toBe('Commission not found')
   })
 
   it("fails #1003: only the creator's own products", () => {
     const order = sandboxOrder('USD', maya, [line('sticker', null, 2, 1000)])
-    expect(planTransfer(order)).toEqual({ ok: false, error: 'noBrandOrders' })
+    expect(planTransfer(order)).toEqual({
+      ok: false,
+      error: 'nothingToTransfer',
+      message: 'No brand orders found',
+    })
     expect(TRANSFER_ERRORS.noBrandOrders).toBe('No brand orders found')
   })
 
@@ -590,20 +599,18 @@ describe('planTransfer', () => {
       line('other', 'other.myshopify.com', 1, 100),
     ])
     // An unknown store is reported before a known brand's missing commission.
-    expect(planTransfer(order)).toEqual({
-      ok: false,
-      error: 'storeNotFound',
-      brandStoreShop: stranger,
+    expect(planTransfer(order)).toMatchObject({
+      error: 'needsAttention',
+      reason: { kind: 'brandStoreUnknown', brandStoreShop: stranger },
     })
     expect(TRANSFER_ERRORS.storeNotFound).toBe('Store not found')
   })
 
   it('refuses a creator store named as a brand as unknown', () => {
     const order = sandboxOrder('USD', maya, [line('copy', urban, 1, 100)])
-    expect(planTransfer(order)).toEqual({
-      ok: false,
-      error: 'storeNotFound',
-      brandStoreShop: urban,
+    expect(planTransfer(order)).toMatchObject({
+      error: 'needsAttention',
+      reason: { kind: 'brandStoreUnknown', brandStoreShop: urban },
     })
   })
 
@@ -617,7 +624,7 @@ describe('planTransfer', () => {
     const emptied = [line('socks', northwind, 1, 1800, 0), line('sticker', null, 1, 500)]
     expect(planTransfer(sandboxOrder('USD', urban, emptied))).toEqual({
       ok: false,
-      error: 'orderNotTransferable',
+      error: 'nothingToTransfer',
       message:
         'Creator order #2001 has nothing left to transfer: every brand line was refunded or removed',
     })
@@ -669,7 +676,7 @@ describe('planTransfer', () => {
     const lines = [line('overshirt', northwind, 1, 6800)]
     const planned = (order: PlanInput['order']) =>
       planTransfer({ ...sandboxOrder('USD', maya, lines), order })
-    const refused = (message: string) => ({ ok: false, error: 'orderNotTransferable', message })
+    const refused = (message: string) => ({ ok: false, error: 'nothingToTransfer', message })
     for (const status of ['PENDING', 'AUTHORIZED', 'PARTIALLY_PAID', 'EXPIRED', 'VOIDED']) {
       expect(planned({ ...PAID_ORDER, financialStatus: status })).toEqual(
         refused(`Creator order #2001 is not paid (${status}): only a paid order is transferred`),

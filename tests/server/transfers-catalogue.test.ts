@@ -88,7 +88,7 @@ describe('the brand catalogue check', () => {
   it('refuses a line linked to a pricier brand variant, naming the line, the brand and the prices', async () => {
     await linkStickerPackTo(NORTHWIND, OVERSHIRT)
     const sentence =
-      `Line "Sticker Pack" (${STICKER_LINE}) cannot be transferred to ${NORTHWIND}: the ` +
+      `Line "Sticker Pack" (${STICKER_LINE}) cannot be transferred to northwind-apparel: the ` +
       "customer paid 5.00 USD a unit after discounts, below the brand's price 68.00 USD; an " +
       'administrator may accept a price exception for this order'
     // Order 1001's sticker pack is now a Northwind line; the rest of the order is fine.
@@ -107,11 +107,12 @@ describe('the brand catalogue check', () => {
     const answer = await processOrder('1001')
     expect(answer.statusCode).toBe(422)
     expect(answer.json().message).toBe(
-      `Line "Rosehip Face Oil" (gid://shopify/LineItem/10012) cannot be transferred to ${LUMEN}: ` +
-        `the brand's product of variant ${FACE_OIL} is DRAFT, not on sale; ` +
-        `Line "Sticker Pack" (${STICKER_LINE}) cannot be transferred to ${NORTHWIND}: the ` +
-        `brand's store has no variant ${variant(999_999)} any more; link the creator's product ` +
-        'to one it sells',
+      'Line "Rosehip Face Oil" (gid://shopify/LineItem/10012) cannot be transferred to ' +
+        `lumen-botanicals: its product of variant ${FACE_OIL} is DRAFT, not on sale: put it on ` +
+        "sale in the Shopify admin of lumen-botanicals, or link the creator's product to one it " +
+        `sells; Line "Sticker Pack" (${STICKER_LINE}) cannot be transferred to ` +
+        `northwind-apparel: its store has no variant ${variant(999_999)} any more: link the ` +
+        "creator's product to one northwind-apparel sells",
     )
     await expectNothingMoved()
   })
@@ -129,7 +130,7 @@ describe('the brand catalogue check', () => {
     server.shopify.editVariant(NORTHWIND, OVERSHIRT, { priceMinor: 7500 })
     const refusal =
       `Line "Linen Overshirt" (gid://shopify/LineItem/10051) cannot be transferred to ` +
-      `${NORTHWIND}: the customer paid 71.92 USD a unit after discounts, below the brand's price ` +
+      `northwind-apparel: the customer paid 71.92 USD a unit after discounts, below the brand's price ` +
       '75.00 USD; an administrator may accept a price exception for this order'
     expect((await processOrder('1005')).json().message).toBe(refusal)
     // Maya raising her own price of the copy changes nothing of what the customer paid.

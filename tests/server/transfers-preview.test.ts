@@ -129,7 +129,7 @@ describe('GET /admin-preview-order-transfer', () => {
     expect(response.json()).toEqual({ error: 'business_rule', message: 'No brand orders found' })
   })
 
-  it('answers 422 "Store not found" when a brand of a line is not a known store', async () => {
+  it('answers 422 "Store not found" naming a brand of a line that is not a known store', async () => {
     // The sandbox still has the brand's products; the marketplace no longer knows the store.
     await server.db
       .deleteFrom('stores')
@@ -137,7 +137,11 @@ describe('GET /admin-preview-order-transfer', () => {
       .execute()
     const response = await preview('1002')
     expect(response.statusCode).toBe(422)
-    expect(response.json()).toEqual({ error: 'business_rule', message: 'Store not found' })
+    expect(response.json()).toEqual({
+      error: 'business_rule',
+      message:
+        "Store not found: ironpeak-outdoor is not a brand store of the marketplace: install Tandem's brand app in it, with its app config on the Configs page",
+    })
   })
 
   it('answers 404 for an unknown order, in either form', async () => {

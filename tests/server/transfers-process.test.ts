@@ -750,7 +750,11 @@ describe('payment checks, before anything is ordered', () => {
   it('refuses a brand without a payout account, naming it', async () => {
     await start()
     await server.db.deleteFrom('store_payment_accounts').where('store_shop', '=', LUMEN).execute()
-    await expectRefused('1001', 422, `Payment provider connected account ID not found for ${LUMEN}`)
+    await expectRefused(
+      '1001',
+      422,
+      'Payment provider connected account ID not found: lumen-botanicals has no payout account: set it on its store page',
+    )
   })
 
   it('refuses an account Stripe does not know', async () => {
@@ -760,7 +764,11 @@ describe('payment checks, before anything is ordered', () => {
       .set({ account_id: 'acct_gone' })
       .where('store_shop', '=', LUMEN)
       .execute()
-    await expectRefused('1001', 422, `Payment provider connected account ID not found for ${LUMEN}`)
+    await expectRefused(
+      '1001',
+      422,
+      'Payment provider connected account ID not found: Stripe has no account acct_gone connected to the platform for lumen-botanicals: set its payout account on its store page',
+    )
   })
 
   it('refuses an account without an email, or without active transfers', async () => {
@@ -777,13 +785,13 @@ describe('payment checks, before anything is ordered', () => {
     await expectRefused(
       '1001',
       422,
-      `Payment provider connected account email not found for ${LUMEN}`,
+      `Payment provider connected account email not found: lumen-botanicals's payout account ${noEmail} has no email: add one to the account in Stripe`,
     )
     await payTo(inactive)
     await expectRefused(
       '1001',
       422,
-      `Payment provider connected account cannot receive transfers for ${LUMEN}`,
+      `Payment provider connected account cannot receive transfers: lumen-botanicals's payout account ${inactive} has transfers inactive: finish its onboarding in Stripe, or set another account on its store page`,
     )
   })
 

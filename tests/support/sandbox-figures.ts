@@ -7,7 +7,7 @@ export const LUMEN = 'lumen-botanicals.myshopify.com'
 
 /** Why order 1002 is refused: its brand, Ironpeak, has no default commission. */
 export const NO_COMMISSION_1002 =
-  "Commission not found: ironpeak-outdoor.myshopify.com has no default commission. Set it on the brand's store page."
+  'Commission not found: ironpeak-outdoor has no default commission: set it on its store page'
 
 /** The two brand transfers of order 1001, with the brand order ids once processed. */
 export function order1001Brands(brandOrderIds: [string | null, string | null] = [null, null]) {

@@ -1,4 +1,4 @@
-import { PRICE_EXCEPTION_HINT } from '@shared/contract'
+import { attention, type AttentionReason } from './attention'
 import { convertMinorUnits, formatMinorUnits } from './money'
 
 // Whether each line a brand is asked to ship is one the brand sells, at no less than its price.
@@ -43,8 +43,8 @@ export interface PriceShortfall {
 }
 
 export type LineFailure =
-  | { kind: 'missing' | 'inactive'; brandStoreShop: string; message: string }
-  | { kind: 'price'; brandStoreShop: string; message: string; shortfall: PriceShortfall }
+  | AttentionReason<'variantMissing' | 'productNotOnSale'>
+  | (AttentionReason<'priceBelowBrand'> & { shortfall: PriceShortfall })
 
 /** A product a brand sells: ACTIVE, or UNLISTED (active, only hidden from its store's search). */
 const SELLABLE: ReadonlySet<string> = new Set(['ACTIVE', 'UNLISTED'])
@@ -79,22 +79,10 @@ function failureOf(
   order: OrderCurrencies,
   catalogue: CatalogueOfBrand,
 ): LineFailure | null {
-  const brand = line.brandStoreShop
-  const about = `Line "${line.title}" (${line.lineItemId}) cannot be transferred to ${brand}`
   const variant = catalogue.variants.get(line.brandVariantId)
-  if (!variant) {
-    return {
-      kind: 'missing',
-      brandStoreShop: brand,
-      message: `${about}: the brand's store has no variant ${line.brandVariantId} any more; link the creator's product to one it sells`,
-    }
-  }
+  if (!variant) return attention.variantMissing(line)
   if (!SELLABLE.has(variant.productStatus)) {
-    return {
-      kind: 'inactive',
-      brandStoreShop: brand,
-      message: `${about}: the brand's product of variant ${line.brandVariantId} is ${variant.productStatus}, not on sale`,
-    }
+    return attention.productNotOnSale(line, variant.productStatus)
   }
   const money = (minor: number, currency: string) =>
     `${formatMinorUnits(minor, currency)} ${currency}`
@@ -115,12 +103,7 @@ function failureOf(
     paid === null
       ? `it was paid ${money(shortfall.priceMinor, order.currency)} a unit and the brand prices it ${brandPrice}, with no rate of the order's charge to compare them`
       : `the customer paid ${money(shortfall.priceMinor, catalogue.currency)} a unit after discounts, below the brand's price ${brandPrice}`
-  return {
-    kind: 'price',
-    brandStoreShop: brand,
-    message: `${about}: ${reason}; ${PRICE_EXCEPTION_HINT}`,
-    shortfall,
-  }
+  return { ...attention.priceBelowBrand(line, reason), shortfall }
 }
 
 /**
@@ -138,7 +121,10 @@ export function catalogueFailures(
     if (!catalogue) throw new Error(`No catalogue was read for ${line.brandStoreShop}`)
     const failure = failureOf(line, order, catalogue)
     if (!failure) return []
-    if (failure.kind === 'price' && accepted.some((ok) => sameShortfall(ok, failure.shortfall))) {
+    if (
+      failure.kind === 'priceBelowBrand' &&
+      accepted.some((ok) => sameShortfall(ok, failure.shortfall))
+    ) {
       return []
     }
     return [failure]

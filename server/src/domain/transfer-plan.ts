@@ -1,3 +1,5 @@
+import { TRANSFER_ERRORS } from '@shared/contract'
+import { attention, type AttentionReason } from './attention'
 import { resolveRates, splitBase, type DefaultRates } from './commission'
 import { currencyDecimals } from './money'
 
@@ -60,14 +62,15 @@ interface PlanTotals {
   totalTandemCommissionMinor: number
 }
 
-/** Keys of the contract's TRANSFER_ERRORS, whose sentences say them to a person. */
-type PlanErrorCode = 'noBrandOrders' | 'storeNotFound' | 'commissionNotFound'
-
 export type PlanResult =
   | { ok: true; brands: BrandPlan[]; totals: PlanTotals }
-  | { ok: false; error: PlanErrorCode; brandStoreShop?: string }
-  /** The order as it stands is not to be transferred; the sentence says why, naming it. */
-  | { ok: false; error: 'orderNotTransferable'; message: string }
+  /**
+   * The order as it stands has nothing to transfer (no brand lines, none left, or no money to
+   * share: cancelled, refunded, not paid); the sentence says why.
+   */
+  | { ok: false; error: 'nothingToTransfer'; message: string }
+  /** A brand's store or commission that a person must fix first. */
+  | { ok: false; error: 'needsAttention'; reason: AttentionReason }
 
 /**
  * The financial states in which the customer's money is with the creator: paid, or paid and then
@@ -230,7 +233,7 @@ export function planTransfer(input: PlanInput): PlanResult {
   // The figures are minor units of this currency; an unknown code makes them meaningless.
   currencyDecimals(input.currency)
   const refusal = orderRefusal(input.order)
-  if (refusal !== null) return { ok: false, error: 'orderNotTransferable', message: refusal }
+  if (refusal !== null) return { ok: false, error: 'nothingToTransfer', message: refusal }
 
   // A Map keeps insertion order, which is the order of each brand's first line.
   const byBrand = new Map<string, { lines: BrandPlanLine[]; baseMinor: number }>()
@@ -249,15 +252,15 @@ export function planTransfer(input: PlanInput): PlanResult {
     if (emptied) {
       return {
         ok: false,
-        error: 'orderNotTransferable',
+        error: 'nothingToTransfer',
         message: `Creator order ${input.order.name} has nothing left to transfer: every brand line was refunded or removed`,
       }
     }
-    return { ok: false, error: 'noBrandOrders' }
+    return { ok: false, error: 'nothingToTransfer', message: TRANSFER_ERRORS.noBrandOrders }
   }
   const unknownShop = [...byBrand.keys()].find((shop) => !input.knownStores.has(shop))
   if (unknownShop !== undefined) {
-    return { ok: false, error: 'storeNotFound', brandStoreShop: unknownShop }
+    return { ok: false, error: 'needsAttention', reason: attention.brandStoreUnknown(unknownShop) }
   }
 
   const brands: BrandPlan[] = []
@@ -266,7 +269,9 @@ export function planTransfer(input: PlanInput): PlanResult {
       input.defaultRates.get(shop) ?? null,
       input.uniqueRates.get(shop) ?? null,
     )
-    if (rates === null) return { ok: false, error: 'commissionNotFound', brandStoreShop: shop }
+    if (rates === null) {
+      return { ok: false, error: 'needsAttention', reason: attention.noDefaultCommission(shop) }
+    }
     if (!Number.isSafeInteger(baseMinor)) {
       throw new TransferPlanDataError(`The base of ${shop} is too large`)
     }

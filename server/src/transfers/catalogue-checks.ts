@@ -1,4 +1,6 @@
 import type { CommercePort } from '../adapters/commerce/commerce-port'
+import { ShopConnectionError } from '../adapters/commerce/shopify/shop-connections'
+import { attention, NeedsAttention } from '../domain/attention'
 import {
   catalogueFailures,
   type CatalogueOfBrand,
@@ -61,6 +63,11 @@ export async function checkLinesAgainstCatalogues(
       )
       return [brand.brandStoreShop, catalogue] as const
     } catch (error) {
+      // Retrying cannot connect a store: a person must (still the 502 of Shopify's refusal).
+      if (error instanceof ShopConnectionError) {
+        const reason = attention.brandStoreNotConnected(brand.brandStoreShop, error.message)
+        throw new NeedsAttention([reason], 'upstream_failed')
+      }
       throw upstreamRefusal(
         `Brand catalogue read failed for ${brand.brandStoreShop}`,
         'commerce platform',

@@ -2,6 +2,7 @@ import { ORDER_TAG, TRANSFER_ERRORS } from '@shared/contract'
 import type { CommerceOrder } from '../adapters/commerce/commerce-port'
 import type { CallOptions, MadeTransfer, PaymentsPort } from '../adapters/payments/payments-port'
 import type { Db } from '../db/connect'
+import { attention, NeedsAttention, type AttentionReason } from '../domain/attention'
 import { Refusal } from '../domain/errors'
 import { findPayoutAccountId } from '../repositories/payout-accounts'
 import {
@@ -104,6 +105,7 @@ export function payoutChecks(
   async function check(brand: BrandToPay): Promise<Payout> {
     const { shop } = brand
     const refuse = (message: string) => new Refusal('business_rule', `${message} for ${shop}`)
+    const needs = (reason: AttentionReason) => new NeedsAttention([reason])
     const failed = (what: string) => (error: unknown) => {
       throw upstreamRefusal(`${what} for ${shop}`, 'payment provider', error)
     }
@@ -116,13 +118,15 @@ export function payoutChecks(
     }
 
     const accountId = await findPayoutAccountId(deps.db, shop)
-    if (!accountId) throw refuse(TRANSFER_ERRORS.connectedAccountIdNotFound)
+    if (!accountId) throw needs(attention.noPayoutAccount(shop))
     const account = await remote((signal) =>
       payments.connectedAccount(accountId, { signal }),
     ).catch(failed('Payout account lookup failed'))
-    if (!account) throw refuse(TRANSFER_ERRORS.connectedAccountIdNotFound)
-    if (!account.email) throw refuse(TRANSFER_ERRORS.connectedAccountEmailNotFound)
-    if (!account.transfersActive) throw refuse(TRANSFER_ERRORS.connectedAccountTransfersInactive)
+    if (!account) throw needs(attention.payoutAccountUnknown(shop, accountId))
+    if (!account.email) throw needs(attention.payoutAccountWithoutEmail(shop, accountId))
+    if (!account.transfersActive) {
+      throw needs(attention.payoutAccountTransfersInactive(shop, accountId))
+    }
 
     if (!order.paymentIntentId) throw refuse(TRANSFER_ERRORS.paymentIntentIdNotFound)
     const read = await readPayment(order.paymentIntentId)

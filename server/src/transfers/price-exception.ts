@@ -29,7 +29,7 @@ export async function acceptPriceException(
   }
   const { failures } = await deps.planning.planAndCheck(order, [])
   const shortfalls = failures.flatMap((failure) =>
-    failure.kind === 'price' ? [failure.shortfall] : [],
+    failure.kind === 'priceBelowBrand' ? [failure.shortfall] : [],
   )
   if (shortfalls.length === 0) {
     throw new Refusal(

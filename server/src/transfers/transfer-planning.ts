@@ -1,5 +1,6 @@
-import { commissionNotFoundFor, TRANSFER_ERRORS } from '@shared/contract'
+import { TRANSFER_ERRORS } from '@shared/contract'
 import type { RouteDeps } from '../deps'
+import { NeedsAttention, NothingToTransfer } from '../domain/attention'
 import type { PriceShortfall } from '../domain/catalogue-check'
 import { Refusal } from '../domain/errors'
 import {
@@ -7,7 +8,6 @@ import {
   planTransfer,
   resumeRefusal,
   type BrandPlan,
-  type PlanResult,
   type StillSold,
 } from '../domain/transfer-plan'
 import { findAcceptedShortfalls } from '../repositories/price-exceptions'
@@ -28,15 +28,6 @@ import { settledFiguresOf, type TransferView } from './transfer-view'
 // links, its plan checked against the brands' stores (refused whole when a line fails), and, once
 // frozen, the figures that processing keeps to. Preview, receipt, processing and price exceptions
 // all read an order through this.
-
-/** The sentence of a refused plan: a missing commission names its brand, for the fix to be found. */
-function planRefusal(result: Extract<PlanResult, { ok: false }>): string {
-  if (result.error === 'orderNotTransferable') return result.message
-  if (result.error === 'commissionNotFound' && result.brandStoreShop !== undefined) {
-    return commissionNotFoundFor(result.brandStoreShop)
-  }
-  return TRANSFER_ERRORS[result.error]
-}
 
 /** How much of a frozen brand's units the order still sells. */
 export type StillSoldOf = (brand: TransferBrandRow) => StillSold
@@ -70,7 +61,11 @@ export function createTransferPlanning(
     const input = await loadPlanInput(deps.db, order)
     if (!input) throw new Refusal('not_found', TRANSFER_ERRORS.creatorOrderNotFound)
     const result = planTransfer(input)
-    if (!result.ok) throw new Refusal('business_rule', planRefusal(result))
+    if (!result.ok) {
+      throw result.error === 'nothingToTransfer'
+        ? new NothingToTransfer(result.message)
+        : new NeedsAttention([result.reason])
+    }
     const failures = await checkLinesAgainstCatalogues(
       { commerce: deps.commerce, remote },
       order,
@@ -102,9 +97,7 @@ export function createTransferPlanning(
   async function plan(order: LinkedOrder): Promise<BrandPlan[]> {
     const accepted = await findAcceptedShortfalls(deps.db, String(order.id))
     const { brands, failures } = await planAndCheck(order, accepted)
-    if (failures.length > 0) {
-      throw new Refusal('business_rule', failures.map((failure) => failure.message).join('; '))
-    }
+    if (failures.length > 0) throw new NeedsAttention(failures)
     return brands
   }
 

@@ -46,13 +46,6 @@ export const TRANSFER_ERRORS = {
 } as const
 
 /**
- * "Commission not found", naming the brand without a default commission and where to set it, so
- * that the administrator who reads it on the transfer screen knows what to fix.
- */
-export const commissionNotFoundFor = (brandStoreShop: string) =>
-  `${TRANSFER_ERRORS.commissionNotFound}: ${brandStoreShop} has no default commission. Set it on the brand's store page.`
-
-/**
  * How a transfer refusal says that an administrator may accept it (a line priced below its brand's
  * price): the console offers "Accept price exception" on a refusal that says it.
  */
