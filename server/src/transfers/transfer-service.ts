@@ -1,6 +1,6 @@
 import { TRANSFER_ERRORS, type CallAnswer } from '@shared/contract'
 import type { RouteDeps } from '../deps'
-import { Refusal } from '../domain/errors'
+import { NothingToTransfer } from '../domain/attention'
 import { toHundredths } from '../domain/money'
 import type { BrandPlan } from '../domain/transfer-plan'
 import { renderReceiptPdf } from '../receipt/receipt-pdf'
@@ -148,7 +148,7 @@ export function createTransferService(
       const { order, transfer: existing } = await loadOrder(creatorOrderId)
       const id = String(order.id)
       if (existing?.status === 'COMPLETED') {
-        throw new Refusal('conflict', TRANSFER_ERRORS.alreadyProcessed)
+        throw new NothingToTransfer(TRANSFER_ERRORS.alreadyProcessed, 'conflict')
       }
       // A request another one is processing gets its answer before anything is asked of Stripe.
       claims.refuseWhileHeld(existing)
