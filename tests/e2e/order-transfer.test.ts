@@ -5,6 +5,7 @@ import type { Browser, Locator, Page, Route } from 'playwright-core'
 import { BROWSER_HOST } from '../../src/shared/browser-host'
 import { DEMO_ADMIN } from '../../scripts/lib/auth-emulator'
 import { launchChromium } from '../support/chromium'
+import { NO_COMMISSION_1002 } from '../support/sandbox-figures'
 import { pdfText } from '../support/pdf-text'
 import { startStack, type StackUnderTest } from '../support/stack-under-test'
 import { chooseTheme, opacity, screenshot, shows, signIn } from './console'
@@ -134,7 +135,7 @@ describe('order transfer preview in Chromium', () => {
   })
 
   it.each([
-    ['1002', 'Commission not found'],
+    ['1002', NO_COMMISSION_1002],
     ['1003', 'No brand orders found'],
     ['4242', 'Creator order not found'],
   ])("shows the server's reason for order %s: %s", async (orderId, reason) => {
