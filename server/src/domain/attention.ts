@@ -137,7 +137,10 @@ export class NeedsAttention extends Refusal {
   }
 }
 
-/** A refusal because the order has nothing to transfer: no brand lines, or none left to sell. */
+/**
+ * A refusal because the order has nothing to transfer: no brand lines or none left, no money to
+ * share (cancelled, refunded, not paid), or transferred already (a 409).
+ */
 export class NothingToTransfer extends Refusal {
   override name = 'NothingToTransfer'
 
