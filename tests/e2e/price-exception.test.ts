@@ -42,7 +42,7 @@ describe('a price below the brand’s, in Chromium', () => {
     await shows(
       page.getByText(
         'Creator order 1001: Line "Rosehip Face Oil" (gid://shopify/LineItem/10012) cannot be ' +
-          `transferred to ${LUMEN}: the customer paid 34.50 USD a unit after discounts, below the brand's price 36.00 USD; ` +
+          `transferred to lumen-botanicals: the customer paid 34.50 USD a unit after discounts, below the brand's price 36.00 USD; ` +
           PRICE_EXCEPTION_HINT,
       ),
     )
