@@ -154,6 +154,12 @@ describe('accessibility of every screen, in both themes', () => {
     await expectAccessibleInBothThemes('transfer-history')
   })
 
+  it('the transfer policy', async () => {
+    await page.getByRole('tab', { name: 'Transfer policy' }).click()
+    await shows(page.getByText(/^Automatic: paid orders transfer by themselves/))
+    await expectAccessibleInBothThemes('transfer-policy')
+  })
+
   it('configs', async () => {
     await openSection('Configs')
     await shows(rowOf('northwind-apparel.myshopify.com'))

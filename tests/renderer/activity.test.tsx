@@ -260,6 +260,7 @@ describe('Activity entries in words', () => {
         'products.sync',
         'transfer.process',
         'job.retry',
+        'transfer-policy.set',
         'store.rename',
         'toString',
       ].map((action) => actionLabel(action)),
@@ -273,6 +274,7 @@ describe('Activity entries in words', () => {
       'Products synced',
       'Transfer processed',
       'Job retried',
+      'Transfer policy set',
       'store.rename',
       'toString',
     ])
@@ -297,6 +299,17 @@ describe('Activity entries in words', () => {
     expect(
       detailLines({ before: { accountId: null }, after: { accountId: 'acct_1' }, by: 'cli' }),
     ).toEqual(['Payout account none → acct_1', 'by: cli'])
+    const since = '2026-11-27T09:00:00.000Z'
+    expect(
+      detailLines({
+        before: { mode: 'AUTOMATIC', holdMinutes: 10, automaticSince: since },
+        after: { mode: 'MANUAL', holdMinutes: 1, automaticSince: null },
+      }),
+    ).toEqual([
+      'Mode Automatic → Manual',
+      'Hold 10 minutes → 1 minute',
+      `Automatic since ${formatDateTime(since)} → none`,
+    ])
   })
 
   it("writes what the server records in the administrator's words, anything else as key: value", () => {

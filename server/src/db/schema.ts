@@ -272,6 +272,15 @@ export interface DataRequestsTable {
   report: string
 }
 
+/** The marketplace's transfer policy: one row, id 'marketplace', written by its migration. */
+export interface TransferPolicyTable {
+  id: string
+  mode: 'MANUAL' | 'AUTOMATIC'
+  hold_minutes: number
+  /** When it last turned AUTOMATIC; null while MANUAL. */
+  automatic_since: string | null
+}
+
 export interface Database {
   stores: StoresTable
   app_configs: AppConfigsTable
@@ -293,4 +302,5 @@ export interface Database {
   variant_links: VariantLinksTable
   price_exceptions: PriceExceptionsTable
   data_requests: DataRequestsTable
+  transfer_policy: TransferPolicyTable
 }

@@ -1,6 +1,7 @@
 import type { RouteDeps } from '../deps'
 import type { CallRoutes } from '../http/route'
 import { createOrderTransferService } from '../services/order-transfers'
+import { setTransferPolicy, transferPolicy } from '../services/transfer-policy'
 
 export function transferRoutes(deps: RouteDeps) {
   const transfers = createOrderTransferService(deps)
@@ -16,5 +17,7 @@ export function transferRoutes(deps: RouteDeps) {
           'the audit log could not record a transfer',
         ),
       ),
+    adminTransferPolicy: () => transferPolicy(deps),
+    adminSetTransferPolicy: ({ body, actor }) => setTransferPolicy(deps, actor, body),
   } satisfies Partial<CallRoutes>
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { JobKind, JobState, ProductStatus, ShopType, TransferStatus } from './enums'
+import { JobKind, JobState, ProductStatus, ShopType, TransferMode, TransferStatus } from './enums'
 
 /**
  * `name.myshopify.com`, trimmed and lower-cased before the check; the name is one DNS label, so
@@ -370,3 +370,27 @@ export const JobId = z
   .trim()
   .min(1, 'is required')
   .max(200, 'must be at most 200 characters')
+
+/**
+ * The longest hold, a week: the brand orders are created when an order is transferred, so a
+ * longer hold keeps the customer's goods from shipping longer than a customer waits; an order
+ * that needs longer is a case for MANUAL (docs/product-rules.md "The transfer policy").
+ */
+export const HOLD_MINUTES_MAX = 7 * 24 * 60
+export const HoldMinutes = z
+  .number()
+  // A refinement, not .int(): zod words .int()'s failure as a type ("must be an int").
+  .refine(Number.isInteger, 'must be a whole number of minutes')
+  .min(0, 'must be at least 0')
+  .max(HOLD_MINUTES_MAX, `must be at most ${HOLD_MINUTES_MAX} (7 days)`)
+
+/** The marketplace's transfer policy, as an administrator sets it. */
+export const TransferPolicyInput = z.object({ mode: TransferMode, holdMinutes: HoldMinutes })
+export const TransferPolicy = TransferPolicyInput.extend({
+  /**
+   * When the policy last turned AUTOMATIC: only orders paid then or later transfer by
+   * themselves. Null while MANUAL.
+   */
+  automaticSince: z.string().nullable(),
+})
+export type TransferPolicy = z.infer<typeof TransferPolicy>

@@ -162,6 +162,11 @@ export const TRANSFER_STATUSES = ['NOT_STARTED', 'PARTIAL', 'COMPLETED'] as cons
 export const TransferStatus = z.enum(TRANSFER_STATUSES)
 export type TransferStatus = z.infer<typeof TransferStatus>
 
+/** How paid orders are transferred: by an administrator's click, or by themselves after a hold. */
+export const TRANSFER_MODES = ['MANUAL', 'AUTOMATIC'] as const
+export const TransferMode = z.enum(TRANSFER_MODES)
+export type TransferMode = z.infer<typeof TransferMode>
+
 /**
  * The server's background jobs, by the name each is registered under
  * (server/src/services/background-work.ts).

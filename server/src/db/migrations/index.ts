@@ -12,6 +12,7 @@ import * as productImages from './009-product-images'
 import * as jobs from './010-jobs'
 import * as webhookInbox from './011-webhook-inbox'
 import * as dataRequests from './012-data-requests'
+import * as transferPolicy from './013-transfer-policy'
 
 // Migrations live in code (one module each, imported here and bundled with the server: no folder
 // to find at run time) and run at every start. Column types are the ones SQLite and PostgreSQL
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '010_jobs': jobs,
   '011_webhook_inbox': webhookInbox,
   '012_data_requests': dataRequests,
+  '013_transfer_policy': transferPolicy,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -1,9 +1,10 @@
 // The audit log's entries (docs/operations.md "Who gets in") in words a person reads: the action
 // named, its target with stores by name, and one short line a detail, as the rest of the console
 // words rates, counts and statuses.
-import { formatRate, plural, storeName } from '@renderer/lib/format'
+import { formatDateTime, formatRate, plural, storeName } from '@renderer/lib/format'
 import { TRANSFER_STATUS_LABELS } from '@renderer/features/orders/TransferStatusBadge'
 import { JOB_KIND_LABELS } from '@renderer/features/jobs/job-text'
+import { TRANSFER_MODE_LABELS } from '@renderer/features/orders/TransferPolicyTab'
 
 const ACTION_LABELS: Readonly<Record<string, string>> = {
   'commission.default.set': 'Default commission set',
@@ -19,6 +20,7 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   'privacy.customer-redact': 'Customer data erased',
   'privacy.shop-redact': 'Store data erased',
   'job.retry': 'Job retried',
+  'transfer-policy.set': 'Transfer policy set',
 }
 
 /**
@@ -69,6 +71,10 @@ const stores = (value: unknown) =>
 /** A value's words when `labels` has them (a status, a job's kind), else the value as it is. */
 const labelled = (labels: Readonly<Record<string, string>>) => (value: unknown) =>
   typeof value === 'string' && Object.hasOwn(labels, value) ? labels[value]! : detailValue(value)
+const minutes = (value: unknown) =>
+  typeof value === 'number' ? plural(value, 'minute', 'minutes') : detailValue(value)
+const moment = (value: unknown) =>
+  typeof value === 'string' ? formatDateTime(value) : detailValue(value)
 const status = (value: unknown) =>
   value === 'FAILED' ? 'Failed' : labelled(TRANSFER_STATUS_LABELS)(value)
 
@@ -98,6 +104,9 @@ const FIELD_WORDS: Readonly<Record<string, { label: string; value?: (value: unkn
     erased: { label: 'Erased:', value: counts },
     anonymised: { label: 'Renamed:', value: counts },
     job: { label: 'Job:', value: labelled(JOB_KIND_LABELS) },
+    mode: { label: 'Mode', value: labelled(TRANSFER_MODE_LABELS) },
+    holdMinutes: { label: 'Hold', value: minutes },
+    automaticSince: { label: 'Automatic since', value: moment },
   }
 
 /** Details that are counts, read as "2 brand orders". */

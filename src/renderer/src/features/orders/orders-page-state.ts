@@ -1,7 +1,7 @@
 import { create } from 'zustand'
 import type { TransferStatus } from '@shared/contract'
 
-export type OrdersTab = 'orders' | 'history'
+export type OrdersTab = 'orders' | 'history' | 'policy'
 
 interface OrdersPageState {
   tab: OrdersTab
