@@ -44,6 +44,7 @@ async function serve() {
     now: () => new Date(),
   })
   const jobs = sqliteJobQueue(db)
+  const payments = connectStripe({ secretKey: null, endpoint: null })
   const app = await buildApp({
     db,
     jobs,
@@ -54,13 +55,20 @@ async function serve() {
     secrets,
     commerce: shopify.commerce,
     shopify,
-    payments: connectStripe({ secretKey: null, endpoint: null }),
+    payments,
     publicUrl: 'http://127.0.0.1',
   })
   await app.listen({ host: '127.0.0.1', port: 0 })
   // Deliveries are acted on as in the server, beside the requests measured.
   const quiet = { info: () => {}, warn: () => {}, error: () => {} }
-  const background = { db, jobs, shopify, commerce: shopify.commerce, now: () => new Date() }
+  const background = {
+    db,
+    jobs,
+    shopify,
+    commerce: shopify.commerce,
+    payments,
+    now: () => new Date(),
+  }
   await startBackgroundWork(background, quiet, { schedules: false })
   const address = app.server.address()
   console.log(JSON.stringify({ port: typeof address === 'object' && address?.port }))

@@ -80,7 +80,9 @@ async function main(): Promise<void> {
       jobs,
       shopify,
       commerce: shopify.commerce,
+      payments,
       now: () => new Date(),
+      transferTiming: timing,
       // The same failpoints as the transfers': each armed one fires once in this process.
       failpoint: timing.failpoint,
     },

@@ -196,6 +196,7 @@ describe('The order, in every form the console shows one', () => {
     totalAmount: '197.54',
     transferStatus: 'NOT_STARTED' as const,
     processedAt: null,
+    readiness: { state: 'MANUAL' as const },
   })
 
   it.each(['1001', 'gid://shopify/Order/1001'])('sends %s as typed', async (typed) => {

@@ -44,6 +44,7 @@ const order = (id: string, overrides: Partial<CreatorOrderSummary> = {}): Creato
   totalAmount: '10.00',
   transferStatus: 'NOT_STARTED',
   processedAt: null,
+  readiness: { state: 'MANUAL' },
   ...overrides,
 })
 

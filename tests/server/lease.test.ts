@@ -136,7 +136,11 @@ it('stops the start-up catch-up after the page under way when the server stops, 
       },
     } as unknown as CommercePort
 
-    await catchUpCreatorOrders({ db: seeded.db, commerce }, () => {}, stop.signal)
+    await catchUpCreatorOrders(
+      { db: seeded.db, commerce, jobs: seeded.jobs, now: () => new Date() },
+      () => {},
+      stop.signal,
+    )
 
     expect(asked).toHaveLength(1)
     expect(pagesTaken).toBe(0)

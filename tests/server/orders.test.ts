@@ -45,6 +45,8 @@ describe('GET /admin-creator-orders', () => {
         totalAmount: '80.78',
         transferStatus: 'NOT_STARTED',
         processedAt: null,
+        // Paid before the policy turned automatic (when the server was installed): by hand.
+        readiness: { state: 'MANUAL' },
       },
       expect.objectContaining({ id: '1004', creatorStoreShop: URBAN, totalAmount: '54.41' }),
       expect.objectContaining({ id: '1003', totalAmount: '13.80' }),
@@ -62,6 +64,7 @@ describe('GET /admin-creator-orders', () => {
         id: '1004',
         transferStatus: 'COMPLETED',
         processedAt: expect.any(String),
+        readiness: { state: 'COMPLETED' },
       }),
     ])
     expect(await ids('?status=NOT_STARTED')).toEqual(['1005', '1003', '1002', '1001'])

@@ -281,6 +281,38 @@ export interface TransferPolicyTable {
   automatic_since: string | null
 }
 
+/** Where an automatic order's processing stands (transfers/automatic-transfers.ts). */
+export type AutomationState =
+  /** Its job runs at `due_at`: the end of its hold. */
+  | 'WAITING'
+  /** Shopify or Stripe failed; its job runs again at `due_at`. */
+  | 'RETRYING'
+  /** A person must act: `order_attention` says on what, or `message` when no brand is at fault. */
+  | 'NEEDS_ATTENTION'
+  | 'NOTHING_TO_TRANSFER'
+  /** The policy turned MANUAL before its hold ended: an administrator processes it. */
+  | 'MANUAL'
+  | 'PROCESSED'
+
+export interface OrderAutomationTable {
+  creator_order_id: string
+  store_shop: string
+  paid_at: string
+  state: AutomationState
+  due_at: string | null
+  message: string | null
+  generation: number
+  updated_at: string
+}
+
+export interface OrderAttentionTable {
+  creator_order_id: string
+  position: number
+  brand_store_shop: string
+  kind: string
+  sentence: string
+}
+
 export interface Database {
   stores: StoresTable
   app_configs: AppConfigsTable
@@ -303,4 +335,6 @@ export interface Database {
   price_exceptions: PriceExceptionsTable
   data_requests: DataRequestsTable
   transfer_policy: TransferPolicyTable
+  order_automation: OrderAutomationTable
+  order_attention: OrderAttentionTable
 }

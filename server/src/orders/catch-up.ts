@@ -1,19 +1,24 @@
 import type { CommercePort, CreatorOrderHeader } from '../adapters/commerce/commerce-port'
 import type { Db } from '../db/connect'
 import { underLease } from '../db/lease'
+import type { JobQueue } from '../jobs/job-queue'
 import { indexCreatorOrder } from '../repositories/creator-orders'
+import { scheduleAutomaticTransfer } from '../services/automatic-transfers'
 
 // The orders inbox lists what the creator-order index holds. Webhooks keep it current while the
 // server runs; at start this reads each creator shop's paid orders, newest first, until a page
 // holds an order the index knows: the orders paid while no server was listening (or before the
-// shop was connected) are listed too, at the cost of one page per shop once caught up.
+// shop was connected) are listed too, at the cost of one page per shop once caught up. An order
+// found so is put on the queue as its webhook would have, if the policy makes it automatic.
+
+type Deps = { db: Db; commerce: CommercePort; jobs: JobQueue; now: () => Date }
 
 /**
  * `signal`: a stop asks it to end after the page it is indexing (the lease is then given back),
  * so that a server shutting down does not close the database under it.
  */
 export async function catchUpCreatorOrders(
-  deps: { db: Db; commerce: CommercePort },
+  deps: Deps,
   log: (message: string) => void,
   signal?: AbortSignal,
 ): Promise<void> {
@@ -31,7 +36,7 @@ export async function catchUpCreatorOrders(
 const LEASE = { ttlMs: 60_000, now: () => new Date() }
 
 async function catchUp(
-  deps: { db: Db; commerce: CommercePort },
+  deps: Deps,
   log: (message: string) => void,
   signal: AbortSignal | undefined,
 ): Promise<void> {
@@ -46,15 +51,19 @@ async function catchUp(
   for (const { shop } of creators) {
     if (signal?.aborted) return
     await deps.commerce
-      .readPaidOrders(shop, async (orders) => !signal?.aborted && indexNew(deps.db, orders))
+      .readPaidOrders(shop, async (orders) => !signal?.aborted && indexNew(deps, orders))
       .catch((error: unknown) => log(`Orders of ${shop} not caught up: ${messageOf(error)}`))
   }
 }
 
-/** Indexes a page's orders in one transaction; answers whether the next page may hold new ones. */
-async function indexNew(db: Db, orders: CreatorOrderHeader[]): Promise<boolean> {
+/**
+ * Indexes a page's orders in one transaction, those it did not know put on the queue as paid when
+ * created (Shopify's header says no more; an order paid later has a shorter hold). Answers whether
+ * the next page may hold new ones.
+ */
+async function indexNew(deps: Deps, orders: CreatorOrderHeader[]): Promise<boolean> {
   if (orders.length === 0) return false
-  const known = await db
+  const known = await deps.db
     .selectFrom('creator_order_index')
     .select('order_id')
     .where(
@@ -64,8 +73,14 @@ async function indexNew(db: Db, orders: CreatorOrderHeader[]): Promise<boolean> 
     )
     .where('name', 'is not', null)
     .execute()
-  await db.transaction().execute(async (trx) => {
-    for (const order of orders) await indexCreatorOrder(trx, order)
+  const knownIds = new Set(known.map((row) => Number(row.order_id)))
+  await deps.db.transaction().execute(async (trx) => {
+    for (const order of orders) {
+      await indexCreatorOrder(trx, order)
+      if (knownIds.has(order.id)) continue
+      const creatorOrder = { creatorOrderId: String(order.id), storeShop: order.storeShop }
+      await scheduleAutomaticTransfer(deps, trx, creatorOrder, new Date(order.createdAt))
+    }
   })
   return known.length === 0
 }

@@ -3,12 +3,14 @@ import { sql } from 'kysely'
 import type { Db } from '../db/connect'
 import { readPage, type PageRequest } from '../db/keyset'
 import { formatMinorUnits } from '../domain/money'
+import { readinessOf } from './order-readiness'
 
 // The orders inbox: the creator orders Tandem knows of (repositories/creator-orders.ts records
 // them), with where each order's transfer stands.
 
 export interface CreatorOrderFilters extends PageRequest {
   status?: TransferStatus
+  needsAttention?: 'true'
   creatorShop?: string
   /** Part of the order's name, or its id. */
   q?: string
@@ -18,6 +20,7 @@ export interface CreatorOrderFilters extends PageRequest {
 export async function listCreatorOrders(
   db: Db,
   filters: CreatorOrderFilters,
+  now: Date,
 ): Promise<{ orders: CreatorOrderSummary[]; nextCursor: string | null }> {
   const search = filters.q?.replace(/^#/, '')
   const query = db
@@ -29,6 +32,9 @@ export async function listCreatorOrders(
     .leftJoin('order_transfers as t', (join) =>
       join.on((eb) => eb(eb.cast('o.order_id', 'text'), '=', eb.ref('t.creator_order_id'))),
     )
+    .leftJoin('order_automation as a', (join) =>
+      join.on((eb) => eb(eb.cast('o.order_id', 'text'), '=', eb.ref('a.creator_order_id'))),
+    )
     .select([
       'o.order_id',
       'o.store_shop',
@@ -38,11 +44,16 @@ export async function listCreatorOrders(
       'o.total_minor',
       't.status',
       't.processed_at',
+      't.lease_expires_at',
+      'a.state as automation_state',
+      'a.due_at',
+      'a.message',
     ])
     .where('o.name', 'is not', null)
     .$if(filters.creatorShop !== undefined, (qb) =>
       qb.where('o.store_shop', '=', filters.creatorShop!),
     )
+    .$if(filters.needsAttention === 'true', (qb) => qb.where('a.state', '=', 'NEEDS_ATTENTION'))
     .$if(filters.status === 'NOT_STARTED', (qb) => qb.where('t.creator_order_id', 'is', null))
     .$if(filters.status === 'PARTIAL' || filters.status === 'COMPLETED', (qb) =>
       qb.where('t.status', '=', filters.status as 'PARTIAL' | 'COMPLETED'),
@@ -61,8 +72,20 @@ export async function listCreatorOrders(
     { sortedBy: 'o.created_at', id: 'o.order_id', order: 'desc', numericId: true },
     filters,
   )
+  const readiness = await readinessOf(
+    db,
+    page.rows.map((row) => ({
+      orderId: String(row.order_id),
+      transferStatus: row.status,
+      leaseExpiresAt: row.lease_expires_at,
+      automation: row.automation_state
+        ? { state: row.automation_state, dueAt: row.due_at, message: row.message }
+        : null,
+    })),
+    now,
+  )
   return {
-    orders: page.rows.map((row) => ({
+    orders: page.rows.map((row, index) => ({
       id: String(row.order_id),
       name: row.name!,
       creatorStoreShop: row.store_shop,
@@ -71,6 +94,7 @@ export async function listCreatorOrders(
       totalAmount: formatMinorUnits(Number(row.total_minor), row.currency!),
       transferStatus: row.status ?? 'NOT_STARTED',
       processedAt: row.processed_at ?? null,
+      readiness: readiness[index]!,
     })),
     nextCursor: page.nextCursor,
   }

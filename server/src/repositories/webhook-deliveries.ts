@@ -8,6 +8,7 @@ export interface StoredDelivery {
   shop: string
   topic: string
   body: string | null
+  receivedAt: string
   doneAt: string | null
 }
 
@@ -38,12 +39,12 @@ export async function findWebhookDelivery(
 ): Promise<StoredDelivery | null> {
   const row = await db
     .selectFrom('webhook_deliveries')
-    .select(['webhook_id', 'shop', 'topic', 'body', 'done_at'])
+    .select(['webhook_id', 'shop', 'topic', 'body', 'received_at', 'done_at'])
     .where('webhook_id', '=', webhookId)
     .executeTakeFirst()
   if (!row) return null
-  const { webhook_id: id, shop, topic, body, done_at: doneAt } = row
-  return { webhookId: id, shop, topic, body, doneAt }
+  const { webhook_id: id, shop, topic, body, received_at: receivedAt, done_at: doneAt } = row
+  return { webhookId: id, shop, topic, body, receivedAt, doneAt }
 }
 
 /**

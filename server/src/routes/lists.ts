@@ -10,7 +10,7 @@ import { listOrderTransfers, transferHistoryCsv } from '../queries/transfer-hist
 
 export const listRoutes = (deps: RouteDeps) =>
   ({
-    adminCreatorOrders: ({ query }) => listCreatorOrders(deps.db, query),
+    adminCreatorOrders: ({ query }) => listCreatorOrders(deps.db, query, deps.now()),
     adminOrderTransfers: ({ query }) => listOrderTransfers(deps.db, query),
     adminOrderTransfersCsv: async () => transferHistoryCsv(deps.db),
     adminAuditLog: ({ query }) => listAuditEntries(deps.db, query),

@@ -3,10 +3,16 @@ import type { JobContext, JobHandler, RegisterOptions } from '../jobs/job-queue'
 import { catchUpCreatorOrders } from '../orders/catch-up'
 import { removeOAuthStatesBefore } from '../repositories/oauth-states'
 import { removeDoneWebhookDeliveries } from '../repositories/webhook-deliveries'
+import {
+  TRANSFER_JOB,
+  TRANSFER_RETRIES,
+  transferAutomatically,
+  type TransferJob,
+} from './automatic-transfers'
 import { actOnDelivery, WEBHOOK_JOB, WEBHOOK_RETRIES, type ActDeps } from './webhook-inbox'
 
 // Every piece of background work the server does, as jobs of the queue (jobs/job-queue.ts): the
-// webhook inbox's deliveries, the creator-order catch-up, and retention. Each server process
+// webhook inbox's deliveries, automatic transfers, the creator-order catch-up, and retention. Each server process
 // registers them all and works the one queue, so that a job runs once across replicas, and
 // survives a crash of the process running it.
 
@@ -38,7 +44,10 @@ export const KEEP = {
   finishedJobDays: 7,
 }
 
-type Deps = Pick<RouteDeps, 'db' | 'jobs' | 'shopify' | 'commerce' | 'now'> &
+type Deps = Pick<
+  RouteDeps,
+  'db' | 'jobs' | 'shopify' | 'commerce' | 'payments' | 'now' | 'transferTiming'
+> &
   Pick<ActDeps, 'failpoint'>
 
 export interface BackgroundOptions {
@@ -66,9 +75,10 @@ export async function startBackgroundWork(
   options: BackgroundOptions,
 ): Promise<void> {
   const { jobs } = deps
+  /** `handler` is told the settings in force, which tests shorten. */
   const register = <Payload extends object>(
     name: string,
-    handler: JobHandler<Payload>,
+    handler: (payload: Payload, job: JobContext, settings: RegisterOptions) => Promise<void>,
     settings: RegisterOptions,
   ) => {
     const { retryDelaySeconds = settings.retryDelaySeconds } = options
@@ -78,13 +88,19 @@ export async function startBackgroundWork(
       // A job that retries at once still does.
       ...(settings.retryDelaySeconds > 0 ? { retryDelaySeconds } : {}),
     }
-    return jobs.register<Payload>(name, logged(name, handler, retried, log), retried)
+    const run: JobHandler<Payload> = (payload, job) => handler(payload, job, retried)
+    return jobs.register<Payload>(name, logged(name, run, retried, log), retried)
   }
 
   await register<{ webhookId: string }>(
     WEBHOOK_JOB,
     (payload, job) => actOnDelivery(deps, payload, job, log),
     WEBHOOK_RETRIES,
+  )
+  await register<TransferJob>(
+    TRANSFER_JOB,
+    (payload, job, settings) => transferAutomatically(deps, payload, job, settings, log),
+    TRANSFER_RETRIES,
   )
   // A failed catch-up waits for the next schedule rather than retrying at once.
   await register(CATCH_UP_JOB, (_payload, job) => catchUp(deps, log, job), {

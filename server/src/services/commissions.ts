@@ -16,6 +16,7 @@ import {
 } from '../repositories/commissions'
 import { findStoreType, lockStore, storeNotFound } from '../repositories/stores'
 import { auditedChange, type Actor } from './audited-change'
+import { requeueOrdersWaitingOn } from './automatic-transfers'
 
 // Default commissions (per brand) and unique commission rates (per brand and creator pair). A store
 // of the wrong type is a business-rule refusal (422): the request is well formed, but the
@@ -23,7 +24,7 @@ import { auditedChange, type Actor } from './audited-change'
 // input (400), as docs/product-rules.md "Money and commission rules" says, with the domain's
 // sentence naming the rule.
 
-type Deps = Pick<RouteDeps, 'db' | 'now'>
+type Deps = Pick<RouteDeps, 'db' | 'jobs' | 'now'>
 
 /** How the audit log names a brand and creator pair. */
 const pairOf = (brand: string, creator: string) => `${brand} × ${creator}`
@@ -76,6 +77,8 @@ export async function setDefaultRates(
     if (broken) throw new Refusal('invalid_input', broken)
     const before = await findDefaultRates(trx, shop)
     const after = await upsertDefaultRates(trx, commission, deps.now().toISOString())
+    // The orders stopped for want of it (or of its earlier rates) are tried again.
+    await requeueOrdersWaitingOn(deps, trx, shop)
     return {
       result: after,
       audit: {

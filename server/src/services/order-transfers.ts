@@ -5,7 +5,9 @@ import { auditAfterTheFact, type Actor } from './audited-change'
 // The transfer screen's changes: processing a creator order into brand orders and payouts, and
 // accepting a price exception. The processing itself is transfers/transfer-service.ts.
 
-export function createOrderTransferService(deps: RouteDeps) {
+export function createOrderTransferService(
+  deps: Pick<RouteDeps, 'db' | 'commerce' | 'payments' | 'now' | 'transferTiming'>,
+) {
   const transfers = createTransferService(deps)
   return {
     preview: transfers.preview,

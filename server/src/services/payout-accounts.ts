@@ -7,6 +7,7 @@ import { upstreamRefusal, withDeadline } from '../lib/remote-call'
 import { findPayoutAccountId, setPayoutAccountId } from '../repositories/payout-accounts'
 import { findStoreType } from '../repositories/stores'
 import { auditedChange, type Actor } from './audited-change'
+import { requeueOrdersWaitingOn } from './automatic-transfers'
 
 // The Payouts card of a brand's store page: which Stripe connected account the brand is paid to,
 // and what Stripe says of it (its email, whether it can receive transfers).
@@ -14,7 +15,7 @@ import { auditedChange, type Actor } from './audited-change'
 /** How long the console waits for Stripe's answer about an account. */
 const STRIPE_LOOKUP_MS = 15_000
 
-type Deps = Pick<RouteDeps, 'db' | 'now' | 'payments'>
+type Deps = Pick<RouteDeps, 'db' | 'jobs' | 'now' | 'payments'>
 
 /** Only brands are paid out: an unknown store is not found, a creator's breaks the rule. */
 async function requireBrandStore(deps: Deps, shop: string): Promise<void> {
@@ -66,6 +67,8 @@ export async function setPayoutAccount(
   await auditedChange(deps, actor, async (trx) => {
     const before = await findPayoutAccountId(trx, input.shop)
     await setPayoutAccountId(trx, input.shop, account.accountId, deps.now().toISOString())
+    // The orders stopped for want of a payout account the brand can be paid to are tried again.
+    await requeueOrdersWaitingOn(deps, trx, input.shop)
     const details = { before: { accountId: before }, after: { accountId: account.accountId } }
     return {
       result: undefined,

@@ -34,6 +34,8 @@ type Deps = Pick<RouteDeps, 'db' | 'shopify' | 'now'>
 export interface SignedDelivery {
   shop: string
   webhookId: string
+  /** When Tandem took it: an orders/paid delivery's time of payment. */
+  receivedAt: string
 }
 
 /** What Tandem holds on the customer for the shop, as the data request's JSON reads. */

@@ -17,6 +17,7 @@ import {
   upsertStoreProductIfNewer,
 } from '../repositories/store-products'
 import { findStoreType } from '../repositories/stores'
+import { scheduleAutomaticTransfer } from './automatic-transfers'
 import { answerDataRequest, redactCustomer, redactShop, type SignedDelivery } from './privacy'
 
 // What each signed delivery, checked against its topic, changes in Tandem. Run by the delivery's
@@ -25,7 +26,7 @@ import { answerDataRequest, redactCustomer, redactShop, type SignedDelivery } fr
 // before the delivery is marked done). Shopify's calls: not audited, but for the compliance
 // topics (services/privacy.ts), which the law asks Tandem to account for.
 
-type Deps = Pick<RouteDeps, 'db' | 'shopify' | 'now'>
+type Deps = Pick<RouteDeps, 'db' | 'jobs' | 'shopify' | 'now'>
 
 /** Where what is worth knowing but changes no outcome goes: the job's log. */
 export interface Log {
@@ -61,7 +62,7 @@ export async function actOnWebhook(
       await actOnUninstall(deps, shop, log, signal)
       return
     case 'orders/paid':
-      await indexPaidOrder(deps, shop, payload.body, log)
+      await indexPaidOrder(deps, delivery, payload.body, log)
       return
     case 'products/delete':
       await deleteStoreProduct(deps.db, shop, `gid://shopify/Product/${payload.body.id}`)
@@ -85,8 +86,16 @@ export async function actOnWebhook(
  * The creator-order index: the order's shop, known without asking every creator shop. Only a
  * creator's orders are creator orders, and a shop signs for its own orders only (a creator holds
  * its app's secret and can sign any body): an order Tandem knows in another shop stays there.
+ * Paid when the delivery came, the order is put on the queue if the policy makes it automatic:
+ * its processing still reads the order from Shopify and checks its payment with Stripe, so a
+ * signed body claiming a payment moves nothing by itself.
  */
-async function indexPaidOrder(deps: Deps, shop: string, body: PaidPayload, log: Log) {
+async function indexPaidOrder(
+  deps: Deps,
+  { shop, receivedAt }: SignedDelivery,
+  body: PaidPayload,
+  log: Log,
+) {
   if ((await findStoreType(deps.db, shop)) !== 'CREATOR') return
   const known = await findIndexedShop(deps.db, body.id)
   if (known !== null && known !== shop) {
@@ -94,9 +103,13 @@ async function indexPaidOrder(deps: Deps, shop: string, body: PaidPayload, log: 
     return
   }
   const order = paidOrderHeader(shop, body)
-  // A payload short of what the inbox lists still tells where the order is.
-  if (order) await indexCreatorOrder(deps.db, order)
-  else await indexCreatorOrderShop(deps.db, body.id, shop)
+  await deps.db.transaction().execute(async (trx) => {
+    // A payload short of what the inbox lists still tells where the order is.
+    if (order) await indexCreatorOrder(trx, order)
+    else await indexCreatorOrderShop(trx, body.id, shop)
+    const creatorOrder = { creatorOrderId: String(body.id), storeShop: shop }
+    await scheduleAutomaticTransfer(deps, trx, creatorOrder, new Date(receivedAt))
+  })
 }
 
 /**

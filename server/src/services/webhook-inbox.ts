@@ -59,7 +59,7 @@ export const WEBHOOK_FAILPOINTS = [
   'shopify-webhook:after-act',
 ] as const
 
-export interface ActDeps extends Pick<RouteDeps, 'db' | 'shopify' | 'now'> {
+export interface ActDeps extends Pick<RouteDeps, 'db' | 'jobs' | 'shopify' | 'now'> {
   /** Resolves at once, except where a crash test stops the server. */
   failpoint?: (name: (typeof WEBHOOK_FAILPOINTS)[number]) => Promise<void>
 }
@@ -79,7 +79,8 @@ export async function actOnDelivery(
   // Checked before it was recorded: a body that no longer reads is a change of the checks since.
   if ('refusal' in read) throw new Error(`Delivery ${webhookId} no longer reads: ${read.refusal}`)
   await deps.failpoint?.('shopify-webhook:before-act')
-  await actOnWebhook(deps, { shop: delivery.shop, webhookId }, read.payload, log, job.signal)
+  const { shop, receivedAt } = delivery
+  await actOnWebhook(deps, { shop, webhookId, receivedAt }, read.payload, log, job.signal)
   await deps.failpoint?.('shopify-webhook:after-act')
   await markWebhookDeliveryDone(deps.db, webhookId, deps.now().toISOString())
 }

@@ -298,6 +298,8 @@ export const calls = {
     query: z
       .object({
         status: TransferStatus.optional(),
+        /** Only the orders a person must act on before they can transfer. */
+        needsAttention: z.literal('true').optional(),
         creatorShop: ShopDomain.optional(),
         /** Part of the order's name (#1001) or its id. */
         q: z.string().trim().max(100, 'must be at most 100 characters').optional(),

@@ -247,6 +247,25 @@ export const PageQuery = {
     .optional(),
 }
 
+/**
+ * What will happen to an order, and what stops it (docs/product-rules.md "Automatic transfers"):
+ * it waits for an administrator (MANUAL: the policy, or paid before the policy was automatic); it
+ * waits for the end of its hold, or for its next retry after Shopify or Stripe failed; a person
+ * must act first (each reason names its brand and the fix); it has nothing to transfer; or its
+ * transfer is under way, completed, or partial (a brand's step failed: which, and why).
+ */
+export const OrderReadiness = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('MANUAL') }),
+  z.object({ state: z.literal('WAITING'), until: z.string() }),
+  z.object({ state: z.literal('RETRYING'), until: z.string(), message: z.string() }),
+  z.object({ state: z.literal('NEEDS_ATTENTION'), reasons: z.array(z.string()).min(1) }),
+  z.object({ state: z.literal('NOTHING_TO_TRANSFER'), message: z.string() }),
+  z.object({ state: z.literal('PROCESSING') }),
+  z.object({ state: z.literal('COMPLETED') }),
+  z.object({ state: z.literal('PARTIAL'), failedStep: z.string() }),
+])
+export type OrderReadiness = z.infer<typeof OrderReadiness>
+
 /** A creator order as the orders inbox lists it, with where its transfer stands. */
 export const CreatorOrderSummary = z.object({
   /** The numeric order id. */
@@ -258,6 +277,7 @@ export const CreatorOrderSummary = z.object({
   totalAmount: MoneyAmount,
   transferStatus: TransferStatus,
   processedAt: z.string().nullable(),
+  readiness: OrderReadiness,
 })
 export type CreatorOrderSummary = z.infer<typeof CreatorOrderSummary>
 

@@ -185,13 +185,7 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
     // tests of connections read the subscriptions the emulator holds.
     log: () => {},
   })
-  if (options.seed !== false) {
-    await seedSandboxMarketplace(db, { secrets, now: new Date() })
-    // As the server does at start: the creator orders the shops already have, in the inbox.
-    await catchUpCreatorOrders({ db, commerce }, (message) => {
-      throw new Error(message)
-    })
-  }
+  if (options.seed !== false) await seedSandboxMarketplace(db, { secrets, now: new Date() })
   const jobs = openJobQueue(db, {
     databaseUrl: postgres?.url ?? null,
     schema: postgres ? jobSchema(postgres.schema) : undefined,
@@ -202,6 +196,7 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
   const logTo = (level: LoggedLine['level']) => (details: object, message: string) =>
     void jobLog.push({ level, message, details: details as Record<string, unknown> })
   const serverCommerce = options.commerce ? options.commerce(commerce) : commerce
+  const serverPayments = options.payments ? options.payments(payments) : payments
   const app = await buildApp({
     db,
     jobs,
@@ -210,7 +205,7 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
     secrets,
     commerce: serverCommerce,
     shopify: shopifyServices,
-    payments: options.payments ? options.payments(payments) : payments,
+    payments: serverPayments,
     publicUrl,
     now: options.now,
     transferTiming: options.transferTiming,
@@ -218,7 +213,15 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
     trustedProxies: options.trustedProxies,
   })
   await startBackgroundWork(
-    { db, jobs, shopify: shopifyServices, commerce: serverCommerce, now },
+    {
+      db,
+      jobs,
+      shopify: shopifyServices,
+      commerce: serverCommerce,
+      payments: serverPayments,
+      now,
+      transferTiming: options.transferTiming,
+    },
     { info: logTo('info'), warn: logTo('warn'), error: logTo('error') },
     {
       schedules: options.schedules ?? false,
@@ -226,6 +229,12 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
       retryLimit: options.jobRetries?.limit,
     },
   )
+  if (options.seed !== false) {
+    // As the server does at start: the creator orders the shops already have, in the inbox.
+    await catchUpCreatorOrders({ db, commerce, jobs, now }, (message) => {
+      throw new Error(message)
+    })
+  }
   const tokens = {
     admin: await idToken(emulatorUrl, projectId, { email: 'claim-admin@tandem.test', admin: true }),
     listedAdmin: await idToken(emulatorUrl, projectId, {

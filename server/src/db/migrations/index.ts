@@ -13,6 +13,7 @@ import * as jobs from './010-jobs'
 import * as webhookInbox from './011-webhook-inbox'
 import * as dataRequests from './012-data-requests'
 import * as transferPolicy from './013-transfer-policy'
+import * as automaticTransfers from './014-automatic-transfers'
 
 // Migrations live in code (one module each, imported here and bundled with the server: no folder
 // to find at run time) and run at every start. Column types are the ones SQLite and PostgreSQL
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '011_webhook_inbox': webhookInbox,
   '012_data_requests': dataRequests,
   '013_transfer_policy': transferPolicy,
+  '014_automatic_transfers': automaticTransfers,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

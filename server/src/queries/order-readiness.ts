@@ -1,0 +1,90 @@
+import type { OrderReadiness } from '@shared/contract'
+import type { Db } from '../db/connect'
+import type { AutomationState } from '../db/schema'
+
+// What the orders inbox says will happen to each order (docs/product-rules.md "Automatic
+// transfers"), from what Tandem recorded: the order's transfer (completed, under a lease, partial)
+// first, then where its automatic processing stands, and otherwise that an administrator
+// processes it.
+
+/** One inbox row's columns this reads. */
+export interface ReadinessColumns {
+  orderId: string
+  transferStatus: 'PARTIAL' | 'COMPLETED' | null
+  leaseExpiresAt: string | null
+  automation: { state: AutomationState; dueAt: string | null; message: string | null } | null
+}
+
+/** The readiness of each row, in the rows' order; `now` tells a lease held and a time come. */
+export async function readinessOf(
+  db: Db,
+  rows: readonly ReadinessColumns[],
+  now: Date,
+): Promise<OrderReadiness[]> {
+  const ids = rows.map((row) => row.orderId)
+  const [reasons, failures] =
+    ids.length === 0
+      ? [[], []]
+      : await Promise.all([
+          db
+            .selectFrom('order_attention')
+            .select(['creator_order_id', 'sentence'])
+            .where('creator_order_id', 'in', ids)
+            .orderBy('creator_order_id')
+            .orderBy('position')
+            .execute(),
+          db
+            .selectFrom('order_transfer_brands')
+            .select(['creator_order_id', 'brand_store_shop', 'failed_step', 'failed_message'])
+            .where('creator_order_id', 'in', ids)
+            .where('failed_step', 'is not', null)
+            .orderBy('brand_store_shop')
+            .execute(),
+        ])
+  const sentencesOf = (id: string) =>
+    reasons.filter((reason) => reason.creator_order_id === id).map((reason) => reason.sentence)
+  const failureOf = (id: string) => {
+    const failed = failures.find((failure) => failure.creator_order_id === id)
+    return failed
+      ? `${failed.failed_step} for ${failed.brand_store_shop}: ${failed.failed_message ?? ''}`
+      : 'a brand step failed'
+  }
+  return rows.map((row) => readiness(row, now.toISOString(), sentencesOf, failureOf))
+}
+
+function readiness(
+  row: ReadinessColumns,
+  now: string,
+  sentencesOf: (id: string) => string[],
+  failureOf: (id: string) => string,
+): OrderReadiness {
+  if (row.transferStatus === 'COMPLETED') return { state: 'COMPLETED' }
+  if (row.leaseExpiresAt !== null && row.leaseExpiresAt > now) return { state: 'PROCESSING' }
+  const { automation } = row
+  switch (automation?.state) {
+    case 'WAITING':
+      // Its job is due: a worker takes it as soon as one is free.
+      return automation.dueAt !== null && automation.dueAt > now
+        ? { state: 'WAITING', until: automation.dueAt }
+        : { state: 'PROCESSING' }
+    case 'RETRYING':
+      return {
+        state: 'RETRYING',
+        until: automation.dueAt ?? now,
+        message: automation.message ?? '',
+      }
+    case 'NEEDS_ATTENTION': {
+      const sentences = sentencesOf(row.orderId)
+      return {
+        state: 'NEEDS_ATTENTION',
+        reasons: sentences.length > 0 ? sentences : [automation.message ?? 'Needs attention'],
+      }
+    }
+    case 'NOTHING_TO_TRANSFER':
+      return { state: 'NOTHING_TO_TRANSFER', message: automation.message ?? '' }
+  }
+  if (row.transferStatus === 'PARTIAL') {
+    return { state: 'PARTIAL', failedStep: failureOf(row.orderId) }
+  }
+  return { state: 'MANUAL' }
+}

@@ -1,0 +1,159 @@
+import type { Db } from '../db/connect'
+import type { AutomationState } from '../db/schema'
+import type { AttentionReason } from '../domain/attention'
+
+// Where each automatic order's processing stands (transfers/automatic-transfers.ts), and what a
+// person must fix before it can go on. Every outcome is written for one generation of the order's
+// job: an order put back on the queue meanwhile (its brand fixed) raises the generation, and the
+// outcome of the job that ran before is dropped rather than written over the newer one.
+
+export interface AutomaticOrder {
+  creatorOrderId: string
+  storeShop: string
+  paidAt: string
+  state: AutomationState
+  dueAt: string | null
+  message: string | null
+  generation: number
+}
+
+export interface Outcome {
+  state: AutomationState
+  dueAt?: string | null
+  message?: string | null
+  /** What a person must act on; written only with NEEDS_ATTENTION. */
+  reasons?: readonly AttentionReason[]
+}
+
+/**
+ * Records an order the policy made automatic, waiting until `dueAt`. Answers false when it was
+ * recorded already (a webhook sent twice, the catch-up finding an order a webhook brought).
+ */
+export async function recordAutomaticOrder(
+  db: Db,
+  order: { creatorOrderId: string; storeShop: string; paidAt: string; dueAt: string },
+  now: string,
+): Promise<boolean> {
+  const inserted = await db
+    .insertInto('order_automation')
+    .values({
+      creator_order_id: order.creatorOrderId,
+      store_shop: order.storeShop,
+      paid_at: order.paidAt,
+      state: 'WAITING',
+      due_at: order.dueAt,
+      message: null,
+      generation: 1,
+      updated_at: now,
+    })
+    .onConflict((conflict) => conflict.column('creator_order_id').doNothing())
+    .executeTakeFirst()
+  return inserted.numInsertedOrUpdatedRows !== 0n
+}
+
+export async function findAutomaticOrder(
+  db: Db,
+  creatorOrderId: string,
+): Promise<AutomaticOrder | null> {
+  const row = await db
+    .selectFrom('order_automation')
+    .selectAll()
+    .where('creator_order_id', '=', creatorOrderId)
+    .executeTakeFirst()
+  return row
+    ? {
+        creatorOrderId: row.creator_order_id,
+        storeShop: row.store_shop,
+        paidAt: row.paid_at,
+        state: row.state,
+        dueAt: row.due_at,
+        message: row.message,
+        generation: Number(row.generation),
+      }
+    : null
+}
+
+/**
+ * Writes the outcome of the order's job of `generation`, with the reasons a person must act on
+ * (replacing the earlier ones). Answers false, writing nothing, when a newer job was sent since.
+ * Run it in a transaction: the state and its reasons change together.
+ */
+export async function recordOutcome(
+  trx: Db,
+  creatorOrderId: string,
+  generation: number,
+  outcome: Outcome,
+  now: string,
+): Promise<boolean> {
+  const updated = await trx
+    .updateTable('order_automation')
+    .set({
+      state: outcome.state,
+      due_at: outcome.dueAt ?? null,
+      message: outcome.message ?? null,
+      updated_at: now,
+    })
+    .where('creator_order_id', '=', creatorOrderId)
+    .where('generation', '=', generation)
+    .executeTakeFirst()
+  if (Number(updated.numUpdatedRows) === 0) return false
+  await trx.deleteFrom('order_attention').where('creator_order_id', '=', creatorOrderId).execute()
+  const reasons = outcome.state === 'NEEDS_ATTENTION' ? (outcome.reasons ?? []) : []
+  if (reasons.length > 0) {
+    await trx
+      .insertInto('order_attention')
+      .values(
+        reasons.map((reason, position) => ({
+          creator_order_id: creatorOrderId,
+          position,
+          brand_store_shop: reason.brandStoreShop,
+          kind: reason.kind,
+          sentence: reason.sentence,
+        })),
+      )
+      .execute()
+  }
+  return true
+}
+
+/** The orders that need attention for a reason naming `brandStoreShop`. */
+export async function ordersWaitingOnBrand(db: Db, brandStoreShop: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('order_attention as a')
+    .innerJoin('order_automation as o', 'o.creator_order_id', 'a.creator_order_id')
+    .select('a.creator_order_id')
+    .distinct()
+    .where('a.brand_store_shop', '=', brandStoreShop)
+    .where('o.state', '=', 'NEEDS_ATTENTION')
+    .execute()
+  return rows.map((row) => row.creator_order_id)
+}
+
+/**
+ * Puts orders back to waiting, due at once, under a new generation each; answers each order's
+ * new generation, for its job. An order not automatic is left alone.
+ */
+export async function requeueOrders(
+  trx: Db,
+  creatorOrderIds: readonly string[],
+  now: string,
+): Promise<{ creatorOrderId: string; generation: number }[]> {
+  if (creatorOrderIds.length === 0) return []
+  const rows = await trx
+    .updateTable('order_automation')
+    .set((eb) => ({
+      state: 'WAITING',
+      due_at: now,
+      message: null,
+      generation: eb('generation', '+', 1),
+      updated_at: now,
+    }))
+    .where('creator_order_id', 'in', creatorOrderIds)
+    .returning(['creator_order_id', 'generation'])
+    .execute()
+  await trx.deleteFrom('order_attention').where('creator_order_id', 'in', creatorOrderIds).execute()
+  return rows.map((row) => ({
+    creatorOrderId: row.creator_order_id,
+    generation: Number(row.generation),
+  }))
+}

@@ -1,0 +1,180 @@
+import { TRANSFER_ERRORS } from '@shared/contract'
+import type { Db } from '../db/connect'
+import type { RouteDeps } from '../deps'
+import { classifyProcessingFailure } from '../domain/processing-failure'
+import { automaticTransferOf } from '../domain/transfer-policy'
+import type { JobContext, RegisterOptions } from '../jobs/job-queue'
+import {
+  findAutomaticOrder,
+  ordersWaitingOnBrand,
+  recordAutomaticOrder,
+  recordOutcome,
+  requeueOrders,
+  type Outcome,
+} from '../repositories/order-automation'
+import { findTransferPolicy } from '../repositories/transfer-policy'
+import { createOrderTransferService } from './order-transfers'
+
+// Paid orders that transfer themselves (docs/product-rules.md "Automatic transfers"). An order the
+// transfer policy makes automatic is recorded, with a job due at the end of its hold, in the
+// transaction that learns it was paid; the job runs the same exactly-once processing as an
+// administrator's click. A failure worth retrying is retried by the queue with backoff; one a
+// person must fix stops the order as "needs attention", and fixing the brand it names puts it back
+// on the queue; an order with nothing to transfer stops there.
+
+export const TRANSFER_JOB = 'transfer-order'
+
+/** Shopify's and Stripe's outages: 30 s doubled eight times, about two hours in all. */
+export const TRANSFER_RETRIES: RegisterOptions = { retryLimit: 8, retryDelaySeconds: 30 }
+
+/** One run of an order's processing; only the newest generation's outcome is written. */
+export interface TransferJob {
+  creatorOrderId: string
+  generation: number
+}
+
+type Deps = Pick<RouteDeps, 'db' | 'jobs' | 'commerce' | 'payments' | 'now' | 'transferTiming'>
+
+/** Where a failed job's message goes (the server's log). */
+interface Log {
+  warn(details: object, message: string): void
+}
+
+/**
+ * An order learned paid at `paidAt` (a webhook's arrival, or the catch-up's reading): when the
+ * policy makes it automatic, recorded with its job for the end of its hold, within `trx`. An order
+ * recorded already (a webhook sent twice) is left as it is.
+ */
+export async function scheduleAutomaticTransfer(
+  deps: Pick<Deps, 'jobs' | 'now'>,
+  trx: Db,
+  order: { creatorOrderId: string; storeShop: string },
+  paidAt: Date,
+): Promise<void> {
+  const automatic = automaticTransferOf(await findTransferPolicy(trx), paidAt)
+  if (!automatic.automatic) return
+  const recorded = await recordAutomaticOrder(
+    trx,
+    { ...order, paidAt: paidAt.toISOString(), dueAt: automatic.holdEndsAt.toISOString() },
+    deps.now().toISOString(),
+  )
+  if (!recorded) return
+  const job: TransferJob = { creatorOrderId: order.creatorOrderId, generation: 1 }
+  await deps.jobs.send(TRANSFER_JOB, job, { startAfter: automatic.holdEndsAt, within: trx })
+}
+
+/**
+ * After a fix to `brandStoreShop` (its commission, its payout account, its connection), within
+ * the fix's transaction: every order that needs attention for a reason naming it goes back on the
+ * queue, to run at once. One whose other reasons still stand comes back to "needs attention".
+ */
+export async function requeueOrdersWaitingOn(
+  deps: Pick<Deps, 'jobs' | 'now'>,
+  trx: Db,
+  brandStoreShop: string,
+): Promise<void> {
+  const waiting = await ordersWaitingOnBrand(trx, brandStoreShop)
+  const requeued = await requeueOrders(trx, waiting, deps.now().toISOString())
+  for (const job of requeued) {
+    await deps.jobs.send(TRANSFER_JOB, job satisfies TransferJob, { within: trx })
+  }
+}
+
+/**
+ * The job. Processes the order unless a newer job was sent for it, it is no longer waiting, or
+ * the policy changed: turned MANUAL, the order waits for an administrator; a longer hold, its job
+ * comes back when the hold ends.
+ */
+export async function transferAutomatically(
+  deps: Deps,
+  { creatorOrderId, generation }: TransferJob,
+  job: JobContext,
+  retries: RegisterOptions,
+  log: Log,
+): Promise<void> {
+  const order = await findAutomaticOrder(deps.db, creatorOrderId)
+  if (!order || order.generation !== generation) return
+  if (order.state !== 'WAITING' && order.state !== 'RETRYING') return
+  const now = () => deps.now().toISOString()
+  const record = (outcome: Outcome) =>
+    deps.db
+      .transaction()
+      .execute((trx) => recordOutcome(trx, creatorOrderId, generation, outcome, now()))
+
+  const automatic = automaticTransferOf(await findTransferPolicy(deps.db), new Date(order.paidAt))
+  if (!automatic.automatic) {
+    await record({ state: 'MANUAL' })
+    return
+  }
+  if (automatic.holdEndsAt > deps.now()) {
+    const dueAt = automatic.holdEndsAt
+    await deps.db.transaction().execute(async (trx) => {
+      const current = await recordOutcome(
+        trx,
+        creatorOrderId,
+        generation,
+        { state: 'WAITING', dueAt: dueAt.toISOString() },
+        now(),
+      )
+      if (current) {
+        await deps.jobs.send(
+          TRANSFER_JOB,
+          { creatorOrderId, generation },
+          {
+            startAfter: dueAt,
+            within: trx,
+          },
+        )
+      }
+    })
+    return
+  }
+
+  const transfers = createOrderTransferService(deps)
+  try {
+    await transfers.process(null, creatorOrderId, (err) =>
+      log.warn({ err, creatorOrderId }, 'the audit log could not record an automatic transfer'),
+    )
+    await record({ state: 'PROCESSED' })
+  } catch (error) {
+    const failure = classifyProcessingFailure(error)
+    switch (failure.outcome) {
+      case 'nothingToTransfer':
+        // An administrator's click (or another process) got there first.
+        await record(
+          failure.message === TRANSFER_ERRORS.alreadyProcessed
+            ? { state: 'PROCESSED' }
+            : { state: 'NOTHING_TO_TRANSFER', message: failure.message },
+        )
+        return
+      case 'needsAttention':
+        await record({
+          state: 'NEEDS_ATTENTION',
+          message: failure.message,
+          reasons: failure.reasons,
+        })
+        return
+      case 'transient': {
+        const lastAttempt = job.attempt > retries.retryLimit
+        await record(
+          lastAttempt
+            ? {
+                state: 'NEEDS_ATTENTION',
+                message: `Still failing after ${job.attempt} attempts: ${failure.message}`,
+              }
+            : {
+                state: 'RETRYING',
+                message: failure.message,
+                dueAt: nextRetryAt(deps.now(), retries, job.attempt).toISOString(),
+              },
+        )
+        // The queue retries it, or lists it dead on the Jobs page after the last attempt.
+        throw error
+      }
+    }
+  }
+}
+
+/** When the queue runs the job again after its `attempt`-th run failed. */
+const nextRetryAt = (now: Date, retries: RegisterOptions, attempt: number) =>
+  new Date(now.getTime() + retries.retryDelaySeconds * 2 ** (attempt - 1) * 1000)

@@ -1,0 +1,219 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { OrderReadiness } from '@shared/contract'
+import { createStripePaidOrder } from '../../emulators/stripe-paid-order'
+import { STRIPE_ATTEMPTS } from '../../server/src/adapters/payments/stripe/stripe-payments'
+import { BRAND_PRODUCTS, creatorVariantId } from '../../server/src/seed/sandbox-data'
+import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
+import {
+  startListeningServer,
+  type ServerOptions,
+  type ServerUnderTest,
+} from './support/server-under-test'
+
+// Paid orders that transfer themselves (issue 32): the Shopify emulator delivers orders/paid to a
+// listening server, the order's job runs once its hold ends, and no one clicks. What an
+// administrator sees is the inbox's readiness; what was made is in the emulators.
+
+const MAYA = 'maya-makes.myshopify.com'
+const IRONPEAK = 'ironpeak-outdoor.myshopify.com'
+const copyOf = (key: string) =>
+  creatorVariantId(
+    MAYA,
+    BRAND_PRODUCTS.findIndex((product) => product.key === key),
+  )
+
+let server: ServerUnderTest
+
+/** A listening server whose Maya is connected, so that its orders/paid deliveries reach it. */
+async function start(options: ServerOptions = {}) {
+  server = await startListeningServer({ stripeApi: { wait: async () => {} }, ...options })
+  const connected = await call('POST', '/admin-test-shop-connection', { shop: MAYA })
+  expect(connected.json()).toMatchObject({ state: 'CONNECTED' })
+  await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(2)
+}
+afterEach(() => server.close())
+
+const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+  server.app.inject({ method, url, headers: server.asAdmin, payload })
+
+const setPolicy = async (mode: 'MANUAL' | 'AUTOMATIC', holdMinutes: number) =>
+  expect((await call('POST', '/admin-set-transfer-policy', { mode, holdMinutes })).statusCode).toBe(
+    200,
+  )
+
+/** A customer pays Maya through Stripe for these units: the emulator sends orders/paid. */
+async function customerPays(lines: { key: string; quantity: number }[], amountMinor: number) {
+  const { orderId } = await createStripePaidOrder(
+    server,
+    MAYA,
+    {
+      lines: lines.map((line) => ({ variantId: copyOf(line.key), quantity: line.quantity })),
+      currency: 'USD',
+    },
+    { amountMinor, currency: 'usd' },
+  )
+  return orderId
+}
+
+/** The order's readiness as the orders inbox shows it. */
+async function readiness(orderId: string): Promise<OrderReadiness | undefined> {
+  const response = await call('GET', `/admin-creator-orders?q=${orderId}`)
+  expect(response.statusCode).toBe(200)
+  const rows = response.json().orders as { id: string; readiness: OrderReadiness }[]
+  return rows.find((row) => row.id === orderId)?.readiness
+}
+
+const made = () => ({
+  brandOrders: [NORTHWIND, LUMEN, IRONPEAK].flatMap((shop) =>
+    server.shopify.orders(shop).map((order) => ({
+      shop,
+      lines: order.lines.map((line) => [line.variantId, line.quantity]),
+    })),
+  ),
+  transfers: server.stripe
+    .transfers()
+    .map((transfer) => ({ destination: transfer.destination, amount: transfer.amount }))
+    .sort((a, b) => a.destination.localeCompare(b.destination)),
+})
+
+const completes = (orderId: string) =>
+  expect.poll(() => readiness(orderId), { timeout: 10_000 }).toEqual({ state: 'COMPLETED' })
+
+describe('a paid order under the automatic policy', () => {
+  beforeEach(() => start())
+
+  it('transfers itself once its hold ends: brand orders made and brands paid, no one clicked', async () => {
+    await setPolicy('AUTOMATIC', 0)
+    const orderId = await customerPays(
+      [
+        { key: 'linen-overshirt', quantity: 1 },
+        { key: 'rosehip-face-oil', quantity: 1 },
+      ],
+      10_250,
+    )
+    await completes(orderId)
+    expect(made()).toEqual({
+      brandOrders: [
+        { shop: NORTHWIND, lines: [['gid://shopify/ProductVariant/201', 1]] },
+        { shop: LUMEN, lines: [['gid://shopify/ProductVariant/203', 1]] },
+      ],
+      transfers: [
+        { destination: 'acct_sandbox_lumen_botanicals', amount: expect.any(Number) },
+        { destination: 'acct_sandbox_northwind_apparel', amount: expect.any(Number) },
+      ],
+    })
+    // The job's processing is audited as the system's, with no administrator named.
+    const audit = await call('GET', '/admin-audit-log')
+    expect(audit.json().entries).toContainEqual(
+      expect.objectContaining({ action: 'transfer.process', actorEmail: null, target: orderId }),
+    )
+  })
+
+  it('waits out its hold, saying until when, and moves nothing meanwhile', async () => {
+    await setPolicy('AUTOMATIC', 30)
+    const before = Date.now()
+    const orderId = await customerPays([{ key: 'linen-overshirt', quantity: 1 }], 6800)
+    await expect.poll(() => readiness(orderId)).toMatchObject({ state: 'WAITING' })
+    const { until } = (await readiness(orderId)) as { until: string }
+    expect(Date.parse(until) - before).toBeGreaterThanOrEqual(30 * 60_000)
+    expect(Date.parse(until) - Date.now()).toBeLessThanOrEqual(30 * 60_000)
+    expect(made()).toEqual({ brandOrders: [], transfers: [] })
+  })
+
+  it('waits for an administrator when the policy is manual', async () => {
+    await setPolicy('MANUAL', 10)
+    const orderId = await customerPays([{ key: 'linen-overshirt', quantity: 1 }], 6800)
+    await expect.poll(() => readiness(orderId)).toEqual({ state: 'MANUAL' })
+    expect(made()).toEqual({ brandOrders: [], transfers: [] })
+  })
+})
+
+describe('an automatic order that needs attention', () => {
+  beforeEach(() => start())
+
+  it('names the brand without a default commission, and completes once it is set, without a click', async () => {
+    await setPolicy('AUTOMATIC', 0)
+    const orderId = await customerPays([{ key: 'trail-headlamp', quantity: 1 }], 4200)
+    await expect
+      .poll(() => readiness(orderId), { timeout: 10_000 })
+      .toEqual({
+        state: 'NEEDS_ATTENTION',
+        reasons: [
+          'Commission not found: ironpeak-outdoor has no default commission: set it on its store page',
+        ],
+      })
+    const needing = await call('GET', '/admin-creator-orders?needsAttention=true')
+    expect(needing.json().orders.map((order: { id: string }) => order.id)).toEqual([orderId])
+    expect(made()).toEqual({ brandOrders: [], transfers: [] })
+
+    const set = await call('POST', '/admin-set-default-commission-rate', {
+      defaultCommission: {
+        brandStoreShop: IRONPEAK,
+        tandemCommissionRate: 10,
+        creatorCommissionRate: 15,
+      },
+    })
+    expect(set.statusCode).toBe(200)
+    await completes(orderId)
+    expect(made()).toEqual({
+      brandOrders: [{ shop: IRONPEAK, lines: [['gid://shopify/ProductVariant/205', 1]] }],
+      transfers: [{ destination: 'acct_sandbox_ironpeak_outdoor', amount: 3150 }],
+    })
+    expect((await call('GET', '/admin-creator-orders?needsAttention=true')).json().orders).toEqual(
+      [],
+    )
+  })
+
+  it('names the brand without a payout account, and completes once one is set, without a click', async () => {
+    await setPolicy('AUTOMATIC', 0)
+    await server.db
+      .deleteFrom('store_payment_accounts')
+      .where('store_shop', '=', NORTHWIND)
+      .execute()
+    const orderId = await customerPays([{ key: 'linen-overshirt', quantity: 1 }], 6800)
+    await expect
+      .poll(() => readiness(orderId), { timeout: 10_000 })
+      .toEqual({
+        state: 'NEEDS_ATTENTION',
+        reasons: [
+          'Payment provider connected account ID not found: northwind-apparel has no payout account: set it on its store page',
+        ],
+      })
+    expect(made()).toEqual({ brandOrders: [], transfers: [] })
+
+    const set = await call('POST', '/admin-set-store-payment-account', {
+      shop: NORTHWIND,
+      accountId: 'acct_sandbox_northwind_apparel',
+    })
+    expect(set.statusCode).toBe(200)
+    await completes(orderId)
+    expect(made().transfers).toEqual([
+      { destination: 'acct_sandbox_northwind_apparel', amount: expect.any(Number) },
+    ])
+  })
+})
+
+describe('an automatic order whose processing fails for a while', () => {
+  // Retried after a wait long enough for the inbox to be seen saying so.
+  beforeEach(() => start({ jobRetries: { delaySeconds: 4 } }))
+
+  it('is retried after Stripe fails, saying when, and completes with one transfer', async () => {
+    await setPolicy('AUTOMATIC', 0)
+    // Every try of the first attempt (the adapter's own retries included) fails.
+    server.stripe.script({
+      operation: 'transfers.create',
+      mode: 'fail',
+      status: 500,
+      times: STRIPE_ATTEMPTS,
+    })
+    const orderId = await customerPays([{ key: 'linen-overshirt', quantity: 1 }], 6800)
+    await expect
+      .poll(() => readiness(orderId), { timeout: 10_000 })
+      .toMatchObject({ state: 'RETRYING', until: expect.any(String) })
+    await completes(orderId)
+    expect(made()).toEqual({
+      brandOrders: [{ shop: NORTHWIND, lines: [['gid://shopify/ProductVariant/201', 1]] }],
+      transfers: [{ destination: 'acct_sandbox_northwind_apparel', amount: expect.any(Number) }],
+    })
+  })
+})
