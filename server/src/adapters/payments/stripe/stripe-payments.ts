@@ -251,8 +251,9 @@ function worthRetrying(error: unknown): boolean {
   if (!(error instanceof Stripe.errors.StripeError)) return false
   const advice = error.headers?.['stripe-should-retry']
   if (advice === 'true' || advice === 'false') return advice === 'true'
+  // A 429 never gets here: it is resent as rate-limited (isRateLimited).
   const status = error.statusCode ?? 0
-  return status === 409 || status === 429 || status >= 500
+  return status === 409 || status >= 500
 }
 
 /** An account not connected to the platform answers 403; an unknown object 404. */

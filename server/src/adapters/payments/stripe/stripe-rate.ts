@@ -2,12 +2,12 @@
 // so many a second in all, and so many to any one endpoint. Requests wait their turn, first
 // come first served on each endpoint; one endpoint at its limit holds up no other.
 //
-// Turns are spaced evenly (a second / the rate apart) rather than let through in bursts of a
-// second's worth: Stripe counts requests as they arrive, and a burst sent at the very edge of
-// its limit turns into 429s when the network bunches it up. Evenly spaced, requests may arrive
-// up to (rate − 2) / rate of a second closer together than sent before Stripe would refuse one,
-// for the same number a second. A caller that stops waiting leaves the queue and spends no turn,
-// so that the turns go to callers still waiting.
+// Turns are spaced evenly (a second / the rate apart), with at most one saved up by an idle
+// spell, rather than let through in bursts of a second's worth: Stripe counts requests as they
+// arrive, and a burst sent at the very edge of its limit turns into 429s when the network bunches
+// it up. Evenly spaced, they keep within a limit of the same number a second counted over any
+// second even when bunched up by (rate − 2) / rate of a second. A caller that stops waiting leaves
+// the queue and spends no turn, so that the turns go to callers still waiting.
 //
 // Written here rather than taken from a library: p-throttle (in node_modules, through the Cloud
 // SQL connector) spends the turn of a caller who stopped waiting, and is ESM-only for the server's
@@ -108,8 +108,8 @@ export class StripeRate {
 
 /**
  * The next turn one spacing after this one, counted from when it was due (a timer fires late, and
- * the rate must not lose that), but never from earlier than one spacing ago: an idle lane saves no
- * burst.
+ * the rate must not lose that), but never from earlier than one spacing ago: an idle lane saves up
+ * one turn, no burst.
  */
 function advance(lane: Lane, now: number): void {
   lane.nextAt = Math.max(lane.nextAt, now - lane.spacingMs) + lane.spacingMs
