@@ -3,7 +3,12 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { startShopifyEmulator } from '../emulators/shopify/emulator'
-import { startStripeEmulator } from '../emulators/stripe/emulator'
+import {
+  startStripeEmulator,
+  STRIPE_LIVE_RATE_LIMITS,
+  STRIPE_SANDBOX_RATE_LIMITS,
+  type StripeRateLimits,
+} from '../emulators/stripe/emulator'
 import { startBrowserHost, type BrowserHost } from '../src/browser-host/host'
 import { BROWSER_HOST } from '../src/shared/browser-host'
 import {
@@ -39,6 +44,16 @@ const ports = {
 const dataDir = stackDataDir(root)
 const shutdown = createShutdown({ signalExitCode: 0 })
 
+/** TANDEM_STRIPE_EMULATOR_RATE_LIMITS=live or sandbox: the emulator refuses what Stripe would. */
+function stripeRateLimits(setting: string | undefined): StripeRateLimits | undefined {
+  if (!setting) return undefined
+  if (setting === 'live') return STRIPE_LIVE_RATE_LIMITS
+  if (setting === 'sandbox') return STRIPE_SANDBOX_RATE_LIMITS
+  throw new Error(
+    `TANDEM_STRIPE_EMULATOR_RATE_LIMITS must be "live" or "sandbox", not "${setting}"`,
+  )
+}
+
 async function main(): Promise<void> {
   if (mode === 'desktop') ensureElectronBinary()
   // Rather than talk to someone else's emulator or server on a taken port.
@@ -73,6 +88,7 @@ async function main(): Promise<void> {
   const stripe = await startStripeEmulator({
     port: ports.stripe,
     stateFile: join(dataDir, 'stripe-emulator.json'),
+    rateLimits: stripeRateLimits(process.env.TANDEM_STRIPE_EMULATOR_RATE_LIMITS),
   })
   shutdown.add(() => stripe.close())
   console.log(`Stripe emulator at ${stripe.url}`)

@@ -1,5 +1,6 @@
 // Shopify's leaky bucket for GraphQL cost: points drain by each query's cost and flow back at
-// restoreRate per second up to maximumAvailable.
+// restoreRate per second up to maximumAvailable. The Stripe emulator counts its requests with it
+// too, on its own clock.
 
 export interface ThrottleConfig {
   maximumAvailable: number
@@ -12,17 +13,21 @@ export interface ThrottleStatus extends ThrottleConfig {
 
 export class LeakyBucket {
   private available: number
-  private updatedAt = Date.now()
+  private updatedAt: number
 
-  constructor(private config: ThrottleConfig) {
+  constructor(
+    private config: ThrottleConfig,
+    private readonly now: () => number = Date.now,
+  ) {
     this.available = config.maximumAvailable
+    this.updatedAt = now()
   }
 
   /** A new size and rate, with the bucket full again. */
   reset(config: ThrottleConfig): void {
     this.config = config
     this.available = config.maximumAvailable
-    this.updatedAt = Date.now()
+    this.updatedAt = this.now()
   }
 
   /** Takes `cost` points if that many are available; otherwise takes none. */
@@ -45,7 +50,7 @@ export class LeakyBucket {
   }
 
   private refill(): void {
-    const now = Date.now()
+    const now = this.now()
     const restored = ((now - this.updatedAt) / 1000) * this.config.restoreRate
     this.available = Math.min(this.config.maximumAvailable, this.available + restored)
     this.updatedAt = now

@@ -5,6 +5,7 @@ import { loadStateFile, saveStateFile } from '../state-file'
 import { settle } from './charges'
 import { FaultScript, type StripeFault, type StripeOperation } from './faults'
 import { Idempotency } from './idempotency'
+import { RateLimiter, type StripeRateLimits } from './rate-limit'
 import { requestListener, type Call } from './routes'
 import { seedSandbox } from './seed'
 import {
@@ -22,6 +23,11 @@ import {
 // Stripe misbehave. stripe-node reaches it with `{ host: '127.0.0.1', port, protocol: 'http' }`.
 
 export type { StripeFault, StripeOperation } from './faults'
+export {
+  STRIPE_LIVE_RATE_LIMITS,
+  STRIPE_SANDBOX_RATE_LIMITS,
+  type StripeRateLimits,
+} from './rate-limit'
 
 export const SANDBOX_STRIPE_SECRET_KEY = 'sk_test_tandem_sandbox'
 
@@ -34,8 +40,13 @@ export interface StripeEmulatorOptions {
   seed?: boolean
   /** Loaded at start when present, rewritten after each change; in memory only when absent. */
   stateFile?: string
-  /** The emulator's clock: `created` timestamps and the 24-hour idempotency window. */
+  /** The emulator's clock: `created` timestamps, the 24-hour idempotency window, the rate limits. */
   now?: () => Date
+  /**
+   * Stripe's rate limits (STRIPE_LIVE_RATE_LIMITS, STRIPE_SANDBOX_RATE_LIMITS or any), answering
+   * 429 over them; absent, the emulator takes any rate, as the tests of everything else need.
+   */
+  rateLimits?: StripeRateLimits
 }
 
 /** A transfer as a test reads it. */
@@ -109,7 +120,12 @@ export async function startStripeEmulator(
   const timers = new Timers()
   const calls: Call[] = []
   const idempotency = new Idempotency(runtime)
-  server.on('request', requestListener({ runtime, faults, idempotency, timers, calls }))
+  const rateLimiter =
+    options.rateLimits && new RateLimiter(options.rateLimits, () => now().getTime())
+  server.on(
+    'request',
+    requestListener({ runtime, faults, idempotency, timers, calls, rateLimiter }),
+  )
 
   return {
     url,

@@ -22,8 +22,9 @@ export type Prepared = { refusal: Answer } | { declined: Answer } | { work: () =
 
 /** The `error` of every Stripe error answer; stripe-node picks its error class from the status. */
 export interface StripeErrorBody {
-  type: 'api_error' | 'idempotency_error' | 'invalid_request_error' | 'rate_limit_error'
+  type: 'api_error' | 'idempotency_error' | 'invalid_request_error'
   code?: string
+  doc_url?: string
   message: string
   param?: string
 }

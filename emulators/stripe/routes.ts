@@ -14,6 +14,7 @@ import {
 } from './http'
 import { fingerprint, type Idempotency } from './idempotency'
 import { retrievePaymentIntent } from './payment-intents'
+import { rateLimited, type RateLimiter } from './rate-limit'
 import { newId, type Runtime } from './state'
 import { listTransfers, prepareTransfer } from './transfers'
 
@@ -35,6 +36,8 @@ export interface Surface {
   idempotency: Idempotency
   timers: Timers
   calls: Call[]
+  /** Absent: no request is ever refused for its rate. */
+  rateLimiter?: RateLimiter
 }
 
 interface Route {
@@ -102,13 +105,7 @@ function authenticate(runtime: Runtime, authorization: string | undefined): Answ
 
 function faultAnswer(fault: { status?: number; message?: string }): Answer {
   const status = fault.status ?? 500
-  if (status === 429) {
-    const message =
-      fault.message ??
-      'Too many requests hit the API too quickly. We recommend an exponential backoff of your ' +
-        'requests.'
-    return stripeError(429, { type: 'rate_limit_error', code: 'rate_limit', message })
-  }
+  if (status === 429) return rateLimited('global-rate', fault.message)
   const type = status < 500 ? 'invalid_request_error' : 'api_error'
   return stripeError(status, { type, message: fault.message ?? 'An unknown error occurred' })
 }
@@ -165,8 +162,12 @@ async function handle(surface: Surface, request: IncomingMessage, response: Serv
   surface.calls.push(call)
   const requestId = newId('req', 14)
 
-  const refused = authenticate(surface.runtime, request.headers.authorization)
-  // An unauthenticated request reaches no endpoint, so it spends no fault scripted for one.
+  // Stripe counts an account's requests, so only authenticated ones. A request refused here
+  // (unauthenticated, or over the rate) reaches no endpoint: it spends no fault scripted for one
+  // and saves nothing under its idempotency key.
+  const refused =
+    authenticate(surface.runtime, request.headers.authorization) ??
+    surface.rateLimiter?.admit(routed.operation ?? `${method} ${url.pathname}`)
   const fault =
     refused || !routed.operation ? undefined : surface.faults.take(routed.operation, routed.target)
   const idempotent = { method, path: url.pathname, key, params: fingerprint(form) }

@@ -28,6 +28,12 @@ interface ServerConfig {
   stripeSecretKey: string | null
   /** TANDEM_STRIPE_ENDPOINT: the Stripe emulator in place of api.stripe.com; null for Stripe. */
   stripeEndpoint: string | null
+  /**
+   * TANDEM_STRIPE_REQUESTS_PER_SECOND and TANDEM_STRIPE_ENDPOINT_REQUESTS_PER_SECOND: the most this
+   * process asks of Stripe. Stripe's limits for the key's mode unless set (stripeRateDefaults);
+   * several processes sharing one platform account each take their share.
+   */
+  stripeRateLimits: { perSecond: number; perEndpointPerSecond: number }
   /** TANDEM_TRANSFER_LEASE_MS: how soon a crashed request's transfer may be taken over. */
   transferLeaseMs: number | undefined
   /** TANDEM_JOB_LEASE_MS: how soon a job whose process died is taken again (jobs/open-job-queue.ts). */
@@ -80,11 +86,31 @@ export function readServerConfig(env: Env): ServerConfig {
     shopifyEndpoint: optionalUrl(env, 'TANDEM_SHOPIFY_ENDPOINT'),
     stripeSecretKey: env.STRIPE_SECRET_KEY || null,
     stripeEndpoint: optionalUrl(env, 'TANDEM_STRIPE_ENDPOINT'),
+    stripeRateLimits: readStripeRateLimits(env),
     transferLeaseMs: optionalPositiveInteger(env, 'TANDEM_TRANSFER_LEASE_MS'),
     jobLeaseMs: optionalPositiveInteger(env, 'TANDEM_JOB_LEASE_MS'),
     failpoints: env.TANDEM_FAILPOINTS || undefined,
     trustedProxies: env.TANDEM_TRUSTED_PROXIES || undefined,
     logRequests: env.TANDEM_LOG_REQUESTS === 'debug' ? 'debug' : 'info',
+  }
+}
+
+/**
+ * Stripe's rate limits (https://docs.stripe.com/rate-limits): per account, 100 requests a second
+ * in live mode and 25 in a sandbox (a test-mode key), and 25 a second to any one endpoint in both.
+ */
+function stripeRateDefaults(secretKey: string | undefined) {
+  const sandbox = /^(sk|rk)_test_/.test(secretKey ?? '')
+  return { perSecond: sandbox ? 25 : 100, perEndpointPerSecond: 25 }
+}
+
+function readStripeRateLimits(env: Env): ServerConfig['stripeRateLimits'] {
+  const defaults = stripeRateDefaults(env.STRIPE_SECRET_KEY)
+  return {
+    perSecond: optionalRate(env, 'TANDEM_STRIPE_REQUESTS_PER_SECOND') ?? defaults.perSecond,
+    perEndpointPerSecond:
+      optionalRate(env, 'TANDEM_STRIPE_ENDPOINT_REQUESTS_PER_SECOND') ??
+      defaults.perEndpointPerSecond,
   }
 }
 
@@ -184,6 +210,16 @@ function optionalPositiveInteger(env: Env, name: string): number | undefined {
   const value = Number(text)
   if (!Number.isInteger(value) || value <= 0) {
     throw new Error(`${name} must be a whole number of milliseconds, not "${text}"`)
+  }
+  return value
+}
+
+function optionalRate(env: Env, name: string): number | undefined {
+  const text = env[name]
+  if (!text) return undefined
+  const value = Number(text)
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new Error(`${name} must be a number of requests a second above 0, not "${text}"`)
   }
   return value
 }

@@ -51,6 +51,7 @@ async function main(): Promise<void> {
     // A try (two requests, when stripe-node resends after a closed connection) ends well inside a
     // transfer's remote-call deadline, so that no request reaches Stripe after the lease is gone.
     requestTimeoutMs: Math.floor(transferTiming(timing).remoteTimeoutMs / 3),
+    rateLimits: config.stripeRateLimits,
   })
   const jobs = openJobQueue(db, {
     databaseUrl: config.databaseUrl,

@@ -100,6 +100,30 @@ describe('sandbox mode', () => {
     })
   })
 
+  it("paces Stripe requests at Stripe's limits for the key's mode, or this process's share of them", () => {
+    const secretKey = randomBytes(32).toString('hex')
+    const rateOf = (env: Record<string, string>) =>
+      readServerConfig({ TANDEM_SECRET_KEY: secretKey, ...env }).stripeRateLimits
+    expect(rateOf({ STRIPE_SECRET_KEY: 'sk_live_abc' })).toEqual({
+      perSecond: 100,
+      perEndpointPerSecond: 25,
+    })
+    expect(rateOf({ STRIPE_SECRET_KEY: 'sk_test_abc' })).toEqual({
+      perSecond: 25,
+      perEndpointPerSecond: 25,
+    })
+    // Two processes on one live account.
+    const half = {
+      STRIPE_SECRET_KEY: 'sk_live_abc',
+      TANDEM_STRIPE_REQUESTS_PER_SECOND: '50',
+      TANDEM_STRIPE_ENDPOINT_REQUESTS_PER_SECOND: '12.5',
+    }
+    expect(rateOf(half)).toEqual({ perSecond: 50, perEndpointPerSecond: 12.5 })
+    expect(() => rateOf({ TANDEM_STRIPE_REQUESTS_PER_SECOND: '0' })).toThrow(
+      'TANDEM_STRIPE_REQUESTS_PER_SECOND must be a number of requests a second above 0, not "0"',
+    )
+  })
+
   it('refuses a mode it does not know', () => {
     expect(() => readServerConfig({ TANDEM_MODE: 'prod' })).toThrow(
       'TANDEM_MODE must be "sandbox" or "production", not "prod"',

@@ -119,6 +119,17 @@ describe('reads', () => {
     expect(waits).toEqual([250, 500, 1000])
   })
 
+  it('retries a 429 past four tries: Stripe did nothing, so it is asked again while the caller waits', async () => {
+    const { payments, waits } = await start()
+    stripe.script({ operation: 'accounts.retrieve', mode: 'fail', status: 429, times: 6 })
+    expect((await payments.connectedAccount(NORTHWIND_ACCOUNT))?.accountId).toBe(NORTHWIND_ACCOUNT)
+    expect(callsOf('accounts.retrieve').map((call) => call.status)).toEqual([
+      ...Array<number>(6).fill(429),
+      200,
+    ])
+    expect(waits).toEqual([250, 500, 1000, 2000, 4000, 4000])
+  })
+
   it('gives up after four tries, saying what Stripe answered', async () => {
     const { payments } = await start()
     stripe.script({
@@ -312,6 +323,81 @@ describe('transfers', () => {
     stripe.setTransfersActive(account, true)
     await expect(payments.createTransfer(request)).rejects.toThrow(/capabilities enabled/)
     expect(stripe.transfers()).toEqual([])
+  })
+})
+
+describe("Stripe's rate limits", () => {
+  const LIMITS = { perSecond: 10, perEndpointPerSecond: 5 }
+
+  /** `count` calls of each kind Tandem makes, all at once, and what each answered. */
+  async function burst(payments: ReturnType<typeof connectStripe>, count: number) {
+    const each = Array.from({ length: count }, (_, i) => i)
+    return Promise.all([
+      ...each.map(() => payments.connectedAccount(NORTHWIND_ACCOUNT).then((a) => a?.accountId)),
+      ...each.map(() => payments.paymentIntent('pi_sandbox_order_1001').then((pi) => pi?.id)),
+      ...each.map(() => payments.charge('ch_sandbox_order_1001').then((charge) => charge?.id)),
+      ...each.map((i) =>
+        payments
+          .createTransfer(transfer({ amountMinor: 1, idempotencyKey: `burst-${i}` }))
+          .then((made) => stripe.transfers().some((t) => t.id === made.id)),
+      ),
+    ])
+  }
+
+  const expected = (count: number) => [
+    ...Array<string>(count).fill(NORTHWIND_ACCOUNT),
+    ...Array<string>(count).fill('pi_sandbox_order_1001'),
+    ...Array<string>(count).fill('ch_sandbox_order_1001'),
+    ...Array<boolean>(count).fill(true),
+  ]
+
+  it('paced at the limits, a burst is answered in full and Stripe refuses none of it', async () => {
+    stripe = await startStripeEmulator({ rateLimits: LIMITS })
+    const payments = connectStripe({
+      secretKey: stripe.secretKey,
+      endpoint: stripe.url,
+      rateLimits: LIMITS,
+    })
+    expect(await burst(payments, 6)).toEqual(expected(6))
+    expect(stripe.calls()).toHaveLength(24)
+    expect(stripe.calls().filter((call) => call.status !== 200)).toEqual([])
+    expect(stripe.transfers()).toHaveLength(6)
+  })
+
+  it('unpaced, the burst meets 429s, and each is asked again until Stripe takes it', async () => {
+    stripe = await startStripeEmulator({ rateLimits: LIMITS })
+    // The real waits between tries: Stripe's bucket refills as they pass.
+    const payments = connectStripe({ secretKey: stripe.secretKey, endpoint: stripe.url })
+    expect(await burst(payments, 6)).toEqual(expected(6))
+    const statuses = stripe.calls().map((call) => call.status)
+    expect(statuses.filter((status) => status === 200)).toHaveLength(24)
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(0)
+    expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([])
+    // A refused transfer did nothing: one transfer per key.
+    expect(stripe.transfers()).toHaveLength(6)
+  })
+
+  it('a caller that stops waiting for its turn leaves the queue and sends nothing', async () => {
+    stripe = await startStripeEmulator()
+    const payments = connectStripe({
+      secretKey: stripe.secretKey,
+      endpoint: stripe.url,
+      rateLimits: { perSecond: 1, perEndpointPerSecond: 1 },
+    })
+    // Two turns at once after an idle spell; the next ones a second apart.
+    const first = [
+      payments.connectedAccount(NORTHWIND_ACCOUNT),
+      payments.connectedAccount(NORTHWIND_ACCOUNT),
+    ]
+    const giveUp = new AbortController()
+    const abandoned = payments.connectedAccount(NORTHWIND_ACCOUNT, { signal: giveUp.signal })
+    const after = payments.connectedAccount(NORTHWIND_ACCOUNT)
+    giveUp.abort()
+    await expect(abandoned).rejects.toThrow('Not sent to Stripe: the caller stopped waiting for it')
+    expect((await Promise.all([...first, after])).map((account) => account?.accountId)).toEqual(
+      Array<string>(3).fill(NORTHWIND_ACCOUNT),
+    )
+    expect(callsOf('accounts.retrieve')).toHaveLength(3)
   })
 })
 

@@ -387,7 +387,7 @@ describe('scripted faults', () => {
     for (let i = 0; i < 2; i++) {
       const error = await failureOf(stripe.paymentIntents.retrieve('pi_sandbox_order_1001'))
       expect(error).toBeInstanceOf(Stripe.errors.StripeRateLimitError)
-      expect(error.rawType).toBe('rate_limit_error')
+      expect(error).toMatchObject({ rawType: 'invalid_request_error', code: 'rate_limit' })
     }
     expect((await stripe.paymentIntents.retrieve('pi_sandbox_order_1001')).amount).toBe(19754)
   })
@@ -438,6 +438,51 @@ describe('scripted faults', () => {
       ['accounts.retrieve', `/v1/accounts/${LUMEN}`, 503],
       ['accounts.retrieve', `/v1/accounts/${LUMEN}`, 200],
     ])
+  })
+})
+
+describe('rate limits', () => {
+  it("answer 429 over an endpoint's rate or the account's, in Stripe's words, until the second passes", async () => {
+    await emulator.close()
+    await start({ rateLimits: { perSecond: 3, perEndpointPerSecond: 2 } })
+    await stripe.accounts.retrieve(NORTHWIND)
+    await stripe.accounts.retrieve(LUMEN)
+    const endpoint = await failureOf(stripe.accounts.retrieve(NORTHWIND))
+    expect(endpoint).toBeInstanceOf(Stripe.errors.StripeRateLimitError)
+    expect(endpoint).toMatchObject({
+      statusCode: 429,
+      rawType: 'invalid_request_error',
+      code: 'rate_limit',
+      doc_url: 'https://docs.stripe.com/error-codes/rate-limit',
+      message: expect.stringMatching(/^Request rate limit exceeded\./),
+    })
+    expect(endpoint.headers?.['stripe-rate-limited-reason']).toBe('endpoint-rate')
+    // Another endpoint has room of its own, but the account has one request left.
+    await stripe.paymentIntents.retrieve('pi_sandbox_order_1001')
+    const account = await failureOf(stripe.charges.retrieve(CHARGE_1001))
+    expect(account.headers?.['stripe-rate-limited-reason']).toBe('global-rate')
+
+    clock = new Date(clock.getTime() + 1000)
+    expect((await stripe.accounts.retrieve(NORTHWIND)).id).toBe(NORTHWIND)
+    expect(emulator.calls().map((call) => call.status)).toEqual([200, 200, 429, 200, 429, 200])
+  })
+
+  it('refuse a request before it did anything: no transfer, no key saved, no fault spent', async () => {
+    await emulator.close()
+    await start({ rateLimits: { perSecond: 1, perEndpointPerSecond: 1 } })
+    await stripe.accounts.retrieve(NORTHWIND)
+    emulator.script({ operation: 'transfers.create', mode: 'fail', status: 503 })
+    const limited = await failureOf(transfer({ amount: 4000 }, 'key'))
+    expect(limited.statusCode).toBe(429)
+    expect(emulator.transfers()).toEqual([])
+
+    clock = new Date(clock.getTime() + 1000)
+    // The scripted fault is still there for the next request that reaches the endpoint.
+    expect((await failureOf(transfer({ amount: 4000 }, 'key'))).statusCode).toBe(503)
+    clock = new Date(clock.getTime() + 1000)
+    // Other parameters under the same key: had the 429 been saved, this would be an idempotency_error.
+    const made = await transfer({ amount: 3000 }, 'key')
+    expect(emulator.transfers()).toEqual([expect.objectContaining({ id: made.id, amount: 3000 })])
   })
 })
 

@@ -2,13 +2,16 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import Stripe from 'stripe'
 import { checkStripeAmount } from '../../../domain/money'
 import { PaymentsError, type MadeTransfer, type PaymentsPort } from '../payments-port'
+import { StripeRate, type StripeRateLimits } from './stripe-rate'
 
 // The one way the server reaches Stripe: the `stripe` package with its own retries off, wrapped
-// by a caller that retries what Stripe says may be retried, until the caller stops waiting. Every
-// transfer carries our idempotency key, so resending one after a lost answer replays the first
-// transfer rather than paying again; a read is always safe to resend. (Even with its retries off,
-// stripe-node resends once, under the same key, a request whose connection closed before its
-// answer: so one try may take two requests timeouts and half a second.)
+// by a caller that paces requests under Stripe's rate limits (stripe-rate.ts) and retries what
+// Stripe says may be retried, until the caller stops waiting. Every transfer carries our
+// idempotency key, so resending one after a lost answer replays the first transfer rather than
+// paying again; a read is always safe to resend, and so is a request Stripe refused with a 429,
+// which did nothing. (Even with its retries off, stripe-node resends once, under the same key, a
+// request whose connection closed before its answer: so one try may take two requests timeouts
+// and half a second.)
 
 export interface StripeOptions {
   /** STRIPE_SECRET_KEY; null makes every call fail, saying so. */
@@ -17,46 +20,68 @@ export interface StripeOptions {
   endpoint: string | null
   /** How long one HTTP request may take before it counts as a lost answer. */
   requestTimeoutMs?: number
-  /** Waits between attempts; the tests shorten them. */
-  wait?: (ms: number) => Promise<void>
+  /** This process's share of Stripe's rate limits; absent, requests are not paced (tests). */
+  rateLimits?: StripeRateLimits
+  /** Waits between attempts, cut short when `signal` aborts; the tests shorten them. */
+  wait?: (ms: number, signal?: AbortSignal) => Promise<void>
 }
 
-/** Attempts in all for a call Stripe may be asked again (lost connection, 409, 429, 5xx). */
+/** Attempts in all for a call Stripe may be asked again (lost connection, 409, 5xx). */
 export const STRIPE_ATTEMPTS = 4
+/**
+ * Attempts in all for a call Stripe keeps refusing with 429s (another process, or Stripe's own
+ * judgement, took the rate): it did nothing, so it is asked again while its caller waits.
+ */
+const RATE_LIMITED_ATTEMPTS = 20
 const BACKOFF_MS = 250
+const MAX_BACKOFF_MS = 4000
 const DEFAULT_REQUEST_TIMEOUT_MS = 20_000
 const TRANSFERS_PAGE = 100
 
 export function connectStripe(options: StripeOptions): PaymentsPort {
-  const wait = options.wait ?? ((ms: number) => sleep(ms))
+  // An abort ends the wait early; the attempt after it is then not sent.
+  const wait =
+    options.wait ?? ((ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined))
   const client = options.secretKey ? stripeClient(options.secretKey, options) : null
+  const rate = options.rateLimits ? new StripeRate(options.rateLimits) : null
+  const notSent = () => new PaymentsError('Not sent to Stripe: the caller stopped waiting for it')
 
-  /** Runs `request`, again after a failure Stripe says is worth retrying, unless `signal` aborted. */
+  /**
+   * Runs `request` to `endpoint` (Stripe counts each operation's rate apart) in its turn, again
+   * after a failure Stripe says is worth retrying, unless `signal` aborted.
+   */
   async function call<T>(
+    endpoint: StripeEndpoint,
     request: (stripe: Stripe) => Promise<T>,
     signal?: AbortSignal,
   ): Promise<T> {
     if (!client) throw new PaymentsError('Stripe is not configured: STRIPE_SECRET_KEY is not set')
-    for (let attempt = 1; ; attempt++) {
-      if (signal?.aborted) {
-        throw new PaymentsError('Not sent to Stripe: the caller stopped waiting for it')
-      }
+    let failures = 0
+    let rateLimited = 0
+    for (;;) {
+      if (rate) await rate.turn(endpoint, signal, notSent)
+      else if (signal?.aborted) throw notSent()
       try {
         return await request(client)
       } catch (error) {
-        if (attempt >= STRIPE_ATTEMPTS || !worthRetrying(error)) throw asPaymentsError(error)
-        await wait(BACKOFF_MS * 2 ** (attempt - 1))
+        const givenUp = isRateLimited(error)
+          ? ++rateLimited >= RATE_LIMITED_ATTEMPTS
+          : ++failures >= STRIPE_ATTEMPTS || !worthRetrying(error)
+        if (givenUp) throw asPaymentsError(error)
+        const backoff = BACKOFF_MS * 2 ** (failures + rateLimited - 1)
+        await wait(Math.min(backoff, MAX_BACKOFF_MS), signal)
       }
     }
   }
 
   /** A read whose "no such thing" answers null rather than fail. */
   async function lookup<T>(
+    endpoint: StripeEndpoint,
     read: (stripe: Stripe) => Promise<T>,
     signal?: AbortSignal,
   ): Promise<T | null> {
     try {
-      return await call(read, signal)
+      return await call(endpoint, read, signal)
     } catch (error) {
       if (error instanceof PaymentsError && isMissing(error.cause)) return null
       throw error
@@ -65,7 +90,11 @@ export function connectStripe(options: StripeOptions): PaymentsPort {
 
   return {
     async connectedAccount(accountId, { signal } = {}) {
-      const account = await lookup((stripe) => stripe.accounts.retrieve(accountId), signal)
+      const account = await lookup(
+        'accounts.retrieve',
+        (stripe) => stripe.accounts.retrieve(accountId),
+        signal,
+      )
       if (!account) return null
       return {
         accountId: account.id,
@@ -75,7 +104,11 @@ export function connectStripe(options: StripeOptions): PaymentsPort {
     },
 
     async paymentIntent(id, { signal } = {}) {
-      const intent = await lookup((stripe) => stripe.paymentIntents.retrieve(id), signal)
+      const intent = await lookup(
+        'paymentIntents.retrieve',
+        (stripe) => stripe.paymentIntents.retrieve(id),
+        signal,
+      )
       if (!intent) return null
       const charge = intent.latest_charge
       return {
@@ -90,6 +123,7 @@ export function connectStripe(options: StripeOptions): PaymentsPort {
 
     async charge(id, { signal } = {}) {
       const charge = await lookup(
+        'charges.retrieve',
         (stripe) => stripe.charges.retrieve(id, { expand: ['balance_transaction'] }),
         signal,
       )
@@ -116,6 +150,7 @@ export function connectStripe(options: StripeOptions): PaymentsPort {
       // Stripe's own rule for the currency (BHD in tens, ISK in hundreds), before anything is sent.
       const amount = checkStripeAmount(request.amountMinor, request.currency)
       const transfer = await call(
+        'transfers.create',
         (stripe) =>
           stripe.transfers.create(
             {
@@ -139,6 +174,7 @@ export function connectStripe(options: StripeOptions): PaymentsPort {
       let startingAfter: string | undefined
       for (;;) {
         const page = await call(
+          'transfers.list',
           (stripe) =>
             stripe.transfers.list({
               ...(transferGroup ? { transfer_group: transferGroup } : {}),
@@ -175,8 +211,9 @@ export function connectStripe(options: StripeOptions): PaymentsPort {
 function stripeClient(secretKey: string, options: StripeOptions): Stripe {
   const endpoint = options.endpoint ? new URL(options.endpoint) : null
   return new Stripe(secretKey, {
-    // Ours instead (above), which also retry a 429 and stop once the caller stops waiting; the
-    // resend of a closed connection it keeps (see the top of this file).
+    // Ours instead (above): stripe-node resends a 429 only when Stripe-Should-Retry says so (a
+    // lock timeout), never one over the rate limit, and its waits do not stop when the caller
+    // stops waiting. The resend of a closed connection it keeps (see the top of this file).
     maxNetworkRetries: 0,
     timeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     telemetry: false,
@@ -188,14 +225,35 @@ function stripeClient(secretKey: string, options: StripeOptions): Stripe {
   })
 }
 
+/** The operations Tandem asks of Stripe, each an endpoint of its own rate limit. */
+type StripeEndpoint =
+  | 'accounts.retrieve'
+  | 'paymentIntents.retrieve'
+  | 'charges.retrieve'
+  | 'transfers.create'
+  | 'transfers.list'
+
+/**
+ * A 429 Stripe does not advise against resending: over a rate limit (which stripe-node's own
+ * retries never resend) or a lock timeout, refused before anything was done.
+ */
+function isRateLimited(error: unknown): boolean {
+  return (
+    error instanceof Stripe.errors.StripeError &&
+    error.statusCode === 429 &&
+    error.headers?.['stripe-should-retry'] !== 'false'
+  )
+}
+
 /** Stripe's advice first (Stripe-Should-Retry), then what the status says. */
 function worthRetrying(error: unknown): boolean {
   if (error instanceof Stripe.errors.StripeConnectionError) return true
   if (!(error instanceof Stripe.errors.StripeError)) return false
   const advice = error.headers?.['stripe-should-retry']
   if (advice === 'true' || advice === 'false') return advice === 'true'
+  // A 429 never gets here: it is resent as rate-limited (isRateLimited).
   const status = error.statusCode ?? 0
-  return status === 409 || status === 429 || status >= 500
+  return status === 409 || status >= 500
 }
 
 /** An account not connected to the platform answers 403; an unknown object 404. */
