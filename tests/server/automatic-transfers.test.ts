@@ -48,7 +48,6 @@ async function customerPays(lines: { key: string; quantity: number }[], amountMi
     MAYA,
     {
       lines: lines.map((line) => ({ variantId: copyOf(line.key), quantity: line.quantity })),
-      currency: 'USD',
     },
     { amountMinor, currency: 'usd' },
   )
