@@ -7,6 +7,7 @@ import { connectShopify } from '../src/adapters/commerce/shopify/shopify'
 import { startStripeEmulator, type StripeOperation } from '../../emulators/stripe/emulator'
 import { connectStripe } from '../src/adapters/payments/stripe/stripe-payments'
 import { openDatabase } from '../src/db/connect'
+import { sqliteJobQueue } from '../src/jobs/sqlite-job-queue'
 import { creatorOrderIndex } from '../src/repositories/creator-orders'
 import { shopConnectionStore } from '../src/repositories/shop-connections'
 import { createSecretBox } from '../src/secrets'
@@ -49,6 +50,8 @@ async function timeProcessing(brandConcurrency: number): Promise<number> {
     const now = () => new Date()
     const transfers = createTransferService({
       db,
+      // Never started: only accepting a price exception sends a job, which this does not.
+      jobs: sqliteJobQueue(db),
       commerce: connectShopify({
         connectionStore: shopConnectionStore(db, secrets),
         creatorOrders: creatorOrderIndex(db),

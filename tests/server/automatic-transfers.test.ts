@@ -216,3 +216,81 @@ describe('an automatic order whose processing fails for a while', () => {
     })
   })
 })
+
+describe('holds', () => {
+  beforeEach(() => start())
+
+  it('leaves a held order until it is released, saying by whom and why, then it transfers itself', async () => {
+    await setPolicy('AUTOMATIC', 30)
+    const orderId = await customerPays([{ key: 'linen-overshirt', quantity: 1 }], 6800)
+    await expect.poll(() => readiness(orderId)).toMatchObject({ state: 'WAITING' })
+    const reason = 'The customer asked to change the size'
+    const held = await call('POST', '/admin-hold-order', { creatorOrderId: orderId, reason })
+    expect(held.json()).toMatchObject({ creatorOrderId: orderId, reason })
+    expect(await readiness(orderId)).toEqual({
+      state: 'HELD',
+      reason,
+      by: 'claim-admin@tandem.test',
+      since: expect.any(String),
+    })
+    // The hold outlives the policy's: released after it ended, the order transfers at once.
+    await setPolicy('AUTOMATIC', 0)
+    expect(made()).toEqual({ brandOrders: [], transfers: [] })
+    const released = await call('POST', '/admin-release-order', { creatorOrderId: orderId })
+    expect(released.statusCode).toBe(200)
+    await completes(orderId)
+    expect(made().transfers).toHaveLength(1)
+  })
+
+  it("leaves a paused brand's orders until it is resumed, then they transfer themselves", async () => {
+    await setPolicy('AUTOMATIC', 0)
+    const reason = 'Northwind is moving warehouses this week'
+    const paused = await call('POST', '/admin-pause-brand', { shop: NORTHWIND, reason })
+    expect(paused.statusCode).toBe(200)
+    const orderId = await customerPays([{ key: 'linen-overshirt', quantity: 1 }], 6800)
+    await expect
+      .poll(() => readiness(orderId), { timeout: 10_000 })
+      .toEqual({
+        state: 'HELD',
+        reason: `${NORTHWIND} is paused: ${reason}`,
+        by: 'claim-admin@tandem.test',
+        since: expect.any(String),
+      })
+    expect(made()).toEqual({ brandOrders: [], transfers: [] })
+
+    expect((await call('POST', '/admin-resume-brand', { shop: NORTHWIND })).statusCode).toBe(200)
+    await completes(orderId)
+    expect(made().brandOrders).toEqual([
+      { shop: NORTHWIND, lines: [['gid://shopify/ProductVariant/201', 1]] },
+    ])
+  })
+
+  it('refuses a hold without a reason, of an unknown order, and the release of an order not held', async () => {
+    const noReason = await call('POST', '/admin-hold-order', {
+      creatorOrderId: '1001',
+      reason: 'x',
+    })
+    expect(noReason.statusCode).toBe(400)
+    const unknown = await call('POST', '/admin-hold-order', {
+      creatorOrderId: '999999',
+      reason: 'Checking this order first',
+    })
+    expect(unknown.json()).toEqual({
+      error: 'not_found',
+      message: 'Creator order not found: 999999',
+    })
+    const notHeld = await call('POST', '/admin-release-order', { creatorOrderId: '1001' })
+    expect(notHeld.json()).toEqual({
+      error: 'not_found',
+      message: 'Creator order 1001 is not held',
+    })
+    const creator = await call('POST', '/admin-pause-brand', {
+      shop: MAYA,
+      reason: 'A creator is no brand',
+    })
+    expect(creator.json()).toEqual({
+      error: 'business_rule',
+      message: `${MAYA} is a creator store: only a brand is paused`,
+    })
+  })
+})

@@ -292,6 +292,8 @@ export type AutomationState =
   | 'NOTHING_TO_TRANSFER'
   /** The policy turned MANUAL before its hold ended: an administrator processes it. */
   | 'MANUAL'
+  /** One of its brands is paused (`paused_brand`): resuming it puts the order back on the queue. */
+  | 'HELD'
   | 'PROCESSED'
 
 export interface OrderAutomationTable {
@@ -303,6 +305,21 @@ export interface OrderAutomationTable {
   message: string | null
   generation: number
   updated_at: string
+  paused_brand: string | null
+}
+
+export interface OrderHoldsTable {
+  creator_order_id: string
+  reason: string
+  held_by: string | null
+  held_at: string
+}
+
+export interface BrandPausesTable {
+  brand_store_shop: string
+  reason: string
+  paused_by: string | null
+  paused_at: string
 }
 
 export interface OrderAttentionTable {
@@ -337,4 +354,6 @@ export interface Database {
   transfer_policy: TransferPolicyTable
   order_automation: OrderAutomationTable
   order_attention: OrderAttentionTable
+  order_holds: OrderHoldsTable
+  brand_pauses: BrandPausesTable
 }

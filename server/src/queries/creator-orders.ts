@@ -35,6 +35,10 @@ export async function listCreatorOrders(
     .leftJoin('order_automation as a', (join) =>
       join.on((eb) => eb(eb.cast('o.order_id', 'text'), '=', eb.ref('a.creator_order_id'))),
     )
+    .leftJoin('order_holds as h', (join) =>
+      join.on((eb) => eb(eb.cast('o.order_id', 'text'), '=', eb.ref('h.creator_order_id'))),
+    )
+    .leftJoin('brand_pauses as p', 'p.brand_store_shop', 'a.paused_brand')
     .select([
       'o.order_id',
       'o.store_shop',
@@ -48,6 +52,13 @@ export async function listCreatorOrders(
       'a.state as automation_state',
       'a.due_at',
       'a.message',
+      'h.reason as hold_reason',
+      'h.held_by',
+      'h.held_at',
+      'p.brand_store_shop as paused_brand',
+      'p.reason as pause_reason',
+      'p.paused_by',
+      'p.paused_at',
     ])
     .where('o.name', 'is not', null)
     .$if(filters.creatorShop !== undefined, (qb) =>
@@ -81,6 +92,19 @@ export async function listCreatorOrders(
       automation: row.automation_state
         ? { state: row.automation_state, dueAt: row.due_at, message: row.message }
         : null,
+      hold:
+        row.hold_reason !== null && row.held_at !== null
+          ? { reason: row.hold_reason, by: row.held_by, since: row.held_at }
+          : null,
+      pause:
+        row.paused_brand !== null && row.pause_reason !== null && row.paused_at !== null
+          ? {
+              shop: row.paused_brand,
+              reason: row.pause_reason,
+              by: row.paused_by,
+              since: row.paused_at,
+            }
+          : null,
     })),
     now,
   )

@@ -3,9 +3,9 @@ import type { Db } from '../db/connect'
 import type { AutomationState } from '../db/schema'
 
 // What the orders inbox says will happen to each order (docs/product-rules.md "Automatic
-// transfers"), from what Tandem recorded: the order's transfer (completed, under a lease, partial)
-// first, then where its automatic processing stands, and otherwise that an administrator
-// processes it.
+// transfers"), from what Tandem recorded: the order's transfer (completed, under a lease) first,
+// then an administrator's hold, then where its automatic processing stands (a paused brand among
+// it), then a partial transfer, and otherwise that an administrator processes it.
 
 /** One inbox row's columns this reads. */
 export interface ReadinessColumns {
@@ -13,6 +13,16 @@ export interface ReadinessColumns {
   transferStatus: 'PARTIAL' | 'COMPLETED' | null
   leaseExpiresAt: string | null
   automation: { state: AutomationState; dueAt: string | null; message: string | null } | null
+  /** An administrator's hold on the order. */
+  hold: Held | null
+  /** The pause of the brand its automatic processing stopped at. */
+  pause: (Held & { shop: string }) | null
+}
+
+interface Held {
+  reason: string
+  by: string | null
+  since: string
 }
 
 /** The readiness of each row, in the rows' order; `now` tells a lease held and a time come. */
@@ -60,7 +70,12 @@ function readiness(
 ): OrderReadiness {
   if (row.transferStatus === 'COMPLETED') return { state: 'COMPLETED' }
   if (row.leaseExpiresAt !== null && row.leaseExpiresAt > now) return { state: 'PROCESSING' }
-  const { automation } = row
+  if (row.hold) return { state: 'HELD', ...row.hold }
+  const { automation, pause } = row
+  if (automation?.state === 'HELD' && pause) {
+    const reason = `${pause.shop} is paused: ${pause.reason}`
+    return { state: 'HELD', reason, by: pause.by, since: pause.since }
+  }
   switch (automation?.state) {
     case 'WAITING':
       // Its job is due: a worker takes it as soon as one is free.

@@ -23,6 +23,8 @@ export interface Outcome {
   message?: string | null
   /** What a person must act on; written only with NEEDS_ATTENTION. */
   reasons?: readonly AttentionReason[]
+  /** The paused brand it waits on; written only with HELD. */
+  pausedBrand?: string
 }
 
 /**
@@ -91,6 +93,7 @@ export async function recordOutcome(
       state: outcome.state,
       due_at: outcome.dueAt ?? null,
       message: outcome.message ?? null,
+      paused_brand: outcome.state === 'HELD' ? (outcome.pausedBrand ?? null) : null,
       updated_at: now,
     })
     .where('creator_order_id', '=', creatorOrderId)
@@ -129,6 +132,17 @@ export async function ordersWaitingOnBrand(db: Db, brandStoreShop: string): Prom
   return rows.map((row) => row.creator_order_id)
 }
 
+/** The automatic orders stopped by `brandStoreShop`'s pause. */
+export async function ordersHeldByBrand(db: Db, brandStoreShop: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('order_automation')
+    .select('creator_order_id')
+    .where('state', '=', 'HELD')
+    .where('paused_brand', '=', brandStoreShop)
+    .execute()
+  return rows.map((row) => row.creator_order_id)
+}
+
 /**
  * Puts orders back to waiting, due at once, under a new generation each; answers each order's
  * new generation, for its job. An order not automatic is left alone.
@@ -145,6 +159,7 @@ export async function requeueOrders(
       state: 'WAITING',
       due_at: now,
       message: null,
+      paused_brand: null,
       generation: eb('generation', '+', 1),
       updated_at: now,
     }))

@@ -1,5 +1,12 @@
 import type { RouteDeps } from '../deps'
 import type { CallRoutes } from '../http/route'
+import {
+  brandPause,
+  holdCreatorOrder,
+  pauseBrandStore,
+  releaseCreatorOrder,
+  resumeBrandStore,
+} from '../services/holds'
 import { createOrderTransferService } from '../services/order-transfers'
 import { setTransferPolicy, transferPolicy } from '../services/transfer-policy'
 
@@ -19,5 +26,10 @@ export function transferRoutes(deps: RouteDeps) {
       ),
     adminTransferPolicy: () => transferPolicy(deps),
     adminSetTransferPolicy: ({ body, actor }) => setTransferPolicy(deps, actor, body),
+    adminHoldOrder: ({ body, actor }) => holdCreatorOrder(deps, actor, body),
+    adminReleaseOrder: ({ body, actor }) => releaseCreatorOrder(deps, actor, body),
+    adminBrandPause: ({ query }) => brandPause(deps, query.shop),
+    adminPauseBrand: ({ body, actor }) => pauseBrandStore(deps, actor, body),
+    adminResumeBrand: ({ body, actor }) => resumeBrandStore(deps, actor, body),
   } satisfies Partial<CallRoutes>
 }

@@ -4,8 +4,10 @@ import type { RouteDeps } from '../deps'
 import { classifyProcessingFailure } from '../domain/processing-failure'
 import { automaticTransferOf } from '../domain/transfer-policy'
 import type { JobContext, RegisterOptions } from '../jobs/job-queue'
+import { findOrderHold, firstPausedBrand } from '../repositories/holds'
 import {
   findAutomaticOrder,
+  ordersHeldByBrand,
   ordersWaitingOnBrand,
   recordAutomaticOrder,
   recordOutcome,
@@ -64,17 +66,53 @@ export async function scheduleAutomaticTransfer(
 }
 
 /**
- * After a fix to `brandStoreShop` (its commission, its payout account, its connection), within
- * the fix's transaction: every order that needs attention for a reason naming it goes back on the
- * queue, to run at once. One whose other reasons still stand comes back to "needs attention".
+ * After a fix to `brandStoreShop` (its commission, its payout account), within the fix's
+ * transaction: every order that needs attention for a reason naming it goes back on the queue, to
+ * run at once. One whose other reasons still stand comes back to "needs attention".
  */
 export async function requeueOrdersWaitingOn(
   deps: Pick<Deps, 'jobs' | 'now'>,
   trx: Db,
   brandStoreShop: string,
 ): Promise<void> {
-  const waiting = await ordersWaitingOnBrand(trx, brandStoreShop)
-  const requeued = await requeueOrders(trx, waiting, deps.now().toISOString())
+  await requeue(deps, trx, await ordersWaitingOnBrand(trx, brandStoreShop))
+}
+
+/**
+ * After a fix to one order (a price exception accepted), within the fix's transaction: the order
+ * goes back on the queue if it was automatic and needed attention.
+ */
+export async function requeueOrderNeedingAttention(
+  deps: Pick<Deps, 'jobs' | 'now'>,
+  trx: Db,
+  creatorOrderId: string,
+): Promise<void> {
+  const order = await findAutomaticOrder(trx, creatorOrderId)
+  if (order?.state === 'NEEDS_ATTENTION') await requeue(deps, trx, [creatorOrderId])
+}
+
+/**
+ * After a hold ends (an order released, a brand resumed), within its transaction: the automatic
+ * orders it stopped go back on the queue. A released order still waiting is run again too: its job
+ * goes by the policy's hold as it is now, so it waits out what is left of it.
+ */
+export async function requeueHeldOrders(
+  deps: Pick<Deps, 'jobs' | 'now'>,
+  trx: Db,
+  released: { creatorOrderId: string } | { pausedBrand: string },
+): Promise<void> {
+  if ('pausedBrand' in released) {
+    await requeue(deps, trx, await ordersHeldByBrand(trx, released.pausedBrand))
+    return
+  }
+  const order = await findAutomaticOrder(trx, released.creatorOrderId)
+  if (order?.state === 'HELD' || order?.state === 'WAITING') {
+    await requeue(deps, trx, [released.creatorOrderId])
+  }
+}
+
+async function requeue(deps: Pick<Deps, 'jobs' | 'now'>, trx: Db, creatorOrderIds: string[]) {
+  const requeued = await requeueOrders(trx, creatorOrderIds, deps.now().toISOString())
   for (const job of requeued) {
     await deps.jobs.send(TRANSFER_JOB, job satisfies TransferJob, { within: trx })
   }
@@ -130,13 +168,26 @@ export async function transferAutomatically(
     return
   }
 
+  if (await findOrderHold(deps.db, creatorOrderId)) {
+    await record({ state: 'HELD' })
+    return
+  }
+
   const transfers = createOrderTransferService(deps)
   try {
-    await transfers.process(null, creatorOrderId, (err) =>
-      log.warn({ err, creatorOrderId }, 'the audit log could not record an automatic transfer'),
+    await transfers.process(
+      null,
+      creatorOrderId,
+      (err) =>
+        log.warn({ err, creatorOrderId }, 'the audit log could not record an automatic transfer'),
+      { checkBrands: (shops) => refusePausedBrands(deps, shops) },
     )
     await record({ state: 'PROCESSED' })
   } catch (error) {
+    if (error instanceof BrandPaused) {
+      await record({ state: 'HELD', pausedBrand: error.shop })
+      return
+    }
     const failure = classifyProcessingFailure(error)
     switch (failure.outcome) {
       case 'nothingToTransfer':
@@ -173,6 +224,18 @@ export async function transferAutomatically(
       }
     }
   }
+}
+
+/** Automatic processing stops, before anything is asked of Stripe, at a brand paused. */
+class BrandPaused extends Error {
+  constructor(readonly shop: string) {
+    super(`${shop} is paused`)
+  }
+}
+
+async function refusePausedBrands(deps: Pick<Deps, 'db'>, shops: readonly string[]) {
+  const paused = await firstPausedBrand(deps.db, shops)
+  if (paused) throw new BrandPaused(paused.shop)
 }
 
 /** When the queue runs the job again after its `attempt`-th run failed. */

@@ -1,12 +1,12 @@
 import type { RouteDeps } from '../deps'
-import { createTransferService } from '../transfers/transfer-service'
+import { createTransferService, type TransferActor } from '../transfers/transfer-service'
 import { auditAfterTheFact, type Actor } from './audited-change'
 
 // The transfer screen's changes: processing a creator order into brand orders and payouts, and
 // accepting a price exception. The processing itself is transfers/transfer-service.ts.
 
 export function createOrderTransferService(
-  deps: Pick<RouteDeps, 'db' | 'commerce' | 'payments' | 'now' | 'transferTiming'>,
+  deps: Pick<RouteDeps, 'db' | 'jobs' | 'commerce' | 'payments' | 'now' | 'transferTiming'>,
 ) {
   const transfers = createTransferService(deps)
   return {
@@ -19,8 +19,14 @@ export function createOrderTransferService(
      * business rule, not found) changed nothing. The entry follows Shopify's and Stripe's calls,
      * which no transaction holds, so a failed record does not change the answer: it is logged.
      */
-    process: (actor: Actor, creatorOrderId: string, onAuditFailure: (error: unknown) => void) =>
+    process: (
+      actor: Actor,
+      creatorOrderId: string,
+      onAuditFailure: (error: unknown) => void,
+      checks: Pick<TransferActor, 'checkBrands'> = {},
+    ) =>
       transfers.process(creatorOrderId, {
+        ...checks,
         adminEmail: actor,
         audit: (target, details) =>
           auditAfterTheFact(

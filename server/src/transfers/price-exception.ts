@@ -4,6 +4,7 @@ import { formatMinorUnits } from '../domain/money'
 import { acceptShortfalls } from '../repositories/price-exceptions'
 import { orderGid } from '../adapters/commerce/shopify/order-gid'
 import { auditedChange } from '../services/audited-change'
+import { requeueOrderNeedingAttention } from '../services/automatic-transfers'
 import type { TransferPlanning } from './transfer-planning'
 
 // The one override of the catalogue checks (docs/integrations.md "Shopify"): an administrator
@@ -15,7 +16,7 @@ import type { TransferPlanning } from './transfer-planning'
  * other check still applies, and a price that changes afterwards is checked again.
  */
 export async function acceptPriceException(
-  deps: Pick<RouteDeps, 'db' | 'now'> & { planning: TransferPlanning },
+  deps: Pick<RouteDeps, 'db' | 'jobs' | 'now'> & { planning: TransferPlanning },
   request: { creatorOrderId: string; reason: string; adminEmail: string | null },
 ) {
   const { creatorOrderId, reason, adminEmail } = request
@@ -46,6 +47,8 @@ export async function acceptPriceException(
       acceptedBy: adminEmail,
       acceptedAt,
     })
+    // An automatic order stopped by these prices is tried again.
+    await requeueOrderNeedingAttention(deps, trx, id)
     const lines = shortfalls.map((line) => ({
       lineItemId: line.lineItemId,
       price: `${formatMinorUnits(line.priceMinor, line.currency)} ${line.currency}`,

@@ -38,6 +38,11 @@ export interface TransferActor {
   adminEmail: string | null
   /** Must not throw: the outcome stands whether or not its record could be written. */
   audit: (creatorOrderId: string, details: Record<string, unknown>) => Promise<void>
+  /**
+   * Refuses (throws) before anything is asked of Stripe or made, given the brands still owed:
+   * automatic processing stops at a paused brand; an administrator's click has no such check.
+   */
+  checkBrands?: (brandStoreShops: readonly string[]) => Promise<void>
 }
 
 /**
@@ -65,7 +70,7 @@ function brandsToPay(
 }
 
 export function createTransferService(
-  deps: Pick<RouteDeps, 'db' | 'commerce' | 'payments' | 'now' | 'transferTiming'>,
+  deps: Pick<RouteDeps, 'db' | 'jobs' | 'commerce' | 'payments' | 'now' | 'transferTiming'>,
 ) {
   const transfers = createTransferRepository(deps.db)
   const timing = transferTiming(deps.transferTiming)
@@ -156,6 +161,7 @@ export function createTransferService(
       const planned = existing ? null : await plan(order)
       // Whether every brand still owed can be paid, before anything is frozen or ordered.
       const owed = brandsToPay(existing, planned, stillSold)
+      await actor.checkBrands?.(owed.map((brand) => brand.shop))
       const payout = payoutChecks({ db: deps.db, payments: deps.payments, remote }, order)
       const refused = (await settleWithLimit(owed, timing.brandConcurrency, payout)).find(
         (outcome) => outcome.status === 'rejected',

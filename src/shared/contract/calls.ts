@@ -4,13 +4,16 @@ import {
   AppCredential,
   AppUrls,
   AuditEntry,
+  BrandPause,
   CreatorOrder,
   CreatorOrderId,
   CreatorOrderSummary,
   DataRequestSummary,
   DefaultCommission,
   DefaultCommissionInput,
+  HoldReason,
   JobId,
+  OrderHold,
   OrderTransferRecord,
   PageQuery,
   ProductSyncStatus,
@@ -261,11 +264,7 @@ export const calls = {
     body: z
       .object({
         creatorOrderId: CreatorOrderId,
-        reason: z
-          .string()
-          .trim()
-          .min(10, 'must say why, in at least 10 characters')
-          .max(500, 'must be at most 500 characters'),
+        reason: HoldReason,
       })
       .strict(),
     response: z.object({
@@ -289,6 +288,48 @@ export const calls = {
     action: 'set transfer policy',
     body: TransferPolicyInput.strict(),
     response: TransferPolicy,
+    status: 200,
+  }),
+  /** Automatic processing leaves the order until it is released; a click still processes it. */
+  adminHoldOrder: call({
+    method: 'POST',
+    path: '/admin-hold-order',
+    action: 'hold order',
+    body: z.object({ creatorOrderId: CreatorOrderId, reason: HoldReason }).strict(),
+    response: OrderHold,
+    status: 200,
+  }),
+  adminReleaseOrder: call({
+    method: 'POST',
+    path: '/admin-release-order',
+    action: 'release order',
+    body: z.object({ creatorOrderId: CreatorOrderId }).strict(),
+    response: z.object({ released: OrderHold }),
+    status: 200,
+  }),
+  adminBrandPause: call({
+    method: 'GET',
+    path: '/admin-brand-pause',
+    action: 'fetch brand pause',
+    query: z.object({ shop: ShopDomain }).strict(),
+    response: z.object({ pause: BrandPause.nullable() }),
+    status: 200,
+  }),
+  /** Automatic processing leaves the brand's orders until it is resumed. */
+  adminPauseBrand: call({
+    method: 'POST',
+    path: '/admin-pause-brand',
+    action: 'pause brand',
+    body: z.object({ shop: ShopDomain, reason: HoldReason }).strict(),
+    response: BrandPause,
+    status: 200,
+  }),
+  adminResumeBrand: call({
+    method: 'POST',
+    path: '/admin-resume-brand',
+    action: 'resume brand',
+    body: z.object({ shop: ShopDomain }).strict(),
+    response: z.object({ resumed: BrandPause }),
     status: 200,
   }),
   adminCreatorOrders: call({

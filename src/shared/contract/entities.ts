@@ -250,13 +250,20 @@ export const PageQuery = {
 /**
  * What will happen to an order, and what stops it (docs/product-rules.md "Automatic transfers"):
  * it waits for an administrator (MANUAL: the policy, or paid before the policy was automatic); it
- * waits for the end of its hold, or for its next retry after Shopify or Stripe failed; a person
+ * is held; it waits for the end of its hold, or for its next retry after Shopify or Stripe failed; a person
  * must act first (each reason names its brand and the fix); it has nothing to transfer; or its
  * transfer is under way, completed, or partial (a brand's step failed: which, and why).
  */
 export const OrderReadiness = z.discriminatedUnion('state', [
   z.object({ state: z.literal('MANUAL') }),
   z.object({ state: z.literal('WAITING'), until: z.string() }),
+  /** Held by an administrator, or one of its brands paused: by whom, why, since when. */
+  z.object({
+    state: z.literal('HELD'),
+    reason: z.string(),
+    by: z.string().nullable(),
+    since: z.string(),
+  }),
   z.object({ state: z.literal('RETRYING'), until: z.string(), message: z.string() }),
   z.object({ state: z.literal('NEEDS_ATTENTION'), reasons: z.array(z.string()).min(1) }),
   z.object({ state: z.literal('NOTHING_TO_TRANSFER'), message: z.string() }),
@@ -265,6 +272,31 @@ export const OrderReadiness = z.discriminatedUnion('state', [
   z.object({ state: z.literal('PARTIAL'), failedStep: z.string() }),
 ])
 export type OrderReadiness = z.infer<typeof OrderReadiness>
+
+/** Why an administrator holds an order or pauses a brand, as the audit log keeps it. */
+export const HoldReason = z
+  .string()
+  .trim()
+  .min(10, 'must say why, in at least 10 characters')
+  .max(500, 'must be at most 500 characters')
+
+/** An order an administrator holds: automatic processing leaves it until released. */
+export const OrderHold = z.object({
+  creatorOrderId: z.string(),
+  reason: z.string(),
+  heldBy: z.string().nullable(),
+  heldAt: z.string(),
+})
+export type OrderHold = z.infer<typeof OrderHold>
+
+/** A brand an administrator paused: automatic processing leaves its orders until resumed. */
+export const BrandPause = z.object({
+  shop: z.string(),
+  reason: z.string(),
+  pausedBy: z.string().nullable(),
+  pausedAt: z.string(),
+})
+export type BrandPause = z.infer<typeof BrandPause>
 
 /** A creator order as the orders inbox lists it, with where its transfer stands. */
 export const CreatorOrderSummary = z.object({

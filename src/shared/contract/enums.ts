@@ -171,7 +171,12 @@ export type TransferMode = z.infer<typeof TransferMode>
  * The server's background jobs, by the name each is registered under
  * (server/src/services/background-work.ts).
  */
-export const JOB_KINDS = ['shopify-webhook', 'creator-order-catch-up', 'retention'] as const
+export const JOB_KINDS = [
+  'shopify-webhook',
+  'transfer-order',
+  'creator-order-catch-up',
+  'retention',
+] as const
 export const JobKind = z.enum(JOB_KINDS)
 export type JobKind = z.infer<typeof JobKind>
 

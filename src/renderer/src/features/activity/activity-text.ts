@@ -21,6 +21,10 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   'privacy.shop-redact': 'Store data erased',
   'job.retry': 'Job retried',
   'transfer-policy.set': 'Transfer policy set',
+  'order.hold': 'Order held',
+  'order.release': 'Order released',
+  'brand.pause': 'Brand paused',
+  'brand.resume': 'Brand resumed',
 }
 
 /**
