@@ -13,6 +13,7 @@ import * as jobs from './010-jobs'
 import * as webhookInbox from './011-webhook-inbox'
 import * as dataRequests from './012-data-requests'
 import * as transferPolicy from './013-transfer-policy'
+import * as transferKeyAttempts from './015-transfer-key-attempts'
 
 // Migrations live in code (one module each, imported here and bundled with the server: no folder
 // to find at run time) and run at every start. Column types are the ones SQLite and PostgreSQL
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '011_webhook_inbox': webhookInbox,
   '012_data_requests': dataRequests,
   '013_transfer_policy': transferPolicy,
+  '015_transfer_key_attempts': transferKeyAttempts,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }
