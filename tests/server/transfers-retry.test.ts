@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { LUMEN } from '../support/sandbox-figures'
+import { LUMEN, LUMEN_ACCOUNT, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
 import type { PaymentsPort } from '../../server/src/adapters/payments/payments-port'
 import {
   startServerUnderTest,
@@ -13,8 +13,6 @@ import { transferCalls } from './support/transfer-calls'
 // next attempt must go under a key of its own, yet only once Stripe was seen to hold no transfer
 // of the attempt before, so that no retry ever pays twice.
 
-const NORTHWIND_ACCOUNT = 'acct_sandbox_northwind_apparel'
-const LUMEN_ACCOUNT = 'acct_sandbox_lumen_botanicals'
 const FIRST_KEY = `transfer:1001:${LUMEN}:usd`
 const INACTIVE =
   'Your destination account needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments'
@@ -64,13 +62,14 @@ async function start(options: ServerOptions = {}) {
   })
 }
 
-/** Lumen's payouts go to `accountId` from now on, as the Payouts card sets it. */
+/** Lumen's payouts go to `accountId` from now on: the Payouts card's call. */
 const payLumenTo = (accountId: string) =>
-  server.db
-    .updateTable('store_payment_accounts')
-    .set({ account_id: accountId })
-    .where('store_shop', '=', LUMEN)
-    .execute()
+  server.app.inject({
+    method: 'POST',
+    url: '/admin-set-store-payment-account',
+    headers: server.asAdmin,
+    payload: { shop: LUMEN, accountId },
+  })
 
 /** The idempotency keys Lumen's transfers were asked under, in order, each once. */
 const lumenKeys = () => [
@@ -133,7 +132,7 @@ describe('a transfer Stripe declined', () => {
       'another account is set for the brand',
       async () => {
         const account = server.stripe.addAccount()
-        await payLumenTo(account)
+        expect((await payLumenTo(account)).statusCode).toBe(200)
         return account
       },
     ],
