@@ -132,6 +132,31 @@ describe('killed with SIGKILL mid-way, then started again', { timeout: 60_000 },
   })
 })
 
+describe('killed while retrying a transfer Stripe declined', { timeout: 60_000 }, () => {
+  it.each(BOUNDARIES)('at createTransfer:%s', async (boundary) => {
+    await scenario()
+    // Declined once Stripe began: saved under the first attempt's key, replayed to it for a day.
+    payments().script({
+      operation: 'transfers.create',
+      mode: 'fail_saved',
+      status: 400,
+      target: LUMEN_ACCOUNT,
+    })
+    const running = await start({ leaseMs: LEASE_MS })
+    expect((await processOrder(running)).status).toBe(502)
+
+    // The retry goes under a new key, and is killed at each of its boundaries.
+    const failpoint = `createTransfer:${boundary}`
+    const doomed = await start({ failpoints: `${failpoint}=kill`, leaseMs: LEASE_MS })
+    await expect(processOrder(doomed)).rejects.toThrow()
+    expect(await doomed.exited).toEqual({ code: null, signal: 'SIGKILL' })
+    await doomed.line(new RegExp(`^failpoint ${failpoint}: kill$`))
+
+    expect(await processAfterTheLease(running)).toEqual({ status: 201, message: undefined })
+    await expectExactlyOnce(running)
+  })
+})
+
 describe('a lost answer through the real server', { timeout: 60_000 }, () => {
   it.each(STEPS)('of %s', async (operation) => {
     await scenario()
@@ -163,8 +188,19 @@ describe('a lost answer through the real server', { timeout: 60_000 }, () => {
   })
 })
 
+/**
+ * Where a process stalls while another takes over. At createTransfer:before-call, the one taking
+ * over sends the transfer under a new key, so only the lease keeps the stalled one from paying.
+ */
+const STALLS = [
+  'createOrder:before-call',
+  'createOrder:after-call',
+  'markOrderAsPaid:before-intent',
+  'createTransfer:before-call',
+]
+
 describe('a lease lost mid-way', { timeout: 60_000 }, () => {
-  it.each(['createOrder:before-call', 'createOrder:after-call', 'markOrderAsPaid:before-intent'])(
+  it.each(STALLS)(
     'at %s: another process takes over, the stalled one answers 409',
     async (failpoint) => {
       await scenario()

@@ -245,6 +245,7 @@ describe('processing order 1001', () => {
         pending_step: null,
         pending_since: null,
         transfer_destination: NORTHWIND_ACCOUNT,
+        transfer_key_attempt: 0,
         // Order 1001's charge settled in USD, the order's currency: nothing converted.
         settlement_currency: 'USD',
         exchange_rate: '1',
@@ -273,6 +274,7 @@ describe('processing order 1001', () => {
         pending_step: null,
         pending_since: null,
         transfer_destination: LUMEN_ACCOUNT,
+        transfer_key_attempt: 0,
         settlement_currency: 'USD',
         exchange_rate: '1',
         brand_amount_settlement_minor: 2484,

@@ -5,6 +5,10 @@
 export const NORTHWIND = 'northwind-apparel.myshopify.com'
 export const LUMEN = 'lumen-botanicals.myshopify.com'
 
+/** The Stripe connected accounts the brands are paid to, as the Stripe emulator seeds them. */
+export const NORTHWIND_ACCOUNT = 'acct_sandbox_northwind_apparel'
+export const LUMEN_ACCOUNT = 'acct_sandbox_lumen_botanicals'
+
 /** Why order 1002 is refused: its brand, Ironpeak, has no default commission. */
 export const NO_COMMISSION_1002 =
   'Commission not found: ironpeak-outdoor has no default commission: set it on its store page'

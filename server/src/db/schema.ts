@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely'
+
 // The server's tables. Money is integer minor units of the row's currency; rates are integer
 // hundredths of a percent (12.5 % is 1250), so neither ever meets floating point.
 
@@ -236,6 +238,11 @@ export interface OrderTransferBrandsTable {
    * outcome is unknown is looked for before anything else.
    */
   transfer_destination: string | null
+  /**
+   * Which attempt's idempotency key the brand's transfer goes under (the first's has no suffix):
+   * advanced only once reconciling proved that the attempt before made no transfer.
+   */
+  transfer_key_attempt: Generated<number>
   /**
    * The brand's figures in the platform's settlement currency (the charge's balance transaction's),
    * converted at the charge's exchange rate (Stripe's, a decimal string): the transfer moves

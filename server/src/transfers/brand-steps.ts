@@ -31,7 +31,7 @@ import type { TransferTiming } from './transfer-timing'
 // and its result after, under the claim's lease, with a failpoint at each boundary (where the
 // crash harness kills the server). A step whose outcome an earlier attempt left unknown is
 // reconciled first (step-reconciliation.ts); the transfer's idempotency key covers the retries
-// within one attempt.
+// within one attempt, and changes only once reconciling proved the attempt before made none.
 
 /** What each step is called when it fails, and who failed it. */
 const STEP_FAILURES: Record<TransferStep, { failure: string; system: string }> = {
@@ -45,6 +45,15 @@ export const owesTransfer = (brand: TransferBrandRow) =>
   brand.payment_transfer_id === null &&
   // What is moved is the settled amount, which a small one at a low rate can round to nothing.
   (brand.brand_amount_settlement_minor ?? brand.brand_amount_minor) > 0
+
+/**
+ * The transfer's idempotency key of `attempt`. It names the currency: a transfer tried in the
+ * order's currency before settlement currencies (refused by Stripe, and kept under its key) must
+ * not block the one in the charge's. The first attempt's has no suffix, as before attempts were
+ * counted, so that a transfer already sent under it is replayed, never made again.
+ */
+const transferKey = (creatorOrderId: string, shop: string, currency: string, attempt: number) =>
+  `transfer:${creatorOrderId}:${shop}:${currency.toLowerCase()}${attempt ? `:${attempt}` : ''}`
 
 /** A brand still owed its transfer, as the payout checks take it. */
 export const toPay = (brand: TransferBrandRow): BrandToPay => ({
@@ -86,11 +95,11 @@ export interface BrandOutcome {
 }
 
 /**
- * One remote step: intent recorded (renewing the lease), then (unless reconciling finds it
- * done) the lease checked once more and the call made, then its result recorded. A failure is
- * recorded on the brand's row with the intent left in place, and answered: 502 when the
- * platform or provider failed or did not answer, 422 when the step cannot be done as things
- * stand.
+ * One remote step: intent recorded (renewing the lease), then (unless reconciling finds it done,
+ * and once what a retry needs is recorded) the lease checked once more and the call made, then
+ * its result recorded. A failure is recorded on the brand's row with the intent left in place,
+ * and answered: 502 when the platform or provider failed or did not answer, 422 when the step
+ * cannot be done as things stand.
  */
 async function runStep<T>(
   deps: StepDeps,
@@ -102,6 +111,11 @@ async function runStep<T>(
     reconcile: (pendingSince: string, signal: AbortSignal) => Promise<T | null>
     /** The call; once `signal` aborts (its deadline passed) it must send nothing more. */
     act: (signal: AbortSignal) => Promise<T>
+    /**
+     * Reconciling found that the earlier attempt did nothing: what the call made again needs
+     * recorded (under the lease) before it is sent.
+     */
+    retry?: () => Promise<void>
     record: (result: T) => Parameters<Lease['recordStep']>[1]
     /** What the intent records beside the step, for the next attempt to keep to. */
     intent?: Parameters<Lease['recordIntent']>[3]
@@ -117,6 +131,7 @@ async function runStep<T>(
       ? await remote((signal) => actions.reconcile(unknownSince, signal))
       : null
     if (result === null) {
+      if (unknownSince) await actions.retry?.()
       await timing.failpoint(`${step}:before-call`)
       await lease.renewBeforeCall(timestamp())
       result = await remote(actions.act)
@@ -212,6 +227,10 @@ export function brandProcessing(deps: StepDeps, run: BrandRun) {
 
     // A brand owed a transfer is paid only while all its units are still sold (payoutOf).
     if (owesTransfer(brand)) {
+      // Stripe replays a key's first answer for a day, a decline too: a retry once the admin
+      // fixed its cause needs a new key. It is safe once reconciling found no transfer of the
+      // attempt before, whose call can no longer land then (a timed-out one kept the lease).
+      let keyAttempt = brand.transfer_key_attempt
       await runStep(deps, claim, brand, 'createTransfer', {
         intent:
           payoutOf?.made === null
@@ -223,6 +242,7 @@ export function brandProcessing(deps: StepDeps, run: BrandRun) {
               }
             : {},
         reconcile: (_, signal) => transferMade(deps, creatorOrderId, brand, signal),
+        retry: () => claim.lease.advanceTransferKey(shop, ++keyAttempt),
         act:
           payoutOf === null
             ? oversold
@@ -239,11 +259,8 @@ export function brandProcessing(deps: StepDeps, run: BrandRun) {
                     currency,
                     destinationAccountId: payoutOf.destinationAccountId,
                     sourceTransaction: payoutOf.sourceTransaction,
-                    // The same key on every attempt: a retry after a lost answer never pays
-                    // twice. It names the currency: a transfer tried in the order's currency
-                    // before settlement currencies (refused by Stripe, and kept under its key)
-                    // must not block the one in the charge's.
-                    idempotencyKey: `transfer:${creatorOrderId}:${shop}:${currency.toLowerCase()}`,
+                    // Within an attempt, a try after a lost answer is replayed, never paid twice.
+                    idempotencyKey: transferKey(creatorOrderId, shop, currency, keyAttempt),
                     transferGroup: transferGroupOf(creatorOrderId),
                     description: `${PRODUCT_NAME} transfer of creator order ${order.name} to ${shop}`,
                     metadata: transferMetadata(creatorOrderId, shop),

@@ -38,6 +38,7 @@ type NewTransferBrand = Omit<
   | 'pending_step'
   | 'pending_since'
   | 'transfer_destination'
+  | 'transfer_key_attempt'
 > & { lines: FrozenLine[] }
 
 /**
@@ -198,6 +199,14 @@ export function createTransferRepository(db: Db) {
             'transfer_destination' | SettlementColumn
           > = {},
         ) => updateBrand(brandStoreShop, { pending_step: step, pending_since: since, ...details }),
+
+        /**
+         * Reconciling proved that the attempt before made no transfer: the call about to be made
+         * goes under the key of `attempt`. Recorded before the call, so that no later attempt
+         * sends that key again and meets the answer Stripe saved for it.
+         */
+        advanceTransferKey: (brandStoreShop: string, attempt: number) =>
+          updateBrand(brandStoreShop, { transfer_key_attempt: attempt }),
 
         /** A step succeeded: its intent and any failure an attempt left are cleared. */
         recordStep: (

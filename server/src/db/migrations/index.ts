@@ -14,6 +14,7 @@ import * as webhookInbox from './011-webhook-inbox'
 import * as dataRequests from './012-data-requests'
 import * as transferPolicy from './013-transfer-policy'
 import * as automaticTransfers from './014-automatic-transfers'
+import * as transferKeyAttempts from './015-transfer-key-attempts'
 import * as holds from './016-holds'
 
 // Migrations live in code (one module each, imported here and bundled with the server: no folder
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '012_data_requests': dataRequests,
   '013_transfer_policy': transferPolicy,
   '014_automatic_transfers': automaticTransfers,
+  '015_transfer_key_attempts': transferKeyAttempts,
   '016_holds': holds,
 }
 
