@@ -3,6 +3,7 @@ import type { OrderReadiness } from '@shared/contract'
 import { createStripePaidOrder } from '../../emulators/stripe-paid-order'
 import { STRIPE_ATTEMPTS } from '../../server/src/adapters/payments/stripe/stripe-payments'
 import { BRAND_PRODUCTS, creatorVariantId } from '../../server/src/seed/sandbox-data'
+import { ATTENTION_RECHECK_JOB } from '../../server/src/services/automatic-transfers'
 import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
 import {
   startListeningServer,
@@ -189,6 +190,43 @@ describe('an automatic order that needs attention', () => {
     expect(made().transfers).toEqual([
       { destination: 'acct_sandbox_northwind_apparel', amount: expect.any(Number) },
     ])
+  })
+})
+
+describe('an automatic order stopped by a cause fixed outside Tandem', () => {
+  beforeEach(() => start())
+
+  it('transfers on the recheck after the brand finished its Stripe onboarding', async () => {
+    await setPolicy('AUTOMATIC', 0)
+    const account = 'acct_sandbox_northwind_apparel'
+    server.stripe.setTransfersActive(account, false)
+    const orderId = await customerPays([{ key: 'linen-overshirt', quantity: 1 }], 6800)
+    await expect
+      .poll(() => readiness(orderId), { timeout: 10_000 })
+      .toEqual({
+        state: 'NEEDS_ATTENTION',
+        reasons: [
+          `Payment provider connected account cannot receive transfers: northwind-apparel's payout account ${account} has transfers inactive: finish its onboarding in Stripe, or set another account on its store page`,
+        ],
+      })
+    // The recheck finds it still refused until Stripe says otherwise: tried once more (its next
+    // generation), and back where it was.
+    await server.jobs.send(ATTENTION_RECHECK_JOB, {})
+    await expect
+      .poll(() =>
+        server.db
+          .selectFrom('order_automation')
+          .select(['state', 'generation'])
+          .where('creator_order_id', '=', orderId)
+          .executeTakeFirst(),
+      )
+      .toEqual({ state: 'NEEDS_ATTENTION', generation: 2 })
+    expect(made()).toEqual({ brandOrders: [], transfers: [] })
+
+    server.stripe.setTransfersActive(account, true)
+    await server.jobs.send(ATTENTION_RECHECK_JOB, {})
+    await completes(orderId)
+    expect(made().transfers).toEqual([{ destination: account, amount: expect.any(Number) }])
   })
 })
 

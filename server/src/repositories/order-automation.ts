@@ -1,6 +1,6 @@
 import type { Db } from '../db/connect'
 import type { AutomationState } from '../db/schema'
-import type { AttentionReason } from '../domain/attention'
+import type { AttentionKind, AttentionReason } from '../domain/attention'
 
 // Where each automatic order's processing stands (transfers/automatic-transfers.ts), and what a
 // person must fix before it can go on. Every outcome is written for one generation of the order's
@@ -128,6 +128,32 @@ export async function ordersWaitingOnBrand(db: Db, brandStoreShop: string): Prom
     .distinct()
     .where('a.brand_store_shop', '=', brandStoreShop)
     .where('o.state', '=', 'NEEDS_ATTENTION')
+    .execute()
+  return rows.map((row) => row.creator_order_id)
+}
+
+/**
+ * The orders that need attention for no reason of `kinds` (those whose fix requeues the orders
+ * itself): each reason of theirs is fixed outside Tandem, or they stopped on a lasting failure.
+ */
+export async function ordersNeedingAttentionExcept(
+  db: Db,
+  kinds: readonly AttentionKind[],
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('order_automation as o')
+    .select('o.creator_order_id')
+    .where('o.state', '=', 'NEEDS_ATTENTION')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('order_attention as a')
+            .select('a.position')
+            .whereRef('a.creator_order_id', '=', 'o.creator_order_id')
+            .where('a.kind', 'in', kinds),
+        ),
+      ),
+    )
     .execute()
   return rows.map((row) => row.creator_order_id)
 }

@@ -1,6 +1,7 @@
 import { TRANSFER_ERRORS } from '@shared/contract'
 import type { Db } from '../db/connect'
 import type { RouteDeps } from '../deps'
+import type { AttentionKind } from '../domain/attention'
 import { classifyProcessingFailure } from '../domain/processing-failure'
 import { automaticTransferOf } from '../domain/transfer-policy'
 import type { JobContext, RegisterOptions } from '../jobs/job-queue'
@@ -8,6 +9,7 @@ import { findOrderHold, firstPausedBrand } from '../repositories/holds'
 import {
   findAutomaticOrder,
   ordersHeldByBrand,
+  ordersNeedingAttentionExcept,
   ordersWaitingOnBrand,
   recordAutomaticOrder,
   recordOutcome,
@@ -25,6 +27,7 @@ import { createOrderTransferService } from './order-transfers'
 // on the queue; an order with nothing to transfer stops there.
 
 export const TRANSFER_JOB = 'transfer-order'
+export const ATTENTION_RECHECK_JOB = 'attention-recheck'
 
 /** Shopify's and Stripe's outages: 30 s doubled eight times, about two hours in all. */
 export const TRANSFER_RETRIES: RegisterOptions = { retryLimit: 8, retryDelaySeconds: 30 }
@@ -76,6 +79,28 @@ export async function requeueOrdersWaitingOn(
   brandStoreShop: string,
 ): Promise<void> {
   await requeue(deps, trx, await ordersWaitingOnBrand(trx, brandStoreShop))
+}
+
+/**
+ * The reasons an administrator fixes through Tandem's own calls, each of which puts the orders
+ * waiting on it back on the queue. Every other reason is fixed outside Tandem (a Stripe account's
+ * onboarding, a product put on sale, an app reinstalled), where no call tells Tandem of it.
+ */
+const FIXED_THROUGH_TANDEM: readonly AttentionKind[] = [
+  'noDefaultCommission',
+  'noPayoutAccount',
+  'priceBelowBrand',
+]
+
+/**
+ * The schedule's recheck: the orders that need attention for reasons fixed outside Tandem, or
+ * that stopped on a failure that outlasted their retries, go back on the queue; those still
+ * refused come back to "needs attention". Fixes made through Tandem requeue their orders at once.
+ */
+export async function recheckOrdersNeedingAttention(deps: Pick<Deps, 'db' | 'jobs' | 'now'>) {
+  await deps.db.transaction().execute(async (trx) => {
+    await requeue(deps, trx, await ordersNeedingAttentionExcept(trx, FIXED_THROUGH_TANDEM))
+  })
 }
 
 /**

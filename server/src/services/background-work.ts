@@ -4,6 +4,8 @@ import { catchUpCreatorOrders } from '../orders/catch-up'
 import { removeOAuthStatesBefore } from '../repositories/oauth-states'
 import { removeDoneWebhookDeliveries } from '../repositories/webhook-deliveries'
 import {
+  ATTENTION_RECHECK_JOB,
+  recheckOrdersNeedingAttention,
   TRANSFER_JOB,
   TRANSFER_RETRIES,
   transferAutomatically,
@@ -12,7 +14,8 @@ import {
 import { actOnDelivery, WEBHOOK_JOB, WEBHOOK_RETRIES, type ActDeps } from './webhook-inbox'
 
 // Every piece of background work the server does, as jobs of the queue (jobs/job-queue.ts): the
-// webhook inbox's deliveries, automatic transfers, the creator-order catch-up, and retention. Each server process
+// webhook inbox's deliveries, automatic transfers and the recheck of those needing attention, the
+// creator-order catch-up, and retention. Each server process
 // registers them all and works the one queue, so that a job runs once across replicas, and
 // survives a crash of the process running it.
 
@@ -33,6 +36,12 @@ export const RETENTION_JOB = 'retention'
 const CATCH_UP_CRON = '*/5 * * * *'
 /** Hourly, at a minute no other schedule uses. */
 const RETENTION_CRON = '17 * * * *'
+/**
+ * Hourly too: an order stopped by a cause fixed outside Tandem (a Stripe account onboarded)
+ * transfers within the hour, at the cost of asking Shopify and Stripe again for those still not
+ * fixed.
+ */
+const ATTENTION_RECHECK_CRON = '41 * * * *'
 
 /** How long what is finished is kept before retention removes it. */
 export const KEEP = {
@@ -111,9 +120,15 @@ export async function startBackgroundWork(
     retryLimit: 2,
     retryDelaySeconds: 60,
   })
+  // A failed recheck waits for the next schedule.
+  await register(ATTENTION_RECHECK_JOB, () => recheckOrdersNeedingAttention(deps), {
+    retryLimit: 0,
+    retryDelaySeconds: 0,
+  })
   if (options.schedules) {
     await jobs.schedule(CATCH_UP_JOB, CATCH_UP_CRON)
     await jobs.schedule(RETENTION_JOB, RETENTION_CRON)
+    await jobs.schedule(ATTENTION_RECHECK_JOB, ATTENTION_RECHECK_CRON)
   }
   await jobs.start()
   if (options.schedules) await jobs.send(CATCH_UP_JOB, {})

@@ -174,6 +174,7 @@ export type TransferMode = z.infer<typeof TransferMode>
 export const JOB_KINDS = [
   'shopify-webhook',
   'transfer-order',
+  'attention-recheck',
   'creator-order-catch-up',
   'retention',
 ] as const

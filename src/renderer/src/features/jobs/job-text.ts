@@ -5,6 +5,7 @@ import { EMPTY, formatDateTime, storeName } from '@renderer/lib/format'
 export const JOB_KIND_LABELS: Record<JobKind, string> = {
   'shopify-webhook': 'Shopify webhook',
   'transfer-order': 'Automatic transfer',
+  'attention-recheck': 'Needs-attention recheck',
   'creator-order-catch-up': 'Creator-order catch-up',
   retention: 'Retention',
 }
