@@ -84,6 +84,28 @@ describe('Jobs', () => {
     expect(screen.getByRole('link', { name: 'Jobs' })).toHaveAttribute('aria-current', 'page')
   })
 
+  it("names an automatic transfer's order and store", async () => {
+    const transfer: TroubledJob = {
+      id: 'job-3',
+      kind: 'transfer-order',
+      state: 'RETRYING',
+      about: { shop: 'maya-makes.myshopify.com', order: '#1042' },
+      attempts: 2,
+      errorMessage: 'Transfer create failed for northwind-apparel.myshopify.com',
+      at: '2026-11-20T12:00:00.000Z',
+    }
+    renderJobs({ adminTroubledJobs: () => ({ jobs: [transfer] }) })
+
+    await within(await screen.findByRole('table', { name: 'Failed jobs' })).findByText(
+      'Automatic transfer',
+    )
+    expect(cellTexts(rowOf('Automatic transfer')).slice(0, 3)).toEqual([
+      'Automatic transfer',
+      '#1042 · maya makes',
+      'Retrying',
+    ])
+  })
+
   it('says that nothing is failing when no job is', async () => {
     renderJobs({ adminTroubledJobs: () => ({ jobs: [] }) })
 

@@ -332,3 +332,34 @@ describe('holds', () => {
     })
   })
 })
+
+describe('an automatic order whose failure outlasts its retries', () => {
+  // No retry: its first failure is its last.
+  beforeEach(() => start({ jobRetries: { limit: 0 } }))
+
+  it('needs attention with the last message, and its job is listed dead with its order', async () => {
+    await setPolicy('AUTOMATIC', 0)
+    server.stripe.script({
+      operation: 'transfers.create',
+      mode: 'fail',
+      status: 500,
+      times: STRIPE_ATTEMPTS,
+    })
+    const orderId = await customerPays([{ key: 'linen-overshirt', quantity: 1 }], 6800)
+    await expect
+      .poll(() => readiness(orderId), { timeout: 10_000 })
+      .toEqual({
+        state: 'NEEDS_ATTENTION',
+        reasons: [expect.stringMatching(/^Still failing after 1 attempt: Transfer create failed/)],
+      })
+    await expect
+      .poll(async () => (await call('GET', '/admin-troubled-jobs')).json().jobs)
+      .toEqual([
+        expect.objectContaining({
+          kind: 'transfer-order',
+          state: 'DEAD',
+          about: { shop: MAYA, order: expect.stringMatching(/^#\d+$/) },
+        }),
+      ])
+  })
+})

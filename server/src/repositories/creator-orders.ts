@@ -33,6 +33,25 @@ export async function indexCreatorOrderShop(db: Db, orderId: number, shop: strin
 }
 
 /** The shop the index says has the order, whatever the shop is now; null when it knows none. */
+/** Each order's name (its id while its header is unknown) and store, by id. */
+export async function findOrderSubjects(
+  db: Db,
+  orderIds: number[],
+): Promise<Map<number, { shop: string; order: string }>> {
+  if (orderIds.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('creator_order_index')
+    .select(['order_id', 'store_shop', 'name'])
+    .where('order_id', 'in', orderIds)
+    .execute()
+  return new Map(
+    rows.map((row) => [
+      Number(row.order_id),
+      { shop: row.store_shop, order: row.name ?? String(row.order_id) },
+    ]),
+  )
+}
+
 export async function findIndexedShop(db: Db, orderId: number): Promise<string | null> {
   const row = await db
     .selectFrom('creator_order_index')

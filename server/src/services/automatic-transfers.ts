@@ -236,7 +236,7 @@ export async function transferAutomatically(
           lastAttempt
             ? {
                 state: 'NEEDS_ATTENTION',
-                message: `Still failing after ${job.attempt} attempts: ${failure.message}`,
+                message: `Still failing after ${job.attempt} attempt${job.attempt === 1 ? '' : 's'}: ${failure.message}`,
               }
             : {
                 state: 'RETRYING',

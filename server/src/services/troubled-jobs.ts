@@ -2,7 +2,9 @@ import { JobKind, type TroubledJob } from '@shared/contract'
 import type { RouteDeps } from '../deps'
 import { Refusal } from '../domain/errors'
 import type { TroubledJob as QueuedJob } from '../jobs/job-queue'
+import { findOrderSubjects } from '../repositories/creator-orders'
 import { findDeliverySubjects } from '../repositories/webhook-deliveries'
+import { TRANSFER_JOB } from './automatic-transfers'
 import { auditAfterTheFact, type Actor } from './audited-change'
 import { WEBHOOK_JOB } from './webhook-inbox'
 
@@ -15,15 +17,25 @@ type Deps = Pick<RouteDeps, 'db' | 'jobs' | 'now'>
 /** The jobs in trouble, each with what it acts on. */
 export async function listTroubledJobs(deps: Deps): Promise<{ jobs: TroubledJob[] }> {
   const queued = await deps.jobs.troubled()
-  const subjects = await findDeliverySubjects(
+  const deliveries = await findDeliverySubjects(
     deps.db,
     queued.filter((job) => job.name === WEBHOOK_JOB).map(webhookIdOf),
   )
+  const orders = await findOrderSubjects(
+    deps.db,
+    queued.filter((job) => job.name === TRANSFER_JOB).map(orderIdOf),
+  )
+  const aboutOf = (job: QueuedJob): TroubledJob['about'] =>
+    job.name === WEBHOOK_JOB
+      ? (deliveries.get(webhookIdOf(job)) ?? null)
+      : job.name === TRANSFER_JOB
+        ? (orders.get(orderIdOf(job)) ?? null)
+        : null
   const jobs = queued.map((job): TroubledJob => ({
     id: job.id,
     kind: kindOf(job),
     state: job.state === 'dead' ? 'DEAD' : 'RETRYING',
-    about: job.name === WEBHOOK_JOB ? (subjects.get(webhookIdOf(job)) ?? null) : null,
+    about: aboutOf(job),
     attempts: job.attempts,
     errorMessage: job.errorMessage,
     at: job.at.toISOString(),
@@ -35,6 +47,8 @@ export async function listTroubledJobs(deps: Deps): Promise<{ jobs: TroubledJob[
 const kindOf = (job: QueuedJob) => JobKind.parse(job.name)
 
 const webhookIdOf = (job: QueuedJob) => String((job.payload as { webhookId?: unknown }).webhookId)
+const orderIdOf = (job: QueuedJob) =>
+  Number((job.payload as { creatorOrderId?: unknown }).creatorOrderId)
 
 /**
  * Gives a dead job one more run, and audits it. The queue is not the server's transaction (pg-boss

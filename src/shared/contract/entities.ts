@@ -404,9 +404,15 @@ export const TroubledJob = z.object({
   state: JobState,
   /**
    * What it acts on: a Shopify webhook's shop and topic (never the delivery's body, which holds
-   * customers' personal data); null for a job of the whole marketplace (the catch-up, retention).
+   * customers' personal data), or an automatic transfer's creator order (its name) and store; null
+   * for a job of the whole marketplace (the catch-up, retention, the recheck).
    */
-  about: z.object({ shop: z.string(), topic: z.string() }).nullable(),
+  about: z
+    .union([
+      z.object({ shop: z.string(), topic: z.string() }),
+      z.object({ shop: z.string(), order: z.string() }),
+    ])
+    .nullable(),
   /** Its runs so far, every one failed. */
   attempts: z.number().int().positive(),
   /** Its last failure's message. */

@@ -16,9 +16,12 @@ export const JOB_STATE_LABELS: Record<JobState, string> = {
   DEAD: 'Dead',
 }
 
-/** A webhook's topic and its store by name, "app/uninstalled · maya makes"; a dash otherwise. */
+/**
+ * A webhook's topic or a creator order's name, and its store by name: "app/uninstalled · maya
+ * makes", "#1042 · maya makes"; a dash otherwise.
+ */
 export const aboutText = ({ about }: TroubledJob): string =>
-  about ? `${about.topic} · ${storeName(about.shop)}` : EMPTY
+  about ? `${'topic' in about ? about.topic : about.order} · ${storeName(about.shop)}` : EMPTY
 
 /** A dead job's last failure, or a retrying one's next run. */
 export const whenText = (job: TroubledJob): string =>
