@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync'
 import { afterEach, describe, expect, it } from 'vitest'
 import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
+import { recordAutomation } from './support/order-automation'
 import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
 
 // The orders inbox (GET /admin-creator-orders), the transfer history (GET /admin-order-transfers)
@@ -121,21 +122,6 @@ describe('GET /admin-creator-orders', () => {
 })
 
 describe('GET /admin-orders-needing-attention', () => {
-  /** Where an order's automatic processing stands, as the automatic transfers' job records it. */
-  const automation = (creatorOrderId: string, state: 'NEEDS_ATTENTION' | 'NOTHING_TO_TRANSFER') =>
-    server.db
-      .insertInto('order_automation')
-      .values({
-        creator_order_id: creatorOrderId,
-        store_shop: URBAN,
-        paid_at: '2026-11-06T08:00:00.000Z',
-        state,
-        due_at: null,
-        message: state === 'NOTHING_TO_TRANSFER' ? 'No brand orders found' : null,
-        generation: 1,
-        updated_at: '2026-11-06T08:10:00.000Z',
-      })
-      .execute()
   const count = async () => {
     const response = await get('/admin-orders-needing-attention')
     expect(response.statusCode).toBe(200)
@@ -146,21 +132,12 @@ describe('GET /admin-orders-needing-attention', () => {
     server = await startServerUnderTest()
     expect(await count()).toEqual({ count: 0 })
 
-    await automation('1002', 'NEEDS_ATTENTION')
-    await server.db
-      .insertInto('order_attention')
-      .values({
-        creator_order_id: '1002',
-        position: 0,
-        brand_store_shop: 'ironpeak-outdoor.myshopify.com',
-        kind: 'noDefaultCommission',
-        sentence:
-          'Commission not found: ironpeak-outdoor has no default commission: set it on its store page',
-      })
-      .execute()
-    await automation('1003', 'NOTHING_TO_TRANSFER')
-    // An order the inbox does not list (its header never read) is not counted either.
-    await automation('2001', 'NEEDS_ATTENTION')
+    await recordAutomation(server.db, {
+      '1002': 'NEEDS_ATTENTION',
+      '1003': 'NOTHING_TO_TRANSFER',
+      // An order the inbox does not list (its header never read) is not counted either.
+      '2001': 'NEEDS_ATTENTION',
+    })
 
     expect(await ids('?needsAttention=true')).toEqual(['1002'])
     expect(await count()).toEqual({ count: 1 })
