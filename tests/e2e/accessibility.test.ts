@@ -4,6 +4,7 @@ import { DEMO_ADMIN } from '../../scripts/lib/auth-emulator'
 import { launchChromium } from '../support/chromium'
 import { startStack, type StackUnderTest } from '../support/stack-under-test'
 import { failingUninstall, uninstallFailure } from '../server/support/failing-job'
+import { IRONPEAK_REASON, recordAutomation } from '../server/support/order-automation'
 import {
   chooseTheme,
   colorScheme,
@@ -44,7 +45,11 @@ afterAll(async () => {
 
 const rowOf = (name: string) => page.locator('tbody tr').filter({ hasText: name })
 const openSection = async (name: string) => {
-  await page.getByRole('navigation').getByRole('link', { name, exact: true }).click()
+  // A link may say more after its name: Orders, how many orders need attention.
+  await page
+    .getByRole('navigation')
+    .getByRole('link', { name: new RegExp(`^${name}( |$)`) })
+    .click()
   await shows(page.getByRole('heading', { name, exact: true }))
 }
 
@@ -128,9 +133,17 @@ describe('accessibility of every screen, in both themes', () => {
     await expectAccessibleInBothThemes('products')
   })
 
-  it('orders', async () => {
+  it('orders, some transferring by themselves, one needing attention', async () => {
+    // As if paid under the automatic policy (the sandbox's were paid before it).
+    await recordAutomation(stack.server.db, {
+      '1005': 'WAITING',
+      '1003': 'NOTHING_TO_TRANSFER',
+      '1002': 'NEEDS_ATTENTION',
+    })
     await openSection('Orders')
     await shows(rowOf('#1004'))
+    await shows(page.getByText(IRONPEAK_REASON))
+    await shows(page.getByRole('link', { name: 'Orders 1 order needs attention' }))
     await expectAccessibleInBothThemes('orders')
   })
 

@@ -12,6 +12,7 @@ import {
   order1001Brands,
   order1001CreatorOrder,
 } from '../support/sandbox-figures'
+import { MAYA, creatorOrder as order } from './support/creator-orders'
 import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
 import type { FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
@@ -25,7 +26,6 @@ type OrdersPage = ChannelResult<'adminCreatorOrders'>
 type OrdersQuery = ChannelArgs<'adminCreatorOrders'>
 type TransfersPage = ChannelResult<'adminOrderTransfers'>
 
-const MAYA = 'maya-makes.myshopify.com'
 const URBAN = 'urban-trail-edits.myshopify.com'
 
 const STORES: Store[] = [
@@ -34,19 +34,6 @@ const STORES: Store[] = [
   { shop: MAYA, shopType: 'CREATOR' },
   { shop: URBAN, shopType: 'CREATOR' },
 ]
-
-const order = (id: string, overrides: Partial<CreatorOrderSummary> = {}): CreatorOrderSummary => ({
-  id,
-  name: `#${id}`,
-  creatorStoreShop: MAYA,
-  createdAt: '2026-11-02T15:04:00.000Z',
-  currency: 'USD',
-  totalAmount: '10.00',
-  transferStatus: 'NOT_STARTED',
-  processedAt: null,
-  readiness: { state: 'MANUAL' },
-  ...overrides,
-})
 
 /** The sandbox's orders, newest first, as the inbox lists them after 1001 was processed. */
 const ORDERS: CreatorOrderSummary[] = [
@@ -196,12 +183,15 @@ const transfer = (creatorOrderId: string): OrderTransferRecord => ({
 // test can take longer than the default five seconds.
 vi.setConfig({ testTimeout: 15_000 })
 
+/** An order's rows (its own and its readiness), or a transfer's, as measured here. */
+const ORDER_HEIGHT = 160
+
 // jsdom lays nothing out: the scroller gets a viewport-sized client box and each transfer's row
 // group a height, which is what the virtualizer reads in a browser.
 beforeAll(() => {
   vi.spyOn(Element.prototype, 'clientHeight', 'get').mockReturnValue(800)
   vi.spyOn(Element.prototype, 'clientWidth', 'get').mockReturnValue(1000)
-  vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(160)
+  vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(ORDER_HEIGHT)
 })
 afterAll(() => vi.restoreAllMocks())
 
@@ -233,7 +223,11 @@ const bodyRows = (table: HTMLElement) =>
   within(table)
     .getAllByRole('row')
     .filter((row) => within(row).queryAllByRole('cell').length > 0)
-const orderRows = () => bodyRows(ordersTable()).map(cellsOf)
+/** Each order's own row, its readiness beneath it (one cell across the columns) left out. */
+const orderRows = () =>
+  bodyRows(ordersTable())
+    .map(cellsOf)
+    .filter((cells) => cells.length > 1)
 /** The first cell of each order shown: its name. */
 const orderNames = () => orderRows().map((cells) => cells[0])
 const ordersQueries = (calls: { args: unknown }[]) => calls.map((call) => call.args)
@@ -413,9 +407,10 @@ describe('Orders', () => {
 
     await act(async () => second.resolve({ orders: manyOrders(1950, 50), nextCursor: null }))
     expect(screen.getByText('100 orders shown')).toBeInTheDocument()
-    expect(ordersTable()).toHaveAttribute('aria-rowcount', '101')
+    // The header, then each order's row and its readiness's.
+    expect(ordersTable()).toHaveAttribute('aria-rowcount', '201')
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument()
-    scrollTo(ordersTable(), 100 * 52)
+    scrollTo(ordersTable(), 100 * ORDER_HEIGHT)
     await waitFor(() => expect(orderNames()).toContain('#1901'))
     expect(callsTo('adminCreatorOrders')).toHaveLength(2)
   })
@@ -433,10 +428,10 @@ describe('Orders', () => {
     expect(orderNames()[0]).toBe('#3000')
     expect(callsTo('adminCreatorOrders')).toHaveLength(1)
 
-    scrollTo(ordersTable(), 1200)
-    scrollTo(ordersTable(), 1800)
+    scrollTo(ordersTable(), 23 * ORDER_HEIGHT)
+    scrollTo(ordersTable(), 35 * ORDER_HEIGHT)
     await waitFor(() => expect(callsTo('adminCreatorOrders')).toHaveLength(2))
-    scrollTo(ordersTable(), 2000)
+    scrollTo(ordersTable(), 38 * ORDER_HEIGHT)
     expect(ordersQueries(callsTo('adminCreatorOrders'))).toEqual([
       { limit: 50 },
       { cursor: 'page-2', limit: 50 },
@@ -445,7 +440,7 @@ describe('Orders', () => {
     await act(async () => pages[0]!.resolve({ orders: manyOrders(2950, 50), nextCursor: 'page-3' }))
     expect(screen.getByText('100 orders shown')).toBeInTheDocument()
     // Near the end of the new rows: the third page.
-    scrollTo(ordersTable(), 100 * 52)
+    scrollTo(ordersTable(), 100 * ORDER_HEIGHT)
     await waitFor(() => expect(callsTo('adminCreatorOrders')).toHaveLength(3))
     expect(callsTo('adminCreatorOrders')[2]?.args).toEqual({ cursor: 'page-3', limit: 50 })
     await waitFor(() => expect(orderNames()).toContain('#2901'))
@@ -470,7 +465,7 @@ describe('Orders', () => {
     ).toBeInTheDocument()
     // The rows already read stay; scrolling to the end does not try again on its own.
     expect(screen.getByText('50 orders shown')).toBeInTheDocument()
-    scrollTo(ordersTable(), 50 * 52)
+    scrollTo(ordersTable(), 50 * ORDER_HEIGHT)
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(callsTo('adminCreatorOrders')).toHaveLength(2)
 
@@ -565,16 +560,15 @@ describe('Orders', () => {
     })
     await screen.findByRole('table', { name: 'Creator orders' })
 
-    expect(ordersTable()).toHaveAttribute('aria-rowcount', '100001')
-    const rows = bodyRows(ordersTable())
-    expect(rows.length).toBeGreaterThan(10)
-    expect(rows.length).toBeLessThan(60)
-    expect(rows[0]).toHaveAttribute('aria-rowindex', '2')
+    expect(ordersTable()).toHaveAttribute('aria-rowcount', '200001')
+    expect(orderRows().length).toBeGreaterThan(5)
+    expect(orderRows().length).toBeLessThan(60)
+    expect(bodyRows(ordersTable())[0]).toHaveAttribute('aria-rowindex', '2')
     expect(screen.getByText('100,000 orders shown')).toBeInTheDocument()
 
-    scrollTo(ordersTable(), 99_990 * 52)
+    scrollTo(ordersTable(), 99_990 * ORDER_HEIGHT)
     await waitFor(() => expect(orderNames()).toContain('#100001'))
-    expect(bodyRows(ordersTable()).length).toBeLessThan(60)
+    expect(orderRows().length).toBeLessThan(60)
   })
 })
 

@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync'
 import { afterEach, describe, expect, it } from 'vitest'
 import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
+import { recordAutomation } from './support/order-automation'
 import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
 
 // The orders inbox (GET /admin-creator-orders), the transfer history (GET /admin-order-transfers)
@@ -117,6 +118,29 @@ describe('GET /admin-creator-orders', () => {
     expect(await ids('?q=' + orderId)).toEqual([])
     await get(`/admin-preview-order-transfer?creatorOrderId=${orderId}`)
     expect(await ids('?q=' + orderId)).toEqual([orderId])
+  })
+})
+
+describe('GET /admin-orders-needing-attention', () => {
+  const count = async () => {
+    const response = await get('/admin-orders-needing-attention')
+    expect(response.statusCode).toBe(200)
+    return response.json()
+  }
+
+  it('counts the orders the needsAttention filter lists, and only those', async () => {
+    server = await startServerUnderTest()
+    expect(await count()).toEqual({ count: 0 })
+
+    await recordAutomation(server.db, {
+      '1002': 'NEEDS_ATTENTION',
+      '1003': 'NOTHING_TO_TRANSFER',
+      // An order the inbox does not list (its header never read) is not counted either.
+      '2001': 'NEEDS_ATTENTION',
+    })
+
+    expect(await ids('?needsAttention=true')).toEqual(['1002'])
+    expect(await count()).toEqual({ count: 1 })
   })
 })
 

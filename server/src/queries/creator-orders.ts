@@ -6,7 +6,7 @@ import { formatMinorUnits } from '../domain/money'
 import { readinessOf } from './order-readiness'
 
 // The orders inbox: the creator orders Tandem knows of (repositories/creator-orders.ts records
-// them), with where each order's transfer stands.
+// them), with where each order's transfer stands, and how many need attention.
 
 export interface CreatorOrderFilters extends PageRequest {
   status?: TransferStatus
@@ -23,17 +23,10 @@ export async function listCreatorOrders(
   now: Date,
 ): Promise<{ orders: CreatorOrderSummary[]; nextCursor: string | null }> {
   const search = filters.q?.replace(/^#/, '')
-  const query = db
-    .selectFrom('creator_order_index as o')
-    .innerJoin('stores', (join) =>
-      join.onRef('stores.shop', '=', 'o.store_shop').on('stores.shop_type', '=', 'CREATOR'),
-    )
+  const query = inboxOrders(db, filters)
     // order_transfers keys orders by their id as text.
     .leftJoin('order_transfers as t', (join) =>
       join.on((eb) => eb(eb.cast('o.order_id', 'text'), '=', eb.ref('t.creator_order_id'))),
-    )
-    .leftJoin('order_automation as a', (join) =>
-      join.on((eb) => eb(eb.cast('o.order_id', 'text'), '=', eb.ref('a.creator_order_id'))),
     )
     .leftJoin('order_holds as h', (join) =>
       join.on((eb) => eb(eb.cast('o.order_id', 'text'), '=', eb.ref('h.creator_order_id'))),
@@ -60,11 +53,9 @@ export async function listCreatorOrders(
       'p.paused_by',
       'p.paused_at',
     ])
-    .where('o.name', 'is not', null)
     .$if(filters.creatorShop !== undefined, (qb) =>
       qb.where('o.store_shop', '=', filters.creatorShop!),
     )
-    .$if(filters.needsAttention === 'true', (qb) => qb.where('a.state', '=', 'NEEDS_ATTENTION'))
     .$if(filters.status === 'NOT_STARTED', (qb) => qb.where('t.creator_order_id', 'is', null))
     .$if(filters.status === 'PARTIAL' || filters.status === 'COMPLETED', (qb) =>
       qb.where('t.status', '=', filters.status as 'PARTIAL' | 'COMPLETED'),
@@ -123,6 +114,31 @@ export async function listCreatorOrders(
     nextCursor: page.nextCursor,
   }
 }
+
+/** How many orders the inbox lists with the filter needsAttention: the sidebar's count. */
+export async function countOrdersNeedingAttention(db: Db): Promise<{ count: number }> {
+  const { count } = await inboxOrders(db, { needsAttention: 'true' })
+    .select((eb) => eb.fn.countAll().as('count'))
+    .executeTakeFirstOrThrow()
+  return { count: Number(count) }
+}
+
+/**
+ * The orders the inbox lists (a creator store's, whose header is known) with where their automatic
+ * processing stands, narrowed to those needing attention if asked: one place, so that the
+ * sidebar's count and the filter's list are the same orders.
+ */
+const inboxOrders = (db: Db, { needsAttention }: Pick<CreatorOrderFilters, 'needsAttention'>) =>
+  db
+    .selectFrom('creator_order_index as o')
+    .innerJoin('stores', (join) =>
+      join.onRef('stores.shop', '=', 'o.store_shop').on('stores.shop_type', '=', 'CREATOR'),
+    )
+    .leftJoin('order_automation as a', (join) =>
+      join.on((eb) => eb(eb.cast('o.order_id', 'text'), '=', eb.ref('a.creator_order_id'))),
+    )
+    .where('o.name', 'is not', null)
+    .$if(needsAttention === 'true', (qb) => qb.where('a.state', '=', 'NEEDS_ATTENTION'))
 
 /** A LIKE pattern's text matched literally: its wildcards and the escape character escaped. */
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`)

@@ -1,16 +1,17 @@
 import type { RouteDeps } from '../deps'
 import type { CallRoutes } from '../http/route'
 import { listAuditEntries } from '../queries/audit-log'
-import { listCreatorOrders } from '../queries/creator-orders'
+import { countOrdersNeedingAttention, listCreatorOrders } from '../queries/creator-orders'
 import { dataRequestJson, listDataRequests } from '../queries/data-requests'
 import { listOrderTransfers, transferHistoryCsv } from '../queries/transfer-history'
 
-// The lists: the orders inbox, the transfer history with its CSV export, the activity log, and the
+// The lists: the orders inbox and how many of its orders need attention, the transfer history with its CSV export, the activity log, and the
 // customers' data requests with each one's JSON.
 
 export const listRoutes = (deps: RouteDeps) =>
   ({
     adminCreatorOrders: ({ query }) => listCreatorOrders(deps.db, query, deps.now()),
+    adminOrdersNeedingAttention: () => countOrdersNeedingAttention(deps.db),
     adminOrderTransfers: ({ query }) => listOrderTransfers(deps.db, query),
     adminOrderTransfersCsv: async () => transferHistoryCsv(deps.db),
     adminAuditLog: ({ query }) => listAuditEntries(deps.db, query),

@@ -350,6 +350,15 @@ export const calls = {
     response: z.object({ orders: z.array(CreatorOrderSummary), nextCursor: z.string().nullable() }),
     status: 200,
   }),
+  // The sidebar's count beside Orders: the orders the needsAttention filter lists, without them.
+  adminOrdersNeedingAttention: call({
+    method: 'GET',
+    path: '/admin-orders-needing-attention',
+    action: 'count orders needing attention',
+    query: NoQuery,
+    response: z.object({ count: z.number().int().nonnegative() }),
+    status: 200,
+  }),
   adminOrderTransfers: call({
     method: 'GET',
     path: '/admin-order-transfers',

@@ -2,10 +2,10 @@ import { NavLink } from '@mantine/core'
 import { Link, matchPath, useLocation } from 'react-router'
 import { SECTIONS } from './sections'
 
-/** The six sections of /main; the one being shown is highlighted. */
+/** The sections of /main; the one being shown is highlighted. */
 export function SectionLinks() {
   const { pathname } = useLocation()
-  return SECTIONS.map(({ path, label, icon: SectionIcon }) => {
+  return SECTIONS.map(({ path, label, icon: SectionIcon, badge: SectionBadge }) => {
     // A store's own page (/main/stores/{store}) still belongs to Stores.
     const active = matchPath({ path: `/main/${path}`, end: false }, pathname) !== null
     return (
@@ -15,6 +15,7 @@ export function SectionLinks() {
         to={`/main/${path}`}
         label={label}
         leftSection={<SectionIcon size={18} stroke={1.75} />}
+        rightSection={SectionBadge && <SectionBadge />}
         active={active}
         aria-current={active ? 'page' : undefined}
       />

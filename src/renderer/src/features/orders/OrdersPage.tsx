@@ -1,5 +1,8 @@
+import { useEffect } from 'react'
 import { Tabs } from '@mantine/core'
 import { PageHeading } from '@renderer/app/PageHeading'
+import { useBridge } from '@renderer/lib/bridge'
+import { refreshAttentionCount } from './attention-count'
 import { useOrdersPage, type OrdersTab as OrdersTabName } from './orders-page-state'
 import { OrdersTab } from './OrdersTab'
 import { TransferHistoryTab } from './TransferHistoryTab'
@@ -14,6 +17,9 @@ const TABS: readonly OrdersTabName[] = ['orders', 'history', 'policy']
 export default function OrdersPage() {
   const tab = useOrdersPage((state) => state.tab)
   const setTab = useOrdersPage((state) => state.setTab)
+  const bridge = useBridge()
+  // The sidebar's count agrees with the inbox the administrator is about to read.
+  useEffect(() => void refreshAttentionCount(bridge), [bridge])
 
   return (
     <>

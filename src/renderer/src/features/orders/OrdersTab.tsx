@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react'
-import { Group, Select, TextInput, type ComboboxItem } from '@mantine/core'
+import { Checkbox, Group, Select, TextInput, type ComboboxItem } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { IconSearch } from '@tabler/icons-react'
 import {
@@ -16,6 +16,7 @@ import { useStoreList } from '@renderer/features/stores/useStoreList'
 import { useOrdersPage } from './orders-page-state'
 import { ORDERS_TABLE } from './OrdersTable'
 import { TRANSFER_STATUS_LABELS } from './TransferStatusBadge'
+import classes from './Orders.module.css'
 
 /** How long the search waits for typing to pause before it reads the list again. */
 export const SEARCH_DELAY_MS = 250
@@ -31,11 +32,15 @@ const STATUS_OPTIONS: ComboboxItem[] = [
   ...TRANSFER_STATUSES.map((status) => ({ value: status, label: TRANSFER_STATUS_LABELS[status] })),
 ]
 
-/** The Orders tab: creator orders, newest first, narrowed by transfer status, store and search. */
+/**
+ * The Orders tab: creator orders, newest first, narrowed by transfer status, store, attention and
+ * search.
+ */
 export function OrdersTab() {
   const bridge = useBridge()
   const status = useOrdersPage((state) => state.status)
   const creatorShop = useOrdersPage((state) => state.creatorShop)
+  const needsAttention = useOrdersPage((state) => state.needsAttention)
   const search = useOrdersPage((state) => state.search)
   const [query] = useDebouncedValue(search.trim(), SEARCH_DELAY_MS)
 
@@ -45,13 +50,14 @@ export function OrdersTab() {
       const { orders, nextCursor } = await bridge.invoke('adminCreatorOrders', {
         ...(status && { status }),
         ...(creatorShop && { creatorShop }),
+        ...(needsAttention && { needsAttention: 'true' as const }),
         ...(query && { q: query }),
         ...(cursor && { cursor }),
         limit: PAGE_LIMIT.default,
       })
       return { items: orders, nextCursor }
     },
-    [bridge, status, creatorShop, query],
+    [bridge, status, creatorShop, needsAttention, query],
   )
 
   return (
@@ -65,9 +71,11 @@ export function OrdersTab() {
 function OrderFilters() {
   const status = useOrdersPage((state) => state.status)
   const creatorShop = useOrdersPage((state) => state.creatorShop)
+  const needsAttention = useOrdersPage((state) => state.needsAttention)
   const search = useOrdersPage((state) => state.search)
   const setStatus = useOrdersPage((state) => state.setStatus)
   const setCreatorShop = useOrdersPage((state) => state.setCreatorShop)
+  const setNeedsAttention = useOrdersPage((state) => state.setNeedsAttention)
   const setSearch = useOrdersPage((state) => state.setSearch)
   const { remote: stores } = useStoreList()
 
@@ -118,6 +126,12 @@ function OrderFilters() {
         onChange={(event) => setSearch(event.currentTarget.value)}
         maxLength={SEARCH_MAX_LENGTH}
         w={{ base: '100%', xs: 280 }}
+      />
+      <Checkbox
+        label="Needs attention"
+        checked={needsAttention}
+        onChange={(event) => setNeedsAttention(event.currentTarget.checked)}
+        className={classes.attentionFilter}
       />
     </Group>
   )

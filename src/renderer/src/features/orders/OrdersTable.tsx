@@ -3,17 +3,22 @@ import { useNavigate } from 'react-router'
 import type { CreatorOrderSummary } from '@shared/contract'
 import { formatDateTime, formatMoney, storeName } from '@renderer/lib/format'
 import type { TableSpec } from '@renderer/lib/PagedTable'
+import { ReadinessLine, readinessHeight } from './ReadinessLine'
 import { TransferStatusBadge } from './TransferStatusBadge'
 import classes from './Orders.module.css'
 
-/** Every row is this tall, so that the virtualizer knows where each one is without measuring. */
-const ROW_HEIGHT = 52
+/** An order's own row, as first guessed before measuring; its readiness goes beneath it. */
+const ROW_HEIGHT = 48
 
 /** Where "Preview transfer" and "View transfer" lead: the transfer page, which previews at once. */
 export const previewPath = (orderId: string) =>
   `/main/create-order-transfer?creatorOrderId=${encodeURIComponent(orderId)}`
 
-/** The creator orders read so far, newest first; scrolling near the last one reads the next page. */
+/**
+ * The creator orders read so far, newest first; scrolling near the last one reads the next page.
+ * Under each order, across the columns, what will happen to it and what stops it: a brand's
+ * reasons to need attention are sentences, and wrap there rather than in a narrow cell.
+ */
 export const ORDERS_TABLE: TableSpec<CreatorOrderSummary> = {
   label: 'Creator orders',
   empty: 'No orders match.',
@@ -68,7 +73,10 @@ export const ORDERS_TABLE: TableSpec<CreatorOrderSummary> = {
     },
   ],
   rowKey: (order) => order.id,
-  rowHeight: ROW_HEIGHT,
+  detail: {
+    render: (order) => <ReadinessLine readiness={order.readiness} />,
+    estimateHeight: (order) => ROW_HEIGHT + readinessHeight(order.readiness),
+  },
   // Below the page's heading, its tabs and the filters.
   heightAbove: '21rem',
   className: classes.ordersTable,

@@ -9,11 +9,14 @@ interface OrdersPageState {
   status: TransferStatus | null
   /** The creator store the orders are narrowed to, or null for all. */
   creatorShop: string | null
+  /** Whether only the orders that need attention are listed. */
+  needsAttention: boolean
   /** The search as typed; the list follows it a moment later. */
   search: string
   setTab: (tab: OrdersTab) => void
   setStatus: (status: TransferStatus | null) => void
   setCreatorShop: (shop: string | null) => void
+  setNeedsAttention: (needsAttention: boolean) => void
   setSearch: (search: string) => void
 }
 
@@ -25,9 +28,11 @@ export const useOrdersPage = create<OrdersPageState>()((set) => ({
   tab: 'orders',
   status: null,
   creatorShop: null,
+  needsAttention: false,
   search: '',
   setTab: (tab) => set({ tab }),
   setStatus: (status) => set({ status }),
   setCreatorShop: (creatorShop) => set({ creatorShop }),
+  setNeedsAttention: (needsAttention) => set({ needsAttention }),
   setSearch: (search) => set({ search }),
 }))

@@ -1,0 +1,216 @@
+import { act, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { CreatorOrderSummary, OrderReadiness } from '@shared/contract'
+import { ATTENTION_POLL_MS } from '@renderer/features/orders/attention-count'
+import { useOrdersPage } from '@renderer/features/orders/orders-page-state'
+import { formatDateTime } from '@renderer/lib/format'
+import { MAYA, creatorOrder } from './support/creator-orders'
+import { SIGNED_IN, fakeBridge, type FakeAnswers } from './support/fake-bridge'
+import { renderApp } from './support/render-app'
+import { cellTexts, dataRows } from './support/table'
+
+// Issue 32, as an administrator sees it: under each order of the inbox, what will happen to it and
+// what stops it; the orders needing attention one filter away; their count beside Orders in the
+// sidebar.
+
+const IRONPEAK_REASON =
+  'Commission not found: ironpeak-outdoor has no default commission: set it on its store page'
+const NORTHWIND_REASON =
+  'Payment provider connected account ID not found: northwind-apparel has no payout account: set it on its store page'
+
+const order = (id: string, readiness: OrderReadiness) =>
+  creatorOrder(id, {
+    transferStatus: readiness.state === 'COMPLETED' ? 'COMPLETED' : 'NOT_STARTED',
+    readiness,
+  })
+
+const NEEDS_ATTENTION = order('1002', {
+  state: 'NEEDS_ATTENTION',
+  reasons: [IRONPEAK_REASON, NORTHWIND_REASON],
+})
+
+const ORDERS: CreatorOrderSummary[] = [
+  order('1008', { state: 'MANUAL' }),
+  order('1007', { state: 'WAITING', until: '2026-11-06T14:32:00.000Z' }),
+  order('1006', {
+    state: 'RETRYING',
+    until: '2026-11-06T14:40:00.000Z',
+    message: 'Transfer create failed',
+  }),
+  NEEDS_ATTENTION,
+  order('1003', { state: 'NOTHING_TO_TRANSFER', message: 'No brand orders found' }),
+  order('1005', { state: 'PROCESSING' }),
+  order('1001', { state: 'COMPLETED' }),
+  order('1004', {
+    state: 'PARTIAL',
+    failedStep: 'createTransfer for northwind-apparel.myshopify.com: Transfer create failed',
+  }),
+  order('1009', {
+    state: 'HELD',
+    reason: 'The customer asked to change the size',
+    by: 'ops@tandem.test',
+    since: '2026-11-06T15:00:00.000Z',
+  }),
+]
+
+// jsdom lays nothing out: the scroller gets a window's box, each order's rows a height.
+beforeAll(() => {
+  vi.spyOn(Element.prototype, 'clientHeight', 'get').mockReturnValue(800)
+  vi.spyOn(Element.prototype, 'clientWidth', 'get').mockReturnValue(1000)
+  vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(100)
+})
+afterAll(() => vi.restoreAllMocks())
+beforeEach(() => {
+  useOrdersPage.setState({ tab: 'orders', status: null, needsAttention: false, search: '' })
+})
+
+function renderAt(path: string, answers: FakeAnswers = {}) {
+  const fake = fakeBridge({
+    'session/status': () => SIGNED_IN,
+    adminAllStores: () => [{ shop: MAYA, shopType: 'CREATOR' }],
+    adminCreatorOrders: (query) => ({
+      orders: query.needsAttention ? [NEEDS_ATTENTION] : ORDERS,
+      nextCursor: null,
+    }),
+    adminOrdersNeedingAttention: () => ({ count: 0 }),
+    ...answers,
+  })
+  renderApp(fake.bridge, path)
+  return { ...fake, user: userEvent.setup() }
+}
+
+/** Each order's rows: its own, then its readiness's (one cell across every column). */
+const rowPairs = () => {
+  const rows = dataRows()
+  return rows
+    .filter((_, index) => index % 2 === 0)
+    .map((own, index) => ({ own, readiness: rows[index * 2 + 1]! }))
+}
+const readinessOf = (name: string) => {
+  const pair = rowPairs().find(({ own }) => cellTexts(own)[0]?.startsWith(name))
+  if (!pair) throw new Error(`No order ${name}`)
+  return pair.readiness
+}
+
+const sidebar = () => within(screen.getByRole('navigation', { name: 'Sections' }))
+
+describe('Each order’s readiness', () => {
+  it('says under each order what will happen to it, and what stops it', async () => {
+    renderAt('/main/orders')
+    await screen.findByRole('table', { name: 'Creator orders' })
+
+    expect(
+      rowPairs().map(({ own, readiness }) => [cellTexts(own)[0], readiness.textContent]),
+    ).toEqual([
+      ['#1008', 'Waits for an administrator'],
+      ['#1007', `Transfers automatically at ${formatDateTime('2026-11-06T14:32:00.000Z')}`],
+      [
+        '#1006',
+        `Retrying at ${formatDateTime('2026-11-06T14:40:00.000Z')}: Transfer create failed`,
+      ],
+      ['#1002', `Needs attention${IRONPEAK_REASON}${NORTHWIND_REASON}`],
+      ['#1003', 'Nothing to transfer: No brand orders found'],
+      ['#1005', 'Processing'],
+      ['#1001', 'Completed'],
+      [
+        '#1004',
+        'Partial: createTransfer for northwind-apparel.myshopify.com: Transfer create failed',
+      ],
+      [
+        '#1009',
+        `Held: The customer asked to change the size (ops@tandem.test, since ${formatDateTime('2026-11-06T15:00:00.000Z')})`,
+      ],
+    ])
+    // The transfer status keeps its own column.
+    expect(cellTexts(rowPairs()[6]!.own)).toContain('Completed')
+  })
+
+  // jsdom lays nothing out, so the table stays wide; a narrow one is seen in Chromium (CONTRIBUTING.md).
+  it('lists the reasons an order needs attention whole, one a line, across the row', async () => {
+    renderAt('/main/orders')
+    await screen.findByRole('table', { name: 'Creator orders' })
+
+    const [cell] = within(readinessOf('#1002')).getAllByRole('cell')
+    expect(cell).toHaveAttribute('colspan', '7')
+    expect(within(cell!).getByText('Needs attention')).toBeVisible()
+    const reasons = within(cell!).getAllByRole('listitem')
+    expect(reasons.map((item) => item.textContent)).toEqual([IRONPEAK_REASON, NORTHWIND_REASON])
+    // Not cut short with an ellipsis and whole only on hover, as the row's own cells are.
+    for (const reason of reasons) expect(reason.closest('[data-truncate], [title]')).toBeNull()
+  })
+})
+
+describe('The "Needs attention" filter', () => {
+  it('lists only the orders that need attention, and all of them again once cleared', async () => {
+    const { user, callsTo } = renderAt('/main/orders')
+    await screen.findByRole('table', { name: 'Creator orders' })
+
+    await user.click(screen.getByRole('checkbox', { name: 'Needs attention' }))
+    await waitFor(() => expect(rowPairs().map(({ own }) => cellTexts(own)[0])).toEqual(['#1002']))
+    await user.click(screen.getByRole('checkbox', { name: 'Needs attention' }))
+    await waitFor(() => expect(rowPairs()).toHaveLength(ORDERS.length))
+
+    expect(callsTo('adminCreatorOrders').map((call) => call.args)).toEqual([
+      { limit: 50 },
+      { needsAttention: 'true', limit: 50 },
+      { limit: 50 },
+    ])
+  })
+})
+
+describe('The sidebar’s count of orders needing attention', () => {
+  afterEach(() => vi.useRealTimers())
+
+  it(
+    'shows the count beside Orders, read again when Orders opens and every minute',
+    { timeout: 30_000 },
+    async () => {
+      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'], shouldAdvanceTime: true })
+      let count = 2
+      const { user, callsTo } = renderAt('/main/stores', {
+        adminAllStores: () => [],
+        adminOrdersNeedingAttention: () => ({ count }),
+      })
+
+      await screen.findByRole('heading', { name: 'Stores' })
+      const orders = await screen.findByRole('link', {
+        name: 'Orders 2 orders need attention',
+      })
+      expect(orders).toHaveTextContent(/^Orders2/)
+      expect(callsTo('adminOrdersNeedingAttention')).toHaveLength(1)
+
+      count = 1
+      await user.click(orders)
+      expect(
+        await screen.findByRole('link', { name: 'Orders 1 order needs attention' }),
+      ).toBeInTheDocument()
+      expect(callsTo('adminOrdersNeedingAttention')).toHaveLength(2)
+
+      count = 0
+      await act(() => vi.advanceTimersByTimeAsync(ATTENTION_POLL_MS))
+      await waitFor(() =>
+        expect(sidebar().getByRole('link', { current: 'page' })).toHaveAccessibleName('Orders'),
+      )
+      expect(callsTo('adminOrdersNeedingAttention')).toHaveLength(3)
+    },
+  )
+
+  it('shows no count once the server cannot say how many', async () => {
+    let answered = false
+    const { user } = renderAt('/main/stores', {
+      adminAllStores: () => [],
+      adminOrdersNeedingAttention: () => {
+        if (answered) throw new Error('The server did not answer in time.')
+        answered = true
+        return { count: 3 }
+      },
+    })
+    await user.click(await screen.findByRole('link', { name: 'Orders 3 orders need attention' }))
+
+    await screen.findByRole('table', { name: 'Creator orders' })
+    await waitFor(() =>
+      expect(sidebar().getByRole('link', { current: 'page' })).toHaveTextContent(/^Orders$/),
+    )
+  })
+})
