@@ -88,6 +88,8 @@ export interface CustomerOrder {
   /** Now unless told otherwise: an older order falls outside the 60-day window. */
   createdAt?: string
   tags?: string[]
+  /** The id a test's fixtures name; the next one Shopify would give otherwise. */
+  id?: number
 }
 
 /** A line of an order, by its position (0 for the first), and how many of its units. */
@@ -232,6 +234,7 @@ export async function startShopifyEmulator(
       inventoryBehaviour: 'DECREMENT_IGNORING_POLICY',
       financialStatus,
       discount: order.discount,
+      id: order.id,
     })
     if (!created.order) throw new Error(created.userErrors.map((e) => e.message).join('; '))
     if (order.createdAt) {

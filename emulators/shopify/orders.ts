@@ -119,6 +119,8 @@ export function createOrder(
     financialStatus: FinancialStatus
     /** An order-level code taking this much off, allocated across the lines. */
     discount?: { code: string; amountMinor: number }
+    /** The id a test names (Shopify gives the next one otherwise); it must be free. */
+    id?: number
   },
 ): { order: OrderRecord | null; userErrors: OrderUserError[] } {
   const claim = claimLines(shop, input, options.inventoryBehaviour)
@@ -126,7 +128,10 @@ export function createOrder(
   if (options.inventoryBehaviour !== 'BYPASS')
     for (const [variant, quantity] of claim.claimed) variant.inventoryQuantity -= quantity
 
-  const id = ++runtime.state.lastIds.order
+  if (options.id !== undefined && shop.orders.some((order) => order.id === options.id)) {
+    throw new Error(`The shop already has an order ${options.id}`)
+  }
+  const id = options.id ?? ++runtime.state.lastIds.order
   const order: OrderRecord = {
     id,
     name: `#${id}`,

@@ -9,6 +9,7 @@ import {
   syncProducts,
   type ServerUnderTest,
 } from './support/server-under-test'
+import { orderInShop } from './support/order-in-shop'
 import { postWebhook, signBody } from './support/signed-webhook'
 
 // A shop's connection as an administrator sees it, the webhooks connected shops send, and the
@@ -176,6 +177,7 @@ describe('POST /webhooks/shopify', () => {
 
   it('acts once on a delivery Shopify repeats', async () => {
     server = await startServerUnderTest()
+    for (const order of [5001, 5002, 5003]) await orderInShop(server, MAYA, order)
     const id = randomUUID()
     expect((await webhook(MAYA, 'orders/paid', paidOrder(5001), { id })).statusCode).toBe(200)
     await expect.poll(indexed).toEqual([{ order_id: 5001, store_shop: MAYA }])

@@ -10,6 +10,7 @@ import {
 import { createSecretBox } from '../../server/src/secrets'
 import { sandboxApp } from '../../server/src/seed/sandbox-data'
 import { NORTHWIND } from '../support/sandbox-figures'
+import { orderInShop } from './support/order-in-shop'
 import {
   startListeningServer,
   startServerUnderTest,
@@ -239,6 +240,7 @@ describe('a signed body under another topic', () => {
     )
     expect(signedByUrban.statusCode).toBe(200)
     // Acted on after the answer; its own new order, sent next, shows that Tandem got that far.
+    await orderInShop(server, urban, 7001)
     const own = { ...PAID_ORDER, id: 7001, admin_graphql_api_id: 'gid://shopify/Order/7001' }
     await webhook(urban, 'orders/paid', own, sandboxApp(urban).clientSecret)
     await expect

@@ -149,41 +149,59 @@ describe('POST /admin-set-transfer-policy', () => {
   })
 })
 
-describe('automaticTransferOf: whether an order paid at a time transfers by itself', () => {
+describe('automaticTransferOf: whether an order transfers by itself, and when', () => {
   const automatic: TransferPolicy = {
     mode: 'AUTOMATIC',
     holdMinutes: 10,
     automaticSince: '2026-11-27T09:00:00.000Z',
   }
+  const at = (iso: string) => new Date(iso)
+  const paid = (iso: string) => ({ createdAt: at(iso), paidAt: at(iso) })
 
-  it('holds an order paid once the policy was AUTOMATIC for the hold, from its payment', () => {
-    expect(automaticTransferOf(automatic, new Date('2026-11-27T09:00:00.000Z'))).toEqual({
+  it('holds an order made once the policy was AUTOMATIC for the hold, from its payment', () => {
+    expect(automaticTransferOf(automatic, paid('2026-11-27T09:00:00.000Z'))).toEqual({
       automatic: true,
-      holdEndsAt: new Date('2026-11-27T09:10:00.000Z'),
+      holdEndsAt: at('2026-11-27T09:10:00.000Z'),
     })
-    expect(automaticTransferOf(automatic, new Date('2026-11-30T23:55:00.000Z'))).toEqual({
+    expect(automaticTransferOf(automatic, paid('2026-11-30T23:55:00.000Z'))).toEqual({
       automatic: true,
-      holdEndsAt: new Date('2026-12-01T00:05:00.000Z'),
+      holdEndsAt: at('2026-12-01T00:05:00.000Z'),
+    })
+  })
+
+  it('counts the hold from when the payment was learnt, not from when the order was made', () => {
+    const times = {
+      createdAt: at('2026-11-27T10:00:00.000Z'),
+      paidAt: at('2026-11-28T10:00:00.000Z'),
+    }
+    expect(automaticTransferOf(automatic, times)).toEqual({
+      automatic: true,
+      holdEndsAt: at('2026-11-28T10:10:00.000Z'),
     })
   })
 
   it('transfers at once with a hold of 0', () => {
-    const paidAt = new Date('2026-11-27T12:00:00.000Z')
-    expect(automaticTransferOf({ ...automatic, holdMinutes: 0 }, paidAt)).toEqual({
+    const times = paid('2026-11-27T12:00:00.000Z')
+    expect(automaticTransferOf({ ...automatic, holdMinutes: 0 }, times)).toEqual({
       automatic: true,
-      holdEndsAt: paidAt,
+      holdEndsAt: times.paidAt,
     })
   })
 
-  it('leaves to an administrator an order paid before the policy turned AUTOMATIC', () => {
-    expect(automaticTransferOf(automatic, new Date('2026-11-27T08:59:59.999Z'))).toEqual({
+  it('leaves to an administrator an order made before the policy turned AUTOMATIC, however late its payment is told', () => {
+    expect(automaticTransferOf(automatic, paid('2026-11-27T08:59:59.999Z'))).toEqual({
       automatic: false,
     })
+    const toldLate = {
+      createdAt: at('2026-11-27T08:00:00.000Z'),
+      paidAt: at('2026-11-29T08:00:00.000Z'),
+    }
+    expect(automaticTransferOf(automatic, toldLate)).toEqual({ automatic: false })
   })
 
   it('leaves every order to an administrator while the policy is MANUAL', () => {
     const manual: TransferPolicy = { mode: 'MANUAL', holdMinutes: 10, automaticSince: null }
-    expect(automaticTransferOf(manual, new Date('2026-11-27T12:00:00.000Z'))).toEqual({
+    expect(automaticTransferOf(manual, paid('2026-11-27T12:00:00.000Z'))).toEqual({
       automatic: false,
     })
   })

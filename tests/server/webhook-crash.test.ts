@@ -6,6 +6,7 @@ import { sandboxApp } from '../../server/src/seed/sandbox-data'
 import { WEBHOOK_FAILPOINTS, WEBHOOK_JOB } from '../../server/src/services/webhook-inbox'
 import { crashScenarios } from './support/crash-scenario'
 import type { ServerProcess } from './support/server-process'
+import { orderInShop } from './support/order-in-shop'
 import { signBody } from './support/signed-webhook'
 
 // The webhook inbox's crash tests: the real server in processes of its own, on SQLite (and on
@@ -115,6 +116,7 @@ async function expectDoneOnce(on: ServerProcess, webhookId: string) {
 describe('killed with SIGKILL in a delivery’s job', { timeout: 180_000 }, () => {
   it.each(WEBHOOK_FAILPOINTS)('at %s, then started again', async (failpoint) => {
     await crash.begin()
+    await orderInShop(crash.current(), MAYA, ORDER_ID)
     const doomed = await start(`${failpoint}=kill`)
     const webhookId = randomUUID()
     expect(await deliver(doomed, webhookId)).toEqual({ status: 200, body: { received: true } })
@@ -127,6 +129,7 @@ describe('killed with SIGKILL in a delivery’s job', { timeout: 180_000 }, () =
 
   it.each(WEBHOOK_FAILPOINTS)('at %s, beside another running process', async (failpoint) => {
     await crash.begin()
+    await orderInShop(crash.current(), MAYA, ORDER_ID)
     // Held at the failpoint until the other process runs, then killed there: a process that was
     // already running takes the job over.
     const doomed = await start(`${failpoint}=pause`)

@@ -306,6 +306,7 @@ export type AutomationState =
 export interface OrderAutomationTable {
   creator_order_id: string
   store_shop: string
+  created_at: string
   paid_at: string
   state: AutomationState
   due_at: string | null

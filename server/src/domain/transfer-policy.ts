@@ -12,13 +12,27 @@ export type AutomaticTransfer =
 const MINUTE_MS = 60_000
 
 /**
- * An order paid at `paidAt` under `policy`. The policy applies to orders paid when it was already
- * AUTOMATIC (at `automaticSince` or later), so turning it on never sweeps up orders paid before;
- * the hold is the policy's current one, counted from the payment.
+ * When an order came to be, as far as Tandem can trust it: `createdAt` is Shopify's (a creator
+ * cannot set it), `paidAt` when Tandem learned it was paid (an orders/paid delivery's arrival, or
+ * the catch-up that found it), never before the payment itself.
  */
-export function automaticTransferOf(policy: TransferPolicy, paidAt: Date): AutomaticTransfer {
+export interface PaidOrderTimes {
+  createdAt: Date
+  paidAt: Date
+}
+
+/**
+ * An order under `policy`. The policy applies to orders made once it was already AUTOMATIC (at
+ * `automaticSince` or later), so turning it on never sweeps up orders from before, however late a
+ * creator sends their orders/paid; the hold is the policy's current one, counted from when Tandem
+ * learned of the payment, which a creator can delay but never bring forward.
+ */
+export function automaticTransferOf(
+  policy: TransferPolicy,
+  { createdAt, paidAt }: PaidOrderTimes,
+): AutomaticTransfer {
   if (policy.mode === 'MANUAL' || policy.automaticSince === null) return { automatic: false }
-  if (paidAt.getTime() < Date.parse(policy.automaticSince)) return { automatic: false }
+  if (createdAt.getTime() < Date.parse(policy.automaticSince)) return { automatic: false }
   return {
     automatic: true,
     holdEndsAt: new Date(paidAt.getTime() + policy.holdMinutes * MINUTE_MS),

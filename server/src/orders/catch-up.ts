@@ -57,9 +57,8 @@ async function catchUp(
 }
 
 /**
- * Indexes a page's orders in one transaction, those it did not know put on the queue as paid when
- * created (Shopify's header says no more; an order paid later has a shorter hold). Answers whether
- * the next page may hold new ones.
+ * Indexes a page's orders in one transaction, those it did not know put on the queue (read from
+ * their own shop, as Shopify has them). Answers whether the next page may hold new ones.
  */
 async function indexNew(deps: Deps, orders: CreatorOrderHeader[]): Promise<boolean> {
   if (orders.length === 0) return false
@@ -79,7 +78,9 @@ async function indexNew(deps: Deps, orders: CreatorOrderHeader[]): Promise<boole
       await indexCreatorOrder(trx, order)
       if (knownIds.has(order.id)) continue
       const creatorOrder = { creatorOrderId: String(order.id), storeShop: order.storeShop }
-      await scheduleAutomaticTransfer(deps, trx, creatorOrder, new Date(order.createdAt))
+      // Paid no later than now, when Tandem learns of it: the hold is counted from here.
+      const times = { createdAt: new Date(order.createdAt), paidAt: deps.now() }
+      await scheduleAutomaticTransfer(deps, trx, creatorOrder, times)
     }
   })
   return known.length === 0

@@ -23,15 +23,6 @@ export async function indexCreatorOrder(db: Db, order: CreatorOrderHeader): Prom
     .execute()
 }
 
-/** Records only which shop has the order, when nothing more is known of it. */
-export async function indexCreatorOrderShop(db: Db, orderId: number, shop: string): Promise<void> {
-  await db
-    .insertInto('creator_order_index')
-    .values({ order_id: orderId, store_shop: shop })
-    .onConflict((conflict) => conflict.column('order_id').doUpdateSet({ store_shop: shop }))
-    .execute()
-}
-
 /** The shop the index says has the order, whatever the shop is now; null when it knows none. */
 /** Each order's name (its id while its header is unknown) and store, by id. */
 export async function findOrderSubjects(

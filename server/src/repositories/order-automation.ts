@@ -10,6 +10,7 @@ import type { AttentionKind, AttentionReason } from '../domain/attention'
 export interface AutomaticOrder {
   creatorOrderId: string
   storeShop: string
+  createdAt: string
   paidAt: string
   state: AutomationState
   dueAt: string | null
@@ -33,7 +34,13 @@ export interface Outcome {
  */
 export async function recordAutomaticOrder(
   db: Db,
-  order: { creatorOrderId: string; storeShop: string; paidAt: string; dueAt: string },
+  order: {
+    creatorOrderId: string
+    storeShop: string
+    createdAt: string
+    paidAt: string
+    dueAt: string
+  },
   now: string,
 ): Promise<boolean> {
   const inserted = await db
@@ -41,6 +48,7 @@ export async function recordAutomaticOrder(
     .values({
       creator_order_id: order.creatorOrderId,
       store_shop: order.storeShop,
+      created_at: order.createdAt,
       paid_at: order.paidAt,
       state: 'WAITING',
       due_at: order.dueAt,
@@ -66,6 +74,7 @@ export async function findAutomaticOrder(
     ? {
         creatorOrderId: row.creator_order_id,
         storeShop: row.store_shop,
+        createdAt: row.created_at,
         paidAt: row.paid_at,
         state: row.state,
         dueAt: row.due_at,

@@ -3,9 +3,10 @@ import type { Db } from '../db/connect'
 import type { RouteDeps } from '../deps'
 import type { AttentionKind } from '../domain/attention'
 import { classifyProcessingFailure } from '../domain/processing-failure'
-import { automaticTransferOf } from '../domain/transfer-policy'
+import { automaticTransferOf, type PaidOrderTimes } from '../domain/transfer-policy'
 import type { JobContext, RegisterOptions } from '../jobs/job-queue'
-import { findOrderHold, firstPausedBrand } from '../repositories/holds'
+import { findBrandPause, findOrderHold, firstPausedBrand } from '../repositories/holds'
+import { lockStore } from '../repositories/stores'
 import {
   findAutomaticOrder,
   ordersHeldByBrand,
@@ -46,21 +47,26 @@ interface Log {
 }
 
 /**
- * An order learned paid at `paidAt` (a webhook's arrival, or the catch-up's reading): when the
- * policy makes it automatic, recorded with its job for the end of its hold, within `trx`. An order
- * recorded already (a webhook sent twice) is left as it is.
+ * A paid order Tandem learned of (a webhook's arrival, or the catch-up's reading), as its own
+ * shop's Shopify has it: when the policy makes it automatic, recorded with its job for the end of
+ * its hold, within `trx`. An order recorded already (a webhook sent twice) is left as it is.
  */
 export async function scheduleAutomaticTransfer(
   deps: Pick<Deps, 'jobs' | 'now'>,
   trx: Db,
   order: { creatorOrderId: string; storeShop: string },
-  paidAt: Date,
+  times: PaidOrderTimes,
 ): Promise<void> {
-  const automatic = automaticTransferOf(await findTransferPolicy(trx), paidAt)
+  const automatic = automaticTransferOf(await findTransferPolicy(trx), times)
   if (!automatic.automatic) return
   const recorded = await recordAutomaticOrder(
     trx,
-    { ...order, paidAt: paidAt.toISOString(), dueAt: automatic.holdEndsAt.toISOString() },
+    {
+      ...order,
+      createdAt: times.createdAt.toISOString(),
+      paidAt: times.paidAt.toISOString(),
+      dueAt: automatic.holdEndsAt.toISOString(),
+    },
     deps.now().toISOString(),
   )
   if (!recorded) return
@@ -164,7 +170,10 @@ export async function transferAutomatically(
       .transaction()
       .execute((trx) => recordOutcome(trx, creatorOrderId, generation, outcome, now()))
 
-  const automatic = automaticTransferOf(await findTransferPolicy(deps.db), new Date(order.paidAt))
+  const automatic = automaticTransferOf(await findTransferPolicy(deps.db), {
+    createdAt: new Date(order.createdAt),
+    paidAt: new Date(order.paidAt),
+  })
   if (!automatic.automatic) {
     await record({ state: 'MANUAL' })
     return
@@ -210,7 +219,7 @@ export async function transferAutomatically(
     await record({ state: 'PROCESSED' })
   } catch (error) {
     if (error instanceof BrandPaused) {
-      await record({ state: 'HELD', pausedBrand: error.shop })
+      await holdForPause(deps, { creatorOrderId, generation }, error.shop)
       return
     }
     const failure = classifyProcessingFailure(error)
@@ -256,6 +265,28 @@ class BrandPaused extends Error {
   constructor(readonly shop: string) {
     super(`${shop} is paused`)
   }
+}
+
+/**
+ * Records the order held by the brand's pause, taking turns with the brand's resume (which locks
+ * its store too, services/holds.ts): a pause lifted since the job read it puts the order back on
+ * the queue instead of leaving it held by no pause.
+ */
+async function holdForPause(
+  deps: Pick<Deps, 'db' | 'jobs' | 'now'>,
+  job: TransferJob,
+  shop: string,
+) {
+  await deps.db.transaction().execute(async (trx) => {
+    await lockStore(trx, shop)
+    if (await findBrandPause(trx, shop)) {
+      const held = { state: 'HELD', pausedBrand: shop } as const
+      await recordOutcome(trx, job.creatorOrderId, job.generation, held, deps.now().toISOString())
+      return
+    }
+    const order = await findAutomaticOrder(trx, job.creatorOrderId)
+    if (order?.generation === job.generation) await requeue(deps, trx, [job.creatorOrderId])
+  })
 }
 
 async function refusePausedBrands(deps: Pick<Deps, 'db'>, shops: readonly string[]) {

@@ -1,15 +1,11 @@
-import type { CommerceProduct, CreatorOrderHeader } from '../adapters/commerce/commerce-port'
+import type { CommerceProduct } from '../adapters/commerce/commerce-port'
 import type {
   ProductPayload,
   WebhookPayload,
 } from '../adapters/commerce/shopify/shopify-webhook-payloads'
 import type { RouteDeps } from '../deps'
 import { toMinorUnits } from '../domain/money'
-import {
-  findIndexedShop,
-  indexCreatorOrder,
-  indexCreatorOrderShop,
-} from '../repositories/creator-orders'
+import { indexCreatorOrder } from '../repositories/creator-orders'
 import { findShopConnection } from '../repositories/shop-connections'
 import {
   deleteStoreProduct,
@@ -26,7 +22,7 @@ import { answerDataRequest, redactCustomer, redactShop, type SignedDelivery } fr
 // before the delivery is marked done). Shopify's calls: not audited, but for the compliance
 // topics (services/privacy.ts), which the law asks Tandem to account for.
 
-type Deps = Pick<RouteDeps, 'db' | 'jobs' | 'shopify' | 'now'>
+type Deps = Pick<RouteDeps, 'db' | 'jobs' | 'shopify' | 'commerce' | 'now'>
 
 /** Where what is worth knowing but changes no outcome goes: the job's log. */
 export interface Log {
@@ -84,31 +80,30 @@ export async function actOnWebhook(
 
 /**
  * The creator-order index: the order's shop, known without asking every creator shop. Only a
- * creator's orders are creator orders, and a shop signs for its own orders only (a creator holds
- * its app's secret and can sign any body): an order Tandem knows in another shop stays there.
- * Paid when the delivery came, the order is put on the queue if the policy makes it automatic:
- * its processing still reads the order from Shopify and checks its payment with Stripe, so a
- * signed body claiming a payment moves nothing by itself.
+ * creator's orders are creator orders, and a shop signs for its own orders only: a creator holds
+ * its app's secret and can sign any body, so the order is read from the signing shop's Shopify,
+ * and only an order that shop has is indexed, with Shopify's header rather than the body's. An
+ * order id claimed by another shop before (its body signed ahead of the order) is taken back by
+ * the shop Shopify says has it. Paid when the delivery came, the order is put on the queue if the
+ * policy makes it automatic; its processing still checks its payment with Stripe.
  */
 async function indexPaidOrder(
   deps: Deps,
   { shop, receivedAt }: SignedDelivery,
-  body: PaidPayload,
+  body: { id: number },
   log: Log,
 ) {
   if ((await findStoreType(deps.db, shop)) !== 'CREATOR') return
-  const known = await findIndexedShop(deps.db, body.id)
-  if (known !== null && known !== shop) {
-    log.warn({ shop, orderId: body.id, of: known }, 'orders/paid of another shop ignored')
+  const order = await deps.commerce.findOrderInShop(shop, body.id)
+  if (!order) {
+    log.warn({ shop, orderId: body.id }, 'orders/paid of an order its shop does not have ignored')
     return
   }
-  const order = paidOrderHeader(shop, body)
   await deps.db.transaction().execute(async (trx) => {
-    // A payload short of what the inbox lists still tells where the order is.
-    if (order) await indexCreatorOrder(trx, order)
-    else await indexCreatorOrderShop(trx, body.id, shop)
-    const creatorOrder = { creatorOrderId: String(body.id), storeShop: shop }
-    await scheduleAutomaticTransfer(deps, trx, creatorOrder, new Date(receivedAt))
+    await indexCreatorOrder(trx, order)
+    const times = { createdAt: new Date(order.createdAt), paidAt: new Date(receivedAt) }
+    const creatorOrder = { creatorOrderId: String(order.id), storeShop: shop }
+    await scheduleAutomaticTransfer(deps, trx, creatorOrder, times)
   })
 }
 
@@ -136,42 +131,4 @@ async function updateProduct(deps: Deps, shop: string, product: ProductPayload) 
     updatedAt: product.updated_at,
   }
   await upsertStoreProductIfNewer(deps.db, shop, stored, deps.now().toISOString())
-}
-
-/**
- * The order an orders/paid payload describes, in the currency the customer paid in (its
- * presentment money when the payload carries it); null when malformed.
- */
-function paidOrderHeader(shop: string, payload: PaidPayload): CreatorOrderHeader | null {
-  const presentment = payload.total_price_set?.presentment_money
-  const total = presentment?.amount ?? payload.total_price
-  const currency = presentment?.currency_code ?? payload.presentment_currency ?? payload.currency
-  const { id, name, created_at: createdAt } = payload
-  if (
-    typeof name !== 'string' ||
-    typeof createdAt !== 'string' ||
-    typeof currency !== 'string' ||
-    typeof total !== 'string' ||
-    Number.isNaN(Date.parse(createdAt))
-  ) {
-    return null
-  }
-  try {
-    const totalMinor = toMinorUnits(total, currency)
-    const at = new Date(createdAt).toISOString()
-    return { id, storeShop: shop, name, createdAt: at, currency, totalMinor }
-  } catch {
-    return null
-  }
-}
-
-/** The fields of Shopify's REST order that the index keeps, beyond its checked id. */
-interface PaidPayload {
-  id: number
-  name?: unknown
-  created_at?: unknown
-  currency?: unknown
-  presentment_currency?: unknown
-  total_price?: unknown
-  total_price_set?: { presentment_money?: { amount?: unknown; currency_code?: unknown } }
 }

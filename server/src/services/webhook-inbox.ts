@@ -59,7 +59,7 @@ export const WEBHOOK_FAILPOINTS = [
   'shopify-webhook:after-act',
 ] as const
 
-export interface ActDeps extends Pick<RouteDeps, 'db' | 'jobs' | 'shopify' | 'now'> {
+export interface ActDeps extends Pick<RouteDeps, 'db' | 'jobs' | 'shopify' | 'commerce' | 'now'> {
   /** Resolves at once, except where a crash test stops the server. */
   failpoint?: (name: (typeof WEBHOOK_FAILPOINTS)[number]) => Promise<void>
 }

@@ -20,6 +20,7 @@ export async function recordAutomation(db: Db, orders: Record<string, State>): P
       Object.entries(orders).map(([id, state]) => ({
         creator_order_id: id,
         store_shop: 'maya-makes.myshopify.com',
+        created_at: now.toISOString(),
         paid_at: now.toISOString(),
         state,
         due_at: state === 'WAITING' ? new Date(now.getTime() + 10 * 60_000).toISOString() : null,

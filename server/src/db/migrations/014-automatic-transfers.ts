@@ -13,6 +13,9 @@ export const up = (db: Kysely<unknown>): Promise<void> =>
       .createTable('order_automation')
       .addColumn('creator_order_id', 'text', (c) => c.primaryKey())
       .addColumn('store_shop', 'text', (c) => c.notNull())
+      // Shopify's creation time, which the policy's start is compared with, and when Tandem
+      // learned of the payment, which the hold is counted from.
+      .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('paid_at', 'text', (c) => c.notNull())
       .addColumn('state', 'text', (c) => c.notNull())
       // When its next run is due, while it waits or is retried.

@@ -238,6 +238,8 @@ export function createShopifyCommerce(deps: {
       return null
     },
 
+    findOrderInShop: orderOf,
+
     async readBrandVariants(shop, variantIds) {
       const pages: {
         shop: { currencyCode: string }

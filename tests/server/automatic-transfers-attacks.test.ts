@@ -1,0 +1,272 @@
+import { randomUUID } from 'node:crypto'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { OrderReadiness } from '@shared/contract'
+import { createStripePaidOrder } from '../../emulators/stripe-paid-order'
+import type { CommercePort } from '../../server/src/adapters/commerce/commerce-port'
+import type { PaymentsPort } from '../../server/src/adapters/payments/payments-port'
+import type { Db } from '../../server/src/db/connect'
+import { BRAND_PRODUCTS, creatorVariantId, sandboxApp } from '../../server/src/seed/sandbox-data'
+import {
+  TRANSFER_RETRIES,
+  transferAutomatically,
+} from '../../server/src/services/automatic-transfers'
+import { NORTHWIND, LUMEN } from '../support/sandbox-figures'
+import { postWebhook, signBody } from './support/signed-webhook'
+import {
+  startListeningServer,
+  type ServerOptions,
+  type ServerUnderTest,
+} from './support/server-under-test'
+
+// Automatic transfers under attack (issue 32): a creator holds its app's secret and signs any
+// orders/paid body it likes for its own shop, and an administrator's changes race the jobs. Each
+// test is an attack an adversarial review found, and failed before its fix.
+
+const MAYA = 'maya-makes.myshopify.com'
+const URBAN = 'urban-trail-edits.myshopify.com'
+const IRONPEAK = 'ironpeak-outdoor.myshopify.com'
+const ALL_SHOPS = [MAYA, URBAN, NORTHWIND, LUMEN, IRONPEAK]
+const copyOf = (creator: string, key: string) =>
+  creatorVariantId(
+    creator,
+    BRAND_PRODUCTS.findIndex((product) => product.key === key),
+  )
+
+let server: ServerUnderTest
+afterEach(() => server.close())
+
+/** The server's clock, `offsetMs` from the real one. */
+let offsetMs = 0
+const captured: { commerce?: CommercePort; payments?: PaymentsPort } = {}
+
+async function start(options: ServerOptions = {}) {
+  offsetMs = 0
+  server = await startListeningServer({
+    stripeApi: { wait: async () => {} },
+    now: () => new Date(Date.now() + offsetMs),
+    commerce: (commerce) => (captured.commerce = commerce),
+    payments: (payments) => (captured.payments = payments),
+    ...options,
+  })
+  for (const shop of [MAYA, URBAN]) {
+    const connected = await call('POST', '/admin-test-shop-connection', { shop })
+    expect(connected.json()).toMatchObject({ state: 'CONNECTED' })
+    await expect.poll(() => server.shopify.webhookSubscriptions(shop).length).toBe(2)
+  }
+}
+
+const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+  server.app.inject({ method, url, headers: server.asAdmin, payload })
+
+const setPolicy = async (mode: 'MANUAL' | 'AUTOMATIC', holdMinutes: number) =>
+  expect((await call('POST', '/admin-set-transfer-policy', { mode, holdMinutes })).statusCode).toBe(
+    200,
+  )
+
+async function customerPays(shop: string, key: string, amountMinor = 6800) {
+  const { orderId } = await createStripePaidOrder(
+    server,
+    shop,
+    { lines: [{ variantId: copyOf(shop, key), quantity: 1 }] },
+    { amountMinor, currency: 'usd' },
+  )
+  return orderId
+}
+
+async function readiness(orderId: string): Promise<OrderReadiness | undefined> {
+  const response = await call('GET', `/admin-creator-orders?q=${orderId}`)
+  const rows = response.json().orders as { id: string; readiness: OrderReadiness }[]
+  return rows.find((row) => row.id === orderId)?.readiness
+}
+
+const automation = (orderId: string) =>
+  server.db
+    .selectFrom('order_automation')
+    .select(['state', 'store_shop', 'paused_brand', 'generation'])
+    .where('creator_order_id', '=', orderId)
+    .executeTakeFirst()
+
+const transfers = () => server.stripe.transfers()
+
+/** The id Shopify gives the next order, in any shop (ids are global and increasing). */
+const nextOrderId = () =>
+  Math.max(
+    ...ALL_SHOPS.flatMap((shop) =>
+      server.shopify.orders(shop).map((order) => Number(order.id.split('/').pop())),
+    ),
+  ) + 1
+
+/** Whether the delivery was acted on (a forged one: looked into, and ignored). */
+const actedOn = async (webhookId: string) =>
+  Boolean(
+    (
+      await server.db
+        .selectFrom('webhook_deliveries')
+        .select('done_at')
+        .where('webhook_id', '=', webhookId)
+        .executeTakeFirst()
+    )?.done_at,
+  )
+
+/** Maya's app signs an orders/paid body for an order id of its choosing; answers once acted on. */
+async function forgedPaid(orderId: number) {
+  const webhookId = randomUUID()
+  const body = JSON.stringify({
+    id: orderId,
+    admin_graphql_api_id: `gid://shopify/Order/${orderId}`,
+    name: '#FORGED',
+    created_at: new Date().toISOString(),
+    currency: 'USD',
+    total_price: '1.00',
+  })
+  const response = await postWebhook(server, {
+    shop: MAYA,
+    topic: 'orders/paid',
+    body,
+    signature: signBody(body, sandboxApp(MAYA).clientSecret),
+    id: webhookId,
+  })
+  expect(response.statusCode).toBe(200)
+  await expect.poll(() => actedOn(webhookId)).toBe(true)
+}
+
+/** Nothing Tandem recorded of the order: neither indexed nor automatic. */
+const unknownTo = async (orderId: number) => ({
+  indexed: await server.db
+    .selectFrom('creator_order_index')
+    .select('store_shop')
+    .where('order_id', '=', orderId)
+    .executeTakeFirst(),
+  automatic: await automation(String(orderId)),
+})
+
+describe('a creator signing orders/paid for an order id of another creator', () => {
+  it("does not make the other creator's order transfer before its own hold ends", async () => {
+    await start()
+    await setPolicy('AUTOMATIC', 1)
+    const predicted = nextOrderId()
+    // Maya signs orders/paid for the next order id before Urban's customer pays for it: Maya's
+    // Shopify has no such order, so Tandem records nothing of it.
+    await forgedPaid(predicted)
+    expect(await unknownTo(predicted)).toEqual({ indexed: undefined, automatic: undefined })
+    const paidAt = Date.now()
+    const orderId = await customerPays(URBAN, 'linen-overshirt')
+    expect(orderId).toBe(String(predicted))
+    // Urban's order, Urban's, waits out its own hold from its own payment.
+    await expect.poll(() => automation(orderId)).toMatchObject({ store_shop: URBAN })
+    const waiting = await readiness(orderId)
+    expect(waiting).toMatchObject({ state: 'WAITING' })
+    expect(Date.parse((waiting as { until: string }).until) - paidAt).toBeGreaterThanOrEqual(60_000)
+    expect(transfers()).toEqual([])
+  }, 40_000)
+
+  it("does not stop the other creator's order from transferring itself", async () => {
+    await start()
+    await setPolicy('AUTOMATIC', 0)
+    const predicted = nextOrderId()
+    await forgedPaid(predicted)
+    expect(await unknownTo(predicted)).toEqual({ indexed: undefined, automatic: undefined })
+    const orderId = await customerPays(URBAN, 'linen-overshirt')
+    expect(orderId).toBe(String(predicted))
+    await expect.poll(() => readiness(orderId), { timeout: 10_000 }).toEqual({ state: 'COMPLETED' })
+  }, 40_000)
+
+  it("leaves another creator's known order where Shopify says it is", async () => {
+    await start()
+    await setPolicy('AUTOMATIC', 0)
+    // Urban's order 1004 (its sandbox order), claimed by Maya's signature.
+    await forgedPaid(1004)
+    expect(await unknownTo(1004)).toEqual({
+      indexed: { store_shop: URBAN },
+      automatic: undefined,
+    })
+    expect(transfers()).toEqual([])
+  })
+})
+
+describe('an order paid while the policy was MANUAL', () => {
+  it('stays for an administrator when its creator signs orders/paid again once AUTOMATIC', async () => {
+    await start()
+    await setPolicy('MANUAL', 0)
+    const orderId = await customerPays(MAYA, 'linen-overshirt')
+    await expect.poll(() => readiness(orderId)).toEqual({ state: 'MANUAL' })
+    // The administrator turns the policy on: only orders paid from now on are automatic.
+    await setPolicy('AUTOMATIC', 0)
+    const body = JSON.stringify({
+      id: Number(orderId),
+      admin_graphql_api_id: `gid://shopify/Order/${orderId}`,
+    })
+    const webhookId = randomUUID()
+    const replay = await postWebhook(server, {
+      shop: MAYA,
+      topic: 'orders/paid',
+      body,
+      signature: signBody(body, sandboxApp(MAYA).clientSecret),
+      id: webhookId,
+    })
+    expect(replay.statusCode).toBe(200)
+    await expect.poll(() => actedOn(webhookId)).toBe(true)
+    expect(await automation(orderId)).toBeUndefined()
+    expect(transfers()).toEqual([])
+    expect(await readiness(orderId)).toEqual({ state: 'MANUAL' })
+  }, 40_000)
+})
+
+describe('a brand resumed while the job is stopping at its pause', () => {
+  it('does not leave the order HELD by a pause that no longer exists (shown as MANUAL, never run)', async () => {
+    await start()
+    const reason = 'Northwind is moving warehouses this week'
+    expect((await call('POST', '/admin-pause-brand', { shop: NORTHWIND, reason })).statusCode).toBe(
+      200,
+    )
+    // Recorded automatic, its job due in 30 minutes; the hold then shortened to none.
+    await setPolicy('AUTOMATIC', 30)
+    const orderId = await customerPays(MAYA, 'linen-overshirt')
+    await expect.poll(() => automation(orderId)).toMatchObject({ state: 'WAITING', generation: 1 })
+    await setPolicy('AUTOMATIC', 0)
+
+    // The job runs (as its worker would), and the administrator resumes Northwind between the
+    // job's reading of the pause and its recording of HELD.
+    let pauseRead = false
+    let resumed = false
+    const db = new Proxy(server.db, {
+      get(target, property, receiver) {
+        if (property === 'selectFrom') {
+          return (table: string) => {
+            if (table === 'brand_pauses') pauseRead = true
+            return target.selectFrom(table as 'brand_pauses')
+          }
+        }
+        if (property === 'transaction' && pauseRead && !resumed) {
+          return () => ({
+            execute: async (work: (trx: Db) => Promise<unknown>) => {
+              resumed = true
+              const resume = await call('POST', '/admin-resume-brand', { shop: NORTHWIND })
+              expect(resume.statusCode).toBe(200)
+              return target.transaction().execute(work)
+            },
+          })
+        }
+        const value = Reflect.get(target, property, receiver) as unknown
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    })
+    await transferAutomatically(
+      {
+        db,
+        jobs: server.jobs,
+        commerce: captured.commerce!,
+        payments: captured.payments!,
+        now: () => new Date(),
+        transferTiming: undefined,
+      },
+      { creatorOrderId: orderId, generation: 1 },
+      { id: 'review', attempt: 1, signal: new AbortController().signal },
+      TRANSFER_RETRIES,
+      { warn: () => {} },
+    )
+    expect(resumed).toBe(true)
+    // Northwind is no longer paused: the order must transfer itself (or at least be queued).
+    await expect.poll(() => readiness(orderId), { timeout: 10_000 }).toEqual({ state: 'COMPLETED' })
+  }, 40_000)
+})
