@@ -122,6 +122,22 @@ async function declinedOnce(): Promise<void> {
   })
 }
 
+/**
+ * The first attempt's call to Stripe for Lumen's transfer outlasts its 1 s deadline: answered as
+ * a timeout, the transfer made after it.
+ */
+async function lumenCallLandsLate(): Promise<void> {
+  server.stripe.script({
+    operation: 'transfers.create',
+    mode: 'delay',
+    delayMs: 1500,
+    target: LUMEN_ACCOUNT,
+  })
+  expect((await processOrder('1001')).json().message).toBe(
+    `Transfer create failed for ${LUMEN}: the payment provider did not answer within 1 s`,
+  )
+}
+
 /** Stripe's list lags behind: the newest transfer to each account is not in it yet. */
 const listLags = () =>
   server.stripe.script({ operation: 'transfers.list', mode: 'stale', times: 100 })
@@ -187,15 +203,7 @@ describe('a transfer whose answer was lost', () => {
   it('after a timeout waits out the lease, then is found: no new key while the call may land', async () => {
     let skewMs = 0
     await start({ transferTiming: { leaseMs: 3000 }, now: () => new Date(Date.now() + skewMs) })
-    server.stripe.script({
-      operation: 'transfers.create',
-      mode: 'delay',
-      delayMs: 1500,
-      target: LUMEN_ACCOUNT,
-    })
-    expect((await processOrder('1001')).json().message).toBe(
-      `Transfer create failed for ${LUMEN}: the payment provider did not answer within 1 s`,
-    )
+    await lumenCallLandsLate()
     // The call may still land: no attempt reconciles, let alone asks under a new key, before the
     // lease has run out.
     expect((await processOrder('1001')).json().message).toBe(
@@ -242,15 +250,7 @@ describe('a transfer whose answer was lost, and that Stripe does not list yet', 
     [
       'Stripe finished the call after its deadline',
       async () => {
-        server.stripe.script({
-          operation: 'transfers.create',
-          mode: 'delay',
-          delayMs: 1500,
-          target: LUMEN_ACCOUNT,
-        })
-        expect((await processOrder('1001')).json().message).toBe(
-          `Transfer create failed for ${LUMEN}: the payment provider did not answer within 1 s`,
-        )
+        await lumenCallLandsLate()
         await expect.poll(() => server.stripe.transfers().length, { timeout: 10_000 }).toBe(2)
       },
     ],
