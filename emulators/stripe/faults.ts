@@ -19,8 +19,13 @@ type FaultMode =
   /** The work is done (and its answer saved), then the connection breaks without an answer. */
   | { mode: 'drop_after_write' }
 
-export type StripeFault = {
-  operation: StripeOperation
+/**
+ * transfers.list only: answered as it stood before the newest `behind` (1 when absent) of the
+ * transfers it would list were made, as Stripe's list may lag behind a transfer it just made.
+ */
+type StaleList = { operation: 'transfers.list'; mode: 'stale'; behind?: number }
+
+export type StripeFault = (({ operation: StripeOperation } & FaultMode) | StaleList) & {
   /**
    * Only calls about this id (the account, PaymentIntent or charge id, or a transfer's destination); any
    * when absent.
@@ -28,7 +33,7 @@ export type StripeFault = {
   target?: string
   /** How many calls suffer it; 1 when absent. */
   times?: number
-} & FaultMode
+}
 
 export class FaultScript {
   private readonly scripted: { fault: StripeFault; left: number }[] = []

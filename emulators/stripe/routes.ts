@@ -44,7 +44,8 @@ interface Route {
   operation: StripeOperation | null
   /** What a fault's target is matched against. */
   target?: string
-  prepare: () => Prepared
+  /** What the endpoint would do under the fault the request drew. */
+  prepare: (fault: StripeFault | undefined) => Prepared
 }
 
 const answering = (answer: () => Answer) => () => ({ work: answer })
@@ -83,7 +84,14 @@ function route(runtime: Runtime, method: string, url: URL, form: URLSearchParams
     return {
       operation: 'transfers.list',
       target: url.searchParams.get('destination') ?? undefined,
-      prepare: answering(() => listTransfers(runtime, url.searchParams)),
+      prepare: (fault) => ({
+        work: () =>
+          listTransfers(
+            runtime,
+            url.searchParams,
+            fault?.mode === 'stale' ? (fault.behind ?? 1) : 0,
+          ),
+      }),
     }
   const message =
     `Unrecognized request URL (${method}: ${path}). Please see https://stripe.com/docs or we can ` +
@@ -125,7 +133,7 @@ async function respond(
   if (fault?.mode === 'delay') await surface.timers.sleep(fault.delayMs)
   if ('answer' in claim) return claim.answer
   try {
-    const prepared = routed.prepare()
+    const prepared = routed.prepare(fault)
     if ('refusal' in prepared) {
       claim.release()
       return prepared.refusal

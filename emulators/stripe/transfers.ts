@@ -148,8 +148,11 @@ export function prepareTransfer(runtime: Runtime, params: Params): Prepared {
   return { work }
 }
 
-/** Newest first, as Stripe lists; the filters apply before paging. */
-export function listTransfers(runtime: Runtime, query: URLSearchParams): Answer {
+/**
+ * Newest first, as Stripe lists; the filters apply before paging. The newest `lagging` of the
+ * transfers the filters match are left out: not listed yet.
+ */
+export function listTransfers(runtime: Runtime, query: URLSearchParams, lagging = 0): Answer {
   const limit = integerParam('limit', query.get('limit') ?? '10', 1, 100)
   if (typeof limit !== 'number') return limit
   const startingAfter = query.get('starting_after')
@@ -173,6 +176,7 @@ export function listTransfers(runtime: Runtime, query: URLSearchParams): Answer 
         (!group || transfer.transferGroup === group) &&
         transfer.created >= createdSince,
     )
+    .slice(lagging)
   const cursorParam = startingAfter ? 'starting_after' : 'ending_before'
   const cursorId = startingAfter ?? endingBefore
   if (cursorId) {

@@ -186,11 +186,36 @@ describe('a lost answer through the real server', { timeout: 60_000 }, () => {
     expect(await processAfterTheLease(running)).toEqual({ status: 201, message: undefined })
     await expectExactlyOnce(running)
   })
+
+  it('of createTransfer, not listed by Stripe yet: asked again under the same key, replayed', async () => {
+    await scenario()
+    const running = await start({ leaseMs: LEASE_MS })
+    payments().script({
+      operation: 'transfers.create',
+      mode: 'drop_after_write',
+      target: LUMEN_ACCOUNT,
+      times: 100,
+    })
+    expect((await processOrder(running)).status).toBe(502)
+    payments().unscript()
+    // Reconciling finds nothing: only the key keeps the next attempt from paying again.
+    payments().script({ operation: 'transfers.list', mode: 'stale', times: 100 })
+    expect(await processAfterTheLease(running)).toEqual({ status: 201, message: undefined })
+    await expectExactlyOnce(running)
+    const keys = payments()
+      .calls()
+      .filter((call) => call.operation === 'transfers.create')
+      .map((call) => call.idempotencyKey)
+    expect(new Set(keys)).toEqual(
+      new Set([`transfer:1001:${LUMEN}:usd`, `transfer:1001:${NORTHWIND}:usd`]),
+    )
+  })
 })
 
 /**
  * Where a process stalls while another takes over. At createTransfer:before-call, the one taking
- * over sends the transfer under a new key, so only the lease keeps the stalled one from paying.
+ * over sends the transfer under the same key (nothing was declined), and the lease keeps the
+ * stalled one from sending it at all.
  */
 const STALLS = [
   'createOrder:before-call',

@@ -285,9 +285,43 @@ describe('transfers', () => {
       const refused = payments.createTransfer(transfer({ ...changes, idempotencyKey: `k${index}` }))
       await expect(refused).rejects.toThrow(PaymentsError)
       await expect(refused).rejects.toThrow(message)
+      // Stripe's definite answer that it made nothing: a retry may go under a new key.
+      await expect(refused).rejects.toMatchObject({ declined: true })
     }
     expect(callsOf('transfers.create')).toHaveLength(cases.length)
     expect(stripe.transfers()).toEqual([])
+  })
+
+  it('are declined only when Stripe answered a 4xx saying so, never when the outcome is unknown', async () => {
+    const { payments } = await start()
+    const declinedOf = async (request: Promise<unknown>) => {
+      const error: unknown = await request.then(
+        () => null,
+        (failure: unknown) => failure,
+      )
+      expect(error).toBeInstanceOf(PaymentsError)
+      return (error as PaymentsError).declined
+    }
+    let key = 0
+    const send = () => payments.createTransfer(transfer({ idempotencyKey: `k${++key}` }))
+    stripe.script({ operation: 'transfers.create', mode: 'fail', status: 402, message: 'No' })
+    expect(await declinedOf(send())).toBe(true)
+    for (const fault of [
+      { mode: 'fail', status: 500, times: 4 },
+      { mode: 'fail_saved', status: 502 },
+      { mode: 'fail', status: 409, times: 4 },
+      { mode: 'fail', status: 429, times: 20 },
+      { mode: 'drop_after_write', times: 8 },
+    ] as const) {
+      stripe.script({ operation: 'transfers.create', ...fault })
+      expect(await declinedOf(send()), fault.mode).toBe(false)
+    }
+    // Another request's parameters under the key: what that one did is not this answer's.
+    await payments.createTransfer(transfer({ amountMinor: 100, idempotencyKey: 'used' }))
+    const reused = payments.createTransfer(transfer({ amountMinor: 200, idempotencyKey: 'used' }))
+    expect(await declinedOf(reused)).toBe(false)
+    const unauthenticated = connectStripe({ secretKey: 'sk_test_wrong', endpoint: stripe.url })
+    expect(await declinedOf(unauthenticated.createTransfer(transfer()))).toBe(false)
   })
 
   it('are never sent once the caller stopped waiting, before the first try or between tries', async () => {

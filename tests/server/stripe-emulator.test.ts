@@ -427,6 +427,21 @@ describe('scripted faults', () => {
     expect(emulator.calls().map((call) => call.status)).toEqual([null, 200])
   })
 
+  it("'stale' lists transfers as they stood before the newest it matches were made", async () => {
+    const lumen = await transfer({ destination: LUMEN, amount: 1000 }, 'lumen')
+    const first = await transfer({}, 'first')
+    const second = await transfer({}, 'second')
+    const ids = async (params: Stripe.TransferListParams) =>
+      (await stripe.transfers.list(params)).data.map((made) => made.id)
+    emulator.script({ operation: 'transfers.list', target: NORTHWIND, mode: 'stale', times: 2 })
+    emulator.script({ operation: 'transfers.list', mode: 'stale', behind: 2 })
+    expect(await ids({ destination: NORTHWIND })).toEqual([first.id])
+    expect(await ids({ destination: LUMEN })).toEqual([])
+    expect(await ids({ destination: NORTHWIND })).toEqual([first.id])
+    expect(await ids({ destination: NORTHWIND })).toEqual([second.id, first.id])
+    expect(await ids({ destination: LUMEN })).toEqual([lumen.id])
+  })
+
   it('hit only the calls about their target, in the order scripted', async () => {
     emulator.script({ operation: 'accounts.retrieve', target: LUMEN, mode: 'fail', status: 503 })
     emulator.script({ operation: 'accounts.retrieve', mode: 'fail', status: 502 })

@@ -246,6 +246,7 @@ describe('processing order 1001', () => {
         pending_since: null,
         transfer_destination: NORTHWIND_ACCOUNT,
         transfer_key_attempt: 0,
+        transfer_declined_at: null,
         // Order 1001's charge settled in USD, the order's currency: nothing converted.
         settlement_currency: 'USD',
         exchange_rate: '1',
@@ -275,6 +276,7 @@ describe('processing order 1001', () => {
         pending_since: null,
         transfer_destination: LUMEN_ACCOUNT,
         transfer_key_attempt: 0,
+        transfer_declined_at: null,
         settlement_currency: 'USD',
         exchange_rate: '1',
         brand_amount_settlement_minor: 2484,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { LUMEN, LUMEN_ACCOUNT, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
+import { LUMEN, LUMEN_ACCOUNT, NORTHWIND, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
 import type { PaymentsPort } from '../../server/src/adapters/payments/payments-port'
 import {
   startServerUnderTest,
@@ -11,7 +11,9 @@ import { transferCalls } from './support/transfer-calls'
 // A brand's transfer tried again after Stripe declined it. Stripe answers a reused idempotency key
 // with its first answer for a day, a decline included: once an administrator fixed the cause, the
 // next attempt must go under a key of its own, yet only once Stripe was seen to hold no transfer
-// of the attempt before, so that no retry ever pays twice.
+// of the attempt before, so that no retry ever pays twice. Only a decline moves the key: after an
+// unknown outcome (a lost answer, a timeout, a 5xx) the transfer may exist where Stripe's list does
+// not show it yet, and only its key makes Stripe answer it rather than pay again.
 
 const FIRST_KEY = `transfer:1001:${LUMEN}:usd`
 const INACTIVE =
@@ -85,7 +87,7 @@ const lumenKeys = () => [
 const lumenRow = async () =>
   server.db
     .selectFrom('order_transfer_brands')
-    .select(['pending_step', 'transfer_key_attempt', 'payment_transfer_id'])
+    .select(['pending_step', 'transfer_key_attempt', 'transfer_declined_at', 'payment_transfer_id'])
     .where('creator_order_id', '=', '1001')
     .where('brand_store_shop', '=', LUMEN)
     .executeTakeFirstOrThrow()
@@ -116,8 +118,29 @@ async function declinedOnce(): Promise<void> {
   expect(await lumenRow()).toMatchObject({
     pending_step: 'createTransfer',
     transfer_key_attempt: 0,
+    transfer_declined_at: expect.any(String),
   })
 }
+
+/**
+ * The first attempt's call to Stripe for Lumen's transfer outlasts its 1 s deadline: answered as
+ * a timeout, the transfer made after it.
+ */
+async function lumenCallLandsLate(): Promise<void> {
+  server.stripe.script({
+    operation: 'transfers.create',
+    mode: 'delay',
+    delayMs: 1500,
+    target: LUMEN_ACCOUNT,
+  })
+  expect((await processOrder('1001')).json().message).toBe(
+    `Transfer create failed for ${LUMEN}: the payment provider did not answer within 1 s`,
+  )
+}
+
+/** Stripe's list lags behind: the newest transfer to each account is not in it yet. */
+const listLags = () =>
+  server.stripe.script({ operation: 'transfers.list', mode: 'stale', times: 100 })
 
 describe('a transfer Stripe declined', () => {
   it.each([
@@ -145,7 +168,11 @@ describe('a transfer Stripe declined', () => {
     expect(retried.json().status).toBe('COMPLETED')
     await expectPaidOnce(account)
     expect(lumenKeys()).toEqual([FIRST_KEY, `${FIRST_KEY}:1`])
-    expect(await lumenRow()).toMatchObject({ pending_step: null, transfer_key_attempt: 1 })
+    expect(await lumenRow()).toMatchObject({
+      pending_step: null,
+      transfer_key_attempt: 1,
+      transfer_declined_at: null,
+    })
   })
 })
 
@@ -176,15 +203,7 @@ describe('a transfer whose answer was lost', () => {
   it('after a timeout waits out the lease, then is found: no new key while the call may land', async () => {
     let skewMs = 0
     await start({ transferTiming: { leaseMs: 3000 }, now: () => new Date(Date.now() + skewMs) })
-    server.stripe.script({
-      operation: 'transfers.create',
-      mode: 'delay',
-      delayMs: 1500,
-      target: LUMEN_ACCOUNT,
-    })
-    expect((await processOrder('1001')).json().message).toBe(
-      `Transfer create failed for ${LUMEN}: the payment provider did not answer within 1 s`,
-    )
+    await lumenCallLandsLate()
     // The call may still land: no attempt reconciles, let alone asks under a new key, before the
     // lease has run out.
     expect((await processOrder('1001')).json().message).toBe(
@@ -196,5 +215,117 @@ describe('a transfer whose answer was lost', () => {
     await expectPaidOnce(LUMEN_ACCOUNT)
     expect(lumenKeys()).toEqual([FIRST_KEY])
     expect(await lumenRow()).toMatchObject({ transfer_key_attempt: 0 })
+  })
+})
+
+describe('a transfer whose answer was lost, and that Stripe does not list yet', () => {
+  /** Past the lease of an attempt whose call timed out: the next one may reconcile. */
+  let skewMs = 0
+  const startSkewed = () => {
+    skewMs = 0
+    return start({ transferTiming: { leaseMs: 3000 }, now: () => new Date(Date.now() + skewMs) })
+  }
+
+  it.each([
+    [
+      'every try of the call lost its answer',
+      async () => {
+        server.stripe.script({
+          operation: 'transfers.create',
+          mode: 'drop_after_write',
+          target: LUMEN_ACCOUNT,
+          times: 100,
+        })
+        expect((await processOrder('1001')).statusCode).toBe(502)
+        server.stripe.unscript()
+      },
+    ],
+    [
+      'the attempt died after the call',
+      async () => {
+        diesAfterTheCall = true
+        expect((await processOrder('1001')).statusCode).toBe(500)
+      },
+    ],
+    [
+      'Stripe finished the call after its deadline',
+      async () => {
+        await lumenCallLandsLate()
+        await expect.poll(() => server.stripe.transfers().length, { timeout: 10_000 }).toBe(2)
+      },
+    ],
+  ])(
+    'is asked again under the same key when %s: Stripe answers it, nothing is paid twice',
+    async (_, lose) => {
+      await startSkewed()
+      await lose()
+      expect(server.stripe.transfers()).toHaveLength(2)
+      // One brand's outcome is unknown (the attempt dies at the first brand's call), not a decline.
+      const rows = () =>
+        server.db
+          .selectFrom('order_transfer_brands')
+          .select(['pending_step', 'transfer_key_attempt', 'transfer_declined_at'])
+          .where('creator_order_id', '=', '1001')
+          .where('pending_step', 'is not', null)
+          .execute()
+      expect(await rows()).toEqual([
+        { pending_step: 'createTransfer', transfer_key_attempt: 0, transfer_declined_at: null },
+      ])
+      listLags()
+      skewMs = 3_100
+      const retried = await processOrder('1001')
+      expect(retried.statusCode).toBe(201)
+      await expectPaidOnce(LUMEN_ACCOUNT)
+      const keys = server.stripe
+        .calls()
+        .filter((call) => call.operation === 'transfers.create')
+        .map((call) => call.idempotencyKey)
+      expect([...new Set(keys)].sort()).toEqual([FIRST_KEY, `transfer:1001:${NORTHWIND}:usd`])
+      expect(await rows()).toEqual([])
+    },
+  )
+
+  it('after a decline and a retry under a new key whose answer was lost, keeps that key', async () => {
+    await startSkewed()
+    await declinedOnce()
+    server.stripe.setTransfersActive(LUMEN_ACCOUNT, true)
+    diesAfterTheCall = true
+    expect((await processOrder('1001')).statusCode).toBe(500)
+    expect(await lumenRow()).toMatchObject({ transfer_key_attempt: 1, transfer_declined_at: null })
+    listLags()
+    skewMs = 3_100
+    expect((await processOrder('1001')).statusCode).toBe(201)
+    await expectPaidOnce(LUMEN_ACCOUNT)
+    expect(lumenKeys()).toEqual([FIRST_KEY, `${FIRST_KEY}:1`])
+  })
+})
+
+describe('a transfer whose call Stripe failed with a 5xx saved under its key', () => {
+  it('keeps its key, failing while Stripe replays the 5xx: the call may have made it', async () => {
+    let stripeSkewMs = 0
+    await start({ stripeEmulator: { now: () => new Date(Date.now() + stripeSkewMs) } })
+    server.stripe.script({
+      operation: 'transfers.create',
+      mode: 'fail_saved',
+      status: 500,
+      message: 'Stripe broke',
+      target: LUMEN_ACCOUNT,
+    })
+    const broken = `Transfer create failed for ${LUMEN}: the payment provider answered "Stripe broke"`
+    expect((await processOrder('1001')).json().message).toBe(broken)
+    // Replayed, not sent under a new key: whether a 5xx made the transfer is unknown.
+    expect((await processOrder('1001')).json().message).toBe(broken)
+    expect(lumenKeys()).toEqual([FIRST_KEY])
+    expect(server.stripe.transfers()).toHaveLength(1)
+    expect(await lumenRow()).toMatchObject({
+      pending_step: 'createTransfer',
+      transfer_key_attempt: 0,
+      transfer_declined_at: null,
+    })
+    // A day on, Stripe has forgotten the key: the same key makes the transfer.
+    stripeSkewMs = 24 * 60 * 60 * 1000 + 60_000
+    expect((await processOrder('1001')).statusCode).toBe(201)
+    await expectPaidOnce(LUMEN_ACCOUNT)
+    expect(lumenKeys()).toEqual([FIRST_KEY])
   })
 })

@@ -240,9 +240,15 @@ export interface OrderTransferBrandsTable {
   transfer_destination: string | null
   /**
    * Which attempt's idempotency key the brand's transfer goes under (the first's has no suffix):
-   * advanced only once reconciling proved that the attempt before made no transfer.
+   * advanced only after Stripe declined the transfer under it, once reconciling found none.
    */
   transfer_key_attempt: Generated<number>
+  /**
+   * When Stripe declined the transfer under the current key (answered a 4xx saying it made none):
+   * the next attempt may then move to the next key. Null while the key's outcome is a transfer, a
+   * 5xx or unknown; cleared when the key moves on or the transfer is recorded.
+   */
+  transfer_declined_at: string | null
   /**
    * The brand's figures in the platform's settlement currency (the charge's balance transaction's),
    * converted at the charge's exchange rate (Stripe's, a decimal string): the transfer moves

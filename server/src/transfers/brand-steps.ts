@@ -1,5 +1,6 @@
 import { ORDER_TAG, TRANSFER_ERRORS } from '@shared/contract'
 import { PRODUCT_NAME } from '@shared/product'
+import { PaymentsError } from '../adapters/payments/payments-port'
 import type { RouteDeps } from '../deps'
 import { Refusal } from '../domain/errors'
 import { RemoteTimeoutError, upstreamRefusal, type Remote } from '../lib/remote-call'
@@ -30,8 +31,9 @@ import type { TransferTiming } from './transfer-timing'
 // payout transferred, each skipped once done. Each remote step records its intent before the call
 // and its result after, under the claim's lease, with a failpoint at each boundary (where the
 // crash harness kills the server). A step whose outcome an earlier attempt left unknown is
-// reconciled first (step-reconciliation.ts); the transfer's idempotency key covers the retries
-// within one attempt, and changes only once reconciling proved the attempt before made none.
+// reconciled first (step-reconciliation.ts). The transfer's idempotency key stays the same across
+// retries and attempts, so that Stripe answers a transfer it made rather than make another; it
+// moves on only after Stripe declined the transfer under it, once reconciling finds none.
 
 /** What each step is called when it fails, and who failed it. */
 const STEP_FAILURES: Record<TransferStep, { failure: string; system: string }> = {
@@ -97,9 +99,10 @@ export interface BrandOutcome {
 /**
  * One remote step: intent recorded (renewing the lease), then (unless reconciling finds it done,
  * and once what a retry needs is recorded) the lease checked once more and the call made, then
- * its result recorded. A failure is recorded on the brand's row with the intent left in place,
- * and answered: 502 when the platform or provider failed or did not answer, 422 when the step
- * cannot be done as things stand.
+ * its result recorded. A failure is recorded on the brand's row with the intent left in place
+ * (with the decline, when the provider answered the call that it made nothing), and answered: 502
+ * when the platform or provider failed or did not answer, 422 when the step cannot be done as
+ * things stand.
  */
 async function runStep<T>(
   deps: StepDeps,
@@ -116,6 +119,8 @@ async function runStep<T>(
      * recorded (under the lease) before it is sent.
      */
     retry?: () => Promise<void>
+    /** Whether the call's failure is the provider's definite answer that it did nothing. */
+    declined?: (error: unknown) => boolean
     record: (result: T) => Parameters<Lease['recordStep']>[1]
     /** What the intent records beside the step, for the next attempt to keep to. */
     intent?: Parameters<Lease['recordIntent']>[3]
@@ -126,6 +131,8 @@ async function runStep<T>(
   await timing.failpoint(`${step}:before-intent`)
   const unknownSince = unknownOutcomeSince(brand, step)
   await lease.recordIntent(shop, step, unknownSince ?? timestamp(), actions.intent)
+  // Only what the call itself answered can be a decline, not a failure of reconciling before it.
+  let calling = false
   try {
     let result = unknownSince
       ? await remote((signal) => actions.reconcile(unknownSince, signal))
@@ -134,7 +141,9 @@ async function runStep<T>(
       if (unknownSince) await actions.retry?.()
       await timing.failpoint(`${step}:before-call`)
       await lease.renewBeforeCall(timestamp())
+      calling = true
       result = await remote(actions.act)
+      calling = false
       await timing.failpoint(`${step}:after-call`)
     }
     await lease.recordStep(shop, actions.record(result))
@@ -146,10 +155,14 @@ async function runStep<T>(
     const { failure, system } = STEP_FAILURES[step]
     const refusal =
       error instanceof Refusal ? error : upstreamRefusal(`${failure} for ${shop}`, system, error)
-    // Under a lease lost meanwhile this changes nothing: the new holder records its own.
-    await lease.recordFailure(shop, step, refusal.message).catch((recordError: unknown) => {
-      if (!(recordError instanceof LeaseLostError)) throw recordError
-    })
+    const declinedAt = calling && actions.declined?.(error) ? timestamp() : undefined
+    // Under a lease lost meanwhile this changes nothing: the new holder records its own (a decline
+    // lost so is met again on the next attempt, replayed under the same key, and recorded then).
+    await lease
+      .recordFailure(shop, step, refusal.message, declinedAt)
+      .catch((recordError: unknown) => {
+        if (!(recordError instanceof LeaseLostError)) throw recordError
+      })
     throw refusal
   }
 }
@@ -228,8 +241,11 @@ export function brandProcessing(deps: StepDeps, run: BrandRun) {
     // A brand owed a transfer is paid only while all its units are still sold (payoutOf).
     if (owesTransfer(brand)) {
       // Stripe replays a key's first answer for a day, a decline too: a retry once the admin
-      // fixed its cause needs a new key. It is safe once reconciling found no transfer of the
-      // attempt before, whose call can no longer land then (a timed-out one kept the lease).
+      // fixed its cause needs a new key. Only a decline recorded under the key moves it on (and
+      // only once reconciling found no transfer): after any unknown outcome (no answer, a
+      // timeout, a 5xx) the transfer may exist where Stripe's list does not show it yet, and the
+      // same key makes Stripe answer it rather than make a second. A 5xx Stripe saved under the
+      // key so fails the brand for a day, until Stripe forgets the key: the lesser harm.
       let keyAttempt = brand.transfer_key_attempt
       await runStep(deps, claim, brand, 'createTransfer', {
         intent:
@@ -242,7 +258,11 @@ export function brandProcessing(deps: StepDeps, run: BrandRun) {
               }
             : {},
         reconcile: (_, signal) => transferMade(deps, creatorOrderId, brand, signal),
-        retry: () => claim.lease.advanceTransferKey(shop, ++keyAttempt),
+        retry: async () => {
+          if (brand.transfer_declined_at !== null)
+            await claim.lease.advanceTransferKey(shop, ++keyAttempt)
+        },
+        declined: (error) => error instanceof PaymentsError && error.declined,
         act:
           payoutOf === null
             ? oversold

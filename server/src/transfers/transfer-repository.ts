@@ -39,6 +39,7 @@ type NewTransferBrand = Omit<
   | 'pending_since'
   | 'transfer_destination'
   | 'transfer_key_attempt'
+  | 'transfer_declined_at'
 > & { lines: FrozenLine[] }
 
 /**
@@ -201,12 +202,16 @@ export function createTransferRepository(db: Db) {
         ) => updateBrand(brandStoreShop, { pending_step: step, pending_since: since, ...details }),
 
         /**
-         * Reconciling proved that the attempt before made no transfer: the call about to be made
-         * goes under the key of `attempt`. Recorded before the call, so that no later attempt
-         * sends that key again and meets the answer Stripe saved for it.
+         * Stripe declined the transfer under the key before, and reconciling found none: the call
+         * about to be made goes under the key of `attempt`, with no decline of its own yet.
+         * Recorded before the call, so that no later attempt sends the declined key again and
+         * meets the answer Stripe saved for it, nor moves past this one unless it is declined.
          */
         advanceTransferKey: (brandStoreShop: string, attempt: number) =>
-          updateBrand(brandStoreShop, { transfer_key_attempt: attempt }),
+          updateBrand(brandStoreShop, {
+            transfer_key_attempt: attempt,
+            transfer_declined_at: null,
+          }),
 
         /** A step succeeded: its intent and any failure an attempt left are cleared. */
         recordStep: (
@@ -222,11 +227,26 @@ export function createTransferRepository(db: Db) {
             pending_since: null,
             failed_step: null,
             failed_message: null,
+            transfer_declined_at: null,
           }),
 
-        /** A step failed; its intent stays, so the next attempt reconciles before acting. */
-        recordFailure: (brandStoreShop: string, step: TransferStep, message: string) =>
-          updateBrand(brandStoreShop, { failed_step: step, failed_message: message }),
+        /**
+         * A step failed; its intent stays, so the next attempt reconciles before acting. `declinedAt`
+         * when the provider declined the transfer under its current key (and so made none); a
+         * failure whose outcome is unknown leaves a decline recorded before in place, as the key's
+         * saved answer is still that decline.
+         */
+        recordFailure: (
+          brandStoreShop: string,
+          step: TransferStep,
+          message: string,
+          declinedAt?: string,
+        ) =>
+          updateBrand(brandStoreShop, {
+            failed_step: step,
+            failed_message: message,
+            ...(declinedAt !== undefined && { transfer_declined_at: declinedAt }),
+          }),
 
         /** Completes the transfer and gives the lease up. */
         async complete(now: string): Promise<void> {

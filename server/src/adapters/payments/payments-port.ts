@@ -102,4 +102,15 @@ export interface PaymentsPort {
 /** A failure of the provider itself, or its silence: answered as a 502. */
 export class PaymentsError extends Error {
   override name = 'PaymentsError'
+  /**
+   * The provider answered that it refused the request and did nothing (a transfer it declines):
+   * a definite outcome. False for every failure whose outcome is unknown: no answer, a timeout, a
+   * 5xx, a conflict over the idempotency key, a rate limit.
+   */
+  readonly declined: boolean
+
+  constructor(message: string, options: ErrorOptions & { declined?: boolean } = {}) {
+    super(message, options)
+    this.declined = options.declined ?? false
+  }
 }

@@ -265,6 +265,25 @@ function isMissing(error: unknown): boolean {
   )
 }
 
+/**
+ * Stripe refused the request and did nothing: a 4xx card or invalid-request error (an account
+ * that cannot receive transfers, a source without enough left, no such account). Not a 409 or an
+ * idempotency error (another request holds the key, or it was first used otherwise: what that one
+ * did is unknown), not a 429, not an authentication or permission error (refused before the key
+ * was looked at, where an earlier request's transfer would have been replayed), never a 5xx.
+ */
+function isDecline(error: Stripe.errors.StripeError): boolean {
+  const status = error.statusCode ?? 0
+  return (
+    (error instanceof Stripe.errors.StripeCardError ||
+      error instanceof Stripe.errors.StripeInvalidRequestError) &&
+    status >= 400 &&
+    status < 500 &&
+    status !== 409 &&
+    status !== 429
+  )
+}
+
 function asPaymentsError(error: unknown): PaymentsError {
   if (error instanceof Stripe.errors.StripeConnectionError) {
     return new PaymentsError('The connection to Stripe was lost before its answer arrived', {
@@ -272,7 +291,7 @@ function asPaymentsError(error: unknown): PaymentsError {
     })
   }
   if (error instanceof Stripe.errors.StripeError) {
-    return new PaymentsError(error.message, { cause: error })
+    return new PaymentsError(error.message, { cause: error, declined: isDecline(error) })
   }
   return new PaymentsError(error instanceof Error ? error.message : String(error), {
     cause: error,
