@@ -202,6 +202,37 @@ describe('what the charge still holds', () => {
         .sort((a, b) => a - b),
     ).toEqual([2484, 10200])
   })
+
+  it("reads the charge's transfers in one page, however many other orders were paid since", async () => {
+    await start()
+    // A burst: 250 transfers of other orders, each in its own group out of its own charge, made
+    // after order 1001 was charged. Stripe lists no transfers by charge; listing every transfer
+    // since the charge read them all, 100 a page, for each order behind them.
+    const stripe = connectStripe({
+      secretKey: server.stripe.secretKey,
+      endpoint: server.stripe.url,
+    })
+    const others = server.stripe.addPaymentIntent({ amount: 1_000_000, currency: 'usd' })
+    for (let i = 0; i < 250; i++) {
+      await stripe.createTransfer({
+        amountMinor: 100,
+        currency: 'USD',
+        destinationAccountId: NORTHWIND_ACCOUNT,
+        sourceTransaction: others.chargeId,
+        idempotencyKey: `other-${i}`,
+        transferGroup: `tandem-order-${5000 + i}`,
+        description: 'Another order',
+        metadata: {},
+      })
+    }
+    const before = server.stripe.calls().length
+    expect((await processOrder('1001')).statusCode).toBe(201)
+    const lists = server.stripe
+      .calls()
+      .slice(before)
+      .filter((call) => call.operation === 'transfers.list')
+    expect(lists).toHaveLength(1)
+  })
 })
 
 describe('order 1005 (EUR) paid from a USD-settled charge', () => {

@@ -5,8 +5,8 @@ import type { RouteDeps } from '../deps'
 import { Refusal } from '../domain/errors'
 import { RemoteTimeoutError, upstreamRefusal, type Remote } from '../lib/remote-call'
 import type { LinkedOrder } from './linked-order'
-import { inSettlement, settlementColumns } from './order-payment'
-import { transferGroupOf, transferMetadata, type BrandToPay, type Payout } from './payout-checks'
+import { inSettlement, settlementColumns, transferGroupOf } from './order-payment'
+import { transferMetadata, type BrandToPay, type Payout } from './payout-checks'
 import {
   brandOrderMade,
   markedPaid,

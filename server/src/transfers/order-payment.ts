@@ -1,7 +1,8 @@
-import { TRANSFER_ERRORS } from '@shared/contract'
+import { ORDER_TAG, TRANSFER_ERRORS } from '@shared/contract'
 import type { CommerceOrder } from '../adapters/commerce/commerce-port'
 import {
   PAYMENT_INTENT_METADATA,
+  type CallOptions,
   type Charge,
   type MadeTransfer,
   type PaymentsPort,
@@ -28,12 +29,34 @@ export interface OrderPayment {
   settlement: Settlement
   /**
    * What transfers from the charge may still move, in minor units of the settlement currency:
-   * captured − refunded (at the charge's rate) − what every transfer took from it, whatever its group.
+   * captured − refunded (at the charge's rate) − what the order's transfers took from it.
    */
   heldMinor: number
-  /** The transfers Stripe lists from the charge, oldest first. */
+  /** The transfers of the order's group that Stripe lists from the charge, oldest first. */
   fromCharge: MadeTransfer[]
 }
+
+/** Stripe's transfer_group of a creator order's transfers. */
+export const transferGroupOf = (creatorOrderId: string) => `${ORDER_TAG}-order-${creatorOrderId}`
+
+/**
+ * The creator order's transfers (`transfers.list` by its group; to one account when given), oldest
+ * first: the order's own, however many other transfers the platform makes, so a burst of orders
+ * costs each a page, not a read of everything paid since.
+ */
+export const findOrderTransfers = (
+  payments: PaymentsPort,
+  creatorOrderId: string,
+  options: CallOptions,
+  destinationAccountId?: string,
+): Promise<MadeTransfer[]> =>
+  payments.findTransfers(
+    {
+      transferGroup: transferGroupOf(creatorOrderId),
+      ...(destinationAccountId !== undefined && { destinationAccountId }),
+    },
+    options,
+  )
 
 /** An amount of the order's currency in the settlement currency, at the charge's own rate. */
 export const inSettlement = (minor: number, orderCurrency: string, settlement: Settlement) =>
@@ -104,13 +127,16 @@ export async function readOrderPayment(
   if ('refusal' in charge) return charge
   const { payments, remote } = deps
   const { id: chargeId, settlement } = charge
-  // Stripe lists no transfers by their charge: every transfer made since it was charged is read,
-  // whatever its group (a dashboard's, or another order's that named this intent before the
-  // metadata rule), since Stripe counts them all against the charge.
-  const since = await remote((signal) =>
-    payments.findTransfers({ createdSince: charge.createdAt }, { signal }),
+  // Stripe lists no transfers by their charge, and reading every transfer made since it was
+  // charged costs a page per 100 paid since (a burst's backlog, for each order behind it). Every
+  // transfer Tandem makes out of this charge is in this order's group: it transfers only from the
+  // charge of an intent whose metadata names the order (readOrderCharge), held for it alone.
+  // One made outside Tandem in another group is not counted here; Stripe itself refuses a
+  // transfer beyond what the charge holds (docs/integrations.md "Stripe").
+  const ofOrder = await remote((signal) =>
+    findOrderTransfers(payments, String(order.id), { signal }),
   )
-  const fromCharge = since.filter((transfer) => transfer.sourceTransaction === chargeId)
+  const fromCharge = ofOrder.filter((transfer) => transfer.sourceTransaction === chargeId)
   const transferred = fromCharge.reduce(
     (sum, transfer) => sum + transfer.amountMinor - transfer.amountReversedMinor,
     0,

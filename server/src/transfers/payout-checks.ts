@@ -1,4 +1,4 @@
-import { ORDER_TAG, TRANSFER_ERRORS } from '@shared/contract'
+import { TRANSFER_ERRORS } from '@shared/contract'
 import type { CommerceOrder } from '../adapters/commerce/commerce-port'
 import type { CallOptions, MadeTransfer, PaymentsPort } from '../adapters/payments/payments-port'
 import type { Db } from '../db/connect'
@@ -7,6 +7,7 @@ import { Refusal } from '../domain/errors'
 import { findPayoutAccountId } from '../repositories/payout-accounts'
 import {
   checkCovered,
+  findOrderTransfers,
   inSettlement,
   readOrderPayment,
   type OrderPayment,
@@ -17,9 +18,6 @@ import { upstreamRefusal, type Remote } from '../lib/remote-call'
 // Whether each brand can be paid, asked of Stripe before anything is ordered or paid
 // (docs/integrations.md "Stripe"), and how a brand's transfer is found again in Stripe. Refusals
 // name the brand: 422 for what an admin must fix, 502 when Stripe failed.
-
-/** Stripe's transfer_group of a creator order's transfers. */
-export const transferGroupOf = (creatorOrderId: string) => `${ORDER_TAG}-order-${creatorOrderId}`
 
 /** What a transfer carries in its metadata, so that it is found again as this brand's. */
 export const transferMetadata = (creatorOrderId: string, shop: string) => ({
@@ -61,12 +59,11 @@ export async function findBrandTransfer(
   transfer: { creatorOrderId: string; shop: string; destinationAccountId: string },
   options: CallOptions,
 ): Promise<string | null> {
-  const listed = await payments.findTransfers(
-    {
-      transferGroup: transferGroupOf(transfer.creatorOrderId),
-      destinationAccountId: transfer.destinationAccountId,
-    },
+  const listed = await findOrderTransfers(
+    payments,
+    transfer.creatorOrderId,
     options,
+    transfer.destinationAccountId,
   )
   const brands = listed.filter(isBrandTransfer(transfer.creatorOrderId, transfer.shop))
   if (brands.length > 1) {

@@ -39,8 +39,6 @@ export interface Charge {
   currency: string
   capturedMinor: number
   refundedMinor: number
-  /** When Stripe made it, in unix seconds: no transfer out of it is older. */
-  createdAt: number
   /** Its balance transaction: the platform's settlement currency, and Stripe's rate into it. */
   settlement: {
     currency: string
@@ -90,11 +88,11 @@ export interface PaymentsPort {
   charge(id: string, options?: CallOptions): Promise<Charge | null>
   createTransfer(request: TransferRequest, options?: CallOptions): Promise<{ id: string }>
   /**
-   * Transfers (`transfers.list`), oldest first: of a group, to one destination, made since a
-   * time (unix seconds), as far as each is given.
+   * The transfers of a group (to one destination when given) (`transfers.list`), oldest first.
+   * Always by group: the platform's transfers as a whole grow with every order paid.
    */
   findTransfers(
-    query: { transferGroup?: string; destinationAccountId?: string; createdSince?: number },
+    query: { transferGroup: string; destinationAccountId?: string },
     options?: CallOptions,
   ): Promise<MadeTransfer[]>
 }

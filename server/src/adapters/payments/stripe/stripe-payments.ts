@@ -137,7 +137,6 @@ export function connectStripe(options: StripeOptions): PaymentsPort {
         currency: charge.currency.toUpperCase(),
         capturedMinor: charge.amount_captured,
         refundedMinor: charge.amount_refunded,
-        createdAt: charge.created,
         settlement: {
           currency: settled.currency.toUpperCase(),
           // A JSON number printed back as Stripe wrote it ("1.085"), read exactly from there on.
@@ -169,7 +168,7 @@ export function connectStripe(options: StripeOptions): PaymentsPort {
       return { id: transfer.id }
     },
 
-    async findTransfers({ transferGroup, destinationAccountId, createdSince }, { signal } = {}) {
+    async findTransfers({ transferGroup, destinationAccountId }, { signal } = {}) {
       const found: MadeTransfer[] = []
       let startingAfter: string | undefined
       for (;;) {
@@ -177,9 +176,8 @@ export function connectStripe(options: StripeOptions): PaymentsPort {
           'transfers.list',
           (stripe) =>
             stripe.transfers.list({
-              ...(transferGroup ? { transfer_group: transferGroup } : {}),
+              transfer_group: transferGroup,
               ...(destinationAccountId ? { destination: destinationAccountId } : {}),
-              ...(createdSince !== undefined ? { created: { gte: createdSince } } : {}),
               limit: TRANSFERS_PAGE,
               ...(startingAfter ? { starting_after: startingAfter } : {}),
             }),
