@@ -103,9 +103,11 @@ async function main(admin: BenchAdmin): Promise<string[]> {
     for (const killed of KILL_RUNS) {
       const runLogDir = join(logDir, killed ? 'killed' : 'plain')
       mkdirSync(runLogDir)
-      runs.push(await pipelineRun({ killed, postgres, admin, bundle, logDir: runLogDir }))
+      const run = await pipelineRun({ killed, postgres, admin, bundle, logDir: runLogDir })
+      // Printed as each run ends: a run cut short by a timeout leaves the one before it printed.
+      printOutcomes([run])
+      runs.push(run)
     }
-    printOutcomes(runs)
     const failures = runs.flatMap((run) =>
       run.problems.map((problem) => `${run.killed ? 'with the kill' : 'plain'}: ${problem}`),
     )
