@@ -129,6 +129,8 @@ export interface ShopifyEmulator {
    * them (throttled, faulted and refused ones included).
    */
   calls(shop: string, operation: string): number
+  /** The actual cost of the GraphQL requests the shop's bucket let through so far. */
+  pointsSpent(shop: string): number
   webhookSubscriptions(shop: string): { id: string; topic: string; uri: string }[]
   /**
    * Revokes the shop's tokens and subscriptions, and refuses the client-credentials grant until the
@@ -244,15 +246,16 @@ export async function startShopifyEmulator(
     if (financialStatus === 'PAID') await announcePaid(runtime, record, created.order)
     return gid('Order', created.order.id)
   }
+  const bucketOf = (domain: string) => {
+    const bucket = buckets.get(domain) ?? new LeakyBucket(options.throttle ?? DEFAULT_THROTTLE)
+    buckets.set(domain, bucket)
+    return bucket
+  }
   const surface: Surface = {
     runtime,
     faults,
     timers,
-    bucketOf: (domain) => {
-      const bucket = buckets.get(domain) ?? new LeakyBucket(options.throttle ?? DEFAULT_THROTTLE)
-      buckets.set(domain, bucket)
-      return bucket
-    },
+    bucketOf,
     countCall: (shop, operation) => {
       const key = `${shop} ${operation}`
       callCounts.set(key, (callCounts.get(key) ?? 0) + 1)
@@ -342,6 +345,7 @@ export async function startShopifyEmulator(
         })),
       })),
     calls: (shop, operation) => callCounts.get(`${shop} ${operation}`) ?? 0,
+    pointsSpent: (shop) => bucketOf(shopOf(shop).domain).spent(),
     webhookSubscriptions: (shop) =>
       shopOf(shop).webhooks.map(({ id, topic, uri }) => ({ id, topic, uri })),
     uninstall: async (shop) => {

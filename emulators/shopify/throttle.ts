@@ -14,6 +14,8 @@ export interface ThrottleStatus extends ThrottleConfig {
 export class LeakyBucket {
   private available: number
   private updatedAt: number
+  /** Points taken and not refunded since the bucket was made: what its requests cost. */
+  private spentPoints = 0
 
   constructor(
     private config: ThrottleConfig,
@@ -35,6 +37,7 @@ export class LeakyBucket {
     this.refill()
     if (cost > this.available) return false
     this.available -= cost
+    this.spentPoints += cost
     return true
   }
 
@@ -42,6 +45,12 @@ export class LeakyBucket {
   refund(points: number): void {
     this.refill()
     this.available = Math.min(this.config.maximumAvailable, this.available + points)
+    this.spentPoints -= points
+  }
+
+  /** What the requests it let through cost in all (their actual cost, once refunded). */
+  spent(): number {
+    return this.spentPoints
   }
 
   status(): ThrottleStatus {

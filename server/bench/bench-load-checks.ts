@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { ORDER_TAG } from '@shared/contract'
 import type { Db } from '../src/db/connect'
-import type { LoadMarketplace } from './bench-load-data'
-import type { MixTally } from './bench-load-mix'
+import type { ShopifyEmulator } from '../../emulators/shopify/emulator'
+import type { StripeEmulator } from '../../emulators/stripe/emulator'
 
 // After a load-test run: what Shopify and Stripe hold must be what exactly-once processing allows.
 // Each (creator order, brand) has at most one brand order and at most one transfer, and a transfer
@@ -39,10 +39,21 @@ export interface ExactlyOnceReport {
 
 const key = (orderId: string, brand: string) => `${orderId} ${brand}`
 
+/** Where the brand orders and transfers are: the emulators, and the brands ordered from. */
+export interface MadeIn {
+  shopify: ShopifyEmulator
+  stripe: StripeEmulator
+  brands: string[]
+}
+
+/**
+ * `completedAnswers`: how often the servers answered each order COMPLETED to a process call (none
+ * when no one called).
+ */
 export async function checkExactlyOnce(
   db: Db,
-  marketplace: LoadMarketplace,
-  tally: MixTally,
+  marketplace: MadeIn,
+  completedAnswers: Map<string, number>,
 ): Promise<ExactlyOnceReport> {
   const problems: string[] = []
   const tagPrefix = `${ORDER_TAG}-transfer-`
@@ -109,7 +120,7 @@ export async function checkExactlyOnce(
   }
 
   // What the servers answered: COMPLETED once per order at most, and only when it is.
-  for (const [orderId, count] of tally.completedAnswers) {
+  for (const [orderId, count] of completedAnswers) {
     if (count > 1) problems.push(`Order ${orderId} was answered 201 COMPLETED ${count} times`)
     if (statuses.get(orderId) !== 'COMPLETED') {
       problems.push(`Order ${orderId} was answered COMPLETED but is ${statuses.get(orderId)}`)

@@ -33,11 +33,15 @@ export async function startServers(options: {
   stripe: { url: string; secretKey: string }
   admin: BenchAdmin
   logDir: string
+  /** Where Shopify's webhooks go (a balancer before the processes); the first process's if absent. */
+  publicUrl?: string
+  /** Settings of every process beyond the ones above (a share of Stripe's rate). */
+  env?: Record<string, string>
 }): Promise<ServerGroup> {
   const ports = await Promise.all(Array.from({ length: options.count }, () => freePort()))
   // One public URL for all, as behind a load balancer: Shopify's webhooks (orders marked as paid)
   // are registered once, not once per process.
-  const publicUrl = `http://127.0.0.1:${ports[0]}`
+  const publicUrl = options.publicUrl ?? `http://127.0.0.1:${ports[0]}`
   const servers: ServerProcess[] = []
   // Should the benchmark exit without stopping them (interrupted), they go with it.
   const killAll = () => servers.forEach((server) => server.child.kill('SIGKILL'))
@@ -66,6 +70,7 @@ export async function startServers(options: {
           STRIPE_SECRET_KEY: options.stripe.secretKey,
           TANDEM_FIREBASE_PROJECT_ID: options.admin.projectId,
           FIREBASE_AUTH_EMULATOR_HOST: new URL(options.admin.emulatorUrl).host,
+          ...options.env,
         },
       })
       closeSync(log)

@@ -174,7 +174,7 @@ async function loadRun(options: {
         const db = await openDatabase({ databaseUrl: database.url })
         try {
           const stillHeld = await settleTransfers(db, TIMEOUT_SECONDS * 1000 + 5000)
-          const report = await checkExactlyOnce(db, marketplace, tally)
+          const report = await checkExactlyOnce(db, marketplace, tally.completedAnswers)
           const errorsLogged = group.servers.flatMap((server, i) =>
             loggedErrors(server.logFile).map((error) => ({ server: i + 1, ...error })),
           )

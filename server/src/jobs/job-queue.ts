@@ -43,6 +43,11 @@ export interface RegisterOptions {
    * another while one waits or runs does nothing.
    */
   singletonKeys?: boolean
+  /**
+   * Jobs of this name one process runs at once; 1 unless given. The embedded queue, one process
+   * on one SQLite file, runs one job at a time whatever its name.
+   */
+  concurrency?: number
 }
 
 export interface SendOptions {

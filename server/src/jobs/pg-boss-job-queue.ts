@@ -66,11 +66,13 @@ export function pgBossJobQueue(options: PgBossJobQueueOptions): JobQueue {
   // pg-boss's own job signal is aborted on the job's expiry, not when its worker stops.
   let stopSignal = new AbortController()
 
-  const work = (name: string, { handler }: Registered) =>
+  const work = (name: string, { handler, options: registered }: Registered) =>
     boss.work<object>(
       name,
       {
         includeMetadata: true,
+        // Workers of their own, each fetching and running one job at a time.
+        localConcurrency: registered.concurrency ?? 1,
         pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
         // Not pg-boss's relaxed 30 s while NOTIFY is on: a retry or a delayed job coming due
         // sends no NOTIFY, and only a poll finds it.

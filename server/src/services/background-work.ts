@@ -7,11 +7,18 @@ import {
   ATTENTION_RECHECK_JOB,
   recheckOrdersNeedingAttention,
   TRANSFER_JOB,
+  TRANSFER_JOBS_AT_ONCE,
   TRANSFER_RETRIES,
   transferAutomatically,
   type TransferJob,
 } from './automatic-transfers'
-import { actOnDelivery, WEBHOOK_JOB, WEBHOOK_RETRIES, type ActDeps } from './webhook-inbox'
+import {
+  actOnDelivery,
+  WEBHOOK_JOB,
+  WEBHOOK_JOBS_AT_ONCE,
+  WEBHOOK_RETRIES,
+  type ActDeps,
+} from './webhook-inbox'
 
 // Every piece of background work the server does, as jobs of the queue (jobs/job-queue.ts): the
 // webhook inbox's deliveries, automatic transfers and the recheck of those needing attention, the
@@ -104,12 +111,12 @@ export async function startBackgroundWork(
   await register<{ webhookId: string }>(
     WEBHOOK_JOB,
     (payload, job) => actOnDelivery(deps, payload, job, log),
-    WEBHOOK_RETRIES,
+    { ...WEBHOOK_RETRIES, concurrency: WEBHOOK_JOBS_AT_ONCE },
   )
   await register<TransferJob>(
     TRANSFER_JOB,
     (payload, job, settings) => transferAutomatically(deps, payload, job, settings, log),
-    TRANSFER_RETRIES,
+    { ...TRANSFER_RETRIES, concurrency: TRANSFER_JOBS_AT_ONCE },
   )
   // A failed catch-up waits for the next schedule rather than retrying at once.
   await register(CATCH_UP_JOB, (_payload, job) => catchUp(deps, log, job), {

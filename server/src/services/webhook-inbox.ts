@@ -23,6 +23,12 @@ export const WEBHOOK_JOB = 'shopify-webhook'
  */
 export const WEBHOOK_RETRIES = { retryLimit: 10, retryDelaySeconds: 15 }
 
+/**
+ * A delivery's job is a few short transactions; a handful at once per process keeps up with
+ * Shopify's bursts (a sale's orders/paid at 100 a second) where one at a time falls behind.
+ */
+export const WEBHOOK_JOBS_AT_ONCE = 4
+
 interface WebhookJob {
   webhookId: string
 }
