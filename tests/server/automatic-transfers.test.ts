@@ -230,6 +230,24 @@ describe('an automatic order stopped by a cause fixed outside Tandem', () => {
   })
 })
 
+describe('an automatic order whose job was lost', () => {
+  /** The server's clock, ahead of the queue's by this much. */
+  let aheadMs = 0
+  beforeEach(() => start({ now: () => new Date(Date.now() + aheadMs) }))
+
+  it('is put back on the queue by the recheck once its job is long overdue, and transfers', async () => {
+    aheadMs = 0
+    await setPolicy('AUTOMATIC', 30)
+    const orderId = await customerPays([{ key: 'linen-overshirt', quantity: 1 }], 6800)
+    await expect.poll(() => readiness(orderId)).toMatchObject({ state: 'WAITING' })
+    // Two hours on, its job (still due in half an hour by the queue's clock) never ran: lost.
+    aheadMs = 2 * 60 * 60_000
+    await server.jobs.send(ATTENTION_RECHECK_JOB, {})
+    await completes(orderId)
+    expect(made().transfers).toHaveLength(1)
+  })
+})
+
 describe('an automatic order whose processing fails for a while', () => {
   // Retried after a wait long enough for the inbox to be seen saying so.
   beforeEach(() => start({ jobRetries: { delaySeconds: 4 } }))

@@ -167,6 +167,17 @@ export async function ordersNeedingAttentionExcept(
   return rows.map((row) => row.creator_order_id)
 }
 
+/** The orders waiting or retrying whose job was due before `before`, and has not run since. */
+export async function ordersOverdue(db: Db, before: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('order_automation')
+    .select('creator_order_id')
+    .where('state', 'in', ['WAITING', 'RETRYING'])
+    .where('due_at', '<', before)
+    .execute()
+  return rows.map((row) => row.creator_order_id)
+}
+
 /** The automatic orders stopped by `brandStoreShop`'s pause. */
 export async function ordersHeldByBrand(db: Db, brandStoreShop: string): Promise<string[]> {
   const rows = await db

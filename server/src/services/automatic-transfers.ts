@@ -11,6 +11,7 @@ import {
   findAutomaticOrder,
   ordersHeldByBrand,
   ordersNeedingAttentionExcept,
+  ordersOverdue,
   ordersWaitingOnBrand,
   recordAutomaticOrder,
   recordOutcome,
@@ -108,13 +109,23 @@ const FIXED_THROUGH_TANDEM: readonly AttentionKind[] = [
 ]
 
 /**
+ * How long past its due time an order's job may stay unrun before the recheck takes it for lost:
+ * far past a dead worker's takeover (minutes) and a backlog's drain at the rate limits.
+ */
+const OVERDUE_MS = 60 * 60_000
+
+/**
  * The schedule's recheck: the orders that need attention for reasons fixed outside Tandem, or
- * that stopped on a failure that outlasted their retries, go back on the queue; those still
- * refused come back to "needs attention". Fixes made through Tandem requeue their orders at once.
+ * that stopped on a failure that outlasted their retries, go back on the queue, and so do the
+ * orders whose job is long overdue (lost with a worker that died on its last attempt); those
+ * still refused come back to "needs attention". Fixes made through Tandem requeue their orders at
+ * once.
  */
 export async function recheckOrdersNeedingAttention(deps: Pick<Deps, 'db' | 'jobs' | 'now'>) {
+  const overdueBefore = new Date(deps.now().getTime() - OVERDUE_MS).toISOString()
   await deps.db.transaction().execute(async (trx) => {
-    await requeue(deps, trx, await ordersNeedingAttentionExcept(trx, FIXED_THROUGH_TANDEM))
+    const stopped = await ordersNeedingAttentionExcept(trx, FIXED_THROUGH_TANDEM)
+    await requeue(deps, trx, [...stopped, ...(await ordersOverdue(trx, overdueBefore))])
   })
 }
 
