@@ -76,6 +76,20 @@ const made = () => ({
     .sort((a, b) => a.destination.localeCompare(b.destination)),
 })
 
+/**
+ * A customer pays Maya for an overshirt while Stripe fails every try of its transfer's first
+ * attempt (the adapter's own retries included).
+ */
+async function overshirtPaidAsStripeFails() {
+  server.stripe.script({
+    operation: 'transfers.create',
+    mode: 'fail',
+    status: 500,
+    times: STRIPE_ATTEMPTS,
+  })
+  return customerPays([{ key: 'linen-overshirt', quantity: 1 }], 6800)
+}
+
 const completes = (orderId: string) =>
   expect.poll(() => readiness(orderId), { timeout: 10_000 }).toEqual({ state: 'COMPLETED' })
 
@@ -254,14 +268,7 @@ describe('an automatic order whose processing fails for a while', () => {
 
   it('is retried after Stripe fails, saying when, and completes with one transfer', async () => {
     await setPolicy('AUTOMATIC', 0)
-    // Every try of the first attempt (the adapter's own retries included) fails.
-    server.stripe.script({
-      operation: 'transfers.create',
-      mode: 'fail',
-      status: 500,
-      times: STRIPE_ATTEMPTS,
-    })
-    const orderId = await customerPays([{ key: 'linen-overshirt', quantity: 1 }], 6800)
+    const orderId = await overshirtPaidAsStripeFails()
     await expect
       .poll(() => readiness(orderId), { timeout: 10_000 })
       .toMatchObject({ state: 'RETRYING', until: expect.any(String) })
@@ -357,13 +364,7 @@ describe('an automatic order whose failure outlasts its retries', () => {
 
   it('needs attention with the last message, and its job is listed dead with its order', async () => {
     await setPolicy('AUTOMATIC', 0)
-    server.stripe.script({
-      operation: 'transfers.create',
-      mode: 'fail',
-      status: 500,
-      times: STRIPE_ATTEMPTS,
-    })
-    const orderId = await customerPays([{ key: 'linen-overshirt', quantity: 1 }], 6800)
+    const orderId = await overshirtPaidAsStripeFails()
     await expect
       .poll(() => readiness(orderId), { timeout: 10_000 })
       .toEqual({
