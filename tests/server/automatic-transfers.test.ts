@@ -16,6 +16,8 @@ import {
 // administrator sees is the inbox's readiness; what was made is in the emulators.
 
 const MAYA = 'maya-makes.myshopify.com'
+/** Northwind's Linen Overshirt, whose copy Maya sells. */
+const OVERSHIRT_PRODUCT = 'gid://shopify/Product/101'
 const IRONPEAK = 'ironpeak-outdoor.myshopify.com'
 const copyOf = (key: string) =>
   creatorVariantId(
@@ -43,12 +45,17 @@ const setPolicy = async (mode: 'MANUAL' | 'AUTOMATIC', holdMinutes: number) =>
   )
 
 /** A customer pays Maya through Stripe for these units: the emulator sends orders/paid. */
-async function customerPays(lines: { key: string; quantity: number }[], amountMinor: number) {
+async function customerPays(
+  lines: { key: string; quantity: number }[],
+  amountMinor: number,
+  discount?: { code: string; amountMinor: number },
+) {
   const { orderId } = await createStripePaidOrder(
     server,
     MAYA,
     {
       lines: lines.map((line) => ({ variantId: copyOf(line.key), quantity: line.quantity })),
+      discount,
     },
     { amountMinor, currency: 'usd' },
   )
@@ -207,6 +214,36 @@ describe('an automatic order that needs attention', () => {
   })
 })
 
+describe('an automatic order priced below its brand', () => {
+  beforeEach(() => start())
+
+  it('completes once an administrator accepts the price exception, without a click on Process', async () => {
+    await setPolicy('AUTOMATIC', 0)
+    // 68.00 less a 60.00 code: 8.00 paid for the overshirt, below Northwind's 68.00.
+    const orderId = await customerPays([{ key: 'linen-overshirt', quantity: 1 }], 800, {
+      code: 'FRIENDS60',
+      amountMinor: 6000,
+    })
+    await expect
+      .poll(() => readiness(orderId), { timeout: 10_000 })
+      .toMatchObject({
+        state: 'NEEDS_ATTENTION',
+        reasons: [expect.stringMatching(/below the brand's price 68\.00 USD/)],
+      })
+    expect(made()).toEqual({ brandOrders: [], transfers: [] })
+
+    const accepted = await call('POST', '/admin-accept-price-exception', {
+      creatorOrderId: orderId,
+      reason: 'Launch promotion agreed with Northwind',
+    })
+    expect(accepted.statusCode).toBe(200)
+    await completes(orderId)
+    expect(made().brandOrders).toEqual([
+      { shop: NORTHWIND, lines: [['gid://shopify/ProductVariant/201', 1]] },
+    ])
+  })
+})
+
 describe('an automatic order stopped by a cause fixed outside Tandem', () => {
   beforeEach(() => start())
 
@@ -241,6 +278,26 @@ describe('an automatic order stopped by a cause fixed outside Tandem', () => {
     await server.jobs.send(ATTENTION_RECHECK_JOB, {})
     await completes(orderId)
     expect(made().transfers).toEqual([{ destination: account, amount: expect.any(Number) }])
+  })
+
+  it('transfers on the recheck after the brand put its product back on sale', async () => {
+    await setPolicy('AUTOMATIC', 0)
+    server.shopify.setProductStatus(NORTHWIND, OVERSHIRT_PRODUCT, 'DRAFT')
+    const orderId = await customerPays([{ key: 'linen-overshirt', quantity: 1 }], 6800)
+    await expect
+      .poll(() => readiness(orderId), { timeout: 10_000 })
+      .toMatchObject({
+        state: 'NEEDS_ATTENTION',
+        reasons: [
+          expect.stringMatching(
+            /is DRAFT, not on sale: put it on sale in the Shopify admin of northwind-apparel/,
+          ),
+        ],
+      })
+    server.shopify.setProductStatus(NORTHWIND, OVERSHIRT_PRODUCT, 'ACTIVE')
+    await server.jobs.send(ATTENTION_RECHECK_JOB, {})
+    await completes(orderId)
+    expect(made().transfers).toHaveLength(1)
   })
 })
 
