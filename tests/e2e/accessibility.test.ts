@@ -108,6 +108,7 @@ describe('accessibility of every screen, in both themes', () => {
     await rowOf('northwind apparel').click()
     await shows(page.getByText('acct_sandbox_northwind_apparel'))
     await expect.poll(() => page.getByLabel('Creator commission rate').inputValue()).toBe('15')
+    await shows(page.getByRole('button', { name: 'Pause automatic transfers' }))
     await expectAccessibleInBothThemes('brand-store')
   })
 

@@ -6,9 +6,10 @@ import { ATTENTION_POLL_MS } from '@renderer/features/orders/attention-count'
 import { useOrdersPage } from '@renderer/features/orders/orders-page-state'
 import { formatDateTime } from '@renderer/lib/format'
 import { MAYA, creatorOrder } from './support/creator-orders'
-import { SIGNED_IN, fakeBridge, type FakeAnswers } from './support/fake-bridge'
+import { SIGNED_IN, fakeBridge, serverRefusal, type FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
 import { cellTexts, dataRows } from './support/table'
+import { expectToast } from './support/toasts'
 
 // Issue 32, as an administrator sees it: under each order of the inbox, what will happen to it and
 // what stops it; the orders needing attention one filter away; their count beside Orders in the
@@ -100,26 +101,27 @@ describe('Each order’s readiness', () => {
     renderAt('/main/orders')
     await screen.findByRole('table', { name: 'Creator orders' })
 
+    // After each readiness, Hold where automatic processing may still act, Release where held.
     expect(
       rowPairs().map(({ own, readiness }) => [cellTexts(own)[0], readiness.textContent]),
     ).toEqual([
-      ['#1008', 'Waits for an administrator'],
-      ['#1007', `Transfers automatically at ${formatDateTime('2026-11-06T14:32:00.000Z')}`],
+      ['#1008', 'Waits for an administratorHold'],
+      ['#1007', `Transfers automatically at ${formatDateTime('2026-11-06T14:32:00.000Z')}Hold`],
       [
         '#1006',
-        `Retrying at ${formatDateTime('2026-11-06T14:40:00.000Z')}: Transfer create failed`,
+        `Retrying at ${formatDateTime('2026-11-06T14:40:00.000Z')}: Transfer create failedHold`,
       ],
-      ['#1002', `Needs attention${IRONPEAK_REASON}${NORTHWIND_REASON}`],
+      ['#1002', `Needs attention${IRONPEAK_REASON}${NORTHWIND_REASON}Hold`],
       ['#1003', 'Nothing to transfer: No brand orders found'],
       ['#1005', 'Processing'],
       ['#1001', 'Completed'],
       [
         '#1004',
-        'Partial: createTransfer for northwind-apparel.myshopify.com: Transfer create failed',
+        'Partial: createTransfer for northwind-apparel.myshopify.com: Transfer create failedHold',
       ],
       [
         '#1009',
-        `Held: The customer asked to change the size (ops@tandem.test, since ${formatDateTime('2026-11-06T15:00:00.000Z')})`,
+        `Held: The customer asked to change the size (ops@tandem.test, since ${formatDateTime('2026-11-06T15:00:00.000Z')})Release`,
       ],
     ])
     // The transfer status keeps its own column.
@@ -138,6 +140,132 @@ describe('Each order’s readiness', () => {
     expect(reasons.map((item) => item.textContent)).toEqual([IRONPEAK_REASON, NORTHWIND_REASON])
     // Not cut short with an ellipsis and whole only on hover, as the row's own cells are.
     for (const reason of reasons) expect(reason.closest('[data-truncate], [title]')).toBeNull()
+  })
+})
+
+describe('Hold and Release', () => {
+  const REASON = 'The customer asked to change the size'
+  const HELD_1007 = order('1007', {
+    state: 'HELD',
+    reason: REASON,
+    by: 'admin@tandem.test',
+    since: '2026-11-06T16:00:00.000Z',
+  })
+  /** The inbox, answering ORDERS until a hold or release changes what the server says. */
+  const inbox = (answers: FakeAnswers = {}) => {
+    let orders = ORDERS
+    const view = renderAt('/main/orders', {
+      adminCreatorOrders: () => ({ orders, nextCursor: null }),
+      ...answers,
+    })
+    return { ...view, answerNext: (next: CreatorOrderSummary[]) => (orders = next) }
+  }
+  const holdDialog = () => within(screen.getByRole('dialog', { name: 'Hold order' }))
+
+  it('offers Hold where automatic processing may still act, and Release for a held order', async () => {
+    inbox()
+    await screen.findByRole('table', { name: 'Creator orders' })
+
+    const buttons = screen
+      .getAllByRole('button', { name: /^(Hold|Release) #/ })
+      .map((button) => button.getAttribute('aria-label'))
+    expect(buttons).toEqual([
+      'Hold #1008',
+      'Hold #1007',
+      'Hold #1006',
+      'Hold #1002',
+      'Hold #1004',
+      'Release #1009',
+    ])
+  })
+
+  it('holds an order with the reason typed, then reads the list again to show it held', async () => {
+    const { user, callsTo, answerNext } = inbox({
+      adminHoldOrder: ({ creatorOrderId, reason }) => {
+        answerNext(ORDERS.map((o) => (o.id === creatorOrderId ? HELD_1007 : o)))
+        return {
+          creatorOrderId,
+          reason,
+          heldBy: 'admin@tandem.test',
+          heldAt: '2026-11-06T16:00:00.000Z',
+        }
+      },
+    })
+    await screen.findByRole('table', { name: 'Creator orders' })
+
+    await user.click(screen.getByRole('button', { name: 'Hold #1007' }))
+    expect(holdDialog().getByText(/leave order #1007 until you release it/)).toBeInTheDocument()
+    await user.type(holdDialog().getByLabelText('Reason'), ` ${REASON} `)
+    await user.click(holdDialog().getByRole('button', { name: 'Hold' }))
+
+    await expectToast('Success', 'Order held.')
+    expect(callsTo('adminHoldOrder').map((call) => call.args)).toEqual([
+      { creatorOrderId: '1007', reason: REASON },
+    ])
+    await waitFor(() => expect(readinessOf('#1007')).toHaveTextContent(`Held: ${REASON}`))
+    expect(screen.getByRole('button', { name: 'Release #1007' })).toBeInTheDocument()
+    expect(callsTo('adminCreatorOrders')).toHaveLength(2)
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+  })
+
+  it('refuses a reason under 10 characters by the contract rule, and sends nothing', async () => {
+    const { user, callsTo } = inbox()
+    await screen.findByRole('table', { name: 'Creator orders' })
+
+    await user.click(screen.getByRole('button', { name: 'Hold #1008' }))
+    await user.type(holdDialog().getByLabelText('Reason'), 'Size')
+    await user.click(holdDialog().getByRole('button', { name: 'Hold' }))
+
+    expect(holdDialog().getByLabelText('Reason')).toBeInvalid()
+    expect(holdDialog().getByText('Must say why, in at least 10 characters')).toBeInTheDocument()
+    expect(callsTo('adminHoldOrder')).toEqual([])
+  })
+
+  it('releases a held order, then reads the list again', async () => {
+    const { user, callsTo, answerNext } = inbox({
+      adminReleaseOrder: ({ creatorOrderId }) => {
+        answerNext(
+          ORDERS.map((o) => (o.id === creatorOrderId ? order('1009', { state: 'MANUAL' }) : o)),
+        )
+        return {
+          released: {
+            creatorOrderId,
+            reason: REASON,
+            heldBy: 'ops@tandem.test',
+            heldAt: '2026-11-06T15:00:00.000Z',
+          },
+        }
+      },
+    })
+    await screen.findByRole('table', { name: 'Creator orders' })
+
+    await user.click(screen.getByRole('button', { name: 'Release #1009' }))
+
+    await expectToast('Success', 'Order released.')
+    expect(callsTo('adminReleaseOrder').map((call) => call.args)).toEqual([
+      { creatorOrderId: '1009' },
+    ])
+    await waitFor(() =>
+      expect(readinessOf('#1009')).toHaveTextContent('Waits for an administrator'),
+    )
+    expect(screen.getByRole('button', { name: 'Hold #1009' })).toBeInTheDocument()
+  })
+
+  it("shows the server's refusal of a release above the table: a brand's pause is no order hold", async () => {
+    const refusal = 'Creator order 1009 is not held'
+    const { user, callsTo } = inbox({
+      adminReleaseOrder: () => {
+        throw serverRefusal('release order', refusal)
+      },
+    })
+    await screen.findByRole('table', { name: 'Creator orders' })
+
+    await user.click(screen.getByRole('button', { name: 'Release #1009' }))
+
+    await expectToast('Failed to release order', refusal, 'error')
+    expect(screen.getByText(refusal, { selector: '.mantine-Alert-body *' })).toBeInTheDocument()
+    expect(readinessOf('#1009')).toHaveTextContent('Held')
+    expect(callsTo('adminCreatorOrders')).toHaveLength(1)
   })
 })
 

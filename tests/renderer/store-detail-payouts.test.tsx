@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { BridgeError } from '@renderer/lib/bridge'
 import type { StorePaymentAccount } from '@shared/contract'
-import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
+import { brandPageAnswers } from './support/brand-page'
+import { deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
 import type { FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
 import { declaredStyle } from './support/styles'
@@ -24,12 +25,7 @@ const NO_ACCOUNT = account({ accountId: null, email: null, transfersActive: null
 /** A brand's page whose payout account is `current` unless a test answers otherwise. */
 const brandPage = (answers: FakeAnswers = {}, current: StorePaymentAccount = account()) => {
   const fake = fakeBridge({
-    'session/status': () => SIGNED_IN,
-    adminAllStores: () => [{ shop: BRAND, shopType: 'BRAND' }],
-    adminGetDefaultShopCommissionRate: () => ({
-      tandemCommissionRate: 10,
-      creatorCommissionRate: 15,
-    }),
+    ...brandPageAnswers(BRAND),
     adminStorePaymentAccount: () => current,
     ...answers,
   })
@@ -76,7 +72,7 @@ describe('Brand view: payouts', () => {
     await loaded()
 
     const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)
-    expect(headings).toEqual(['Default commission', 'Payouts'])
+    expect(headings).toEqual(['Default commission', 'Payouts', 'Automatic transfers'])
   })
 
   it('says when no payout account is set, with an empty form whose button waits for an id', async () => {

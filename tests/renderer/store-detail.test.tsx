@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { BridgeError } from '@renderer/lib/bridge'
 import type { ChannelResult } from '@shared/ipc'
-import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
+import { brandPageAnswers } from './support/brand-page'
+import { deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
 import type { FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
 
@@ -14,20 +15,9 @@ const SUM_RULE = 'Tandem and creator commission rates together must not exceed 1
 type Defaults = ChannelResult<'adminGetDefaultShopCommissionRate'>
 
 const brandPage = (answers: FakeAnswers = {}, page = BRAND_PAGE) => {
+  // The other cards beside the rates (store-detail-payouts.test.tsx, …) have their own tests.
   const fake = fakeBridge({
-    'session/status': () => SIGNED_IN,
-    adminAllStores: () => [{ shop: BRAND, shopType: 'BRAND' }],
-    adminGetDefaultShopCommissionRate: () => ({
-      tandemCommissionRate: 10,
-      creatorCommissionRate: 15,
-    }),
-    // The payout card beside the rates (store-detail-payouts.test.tsx) has its own answer.
-    adminStorePaymentAccount: ({ shop }) => ({
-      shop,
-      accountId: null,
-      email: null,
-      transfersActive: null,
-    }),
+    ...brandPageAnswers(BRAND),
     ...answers,
   })
   return { fake, app: renderApp(fake.bridge, page) }

@@ -44,6 +44,9 @@ export function formatDateTime(value: string | null | undefined, locale?: string
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date)
 }
 
+/** A rule's words ("must look like acct_…") as a sentence of its own under a field. */
+export const asSentence = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1)
+
 /** A count with its noun: "1 brand", "2 brands". */
 export const plural = (count: number, one: string, many: string): string =>
   `${new Intl.NumberFormat().format(count)} ${count === 1 ? one : many}`

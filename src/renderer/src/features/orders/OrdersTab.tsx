@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react'
+import { useCallback, useMemo, useRef } from 'react'
 import { Checkbox, Group, Select, TextInput, type ComboboxItem } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { IconSearch } from '@tabler/icons-react'
@@ -13,6 +13,7 @@ import { PagedTable } from '@renderer/lib/PagedTable'
 import type { CursorPage } from '@renderer/lib/useCursorPages'
 import { storeName, storeOption } from '@renderer/lib/format'
 import { useStoreList } from '@renderer/features/stores/useStoreList'
+import { OrderHoldsProvider } from './order-holds'
 import { useOrdersPage } from './orders-page-state'
 import { ORDERS_TABLE } from './OrdersTable'
 import { TRANSFER_STATUS_LABELS } from './TransferStatusBadge'
@@ -60,10 +61,22 @@ export function OrdersTab() {
     [bridge, status, creatorShop, needsAttention, query],
   )
 
+  // A hold or a release changes an order's readiness: the list is read again to show it.
+  const refreshList = useRef<() => void>(null)
+  const refreshOn = useCallback((refresh: () => void) => {
+    refreshList.current = refresh
+    return () => {
+      refreshList.current = null
+    }
+  }, [])
+  const onHoldChanged = useCallback(() => refreshList.current?.(), [])
+
   return (
     <>
       <OrderFilters />
-      <PagedTable table={ORDERS_TABLE} fetchPage={fetchPage} />
+      <OrderHoldsProvider onChanged={onHoldChanged}>
+        <PagedTable table={ORDERS_TABLE} fetchPage={fetchPage} refreshOn={refreshOn} />
+      </OrderHoldsProvider>
     </>
   )
 }

@@ -2,6 +2,7 @@ import { useCallback, useId, useState, type FormEvent } from 'react'
 import { Badge, Button, Card, Divider, Group, Stack, Text, TextInput, Title } from '@mantine/core'
 import { PaymentAccountId, type StorePaymentAccount } from '@shared/contract/entities'
 import { useBridge } from '@renderer/lib/bridge'
+import { asSentence } from '@renderer/lib/format'
 import { Fields } from '@renderer/app/Fields'
 import { LoadFailure } from '@renderer/app/LoadFailure'
 import { RefusalAlert } from '@renderer/app/RefusalAlert'
@@ -126,7 +127,7 @@ function PaymentAccountForm({ shop, headingId, onSaved }: PaymentAccountFormProp
     if (write.busy) return
     const parsed = PaymentAccountId.safeParse(input)
     if (!parsed.success) {
-      setInvalid(sentence(parsed.error.issues.map((issue) => issue.message).join('; ')))
+      setInvalid(asSentence(parsed.error.issues.map((issue) => issue.message).join('; ')))
       return
     }
     const account = await write.run(() =>
@@ -163,6 +164,3 @@ function PaymentAccountForm({ shop, headingId, onSaved }: PaymentAccountFormProp
     </form>
   )
 }
-
-/** "must look like acct_…" reads as a sentence of its own under the field. */
-const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)

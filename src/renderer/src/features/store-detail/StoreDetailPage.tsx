@@ -8,6 +8,7 @@ import { LoadFailure } from '@renderer/app/LoadFailure'
 import { useBridge } from '@renderer/lib/bridge'
 import { storeName } from '@renderer/lib/format'
 import { useRemote } from '@renderer/lib/useRemote'
+import { AutomaticTransfersCard } from './AutomaticTransfersCard'
 import { BrandCommission } from './BrandCommission'
 import { CreatorRates } from './CreatorRates'
 import { PayoutsCard } from './PayoutsCard'
@@ -62,6 +63,7 @@ export default function StoreDetailPage() {
           <Stack key={shop}>
             <BrandCommission shop={shop} />
             <PayoutsCard shop={shop} />
+            <AutomaticTransfersCard shop={shop} />
           </Stack>
         ) : (
           <CreatorRates key={shop} shop={shop} />
