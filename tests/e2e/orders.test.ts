@@ -32,7 +32,7 @@ afterAll(async () => {
 })
 
 const ordersTable = () => page.getByRole('table', { name: 'Creator orders' })
-/** Each order's name, transfer status and readiness, in the order shown. */
+/** Each order's name, transfer status and readiness (without its Hold button), as shown. */
 const listed = () =>
   ordersTable()
     .locator('tbody tr[aria-rowindex]')
@@ -40,8 +40,11 @@ const listed = () =>
       // Each order's row, then its readiness's (one cell across the columns).
       rows.flatMap((row) => {
         const cells = [...row.querySelectorAll('td')].map((cell) => cell.textContent ?? '')
-        const readiness = row.nextElementSibling?.querySelector('td')?.textContent
-        return cells.length > 1 ? [[cells[0], cells[4], readiness]] : []
+        const readiness = row.nextElementSibling?.querySelector('td')?.cloneNode(true)
+        if (readiness instanceof Element) {
+          for (const button of readiness.querySelectorAll('button')) button.remove()
+        }
+        return cells.length > 1 ? [[cells[0], cells[4], readiness?.textContent]] : []
       }),
     )
 const openOrders = async () => {
