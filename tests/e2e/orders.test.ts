@@ -40,10 +40,11 @@ const listed = () =>
       // Each order's row, then its readiness's (one cell across the columns).
       rows.flatMap((row) => {
         const cells = [...row.querySelectorAll('td')].map((cell) => cell.textContent ?? '')
-        const readiness = row.nextElementSibling?.querySelector('td')?.cloneNode(true)
-        if (readiness instanceof Element) {
-          for (const button of readiness.querySelectorAll('button')) button.remove()
-        }
+        const cell = row.nextElementSibling?.querySelector('td')
+        const readiness = cell ? (cell.cloneNode(true) as typeof cell) : undefined
+        readiness
+          ?.querySelectorAll('button')
+          .forEach((button: { remove(): void }) => button.remove())
         return cells.length > 1 ? [[cells[0], cells[4], readiness?.textContent]] : []
       }),
     )
