@@ -438,4 +438,24 @@ describe('an automatic order whose failure outlasts its retries', () => {
         }),
       ])
   })
+
+  it('transfers once an administrator retries its dead job after Stripe recovered', async () => {
+    await setPolicy('AUTOMATIC', 0)
+    const orderId = await overshirtPaidAsStripeFails()
+    await expect
+      .poll(async () => (await call('GET', '/admin-troubled-jobs')).json().jobs, {
+        timeout: 10_000,
+      })
+      .toEqual([expect.objectContaining({ kind: 'transfer-order', state: 'DEAD' })])
+    const [dead] = (await call('GET', '/admin-troubled-jobs')).json().jobs as { id: string }[]
+
+    const retried = await call('POST', '/admin-retry-job', { id: dead!.id })
+    expect(retried.statusCode).toBe(200)
+
+    await completes(orderId)
+    expect(made().transfers).toEqual([
+      { destination: expect.any(String), amount: expect.any(Number) },
+    ])
+    expect((await call('GET', '/admin-troubled-jobs')).json().jobs).toEqual([])
+  })
 })

@@ -170,6 +170,24 @@ async function requeue(deps: Pick<Deps, 'jobs' | 'now'>, trx: Db, creatorOrderId
 }
 
 /**
+ * Before an administrator retries an order's dead job (the Jobs page), within a transaction: the
+ * order its last attempt left needing attention goes back to RETRYING under that job's generation,
+ * so that the job's run processes it rather than find it no longer waiting. An order requeued
+ * since (a newer job of its own) or no longer needing attention is left as it is.
+ */
+export async function reviveDeadTransfer(
+  deps: Pick<Deps, 'now'>,
+  trx: Db,
+  { creatorOrderId, generation }: TransferJob,
+): Promise<void> {
+  const order = await findAutomaticOrder(trx, creatorOrderId)
+  if (order?.state !== 'NEEDS_ATTENTION' || order.generation !== generation) return
+  const now = deps.now().toISOString()
+  const retrying = { state: 'RETRYING', dueAt: now, message: order.message } as const
+  await recordOutcome(trx, creatorOrderId, generation, retrying, now)
+}
+
+/**
  * The job. Processes the order unless a newer job was sent for it, it is no longer waiting, or
  * the policy changed: turned MANUAL, the order waits for an administrator; a longer hold, its job
  * comes back when the hold ends.
