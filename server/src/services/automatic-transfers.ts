@@ -332,6 +332,10 @@ async function refusePausedBrands(deps: Pick<Deps, 'db'>, shops: readonly string
   if (paused) throw new BrandPaused(paused.shop)
 }
 
-/** When the queue runs the job again after its `attempt`-th run failed. */
+/**
+ * The earliest the queue runs the job again after its `attempt`-th run failed: the embedded queue
+ * runs it then; pg-boss spreads its retries over up to twice that delay, so the console says
+ * "Retrying from" this time rather than "at".
+ */
 const nextRetryAt = (now: Date, retries: RegisterOptions, attempt: number) =>
   new Date(now.getTime() + retries.retryDelaySeconds * 2 ** (attempt - 1) * 1000)
