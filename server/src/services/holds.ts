@@ -11,7 +11,7 @@ import {
   releaseOrder,
   resumeBrand,
 } from '../repositories/holds'
-import { findStoreType, lockStore, storeNotFound } from '../repositories/stores'
+import { requireStoreOf, requireStoreType } from '../repositories/stores'
 import { auditedChange, type Actor } from './audited-change'
 import { requeueHeldOrders } from './automatic-transfers'
 
@@ -30,13 +30,15 @@ async function knownOrder(deps: Deps, creatorOrderId: string): Promise<string> {
   return String(id)
 }
 
-async function requireBrand(db: Deps['db'], shop: string): Promise<void> {
-  const type = await lockStore(db, shop)
-  if (type === null) throw storeNotFound(shop)
-  if (type !== 'BRAND') {
-    throw new Refusal('business_rule', `${shop} is a creator store: only a brand is paused`)
-  }
-}
+/**
+ * Only a brand is paused. Its store stays locked to the end of the transaction: an automatic order
+ * held for its pause takes turns with it (holdForPause, automatic-transfers.ts).
+ */
+const requireBrand = (trx: Deps['db'], shop: string) =>
+  requireStoreOf(trx, shop, 'BRAND', {
+    wrongType: `${shop} is a creator store: only a brand is paused`,
+    lock: true,
+  })
 
 export async function holdCreatorOrder(
   deps: Deps,
@@ -83,8 +85,7 @@ export async function releaseCreatorOrder(
 }
 
 export async function brandPause(deps: Deps, shop: string): Promise<{ pause: BrandPause | null }> {
-  const type = await findStoreType(deps.db, shop)
-  if (type === null) throw storeNotFound(shop)
+  await requireStoreType(deps.db, shop)
   return { pause: await findBrandPause(deps.db, shop) }
 }
 
