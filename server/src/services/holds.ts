@@ -13,7 +13,7 @@ import {
 } from '../repositories/holds'
 import { requireStoreOf, requireStoreType } from '../repositories/stores'
 import { auditedChange, type Actor } from './audited-change'
-import { requeueHeldOrders } from './automatic-transfers'
+import { requeueOrderFrom, requeueOrdersHeldByBrand } from './automatic-transfers'
 
 // Holds (docs/product-rules.md "Automatic transfers"): an administrator holds one order, or
 // pauses a brand, with a reason. Automatic processing leaves them alone until released, when the
@@ -76,7 +76,9 @@ export async function releaseCreatorOrder(
     const hold = await findOrderHold(trx, creatorOrderId)
     if (!hold) throw new Refusal('not_found', `Creator order ${creatorOrderId} is not held`)
     await releaseOrder(trx, creatorOrderId)
-    await requeueHeldOrders(deps, trx, { creatorOrderId })
+    // An order still waiting is run again too: its job goes by the policy's hold as it is now, so
+    // it waits out what is left of it.
+    await requeueOrderFrom(deps, trx, creatorOrderId, ['HELD', 'WAITING'])
     return {
       result: { released: hold },
       audit: { action: 'order.release', target: creatorOrderId, details: { reason: hold.reason } },
@@ -125,7 +127,7 @@ export function resumeBrandStore(
     const pause = await findBrandPause(trx, input.shop)
     if (!pause) throw new Refusal('not_found', `${input.shop} is not paused`)
     await resumeBrand(trx, input.shop)
-    await requeueHeldOrders(deps, trx, { pausedBrand: input.shop })
+    await requeueOrdersHeldByBrand(deps, trx, input.shop)
     return {
       result: { resumed: pause },
       audit: { action: 'brand.resume', target: input.shop, details: { reason: pause.reason } },
