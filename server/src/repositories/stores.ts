@@ -34,6 +34,27 @@ export async function requireStoreType(db: Db, shop: string): Promise<ShopType> 
 }
 
 /**
+ * Refuses a shop that is not one of the marketplace's stores of the type the call needs: an unknown
+ * shop is not found (storeNotFound's sentence, unless the call's own `notFound`), a store of the
+ * other type breaks the business rule `wrongType` states in the call's words. With `lock`, the type
+ * is read through lockStore, which holds the store's row until the transaction ends.
+ */
+export async function requireStoreOf(
+  db: Db,
+  shop: string,
+  expected: ShopType,
+  refusal: { wrongType: string; notFound?: string; lock?: boolean },
+): Promise<void> {
+  const type = await (refusal.lock ? lockStore : findStoreType)(db, shop)
+  if (type === null) {
+    throw refusal.notFound === undefined
+      ? storeNotFound(shop)
+      : new Refusal('not_found', refusal.notFound)
+  }
+  if (type !== expected) throw new Refusal('business_rule', refusal.wrongType)
+}
+
+/**
  * Like findStoreType, but inside a transaction it also holds the store's row until the end: a
  * write that changes nothing takes PostgreSQL's row lock (and SQLite's database lock) where
  * SELECT … FOR UPDATE would not compile on SQLite. Commission writes of one brand take it so that

@@ -1,5 +1,6 @@
 import { TRANSFER_ERRORS } from '@shared/contract'
 import type { Db } from '../db/connect'
+import type { AutomationState } from '../db/schema'
 import type { RouteDeps } from '../deps'
 import type { AttentionKind } from '../domain/attention'
 import { classifyProcessingFailure } from '../domain/processing-failure'
@@ -130,36 +131,30 @@ export async function recheckOrdersNeedingAttention(deps: Pick<Deps, 'db' | 'job
 }
 
 /**
- * After a fix to one order (a price exception accepted), within the fix's transaction: the order
- * goes back on the queue if it was automatic and needed attention.
+ * The one way one order goes back on the queue after a change to it (a price exception accepted,
+ * a hold released), within the change's transaction: if it is automatic and stands in one of the
+ * states `from`, those the caller's change may end.
  */
-export async function requeueOrderNeedingAttention(
+export async function requeueOrderFrom(
   deps: Pick<Deps, 'jobs' | 'now'>,
   trx: Db,
   creatorOrderId: string,
+  from: readonly AutomationState[],
 ): Promise<void> {
   const order = await findAutomaticOrder(trx, creatorOrderId)
-  if (order?.state === 'NEEDS_ATTENTION') await requeue(deps, trx, [creatorOrderId])
+  if (order && from.includes(order.state)) await requeue(deps, trx, [creatorOrderId])
 }
 
 /**
- * After a hold ends (an order released, a brand resumed), within its transaction: the automatic
- * orders it stopped go back on the queue. A released order still waiting is run again too: its job
- * goes by the policy's hold as it is now, so it waits out what is left of it.
+ * After a brand is resumed, within its transaction: the automatic orders its pause held go back
+ * on the queue.
  */
-export async function requeueHeldOrders(
+export async function requeueOrdersHeldByBrand(
   deps: Pick<Deps, 'jobs' | 'now'>,
   trx: Db,
-  released: { creatorOrderId: string } | { pausedBrand: string },
+  brandStoreShop: string,
 ): Promise<void> {
-  if ('pausedBrand' in released) {
-    await requeue(deps, trx, await ordersHeldByBrand(trx, released.pausedBrand))
-    return
-  }
-  const order = await findAutomaticOrder(trx, released.creatorOrderId)
-  if (order?.state === 'HELD' || order?.state === 'WAITING') {
-    await requeue(deps, trx, [released.creatorOrderId])
-  }
+  await requeue(deps, trx, await ordersHeldByBrand(trx, brandStoreShop))
 }
 
 async function requeue(deps: Pick<Deps, 'jobs' | 'now'>, trx: Db, creatorOrderIds: string[]) {
