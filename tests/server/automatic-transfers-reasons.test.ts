@@ -17,7 +17,8 @@ const OVERSHIRT = variant(201)
 const OVERSHIRT_BRAND_AMOUNT = 5100
 
 let server: ServerUnderTest
-const { call, setPolicy, customerPays, readiness, made, completes } = automaticOrders(() => server)
+const { call, setPolicy, setPayoutAccount, customerPays, readiness, made, completes } =
+  automaticOrders(() => server)
 
 beforeEach(async () => {
   server = await startWithMayaConnected()
@@ -85,21 +86,13 @@ describe('an automatic order stopped by its brand’s payout account', () => {
     )
 
     // Set on the store page, the account puts the order back on the queue at once: no recheck.
-    const set = await call('POST', '/admin-set-store-payment-account', {
-      shop: NORTHWIND,
-      accountId: NORTHWIND_ACCOUNT,
-    })
-    expect(set.statusCode).toBe(200)
+    await setPayoutAccount(NORTHWIND, NORTHWIND_ACCOUNT)
     await completesWithOneOvershirt(orderId)
   })
 
   it('names the account without an email, and completes on the recheck once it has one', async () => {
     const account = server.stripe.addAccount({ email: null })
-    const set = await call('POST', '/admin-set-store-payment-account', {
-      shop: NORTHWIND,
-      accountId: account,
-    })
-    expect(set.statusCode).toBe(200)
+    await setPayoutAccount(NORTHWIND, account)
     const orderId = await overshirtPaid()
     await needsAttention(
       orderId,

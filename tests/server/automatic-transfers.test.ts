@@ -13,7 +13,16 @@ import type { ServerOptions, ServerUnderTest } from './support/server-under-test
 const OVERSHIRT_PRODUCT = 'gid://shopify/Product/101'
 
 let server: ServerUnderTest
-const { call, setPolicy, customerPays, readiness, made, completes } = automaticOrders(() => server)
+const {
+  call,
+  setPolicy,
+  setDefaultCommission,
+  setPayoutAccount,
+  customerPays,
+  readiness,
+  made,
+  completes,
+} = automaticOrders(() => server)
 
 const start = async (options: ServerOptions = {}) => {
   server = await startWithMayaConnected(options)
@@ -101,14 +110,7 @@ describe('an automatic order that needs attention', () => {
     expect(needing.json().orders.map((order: { id: string }) => order.id)).toEqual([orderId])
     expect(made()).toEqual({ brandOrders: [], transfers: [] })
 
-    const set = await call('POST', '/admin-set-default-commission-rate', {
-      defaultCommission: {
-        brandStoreShop: IRONPEAK,
-        tandemCommissionRate: 10,
-        creatorCommissionRate: 15,
-      },
-    })
-    expect(set.statusCode).toBe(200)
+    await setDefaultCommission(IRONPEAK)
     await completes(orderId)
     expect(made()).toEqual({
       brandOrders: [{ shop: IRONPEAK, lines: [['gid://shopify/ProductVariant/205', 1]] }],
@@ -136,11 +138,7 @@ describe('an automatic order that needs attention', () => {
       })
     expect(made()).toEqual({ brandOrders: [], transfers: [] })
 
-    const set = await call('POST', '/admin-set-store-payment-account', {
-      shop: NORTHWIND,
-      accountId: 'acct_sandbox_northwind_apparel',
-    })
-    expect(set.statusCode).toBe(200)
+    await setPayoutAccount(NORTHWIND, 'acct_sandbox_northwind_apparel')
     await completes(orderId)
     expect(made().transfers).toEqual([
       { destination: 'acct_sandbox_northwind_apparel', amount: expect.any(Number) },

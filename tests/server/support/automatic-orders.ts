@@ -55,6 +55,26 @@ export function automaticOrders(server: () => ServerUnderTest) {
         (await call('POST', '/admin-set-transfer-policy', { mode, holdMinutes })).statusCode,
       ).toBe(200),
 
+    /** An administrator sets the brand's default commission on its store page: 10 % and 15 %. */
+    setDefaultCommission: async (brandStoreShop: string) =>
+      expect(
+        (
+          await call('POST', '/admin-set-default-commission-rate', {
+            defaultCommission: {
+              brandStoreShop,
+              tandemCommissionRate: 10,
+              creatorCommissionRate: 15,
+            },
+          })
+        ).statusCode,
+      ).toBe(200),
+
+    /** An administrator sets the Stripe account the brand is paid to on its store page. */
+    setPayoutAccount: async (shop: string, accountId: string) =>
+      expect(
+        (await call('POST', '/admin-set-store-payment-account', { shop, accountId })).statusCode,
+      ).toBe(200),
+
     /** A customer pays Maya through Stripe for these units: the emulator sends orders/paid. */
     async customerPays(
       lines: { key: string; quantity: number }[],
