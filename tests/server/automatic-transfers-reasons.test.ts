@@ -17,8 +17,16 @@ const OVERSHIRT = variant(201)
 const OVERSHIRT_BRAND_AMOUNT = 5100
 
 let server: ServerUnderTest
-const { call, setPolicy, setPayoutAccount, customerPays, readiness, made, completes } =
-  automaticOrders(() => server)
+const {
+  call,
+  setPolicy,
+  setDefaultCommission,
+  setPayoutAccount,
+  customerPays,
+  readiness,
+  made,
+  completes,
+} = automaticOrders(() => server)
 
 beforeEach(async () => {
   server = await startWithMayaConnected()
@@ -75,6 +83,21 @@ const linkOvershirtCopyTo = (brandVariantId: string) =>
     new Date().toISOString(),
   )
 
+/**
+ * Northwind's merchant opens Tandem's brand app in its Shopify admin and approves it: the App URL,
+ * Shopify's approval, and the callback with the code.
+ */
+async function northwindInstallsBrandApp() {
+  const launched = await server.app.inject({
+    url: `/shopify/brand?${server.shopify.signedAppLaunch(NORTHWIND)}`,
+  })
+  expect(launched.statusCode).toBe(302)
+  const approved = await fetch(launched.headers.location as string, { redirect: 'manual' })
+  const callback = new URL(approved.headers.get('location') ?? '')
+  const done = await server.app.inject({ url: callback.pathname + callback.search })
+  expect(done.statusCode).toBe(200)
+}
+
 describe('an automatic order stopped by its brand’s payout account', () => {
   it('names the account Stripe does not know, and completes once another is set, without a click', async () => {
     // The account Tandem has for Northwind is no longer connected to the platform.
@@ -103,6 +126,52 @@ describe('an automatic order stopped by its brand’s payout account', () => {
     server.stripe.setEmail(account, 'payouts@northwind.example')
     await server.jobs.send(ATTENTION_RECHECK_JOB, {})
     await completesWithOneOvershirt(orderId, account)
+  })
+})
+
+describe('an automatic order stopped by its brand’s store', () => {
+  it('names the store Tandem is not connected to, and completes once the brand reinstalls the app, without a click', async () => {
+    await server.shopify.uninstall(NORTHWIND)
+    const orderId = await overshirtPaid()
+    await needsAttention(
+      orderId,
+      "northwind-apparel is not connected to Tandem (Shopify refused a token for northwind-apparel.myshopify.com: The application is not installed on this shop.): check its app config on the Configs page and reinstall Tandem's brand app in it",
+    )
+
+    // The reinstall comes through Tandem's install: it puts the order back on the queue at once.
+    await northwindInstallsBrandApp()
+    await completesWithOneOvershirt(orderId)
+  })
+
+  it('names the brand the marketplace does not know, and completes once it joins, without a click', async () => {
+    // Northwind never joined: no store, so no commission and no payout account (they are its
+    // store's), though its app config is on the Configs page.
+    await server.db.deleteFrom('stores').where('shop', '=', NORTHWIND).execute()
+    const orderId = await overshirtPaid()
+    await needsAttention(
+      orderId,
+      "Store not found: northwind-apparel is not a brand store of the marketplace: install Tandem's brand app in it, with its app config on the Configs page",
+    )
+
+    // Installing the app makes it a brand store and puts the order back on the queue at once,
+    // where it names the next fix, and so on until it completes.
+    await northwindInstallsBrandApp()
+    const stores = async () => (await call('GET', '/admin-all-stores')).json()
+    await expect.poll(stores, { timeout: 3_000 }).toContainEqual({
+      shop: NORTHWIND,
+      shopType: 'BRAND',
+    })
+    await needsAttention(
+      orderId,
+      'Commission not found: northwind-apparel has no default commission: set it on its store page',
+    )
+    await setDefaultCommission(NORTHWIND)
+    await needsAttention(
+      orderId,
+      'Payment provider connected account ID not found: northwind-apparel has no payout account: set it on its store page',
+    )
+    await setPayoutAccount(NORTHWIND, NORTHWIND_ACCOUNT)
+    await completesWithOneOvershirt(orderId)
   })
 })
 
