@@ -26,6 +26,29 @@ export async function findStoreType(db: Db, shop: string): Promise<ShopType | nu
   return row?.shop_type ?? null
 }
 
+/**
+ * Records the shop as a store of the marketplace of this type, with no products synced yet; a shop
+ * that is one already keeps its type and everything else.
+ */
+export async function recordStore(
+  db: Db,
+  shop: string,
+  shopType: ShopType,
+  at: string,
+): Promise<void> {
+  await db
+    .insertInto('stores')
+    .values({
+      shop,
+      shop_type: shopType,
+      product_count: 0,
+      products_synced_at: null,
+      created_at: at,
+    })
+    .onConflict((conflict) => conflict.column('shop').doNothing())
+    .execute()
+}
+
 /** The store's type; a shop that is not one of the marketplace's stores is refused. */
 export async function requireStoreType(db: Db, shop: string): Promise<ShopType> {
   const type = await findStoreType(db, shop)

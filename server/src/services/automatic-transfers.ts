@@ -86,9 +86,9 @@ export async function scheduleAutomaticTransfer(
 }
 
 /**
- * After a fix to `brandStoreShop` (its commission, its payout account), within the fix's
- * transaction: every order that needs attention for a reason naming it goes back on the queue, to
- * run at once. One whose other reasons still stand comes back to "needs attention".
+ * After a fix to `brandStoreShop` (its commission, its payout account, its store connected), within
+ * the fix's transaction: every order that needs attention for a reason naming it goes back on the
+ * queue, to run at once. One whose other reasons still stand comes back to "needs attention".
  */
 export async function requeueOrdersWaitingOn(
   deps: Pick<Deps, 'jobs' | 'now'>,
@@ -101,7 +101,10 @@ export async function requeueOrdersWaitingOn(
 /**
  * The reasons an administrator fixes through Tandem's own calls, each of which puts the orders
  * waiting on it back on the queue. Every other reason is fixed outside Tandem (a Stripe account's
- * onboarding, a product put on sale, an app reinstalled), where no call tells Tandem of it.
+ * onboarding, a product put on sale), where no call tells Tandem of it, at least sometimes: a
+ * brand's app installed puts its orders back at once too (services/shop-connections.ts), but
+ * Shopify may also let Tandem into a store again without it (a grant allowed again, a token that
+ * failed for a while), and a store unknown may be added to `stores` by hand.
  */
 const FIXED_THROUGH_TANDEM: readonly AttentionKind[] = [
   'noDefaultCommission',
