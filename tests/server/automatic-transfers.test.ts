@@ -146,6 +146,35 @@ describe('an automatic order that needs attention', () => {
   })
 })
 
+describe('an automatic order whose cause is fixed while its job decides', () => {
+  /** Runs once the job found that the order needs attention, before it records so. */
+  let beforeAttention = async () => {}
+  beforeEach(() =>
+    start({
+      transferTiming: {
+        failpoint: async (name) => {
+          if (name === 'automatic:before-attention') await beforeAttention()
+        },
+      },
+    }),
+  )
+
+  it('completes without a click: the fix made meanwhile is not lost', async () => {
+    await setPolicy('AUTOMATIC', 0)
+    beforeAttention = async () => {
+      beforeAttention = async () => {}
+      // Set while the order is still waiting: nothing needs attention yet to put back on the queue.
+      await setDefaultCommission(IRONPEAK)
+    }
+    const orderId = await customerPays([{ key: 'trail-headlamp', quantity: 1 }], 4200)
+
+    await completes(orderId)
+    expect(made().transfers).toEqual([
+      { destination: 'acct_sandbox_ironpeak_outdoor', amount: 3150 },
+    ])
+  })
+})
+
 describe('an automatic order priced below its brand', () => {
   beforeEach(() => start())
 

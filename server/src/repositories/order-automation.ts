@@ -1,5 +1,7 @@
 import type { Db } from '../db/connect'
-import type { AutomationState } from '../db/schema'
+import type { Selectable } from 'kysely'
+import type { AutomationState, OrderAutomationTable } from '../db/schema'
+import { lockStore } from './stores'
 import type { AttentionKind, AttentionReason } from '../domain/attention'
 
 // Where each automatic order's processing stands (transfers/automatic-transfers.ts), and what a
@@ -16,6 +18,8 @@ export interface AutomaticOrder {
   dueAt: string | null
   message: string | null
   generation: number
+  /** When Tandem last wrote where it stands: its job's reads came after. */
+  updatedAt: string
 }
 
 export interface Outcome {
@@ -70,18 +74,71 @@ export async function findAutomaticOrder(
     .selectAll()
     .where('creator_order_id', '=', creatorOrderId)
     .executeTakeFirst()
-  return row
-    ? {
-        creatorOrderId: row.creator_order_id,
-        storeShop: row.store_shop,
-        createdAt: row.created_at,
-        paidAt: row.paid_at,
-        state: row.state,
-        dueAt: row.due_at,
-        message: row.message,
-        generation: Number(row.generation),
-      }
-    : null
+  return row ? automaticOrderOf(row) : null
+}
+
+/**
+ * The order as findAutomaticOrder reads it, its row locked until the transaction ends (a write
+ * that changes nothing, for SQLite's sake): a fix to the order and its job's outcome take turns.
+ */
+export async function lockAutomaticOrder(
+  trx: Db,
+  creatorOrderId: string,
+): Promise<AutomaticOrder | null> {
+  const row = await trx
+    .updateTable('order_automation')
+    .set((eb) => ({ state: eb.ref('state') }))
+    .where('creator_order_id', '=', creatorOrderId)
+    .returningAll()
+    .executeTakeFirst()
+  return row ? automaticOrderOf(row) : null
+}
+
+const automaticOrderOf = (row: Selectable<OrderAutomationTable>): AutomaticOrder => ({
+  creatorOrderId: row.creator_order_id,
+  storeShop: row.store_shop,
+  createdAt: row.created_at,
+  paidAt: row.paid_at,
+  state: row.state,
+  dueAt: row.due_at,
+  message: row.message,
+  generation: Number(row.generation),
+  updatedAt: row.updated_at,
+})
+
+/**
+ * Whether a fix made through Tandem since `since` may answer what stopped the order: a default
+ * commission or payout account set for one of `brands`, or a price exception accepted for it.
+ * Locks the brands' stores first, as the brand fixes do (requeueOrdersWaitingOn), so that a fix
+ * either is seen here or sees the outcome written after.
+ */
+export async function fixedSince(
+  trx: Db,
+  creatorOrderId: string,
+  brands: readonly string[],
+  since: string,
+): Promise<boolean> {
+  for (const brand of [...brands].sort()) await lockStore(trx, brand)
+  const exception = await trx
+    .selectFrom('price_exceptions')
+    .select('creator_order_id')
+    .where('creator_order_id', '=', creatorOrderId)
+    .where('accepted_at', '>', since)
+    .executeTakeFirst()
+  if (exception || brands.length === 0) return exception !== undefined
+  const commission = await trx
+    .selectFrom('default_commissions')
+    .select('brand_store_shop')
+    .where('brand_store_shop', 'in', brands)
+    .where('updated_at', '>', since)
+    .executeTakeFirst()
+  const account = await trx
+    .selectFrom('store_payment_accounts')
+    .select('store_shop')
+    .where('store_shop', 'in', brands)
+    .where('updated_at', '>', since)
+    .executeTakeFirst()
+  return commission !== undefined || account !== undefined
 }
 
 /**

@@ -10,6 +10,8 @@ import { findBrandPause, findOrderHold, firstPausedBrand } from '../repositories
 import { lockStore } from '../repositories/stores'
 import {
   findAutomaticOrder,
+  fixedSince,
+  lockAutomaticOrder,
   ordersHeldByBrand,
   ordersNeedingAttentionExcept,
   ordersOverdue,
@@ -95,6 +97,8 @@ export async function requeueOrdersWaitingOn(
   trx: Db,
   brandStoreShop: string,
 ): Promise<void> {
+  // Locked as the job locks it before it records that an order needs attention (fixedSince).
+  await lockStore(trx, brandStoreShop)
   await requeue(deps, trx, await ordersWaitingOnBrand(trx, brandStoreShop))
 }
 
@@ -144,7 +148,8 @@ export async function requeueOrderFrom(
   creatorOrderId: string,
   from: readonly AutomationState[],
 ): Promise<void> {
-  const order = await findAutomaticOrder(trx, creatorOrderId)
+  // Locked: the job's outcome, written meanwhile, is either seen here or sees this change.
+  const order = await lockAutomaticOrder(trx, creatorOrderId)
   if (order && from.includes(order.state)) await requeue(deps, trx, [creatorOrderId])
 }
 
@@ -269,10 +274,22 @@ export async function transferAutomatically(
         )
         return
       case 'needsAttention':
-        await record({
-          state: 'NEEDS_ATTENTION',
-          message: failure.message,
-          reasons: failure.reasons,
+        await deps.transferTiming?.failpoint?.('automatic:before-attention')
+        await deps.db.transaction().execute(async (trx) => {
+          // A fix made since this job read what it found missing put nothing back on the queue
+          // (the order was not waiting on it yet): it goes back now rather than stay stopped.
+          const brands = [...new Set(failure.reasons.map((reason) => reason.brandStoreShop))]
+          if (await fixedSince(trx, creatorOrderId, brands, order.updatedAt)) {
+            const current = await lockAutomaticOrder(trx, creatorOrderId)
+            if (current?.generation === generation) await requeue(deps, trx, [creatorOrderId])
+            return
+          }
+          const outcome = {
+            state: 'NEEDS_ATTENTION',
+            message: failure.message,
+            reasons: failure.reasons,
+          } as const
+          await recordOutcome(trx, creatorOrderId, generation, outcome, now())
         })
         return
       case 'transient': {
