@@ -251,6 +251,58 @@ describe('Hold and Release', () => {
     expect(screen.getByRole('button', { name: 'Hold #1009' })).toBeInTheDocument()
   })
 
+  it('shows an order of a later page held where it is, keeping every page read', async () => {
+    const SECOND_PAGE = [order('0998', { state: 'MANUAL' }), order('0997', { state: 'MANUAL' })]
+    let held: CreatorOrderSummary | null = null
+    const { user, callsTo } = renderAt('/main/orders', {
+      adminCreatorOrders: ({ cursor, q }) => {
+        if (q) return { orders: [held ?? SECOND_PAGE[0]!], nextCursor: null }
+        return cursor === 'page-2'
+          ? { orders: SECOND_PAGE, nextCursor: null }
+          : { orders: ORDERS.slice(0, 2), nextCursor: 'page-2' }
+      },
+      adminHoldOrder: ({ creatorOrderId, reason }) => {
+        held = order(creatorOrderId, {
+          state: 'HELD',
+          reason,
+          by: 'admin@tandem.test',
+          since: '2026-11-06T16:00:00.000Z',
+        })
+        return {
+          creatorOrderId,
+          reason,
+          heldBy: 'admin@tandem.test',
+          heldAt: '2026-11-06T16:00:00.000Z',
+        }
+      },
+    })
+    // Its two orders fill no window: the table reads the second page at once.
+    await screen.findByText('4 orders shown')
+
+    await user.click(screen.getByRole('button', { name: 'Hold #0998' }))
+    await user.type(holdDialog().getByLabelText('Reason'), REASON)
+    await user.click(holdDialog().getByRole('button', { name: 'Hold' }))
+
+    await expectToast('Success', 'Order held.')
+    await waitFor(() => expect(readinessOf('#0998')).toHaveTextContent(`Held: ${REASON}`))
+    expect(screen.getByRole('button', { name: 'Release #0998' })).toBeInTheDocument()
+    // Every order read so far is still listed, the first page's as they were.
+    expect(screen.getByText('4 orders shown')).toBeInTheDocument()
+    expect(rowPairs().map(({ own }) => cellTexts(own)[0])).toEqual([
+      '#1008',
+      '#1007',
+      '#0998',
+      '#0997',
+    ])
+    expect(readinessOf('#0997')).toHaveTextContent('Waits for an administrator')
+    // Only the order that changed was read again.
+    expect(callsTo('adminCreatorOrders').map((call) => call.args)).toEqual([
+      { limit: 50 },
+      { cursor: 'page-2', limit: 50 },
+      { q: '0998', limit: 50 },
+    ])
+  })
+
   it("shows the server's refusal of a release above the table: a brand's pause is no order hold", async () => {
     const refusal = 'Creator order 1009 is not held'
     const { user, callsTo } = inbox({
