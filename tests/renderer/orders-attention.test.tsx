@@ -179,7 +179,7 @@ describe('Hold and Release', () => {
     ])
   })
 
-  it('holds an order with the reason typed, then reads the list again to show it held', async () => {
+  it('holds an order with the reason typed, then reads that order again to show it held', async () => {
     const { user, callsTo, answerNext } = inbox({
       adminHoldOrder: ({ creatorOrderId, reason }) => {
         answerNext(ORDERS.map((o) => (o.id === creatorOrderId ? HELD_1007 : o)))
@@ -204,7 +204,10 @@ describe('Hold and Release', () => {
     ])
     await waitFor(() => expect(readinessOf('#1007')).toHaveTextContent(`Held: ${REASON}`))
     expect(screen.getByRole('button', { name: 'Release #1007' })).toBeInTheDocument()
-    expect(callsTo('adminCreatorOrders')).toHaveLength(2)
+    expect(callsTo('adminCreatorOrders').map((call) => call.args)).toEqual([
+      { limit: 50 },
+      { q: '1007', limit: 50 },
+    ])
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
   })
 
@@ -221,7 +224,7 @@ describe('Hold and Release', () => {
     expect(callsTo('adminHoldOrder')).toEqual([])
   })
 
-  it('releases a held order, then reads the list again', async () => {
+  it('releases a held order, then reads that order again', async () => {
     const { user, callsTo, answerNext } = inbox({
       adminReleaseOrder: ({ creatorOrderId }) => {
         answerNext(
@@ -249,6 +252,43 @@ describe('Hold and Release', () => {
       expect(readinessOf('#1009')).toHaveTextContent('Waits for an administrator'),
     )
     expect(screen.getByRole('button', { name: 'Hold #1009' })).toBeInTheDocument()
+  })
+
+  it('reads the list again when the released order cannot be read alone', async () => {
+    let released = false
+    const { user, callsTo } = inbox({
+      adminCreatorOrders: ({ q }) => {
+        if (q) throw new Error('The server did not answer in time.')
+        const orders = ORDERS.map((o) =>
+          released && o.id === '1009' ? order('1009', { state: 'MANUAL' }) : o,
+        )
+        return { orders, nextCursor: null }
+      },
+      adminReleaseOrder: ({ creatorOrderId }) => {
+        released = true
+        return {
+          released: {
+            creatorOrderId,
+            reason: REASON,
+            heldBy: 'ops@tandem.test',
+            heldAt: '2026-11-06T15:00:00.000Z',
+          },
+        }
+      },
+    })
+    await screen.findByRole('table', { name: 'Creator orders' })
+
+    await user.click(screen.getByRole('button', { name: 'Release #1009' }))
+
+    await expectToast('Success', 'Order released.')
+    await waitFor(() =>
+      expect(readinessOf('#1009')).toHaveTextContent('Waits for an administrator'),
+    )
+    expect(callsTo('adminCreatorOrders').map((call) => call.args)).toEqual([
+      { limit: 50 },
+      { q: '1009', limit: 50 },
+      { limit: 50 },
+    ])
   })
 
   it('shows an order of a later page held where it is, keeping every page read', async () => {
