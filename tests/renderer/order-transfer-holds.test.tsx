@@ -51,7 +51,8 @@ function transferScreen(
   let current: CreatorOrderSummary = creatorOrder('1001', { readiness })
   const fake = fakeBridge({
     'session/status': () => SIGNED_IN,
-    adminPreviewOrderTransfer: () => PREVIEW,
+    // A new answer each time, as from over IPC.
+    adminPreviewOrderTransfer: () => structuredClone(PREVIEW),
     adminCreatorOrders: ({ q }) => ({
       orders: q === '1001' ? [creatorOrder('11001'), current] : [],
       nextCursor: null,
@@ -72,7 +73,8 @@ function transferScreen(
     ...answers,
   })
   renderApp(fake.bridge, '/main/create-order-transfer?creatorOrderId=1001')
-  return { ...fake, user: userEvent.setup() }
+  const listNext = (order: CreatorOrderSummary) => (current = order)
+  return { ...fake, listNext, user: userEvent.setup() }
 }
 
 /** Where the previewed order stands, as the screen says it. */
@@ -103,35 +105,71 @@ describe('The transfer screen: where the order stands', () => {
     expect(processButton()).toBeEnabled()
   })
 
-  it('holds the order with the reason typed, says it is held, and Release brings it back', async () => {
-    const { user, callsTo } = transferScreen()
-    await user.click(within(await standing()).getByRole('button', { name: 'Hold #1001' }))
-    expect(holdDialog().getByText(/leave order #1001 until you release it/)).toBeInTheDocument()
-    await user.type(holdDialog().getByLabelText('Reason'), REASON)
-    await user.click(holdDialog().getByRole('button', { name: 'Hold' }))
+  // A reason typed key by key, a hold and a release: longer than most tests on a busy machine.
+  it(
+    'holds the order with the reason typed, says it is held, and Release brings it back',
+    { timeout: 15_000 },
+    async () => {
+      const { user, callsTo } = transferScreen()
+      await user.click(within(await standing()).getByRole('button', { name: 'Hold #1001' }))
+      expect(holdDialog().getByText(/leave order #1001 until you release it/)).toBeInTheDocument()
+      await user.type(holdDialog().getByLabelText('Reason'), REASON)
+      await user.click(holdDialog().getByRole('button', { name: 'Hold' }))
 
-    await expectToast('Success', 'Order held.')
-    expect(callsTo('adminHoldOrder').map((call) => call.args)).toEqual([
-      { creatorOrderId: '1001', reason: REASON },
-    ])
-    await waitFor(async () =>
-      expect(await standing()).toHaveTextContent(
-        `Held: ${REASON} (${SIGNED_IN.email}, since ${formatDateTime(HELD_AT)})`,
-      ),
+      await expectToast('Success', 'Order held.')
+      expect(callsTo('adminHoldOrder').map((call) => call.args)).toEqual([
+        { creatorOrderId: '1001', reason: REASON },
+      ])
+      await waitFor(async () =>
+        expect(await standing()).toHaveTextContent(
+          `Held: ${REASON} (${SIGNED_IN.email}, since ${formatDateTime(HELD_AT)})`,
+        ),
+      )
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+      // An administrator's click still processes a held order.
+      expect(processButton()).toBeEnabled()
+
+      await user.click(within(await standing()).getByRole('button', { name: 'Release #1001' }))
+      await expectToast('Success', 'Order released.')
+      expect(callsTo('adminReleaseOrder').map((call) => call.args)).toEqual([
+        { creatorOrderId: '1001' },
+      ])
+      await waitFor(async () =>
+        expect(await standing()).toHaveTextContent('Waits for an administrator'),
+      )
+      expect(within(await standing()).getByRole('button', { name: 'Hold #1001' })).toBeEnabled()
+    },
+  )
+
+  it('processes a held order by hand, then says where it stands now', async () => {
+    const { user, listNext } = transferScreen(
+      { state: 'HELD', reason: REASON, by: 'ops@tandem.test', since: HELD_AT },
+      {
+        adminCreateOrderTransfer: ({ creatorOrderId }) => ({
+          creatorOrderId,
+          status: 'COMPLETED',
+          processedAt: '2026-11-06T17:00:00.000Z',
+          brandOrders: [],
+        }),
+      },
     )
-    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
-    // An administrator's click still processes a held order.
+    expect(await standing()).toHaveTextContent('Held')
     expect(processButton()).toBeEnabled()
 
-    await user.click(within(await standing()).getByRole('button', { name: 'Release #1001' }))
-    await expectToast('Success', 'Order released.')
-    expect(callsTo('adminReleaseOrder').map((call) => call.args)).toEqual([
-      { creatorOrderId: '1001' },
-    ])
-    await waitFor(async () =>
-      expect(await standing()).toHaveTextContent('Waits for an administrator'),
+    // Once processed, the server lists the order as completed.
+    listNext(
+      creatorOrder('1001', { transferStatus: 'COMPLETED', readiness: { state: 'COMPLETED' } }),
     )
-    expect(within(await standing()).getByRole('button', { name: 'Hold #1001' })).toBeEnabled()
+    await user.click(processButton())
+    await user.click(
+      within(screen.getByRole('dialog', { name: 'Confirm processing transfer' })).getByRole(
+        'button',
+        { name: 'Confirm' },
+      ),
+    )
+
+    await expectToast('Success', 'Order transfer processed')
+    await waitFor(async () => expect(await standing()).toHaveTextContent('Completed'))
   })
 
   it("shows the server's refusal of a hold in the dialog, and the order as it was", async () => {
