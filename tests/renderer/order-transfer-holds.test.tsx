@@ -1,14 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { CreatorOrderSummary, OrderReadiness } from '@shared/contract'
 import type { ChannelResult } from '@shared/ipc'
 import { formatDateTime } from '@renderer/lib/format'
-import {
-  ORDER_1001_TOTALS,
-  order1001Brands,
-  order1001CreatorOrder,
-} from '../support/sandbox-figures'
+import { order1001Preview } from '../support/sandbox-figures'
 import { creatorOrder } from './support/creator-orders'
 import { SIGNED_IN, fakeBridge, serverRefusal, type FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
@@ -18,27 +14,12 @@ import { expectToast } from './support/toasts'
 // (held by whom, why and since when), with Hold and Release as in the orders inbox. A held order
 // is still processed by hand.
 
-vi.mock('@renderer/features/order-transfer/pdf-document', () => ({
-  openReceiptDocument: async () => ({
-    pageSizes: [],
-    renderPage: async () => {},
-    destroy: async () => {},
-  }),
-}))
-
 const REASON = 'The customer asked to change the size'
 const HELD_AT = '2026-11-06T16:00:00.000Z'
 
-const PREVIEW = {
-  creatorOrder: order1001CreatorOrder('http://127.0.0.1:4000'),
-  preview: {
-    currency: 'USD',
-    status: 'NOT_STARTED',
-    processedAt: null,
-    brands: order1001Brands(),
-    totals: ORDER_1001_TOTALS,
-  },
-} satisfies ChannelResult<'adminPreviewOrderTransfer'>
+const PREVIEW = order1001Preview(
+  'http://127.0.0.1:4000',
+) satisfies ChannelResult<'adminPreviewOrderTransfer'>
 
 /**
  * The transfer screen over a server whose order 1001 stands at `readiness` until a hold or release
