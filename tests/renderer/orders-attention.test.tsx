@@ -151,6 +151,22 @@ describe('Hold and Release', () => {
     by: 'admin@tandem.test',
     since: '2026-11-06T16:00:00.000Z',
   })
+  /** What the server answers a hold now, by the administrator signed in. */
+  const heldNow = (creatorOrderId: string, reason: string) => ({
+    creatorOrderId,
+    reason,
+    heldBy: 'admin@tandem.test',
+    heldAt: '2026-11-06T16:00:00.000Z',
+  })
+  /** What the server answers the release of #1009's hold, by ops. */
+  const releasedHold = (creatorOrderId: string) => ({
+    released: {
+      creatorOrderId,
+      reason: REASON,
+      heldBy: 'ops@tandem.test',
+      heldAt: '2026-11-06T15:00:00.000Z',
+    },
+  })
   /** The inbox, answering ORDERS until a hold or release changes what the server says. */
   const inbox = (answers: FakeAnswers = {}) => {
     let orders = ORDERS
@@ -183,12 +199,7 @@ describe('Hold and Release', () => {
     const { user, callsTo, answerNext } = inbox({
       adminHoldOrder: ({ creatorOrderId, reason }) => {
         answerNext(ORDERS.map((o) => (o.id === creatorOrderId ? HELD_1007 : o)))
-        return {
-          creatorOrderId,
-          reason,
-          heldBy: 'admin@tandem.test',
-          heldAt: '2026-11-06T16:00:00.000Z',
-        }
+        return heldNow(creatorOrderId, reason)
       },
     })
     await screen.findByRole('table', { name: 'Creator orders' })
@@ -230,14 +241,7 @@ describe('Hold and Release', () => {
         answerNext(
           ORDERS.map((o) => (o.id === creatorOrderId ? order('1009', { state: 'MANUAL' }) : o)),
         )
-        return {
-          released: {
-            creatorOrderId,
-            reason: REASON,
-            heldBy: 'ops@tandem.test',
-            heldAt: '2026-11-06T15:00:00.000Z',
-          },
-        }
+        return releasedHold(creatorOrderId)
       },
     })
     await screen.findByRole('table', { name: 'Creator orders' })
@@ -266,14 +270,7 @@ describe('Hold and Release', () => {
       },
       adminReleaseOrder: ({ creatorOrderId }) => {
         released = true
-        return {
-          released: {
-            creatorOrderId,
-            reason: REASON,
-            heldBy: 'ops@tandem.test',
-            heldAt: '2026-11-06T15:00:00.000Z',
-          },
-        }
+        return releasedHold(creatorOrderId)
       },
     })
     await screen.findByRole('table', { name: 'Creator orders' })
@@ -308,12 +305,7 @@ describe('Hold and Release', () => {
           by: 'admin@tandem.test',
           since: '2026-11-06T16:00:00.000Z',
         })
-        return {
-          creatorOrderId,
-          reason,
-          heldBy: 'admin@tandem.test',
-          heldAt: '2026-11-06T16:00:00.000Z',
-        }
+        return heldNow(creatorOrderId, reason)
       },
     })
     // Its two orders fill no window: the table reads the second page at once.
