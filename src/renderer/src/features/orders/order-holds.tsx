@@ -43,6 +43,8 @@ export function HoldButton({ order }: { order: CreatorOrderSummary }) {
       <Button
         size="compact-xs"
         variant="default"
+        // Beside a readiness that wraps, whole rather than squeezed: "Releas".
+        flex="none"
         aria-label={`Release ${order.name}`}
         loading={holds.releasing(order.id)}
         onClick={() => holds.release(order)}
@@ -56,6 +58,7 @@ export function HoldButton({ order }: { order: CreatorOrderSummary }) {
     <Button
       size="compact-xs"
       variant="default"
+      flex="none"
       aria-label={`Hold ${order.name}`}
       onClick={() => holds.hold(order)}
     >
