@@ -169,6 +169,23 @@ describe('The transfer screen: where the order stands', () => {
     expect(await standing()).toHaveTextContent('Waits for an administrator')
   })
 
+  it('says what an order whose preview is refused needs, with Hold', async () => {
+    const reason =
+      'Commission not found: ironpeak-outdoor has no default commission: set it on its store page'
+    transferScreen(
+      { state: 'NEEDS_ATTENTION', reasons: [reason] },
+      {
+        adminPreviewOrderTransfer: () => {
+          throw serverRefusal('fetch preview', reason)
+        },
+      },
+    )
+
+    expect(await standing()).toHaveTextContent(`Needs attention${reason}`)
+    expect(within(await standing()).getByRole('button', { name: 'Hold #1001' })).toBeEnabled()
+    await expectToast('Failed to fetch preview', reason, 'error')
+  })
+
   it('previews the order without saying where it stands when that cannot be read', async () => {
     transferScreen(undefined, {
       adminCreatorOrders: () => {

@@ -98,9 +98,9 @@ export default function OrderTransferPage() {
           </Group>
         </form>
 
-        {preview.status === 'loaded' && (
+        {preview.status !== 'empty' && (
           // Another order's standing never shows beside this one's preview, even for a moment.
-          <TransferReadiness key={preview.orderId} answer={preview.answer} />
+          <TransferReadiness key={preview.orderId} preview={preview} />
         )}
 
         <Tabs

@@ -8,18 +8,22 @@ import {
   type OrderChanged,
 } from '@renderer/features/orders/order-holds'
 import { readCreatorOrder } from '@renderer/features/orders/read-order'
-import type { PreviewAnswer } from './useOrderTransfer'
+import type { PreviewState } from './useOrderTransfer'
 
 /**
- * Where the previewed order stands with automatic transfers, as the orders inbox says it (held by
- * whom, why and since when; waiting until when; ...), with the inbox's Hold and Release. Read again
- * with every preview shown, since processing moves the order on. A held order is still processed
- * by hand: Process transfer does not depend on it. Nothing shows while the order cannot be read,
- * or when the inbox does not list it.
+ * Where the order sent stands with automatic transfers, as the orders inbox says it (held by whom,
+ * why and since when; what it needs, when its preview is refused; ...), with the inbox's Hold and
+ * Release. Read again with every preview or refusal shown, since processing moves the order on. A
+ * held order is still processed by hand: Process transfer does not depend on it. Nothing shows
+ * while the order cannot be read, or when the inbox does not list it.
  */
-export function TransferReadiness({ answer }: { answer: PreviewAnswer }) {
+export function TransferReadiness({
+  preview,
+}: {
+  preview: Extract<PreviewState, { orderId: string }>
+}) {
   const bridge = useBridge()
-  const load = useCallback(() => readCreatorOrder(bridge, answer.creatorOrder.id), [bridge, answer])
+  const load = useCallback(() => readCreatorOrder(bridge, preview.orderId), [bridge, preview])
   const { remote, refresh, update } = useRemote(load)
   const onChanged = useCallback<OrderChanged>(
     (_, now) => (now ? update(() => now) : refresh()),
