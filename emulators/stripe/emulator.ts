@@ -63,6 +63,8 @@ export interface StripeEmulator {
   addAccount(account?: { id?: string; email?: string | null; transfersActive?: boolean }): string
   /** Stripe turns the account's transfers capability on or off. */
   setTransfersActive(accountId: string, active: boolean): void
+  /** The account's owner sets its email in Stripe (null: removes it). */
+  setEmail(accountId: string, email: string | null): void
   /**
    * A PaymentIntent with its charge (latest_charge); status 'succeeded' unless given. The charge
    * settles in USD, at `exchangeRate` when given, else at the emulator's rate for the currency.
@@ -114,6 +116,12 @@ export async function startStripeEmulator(
   }
   if (!loaded) runtime.save()
 
+  const accountOf = (accountId: string) => {
+    const account = state.accounts[accountId]
+    if (!account) throw new Error(`The emulator has no account ${accountId}`)
+    return account
+  }
+
   const server = createServer()
   const url = `http://127.0.0.1:${await listen(server, options.port ?? 0)}`
   const faults = new FaultScript()
@@ -152,9 +160,11 @@ export async function startStripeEmulator(
       return id
     },
     setTransfersActive: (accountId, active) => {
-      const account = state.accounts[accountId]
-      if (!account) throw new Error(`The emulator has no account ${accountId}`)
-      account.transfersActive = active
+      accountOf(accountId).transfersActive = active
+      runtime.save()
+    },
+    setEmail: (accountId, email) => {
+      accountOf(accountId).email = email
       runtime.save()
     },
     addPaymentIntent: (intent) => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { sql } from 'kysely'
@@ -22,7 +22,7 @@ import {
   type PipelineShape,
 } from './bench-pipeline-data'
 import { benchPostgres, freshDatabase, type BenchPostgres } from './bench-postgres'
-import { fmt, printTable, withBenchAdmin, type BenchAdmin } from './bench-support'
+import { fmt, machineCpu, printTable, withBenchAdmin, type BenchAdmin } from './bench-support'
 
 // `npm run bench:pipeline`: paid orders transferring themselves on a Black Friday minute (issue
 // 32). The real server (src/main.ts, bundled), two processes on one PostgreSQL behind a balancer;
@@ -69,6 +69,8 @@ interface RunOutcome {
   floor: Floor
   /** From what the run asked: above the other when orders asked more than a lone one. */
   floorOfCalls: Floor
+  /** What the run asked of Stripe and Shopify. */
+  asked: Asked
   /** Paid (the order made and announced) → transferred, in ms. */
   latencies: number[]
   transferred: number
@@ -81,6 +83,8 @@ interface RunOutcome {
   breaches: number
   problems: string[]
   killedAtSeconds: number | null
+  /** The machine's CPU busy over the run, 0 to 1: near 1, the machine bound it, not the limits. */
+  machineBusy: number
   errorsLogged: number
 }
 
@@ -190,6 +194,7 @@ async function measure(
 
   const paidAt = new Map<string, number>()
   const deliveries: Promise<unknown>[] = []
+  const cpuBefore = machineCpu()
   const started = Date.now()
   const sending = (async () => {
     for (let i = 0; i < ORDERS; i++) {
@@ -222,6 +227,8 @@ async function measure(
     if (done >= everyOrder || Date.now() - lastProgress > STALL_SECONDS * 1000) break
   }
   await sending
+  const cpuAfter = machineCpu()
+  const asked = askedSince(marketplace, made)
 
   const rows = await db
     .selectFrom('order_transfers')
@@ -254,7 +261,8 @@ async function measure(
     killed: kill,
     seconds: (last - started) / 1000,
     floor: floorOf(timesOrders(needs)),
-    floorOfCalls: floorOf(askedSince(marketplace, made)),
+    floorOfCalls: floorOf(asked),
+    asked,
     latencies,
     transferred,
     unprocessed,
@@ -264,6 +272,7 @@ async function measure(
     breaches: report.problems.length,
     problems,
     killedAtSeconds: killedAt === null ? null : (killedAt - started) / 1000,
+    machineBusy: (cpuAfter.busy - cpuBefore.busy) / (cpuAfter.total - cpuBefore.total),
     errorsLogged: group.servers
       .flatMap((server) => loggedErrors(server.logFile))
       .reduce((sum, error) => sum + error.count, 0),
@@ -451,6 +460,14 @@ function printOutcomes(runs: RunOutcome[]): void {
         const candidate = run.floorOfCalls.candidates[i]!
         return `${s(candidate.seconds)}  ${candidate.limit}`
       }),
+    ),
+    row('Stripe requests a second', (run) => {
+      const asked = [...run.asked.stripe.values()].reduce((sum, n) => sum + n, 0)
+      return `${(asked / run.seconds).toFixed(1)} of ${STRIPE_LIVE_RATE_LIMITS.perSecond} allowed`
+    }),
+    row(
+      "machine's CPU busy",
+      (run) => `${Math.round(run.machineBusy * 100)} % of ${availableParallelism()} cores`,
     ),
     row(
       'paid → transferred p50 / p99',

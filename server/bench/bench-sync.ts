@@ -8,6 +8,7 @@ import { connectShopify } from '../src/adapters/commerce/shopify/shopify'
 import { SHOPIFY_API_VERSION } from '../src/adapters/commerce/shopify/shopify-endpoint'
 import { BULK_THRESHOLD } from '../src/adapters/commerce/shopify/shopify-products'
 import { openDatabase } from '../src/db/connect'
+import { sqliteJobQueue } from '../src/jobs/sqlite-job-queue'
 import { creatorOrderIndex } from '../src/repositories/creator-orders'
 import { shopConnectionStore } from '../src/repositories/shop-connections'
 import { createProductSync } from '../src/products/product-sync'
@@ -74,7 +75,9 @@ async function timeSync(products: number): Promise<Measured> {
     const sync = createProductSync({ db, commerce: adapter.commerce, now })
     // A store that is connected already, as stores are when someone syncs them: its token held
     // and its webhooks registered.
-    await testShopConnection({ db, secrets, shopify: adapter, now }, SHOP)
+    // Never started: a connected brand's orders that need attention are requeued, and it has none.
+    const jobs = sqliteJobQueue(db)
+    await testShopConnection({ db, secrets, shopify: adapter, now, jobs }, SHOP)
     while (shopify.webhookSubscriptions(SHOP).length < 3) await sleep(10)
     points = 0
     const started = performance.now()

@@ -109,7 +109,7 @@ describe('Each order’s readiness', () => {
       ['#1007', `Transfers automatically at ${formatDateTime('2026-11-06T14:32:00.000Z')}Hold`],
       [
         '#1006',
-        `Retrying at ${formatDateTime('2026-11-06T14:40:00.000Z')}: Transfer create failedHold`,
+        `Retrying from ${formatDateTime('2026-11-06T14:40:00.000Z')}: Transfer create failedHold`,
       ],
       ['#1002', `Needs attention${IRONPEAK_REASON}${NORTHWIND_REASON}Hold`],
       ['#1003', 'Nothing to transfer: No brand orders found'],

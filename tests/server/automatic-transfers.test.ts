@@ -1,87 +1,33 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { OrderReadiness } from '@shared/contract'
-import { createStripePaidOrder } from '../../emulators/stripe-paid-order'
 import { STRIPE_ATTEMPTS } from '../../server/src/adapters/payments/stripe/stripe-payments'
-import { BRAND_PRODUCTS, creatorVariantId } from '../../server/src/seed/sandbox-data'
 import { ATTENTION_RECHECK_JOB } from '../../server/src/services/automatic-transfers'
 import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
-import {
-  startListeningServer,
-  type ServerOptions,
-  type ServerUnderTest,
-} from './support/server-under-test'
+import { automaticOrders, IRONPEAK, MAYA, startWithMayaConnected } from './support/automatic-orders'
+import type { ServerOptions, ServerUnderTest } from './support/server-under-test'
 
 // Paid orders that transfer themselves (issue 32): the Shopify emulator delivers orders/paid to a
 // listening server, the order's job runs once its hold ends, and no one clicks. What an
 // administrator sees is the inbox's readiness; what was made is in the emulators.
 
-const MAYA = 'maya-makes.myshopify.com'
 /** Northwind's Linen Overshirt, whose copy Maya sells. */
 const OVERSHIRT_PRODUCT = 'gid://shopify/Product/101'
-const IRONPEAK = 'ironpeak-outdoor.myshopify.com'
-const copyOf = (key: string) =>
-  creatorVariantId(
-    MAYA,
-    BRAND_PRODUCTS.findIndex((product) => product.key === key),
-  )
 
 let server: ServerUnderTest
+const {
+  call,
+  setPolicy,
+  setDefaultCommission,
+  setPayoutAccount,
+  customerPays,
+  readiness,
+  made,
+  completes,
+} = automaticOrders(() => server)
 
-/** A listening server whose Maya is connected, so that its orders/paid deliveries reach it. */
-async function start(options: ServerOptions = {}) {
-  server = await startListeningServer({ stripeApi: { wait: async () => {} }, ...options })
-  const connected = await call('POST', '/admin-test-shop-connection', { shop: MAYA })
-  expect(connected.json()).toMatchObject({ state: 'CONNECTED' })
-  await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(2)
+const start = async (options: ServerOptions = {}) => {
+  server = await startWithMayaConnected(options)
 }
 afterEach(() => server.close())
-
-const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
-  server.app.inject({ method, url, headers: server.asAdmin, payload })
-
-const setPolicy = async (mode: 'MANUAL' | 'AUTOMATIC', holdMinutes: number) =>
-  expect((await call('POST', '/admin-set-transfer-policy', { mode, holdMinutes })).statusCode).toBe(
-    200,
-  )
-
-/** A customer pays Maya through Stripe for these units: the emulator sends orders/paid. */
-async function customerPays(
-  lines: { key: string; quantity: number }[],
-  amountMinor: number,
-  discount?: { code: string; amountMinor: number },
-) {
-  const { orderId } = await createStripePaidOrder(
-    server,
-    MAYA,
-    {
-      lines: lines.map((line) => ({ variantId: copyOf(line.key), quantity: line.quantity })),
-      discount,
-    },
-    { amountMinor, currency: 'usd' },
-  )
-  return orderId
-}
-
-/** The order's readiness as the orders inbox shows it. */
-async function readiness(orderId: string): Promise<OrderReadiness | undefined> {
-  const response = await call('GET', `/admin-creator-orders?q=${orderId}`)
-  expect(response.statusCode).toBe(200)
-  const rows = response.json().orders as { id: string; readiness: OrderReadiness }[]
-  return rows.find((row) => row.id === orderId)?.readiness
-}
-
-const made = () => ({
-  brandOrders: [NORTHWIND, LUMEN, IRONPEAK].flatMap((shop) =>
-    server.shopify.orders(shop).map((order) => ({
-      shop,
-      lines: order.lines.map((line) => [line.variantId, line.quantity]),
-    })),
-  ),
-  transfers: server.stripe
-    .transfers()
-    .map((transfer) => ({ destination: transfer.destination, amount: transfer.amount }))
-    .sort((a, b) => a.destination.localeCompare(b.destination)),
-})
 
 /**
  * A customer pays Maya for an overshirt while Stripe fails every try of its transfer's first
@@ -96,9 +42,6 @@ async function overshirtPaidAsStripeFails() {
   })
   return customerPays([{ key: 'linen-overshirt', quantity: 1 }], 6800)
 }
-
-const completes = (orderId: string) =>
-  expect.poll(() => readiness(orderId), { timeout: 10_000 }).toEqual({ state: 'COMPLETED' })
 
 describe('a paid order under the automatic policy', () => {
   beforeEach(() => start())
@@ -167,14 +110,7 @@ describe('an automatic order that needs attention', () => {
     expect(needing.json().orders.map((order: { id: string }) => order.id)).toEqual([orderId])
     expect(made()).toEqual({ brandOrders: [], transfers: [] })
 
-    const set = await call('POST', '/admin-set-default-commission-rate', {
-      defaultCommission: {
-        brandStoreShop: IRONPEAK,
-        tandemCommissionRate: 10,
-        creatorCommissionRate: 15,
-      },
-    })
-    expect(set.statusCode).toBe(200)
+    await setDefaultCommission(IRONPEAK)
     await completes(orderId)
     expect(made()).toEqual({
       brandOrders: [{ shop: IRONPEAK, lines: [['gid://shopify/ProductVariant/205', 1]] }],
@@ -202,11 +138,7 @@ describe('an automatic order that needs attention', () => {
       })
     expect(made()).toEqual({ brandOrders: [], transfers: [] })
 
-    const set = await call('POST', '/admin-set-store-payment-account', {
-      shop: NORTHWIND,
-      accountId: 'acct_sandbox_northwind_apparel',
-    })
-    expect(set.statusCode).toBe(200)
+    await setPayoutAccount(NORTHWIND, 'acct_sandbox_northwind_apparel')
     await completes(orderId)
     expect(made().transfers).toEqual([
       { destination: 'acct_sandbox_northwind_apparel', amount: expect.any(Number) },
@@ -437,5 +369,25 @@ describe('an automatic order whose failure outlasts its retries', () => {
           about: { shop: MAYA, order: expect.stringMatching(/^#\d+$/) },
         }),
       ])
+  })
+
+  it('transfers once an administrator retries its dead job after Stripe recovered', async () => {
+    await setPolicy('AUTOMATIC', 0)
+    const orderId = await overshirtPaidAsStripeFails()
+    await expect
+      .poll(async () => (await call('GET', '/admin-troubled-jobs')).json().jobs, {
+        timeout: 10_000,
+      })
+      .toEqual([expect.objectContaining({ kind: 'transfer-order', state: 'DEAD' })])
+    const [dead] = (await call('GET', '/admin-troubled-jobs')).json().jobs as { id: string }[]
+
+    const retried = await call('POST', '/admin-retry-job', { id: dead!.id })
+    expect(retried.statusCode).toBe(200)
+
+    await completes(orderId)
+    expect(made().transfers).toEqual([
+      { destination: expect.any(String), amount: expect.any(Number) },
+    ])
+    expect((await call('GET', '/admin-troubled-jobs')).json().jobs).toEqual([])
   })
 })

@@ -253,6 +253,27 @@ describe('the commerce port on Shopify', () => {
     expect(new Set(order?.lines.map((line) => line.id)).size).toBe(120)
   })
 
+  it('confirms an order in its own shop by its header alone, one query however long it is', async () => {
+    const variants = server.shopify.addProducts(MAYA, 120)
+    const id = await server.shopify.createPaidOrder(MAYA, {
+      lines: variants.map((variantId) => ({ variantId, quantity: 1 })),
+    })
+    const number = Number(id.split('/').pop())
+    const asked = server.shopify.calls(MAYA, 'order')
+    const header = await shopify.findOrderInShop(MAYA, number)
+    expect(server.shopify.calls(MAYA, 'order')).toBe(asked + 1)
+    const listed = await shopify.findCreatorOrder(number)
+    expect(header).toEqual({
+      id: number,
+      storeShop: MAYA,
+      name: listed?.name,
+      createdAt: listed?.createdAt,
+      currency: listed?.currency,
+      totalMinor: listed?.totalMinor,
+    })
+    expect(await shopify.findOrderInShop('urban-trail-edits.myshopify.com', number)).toBeNull()
+  })
+
   it('creates orders with new ids, brand prices and decremented stock, and marks them paid', async () => {
     const first = await shopify.createOrder(
       NORTHWIND,

@@ -88,6 +88,25 @@ describe('a shop’s connection', () => {
     expect((await testConnection(NORTHWIND)).json()).toMatchObject({ state: 'CONNECTED' })
   })
 
+  it('makes a shop new to the marketplace one of its stores, of its app config’s type, once connected', async () => {
+    server = await startServerUnderTest()
+    const shop = 'harbor-goods.myshopify.com'
+    server.shopify.addShop(shop)
+    const created = await server.app.inject({
+      method: 'POST',
+      url: '/create-app-config',
+      headers: server.asAdmin,
+      payload: { shop, ...sandboxApp(shop), shopType: 'CREATOR' },
+    })
+    expect(created.statusCode).toBe(201)
+    const stores = async () =>
+      (await server.app.inject({ url: '/admin-all-stores', headers: server.asAdmin })).json()
+    expect(await stores()).not.toContainEqual(expect.objectContaining({ shop }))
+    expect((await testConnection(shop)).json()).toMatchObject({ state: 'CONNECTED' })
+    // The store list is served from a reading at most a second old.
+    await expect.poll(stores, { timeout: 3_000 }).toContainEqual({ shop, shopType: 'CREATOR' })
+  })
+
   it('answers 404 for a shop without an app config', async () => {
     server = await startServerUnderTest()
     const response = await testConnection('nobody.myshopify.com')

@@ -54,7 +54,7 @@ export const attention = {
       `${TRANSFER_ERRORS.commissionNotFound}: ${nameOf(shop)} has no default commission: set it on its store page`,
     ),
 
-  /** Stores come from the seed and from Shopify installs of Tandem's app. */
+  /** Stores come from the sandbox's seed and from connecting a shop with an app config. */
   brandStoreUnknown: (shop: string) =>
     reason(
       'brandStoreUnknown',

@@ -1,5 +1,6 @@
 import type { BrandPause, OrderHold } from '@shared/contract'
 import type { Db } from '../db/connect'
+import type { BrandPausesTable } from '../db/schema'
 
 // The orders administrators hold and the brands they paused (services/holds.ts): automatic
 // processing leaves both alone until released.
@@ -34,13 +35,8 @@ export async function releaseOrder(db: Db, creatorOrderId: string): Promise<void
   await db.deleteFrom('order_holds').where('creator_order_id', '=', creatorOrderId).execute()
 }
 
-export async function findBrandPause(db: Db, shop: string): Promise<BrandPause | null> {
-  const row = await db
-    .selectFrom('brand_pauses')
-    .selectAll()
-    .where('brand_store_shop', '=', shop)
-    .executeTakeFirst()
-  return row
+const pauseOf = (row: BrandPausesTable | undefined): BrandPause | null =>
+  row
     ? {
         shop: row.brand_store_shop,
         reason: row.reason,
@@ -48,6 +44,14 @@ export async function findBrandPause(db: Db, shop: string): Promise<BrandPause |
         pausedAt: row.paused_at,
       }
     : null
+
+export async function findBrandPause(db: Db, shop: string): Promise<BrandPause | null> {
+  const row = await db
+    .selectFrom('brand_pauses')
+    .selectAll()
+    .where('brand_store_shop', '=', shop)
+    .executeTakeFirst()
+  return pauseOf(row)
 }
 
 /** The first of `shops` that is paused, with its pause; null when none is. */
@@ -58,11 +62,12 @@ export async function firstPausedBrand(
   if (shops.length === 0) return null
   const row = await db
     .selectFrom('brand_pauses')
-    .select('brand_store_shop')
+    .selectAll()
     .where('brand_store_shop', 'in', shops)
     .orderBy('brand_store_shop')
+    .limit(1)
     .executeTakeFirst()
-  return row ? findBrandPause(db, row.brand_store_shop) : null
+  return pauseOf(row)
 }
 
 /** Pauses the brand, or replaces the reason it is paused for. */

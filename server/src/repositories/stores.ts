@@ -26,11 +26,55 @@ export async function findStoreType(db: Db, shop: string): Promise<ShopType | nu
   return row?.shop_type ?? null
 }
 
+/**
+ * Records the shop as a store of the marketplace of this type, with no products synced yet; a shop
+ * that is one already keeps its type and everything else.
+ */
+export async function recordStore(
+  db: Db,
+  shop: string,
+  shopType: ShopType,
+  at: string,
+): Promise<void> {
+  await db
+    .insertInto('stores')
+    .values({
+      shop,
+      shop_type: shopType,
+      product_count: 0,
+      products_synced_at: null,
+      created_at: at,
+    })
+    .onConflict((conflict) => conflict.column('shop').doNothing())
+    .execute()
+}
+
 /** The store's type; a shop that is not one of the marketplace's stores is refused. */
 export async function requireStoreType(db: Db, shop: string): Promise<ShopType> {
   const type = await findStoreType(db, shop)
   if (!type) throw storeNotFound(shop)
   return type
+}
+
+/**
+ * Refuses a shop that is not one of the marketplace's stores of the type the call needs: an unknown
+ * shop is not found (storeNotFound's sentence, unless the call's own `notFound`), a store of the
+ * other type breaks the business rule `wrongType` states in the call's words. With `lock`, the type
+ * is read through lockStore, which holds the store's row until the transaction ends.
+ */
+export async function requireStoreOf(
+  db: Db,
+  shop: string,
+  expected: ShopType,
+  refusal: { wrongType: string; notFound?: string; lock?: boolean },
+): Promise<void> {
+  const type = await (refusal.lock ? lockStore : findStoreType)(db, shop)
+  if (type === null) {
+    throw refusal.notFound === undefined
+      ? storeNotFound(shop)
+      : new Refusal('not_found', refusal.notFound)
+  }
+  if (type !== expected) throw new Refusal('business_rule', refusal.wrongType)
 }
 
 /**

@@ -61,7 +61,7 @@ export function registerShopifyInstallRoutes(app: FastifyInstance, deps: RouteDe
         }
         const code = query.get('code')
         if (!code) throw new HttpError(400, 'Shopify sent no authorization code')
-        await finishInstall(deps, config.shop, code)
+        await finishInstall(deps, config, code)
         return reply
           .type('text/html; charset=utf-8')
           .send(

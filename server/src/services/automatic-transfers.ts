@@ -1,5 +1,6 @@
 import { TRANSFER_ERRORS } from '@shared/contract'
 import type { Db } from '../db/connect'
+import type { AutomationState } from '../db/schema'
 import type { RouteDeps } from '../deps'
 import type { AttentionKind } from '../domain/attention'
 import { classifyProcessingFailure } from '../domain/processing-failure'
@@ -85,9 +86,9 @@ export async function scheduleAutomaticTransfer(
 }
 
 /**
- * After a fix to `brandStoreShop` (its commission, its payout account), within the fix's
- * transaction: every order that needs attention for a reason naming it goes back on the queue, to
- * run at once. One whose other reasons still stand comes back to "needs attention".
+ * After a fix to `brandStoreShop` (its commission, its payout account, its store connected), within
+ * the fix's transaction: every order that needs attention for a reason naming it goes back on the
+ * queue, to run at once. One whose other reasons still stand comes back to "needs attention".
  */
 export async function requeueOrdersWaitingOn(
   deps: Pick<Deps, 'jobs' | 'now'>,
@@ -100,7 +101,10 @@ export async function requeueOrdersWaitingOn(
 /**
  * The reasons an administrator fixes through Tandem's own calls, each of which puts the orders
  * waiting on it back on the queue. Every other reason is fixed outside Tandem (a Stripe account's
- * onboarding, a product put on sale, an app reinstalled), where no call tells Tandem of it.
+ * onboarding, a product put on sale), where no call tells Tandem of it, at least sometimes: a
+ * brand's app installed puts its orders back at once too (services/shop-connections.ts), but
+ * Shopify may also let Tandem into a store again without it (a grant allowed again, a token that
+ * failed for a while), and a store unknown may be added to `stores` by hand.
  */
 const FIXED_THROUGH_TANDEM: readonly AttentionKind[] = [
   'noDefaultCommission',
@@ -130,36 +134,30 @@ export async function recheckOrdersNeedingAttention(deps: Pick<Deps, 'db' | 'job
 }
 
 /**
- * After a fix to one order (a price exception accepted), within the fix's transaction: the order
- * goes back on the queue if it was automatic and needed attention.
+ * The one way one order goes back on the queue after a change to it (a price exception accepted,
+ * a hold released), within the change's transaction: if it is automatic and stands in one of the
+ * states `from`, those the caller's change may end.
  */
-export async function requeueOrderNeedingAttention(
+export async function requeueOrderFrom(
   deps: Pick<Deps, 'jobs' | 'now'>,
   trx: Db,
   creatorOrderId: string,
+  from: readonly AutomationState[],
 ): Promise<void> {
   const order = await findAutomaticOrder(trx, creatorOrderId)
-  if (order?.state === 'NEEDS_ATTENTION') await requeue(deps, trx, [creatorOrderId])
+  if (order && from.includes(order.state)) await requeue(deps, trx, [creatorOrderId])
 }
 
 /**
- * After a hold ends (an order released, a brand resumed), within its transaction: the automatic
- * orders it stopped go back on the queue. A released order still waiting is run again too: its job
- * goes by the policy's hold as it is now, so it waits out what is left of it.
+ * After a brand is resumed, within its transaction: the automatic orders its pause held go back
+ * on the queue.
  */
-export async function requeueHeldOrders(
+export async function requeueOrdersHeldByBrand(
   deps: Pick<Deps, 'jobs' | 'now'>,
   trx: Db,
-  released: { creatorOrderId: string } | { pausedBrand: string },
+  brandStoreShop: string,
 ): Promise<void> {
-  if ('pausedBrand' in released) {
-    await requeue(deps, trx, await ordersHeldByBrand(trx, released.pausedBrand))
-    return
-  }
-  const order = await findAutomaticOrder(trx, released.creatorOrderId)
-  if (order?.state === 'HELD' || order?.state === 'WAITING') {
-    await requeue(deps, trx, [released.creatorOrderId])
-  }
+  await requeue(deps, trx, await ordersHeldByBrand(trx, brandStoreShop))
 }
 
 async function requeue(deps: Pick<Deps, 'jobs' | 'now'>, trx: Db, creatorOrderIds: string[]) {
@@ -167,6 +165,24 @@ async function requeue(deps: Pick<Deps, 'jobs' | 'now'>, trx: Db, creatorOrderId
   for (const job of requeued) {
     await deps.jobs.send(TRANSFER_JOB, job satisfies TransferJob, { within: trx })
   }
+}
+
+/**
+ * Before an administrator retries an order's dead job (the Jobs page), within a transaction: the
+ * order its last attempt left needing attention goes back to RETRYING under that job's generation,
+ * so that the job's run processes it rather than find it no longer waiting. An order requeued
+ * since (a newer job of its own) or no longer needing attention is left as it is.
+ */
+export async function reviveDeadTransfer(
+  deps: Pick<Deps, 'now'>,
+  trx: Db,
+  { creatorOrderId, generation }: TransferJob,
+): Promise<void> {
+  const order = await findAutomaticOrder(trx, creatorOrderId)
+  if (order?.state !== 'NEEDS_ATTENTION' || order.generation !== generation) return
+  const now = deps.now().toISOString()
+  const retrying = { state: 'RETRYING', dueAt: now, message: order.message } as const
+  await recordOutcome(trx, creatorOrderId, generation, retrying, now)
 }
 
 /**
@@ -314,6 +330,10 @@ async function refusePausedBrands(deps: Pick<Deps, 'db'>, shops: readonly string
   if (paused) throw new BrandPaused(paused.shop)
 }
 
-/** When the queue runs the job again after its `attempt`-th run failed. */
+/**
+ * The earliest the queue runs the job again after its `attempt`-th run failed: the embedded queue
+ * runs it then; pg-boss spreads its retries over up to twice that delay, so the console says
+ * "Retrying from" this time rather than "at".
+ */
 const nextRetryAt = (now: Date, retries: RegisterOptions, attempt: number) =>
   new Date(now.getTime() + retries.retryDelaySeconds * 2 ** (attempt - 1) * 1000)

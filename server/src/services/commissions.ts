@@ -4,6 +4,7 @@ import type {
   ShopType,
   UniqueCommissionRate,
 } from '@shared/contract'
+import type { Db } from '../db/connect'
 import type { RouteDeps } from '../deps'
 import { checkDefaultRates, checkUniqueRate } from '../domain/commission'
 import { Refusal } from '../domain/errors'
@@ -14,7 +15,7 @@ import {
   upsertDefaultRates,
   upsertUniqueRate,
 } from '../repositories/commissions'
-import { findStoreType, lockStore, storeNotFound } from '../repositories/stores'
+import { requireStoreOf } from '../repositories/stores'
 import { auditedChange, type Actor } from './audited-change'
 import { requeueOrdersWaitingOn } from './automatic-transfers'
 
@@ -39,19 +40,24 @@ const rateFields = (rates: Rates | null): Rates | null =>
 
 const withArticle = (type: ShopType) => (type === 'BRAND' ? 'a brand' : 'a creator')
 
-/** Refuses a store that does not exist or is not of the type the call needs. */
-function requireStore(field: string, shop: string, type: ShopType | null, expected: ShopType) {
-  if (type === null) throw storeNotFound(shop)
-  if (type !== expected) {
-    throw new Refusal(
-      'business_rule',
-      `${field} ${shop} is ${withArticle(type)} store, not ${withArticle(expected)} store`,
-    )
-  }
+/**
+ * Refuses a store that does not exist or is not of the type the call needs, naming the field;
+ * with `lock`, its row is held to the end of the transaction (lockStore).
+ */
+function requireStore(
+  db: Db,
+  field: string,
+  shop: string,
+  expected: ShopType,
+  { lock = false } = {},
+) {
+  const other: ShopType = expected === 'BRAND' ? 'CREATOR' : 'BRAND'
+  const wrongType = `${field} ${shop} is ${withArticle(other)} store, not ${withArticle(expected)} store`
+  return requireStoreOf(db, shop, expected, { wrongType, lock })
 }
 
 export async function defaultRates(deps: Deps, shop: string): Promise<Rates> {
-  requireStore('shop', shop, await findStoreType(deps.db, shop), 'BRAND')
+  await requireStore(deps.db, 'shop', shop, 'BRAND')
   return (
     (await findDefaultRates(deps.db, shop)) ?? {
       tandemCommissionRate: null,
@@ -68,7 +74,7 @@ export async function setDefaultRates(
   const shop = commission.brandStoreShop
   return auditedChange(deps, actor, async (trx) => {
     // Locked so that a unique rate created meanwhile cannot slip past the check below.
-    requireStore('brandStoreShop', shop, await lockStore(trx, shop), 'BRAND')
+    await requireStore(trx, 'brandStoreShop', shop, 'BRAND', { lock: true })
     const uniqueRates = await listUniqueRates(trx, { brandShop: shop })
     const broken = checkDefaultRates(
       commission,
@@ -103,8 +109,8 @@ export async function createUniqueRate(
   const { brandStoreShop: brand, creatorStoreShop: creator } = rate
   return auditedChange(deps, actor, async (trx) => {
     // The brand is locked so that its default cannot change between the check and the write.
-    requireStore('brandStoreShop', brand, await lockStore(trx, brand), 'BRAND')
-    requireStore('creatorStoreShop', creator, await findStoreType(trx, creator), 'CREATOR')
+    await requireStore(trx, 'brandStoreShop', brand, 'BRAND', { lock: true })
+    await requireStore(trx, 'creatorStoreShop', creator, 'CREATOR')
     // Without a default the brand has no tandem rate yet, so only the 0…100 range applies;
     // setting the default later checks the sum against this rate.
     const broken = checkUniqueRate(rate.commissionRate, await findDefaultRates(trx, brand))

@@ -11,9 +11,9 @@ import {
   releaseOrder,
   resumeBrand,
 } from '../repositories/holds'
-import { findStoreType, lockStore, storeNotFound } from '../repositories/stores'
+import { requireStoreOf, requireStoreType } from '../repositories/stores'
 import { auditedChange, type Actor } from './audited-change'
-import { requeueHeldOrders } from './automatic-transfers'
+import { requeueOrderFrom, requeueOrdersHeldByBrand } from './automatic-transfers'
 
 // Holds (docs/product-rules.md "Automatic transfers"): an administrator holds one order, or
 // pauses a brand, with a reason. Automatic processing leaves them alone until released, when the
@@ -30,13 +30,15 @@ async function knownOrder(deps: Deps, creatorOrderId: string): Promise<string> {
   return String(id)
 }
 
-async function requireBrand(db: Deps['db'], shop: string): Promise<void> {
-  const type = await lockStore(db, shop)
-  if (type === null) throw storeNotFound(shop)
-  if (type !== 'BRAND') {
-    throw new Refusal('business_rule', `${shop} is a creator store: only a brand is paused`)
-  }
-}
+/**
+ * Only a brand is paused. Its store stays locked to the end of the transaction: an automatic order
+ * held for its pause takes turns with it (holdForPause, automatic-transfers.ts).
+ */
+const requireBrand = (trx: Deps['db'], shop: string) =>
+  requireStoreOf(trx, shop, 'BRAND', {
+    wrongType: `${shop} is a creator store: only a brand is paused`,
+    lock: true,
+  })
 
 export async function holdCreatorOrder(
   deps: Deps,
@@ -74,7 +76,9 @@ export async function releaseCreatorOrder(
     const hold = await findOrderHold(trx, creatorOrderId)
     if (!hold) throw new Refusal('not_found', `Creator order ${creatorOrderId} is not held`)
     await releaseOrder(trx, creatorOrderId)
-    await requeueHeldOrders(deps, trx, { creatorOrderId })
+    // An order still waiting is run again too: its job goes by the policy's hold as it is now, so
+    // it waits out what is left of it.
+    await requeueOrderFrom(deps, trx, creatorOrderId, ['HELD', 'WAITING'])
     return {
       result: { released: hold },
       audit: { action: 'order.release', target: creatorOrderId, details: { reason: hold.reason } },
@@ -83,8 +87,7 @@ export async function releaseCreatorOrder(
 }
 
 export async function brandPause(deps: Deps, shop: string): Promise<{ pause: BrandPause | null }> {
-  const type = await findStoreType(deps.db, shop)
-  if (type === null) throw storeNotFound(shop)
+  await requireStoreType(deps.db, shop)
   return { pause: await findBrandPause(deps.db, shop) }
 }
 
@@ -124,7 +127,7 @@ export function resumeBrandStore(
     const pause = await findBrandPause(trx, input.shop)
     if (!pause) throw new Refusal('not_found', `${input.shop} is not paused`)
     await resumeBrand(trx, input.shop)
-    await requeueHeldOrders(deps, trx, { pausedBrand: input.shop })
+    await requeueOrdersHeldByBrand(deps, trx, input.shop)
     return {
       result: { resumed: pause },
       audit: { action: 'brand.resume', target: input.shop, details: { reason: pause.reason } },

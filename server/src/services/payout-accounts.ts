@@ -5,7 +5,7 @@ import type { RouteDeps } from '../deps'
 import { Refusal } from '../domain/errors'
 import { upstreamRefusal, withDeadline } from '../lib/remote-call'
 import { findPayoutAccountId, setPayoutAccountId } from '../repositories/payout-accounts'
-import { findStoreType } from '../repositories/stores'
+import { requireStoreOf } from '../repositories/stores'
 import { auditedChange, type Actor } from './audited-change'
 import { requeueOrdersWaitingOn } from './automatic-transfers'
 
@@ -18,13 +18,11 @@ const STRIPE_LOOKUP_MS = 15_000
 type Deps = Pick<RouteDeps, 'db' | 'jobs' | 'now' | 'payments'>
 
 /** Only brands are paid out: an unknown store is not found, a creator's breaks the rule. */
-async function requireBrandStore(deps: Deps, shop: string): Promise<void> {
-  const type = await findStoreType(deps.db, shop)
-  if (!type) throw new Refusal('not_found', TRANSFER_ERRORS.storeNotFound)
-  if (type !== 'BRAND') {
-    throw new Refusal('business_rule', `${shop} is a creator store: only brand stores are paid out`)
-  }
-}
+const requireBrandStore = (deps: Deps, shop: string) =>
+  requireStoreOf(deps.db, shop, 'BRAND', {
+    wrongType: `${shop} is a creator store: only brand stores are paid out`,
+    notFound: TRANSFER_ERRORS.storeNotFound,
+  })
 
 const lookUp = (deps: Deps, accountId: string) =>
   withDeadline(STRIPE_LOOKUP_MS, (signal) =>

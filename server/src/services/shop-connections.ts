@@ -14,13 +14,16 @@ import {
   recordConnectionError,
   recordConnectionScopes,
 } from '../repositories/shop-connections'
+import { recordStore } from '../repositories/stores'
+import { requeueOrdersWaitingOn } from './automatic-transfers'
 
 // Each shop's connection: what the configs screen shows of it and its "Test connection", and the
 // authorization-code install, for a shop whose organisation Shopify does not let Tandem's app use
 // the client-credentials grant with (routes/shopify-install.ts is Shopify's side of it). Neither
 // is audited: a test changes no setting, and an install is Shopify's call, not an administrator's.
+// A shop Tandem connects to either way is a store of the marketplace from then on.
 
-type Deps = Pick<RouteDeps, 'db' | 'secrets' | 'shopify' | 'now'>
+type Deps = Pick<RouteDeps, 'db' | 'secrets' | 'shopify' | 'now' | 'jobs'>
 
 /**
  * What the app asks of a shop: its products, and orders to read and to create; all its orders,
@@ -62,8 +65,24 @@ export async function testShopConnection(deps: Deps, shop: string): Promise<Shop
     await recordConnectionScopes(deps.db, shop, scopes, deps.now())
   } catch (error) {
     await recordConnectionError(deps.db, shop, error, deps.now())
+    return statusOf(deps, shop)
   }
+  await connected(deps, shop, shopType)
   return statusOf(deps, shop)
+}
+
+/**
+ * After Tandem connected to the shop (a connection test passed, an install finished), in one
+ * transaction: the shop becomes a store of its app config's type unless it is one already (stores
+ * come from installs: production never seeds), and a brand's orders that need attention go back
+ * on the queue at once, since a brand store unknown or not connected is fixed by exactly this.
+ * Those still refused come back to "needs attention".
+ */
+async function connected(deps: Pick<Deps, 'db' | 'jobs' | 'now'>, shop: string, type: ShopType) {
+  await deps.db.transaction().execute(async (trx) => {
+    await recordStore(trx, shop, type, deps.now().toISOString())
+    if (type === 'BRAND') await requeueOrdersWaitingOn(deps, trx, shop)
+  })
 }
 
 async function statusOf(deps: Pick<Deps, 'db' | 'now'>, shop: string): Promise<ShopConnection> {
@@ -136,9 +155,10 @@ export async function takeInstallState(
 }
 
 /** Finishes the install: the authorization code exchanged for the shop's tokens. */
-export async function finishInstall(deps: Deps, shop: string, code: string): Promise<void> {
-  await deps.shopify.connections.exchangeCode(shop, code).catch((error: unknown) => {
+export async function finishInstall(deps: Deps, app: AppConfig, code: string): Promise<void> {
+  await deps.shopify.connections.exchangeCode(app.shop, code).catch((error: unknown) => {
     if (error instanceof CommerceError) throw new Refusal('upstream_failed', error.message)
     throw error
   })
+  await connected(deps, app.shop, app.shopType)
 }

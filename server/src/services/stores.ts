@@ -10,9 +10,9 @@ import { auditAfterTheFact, type Actor } from './audited-change'
  * How long one reading of the store list is served. The list is large (about 50 bytes a store,
  * half a megabyte for 10,000) and read far more often than it changes; reading, sorting and
  * serializing it costs many times more than sending it. A time limit rather than invalidation
- * because no write path in this server changes the list (stores come from the seed and from
- * Shopify installs), and a limit also covers writers in other processes, such as a second server
- * on the same PostgreSQL. A new or retyped store shows up within this time.
+ * because the list changes only as a shop is first connected (services/shop-connections.ts), which
+ * may happen in another process, such as a second server on the same PostgreSQL. A new or retyped
+ * store shows up within this time.
  */
 const STORE_LIST_TTL_MS = 1_000
 

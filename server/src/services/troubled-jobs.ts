@@ -4,7 +4,7 @@ import { Refusal } from '../domain/errors'
 import type { TroubledJob as QueuedJob } from '../jobs/job-queue'
 import { findOrderSubjects } from '../repositories/creator-orders'
 import { findDeliverySubjects } from '../repositories/webhook-deliveries'
-import { TRANSFER_JOB } from './automatic-transfers'
+import { reviveDeadTransfer, TRANSFER_JOB, type TransferJob } from './automatic-transfers'
 import { auditAfterTheFact, type Actor } from './audited-change'
 import { WEBHOOK_JOB } from './webhook-inbox'
 
@@ -72,6 +72,12 @@ export async function retryDeadJob(
       'conflict',
       `Job ${id} is not dead: it runs again by itself at ${job.at.toISOString()}. Retry it once it is dead.`,
     )
+  }
+  if (job.name === TRANSFER_JOB) {
+    // Its order waits for this run again (a crash before the retry leaves it overdue, for the
+    // hourly recheck to requeue).
+    const payload = job.payload as TransferJob
+    await deps.db.transaction().execute((trx) => reviveDeadTransfer(deps, trx, payload))
   }
   await deps.jobs.retry(job.name, job.id)
   const audit = {

@@ -4,7 +4,7 @@ import { formatMinorUnits } from '../domain/money'
 import { acceptShortfalls } from '../repositories/price-exceptions'
 import { orderGid } from '../adapters/commerce/shopify/order-gid'
 import { auditedChange } from '../services/audited-change'
-import { requeueOrderNeedingAttention } from '../services/automatic-transfers'
+import { requeueOrderFrom } from '../services/automatic-transfers'
 import type { TransferPlanning } from './transfer-planning'
 
 // The one override of the catalogue checks (docs/integrations.md "Shopify"): an administrator
@@ -48,7 +48,7 @@ export async function acceptPriceException(
       acceptedAt,
     })
     // An automatic order stopped by these prices is tried again.
-    await requeueOrderNeedingAttention(deps, trx, id)
+    await requeueOrderFrom(deps, trx, id, ['NEEDS_ATTENTION'])
     const lines = shortfalls.map((line) => ({
       lineItemId: line.lineItemId,
       price: `${formatMinorUnits(line.priceMinor, line.currency)} ${line.currency}`,

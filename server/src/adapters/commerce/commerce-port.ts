@@ -121,10 +121,10 @@ export interface CommercePort {
   /** A creator order by its numeric id, or null when no store has it. */
   findCreatorOrder(orderId: number): Promise<CommerceOrder | null>
   /**
-   * The order as `shop` has it, or null when that shop has no such order: what a signed webhook
-   * claims of an order is believed only once its own shop's Shopify says so.
+   * The order's header as `shop` has it (not its lines), or null when that shop has no such order:
+   * what a signed webhook claims of an order is believed only once its own shop's Shopify says so.
    */
-  findOrderInShop(shop: string, orderId: number): Promise<CommerceOrder | null>
+  findOrderInShop(shop: string, orderId: number): Promise<CreatorOrderHeader | null>
   /**
    * The shop's paid orders, newest first, a page at a time: the next page is read only once
    * `take` has answered true. An order whose figures cannot be read as money is left out.

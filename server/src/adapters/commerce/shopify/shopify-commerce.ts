@@ -14,6 +14,7 @@ import {
   CREATOR_ORDER,
   ORDER_CREATE,
   ORDER_FINANCIAL_STATUS,
+  ORDER_HEADER,
   ORDER_MARK_AS_PAID,
   PAID_ORDERS,
   PRODUCTS_COUNT,
@@ -79,7 +80,7 @@ interface PageInfo {
   hasNextPage: boolean
   endCursor: string | null
 }
-interface PaidOrderNode {
+interface OrderHeaderNode {
   id: string
   name: string
   createdAt: string
@@ -199,11 +200,8 @@ export function createShopifyCommerce(deps: {
 
     async readPaidOrders(shop, take) {
       for (let after: string | null = null; ;) {
-        const page: { orders: { nodes: PaidOrderNode[]; pageInfo: PageInfo } } = await api.request(
-          shop,
-          PAID_ORDERS,
-          { after },
-        )
+        const page: { orders: { nodes: OrderHeaderNode[]; pageInfo: PageInfo } } =
+          await api.request(shop, PAID_ORDERS, { after })
         const more = await take(page.orders.nodes.flatMap((order) => headerOf(shop, order)))
         if (!more || !page.orders.pageInfo.hasNextPage) return
         after = page.orders.pageInfo.endCursor
@@ -238,7 +236,12 @@ export function createShopifyCommerce(deps: {
       return null
     },
 
-    findOrderInShop: orderOf,
+    async findOrderInShop(shop, orderId) {
+      const answer: { order: OrderHeaderNode | null } = await api.request(shop, ORDER_HEADER, {
+        id: orderGid(orderId),
+      })
+      return answer.order && headerFrom(shop, orderId, answer.order)
+    },
 
     async readBrandVariants(shop, variantIds) {
       const pages: {
@@ -352,16 +355,19 @@ function refusal(what: string, userErrors: UserError[]): CommerceError {
   return new CommerceError(reasons ? `${what}: ${reasons}` : what)
 }
 
-/** A listed order as the index keeps it; none for one whose id or money cannot be read. */
-function headerOf(shop: string, order: PaidOrderNode): CreatorOrderHeader[] {
-  const id = orderNumber(order.id)
+/** The order `id` of `shop` as the index keeps it; throws when its total cannot be read. */
+function headerFrom(shop: string, id: number, order: OrderHeaderNode): CreatorOrderHeader {
   const currency = order.presentmentCurrencyCode
+  const totalMinor = toMinorUnits(order.totalPriceSet.presentmentMoney.amount, currency)
+  return { id, storeShop: shop, name: order.name, createdAt: order.createdAt, currency, totalMinor }
+}
+
+/** A listed order as the index keeps it; none for one whose id or money cannot be read. */
+function headerOf(shop: string, order: OrderHeaderNode): CreatorOrderHeader[] {
+  const id = orderNumber(order.id)
+  if (id === null) return []
   try {
-    if (id === null) return []
-    const totalMinor = toMinorUnits(order.totalPriceSet.presentmentMoney.amount, currency)
-    return [
-      { id, storeShop: shop, name: order.name, createdAt: order.createdAt, currency, totalMinor },
-    ]
+    return [headerFrom(shop, id, order)]
   } catch {
     return []
   }

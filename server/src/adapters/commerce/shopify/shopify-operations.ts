@@ -4,6 +4,9 @@
 
 const MONEY = 'presentmentMoney { amount currencyCode }'
 
+/** What the creator-order index keeps of an order (CreatorOrderHeader). */
+const ORDER_HEADER_FIELDS = `id name createdAt presentmentCurrencyCode totalPriceSet { ${MONEY} }`
+
 /** Line items are read 50 at a time: a page then costs about 500 of a 1,000-point query limit. */
 export const CREATOR_ORDER = /* GraphQL */ `
   query CreatorOrder($id: ID!, $after: String) {
@@ -95,15 +98,16 @@ export const PAID_ORDERS = /* GraphQL */ `
       sortKey: CREATED_AT
       reverse: true
     ) {
-      nodes {
-        id
-        name
-        createdAt
-        presentmentCurrencyCode
-        totalPriceSet { ${MONEY} }
-      }
+      nodes { ${ORDER_HEADER_FIELDS} }
       pageInfo { hasNextPage endCursor }
     }
+  }
+`
+
+/** One order's header, without its lines: what an orders/paid webhook is confirmed by. */
+export const ORDER_HEADER = /* GraphQL */ `
+  query OrderHeader($id: ID!) {
+    order(id: $id) { ${ORDER_HEADER_FIELDS} }
   }
 `
 

@@ -46,7 +46,7 @@ function readinessWording(readiness: OrderReadiness): Wording {
       }
     case 'RETRYING':
       return {
-        headline: `Retrying at ${formatDateTime(readiness.until)}`,
+        headline: `Retrying from ${formatDateTime(readiness.until)}`,
         detail: readiness.message,
         color: 'orange',
         icon: IconRefresh,
