@@ -216,9 +216,13 @@ describe('The order, in every form the console shows one', () => {
       }),
     })
     await previewOrder(user, '#1001')
-    expect(callsTo('adminCreatorOrders').map((call) => call.args)).toEqual([
-      { q: '#1001', limit: 500 },
-    ])
+    // Then, by its id, where the order previewed stands with automatic transfers.
+    await waitFor(() =>
+      expect(callsTo('adminCreatorOrders').map((call) => call.args)).toEqual([
+        { q: '#1001', limit: 500 },
+        { q: '1001', limit: 50 },
+      ]),
+    )
     expect(callsTo('adminPreviewOrderTransfer')).toEqual([
       { channel: 'adminPreviewOrderTransfer', args: { creatorOrderId: '1001' } },
     ])

@@ -151,6 +151,22 @@ describe('Hold and Release', () => {
     by: 'admin@tandem.test',
     since: '2026-11-06T16:00:00.000Z',
   })
+  /** What the server answers a hold now, by the administrator signed in. */
+  const heldNow = (creatorOrderId: string, reason: string) => ({
+    creatorOrderId,
+    reason,
+    heldBy: 'admin@tandem.test',
+    heldAt: '2026-11-06T16:00:00.000Z',
+  })
+  /** What the server answers the release of #1009's hold, by ops. */
+  const releasedHold = (creatorOrderId: string) => ({
+    released: {
+      creatorOrderId,
+      reason: REASON,
+      heldBy: 'ops@tandem.test',
+      heldAt: '2026-11-06T15:00:00.000Z',
+    },
+  })
   /** The inbox, answering ORDERS until a hold or release changes what the server says. */
   const inbox = (answers: FakeAnswers = {}) => {
     let orders = ORDERS
@@ -179,16 +195,11 @@ describe('Hold and Release', () => {
     ])
   })
 
-  it('holds an order with the reason typed, then reads the list again to show it held', async () => {
+  it('holds an order with the reason typed, then reads that order again to show it held', async () => {
     const { user, callsTo, answerNext } = inbox({
       adminHoldOrder: ({ creatorOrderId, reason }) => {
         answerNext(ORDERS.map((o) => (o.id === creatorOrderId ? HELD_1007 : o)))
-        return {
-          creatorOrderId,
-          reason,
-          heldBy: 'admin@tandem.test',
-          heldAt: '2026-11-06T16:00:00.000Z',
-        }
+        return heldNow(creatorOrderId, reason)
       },
     })
     await screen.findByRole('table', { name: 'Creator orders' })
@@ -204,7 +215,10 @@ describe('Hold and Release', () => {
     ])
     await waitFor(() => expect(readinessOf('#1007')).toHaveTextContent(`Held: ${REASON}`))
     expect(screen.getByRole('button', { name: 'Release #1007' })).toBeInTheDocument()
-    expect(callsTo('adminCreatorOrders')).toHaveLength(2)
+    expect(callsTo('adminCreatorOrders').map((call) => call.args)).toEqual([
+      { limit: 50 },
+      { q: '1007', limit: 50 },
+    ])
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
   })
 
@@ -221,20 +235,13 @@ describe('Hold and Release', () => {
     expect(callsTo('adminHoldOrder')).toEqual([])
   })
 
-  it('releases a held order, then reads the list again', async () => {
+  it('releases a held order, then reads that order again', async () => {
     const { user, callsTo, answerNext } = inbox({
       adminReleaseOrder: ({ creatorOrderId }) => {
         answerNext(
           ORDERS.map((o) => (o.id === creatorOrderId ? order('1009', { state: 'MANUAL' }) : o)),
         )
-        return {
-          released: {
-            creatorOrderId,
-            reason: REASON,
-            heldBy: 'ops@tandem.test',
-            heldAt: '2026-11-06T15:00:00.000Z',
-          },
-        }
+        return releasedHold(creatorOrderId)
       },
     })
     await screen.findByRole('table', { name: 'Creator orders' })
@@ -249,6 +256,83 @@ describe('Hold and Release', () => {
       expect(readinessOf('#1009')).toHaveTextContent('Waits for an administrator'),
     )
     expect(screen.getByRole('button', { name: 'Hold #1009' })).toBeInTheDocument()
+  })
+
+  it('reads the list again when the released order cannot be read alone', async () => {
+    let released = false
+    const { user, callsTo } = inbox({
+      adminCreatorOrders: ({ q }) => {
+        if (q) throw new Error('The server did not answer in time.')
+        const orders = ORDERS.map((o) =>
+          released && o.id === '1009' ? order('1009', { state: 'MANUAL' }) : o,
+        )
+        return { orders, nextCursor: null }
+      },
+      adminReleaseOrder: ({ creatorOrderId }) => {
+        released = true
+        return releasedHold(creatorOrderId)
+      },
+    })
+    await screen.findByRole('table', { name: 'Creator orders' })
+
+    await user.click(screen.getByRole('button', { name: 'Release #1009' }))
+
+    await expectToast('Success', 'Order released.')
+    await waitFor(() =>
+      expect(readinessOf('#1009')).toHaveTextContent('Waits for an administrator'),
+    )
+    expect(callsTo('adminCreatorOrders').map((call) => call.args)).toEqual([
+      { limit: 50 },
+      { q: '1009', limit: 50 },
+      { limit: 50 },
+    ])
+  })
+
+  it('shows an order of a later page held where it is, keeping every page read', async () => {
+    const SECOND_PAGE = [order('0998', { state: 'MANUAL' }), order('0997', { state: 'MANUAL' })]
+    let held: CreatorOrderSummary | null = null
+    const { user, callsTo } = renderAt('/main/orders', {
+      adminCreatorOrders: ({ cursor, q }) => {
+        if (q) return { orders: [held ?? SECOND_PAGE[0]!], nextCursor: null }
+        return cursor === 'page-2'
+          ? { orders: SECOND_PAGE, nextCursor: null }
+          : { orders: ORDERS.slice(0, 2), nextCursor: 'page-2' }
+      },
+      adminHoldOrder: ({ creatorOrderId, reason }) => {
+        held = order(creatorOrderId, {
+          state: 'HELD',
+          reason,
+          by: 'admin@tandem.test',
+          since: '2026-11-06T16:00:00.000Z',
+        })
+        return heldNow(creatorOrderId, reason)
+      },
+    })
+    // Its two orders fill no window: the table reads the second page at once.
+    await screen.findByText('4 orders shown')
+
+    await user.click(screen.getByRole('button', { name: 'Hold #0998' }))
+    await user.type(holdDialog().getByLabelText('Reason'), REASON)
+    await user.click(holdDialog().getByRole('button', { name: 'Hold' }))
+
+    await expectToast('Success', 'Order held.')
+    await waitFor(() => expect(readinessOf('#0998')).toHaveTextContent(`Held: ${REASON}`))
+    expect(screen.getByRole('button', { name: 'Release #0998' })).toBeInTheDocument()
+    // Every order read so far is still listed, the first page's as they were.
+    expect(screen.getByText('4 orders shown')).toBeInTheDocument()
+    expect(rowPairs().map(({ own }) => cellTexts(own)[0])).toEqual([
+      '#1008',
+      '#1007',
+      '#0998',
+      '#0997',
+    ])
+    expect(readinessOf('#0997')).toHaveTextContent('Waits for an administrator')
+    // Only the order that changed was read again.
+    expect(callsTo('adminCreatorOrders').map((call) => call.args)).toEqual([
+      { limit: 50 },
+      { cursor: 'page-2', limit: 50 },
+      { q: '0998', limit: 50 },
+    ])
   })
 
   it("shows the server's refusal of a release above the table: a brand's pause is no order hold", async () => {

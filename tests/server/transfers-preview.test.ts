@@ -1,12 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  LUMEN,
-  NO_COMMISSION_1002,
-  NORTHWIND,
-  order1001Brands,
-  order1001CreatorOrder,
-  ORDER_1001_TOTALS,
-} from '../support/sandbox-figures'
+import { LUMEN, NO_COMMISSION_1002, NORTHWIND, order1001Preview } from '../support/sandbox-figures'
 import { PUBLIC_URL, startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
 
 // GET /admin-preview-order-transfer against the sandbox marketplace of docs/product-rules.md,
@@ -36,16 +29,7 @@ describe('GET /admin-preview-order-transfer', () => {
   it('answers order 1001 with the sandbox’s figures and every line item', async () => {
     const response = await preview('1001')
     expect(response.statusCode).toBe(200)
-    expect(response.json()).toEqual({
-      creatorOrder: order1001CreatorOrder(PUBLIC_URL),
-      preview: {
-        currency: 'USD',
-        status: 'NOT_STARTED',
-        processedAt: null,
-        brands: order1001Brands(),
-        totals: ORDER_1001_TOTALS,
-      },
-    })
+    expect(response.json()).toEqual(order1001Preview(PUBLIC_URL))
   })
 
   it('names the same order by its GID', async () => {

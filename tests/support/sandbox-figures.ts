@@ -97,3 +97,15 @@ export function order1001CreatorOrder(serverUrl: string) {
     },
   }
 }
+
+/** The whole preview of order 1001 before it is processed, its images served from `serverUrl`. */
+export const order1001Preview = (serverUrl: string) => ({
+  creatorOrder: order1001CreatorOrder(serverUrl),
+  preview: {
+    currency: 'USD',
+    status: 'NOT_STARTED' as const,
+    processedAt: null,
+    brands: order1001Brands(),
+    totals: ORDER_1001_TOTALS,
+  },
+})

@@ -39,13 +39,26 @@ export interface PagedProps<Item> {
    * unsubscribe. The rows shown stay until the new first page arrives. Stable, like fetchPage.
    */
   refreshOn?: (refresh: () => void) => () => void
+  /**
+   * Subscribes `update` to changes of items already read (an order held), returning the
+   * unsubscribe: each item read so far goes through `change`, and every page stays. Stable.
+   */
+  updateOn?: (update: (change: (item: Item) => Item) => void) => () => void
   children: (loaded: Loaded<Item>) => ReactNode
 }
 
 /** A list read a page at a time (useCursorPages), in its loading, failed, empty or loaded state. */
-export function Paged<Item>({ fetchPage, empty, noun, refreshOn, children }: PagedProps<Item>) {
-  const { pages, loadMore, retry, refresh } = useCursorPages(fetchPage)
+export function Paged<Item>({
+  fetchPage,
+  empty,
+  noun,
+  refreshOn,
+  updateOn,
+  children,
+}: PagedProps<Item>) {
+  const { pages, loadMore, retry, refresh, update } = useCursorPages(fetchPage)
   useEffect(() => refreshOn?.(refresh), [refreshOn, refresh])
+  useEffect(() => updateOn?.(update), [updateOn, update])
 
   if (pages.status === 'loading') return <Text c="dimmed">Loading...</Text>
   if (pages.status === 'failed') return <LoadFailure message={pages.message} onRetry={retry} />

@@ -103,7 +103,10 @@ export type TableSpec<Item> = Pick<PagedProps<Item>, 'empty' | 'noun'> &
     highlightOnHover?: boolean
   }
 
-export interface PagedTableProps<Item> extends Pick<PagedProps<Item>, 'fetchPage' | 'refreshOn'> {
+export interface PagedTableProps<Item> extends Pick<
+  PagedProps<Item>,
+  'fetchPage' | 'refreshOn' | 'updateOn'
+> {
   table: TableSpec<Item>
 }
 
@@ -114,9 +117,15 @@ export interface PagedTableProps<Item> extends Pick<PagedProps<Item>, 'fetchPage
  * aria-rowindex tell assistive technology about the others. Scrolling near the last row loaded
  * reads the next page.
  */
-export function PagedTable<Item>({ table, fetchPage, refreshOn }: PagedTableProps<Item>) {
+export function PagedTable<Item>({ table, fetchPage, refreshOn, updateOn }: PagedTableProps<Item>) {
   return (
-    <Paged fetchPage={fetchPage} refreshOn={refreshOn} empty={table.empty} noun={table.noun}>
+    <Paged
+      fetchPage={fetchPage}
+      refreshOn={refreshOn}
+      updateOn={updateOn}
+      empty={table.empty}
+      noun={table.noun}
+    >
       {(loaded) => <LoadedTable table={table} loaded={loaded} />}
     </Paged>
   )

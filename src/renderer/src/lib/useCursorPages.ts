@@ -26,7 +26,8 @@ const IDLE: MoreState = { status: 'idle' }
  * there is no page left. `fetchPage` must be stable (a useCallback): a new one starts the list
  * over, and an answer to the old one, like an answer to a page left meanwhile, is stale and
  * ignored. `retry` shows "Loading..." again after a failure; `refresh` reads the first page again
- * and keeps what is shown until it arrives.
+ * and keeps what is shown until it arrives. `update` changes items read so far in place, for a
+ * change the server has already answered: every page read stays, and so does the scroll.
  */
 export function useCursorPages<T>(
   fetchPage: (cursor: string | undefined) => Promise<CursorPage<T>>,
@@ -100,5 +101,13 @@ export function useCursorPages<T>(
     refresh()
   }, [refresh])
 
-  return { pages, loadMore, retry, refresh }
+  const update = useCallback(
+    (change: (item: T) => T) =>
+      setPages((shown) =>
+        shown.status === 'ready' ? { ...shown, items: shown.items.map(change) } : shown,
+      ),
+    [],
+  )
+
+  return { pages, loadMore, retry, refresh, update }
 }

@@ -8,6 +8,7 @@ import { formatDateTime, formatMoney, plural, storeName } from '@renderer/lib/fo
 import { TransferStatusBadge } from '@renderer/features/orders/TransferStatusBadge'
 import { PriceExceptionDialog } from './PriceExceptionDialog'
 import { ReceiptPanel } from './ReceiptPanel'
+import { TransferReadiness } from './TransferReadiness'
 import { TransferSummary } from './TransferSummary'
 import { useOrderTransfer, type PreviewAnswer, type TransferTab } from './useOrderTransfer'
 
@@ -96,6 +97,11 @@ export default function OrderTransferPage() {
             </Button>
           </Group>
         </form>
+
+        {preview.status !== 'empty' && (
+          // Another order's standing never shows beside this one's preview, even for a moment.
+          <TransferReadiness key={preview.orderId} preview={preview} />
+        )}
 
         <Tabs
           value={transfer.tab}

@@ -8,7 +8,7 @@ export type PreviewAnswer = ChannelResult<'adminPreviewOrderTransfer'>
 type ProcessAnswer = ChannelResult<'adminCreateOrderTransfer'>
 export type TransferTab = 'summary' | 'receipt'
 
-type PreviewState =
+export type PreviewState =
   | { status: 'empty' }
   | { status: 'loaded'; orderId: string; answer: PreviewAnswer }
   | { status: 'failed'; orderId: string; message: string }

@@ -13,7 +13,7 @@ import { PagedTable } from '@renderer/lib/PagedTable'
 import type { CursorPage } from '@renderer/lib/useCursorPages'
 import { storeName, storeOption } from '@renderer/lib/format'
 import { useStoreList } from '@renderer/features/stores/useStoreList'
-import { OrderHoldsProvider } from './order-holds'
+import { OrderHoldsProvider, type OrderChanged } from './order-holds'
 import { useOrdersPage } from './orders-page-state'
 import { ORDERS_TABLE } from './OrdersTable'
 import { TRANSFER_STATUS_LABELS } from './TransferStatusBadge'
@@ -61,21 +61,42 @@ export function OrdersTab() {
     [bridge, status, creatorShop, needsAttention, query],
   )
 
-  // A hold or a release changes an order's readiness: the list is read again to show it.
-  const refreshList = useRef<() => void>(null)
+  // A hold or a release changes an order's readiness: its row shows the order as read again, and
+  // every page read so far stays, with the scroll. Should that read fail, the list is read again.
+  const list = useRef<{
+    refresh?: () => void
+    update?: (change: (order: CreatorOrderSummary) => CreatorOrderSummary) => void
+  }>({})
   const refreshOn = useCallback((refresh: () => void) => {
-    refreshList.current = refresh
+    list.current.refresh = refresh
     return () => {
-      refreshList.current = null
+      delete list.current.refresh
     }
   }, [])
-  const onHoldChanged = useCallback(() => refreshList.current?.(), [])
+  const updateOn = useCallback(
+    (update: (change: (order: CreatorOrderSummary) => CreatorOrderSummary) => void) => {
+      list.current.update = update
+      return () => {
+        delete list.current.update
+      }
+    },
+    [],
+  )
+  const onHoldChanged = useCallback<OrderChanged>((orderId, now) => {
+    if (now) list.current.update?.((order) => (order.id === orderId ? now : order))
+    else list.current.refresh?.()
+  }, [])
 
   return (
     <>
       <OrderFilters />
       <OrderHoldsProvider onChanged={onHoldChanged}>
-        <PagedTable table={ORDERS_TABLE} fetchPage={fetchPage} refreshOn={refreshOn} />
+        <PagedTable
+          table={ORDERS_TABLE}
+          fetchPage={fetchPage}
+          refreshOn={refreshOn}
+          updateOn={updateOn}
+        />
       </OrderHoldsProvider>
     </>
   )

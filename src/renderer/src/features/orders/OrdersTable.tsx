@@ -1,10 +1,10 @@
-import { Button, Group, Text, VisuallyHidden } from '@mantine/core'
+import { Button, Text, VisuallyHidden } from '@mantine/core'
 import { useNavigate } from 'react-router'
 import type { CreatorOrderSummary } from '@shared/contract'
 import { formatDateTime, formatMoney, storeName } from '@renderer/lib/format'
 import type { TableSpec } from '@renderer/lib/PagedTable'
-import { HoldButton } from './order-holds'
-import { ReadinessLine, readinessHeight } from './ReadinessLine'
+import { ReadinessWithHold } from './order-holds'
+import { readinessHeight } from './ReadinessLine'
 import { TransferStatusBadge } from './TransferStatusBadge'
 import classes from './Orders.module.css'
 
@@ -75,12 +75,7 @@ export const ORDERS_TABLE: TableSpec<CreatorOrderSummary> = {
   ],
   rowKey: (order) => order.id,
   detail: {
-    render: (order) => (
-      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
-        <ReadinessLine readiness={order.readiness} />
-        <HoldButton order={order} />
-      </Group>
-    ),
+    render: (order) => <ReadinessWithHold order={order} />,
     estimateHeight: (order) => ROW_HEIGHT + readinessHeight(order.readiness),
   },
   // Below the page's heading, its tabs and the filters.

@@ -1,13 +1,16 @@
 import { createContext, useContext, useState, type ReactNode } from 'react'
-import { Button } from '@mantine/core'
-import type { CreatorOrderSummary, OrderReadiness } from '@shared/contract'
+import { Button, Group } from '@mantine/core'
+import type { CreatorOrderSummary, OrderHold, OrderReadiness } from '@shared/contract'
 import { ReasonDialog } from '@renderer/app/ReasonDialog'
 import { RefusalAlert } from '@renderer/app/RefusalAlert'
 import { useBridge } from '@renderer/lib/bridge'
 import { useWrite } from '@renderer/lib/useWrite'
+import { readCreatorOrder } from './read-order'
+import { ReadinessLine } from './ReadinessLine'
 
-// Holding and releasing one order from the inbox (docs/product-rules.md "Automatic transfers",
-// "Holds"): automatic processing leaves a held order until it is released. The server audits both.
+// Holding and releasing one order, from the inbox or the transfer screen (docs/product-rules.md
+// "Automatic transfers", "Holds"): automatic processing leaves a held order until it is released;
+// an administrator can still process it. The server audits both.
 
 interface OrderHolds {
   hold: (order: CreatorOrderSummary) => void
@@ -40,6 +43,8 @@ export function HoldButton({ order }: { order: CreatorOrderSummary }) {
       <Button
         size="compact-xs"
         variant="default"
+        // Beside a readiness that wraps, whole rather than squeezed: "Releas".
+        flex="none"
         aria-label={`Release ${order.name}`}
         loading={holds.releasing(order.id)}
         onClick={() => holds.release(order)}
@@ -53,6 +58,7 @@ export function HoldButton({ order }: { order: CreatorOrderSummary }) {
     <Button
       size="compact-xs"
       variant="default"
+      flex="none"
       aria-label={`Hold ${order.name}`}
       onClick={() => holds.hold(order)}
     >
@@ -61,15 +67,38 @@ export function HoldButton({ order }: { order: CreatorOrderSummary }) {
   )
 }
 
+/** An order's readiness in words, with Hold or Release beside it. */
+export function ReadinessWithHold({ order }: { order: CreatorOrderSummary }) {
+  return (
+    <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
+      <ReadinessLine readiness={order.readiness} />
+      <HoldButton order={order} />
+    </Group>
+  )
+}
+
 /**
- * Gives the inbox's rows Hold and Release: the reason dialog, a release's refusal above the
- * table, and `onChanged` (the list read again) once the server recorded either.
+ * What a hold or release changed, once the server recorded it: the order as the inbox now lists
+ * it, read again, or null when that read failed (the caller reads what it shows again). A hold's
+ * own answer says enough should its read fail.
+ */
+export type OrderChanged = (orderId: string, now: CreatorOrderSummary | null) => void
+
+/** The order, held as the server's answer says. */
+const heldAs = (order: CreatorOrderSummary, hold: OrderHold): CreatorOrderSummary => ({
+  ...order,
+  readiness: { state: 'HELD', reason: hold.reason, by: hold.heldBy, since: hold.heldAt },
+})
+
+/**
+ * Gives the HoldButtons within Hold and Release: the reason dialog, a release's refusal above
+ * them, and `onChanged` with the order as it now stands once the server recorded either.
  */
 export function OrderHoldsProvider({
   onChanged,
   children,
 }: {
-  onChanged: () => void
+  onChanged: OrderChanged
   children: ReactNode
 }) {
   const bridge = useBridge()
@@ -85,21 +114,28 @@ export function OrderHoldsProvider({
     success: { title: 'Success', message: 'Order released.' },
     failure: (message) => ({ title: 'Failed to release order', message }),
   })
+  /** The order as the server now says it stands, or null if that cannot be read. */
+  const readAgain = (order: CreatorOrderSummary) =>
+    readCreatorOrder(bridge, order.id).catch(() => null)
+
+  // Each write lasts until the order is read again, so that its dialog or button stays busy until
+  // the order shows the change: a second click never acts on what it was before.
   const hold = async (order: CreatorOrderSummary, reason: string) => {
-    const held = await holdWrite.run(() =>
-      bridge.invoke('adminHoldOrder', { creatorOrderId: order.id, reason }),
-    )
-    if (!held) return
+    const now = await holdWrite.run(async () => {
+      const held = await bridge.invoke('adminHoldOrder', { creatorOrderId: order.id, reason })
+      return (await readAgain(order)) ?? heldAs(order, held)
+    })
+    if (!now) return
     setHolding(null)
-    onChanged()
+    onChanged(order.id, now)
   }
 
   const release = async (order: CreatorOrderSummary) => {
-    const released = await releaseWrite.run(
-      () => bridge.invoke('adminReleaseOrder', { creatorOrderId: order.id }),
-      order.id,
-    )
-    if (released) onChanged()
+    const released = await releaseWrite.run(async () => {
+      await bridge.invoke('adminReleaseOrder', { creatorOrderId: order.id })
+      return { now: await readAgain(order) }
+    }, order.id)
+    if (released) onChanged(order.id, released.now)
   }
 
   // Built each render: a row's button shows whether its own release is in flight.
