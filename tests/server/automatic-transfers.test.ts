@@ -173,6 +173,33 @@ describe('an automatic order whose cause is fixed while its job decides', () => 
       { destination: 'acct_sandbox_ironpeak_outdoor', amount: 3150 },
     ])
   })
+
+  it('completes without a click when its price exception is accepted meanwhile', async () => {
+    await setPolicy('AUTOMATIC', 0)
+    beforeAttention = async () => {
+      beforeAttention = async () => {}
+      // The only order, which may stop here before the payment's answer names it.
+      const [stopped] = await server.db
+        .selectFrom('order_automation')
+        .select('creator_order_id')
+        .execute()
+      const accepted = await call('POST', '/admin-accept-price-exception', {
+        creatorOrderId: stopped!.creator_order_id,
+        reason: 'Launch promotion agreed with Northwind',
+      })
+      expect(accepted.statusCode).toBe(200)
+    }
+    // 68.00 less a 60.00 code: 8.00 paid for the overshirt, below Northwind's 68.00.
+    const orderId = await customerPays([{ key: 'linen-overshirt', quantity: 1 }], 800, {
+      code: 'FRIENDS60',
+      amountMinor: 6000,
+    })
+
+    await completes(orderId)
+    expect(made().brandOrders).toEqual([
+      { shop: NORTHWIND, lines: [['gid://shopify/ProductVariant/201', 1]] },
+    ])
+  })
 })
 
 describe('an automatic order priced below its brand', () => {

@@ -106,39 +106,71 @@ const automaticOrderOf = (row: Selectable<OrderAutomationTable>): AutomaticOrder
   updatedAt: row.updated_at,
 })
 
+/** What each reason fixed through Tandem's own calls is fixed by. */
+const COMMISSION_FIXES: readonly AttentionKind[] = ['noDefaultCommission']
+const ACCOUNT_FIXES: readonly AttentionKind[] = ['noPayoutAccount', 'payoutAccountUnknown']
+const EXCEPTION_FIXES: readonly AttentionKind[] = ['priceBelowBrand']
+
 /**
- * Whether a fix made through Tandem since `since` may answer what stopped the order: a default
- * commission or payout account set for one of `brands`, or a price exception accepted for it.
- * Locks the brands' stores first, as the brand fixes do (requeueOrdersWaitingOn), so that a fix
- * either is seen here or sees the outcome written after.
+ * Locks the order for the outcome of its job of `generation`, and answers whether that outcome
+ * is stale: a newer job was sent ('superseded'), or a fix made through Tandem after the job's reads
+ * answers one of `reasons` ('fixed': a default commission or payout account set for a brand they
+ * name, a price exception accepted for the order), or else 'current'. The brands' stores are locked
+ * first, then the order, as the fixes lock them (requeueOrdersWaitingOn, requeueOrderFrom), so
+ * that a fix either is seen here or sees the outcome written after. `since`, when Tandem last wrote
+ * where the order stands, comes before the job's reads; a fix dated later than `now` (a clock
+ * ahead) is not counted, so that it cannot requeue the order over and over.
  */
-export async function fixedSince(
+export async function outcomeStaleness(
   trx: Db,
-  creatorOrderId: string,
-  brands: readonly string[],
-  since: string,
-): Promise<boolean> {
-  for (const brand of [...brands].sort()) await lockStore(trx, brand)
-  const exception = await trx
-    .selectFrom('price_exceptions')
-    .select('creator_order_id')
-    .where('creator_order_id', '=', creatorOrderId)
-    .where('accepted_at', '>', since)
-    .executeTakeFirst()
-  if (exception || brands.length === 0) return exception !== undefined
-  const commission = await trx
-    .selectFrom('default_commissions')
-    .select('brand_store_shop')
-    .where('brand_store_shop', 'in', brands)
-    .where('updated_at', '>', since)
-    .executeTakeFirst()
-  const account = await trx
-    .selectFrom('store_payment_accounts')
-    .select('store_shop')
-    .where('store_shop', 'in', brands)
-    .where('updated_at', '>', since)
-    .executeTakeFirst()
-  return commission !== undefined || account !== undefined
+  job: { creatorOrderId: string; generation: number },
+  reasons: readonly AttentionReason[],
+  { since, now }: { since: string; now: string },
+): Promise<'current' | 'superseded' | 'fixed'> {
+  const brandsFor = (kinds: readonly AttentionKind[]) => [
+    ...new Set(
+      reasons.filter((reason) => kinds.includes(reason.kind)).map((r) => r.brandStoreShop),
+    ),
+  ]
+  const commissionBrands = brandsFor(COMMISSION_FIXES)
+  const accountBrands = brandsFor(ACCOUNT_FIXES)
+  for (const brand of [...new Set([...commissionBrands, ...accountBrands])].sort()) {
+    await lockStore(trx, brand)
+  }
+  const order = await lockAutomaticOrder(trx, job.creatorOrderId)
+  if (order?.generation !== job.generation) return 'superseded'
+
+  if (commissionBrands.length > 0) {
+    const commission = await trx
+      .selectFrom('default_commissions')
+      .select('brand_store_shop')
+      .where('brand_store_shop', 'in', commissionBrands)
+      .where('updated_at', '>', since)
+      .where('updated_at', '<=', now)
+      .executeTakeFirst()
+    if (commission) return 'fixed'
+  }
+  if (accountBrands.length > 0) {
+    const account = await trx
+      .selectFrom('store_payment_accounts')
+      .select('store_shop')
+      .where('store_shop', 'in', accountBrands)
+      .where('updated_at', '>', since)
+      .where('updated_at', '<=', now)
+      .executeTakeFirst()
+    if (account) return 'fixed'
+  }
+  if (reasons.some((reason) => EXCEPTION_FIXES.includes(reason.kind))) {
+    const exception = await trx
+      .selectFrom('price_exceptions')
+      .select('creator_order_id')
+      .where('creator_order_id', '=', job.creatorOrderId)
+      .where('accepted_at', '>', since)
+      .where('accepted_at', '<=', now)
+      .executeTakeFirst()
+    if (exception) return 'fixed'
+  }
+  return 'current'
 }
 
 /**

@@ -10,8 +10,8 @@ import { findBrandPause, findOrderHold, firstPausedBrand } from '../repositories
 import { lockStore } from '../repositories/stores'
 import {
   findAutomaticOrder,
-  fixedSince,
   lockAutomaticOrder,
+  outcomeStaleness,
   ordersHeldByBrand,
   ordersNeedingAttentionExcept,
   ordersOverdue,
@@ -278,18 +278,17 @@ export async function transferAutomatically(
         await deps.db.transaction().execute(async (trx) => {
           // A fix made since this job read what it found missing put nothing back on the queue
           // (the order was not waiting on it yet): it goes back now rather than stay stopped.
-          const brands = [...new Set(failure.reasons.map((reason) => reason.brandStoreShop))]
-          if (await fixedSince(trx, creatorOrderId, brands, order.updatedAt)) {
-            const current = await lockAutomaticOrder(trx, creatorOrderId)
-            if (current?.generation === generation) await requeue(deps, trx, [creatorOrderId])
-            return
-          }
+          const times = { since: order.updatedAt, now: now() }
+          const ofJob = { creatorOrderId, generation }
+          const staleness = await outcomeStaleness(trx, ofJob, failure.reasons, times)
+          if (staleness === 'fixed') await requeue(deps, trx, [creatorOrderId])
+          if (staleness !== 'current') return
           const outcome = {
             state: 'NEEDS_ATTENTION',
             message: failure.message,
             reasons: failure.reasons,
           } as const
-          await recordOutcome(trx, creatorOrderId, generation, outcome, now())
+          await recordOutcome(trx, creatorOrderId, generation, outcome, times.now)
         })
         return
       case 'transient': {

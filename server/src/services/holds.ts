@@ -77,8 +77,9 @@ export async function releaseCreatorOrder(
     if (!hold) throw new Refusal('not_found', `Creator order ${creatorOrderId} is not held`)
     await releaseOrder(trx, creatorOrderId)
     // An order still waiting is run again too: its job goes by the policy's hold as it is now, so
-    // it waits out what is left of it.
-    await requeueOrderFrom(deps, trx, creatorOrderId, ['HELD', 'WAITING'])
+    // it waits out what is left of it; and one retrying, whose job may be finding the hold just
+    // released (its HELD is then dropped for the newer job's outcome).
+    await requeueOrderFrom(deps, trx, creatorOrderId, ['HELD', 'WAITING', 'RETRYING'])
     return {
       result: { released: hold },
       audit: { action: 'order.release', target: creatorOrderId, details: { reason: hold.reason } },
