@@ -27,7 +27,7 @@ import { fmt, machineCpu, printTable, withBenchAdmin, type BenchAdmin } from './
 // `npm run bench:pipeline`: paid orders transferring themselves on a Black Friday minute (issue
 // 32). The real server (src/main.ts, bundled), two processes on one PostgreSQL behind a balancer;
 // the emulators in this process at Shopify's standard cost limits and Stripe's live rate limits,
-// each process pacing itself to half of Stripe's. Orders are paid at a steady rate across the
+// each process pacing itself to its share of Stripe's among the processes alive. Orders are paid at a steady rate across the
 // creator shops, each announced by the Shopify emulator on orders/paid; the policy is AUTOMATIC
 // with no hold. Prints the time from the first webhook to the last order transferred beside the
 // floor the rate limits allow (from the calls the run made), their ratio, and paid → transferred
@@ -98,7 +98,7 @@ async function main(admin: BenchAdmin): Promise<string[]> {
       `Pipeline: ${fmt(ORDERS)} paid orders across ${SHAPE.creators} creator shops and ` +
         `${SHAPE.brands} brands (${SHAPE.brandsPerOrder} per order), orders/paid at ` +
         `${ORDERS_PER_SECOND} a second, hold 0;\n${PROCESSES} server processes on ` +
-        `${postgres.origin}, each paced to 1/${PROCESSES} of Stripe's live limits ` +
+        `${postgres.origin}, each paced to its share among those alive of Stripe's live limits ` +
         `(${STRIPE_LIVE_RATE_LIMITS.perSecond}/s, ${STRIPE_LIVE_RATE_LIMITS.perEndpointPerSecond}/s ` +
         `per endpoint); Shopify's standard cost limits (${fmt(SHOPIFY_STANDARD.maximumAvailable)} ` +
         `points, ${SHOPIFY_STANDARD.restoreRate}/s per shop)\n`,
@@ -157,9 +157,9 @@ async function pipelineRun(options: {
         logDir: options.logDir,
         publicUrl: balancer.url,
         env: {
-          TANDEM_STRIPE_REQUESTS_PER_SECOND: String(STRIPE_LIVE_RATE_LIMITS.perSecond / PROCESSES),
+          TANDEM_STRIPE_REQUESTS_PER_SECOND: String(STRIPE_LIVE_RATE_LIMITS.perSecond),
           TANDEM_STRIPE_ENDPOINT_REQUESTS_PER_SECOND: String(
-            STRIPE_LIVE_RATE_LIMITS.perEndpointPerSecond / PROCESSES,
+            STRIPE_LIVE_RATE_LIMITS.perEndpointPerSecond,
           ),
         },
       })

@@ -29,9 +29,9 @@ interface ServerConfig {
   /** TANDEM_STRIPE_ENDPOINT: the Stripe emulator in place of api.stripe.com; null for Stripe. */
   stripeEndpoint: string | null
   /**
-   * TANDEM_STRIPE_REQUESTS_PER_SECOND and TANDEM_STRIPE_ENDPOINT_REQUESTS_PER_SECOND: the most this
-   * process asks of Stripe. Stripe's limits for the key's mode unless set (stripeRateDefaults);
-   * several processes sharing one platform account each take their share.
+   * TANDEM_STRIPE_REQUESTS_PER_SECOND and TANDEM_STRIPE_ENDPOINT_REQUESTS_PER_SECOND: the most the
+   * server's processes together ask of Stripe. Stripe's limits for the key's mode unless set
+   * (stripeRateDefaults); each process takes its share among those alive (db/process-presence.ts).
    */
   stripeRateLimits: { perSecond: number; perEndpointPerSecond: number }
   /** TANDEM_TRANSFER_LEASE_MS: how soon a crashed request's transfer may be taken over. */

@@ -1,9 +1,11 @@
 import { connectShopify } from './adapters/commerce/shopify/shopify'
 import { connectStripe } from './adapters/payments/stripe/stripe-payments'
+import { StripeRate } from './adapters/payments/stripe/stripe-rate'
 import { buildApp } from './app'
 import { firebaseTokenVerifier } from './auth/verify'
 import { readServerConfig } from './config'
 import { openDatabase } from './db/connect'
+import { announcePresence } from './db/process-presence'
 import { creatorOrderIndex } from './repositories/creator-orders'
 import { shopConnectionStore } from './repositories/shop-connections'
 import { openJobQueue } from './jobs/open-job-queue'
@@ -20,6 +22,12 @@ import { transferTiming } from './transfers/transfer-timing'
 
 /** How long a stop waits for the requests in flight before it gives up on them. */
 const SHUTDOWN_GRACE_MS = 25_000
+/**
+ * How often a process tells the others it is alive; one silent for three beats counts as gone, and
+ * the others take its share of Stripe's rate over. The others learn of a process started within a
+ * beat: until then together they may ask a little over Stripe's limits, whose 429s are asked again.
+ */
+const PRESENCE_BEAT_MS = 5_000
 
 async function main(): Promise<void> {
   const config = readServerConfig(process.env)
@@ -45,13 +53,21 @@ async function main(): Promise<void> {
     ...(config.transferLeaseMs ? { leaseMs: config.transferLeaseMs } : {}),
     failpoint: failpointsFrom(config.failpoints),
   }
+  // Stripe's limits are the platform's: shared among the processes on the database, alive.
+  const stripeRate = new StripeRate(config.stripeRateLimits)
+  const presence = await announcePresence(db, {
+    beatMs: PRESENCE_BEAT_MS,
+    ttlMs: 3 * PRESENCE_BEAT_MS,
+    now: () => new Date(),
+    onCount: (processes) => stripeRate.shareAmong(processes),
+  })
   const payments = connectStripe({
     secretKey: config.stripeSecretKey,
     endpoint: config.stripeEndpoint,
     // A try (two requests, when stripe-node resends after a closed connection) ends well inside a
     // transfer's remote-call deadline, so that no request reaches Stripe after the lease is gone.
     requestTimeoutMs: Math.floor(transferTiming(timing).remoteTimeoutMs / 3),
-    rateLimits: config.stripeRateLimits,
+    rate: stripeRate,
   })
   const jobs = openJobQueue(db, {
     databaseUrl: config.databaseUrl,
@@ -122,6 +138,7 @@ async function main(): Promise<void> {
     }, SHUTDOWN_GRACE_MS)
     // The jobs running are told to stop and awaited; one cut short runs again on another process.
     await Promise.all([app.close(), jobs.stop()])
+    await presence.stop().catch(() => {})
     await db.destroy()
     clearTimeout(overdue)
     app.log.info('Stopped')

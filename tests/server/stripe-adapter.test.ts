@@ -9,6 +9,7 @@ import {
   type TransferRequest,
 } from '../../server/src/adapters/payments/payments-port'
 import { connectStripe } from '../../server/src/adapters/payments/stripe/stripe-payments'
+import { StripeRate } from '../../server/src/adapters/payments/stripe/stripe-rate'
 
 // The Stripe adapter (the `stripe` package with our retries and idempotency keys) against the
 // Stripe emulator, which answers as Stripe does where it bites: refusals, 5xx, lost answers and
@@ -388,7 +389,7 @@ describe("Stripe's rate limits", () => {
     const payments = connectStripe({
       secretKey: stripe.secretKey,
       endpoint: stripe.url,
-      rateLimits: LIMITS,
+      rate: new StripeRate(LIMITS),
     })
     expect(await burst(payments, 6)).toEqual(expected(6))
     expect(stripe.calls()).toHaveLength(24)
@@ -414,7 +415,7 @@ describe("Stripe's rate limits", () => {
     const payments = connectStripe({
       secretKey: stripe.secretKey,
       endpoint: stripe.url,
-      rateLimits: { perSecond: 1, perEndpointPerSecond: 1 },
+      rate: new StripeRate({ perSecond: 1, perEndpointPerSecond: 1 }),
     })
     // Two turns at once after an idle spell; the next ones a second apart.
     const first = [

@@ -16,7 +16,7 @@ function pacer(limits: { perSecond: number; perEndpointPerSecond: number }) {
     rate
       .turn(endpoint, signal, () => new Error(`${endpoint} not sent`))
       .then(() => void granted.push([endpoint, Date.now() - start]))
-  return { take, granted }
+  return { rate, take, granted }
 }
 
 it('spaces turns evenly after a first pair; an endpoint at its limit holds up no other', async () => {
@@ -55,4 +55,15 @@ it('a caller who stops waiting leaves the queue, and the next takes its turn', a
     ['a', 0],
     ['a', 1000],
   ])
+})
+
+it('paces to its share among the processes alive, and to the whole once alone again', async () => {
+  const { rate, take, granted } = pacer({ perSecond: 4, perEndpointPerSecond: 4 })
+  rate.shareAmong(2)
+  for (let i = 0; i < 6; i++) void take('a')
+  await vi.advanceTimersByTimeAsync(1100)
+  // The other process is gone: its share is this one's from the next turn on.
+  rate.shareAmong(1)
+  await vi.advanceTimersByTimeAsync(1000)
+  expect(granted.map(([, at]) => at)).toEqual([0, 0, 500, 1000, 1500, 1750])
 })

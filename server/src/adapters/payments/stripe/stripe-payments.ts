@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import Stripe from 'stripe'
 import { checkStripeAmount } from '../../../domain/money'
 import { PaymentsError, type MadeTransfer, type PaymentsPort } from '../payments-port'
-import { StripeRate, type StripeRateLimits } from './stripe-rate'
+import type { StripeRate } from './stripe-rate'
 
 // The one way the server reaches Stripe: the `stripe` package with its own retries off, wrapped
 // by a caller that paces requests under Stripe's rate limits (stripe-rate.ts) and retries what
@@ -20,8 +20,8 @@ export interface StripeOptions {
   endpoint: string | null
   /** How long one HTTP request may take before it counts as a lost answer. */
   requestTimeoutMs?: number
-  /** This process's share of Stripe's rate limits; absent, requests are not paced (tests). */
-  rateLimits?: StripeRateLimits
+  /** Paces requests to this process's share of Stripe's rate limits; absent, not paced (tests). */
+  rate?: StripeRate
   /** Waits between attempts, cut short when `signal` aborts; the tests shorten them. */
   wait?: (ms: number, signal?: AbortSignal) => Promise<void>
 }
@@ -43,7 +43,7 @@ export function connectStripe(options: StripeOptions): PaymentsPort {
   const wait =
     options.wait ?? ((ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined))
   const client = options.secretKey ? stripeClient(options.secretKey, options) : null
-  const rate = options.rateLimits ? new StripeRate(options.rateLimits) : null
+  const rate = options.rate ?? null
   const notSent = () => new PaymentsError('Not sent to Stripe: the caller stopped waiting for it')
 
   /**

@@ -1,5 +1,6 @@
 // Paces this process's requests to Stripe under its rate limits (docs/integrations.md, Stripe):
-// so many a second in all, and so many to any one endpoint. Requests wait their turn, first
+// so many a second in all, and so many to any one endpoint, the platform's limits shared evenly
+// among the server processes alive. Requests wait their turn, first
 // come first served on each endpoint; one endpoint at its limit holds up no other.
 //
 // Turns are spaced evenly (a second / the rate apart), with at most one saved up by an idle
@@ -14,9 +15,9 @@
 // CommonJS bundle; bottleneck has not been maintained since 2019.
 
 export interface StripeRateLimits {
-  /** TANDEM_STRIPE_REQUESTS_PER_SECOND: this process's requests a second, every endpoint together. */
+  /** TANDEM_STRIPE_REQUESTS_PER_SECOND: the platform's requests a second, every endpoint together. */
   perSecond: number
-  /** TANDEM_STRIPE_ENDPOINT_REQUESTS_PER_SECOND: this process's requests a second to one endpoint. */
+  /** TANDEM_STRIPE_ENDPOINT_REQUESTS_PER_SECOND: the platform's requests a second to one endpoint. */
   perEndpointPerSecond: number
 }
 
@@ -39,12 +40,29 @@ export class StripeRate {
   private readonly queues = new Map<string, Waiter[]>()
   private arrivals = 0
   private timer: NodeJS.Timeout | undefined
+  /** The processes sharing the limits, this one among them (db/process-presence.ts). */
+  private processes = 1
 
   constructor(
     private readonly limits: StripeRateLimits,
     private readonly now: () => number = () => performance.now(),
   ) {
-    this.all = { nextAt: -Infinity, spacingMs: 1000 / limits.perSecond }
+    this.all = { nextAt: -Infinity, spacingMs: this.spacing(limits.perSecond) }
+  }
+
+  /** Paces this process to its share of the limits among `processes` alive, from now on. */
+  shareAmong(processes: number): void {
+    if (processes === this.processes) return
+    this.processes = processes
+    this.all.spacingMs = this.spacing(this.limits.perSecond)
+    for (const lane of this.lanes.values()) {
+      lane.spacingMs = this.spacing(this.limits.perEndpointPerSecond)
+    }
+    this.release()
+  }
+
+  private spacing(perSecond: number): number {
+    return (1000 * this.processes) / perSecond
   }
 
   /**
@@ -99,7 +117,7 @@ export class StripeRate {
   private laneOf(endpoint: string): Lane {
     const lane = this.lanes.get(endpoint) ?? {
       nextAt: -Infinity,
-      spacingMs: 1000 / this.limits.perEndpointPerSecond,
+      spacingMs: this.spacing(this.limits.perEndpointPerSecond),
     }
     this.lanes.set(endpoint, lane)
     return lane
