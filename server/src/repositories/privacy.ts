@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import type { Db } from '../db/connect'
 import type { Database } from '../db/schema'
+import { lockStore } from './stores'
 
 // What Tandem holds on a shop's customer or on a shop, found and erased for Shopify's compliance
 // topics (docs/privacy.md lists each table and why it is erased or kept). Every statement names
@@ -63,6 +64,9 @@ export async function eraseShop(
   const count = (tally: Record<string, number>, table: string, rows: bigint | undefined) => {
     if (rows) tally[table] = (tally[table] ?? 0) + Number(rows)
   }
+  // The store's row first, as every change to a store's settings locks it before its other rows
+  // (a commission, a payout account): in the other order, the two could deadlock.
+  await lockStore(db, shop)
   for (const [table, column] of ERASED_WITH_SHOP) {
     const result =
       await sql`delete from ${sql.table(table)} where ${sql.ref(column)} = ${shop}`.execute(db)

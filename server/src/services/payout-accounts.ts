@@ -5,7 +5,7 @@ import type { RouteDeps } from '../deps'
 import { Refusal } from '../domain/errors'
 import { upstreamRefusal, withDeadline } from '../lib/remote-call'
 import { findPayoutAccountId, setPayoutAccountId } from '../repositories/payout-accounts'
-import { requireStoreOf } from '../repositories/stores'
+import { lockStore, requireStoreOf } from '../repositories/stores'
 import { auditedChange, type Actor } from './audited-change'
 import { requeueOrdersWaitingOn } from './automatic-transfers'
 
@@ -63,6 +63,8 @@ export async function setPayoutAccount(
     )
   }
   await auditedChange(deps, actor, async (trx) => {
+    // Its store's row first, as the other changes to a store lock it before its other rows.
+    await lockStore(trx, input.shop)
     const before = await findPayoutAccountId(trx, input.shop)
     await setPayoutAccountId(trx, input.shop, account.accountId, deps.now().toISOString())
     // The orders stopped for want of a payout account the brand can be paid to are tried again.
