@@ -1,5 +1,5 @@
 import { convertMinorUnits } from '../../server/src/domain/money'
-import { ok, stripeError, type Answer } from './http'
+import { ok, resourceMissing, type Answer } from './http'
 import { latestCharge } from './payment-intents'
 import {
   newId,
@@ -118,10 +118,5 @@ export function retrieveCharge(runtime: Runtime, id: string, query: URLSearchPar
     )
     return ok(view(intent, expand))
   }
-  return stripeError(404, {
-    type: 'invalid_request_error',
-    code: 'resource_missing',
-    message: `No such charge: '${id}'`,
-    param: 'id',
-  })
+  return resourceMissing('charge', id)
 }

@@ -1,4 +1,4 @@
-import { ok, stripeError, type Answer } from './http'
+import { ok, resourceMissing, type Answer } from './http'
 import type { PaymentIntentRecord, Runtime } from './state'
 
 // GET /v1/payment_intents/:id: what Tandem reads of a creator order's payment.
@@ -27,10 +27,5 @@ const view = (intent: PaymentIntentRecord) => ({
 export function retrievePaymentIntent(runtime: Runtime, id: string): Answer {
   const intent = runtime.state.paymentIntents[id]
   if (intent) return ok(view(intent))
-  return stripeError(404, {
-    type: 'invalid_request_error',
-    code: 'resource_missing',
-    message: `No such payment_intent: '${id}'`,
-    param: 'intent',
-  })
+  return resourceMissing('payment_intent', id, 'intent')
 }

@@ -1,6 +1,17 @@
-import { invalidParam, ok, stripeError, type Answer, type Params, type Prepared } from './http'
-import { formatMinorUnits } from '../../server/src/domain/money'
+import {
+  balanceInsufficient,
+  displayAmount,
+  integerParam,
+  invalidParam,
+  metadataParam,
+  ok,
+  textParam,
+  type Answer,
+  type Params,
+  type Prepared,
+} from './http'
 import { fundsOf } from './charges'
+import { listPage } from './lists'
 import { latestCharge } from './payment-intents'
 import { newId, unixSeconds, type Runtime, type TransferRecord } from './state'
 
@@ -31,17 +42,6 @@ const view = (transfer: TransferRecord) => ({
   transfer_group: transfer.transferGroup,
 })
 
-/** The parameter as an integer within bounds, or Stripe's refusal of it. */
-function integerParam(param: string, value: string, min: number, max?: number): number | Answer {
-  const refuse = (message: string) => invalidParam(param, message, 'parameter_invalid_integer')
-  if (!/^-?\d+$/.test(value)) return refuse(`Invalid integer: ${value}`)
-  const number = Number(value)
-  if (number < min) return refuse(`This value must be greater than or equal to ${min}.`)
-  if (max !== undefined && number > max)
-    return refuse(`This value must be less than or equal to ${max}.`)
-  return number
-}
-
 /**
  * Why the charge cannot fund this transfer; undefined when it can. As Stripe does, the transfer
  * must be in the currency the charge settled in (its balance transaction's), and charges fund
@@ -69,10 +69,7 @@ function refuseSource(
   }
   const { source, transferred } = fundsOf(runtime, intent)
   if (amount > source - transferred) {
-    const money = (minor: number) =>
-      new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(
-        formatMinorUnits(minor, currency.toUpperCase()) as Intl.StringNumericLiteral,
-      )
+    const money = (minor: number) => displayAmount(minor, currency)
     // Stripe's words (as its API answers them); the source amount is what the refunds left.
     const already =
       transferred > 0
@@ -81,22 +78,13 @@ function refuseSource(
     const message =
       'Transfers using this transaction as a source must not exceed the source amount of ' +
       `${money(source)}.${already}`
-    return {
-      declined: stripeError(400, {
-        type: 'invalid_request_error',
-        code: 'balance_insufficient',
-        message,
-      }),
-    }
+    return { declined: balanceInsufficient(message) }
   }
   return undefined
 }
 
 export function prepareTransfer(runtime: Runtime, params: Params): Prepared {
-  const text = (name: string) => {
-    const value = params[name]
-    return typeof value === 'string' && value !== '' ? value : undefined
-  }
+  const text = (name: string) => textParam(params, name)
   const missing = (param: string) => ({
     refusal: invalidParam(param, `Missing required param: ${param}.`, 'parameter_missing'),
   })
@@ -136,7 +124,7 @@ export function prepareTransfer(runtime: Runtime, params: Params): Prepared {
       destination,
       transferGroup: text('transfer_group') ?? null,
       sourceTransaction,
-      metadata: typeof params.metadata === 'object' ? params.metadata : {},
+      metadata: metadataParam(params),
       description: text('description') ?? null,
       created: unixSeconds(runtime.now()),
       destinationPayment: newId('py'),
@@ -153,46 +141,18 @@ export function prepareTransfer(runtime: Runtime, params: Params): Prepared {
  * transfers the filters match are left out: not listed yet.
  */
 export function listTransfers(runtime: Runtime, query: URLSearchParams, lagging = 0): Answer {
-  const limit = integerParam('limit', query.get('limit') ?? '10', 1, 100)
-  if (typeof limit !== 'number') return limit
-  const startingAfter = query.get('starting_after')
-  const endingBefore = query.get('ending_before')
-  if (startingAfter && endingBefore) {
-    const message = 'You may only specify one of these parameters: ending_before, starting_after.'
-    return invalidParam('ending_before', message)
-  }
-
-  const newestFirst = [...runtime.state.transfers].reverse()
   const destination = query.get('destination')
   const group = query.get('transfer_group')
   const createdSince = integerParam('created[gte]', query.get('created[gte]') ?? '0', 0, 1e12)
   if (typeof createdSince !== 'number') return createdSince
-  // A transfer's place in the whole list, so that a cursor need not match the filters itself.
-  let matching = newestFirst
-    .map((transfer, position) => ({ transfer, position }))
-    .filter(
-      ({ transfer }) =>
-        (!destination || transfer.destination === destination) &&
-        (!group || transfer.transferGroup === group) &&
-        transfer.created >= createdSince,
-    )
-    .slice(lagging)
-  const cursorParam = startingAfter ? 'starting_after' : 'ending_before'
-  const cursorId = startingAfter ?? endingBefore
-  if (cursorId) {
-    const cursor = newestFirst.findIndex((transfer) => transfer.id === cursorId)
-    if (cursor < 0)
-      return invalidParam(cursorParam, `No such transfer: '${cursorId}'`, 'resource_missing')
-    matching = matching.filter(({ position }) =>
-      startingAfter ? position > cursor : position < cursor,
-    )
-  }
-  // ending_before pages towards newer transfers: the page is the one just before the cursor.
-  const page = endingBefore ? matching.slice(-limit) : matching.slice(0, limit)
-  return ok({
-    object: 'list',
+  return listPage(query, [...runtime.state.transfers].reverse(), {
     url: '/v1/transfers',
-    has_more: matching.length > limit,
-    data: page.map(({ transfer }) => view(transfer)),
+    object: 'transfer',
+    view,
+    matches: (transfer) =>
+      (!destination || transfer.destination === destination) &&
+      (!group || transfer.transferGroup === group) &&
+      transfer.created >= createdSince,
+    lagging,
   })
 }

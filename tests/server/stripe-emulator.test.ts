@@ -8,6 +8,7 @@ import {
   type StripeEmulator,
   type StripeEmulatorOptions,
 } from '../../emulators/stripe/emulator'
+import { clientOf, failureOf } from './support/stripe-client'
 
 // The Stripe emulator as Tandem's adapter sees it, through the real stripe-node client: the
 // answers, errors and idempotency Stripe gives, and the failures a test can script.
@@ -20,14 +21,6 @@ const DAY_MS = 24 * 60 * 60 * 1000
 let clock: Date
 let emulator: StripeEmulator
 let stripe: Stripe
-
-const clientOf = (running: StripeEmulator, secretKey = running.secretKey) =>
-  new Stripe(secretKey, {
-    host: '127.0.0.1',
-    port: Number(new URL(running.url).port),
-    protocol: 'http',
-    maxNetworkRetries: 0,
-  })
 
 async function start(options: StripeEmulatorOptions = {}) {
   emulator = await startStripeEmulator({ now: () => clock, ...options })
@@ -54,16 +47,6 @@ const transfer = (params: Partial<Stripe.TransferCreateParams> = {}, idempotency
     } as Stripe.TransferCreateParams,
     idempotencyKey ? { idempotencyKey } : undefined,
   )
-
-/** The error a Stripe call rejects with. */
-async function failureOf(call: Promise<unknown>): Promise<Stripe.errors.StripeError> {
-  try {
-    await call
-  } catch (error) {
-    return error as Stripe.errors.StripeError
-  }
-  throw new Error('The call succeeded')
-}
 
 describe('the seeded sandbox', () => {
   it('holds every brand payout account, with email and transfers active', async () => {
