@@ -57,7 +57,9 @@ const settled = (amount: number, currency: string, rate: number | null) =>
 
 /**
  * What transfers from the charge may move in all, in the settlement currency (what it brought in
- * less its refunds, at the charge's rate), and what transfers from it already took.
+ * less its refunds, at the charge's rate), and what transfers from it already took. Reversals are
+ * not subtracted: Stripe does not document whether a reversed amount may fund another transfer
+ * from the same charge, and the emulator takes the stricter reading.
  */
 export function fundsOf(
   runtime: Runtime,

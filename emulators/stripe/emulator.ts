@@ -12,15 +12,18 @@ import {
   emptyState,
   newId,
   type EmulatorState,
+  type ReversalRecord,
   type TransferRecord,
   unixSeconds,
   type PaymentIntentStatus,
   type Runtime,
+  withBalances,
 } from './state'
 
-// A local Stripe: the API v1 surface Tandem's Stripe adapter talks to (connected accounts,
-// PaymentIntents, transfers, idempotency keys) plus the controls tests and demos need to make
-// Stripe misbehave. stripe-node reaches it with `{ host: '127.0.0.1', port, protocol: 'http' }`.
+// A local Stripe: the API v1 surface Tandem's Stripe adapter talks to (connected accounts and
+// their balances, PaymentIntents, transfers and their reversals, idempotency keys) plus the
+// controls tests and demos need to make Stripe misbehave. stripe-node reaches it with
+// `{ host: '127.0.0.1', port, protocol: 'http' }`.
 
 export type { StripeFault, StripeOperation } from './faults'
 export {
@@ -49,8 +52,14 @@ export interface StripeEmulatorOptions {
   rateLimits?: StripeRateLimits
 }
 
-/** A transfer as a test reads it. */
-export type EmulatedTransfer = Omit<TransferRecord, 'destinationPayment'>
+/** A transfer as a test reads it; its reversals are read apart. */
+export type EmulatedTransfer = Omit<TransferRecord, 'destinationPayment' | 'reversals'>
+
+/** A transfer reversal as a test reads it, with the transfer it took money back from. */
+export type EmulatedReversal = Pick<
+  ReversalRecord,
+  'id' | 'amount' | 'metadata' | 'description' | 'created'
+> & { transfer: string; destination: string; currency: string }
 
 export interface StripeEmulator {
   url: string
@@ -81,6 +90,15 @@ export interface StripeEmulator {
   refund(chargeId: string, amount: number): void
   /** Every transfer made, oldest first. */
   transfers(): EmulatedTransfer[]
+  /** Every transfer reversal made: the oldest transfer's first, each transfer's oldest first. */
+  reversals(): EmulatedReversal[]
+  /**
+   * The account's available balance by currency (minor units): what transfers brought it, less
+   * what reversals took back, as last set by setBalance.
+   */
+  balance(accountId: string): Record<string, number>
+  /** The account's available balance in `currency` becomes `amount`, as after a payout of the rest. */
+  setBalance(accountId: string, currency: string, amount: number): void
   /** Every request received, oldest first: what tests count. */
   calls(): {
     operation: StripeOperation | null
@@ -102,7 +120,8 @@ export async function startStripeEmulator(
   options: StripeEmulatorOptions = {},
 ): Promise<StripeEmulator> {
   const now = options.now ?? (() => new Date())
-  const loaded = options.stateFile ? loadStateFile<EmulatorState>(options.stateFile) : undefined
+  const file = options.stateFile ? loadStateFile<EmulatorState>(options.stateFile) : undefined
+  const loaded = file && withBalances(file)
   const state = loaded ?? emptyState()
   if (!loaded && options.seed !== false) seedSandbox(state, now())
   const secretKey = options.secretKey ?? SANDBOX_STRIPE_SECRET_KEY
@@ -155,6 +174,7 @@ export async function startStripeEmulator(
         email: account.email === undefined ? `payouts@${id}.example` : account.email,
         transfersActive: account.transfersActive ?? true,
         created: unixSeconds(now()),
+        available: {},
       }
       runtime.save()
       return id
@@ -207,6 +227,24 @@ export async function startStripeEmulator(
         description: transfer.description,
         created: transfer.created,
       })),
+    reversals: () =>
+      state.transfers.flatMap((transfer) =>
+        transfer.reversals.map((reversal) => ({
+          id: reversal.id,
+          amount: reversal.amount,
+          metadata: { ...reversal.metadata },
+          description: reversal.description,
+          created: reversal.created,
+          transfer: transfer.id,
+          destination: transfer.destination,
+          currency: transfer.currency,
+        })),
+      ),
+    balance: (accountId) => ({ ...accountOf(accountId).available }),
+    setBalance: (accountId, currency, amount) => {
+      accountOf(accountId).available[currency.toLowerCase()] = amount
+      runtime.save()
+    },
     calls: () => calls.map((call) => ({ ...call })),
   }
 }

@@ -8,6 +8,9 @@ export type StripeOperation =
   | 'charges.retrieve'
   | 'transfers.create'
   | 'transfers.list'
+  | 'transfers.retrieve'
+  | 'transfers.createReversal'
+  | 'transfers.listReversals'
 
 /** What a faulted call suffers. */
 type FaultMode =
@@ -27,8 +30,8 @@ type StaleList = { operation: 'transfers.list'; mode: 'stale'; behind?: number }
 
 export type StripeFault = (({ operation: StripeOperation } & FaultMode) | StaleList) & {
   /**
-   * Only calls about this id (the account, PaymentIntent or charge id, or a transfer's destination); any
-   * when absent.
+   * Only calls about this id (the account, PaymentIntent or charge id, or the destination account
+   * of a transfer or of the transfer reversed); any when absent.
    */
   target?: string
   /** How many calls suffer it; 1 when absent. */

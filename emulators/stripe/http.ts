@@ -42,7 +42,7 @@ export const resourceMissing = (object: string, id: string, param = 'id'): Answe
     param,
   })
 
-/** Money that is not there: a charge that cannot fund a transfer. */
+/** Money that is not there: a charge that cannot fund a transfer, an account a reversal. */
 export const balanceInsufficient = (message: string): Answer =>
   stripeError(400, { type: 'invalid_request_error', code: 'balance_insufficient', message })
 

@@ -15,8 +15,9 @@ import {
 import { fingerprint, type Idempotency } from './idempotency'
 import { retrievePaymentIntent } from './payment-intents'
 import { rateLimited, type RateLimiter } from './rate-limit'
-import { newId, type Runtime } from './state'
-import { listTransfers, prepareTransfer } from './transfers'
+import { findTransfer, newId, type Runtime } from './state'
+import { listReversals, prepareReversal } from './reversals'
+import { listTransfers, prepareTransfer, retrieveTransfer } from './transfers'
 
 // The HTTP surface: Stripe API v1's routes for the operations Tandem uses. Each request is recorded,
 // authenticated, offered to the fault script, then to idempotency, before its endpoint runs.
@@ -52,7 +53,8 @@ const answering = (answer: () => Answer) => () => ({ work: answer })
 
 function route(runtime: Runtime, method: string, url: URL, form: URLSearchParams): Route {
   const path = url.pathname
-  const [, resource, id] = /^\/v1\/(accounts|payment_intents|charges)\/([^/]+)$/.exec(path) ?? []
+  const [, resource, id] =
+    /^\/v1\/(accounts|payment_intents|charges|transfers)\/([^/]+)$/.exec(path) ?? []
   if (resource === 'accounts' && id && method === 'GET')
     return {
       operation: 'accounts.retrieve',
@@ -70,6 +72,12 @@ function route(runtime: Runtime, method: string, url: URL, form: URLSearchParams
       operation: 'charges.retrieve',
       target: id,
       prepare: answering(() => retrieveCharge(runtime, id, url.searchParams)),
+    }
+  if (resource === 'transfers' && id && method === 'GET')
+    return {
+      operation: 'transfers.retrieve',
+      target: findTransfer(runtime.state, id)?.destination,
+      prepare: answering(() => retrieveTransfer(runtime, id)),
     }
   if (path === '/v1/transfers' && method === 'POST') {
     const params = parseParams(form)
@@ -93,6 +101,25 @@ function route(runtime: Runtime, method: string, url: URL, form: URLSearchParams
           ),
       }),
     }
+  const [, reversed] = /^\/v1\/transfers\/([^/]+)\/reversals$/.exec(path) ?? []
+  if (reversed) {
+    // Faults aim at the account the money would come back from, as for transfers.
+    const target = findTransfer(runtime.state, reversed)?.destination
+    if (method === 'POST') {
+      const params = parseParams(form)
+      return {
+        operation: 'transfers.createReversal',
+        target,
+        prepare: () => prepareReversal(runtime, reversed, params),
+      }
+    }
+    if (method === 'GET')
+      return {
+        operation: 'transfers.listReversals',
+        target,
+        prepare: answering(() => listReversals(runtime, reversed, url.searchParams)),
+      }
+  }
   const message =
     `Unrecognized request URL (${method}: ${path}). Please see https://stripe.com/docs or we can ` +
     'help at https://support.stripe.com/.'

@@ -18,7 +18,13 @@ import { unixSeconds, type EmulatorState } from './state'
 export function seedSandbox(state: EmulatorState, now: Date): void {
   const created = unixSeconds(now)
   for (const { accountId, email } of PAYOUT_ACCOUNTS)
-    state.accounts[accountId] = { id: accountId, email, transfersActive: true, created }
+    state.accounts[accountId] = {
+      id: accountId,
+      email,
+      transfersActive: true,
+      created,
+      available: {},
+    }
   for (const orderId of STRIPE_PAID_ORDERS) {
     const order = ORDERS.find((candidate) => candidate.id === orderId)
     if (!order) throw new Error(`Stripe-paid order ${orderId} is not a seed order`)

@@ -9,6 +9,12 @@ export interface AccountRecord {
   email: string | null
   transfersActive: boolean
   created: number
+  /**
+   * Its available balance by currency: what transfers brought it, less what reversals took back
+   * and what it spent (a payout, which a test sets). The emulator makes a transfer's funds
+   * available at once; Stripe holds those of a transfer from a charge until the charge settles.
+   */
+  available: Record<string, number>
 }
 
 export type PaymentIntentStatus =
@@ -51,6 +57,22 @@ export interface TransferRecord {
   created: number
   /** The payment the transfer made on the connected account. */
   destinationPayment: string
+  /** Oldest first; they never add up to more than `amount`. */
+  reversals: ReversalRecord[]
+}
+
+/** A transfer reversal, in its transfer's currency. */
+export interface ReversalRecord {
+  id: string
+  amount: number
+  metadata: Record<string, string>
+  /** Sent with the reversal; Stripe shows it in its Dashboard, not in the API's object. */
+  description: string | null
+  created: number
+  /** The platform's balance transaction: the reversal's money back on the platform. */
+  balanceTransaction: string
+  /** The refund of the transfer's payment on the connected account. */
+  destinationPaymentRefund: string
 }
 
 /** The first answer to a POST with an Idempotency-Key, replayed to later requests with the key. */
@@ -88,6 +110,30 @@ export const emptyState = (): EmulatorState => ({
   transfers: [],
   idempotency: {},
 })
+
+/**
+ * A state file written before accounts had balances and transfers reversals, read as transfers
+ * never reversed whose funds are still on their accounts (no `npm run stack:reset` needed).
+ */
+export function withBalances(state: EmulatorState): EmulatorState {
+  for (const account of Object.values(state.accounts) as Partial<AccountRecord>[])
+    account.available ??= {}
+  for (const transfer of state.transfers) {
+    if ((transfer as Partial<TransferRecord>).reversals) continue
+    transfer.reversals = []
+    const account = state.accounts[transfer.destination]
+    if (account) addToBalance(account, transfer.currency, transfer.amount)
+  }
+  return state
+}
+
+/** Moves `amount` (negative: takes it) into the account's available balance in `currency`. */
+export function addToBalance(account: AccountRecord, currency: string, amount: number): void {
+  account.available[currency] = (account.available[currency] ?? 0) + amount
+}
+
+export const findTransfer = (state: EmulatorState, id: string): TransferRecord | undefined =>
+  state.transfers.find((transfer) => transfer.id === id)
 
 export const unixSeconds = (date: Date) => Math.floor(date.getTime() / 1000)
 

@@ -5,6 +5,7 @@ import {
   invalidParam,
   metadataParam,
   ok,
+  resourceMissing,
   textParam,
   type Answer,
   type Params,
@@ -13,34 +14,52 @@ import {
 import { fundsOf } from './charges'
 import { listPage } from './lists'
 import { latestCharge } from './payment-intents'
-import { newId, unixSeconds, type Runtime, type TransferRecord } from './state'
+import { amountReversed, reversalView } from './reversals'
+import {
+  addToBalance,
+  findTransfer,
+  newId,
+  unixSeconds,
+  type Runtime,
+  type TransferRecord,
+} from './state'
 
-// POST /v1/transfers and GET /v1/transfers: moving a charge's money to a connected account, and
-// finding what was moved. Refusals use Stripe's codes and wording where Tandem may meet them.
+// POST /v1/transfers, GET /v1/transfers and GET /v1/transfers/:id: moving a charge's money to a
+// connected account's balance, and finding what was moved. Refusals use Stripe's codes and
+// wording where Tandem may meet them.
 
-const view = (transfer: TransferRecord) => ({
-  id: transfer.id,
-  object: 'transfer',
-  amount: transfer.amount,
-  amount_reversed: 0,
-  created: transfer.created,
-  currency: transfer.currency,
-  description: transfer.description,
-  destination: transfer.destination,
-  destination_payment: transfer.destinationPayment,
-  livemode: false,
-  metadata: transfer.metadata,
-  reversals: {
-    object: 'list',
-    data: [],
-    has_more: false,
-    url: `/v1/transfers/${transfer.id}/reversals`,
-  },
-  reversed: false,
-  source_transaction: transfer.sourceTransaction,
-  source_type: 'card',
-  transfer_group: transfer.transferGroup,
-})
+/** How many of its reversals a transfer shows; GET /v1/transfers/:id/reversals lists them all. */
+const REVERSALS_SHOWN = 10
+
+const view = (transfer: TransferRecord) => {
+  const reversedAmount = amountReversed(transfer)
+  const newestFirst = [...transfer.reversals].reverse()
+  return {
+    id: transfer.id,
+    object: 'transfer',
+    amount: transfer.amount,
+    amount_reversed: reversedAmount,
+    created: transfer.created,
+    currency: transfer.currency,
+    description: transfer.description,
+    destination: transfer.destination,
+    destination_payment: transfer.destinationPayment,
+    livemode: false,
+    metadata: transfer.metadata,
+    reversals: {
+      object: 'list',
+      data: newestFirst
+        .slice(0, REVERSALS_SHOWN)
+        .map((reversal) => reversalView(transfer, reversal)),
+      has_more: newestFirst.length > REVERSALS_SHOWN,
+      url: `/v1/transfers/${transfer.id}/reversals`,
+    },
+    reversed: reversedAmount === transfer.amount,
+    source_transaction: transfer.sourceTransaction,
+    source_type: 'card',
+    transfer_group: transfer.transferGroup,
+  }
+}
 
 /**
  * Why the charge cannot fund this transfer; undefined when it can. As Stripe does, the transfer
@@ -128,12 +147,19 @@ export function prepareTransfer(runtime: Runtime, params: Params): Prepared {
       description: text('description') ?? null,
       created: unixSeconds(runtime.now()),
       destinationPayment: newId('py'),
+      reversals: [],
     }
     runtime.state.transfers.push(transfer)
+    addToBalance(account, currency, amount)
     runtime.save()
     return ok(view(transfer))
   }
   return { work }
+}
+
+export function retrieveTransfer(runtime: Runtime, id: string): Answer {
+  const transfer = findTransfer(runtime.state, id)
+  return transfer ? ok(view(transfer)) : resourceMissing('transfer', id)
 }
 
 /**
