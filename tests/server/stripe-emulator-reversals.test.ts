@@ -2,13 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Stripe from 'stripe'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import {
-  startStripeEmulator,
-  type StripeEmulator,
-  type StripeEmulatorOptions,
-} from '../../emulators/stripe/emulator'
-import { clientOf, failureOf } from './support/stripe-client'
+import { describe, expect, it } from 'vitest'
+import { failureOf, stripeEmulatorPerTest } from './support/stripe-client'
 
 // Transfer reversals and connected accounts' balances in the Stripe emulator, through stripe-node:
 // what Tandem meets when it takes a brand's share of a refunded order back.
@@ -16,24 +11,11 @@ import { clientOf, failureOf } from './support/stripe-client'
 const NORTHWIND = 'acct_sandbox_northwind_apparel'
 const CHARGE_1001 = 'ch_sandbox_order_1001'
 
-let clock: Date
-let emulator: StripeEmulator
-let stripe: Stripe
-
-async function start(options: StripeEmulatorOptions = {}) {
-  emulator = await startStripeEmulator({ now: () => clock, ...options })
-  stripe = clientOf(emulator)
-}
-
-beforeEach(async () => {
-  clock = new Date('2026-11-10T12:00:00.000Z')
-  await start()
-})
-afterEach(() => emulator.close())
+const under = stripeEmulatorPerTest()
 
 /** $40.00 of order 1001's charge to Northwind, as Tandem transfers a brand's amount. */
 const transferToNorthwind = () =>
-  stripe.transfers.create({
+  under.stripe.transfers.create({
     amount: 4000,
     currency: 'usd',
     destination: NORTHWIND,
@@ -46,7 +28,7 @@ const reverse = (
   params: Stripe.TransferCreateReversalParams = {},
   idempotencyKey?: string,
 ) =>
-  stripe.transfers.createReversal(
+  under.stripe.transfers.createReversal(
     transferId,
     params,
     idempotencyKey ? { idempotencyKey } : undefined,
@@ -54,12 +36,12 @@ const reverse = (
 
 describe("connected accounts' balances", () => {
   it('gain what transfers bring, and can be set as after a payout', async () => {
-    expect(emulator.balance(NORTHWIND)).toEqual({})
+    expect(under.emulator.balance(NORTHWIND)).toEqual({})
     await transferToNorthwind()
     await transferToNorthwind()
-    expect(emulator.balance(NORTHWIND)).toEqual({ usd: 8000 })
-    emulator.setBalance(NORTHWIND, 'USD', 1200)
-    expect(emulator.balance(NORTHWIND)).toEqual({ usd: 1200 })
+    expect(under.emulator.balance(NORTHWIND)).toEqual({ usd: 8000 })
+    under.emulator.setBalance(NORTHWIND, 'USD', 1200)
+    expect(under.emulator.balance(NORTHWIND)).toEqual({ usd: 1200 })
   })
 })
 
@@ -78,38 +60,38 @@ describe('transfer reversals', () => {
       currency: 'usd',
       transfer: made.id,
       metadata: { creatorOrderId: '1001', refundId: '77' },
-      created: clock.getTime() / 1000,
+      created: under.clock.getTime() / 1000,
       source_refund: null,
     })
     expect(first.id).toMatch(/^trr_/)
     expect(first.balance_transaction).toMatch(/^txn_/)
     expect(first.destination_payment_refund).toMatch(/^pyr_/)
-    expect(await stripe.transfers.retrieve(made.id)).toMatchObject({
+    expect(await under.stripe.transfers.retrieve(made.id)).toMatchObject({
       amount: 4000,
       amount_reversed: 1500,
       reversed: false,
       reversals: { object: 'list', data: [{ id: first.id, amount: 1500 }], has_more: false },
     })
-    expect(emulator.balance(NORTHWIND)).toEqual({ usd: 2500 })
+    expect(under.emulator.balance(NORTHWIND)).toEqual({ usd: 2500 })
 
     // Without an amount, what is left of the transfer.
     const rest = await reverse(made.id)
     expect(rest.amount).toBe(2500)
-    const whole = await stripe.transfers.retrieve(made.id)
+    const whole = await under.stripe.transfers.retrieve(made.id)
     expect(whole).toMatchObject({ amount_reversed: 4000, reversed: true })
     expect(whole.reversals.data.map((reversal) => reversal.id)).toEqual([rest.id, first.id])
-    expect(emulator.balance(NORTHWIND)).toEqual({ usd: 0 })
+    expect(under.emulator.balance(NORTHWIND)).toEqual({ usd: 0 })
 
     const refused = await failureOf(reverse(made.id, { amount: 1 }))
     expect(refused).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError)
     expect(refused.statusCode).toBe(400)
     expect(refused.message).toBe(`Transfer ${made.id} has already been reversed.`)
-    expect(emulator.reversals().map((reversal) => [reversal.amount, reversal.description])).toEqual(
-      [
-        [1500, 'Refund of order 1001, line 1'],
-        [2500, null],
-      ],
-    )
+    expect(
+      under.emulator.reversals().map((reversal) => [reversal.amount, reversal.description]),
+    ).toEqual([
+      [1500, 'Refund of order 1001, line 1'],
+      [2500, null],
+    ])
   })
 
   it('refuse more than is left of the transfer', async () => {
@@ -126,20 +108,20 @@ describe('transfer reversals', () => {
   it("refuse what the account's balance cannot cover, changing nothing", async () => {
     const made = await transferToNorthwind()
     // Northwind was paid out all but $10.00.
-    emulator.setBalance(NORTHWIND, 'usd', 1000)
+    under.emulator.setBalance(NORTHWIND, 'usd', 1000)
     const error = await failureOf(reverse(made.id, { amount: 1500 }))
     expect(error).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError)
     expect(error).toMatchObject({ statusCode: 400, code: 'balance_insufficient' })
-    expect(await stripe.transfers.retrieve(made.id)).toMatchObject({
+    expect(await under.stripe.transfers.retrieve(made.id)).toMatchObject({
       amount_reversed: 0,
       reversed: false,
       reversals: { data: [] },
     })
-    expect(emulator.balance(NORTHWIND)).toEqual({ usd: 1000 })
-    expect(emulator.reversals()).toEqual([])
+    expect(under.emulator.balance(NORTHWIND)).toEqual({ usd: 1000 })
+    expect(under.emulator.reversals()).toEqual([])
 
     await reverse(made.id, { amount: 1000 })
-    expect(emulator.balance(NORTHWIND)).toEqual({ usd: 0 })
+    expect(under.emulator.balance(NORTHWIND)).toEqual({ usd: 0 })
   })
 
   it.each([
@@ -161,19 +143,22 @@ describe('transfer reversals', () => {
     const ids: string[] = []
     for (const amount of [100, 200, 300]) ids.push((await reverse(made.id, { amount })).id)
 
-    const first = await stripe.transfers.listReversals(made.id, { limit: 2 })
+    const first = await under.stripe.transfers.listReversals(made.id, { limit: 2 })
     expect(first).toMatchObject({
       object: 'list',
       url: `/v1/transfers/${made.id}/reversals`,
       has_more: true,
     })
     expect(first.data.map((reversal) => reversal.id)).toEqual([ids[2], ids[1]])
-    const next = await stripe.transfers.listReversals(made.id, { limit: 2, starting_after: ids[1] })
+    const next = await under.stripe.transfers.listReversals(made.id, {
+      limit: 2,
+      starting_after: ids[1],
+    })
     expect(next).toMatchObject({ has_more: false, data: [{ id: ids[0], amount: 100 }] })
-    expect((await stripe.transfers.list({ destination: NORTHWIND })).data).toMatchObject([
+    expect((await under.stripe.transfers.list({ destination: NORTHWIND })).data).toMatchObject([
       { id: made.id, amount_reversed: 600, reversed: false },
     ])
-    expect(await failureOf(stripe.transfers.listReversals('tr_unknown'))).toMatchObject({
+    expect(await failureOf(under.stripe.transfers.listReversals('tr_unknown'))).toMatchObject({
       statusCode: 404,
       code: 'resource_missing',
     })
@@ -187,16 +172,16 @@ describe('transfer reversals under an idempotency key', () => {
     const again = await reverse(made.id, { amount: 1000 }, 'reversal:77:northwind')
     expect(again.id).toBe(first.id)
     expect(again.lastResponse.headers['idempotent-replayed']).toBe('true')
-    expect(emulator.reversals()).toHaveLength(1)
-    expect(emulator.balance(NORTHWIND)).toEqual({ usd: 3000 })
+    expect(under.emulator.reversals()).toHaveLength(1)
+    expect(under.emulator.balance(NORTHWIND)).toEqual({ usd: 3000 })
   })
 
   it('replay a refusal for want of balance even once the balance covers it', async () => {
     const made = await transferToNorthwind()
-    emulator.setBalance(NORTHWIND, 'usd', 0)
+    under.emulator.setBalance(NORTHWIND, 'usd', 0)
     const refused = await failureOf(reverse(made.id, { amount: 1000 }, 'key'))
     expect(refused.code).toBe('balance_insufficient')
-    emulator.setBalance(NORTHWIND, 'usd', 5000)
+    under.emulator.setBalance(NORTHWIND, 'usd', 5000)
     const replayed = await failureOf(reverse(made.id, { amount: 1000 }, 'key'))
     expect(replayed).toMatchObject({ code: 'balance_insufficient' })
     expect(replayed.headers?.['idempotent-replayed']).toBe('true')
@@ -206,15 +191,15 @@ describe('transfer reversals under an idempotency key', () => {
 
 describe('transfer reversals as an operation of their own', () => {
   it('count under their own endpoint rate limit', async () => {
-    await emulator.close()
-    await start({ rateLimits: { perSecond: 10, perEndpointPerSecond: 1 } })
+    await under.emulator.close()
+    await under.start({ rateLimits: { perSecond: 10, perEndpointPerSecond: 1 } })
     const made = await transferToNorthwind()
     await reverse(made.id, { amount: 100 })
     const limited = await failureOf(reverse(made.id, { amount: 100 }))
     expect(limited).toBeInstanceOf(Stripe.errors.StripeRateLimitError)
     expect(limited.headers?.['stripe-rate-limited-reason']).toBe('endpoint-rate')
-    expect((await stripe.transfers.listReversals(made.id)).data).toHaveLength(1)
-    expect(emulator.calls().map((call) => [call.operation, call.status])).toEqual([
+    expect((await under.stripe.transfers.listReversals(made.id)).data).toHaveLength(1)
+    expect(under.emulator.calls().map((call) => [call.operation, call.status])).toEqual([
       ['transfers.create', 200],
       ['transfers.createReversal', 200],
       ['transfers.createReversal', 429],
@@ -224,23 +209,31 @@ describe('transfer reversals as an operation of their own', () => {
 
   it("take the faults scripted for their destination account's reversals", async () => {
     const made = await transferToNorthwind()
-    emulator.script({ operation: 'transfers.createReversal', target: 'acct_other', mode: 'fail' })
-    emulator.script({
+    under.emulator.script({
+      operation: 'transfers.createReversal',
+      target: 'acct_other',
+      mode: 'fail',
+    })
+    under.emulator.script({
       operation: 'transfers.createReversal',
       target: NORTHWIND,
       mode: 'fail_saved',
     })
     expect((await failureOf(reverse(made.id, { amount: 100 }, 'key'))).statusCode).toBe(500)
     expect((await failureOf(reverse(made.id, { amount: 100 }, 'key'))).statusCode).toBe(500)
-    expect(emulator.reversals()).toEqual([])
+    expect(under.emulator.reversals()).toEqual([])
 
-    emulator.unscript()
-    emulator.script({ operation: 'transfers.createReversal', mode: 'drop_after_write', times: 2 })
+    under.emulator.unscript()
+    under.emulator.script({
+      operation: 'transfers.createReversal',
+      mode: 'drop_after_write',
+      times: 2,
+    })
     const lost = await failureOf(reverse(made.id, { amount: 100 }, 'other key'))
     expect(lost).toBeInstanceOf(Stripe.errors.StripeConnectionError)
     const answered = await reverse(made.id, { amount: 100 }, 'other key')
-    expect(emulator.reversals().map((reversal) => reversal.id)).toEqual([answered.id])
-    expect(emulator.balance(NORTHWIND)).toEqual({ usd: 3900 })
+    expect(under.emulator.reversals().map((reversal) => reversal.id)).toEqual([answered.id])
+    expect(under.emulator.balance(NORTHWIND)).toEqual({ usd: 3900 })
   })
 })
 
@@ -249,17 +242,17 @@ describe('the state file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tandem-stripe-reversals-'))
     try {
       const stateFile = join(dir, 'stripe.json')
-      await emulator.close()
-      await start({ stateFile })
+      await under.emulator.close()
+      await under.start({ stateFile })
       const reversedLater = await transferToNorthwind()
       const made = await transferToNorthwind()
       await reverse(made.id, { amount: 1000 })
-      await emulator.close()
+      await under.emulator.close()
 
-      await start({ stateFile })
-      expect(emulator.balance(NORTHWIND)).toEqual({ usd: 7000 })
-      expect((await stripe.transfers.retrieve(made.id)).amount_reversed).toBe(1000)
-      await emulator.close()
+      await under.start({ stateFile })
+      expect(under.emulator.balance(NORTHWIND)).toEqual({ usd: 7000 })
+      expect((await under.stripe.transfers.retrieve(made.id)).amount_reversed).toBe(1000)
+      await under.emulator.close()
 
       // As written before reversals: no balances, no reversals.
       const old = JSON.parse(readFileSync(stateFile, 'utf8')) as {
@@ -269,8 +262,8 @@ describe('the state file', () => {
       for (const account of Object.values(old.accounts)) delete account.available
       for (const transfer of old.transfers) delete transfer.reversals
       writeFileSync(stateFile, JSON.stringify(old))
-      await start({ stateFile })
-      expect(emulator.balance(NORTHWIND)).toEqual({ usd: 8000 })
+      await under.start({ stateFile })
+      expect(under.emulator.balance(NORTHWIND)).toEqual({ usd: 8000 })
       expect((await reverse(reversedLater.id)).amount).toBe(4000)
     } finally {
       rmSync(dir, { recursive: true, force: true })

@@ -2,13 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Stripe from 'stripe'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import {
-  startStripeEmulator,
-  type StripeEmulator,
-  type StripeEmulatorOptions,
-} from '../../emulators/stripe/emulator'
-import { clientOf, failureOf } from './support/stripe-client'
+import { describe, expect, it, vi } from 'vitest'
+import { clientOf, failureOf, stripeEmulatorPerTest } from './support/stripe-client'
 
 // The Stripe emulator as Tandem's adapter sees it, through the real stripe-node client: the
 // answers, errors and idempotency Stripe gives, and the failures a test can script.
@@ -18,24 +13,11 @@ const LUMEN = 'acct_sandbox_lumen_botanicals'
 const CHARGE_1001 = 'ch_sandbox_order_1001'
 const DAY_MS = 24 * 60 * 60 * 1000
 
-let clock: Date
-let emulator: StripeEmulator
-let stripe: Stripe
-
-async function start(options: StripeEmulatorOptions = {}) {
-  emulator = await startStripeEmulator({ now: () => clock, ...options })
-  stripe = clientOf(emulator)
-}
-
-beforeEach(async () => {
-  clock = new Date('2026-11-10T12:00:00.000Z')
-  await start()
-})
-afterEach(() => emulator.close())
+const under = stripeEmulatorPerTest()
 
 /** Order 1001's transfer to Northwind, as Tandem makes it; `params` override any field. */
 const transfer = (params: Partial<Stripe.TransferCreateParams> = {}, idempotencyKey?: string) =>
-  stripe.transfers.create(
+  under.stripe.transfers.create(
     {
       amount: 4000,
       currency: 'usd',
@@ -50,20 +32,20 @@ const transfer = (params: Partial<Stripe.TransferCreateParams> = {}, idempotency
 
 describe('the seeded sandbox', () => {
   it('holds every brand payout account, with email and transfers active', async () => {
-    const account = await stripe.accounts.retrieve(NORTHWIND)
+    const account = await under.stripe.accounts.retrieve(NORTHWIND)
     expect(account).toMatchObject({
       id: NORTHWIND,
       object: 'account',
       email: 'payouts@northwind-apparel.example',
       capabilities: { transfers: 'active' },
     })
-    expect((await stripe.accounts.retrieve('acct_sandbox_ironpeak_outdoor')).email).toBe(
+    expect((await under.stripe.accounts.retrieve('acct_sandbox_ironpeak_outdoor')).email).toBe(
       'payouts@ironpeak-outdoor.example',
     )
   })
 
   it("holds the Stripe-paid orders' PaymentIntents, succeeded, for the order totals", async () => {
-    const intent = await stripe.paymentIntents.retrieve('pi_sandbox_order_1001')
+    const intent = await under.stripe.paymentIntents.retrieve('pi_sandbox_order_1001')
     expect(intent).toMatchObject({
       id: 'pi_sandbox_order_1001',
       object: 'payment_intent',
@@ -72,22 +54,22 @@ describe('the seeded sandbox', () => {
       currency: 'usd',
       status: 'succeeded',
       latest_charge: CHARGE_1001,
-      created: clock.getTime() / 1000,
+      created: under.clock.getTime() / 1000,
     })
-    const euro = await stripe.paymentIntents.retrieve('pi_sandbox_order_1005')
+    const euro = await under.stripe.paymentIntents.retrieve('pi_sandbox_order_1005')
     expect(euro).toMatchObject({ currency: 'eur', latest_charge: 'ch_sandbox_order_1005' })
   })
 
   it('starts empty when told not to seed', async () => {
-    await emulator.close()
-    await start({ seed: false })
-    expect((await failureOf(stripe.accounts.retrieve(NORTHWIND))).statusCode).toBe(403)
+    await under.emulator.close()
+    await under.start({ seed: false })
+    expect((await failureOf(under.stripe.accounts.retrieve(NORTHWIND))).statusCode).toBe(403)
   })
 })
 
 describe('reading accounts and PaymentIntents', () => {
   it('answers 403 for an unknown account, as Stripe does for one it cannot see', async () => {
-    const error = await failureOf(stripe.accounts.retrieve('acct_unknown'))
+    const error = await failureOf(under.stripe.accounts.retrieve('acct_unknown'))
     expect(error).toBeInstanceOf(Stripe.errors.StripePermissionError)
     expect(error).toMatchObject({ statusCode: 403, code: 'account_invalid' })
     expect(error.message).toBe(
@@ -97,25 +79,25 @@ describe('reading accounts and PaymentIntents', () => {
   })
 
   it('answers 404 resource_missing for an unknown PaymentIntent', async () => {
-    const error = await failureOf(stripe.paymentIntents.retrieve('pi_unknown'))
+    const error = await failureOf(under.stripe.paymentIntents.retrieve('pi_unknown'))
     expect(error).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError)
     expect(error).toMatchObject({ statusCode: 404, code: 'resource_missing', param: 'intent' })
     expect(error.message).toBe("No such payment_intent: 'pi_unknown'")
   })
 
   it('shows added accounts and PaymentIntents as Stripe would', async () => {
-    const bare = emulator.addAccount({ email: null, transfersActive: false })
+    const bare = under.emulator.addAccount({ email: null, transfersActive: false })
     expect(bare).toMatch(/^acct_/)
-    expect(await stripe.accounts.retrieve(bare)).toMatchObject({
+    expect(await under.stripe.accounts.retrieve(bare)).toMatchObject({
       email: null,
       capabilities: { transfers: 'inactive' },
     })
-    const pending = emulator.addPaymentIntent({
+    const pending = under.emulator.addPaymentIntent({
       amount: 500,
       currency: 'USD',
       status: 'processing',
     })
-    expect(await stripe.paymentIntents.retrieve(pending.id)).toMatchObject({
+    expect(await under.stripe.paymentIntents.retrieve(pending.id)).toMatchObject({
       status: 'processing',
       currency: 'usd',
       amount_received: 0,
@@ -124,8 +106,8 @@ describe('reading accounts and PaymentIntents', () => {
   })
 
   it('answers every call with a Request-Id and refuses unknown URLs', async () => {
-    const response = await fetch(`${emulator.url}/v1/charges`, {
-      headers: { Authorization: `Bearer ${emulator.secretKey}` },
+    const response = await fetch(`${under.emulator.url}/v1/charges`, {
+      headers: { Authorization: `Bearer ${under.emulator.secretKey}` },
     })
     expect(response.status).toBe(404)
     expect(response.headers.get('request-id')).toMatch(/^req_/)
@@ -135,13 +117,13 @@ describe('reading accounts and PaymentIntents', () => {
   })
 
   it('refuses a wrong secret key with 401, spending no scripted fault', async () => {
-    emulator.script({ operation: 'accounts.retrieve', mode: 'fail' })
+    under.emulator.script({ operation: 'accounts.retrieve', mode: 'fail' })
     const error = await failureOf(
-      clientOf(emulator, 'sk_test_wrong_key_1234').accounts.retrieve(NORTHWIND),
+      clientOf(under.emulator, 'sk_test_wrong_key_1234').accounts.retrieve(NORTHWIND),
     )
     expect(error).toBeInstanceOf(Stripe.errors.StripeAuthenticationError)
     expect(error.message).toBe('Invalid API Key provided: sk_test_**********1234')
-    expect((await failureOf(stripe.accounts.retrieve(NORTHWIND))).statusCode).toBe(500)
+    expect((await failureOf(under.stripe.accounts.retrieve(NORTHWIND))).statusCode).toBe(500)
   })
 })
 
@@ -159,12 +141,12 @@ describe('transfers', () => {
       metadata: { creatorOrderId: '1001', brandShop: 'northwind-apparel.myshopify.com' },
       reversed: false,
       livemode: false,
-      created: clock.getTime() / 1000,
+      created: under.clock.getTime() / 1000,
       reversals: { object: 'list', data: [], has_more: false },
     })
     expect(made.id).toMatch(/^tr_/)
     expect(made.destination_payment).toMatch(/^py_/)
-    expect(emulator.transfers()).toEqual([
+    expect(under.emulator.transfers()).toEqual([
       {
         id: made.id,
         amount: 4000,
@@ -174,7 +156,7 @@ describe('transfers', () => {
         sourceTransaction: CHARGE_1001,
         metadata: { creatorOrderId: '1001', brandShop: 'northwind-apparel.myshopify.com' },
         description: null,
-        created: clock.getTime() / 1000,
+        created: under.clock.getTime() / 1000,
       },
     ])
   })
@@ -187,22 +169,26 @@ describe('transfers', () => {
     const filter = { transfer_group: 'tandem-order-1001', destination: NORTHWIND }
     const newestFirst = [...ids].reverse()
 
-    const first = await stripe.transfers.list({ ...filter, limit: 2 })
+    const first = await under.stripe.transfers.list({ ...filter, limit: 2 })
     expect(first).toMatchObject({ object: 'list', url: '/v1/transfers', has_more: true })
     expect(first.data.map((t) => t.id)).toEqual(newestFirst.slice(0, 2))
-    const second = await stripe.transfers.list({ ...filter, limit: 2, starting_after: ids[3] })
+    const second = await under.stripe.transfers.list({
+      ...filter,
+      limit: 2,
+      starting_after: ids[3],
+    })
     expect(second.data.map((t) => t.id)).toEqual(newestFirst.slice(2, 4))
-    const last = await stripe.transfers.list({ ...filter, limit: 2, starting_after: ids[1] })
+    const last = await under.stripe.transfers.list({ ...filter, limit: 2, starting_after: ids[1] })
     expect(last).toMatchObject({ has_more: false })
     expect(last.data.map((t) => t.id)).toEqual([ids[0]])
-    const back = await stripe.transfers.list({ ...filter, limit: 2, ending_before: ids[1] })
+    const back = await under.stripe.transfers.list({ ...filter, limit: 2, ending_before: ids[1] })
     expect(back.data.map((t) => t.id)).toEqual(newestFirst.slice(1, 3))
     expect(back.has_more).toBe(true)
-    expect((await stripe.transfers.list()).data).toHaveLength(7)
+    expect((await under.stripe.transfers.list()).data).toHaveLength(7)
   })
 
   it('refuses a list limit outside 1..100', async () => {
-    const error = await failureOf(stripe.transfers.list({ limit: 101 }))
+    const error = await failureOf(under.stripe.transfers.list({ limit: 101 }))
     expect(error).toMatchObject({
       statusCode: 400,
       code: 'parameter_invalid_integer',
@@ -222,11 +208,11 @@ describe('transfers', () => {
     const error = await failureOf(transfer(params))
     expect(error).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError)
     expect(error).toMatchObject({ statusCode: 400, code, param })
-    expect(emulator.transfers()).toEqual([])
+    expect(under.emulator.transfers()).toEqual([])
   })
 
   it('refuses a destination whose transfers capability is not active', async () => {
-    const inactive = emulator.addAccount({ transfersActive: false })
+    const inactive = under.emulator.addAccount({ transfersActive: false })
     const error = await failureOf(transfer({ destination: inactive }))
     expect(error).toMatchObject({ statusCode: 400, code: 'insufficient_capabilities_for_transfer' })
     expect(error.message).toBe(
@@ -250,13 +236,13 @@ describe('transfers', () => {
         "The currency of source_transaction's balance transaction (usd) must be the same as the transfer currency (eur)",
     })
     await transfer({ ...fromEuros, currency: 'usd', amount: 5045 })
-    expect(emulator.transfers().map((made) => [made.amount, made.currency])).toEqual([
+    expect(under.emulator.transfers().map((made) => [made.amount, made.currency])).toEqual([
       [5045, 'usd'],
     ])
   })
 
   it("shows a charge's balance transaction: USD at the seeded rate for a EUR charge", async () => {
-    const charge = await stripe.charges.retrieve('ch_sandbox_order_1005', {
+    const charge = await under.stripe.charges.retrieve('ch_sandbox_order_1005', {
       expand: ['balance_transaction'],
     })
     expect(charge).toMatchObject({
@@ -268,16 +254,16 @@ describe('transfers', () => {
       // 80.78 EUR × 1.16 = 93.7048 USD.
       balance_transaction: { amount: 9370, currency: 'usd', exchange_rate: 1.16 },
     })
-    const unexpanded = await stripe.charges.retrieve('ch_sandbox_order_1005')
+    const unexpanded = await under.stripe.charges.retrieve('ch_sandbox_order_1005')
     expect(unexpanded.balance_transaction).toMatch(/^txn_/)
-    expect(await failureOf(stripe.charges.retrieve('ch_nothing'))).toMatchObject({
+    expect(await failureOf(under.stripe.charges.retrieve('ch_nothing'))).toMatchObject({
       statusCode: 404,
       code: 'resource_missing',
     })
   })
 
   it('refuses a transfer beyond what the charge holds once refunded', async () => {
-    emulator.refund(CHARGE_1001, 15000)
+    under.emulator.refund(CHARGE_1001, 15000)
     const error = await failureOf(transfer({ amount: 4755 }))
     expect(error).toMatchObject({ statusCode: 400, code: 'balance_insufficient' })
     expect(error.message).toBe(
@@ -297,7 +283,7 @@ describe('transfers', () => {
     const error = await failureOf(transfer({ amount: 4755, destination: LUMEN }))
     expect(error).toMatchObject({ statusCode: 400, code: 'balance_insufficient' })
     await transfer({ amount: 4754, destination: LUMEN })
-    expect(emulator.transfers().map((t) => t.amount)).toEqual([15000, 4754])
+    expect(under.emulator.transfers().map((t) => t.amount)).toEqual([15000, 4754])
   })
 })
 
@@ -308,7 +294,7 @@ describe('idempotency keys', () => {
     expect(again.id).toBe(first.id)
     expect(again.lastResponse.headers['idempotent-replayed']).toBe('true')
     expect(again.lastResponse.headers['original-request']).toBe(first.lastResponse.requestId)
-    expect(emulator.transfers()).toHaveLength(1)
+    expect(under.emulator.transfers()).toHaveLength(1)
   })
 
   it('refuse reuse with other parameters', async () => {
@@ -321,93 +307,98 @@ describe('idempotency keys', () => {
       'transfer:1001:northwind',
     )
     expect(await failureOf(otherMetadata)).toBeInstanceOf(Stripe.errors.StripeIdempotencyError)
-    expect(emulator.transfers()).toHaveLength(1)
+    expect(under.emulator.transfers()).toHaveLength(1)
   })
 
   it('are forgotten 24 hours after their first use, on the emulator clock', async () => {
     const first = await transfer({}, 'key')
-    clock = new Date(clock.getTime() + DAY_MS - 1000)
+    under.clock = new Date(under.clock.getTime() + DAY_MS - 1000)
     expect((await transfer({}, 'key')).id).toBe(first.id)
-    clock = new Date(clock.getTime() + 1000)
+    under.clock = new Date(under.clock.getTime() + 1000)
     const fresh = await transfer({}, 'key')
     expect(fresh.id).not.toBe(first.id)
     expect(fresh.lastResponse.headers['idempotent-replayed']).toBeUndefined()
-    expect(emulator.transfers()).toHaveLength(2)
+    expect(under.emulator.transfers()).toHaveLength(2)
   })
 
   it('save nothing for a request refused by validation', async () => {
     await failureOf(transfer({ destination: 'acct_x' }, 'key'))
     const made = await transfer({}, 'key')
-    expect(emulator.transfers().map((t) => t.id)).toEqual([made.id])
+    expect(under.emulator.transfers().map((t) => t.id)).toEqual([made.id])
   })
 
   it('answer 409 to a request whose key is still in use by a running one', async () => {
-    emulator.script({ operation: 'transfers.create', mode: 'delay', delayMs: 300 })
+    under.emulator.script({ operation: 'transfers.create', mode: 'delay', delayMs: 300 })
     const first = transfer({}, 'key')
-    await vi.waitFor(() => expect(emulator.calls()).toHaveLength(1))
+    await vi.waitFor(() => expect(under.emulator.calls()).toHaveLength(1))
     const error = await failureOf(transfer({}, 'key'))
     expect(error).toBeInstanceOf(Stripe.errors.StripeAPIError)
     expect(error).toMatchObject({ statusCode: 409, rawType: 'idempotency_error' })
     const made = await first
     expect((await transfer({}, 'key')).id).toBe(made.id)
-    expect(emulator.transfers()).toHaveLength(1)
+    expect(under.emulator.transfers()).toHaveLength(1)
   })
 })
 
 describe('scripted faults', () => {
   it("'fail' refuses before the endpoint: the same key then succeeds", async () => {
-    emulator.script({ operation: 'transfers.create', mode: 'fail' })
+    under.emulator.script({ operation: 'transfers.create', mode: 'fail' })
     const error = await failureOf(transfer({}, 'key'))
     expect(error).toBeInstanceOf(Stripe.errors.StripeAPIError)
     expect(error.statusCode).toBe(500)
-    expect(emulator.transfers()).toEqual([])
+    expect(under.emulator.transfers()).toEqual([])
     const made = await transfer({}, 'key')
-    expect(emulator.transfers().map((t) => t.id)).toEqual([made.id])
+    expect(under.emulator.transfers().map((t) => t.id)).toEqual([made.id])
   })
 
   it("'fail' with 429 is a rate limit", async () => {
-    emulator.script({ operation: 'paymentIntents.retrieve', mode: 'fail', status: 429, times: 2 })
+    under.emulator.script({
+      operation: 'paymentIntents.retrieve',
+      mode: 'fail',
+      status: 429,
+      times: 2,
+    })
     for (let i = 0; i < 2; i++) {
-      const error = await failureOf(stripe.paymentIntents.retrieve('pi_sandbox_order_1001'))
+      const error = await failureOf(under.stripe.paymentIntents.retrieve('pi_sandbox_order_1001'))
       expect(error).toBeInstanceOf(Stripe.errors.StripeRateLimitError)
       expect(error).toMatchObject({ rawType: 'invalid_request_error', code: 'rate_limit' })
     }
-    expect((await stripe.paymentIntents.retrieve('pi_sandbox_order_1001')).amount).toBe(19754)
+    expect((await under.stripe.paymentIntents.retrieve('pi_sandbox_order_1001')).amount).toBe(19754)
   })
 
   it("'fail_saved' is saved under the key: retries replay the 500", async () => {
-    emulator.script({ operation: 'transfers.create', mode: 'fail_saved', message: 'Boom' })
+    under.emulator.script({ operation: 'transfers.create', mode: 'fail_saved', message: 'Boom' })
     expect((await failureOf(transfer({}, 'key'))).statusCode).toBe(500)
     const replayed = await failureOf(transfer({}, 'key'))
     expect(replayed).toMatchObject({ statusCode: 500, message: 'Boom', rawType: 'api_error' })
     expect(replayed.headers?.['idempotent-replayed']).toBe('true')
-    expect(emulator.transfers()).toEqual([])
+    expect(under.emulator.transfers()).toEqual([])
     await transfer({}, 'another key')
-    expect(emulator.transfers()).toHaveLength(1)
+    expect(under.emulator.transfers()).toHaveLength(1)
   })
 
   it("'drop_after_write' keeps the transfer but loses the answer; the same key answers it", async () => {
     // stripe-node retries a reset connection once, with the same key, even with retries off: the
     // caller sees the connection error only when that retry is dropped too.
-    emulator.script({ operation: 'transfers.create', mode: 'drop_after_write', times: 2 })
+    under.emulator.script({ operation: 'transfers.create', mode: 'drop_after_write', times: 2 })
     const error = await failureOf(transfer({}, 'key'))
     expect(error).toBeInstanceOf(Stripe.errors.StripeConnectionError)
-    expect(emulator.transfers()).toHaveLength(1)
-    expect(emulator.calls().map((call) => [call.idempotencyKey, call.status])).toEqual([
+    expect(under.emulator.transfers()).toHaveLength(1)
+    expect(under.emulator.calls().map((call) => [call.idempotencyKey, call.status])).toEqual([
       ['key', null],
       ['key', null],
     ])
     const answered = await transfer({}, 'key')
-    expect(answered.id).toBe(emulator.transfers()[0]!.id)
-    expect(emulator.transfers()).toHaveLength(1)
+    expect(answered.id).toBe(under.emulator.transfers()[0]!.id)
+    expect(under.emulator.transfers()).toHaveLength(1)
   })
 
   it("'drop_after_write' once goes unnoticed: stripe-node's own retry gets the saved answer", async () => {
-    emulator.script({ operation: 'transfers.create', mode: 'drop_after_write' })
+    under.emulator.script({ operation: 'transfers.create', mode: 'drop_after_write' })
     const made = await transfer({}, 'key')
     expect(made.lastResponse.headers['idempotent-replayed']).toBe('true')
-    expect(emulator.transfers().map((t) => t.id)).toEqual([made.id])
-    expect(emulator.calls().map((call) => call.status)).toEqual([null, 200])
+    expect(under.emulator.transfers().map((t) => t.id)).toEqual([made.id])
+    expect(under.emulator.calls().map((call) => call.status)).toEqual([null, 200])
   })
 
   it("'stale' lists transfers as they stood before the newest it matches were made", async () => {
@@ -415,9 +406,14 @@ describe('scripted faults', () => {
     const first = await transfer({}, 'first')
     const second = await transfer({}, 'second')
     const ids = async (params: Stripe.TransferListParams) =>
-      (await stripe.transfers.list(params)).data.map((made) => made.id)
-    emulator.script({ operation: 'transfers.list', target: NORTHWIND, mode: 'stale', times: 2 })
-    emulator.script({ operation: 'transfers.list', mode: 'stale', behind: 2 })
+      (await under.stripe.transfers.list(params)).data.map((made) => made.id)
+    under.emulator.script({
+      operation: 'transfers.list',
+      target: NORTHWIND,
+      mode: 'stale',
+      times: 2,
+    })
+    under.emulator.script({ operation: 'transfers.list', mode: 'stale', behind: 2 })
     expect(await ids({ destination: NORTHWIND })).toEqual([first.id])
     expect(await ids({ destination: LUMEN })).toEqual([])
     expect(await ids({ destination: NORTHWIND })).toEqual([first.id])
@@ -426,12 +422,17 @@ describe('scripted faults', () => {
   })
 
   it('hit only the calls about their target, in the order scripted', async () => {
-    emulator.script({ operation: 'accounts.retrieve', target: LUMEN, mode: 'fail', status: 503 })
-    emulator.script({ operation: 'accounts.retrieve', mode: 'fail', status: 502 })
-    expect((await failureOf(stripe.accounts.retrieve(NORTHWIND))).statusCode).toBe(502)
-    expect((await failureOf(stripe.accounts.retrieve(LUMEN))).statusCode).toBe(503)
-    expect((await stripe.accounts.retrieve(LUMEN)).id).toBe(LUMEN)
-    expect(emulator.calls().map((call) => [call.operation, call.path, call.status])).toEqual([
+    under.emulator.script({
+      operation: 'accounts.retrieve',
+      target: LUMEN,
+      mode: 'fail',
+      status: 503,
+    })
+    under.emulator.script({ operation: 'accounts.retrieve', mode: 'fail', status: 502 })
+    expect((await failureOf(under.stripe.accounts.retrieve(NORTHWIND))).statusCode).toBe(502)
+    expect((await failureOf(under.stripe.accounts.retrieve(LUMEN))).statusCode).toBe(503)
+    expect((await under.stripe.accounts.retrieve(LUMEN)).id).toBe(LUMEN)
+    expect(under.emulator.calls().map((call) => [call.operation, call.path, call.status])).toEqual([
       ['accounts.retrieve', `/v1/accounts/${NORTHWIND}`, 502],
       ['accounts.retrieve', `/v1/accounts/${LUMEN}`, 503],
       ['accounts.retrieve', `/v1/accounts/${LUMEN}`, 200],
@@ -441,11 +442,11 @@ describe('scripted faults', () => {
 
 describe('rate limits', () => {
   it("answer 429 over an endpoint's rate or the account's, in Stripe's words, until the second passes", async () => {
-    await emulator.close()
-    await start({ rateLimits: { perSecond: 3, perEndpointPerSecond: 2 } })
-    await stripe.accounts.retrieve(NORTHWIND)
-    await stripe.accounts.retrieve(LUMEN)
-    const endpoint = await failureOf(stripe.accounts.retrieve(NORTHWIND))
+    await under.emulator.close()
+    await under.start({ rateLimits: { perSecond: 3, perEndpointPerSecond: 2 } })
+    await under.stripe.accounts.retrieve(NORTHWIND)
+    await under.stripe.accounts.retrieve(LUMEN)
+    const endpoint = await failureOf(under.stripe.accounts.retrieve(NORTHWIND))
     expect(endpoint).toBeInstanceOf(Stripe.errors.StripeRateLimitError)
     expect(endpoint).toMatchObject({
       statusCode: 429,
@@ -456,31 +457,35 @@ describe('rate limits', () => {
     })
     expect(endpoint.headers?.['stripe-rate-limited-reason']).toBe('endpoint-rate')
     // Another endpoint has room of its own, but the account has one request left.
-    await stripe.paymentIntents.retrieve('pi_sandbox_order_1001')
-    const account = await failureOf(stripe.charges.retrieve(CHARGE_1001))
+    await under.stripe.paymentIntents.retrieve('pi_sandbox_order_1001')
+    const account = await failureOf(under.stripe.charges.retrieve(CHARGE_1001))
     expect(account.headers?.['stripe-rate-limited-reason']).toBe('global-rate')
 
-    clock = new Date(clock.getTime() + 1000)
-    expect((await stripe.accounts.retrieve(NORTHWIND)).id).toBe(NORTHWIND)
-    expect(emulator.calls().map((call) => call.status)).toEqual([200, 200, 429, 200, 429, 200])
+    under.clock = new Date(under.clock.getTime() + 1000)
+    expect((await under.stripe.accounts.retrieve(NORTHWIND)).id).toBe(NORTHWIND)
+    expect(under.emulator.calls().map((call) => call.status)).toEqual([
+      200, 200, 429, 200, 429, 200,
+    ])
   })
 
   it('refuse a request before it did anything: no transfer, no key saved, no fault spent', async () => {
-    await emulator.close()
-    await start({ rateLimits: { perSecond: 1, perEndpointPerSecond: 1 } })
-    await stripe.accounts.retrieve(NORTHWIND)
-    emulator.script({ operation: 'transfers.create', mode: 'fail', status: 503 })
+    await under.emulator.close()
+    await under.start({ rateLimits: { perSecond: 1, perEndpointPerSecond: 1 } })
+    await under.stripe.accounts.retrieve(NORTHWIND)
+    under.emulator.script({ operation: 'transfers.create', mode: 'fail', status: 503 })
     const limited = await failureOf(transfer({ amount: 4000 }, 'key'))
     expect(limited.statusCode).toBe(429)
-    expect(emulator.transfers()).toEqual([])
+    expect(under.emulator.transfers()).toEqual([])
 
-    clock = new Date(clock.getTime() + 1000)
+    under.clock = new Date(under.clock.getTime() + 1000)
     // The scripted fault is still there for the next request that reaches the endpoint.
     expect((await failureOf(transfer({ amount: 4000 }, 'key'))).statusCode).toBe(503)
-    clock = new Date(clock.getTime() + 1000)
+    under.clock = new Date(under.clock.getTime() + 1000)
     // Other parameters under the same key: had the 429 been saved, this would be an idempotency_error.
     const made = await transfer({ amount: 3000 }, 'key')
-    expect(emulator.transfers()).toEqual([expect.objectContaining({ id: made.id, amount: 3000 })])
+    expect(under.emulator.transfers()).toEqual([
+      expect.objectContaining({ id: made.id, amount: 3000 }),
+    ])
   })
 })
 
@@ -489,17 +494,17 @@ describe('the state file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tandem-stripe-emulator-'))
     try {
       const stateFile = join(dir, 'stripe.json')
-      await emulator.close()
-      await start({ stateFile })
-      const account = emulator.addAccount()
+      await under.emulator.close()
+      await under.start({ stateFile })
+      const account = under.emulator.addAccount()
       const made = await transfer({ destination: account }, 'key')
-      await emulator.close()
+      await under.emulator.close()
 
-      await start({ stateFile })
-      expect(emulator.transfers().map((t) => t.id)).toEqual([made.id])
-      expect((await stripe.accounts.retrieve(account)).id).toBe(account)
+      await under.start({ stateFile })
+      expect(under.emulator.transfers().map((t) => t.id)).toEqual([made.id])
+      expect((await under.stripe.accounts.retrieve(account)).id).toBe(account)
       expect((await transfer({ destination: account }, 'key')).id).toBe(made.id)
-      expect((await stripe.transfers.list({ destination: account })).data).toHaveLength(1)
+      expect((await under.stripe.transfers.list({ destination: account })).data).toHaveLength(1)
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
