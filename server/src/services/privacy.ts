@@ -110,7 +110,8 @@ export async function answerDataRequest(
       shop,
       requestId: String(body.data_request.id),
       customerId: String(customer.id),
-      receivedAt: at.toISOString(),
+      // When Shopify's request reached Tandem, not when its job ran: jobs run side by side.
+      receivedAt: delivery.receivedAt,
       report: JSON.stringify(report),
     })
     if (recorded) {
