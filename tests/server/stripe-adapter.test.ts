@@ -359,6 +359,49 @@ describe('transfers', () => {
   })
 })
 
+describe('transfer reversals', () => {
+  const reversal = (transferId: string, amountMinor: number, idempotencyKey: string) => ({
+    transferId,
+    amountMinor,
+    currency: 'USD',
+    idempotencyKey,
+    description: 'Tandem reversal of creator order #1001',
+    metadata: { creator_order_id: '1001' },
+  })
+
+  it('take part of a transfer back under our key, replayed under it, and are listed oldest first', async () => {
+    const { payments } = await start()
+    const made = await payments.createTransfer(transfer())
+    const first = await payments.reverseTransfer(reversal(made.id, 1100, 'reversal:1001:1'))
+    expect(await payments.reverseTransfer(reversal(made.id, 1100, 'reversal:1001:1'))).toEqual(
+      first,
+    )
+    const second = await payments.reverseTransfer(reversal(made.id, 900, 'reversal:1001:2'))
+    expect(await payments.transferReversals(made.id)).toEqual([
+      { id: first.id, amountMinor: 1100, metadata: { creator_order_id: '1001' } },
+      { id: second.id, amountMinor: 900, metadata: { creator_order_id: '1001' } },
+    ])
+    expect(stripe.balance(NORTHWIND_ACCOUNT)).toEqual({ usd: 10200 - 2000 })
+    expect((await payments.findTransfers({ transferGroup: 'tandem-order-1001' }))[0]).toMatchObject(
+      { amountReversedMinor: 2000 },
+    )
+  })
+
+  it('beyond the balance are declined with Stripe’s code, and take nothing', async () => {
+    const { payments } = await start()
+    const made = await payments.createTransfer(transfer())
+    stripe.setBalance(NORTHWIND_ACCOUNT, 'usd', 500)
+    const refused = payments.reverseTransfer(reversal(made.id, 1100, 'reversal:1001:1'))
+    await expect(refused).rejects.toMatchObject({ declined: true, code: 'balance_insufficient' })
+    // Beyond what is left of the transfer: declined too, and not retried.
+    stripe.setBalance(NORTHWIND_ACCOUNT, 'usd', 100_000)
+    const beyond = payments.reverseTransfer(reversal(made.id, 10201, 'reversal:1001:2'))
+    await expect(beyond).rejects.toMatchObject({ declined: true })
+    expect(await payments.transferReversals(made.id)).toEqual([])
+    expect(callsOf('transfers.createReversal')).toHaveLength(2)
+  })
+})
+
 describe("Stripe's rate limits", () => {
   const LIMITS = { perSecond: 10, perEndpointPerSecond: 5 }
 

@@ -79,6 +79,25 @@ export interface TransferRequest {
   metadata: Record<string, string>
 }
 
+/** A reversal of part or all of a transfer: the money goes back from the connected account. */
+export interface ReversalRequest {
+  transferId: string
+  amountMinor: number
+  /** The transfer's currency: a reversal is always in it. */
+  currency: string
+  /** Stripe's Idempotency-Key: the same key answers the same reversal, for 24 hours. */
+  idempotencyKey: string
+  description: string
+  metadata: Record<string, string>
+}
+
+/** A reversal as Stripe lists it under its transfer. */
+export interface MadeReversal {
+  id: string
+  amountMinor: number
+  metadata: Record<string, string>
+}
+
 export interface PaymentsPort {
   /** Null when Stripe does not know the account, or it is not connected to the platform. */
   connectedAccount(accountId: string, options?: CallOptions): Promise<ConnectedAccount | null>
@@ -95,6 +114,14 @@ export interface PaymentsPort {
     query: { transferGroup: string; destinationAccountId?: string },
     options?: CallOptions,
   ): Promise<MadeTransfer[]>
+  /**
+   * Reverses part of a transfer (`transfers.createReversal`). Refused (a decline) beyond what is
+   * left of the transfer, or when the account's balance cannot cover it (`code`
+   * `balance_insufficient`).
+   */
+  reverseTransfer(request: ReversalRequest, options?: CallOptions): Promise<{ id: string }>
+  /** The transfer's reversals (`transfers.listReversals`), oldest first. */
+  transferReversals(transferId: string, options?: CallOptions): Promise<MadeReversal[]>
 }
 
 /** A failure of the provider itself, or its silence: answered as a 502. */
@@ -106,9 +133,15 @@ export class PaymentsError extends Error {
    * 5xx, a conflict over the idempotency key, a rate limit.
    */
   readonly declined: boolean
+  /** Stripe's error code, when it gave one (`balance_insufficient` …). */
+  readonly code: string | null
 
-  constructor(message: string, options: ErrorOptions & { declined?: boolean } = {}) {
+  constructor(
+    message: string,
+    options: ErrorOptions & { declined?: boolean; code?: string | null } = {},
+  ) {
     super(message, options)
     this.declined = options.declined ?? false
+    this.code = options.code ?? null
   }
 }

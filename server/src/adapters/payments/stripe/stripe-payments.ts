@@ -1,7 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import Stripe from 'stripe'
 import { checkStripeAmount } from '../../../domain/money'
-import { PaymentsError, type MadeTransfer, type PaymentsPort } from '../payments-port'
+import {
+  PaymentsError,
+  type MadeReversal,
+  type MadeTransfer,
+  type PaymentsPort,
+} from '../payments-port'
 import type { StripeRate } from './stripe-rate'
 
 // The one way the server reaches Stripe: the `stripe` package with its own retries off, wrapped
@@ -36,7 +41,7 @@ const RATE_LIMITED_ATTEMPTS = 20
 const BACKOFF_MS = 250
 const MAX_BACKOFF_MS = 4000
 const DEFAULT_REQUEST_TIMEOUT_MS = 20_000
-const TRANSFERS_PAGE = 100
+const LIST_PAGE = 100
 
 export function connectStripe(options: StripeOptions): PaymentsPort {
   // An abort ends the wait early; the attempt after it is then not sent.
@@ -85,6 +90,34 @@ export function connectStripe(options: StripeOptions): PaymentsPort {
     } catch (error) {
       if (error instanceof PaymentsError && isMissing(error.cause)) return null
       throw error
+    }
+  }
+
+  /** Every page of a list, oldest first (Stripe lists newest first). */
+  async function allPages<T extends { id: string }>(
+    endpoint: StripeEndpoint,
+    list: (
+      stripe: Stripe,
+      page: { limit: number; starting_after?: string },
+    ) => Promise<Stripe.ApiList<T>>,
+    signal?: AbortSignal,
+  ): Promise<T[]> {
+    const found: T[] = []
+    let startingAfter: string | undefined
+    for (;;) {
+      const page = await call(
+        endpoint,
+        (stripe) =>
+          list(stripe, {
+            limit: LIST_PAGE,
+            ...(startingAfter ? { starting_after: startingAfter } : {}),
+          }),
+        signal,
+      )
+      found.push(...page.data)
+      const last = page.data.at(-1)
+      if (!page.has_more || !last) return found.reverse()
+      startingAfter = last.id
     }
   }
 
@@ -168,40 +201,56 @@ export function connectStripe(options: StripeOptions): PaymentsPort {
       return { id: transfer.id }
     },
 
+    async reverseTransfer(request, { signal } = {}) {
+      const amount = checkStripeAmount(request.amountMinor, request.currency)
+      const reversal = await call(
+        'transfers.createReversal',
+        (stripe) =>
+          stripe.transfers.createReversal(
+            request.transferId,
+            { amount, description: request.description, metadata: request.metadata },
+            { idempotencyKey: request.idempotencyKey },
+          ),
+        signal,
+      )
+      return { id: reversal.id }
+    },
+
+    async transferReversals(transferId, { signal } = {}) {
+      const reversals = await allPages(
+        'transfers.listReversals',
+        (stripe, page) => stripe.transfers.listReversals(transferId, page),
+        signal,
+      )
+      return reversals.map((reversal): MadeReversal => ({
+        id: reversal.id,
+        amountMinor: reversal.amount,
+        metadata: reversal.metadata ?? {},
+      }))
+    },
+
     async findTransfers({ transferGroup, destinationAccountId }, { signal } = {}) {
-      const found: MadeTransfer[] = []
-      let startingAfter: string | undefined
-      for (;;) {
-        const page = await call(
-          'transfers.list',
-          (stripe) =>
-            stripe.transfers.list({
-              transfer_group: transferGroup,
-              ...(destinationAccountId ? { destination: destinationAccountId } : {}),
-              limit: TRANSFERS_PAGE,
-              ...(startingAfter ? { starting_after: startingAfter } : {}),
-            }),
-          signal,
-        )
-        found.push(
-          ...page.data.map((transfer) => ({
-            id: transfer.id,
-            amountMinor: transfer.amount,
-            currency: transfer.currency.toUpperCase(),
-            metadata: transfer.metadata,
-            sourceTransaction:
-              typeof transfer.source_transaction === 'string'
-                ? transfer.source_transaction
-                : (transfer.source_transaction?.id ?? null),
-            amountReversedMinor: transfer.amount_reversed,
-          })),
-        )
-        const last = page.data.at(-1)
-        if (!page.has_more || !last) break
-        startingAfter = last.id
-      }
-      // Stripe lists newest first.
-      return found.reverse()
+      const transfers = await allPages(
+        'transfers.list',
+        (stripe, page) =>
+          stripe.transfers.list({
+            transfer_group: transferGroup,
+            ...(destinationAccountId ? { destination: destinationAccountId } : {}),
+            ...page,
+          }),
+        signal,
+      )
+      return transfers.map((transfer): MadeTransfer => ({
+        id: transfer.id,
+        amountMinor: transfer.amount,
+        currency: transfer.currency.toUpperCase(),
+        metadata: transfer.metadata,
+        sourceTransaction:
+          typeof transfer.source_transaction === 'string'
+            ? transfer.source_transaction
+            : (transfer.source_transaction?.id ?? null),
+        amountReversedMinor: transfer.amount_reversed,
+      }))
     },
   }
 }
@@ -230,6 +279,8 @@ type StripeEndpoint =
   | 'charges.retrieve'
   | 'transfers.create'
   | 'transfers.list'
+  | 'transfers.createReversal'
+  | 'transfers.listReversals'
 
 /**
  * A 429 Stripe does not advise against resending: over a rate limit (which stripe-node's own
@@ -289,7 +340,11 @@ function asPaymentsError(error: unknown): PaymentsError {
     })
   }
   if (error instanceof Stripe.errors.StripeError) {
-    return new PaymentsError(error.message, { cause: error, declined: isDecline(error) })
+    return new PaymentsError(error.message, {
+      cause: error,
+      declined: isDecline(error),
+      code: error.code ?? null,
+    })
   }
   return new PaymentsError(error instanceof Error ? error.message : String(error), {
     cause: error,
