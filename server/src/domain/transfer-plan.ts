@@ -187,7 +187,7 @@ export function resumeRefusal(order: PlanOrder): string | null {
 }
 
 /** A cancelled order sells nothing, whatever its lines' quantities still say. */
-const sellsNothing = (order: PlanOrder) =>
+export const sellsNothing = (order: PlanOrder) =>
   order.cancelledAt !== null || order.financialStatus === 'REFUNDED'
 
 /** How much of a brand's frozen units the order still sells. */
