@@ -183,6 +183,19 @@ describe('store pages in Chromium', () => {
     await shows(page.getByText('Commission rate created successfully.'))
     await shows(page.getByText('25%').first())
     await screenshot(page, 'store-creator-dark-wide')
+    // Its commissions are paid to an account of its own: none set in the sandbox, nothing owed yet.
+    const payouts = page.getByRole('region', { name: 'Payouts' })
+    await shows(payouts.getByText('No payout account set'))
+    await shows(payouts.getByLabel('Stripe account ID'))
+    await page.setViewportSize({ width: 1400, height: 1000 })
+    await payouts.scrollIntoViewIfNeeded()
+    await screenshot(page, 'store-creator-payouts-dark-1400')
+    await chooseTheme(page, 'Light')
+    await page.setViewportSize({ width: 700, height: 1100 })
+    await payouts.scrollIntoViewIfNeeded()
+    await screenshot(page, 'store-creator-payouts-light-700')
+    await chooseTheme(page, 'Dark')
+    await page.setViewportSize({ width: 1280, height: 900 })
 
     await page.getByRole('button', { name: /delete .*northwind.* rate/i }).click()
     // The click waits for the confirmation to open: it always asks first.

@@ -6,6 +6,7 @@ import type { UniqueCommissionRate } from '@shared/contract'
 import type { ChannelResult } from '@shared/ipc'
 import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
 import type { FakeAnswers } from './support/fake-bridge'
+import { noPaymentAccount } from './support/brand-page'
 import { renderApp } from './support/render-app'
 
 const CREATOR = 'maya-makes.myshopify.com'
@@ -30,6 +31,8 @@ function creatorPage(answers: FakeAnswers = {}, rates = [rate(LUMEN, 20)]) {
     'session/status': () => SIGNED_IN,
     adminAllStores: () => STORES,
     adminGetUniqueCommissionRates: () => ({ uniqueCommissionRates: [...server.rates] }),
+    // The Payouts card beside the rates has its own tests (store-detail-payouts.test.tsx).
+    adminStorePaymentAccount: noPaymentAccount,
     adminCreateUniqueCommissionRate: ({ uniqueCommissionRate }) => {
       const replaced = server.rates.find(
         (r) => r.brandStoreShop === uniqueCommissionRate.brandStoreShop,
@@ -100,14 +103,19 @@ describe('Creator view: unique commission rates', () => {
       'session/status': () => SIGNED_IN,
       adminAllStores: () => STORES,
       adminGetUniqueCommissionRates: () => ({ uniqueCommissionRates: [] }),
+      adminStorePaymentAccount: noPaymentAccount,
     })
     renderApp(fake.bridge, `/main/stores/${CREATOR}`)
 
     expect(await screen.findByText('No unique commission rates yet.')).toBeInTheDocument()
     expect(screen.getByText('Creator')).toBeInTheDocument()
     expect(fake.callsTo('adminGetDefaultShopCommissionRate')).toEqual([])
-    expect(fake.callsTo('adminStorePaymentAccount')).toEqual([])
-    expect(screen.queryByRole('heading', { name: 'Payouts' })).not.toBeInTheDocument()
+    expect(fake.callsTo('adminBrandPause')).toEqual([])
+    // A creator has a payout account too, paid its commissions.
+    expect(await screen.findByRole('heading', { name: 'Payouts' })).toBeInTheDocument()
+    expect(fake.callsTo('adminStorePaymentAccount')).toEqual([
+      { channel: 'adminStorePaymentAccount', args: { shop: CREATOR } },
+    ])
   })
 
   it('shows "Loading..." and then says when there are no rates', async () => {

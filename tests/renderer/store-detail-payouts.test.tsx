@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { BridgeError } from '@renderer/lib/bridge'
 import type { StorePaymentAccount } from '@shared/contract'
 import { brandPageAnswers } from './support/brand-page'
-import { deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
+import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
 import type { FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
 import { declaredStyle } from './support/styles'
@@ -18,9 +18,20 @@ const account = (overrides: Partial<StorePaymentAccount> = {}): StorePaymentAcco
   accountId: 'acct_1NorthwindPay',
   email: 'payouts@northwind.test',
   transfersActive: true,
+  commissionOwed: [],
+  commissionWaitingReason: null,
   ...overrides,
 })
 const NO_ACCOUNT = account({ accountId: null, email: null, transfersActive: null })
+
+const CREATOR = 'maya-makes.myshopify.com'
+/** The server's sentence for a creator's commission that waits for an account. */
+const NO_ACCOUNT_REASON = `No payout account: set ${CREATOR}'s Stripe account on its store page to pay its commission`
+/** A creator's account: none set and nothing owed unless a test says otherwise. */
+const creatorAccount = (overrides: Partial<StorePaymentAccount> = {}) =>
+  account({ shop: CREATOR, accountId: null, email: null, transfersActive: null, ...overrides })
+const OWED_USD = { currency: 'USD', amount: '24.84', orders: 2 }
+const OWED = [OWED_USD, { currency: 'EUR', amount: '3.10', orders: 1 }]
 
 /** A brand's page whose payout account is `current` unless a test answers otherwise. */
 const brandPage = (answers: FakeAnswers = {}, current: StorePaymentAccount = account()) => {
@@ -30,6 +41,24 @@ const brandPage = (answers: FakeAnswers = {}, current: StorePaymentAccount = acc
     ...answers,
   })
   return { fake, app: renderApp(fake.bridge, `/main/stores/${BRAND}?type=BRAND`) }
+}
+
+/**
+ * A creator's page whose payout account is `current`: its unique rates (none here; their own tests
+ * are in store-detail-creator.test.tsx) beside it.
+ */
+const creatorPage = (current: StorePaymentAccount, answers: FakeAnswers = {}) => {
+  const fake = fakeBridge({
+    'session/status': () => SIGNED_IN,
+    adminAllStores: () => [
+      { shop: BRAND, shopType: 'BRAND' },
+      { shop: CREATOR, shopType: 'CREATOR' },
+    ],
+    adminGetUniqueCommissionRates: () => ({ uniqueCommissionRates: [] }),
+    adminStorePaymentAccount: () => current,
+    ...answers,
+  })
+  return { fake, app: renderApp(fake.bridge, `/main/stores/${CREATOR}?type=CREATOR`) }
 }
 
 const card = () => within(screen.getByRole('region', { name: 'Payouts' }))
@@ -97,7 +126,7 @@ describe('Brand view: payouts', () => {
     expect(card().queryByText(/^Transfers (in)?active$/)).not.toBeInTheDocument()
   })
 
-  it('shows inactive transfers in red, and that transfers to the brand will fail', async () => {
+  it('shows inactive transfers in red, and that transfers to the store will fail', async () => {
     brandPage({}, account({ transfersActive: false }))
     await loaded()
 
@@ -106,7 +135,7 @@ describe('Brand view: payouts', () => {
     expect(field('Email')).toHaveTextContent('payouts@northwind.test')
     expect(
       card().getByText(
-        'Transfers to this brand will fail until Stripe activates transfers on this account.',
+        'Transfers to this store will fail until Stripe activates transfers on this account.',
       ),
     ).toBeInTheDocument()
   })
@@ -119,7 +148,7 @@ describe('Brand view: payouts', () => {
     expect(field('Transfers')).toHaveTextContent('Transfers active')
     expect(
       card().getByText(
-        'Transfers to this brand will fail until this account has an email in Stripe.',
+        'Transfers to this store will fail until this account has an email in Stripe.',
       ),
     ).toBeInTheDocument()
   })
@@ -242,5 +271,116 @@ describe('Brand view: payouts', () => {
     expect(field('Account')).toHaveTextContent('acct_1NorthwindPay')
     expect(screen.queryByText(failure)).not.toBeInTheDocument()
     expect(fake.callsTo('adminStorePaymentAccount')).toHaveLength(2)
+  })
+})
+
+describe('Creator view: payouts', () => {
+  it("shows the Payouts card below the unique rates, with the creator's account", async () => {
+    const { fake } = creatorPage(
+      creatorAccount({
+        accountId: 'acct_1MayaPay',
+        email: 'maya@makes.test',
+        transfersActive: true,
+      }),
+    )
+    await loaded()
+
+    const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)
+    expect(headings).toEqual(['Unique commission rates', 'New unique rate', 'Payouts'])
+    expect(field('Account')).toHaveTextContent('acct_1MayaPay')
+    expect(field('Email')).toHaveTextContent('maya@makes.test')
+    expect(field('Transfers')).toHaveTextContent('Transfers active')
+    expect(card().queryByText('Commission owed')).not.toBeInTheDocument()
+    expect(fake.callsTo('adminStorePaymentAccount')).toEqual([
+      { channel: 'adminStorePaymentAccount', args: { shop: CREATOR } },
+    ])
+    // A brand's own cards stay on a brand's page.
+    expect(fake.callsTo('adminGetDefaultShopCommissionRate')).toEqual([])
+    expect(fake.callsTo('adminBrandPause')).toEqual([])
+  })
+
+  it('shows what a creator without an account is owed, per currency, and why it waits', async () => {
+    creatorPage(
+      creatorAccount({ commissionOwed: OWED, commissionWaitingReason: NO_ACCOUNT_REASON }),
+    )
+    await loaded()
+
+    expect(card().getByText('No payout account set')).toBeInTheDocument()
+    expect(field('Commission owed')).toHaveTextContent('24.84 USD on 2 orders3.10 EUR on 1 order')
+    expect(card().getByText('24.84 USD on 2 orders')).toBeInTheDocument()
+    expect(card().getByText('3.10 EUR on 1 order')).toBeInTheDocument()
+    expect(card().getByText(`Waiting: ${NO_ACCOUNT_REASON}`)).toBeInTheDocument()
+  })
+
+  it('shows what is owed beside an account set, with no reason when none was tried', async () => {
+    creatorPage(
+      creatorAccount({
+        accountId: 'acct_1MayaPay',
+        email: 'maya@makes.test',
+        transfersActive: true,
+        commissionOwed: [OWED_USD],
+      }),
+    )
+    await loaded()
+
+    expect(field('Account')).toHaveTextContent('acct_1MayaPay')
+    expect(field('Commission owed')).toHaveTextContent('24.84 USD on 2 orders')
+    expect(card().queryByText('3.10 EUR on 1 order')).not.toBeInTheDocument()
+    expect(card().queryByText(/^Waiting:/)).not.toBeInTheDocument()
+  })
+
+  it('shows nothing owed when the creator is owed nothing', async () => {
+    creatorPage(creatorAccount())
+    await loaded()
+
+    expect(card().getByText('No payout account set')).toBeInTheDocument()
+    expect(card().queryByText('Commission owed')).not.toBeInTheDocument()
+    expect(card().queryByText(/^Waiting:/)).not.toBeInTheDocument()
+  })
+
+  it("sets a creator's account and shows what the server answered of what is owed", async () => {
+    const { fake } = creatorPage(
+      creatorAccount({ commissionOwed: OWED, commissionWaitingReason: NO_ACCOUNT_REASON }),
+      {
+        // Setting it pays what is owed in the background: the answer still lists it, not waiting.
+        adminSetStorePaymentAccount: ({ accountId }) =>
+          creatorAccount({
+            accountId,
+            email: 'maya@makes.test',
+            transfersActive: true,
+            commissionOwed: OWED,
+          }),
+      },
+    )
+    await loaded()
+    const user = userEvent.setup()
+
+    await user.type(idInput(), 'acct_1MayaPay')
+    await user.click(saveButton())
+
+    await expectToast('Success', 'Payout account set successfully.')
+    expect(fake.callsTo('adminSetStorePaymentAccount')).toEqual([
+      {
+        channel: 'adminSetStorePaymentAccount',
+        args: { shop: CREATOR, accountId: 'acct_1MayaPay' },
+      },
+    ])
+    expect(field('Account')).toHaveTextContent('acct_1MayaPay')
+    expect(card().getByText('24.84 USD on 2 orders')).toBeInTheDocument()
+    expect(card().queryByText(/^Waiting:/)).not.toBeInTheDocument()
+    expect(card().queryByText('No payout account set')).not.toBeInTheDocument()
+  })
+})
+
+describe('Brand view: no commission owed', () => {
+  it.each([
+    ['an account', account()],
+    ['no account', NO_ACCOUNT],
+  ])("shows no commission owed on a brand's page with %s", async (_, current) => {
+    brandPage({}, current)
+    await loaded()
+
+    expect(card().queryByText('Commission owed')).not.toBeInTheDocument()
+    expect(card().queryByText(/^Waiting:/)).not.toBeInTheDocument()
   })
 })

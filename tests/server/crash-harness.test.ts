@@ -22,6 +22,8 @@ const LEASE_MS = 3600
 const SEARCH_LAG_MS = 10_000
 
 const LUMEN_ACCOUNT = 'acct_sandbox_lumen_botanicals'
+const MAYA = 'maya-makes.myshopify.com'
+const MAYA_ACCOUNT = 'acct_maya_makes'
 const OVERSHIRT = 'gid://shopify/ProductVariant/201'
 const FACE_OIL = 'gid://shopify/ProductVariant/203'
 
@@ -57,6 +59,25 @@ async function processAfterTheLease(on: ServerProcess) {
   }
 }
 
+/** Sets Maya's payout account, which (again) sends the payment of the commissions she is owed. */
+async function setCreatorAccount(on: ServerProcess): Promise<number> {
+  const response = await fetch(`${on.url}/admin-set-store-payment-account`, {
+    method: 'POST',
+    headers: { ...crash.admin(), 'content-type': 'application/json' },
+    body: JSON.stringify({ shop: MAYA, accountId: MAYA_ACCOUNT }),
+  })
+  return response.status
+}
+
+/** What Maya's Payouts card says she is still owed. */
+async function creatorOwed(on: ServerProcess): Promise<unknown> {
+  const response = await fetch(
+    `${on.url}/admin-store-payment-account?shop=${encodeURIComponent(MAYA)}`,
+    { headers: crash.admin() },
+  )
+  return ((await response.json()) as { commissionOwed: unknown }).commissionOwed
+}
+
 /** Each brand order, payment mark and transfer of order 1001 made exactly once. */
 async function expectExactlyOnce(on: ServerProcess): Promise<void> {
   const orders = [LUMEN, NORTHWIND].flatMap((shop) =>
@@ -76,6 +97,7 @@ async function expectExactlyOnce(on: ServerProcess): Promise<void> {
   ])
   const transfers = payments()
     .transfers()
+    .filter((transfer) => transfer.destination !== MAYA_ACCOUNT)
     .map(({ destination, amount, transferGroup, sourceTransaction }) => ({
       destination,
       amount,
@@ -211,6 +233,37 @@ describe('a lost answer through the real server', { timeout: 60_000 }, () => {
     )
   })
 })
+
+describe(
+  "the creator's commission, killed mid-way and paid by the next run",
+  { timeout: 60_000 },
+  () => {
+    it.each(BOUNDARIES)('at creatorTransfer:%s', async (boundary) => {
+      await scenario()
+      payments().addAccount({ id: MAYA_ACCOUNT })
+      const failpoint = `creatorTransfer:${boundary}`
+      const doomed = await start({ failpoints: `${failpoint}=kill`, leaseMs: LEASE_MS })
+      expect(await setCreatorAccount(doomed)).toBe(200)
+      // The brands are paid; the commission's job, sent as the order completes, may kill the
+      // process before or after its answer.
+      await processOrder(doomed).catch(() => null)
+      expect(await doomed.exited).toEqual({ code: null, signal: 'SIGKILL' })
+      await doomed.line(new RegExp(`^failpoint ${failpoint}: kill$`))
+
+      const restarted = await start({ leaseMs: LEASE_MS })
+      // Setting the account again pays what is owed, once the dead run's lease has run out.
+      expect(await setCreatorAccount(restarted)).toBe(200)
+      await expect.poll(() => creatorOwed(restarted), { timeout: 30_000 }).toEqual([])
+      expect(
+        payments()
+          .transfers()
+          .filter((transfer) => transfer.destination === MAYA_ACCOUNT)
+          .map(({ amount, sourceTransaction }) => ({ amount, sourceTransaction })),
+      ).toEqual([{ amount: 2730, sourceTransaction: 'ch_sandbox_order_1001' }])
+      await expectExactlyOnce(restarted)
+    })
+  },
+)
 
 /**
  * Where a process stalls while another takes over. At createTransfer:before-call, the one taking

@@ -934,9 +934,9 @@ describe('a lost answer', () => {
     await expectExactlyOnce()
   })
 
-  it('of a transfer never made: the next attempt pays the account the admin set meanwhile', async () => {
+  it('of a transfer is sent again to the account it went to when the admin set another meanwhile: Stripe answers or makes it there', async () => {
     await start()
-    // Refused at Stripe's edge every time: nothing made, nothing saved under the key.
+    // Stripe failed every try: whether it made the transfer is unknown.
     lumenTransfersFail()
     expect((await processOrder('1001')).statusCode).toBe(502)
     expect((await transferBrands('1001'))[1]).toMatchObject({
@@ -945,6 +945,24 @@ describe('a lost answer', () => {
     })
     const newAccount = server.stripe.addAccount({ email: 'new@lumen.example' })
     await payLumenTo(newAccount)
+    expect((await processOrder('1001')).statusCode).toBe(201)
+    const paid = (await payments()).map((payment) => [payment.destination, payment.amount])
+    expect(Object.fromEntries(paid)).toEqual({ [LUMEN_ACCOUNT]: 2484, [NORTHWIND_ACCOUNT]: 10200 })
+  })
+
+  it('of a transfer Stripe then declined at the old account goes to the account the admin set meanwhile', async () => {
+    await start()
+    lumenTransfersFail()
+    expect((await processOrder('1001')).statusCode).toBe(502)
+    const newAccount = server.stripe.addAccount({ email: 'new@lumen.example' })
+    await payLumenTo(newAccount)
+    // The old account was closed: Stripe declines the transfer there, and so made none.
+    server.stripe.setTransfersActive(LUMEN_ACCOUNT, false)
+    expect((await processOrder('1001')).statusCode).toBe(502)
+    expect((await transferBrands('1001'))[1]).toMatchObject({
+      transfer_destination: LUMEN_ACCOUNT,
+      transfer_declined_at: expect.any(String),
+    })
     expect((await processOrder('1001')).statusCode).toBe(201)
     const paid = (await payments()).map((payment) => [payment.destination, payment.amount])
     expect(Object.fromEntries(paid)).toEqual({ [newAccount]: 2484, [NORTHWIND_ACCOUNT]: 10200 })

@@ -285,6 +285,26 @@ describe('a transfer whose answer was lost, and that Stripe does not list yet', 
     },
   )
 
+  it('keeps to the account it went to when the brand’s account is changed meanwhile: paid there once, never to the new one', async () => {
+    await startSkewed()
+    server.stripe.script({
+      operation: 'transfers.create',
+      mode: 'drop_after_write',
+      target: LUMEN_ACCOUNT,
+      times: 100,
+    })
+    expect((await processOrder('1001')).statusCode).toBe(502)
+    server.stripe.unscript()
+    const other = server.stripe.addAccount({ id: 'acct_lumen_other' })
+    expect((await payLumenTo(other)).statusCode).toBe(200)
+    // Stripe does not list the transfer yet: only its key, at its account, finds it.
+    listLags()
+    skewMs = 3_100
+    expect((await processOrder('1001')).statusCode).toBe(201)
+    await expectPaidOnce(LUMEN_ACCOUNT)
+    expect(lumenKeys()).toEqual([FIRST_KEY])
+  })
+
   it('after a decline and a retry under a new key whose answer was lost, keeps that key', async () => {
     await startSkewed()
     await declinedOnce()

@@ -270,6 +270,33 @@ export interface PaymentIntentOrdersTable {
 }
 
 /**
+ * A creator's commission on a completed creator order (migration 017): owed until
+ * payment_transfer_id is set. The intent of its transfer (destination, settlement amount,
+ * pending_since) is recorded before the call; a run holds it under claimed_by until
+ * lease_expires_at.
+ */
+export interface CreatorPayoutsTable {
+  creator_order_id: string
+  creator_store_shop: string
+  /** The order's currency, and the commission in it: the brands' frozen creator commissions. */
+  currency: string
+  amount_minor: number
+  due_at: string
+  settlement_currency: string | null
+  amount_settlement_minor: number | null
+  transfer_destination: string | null
+  pending_since: string | null
+  transfer_key_attempt: Generated<number>
+  transfer_declined_at: string | null
+  payment_transfer_id: string | null
+  paid_at: string | null
+  /** Why its last run could not pay it (no account, an account Stripe cannot pay…). */
+  waiting_reason: string | null
+  claimed_by: string | null
+  lease_expires_at: string | null
+}
+
+/**
  * A customers/data_request Shopify sent: the customer it is about (Shopify's id) and, as JSON,
  * what Tandem held on them for the shop when it came (services/privacy.ts). Erased with the
  * customer's or the shop's data.
@@ -359,6 +386,7 @@ export interface Database {
   order_transfers: OrderTransfersTable
   order_transfer_brands: OrderTransferBrandsTable
   payment_intent_orders: PaymentIntentOrdersTable
+  creator_payouts: CreatorPayoutsTable
   audit_log: AuditLogTable
   leases: LeasesTable
   jobs: JobsTable

@@ -13,6 +13,13 @@ import {
   type TransferJob,
 } from './automatic-transfers'
 import {
+  CREATOR_PAYOUT_JOB,
+  CREATOR_PAYOUT_RETRIES,
+  payCreatorCommission,
+  recheckUnpaidPayouts,
+  type CreatorPayoutJob,
+} from '../transfers/creator-payout'
+import {
   actOnDelivery,
   WEBHOOK_JOB,
   WEBHOOK_JOBS_AT_ONCE,
@@ -21,8 +28,8 @@ import {
 } from './webhook-inbox'
 
 // Every piece of background work the server does, as jobs of the queue (jobs/job-queue.ts): the
-// webhook inbox's deliveries, automatic transfers and the recheck of those needing attention, the
-// creator-order catch-up, and retention. Each server process
+// webhook inbox's deliveries, automatic transfers and the recheck of those needing attention,
+// creators' commissions, the creator-order catch-up, and retention. Each server process
 // registers them all and works the one queue, so that a job runs once across replicas, and
 // survives a crash of the process running it.
 
@@ -118,6 +125,11 @@ export async function startBackgroundWork(
     (payload, job, settings) => transferAutomatically(deps, payload, job, settings, log),
     { ...TRANSFER_RETRIES, concurrency: TRANSFER_JOBS_AT_ONCE },
   )
+  await register<CreatorPayoutJob>(
+    CREATOR_PAYOUT_JOB,
+    (payload) => payCreatorCommission(deps, payload),
+    CREATOR_PAYOUT_RETRIES,
+  )
   // A failed catch-up waits for the next schedule rather than retrying at once.
   await register(CATCH_UP_JOB, (_payload, job) => catchUp(deps, log, job), {
     retryLimit: 0,
@@ -128,10 +140,17 @@ export async function startBackgroundWork(
     retryDelaySeconds: 60,
   })
   // A failed recheck waits for the next schedule.
-  await register(ATTENTION_RECHECK_JOB, () => recheckOrdersNeedingAttention(deps), {
-    retryLimit: 0,
-    retryDelaySeconds: 0,
-  })
+  await register(
+    ATTENTION_RECHECK_JOB,
+    async () => {
+      await recheckOrdersNeedingAttention(deps)
+      await recheckUnpaidPayouts(deps)
+    },
+    {
+      retryLimit: 0,
+      retryDelaySeconds: 0,
+    },
+  )
   if (options.schedules) {
     await jobs.schedule(CATCH_UP_JOB, CATCH_UP_CRON)
     await jobs.schedule(RETENTION_JOB, RETENTION_CRON)

@@ -5,24 +5,49 @@ import type { RouteDeps } from '../deps'
 import { Refusal } from '../domain/errors'
 import { upstreamRefusal, withDeadline } from '../lib/remote-call'
 import { findPayoutAccountId, setPayoutAccountId } from '../repositories/payout-accounts'
-import { lockStore, requireStoreOf } from '../repositories/stores'
+import { unpaidPayoutsOf } from '../repositories/creator-payouts'
+import { findStoreType, lockStore } from '../repositories/stores'
+import { formatMinorUnits } from '../domain/money'
+import { requeuePayoutsOf } from '../transfers/creator-payout'
 import { auditedChange, type Actor } from './audited-change'
 import { requeueOrdersWaitingOn } from './automatic-transfers'
 
-// The Payouts card of a brand's store page: which Stripe connected account the brand is paid to,
-// and what Stripe says of it (its email, whether it can receive transfers).
+// The Payouts card of a store's page: which Stripe connected account the store is paid to (a
+// brand its transfers, a creator its commissions), what Stripe says of it (its email, whether it
+// can receive transfers), and what a creator is still owed.
 
 /** How long the console waits for Stripe's answer about an account. */
 const STRIPE_LOOKUP_MS = 15_000
 
 type Deps = Pick<RouteDeps, 'db' | 'jobs' | 'now' | 'payments'>
 
-/** Only brands are paid out: an unknown store is not found, a creator's breaks the rule. */
-const requireBrandStore = (deps: Deps, shop: string) =>
-  requireStoreOf(deps.db, shop, 'BRAND', {
-    wrongType: `${shop} is a creator store: only brand stores are paid out`,
-    notFound: TRANSFER_ERRORS.storeNotFound,
-  })
+/** A store paid out: a brand its transfers, a creator its commissions. */
+const requireStore = async (deps: Deps, shop: string) => {
+  const type = await findStoreType(deps.db, shop)
+  if (!type) throw new Refusal('not_found', TRANSFER_ERRORS.storeNotFound)
+  return type
+}
+
+/** A creator's commissions still owed, per currency, and why the oldest waits. */
+async function commissionOwed(deps: Deps, shop: string) {
+  const unpaid = await unpaidPayoutsOf(deps.db, shop)
+  const byCurrency = new Map<string, { minor: number; orders: number }>()
+  for (const payout of unpaid) {
+    const sum = byCurrency.get(payout.currency) ?? { minor: 0, orders: 0 }
+    byCurrency.set(payout.currency, {
+      minor: sum.minor + payout.amount_minor,
+      orders: sum.orders + 1,
+    })
+  }
+  return {
+    commissionOwed: [...byCurrency].map(([currency, { minor, orders }]) => ({
+      currency,
+      amount: formatMinorUnits(minor, currency),
+      orders,
+    })),
+    commissionWaitingReason: unpaid[0]?.waiting_reason ?? null,
+  }
+}
 
 const lookUp = (deps: Deps, accountId: string) =>
   withDeadline(STRIPE_LOOKUP_MS, (signal) =>
@@ -31,21 +56,23 @@ const lookUp = (deps: Deps, accountId: string) =>
     throw upstreamRefusal(`Payout account ${accountId} lookup failed`, 'payment provider', error)
   })
 
-const answer = (
+const answer = async (
+  deps: Deps,
   shop: string,
   accountId: string | null,
   account: ConnectedAccount | null,
-): StorePaymentAccount => ({
+): Promise<StorePaymentAccount> => ({
   shop,
   accountId,
   email: account?.email ?? null,
   transfersActive: account?.transfersActive ?? null,
+  ...(await commissionOwed(deps, shop)),
 })
 
 export async function payoutAccount(deps: Deps, shop: string): Promise<StorePaymentAccount> {
-  await requireBrandStore(deps, shop)
+  await requireStore(deps, shop)
   const accountId = await findPayoutAccountId(deps.db, shop)
-  return answer(shop, accountId, accountId ? await lookUp(deps, accountId) : null)
+  return answer(deps, shop, accountId, accountId ? await lookUp(deps, accountId) : null)
 }
 
 export async function setPayoutAccount(
@@ -53,7 +80,7 @@ export async function setPayoutAccount(
   actor: Actor,
   input: { shop: string; accountId: string },
 ): Promise<StorePaymentAccount> {
-  await requireBrandStore(deps, input.shop)
+  await requireStore(deps, input.shop)
   // Only an account Stripe knows as connected to the platform: a typo would stop every payout.
   const account = await lookUp(deps, input.accountId)
   if (!account) {
@@ -64,16 +91,18 @@ export async function setPayoutAccount(
   }
   await auditedChange(deps, actor, async (trx) => {
     // Its store's row first, as the other changes to a store lock it before its other rows.
-    await lockStore(trx, input.shop)
+    const type = await lockStore(trx, input.shop)
     const before = await findPayoutAccountId(trx, input.shop)
     await setPayoutAccountId(trx, input.shop, account.accountId, deps.now().toISOString())
-    // The orders stopped for want of a payout account the brand can be paid to are tried again.
-    await requeueOrdersWaitingOn(deps, trx, input.shop)
+    // What waited for an account it can be paid to is tried again: a brand's orders stopped for
+    // want of it, a creator's commissions owed.
+    if (type === 'CREATOR') await requeuePayoutsOf(deps, trx, input.shop)
+    else await requeueOrdersWaitingOn(deps, trx, input.shop)
     const details = { before: { accountId: before }, after: { accountId: account.accountId } }
     return {
       result: undefined,
       audit: { action: 'payout-account.set', target: input.shop, details },
     }
   })
-  return answer(input.shop, account.accountId, account)
+  return answer(deps, input.shop, account.accountId, account)
 }

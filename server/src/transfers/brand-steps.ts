@@ -62,7 +62,13 @@ export const toPay = (brand: TransferBrandRow): BrandToPay => ({
   shop: brand.brand_store_shop,
   amountMinor: brand.brand_amount_minor,
   settlementMinor: brand.brand_amount_settlement_minor,
-  unknownOutcomeAt: brand.pending_step === 'createTransfer' ? brand.transfer_destination : null,
+  unknownOutcome:
+    brand.pending_step === 'createTransfer' && brand.transfer_destination !== null
+      ? {
+          destinationAccountId: brand.transfer_destination,
+          declined: brand.transfer_declined_at !== null,
+        }
+      : null,
 })
 
 /** A frozen brand's figures in the order's currency, as settlement converts them. */

@@ -33,6 +33,9 @@ const isBrandTransfer = (creatorOrderId: string, shop: string) => {
     made.metadata.brand_shop === expected.brand_shop
 }
 
+/** What an admin must fix before the brand can be paid. */
+const needs = (reason: AttentionReason) => new NeedsAttention([reason])
+
 /** A brand owed a transfer. */
 export interface BrandToPay {
   shop: string
@@ -40,9 +43,29 @@ export interface BrandToPay {
   amountMinor: number
   /** Frozen in the settlement currency; null on a first attempt (or a transfer frozen before it). */
   settlementMinor: number | null
-  /** Where an attempt whose outcome is unknown sent its transfer: looked for there first. */
-  unknownOutcomeAt: string | null
+  /** An attempt whose outcome is unknown: where it sent its transfer, looked for there first. */
+  unknownOutcome: UnansweredTransfer | null
 }
+
+/** A transfer whose call was sent and not answered, or declined, as its intent recorded it. */
+export interface UnansweredTransfer {
+  destinationAccountId: string
+  /** Whether Stripe declined it under its current key (and so made nothing). */
+  declined: boolean
+}
+
+/**
+ * The account an unanswered transfer must still go to, or null when it may go to the one set now.
+ * Not found where it went, it may yet exist there (the call still landing, or Stripe's list not
+ * showing it yet), and only its key, sent to the same account, makes Stripe answer it rather than
+ * pay again: sent to an account set since (to which Stripe refuses the key, saying nothing of what
+ * it made), it would pay twice once Stripe forgets the key. Only Stripe's decline proves that
+ * nothing was made there, and frees the transfer to go to the account set now. Stripe itself then
+ * checks the account it goes to: an account it cannot pay any more is declined, never a deadlock
+ * that setting another account cannot end.
+ */
+export const keptDestination = (unanswered: UnansweredTransfer | null): string | null =>
+  unanswered && !unanswered.declined ? unanswered.destinationAccountId : null
 
 /** Where a brand's transfer goes, the charge it is made from and its currency; or the transfer already made. */
 export type Payout =
@@ -99,31 +122,39 @@ export function payoutChecks(
     return payment
   }
 
+  /** Known to Stripe, with an email, able to receive transfers; else what an admin must fix. */
+  async function checkAccount(shop: string, accountId: string) {
+    const account = await remote((signal) =>
+      payments.connectedAccount(accountId, { signal }),
+    ).catch((error: unknown) => {
+      throw upstreamRefusal(`Payout account lookup failed for ${shop}`, 'payment provider', error)
+    })
+    if (!account) throw needs(attention.payoutAccountUnknown(shop, accountId))
+    if (!account.email) throw needs(attention.payoutAccountWithoutEmail(shop, accountId))
+    if (!account.transfersActive) {
+      throw needs(attention.payoutAccountTransfersInactive(shop, accountId))
+    }
+  }
+
   async function check(brand: BrandToPay): Promise<Payout> {
     const { shop } = brand
     const refuse = (message: string) => new Refusal('business_rule', `${message} for ${shop}`)
-    const needs = (reason: AttentionReason) => new NeedsAttention([reason])
     const failed = (what: string) => (error: unknown) => {
       throw upstreamRefusal(`${what} for ${shop}`, 'payment provider', error)
     }
-    if (brand.unknownOutcomeAt) {
-      const destinationAccountId = brand.unknownOutcomeAt
+    if (brand.unknownOutcome) {
+      const { destinationAccountId } = brand.unknownOutcome
       const made = await remote((signal) =>
         findBrandTransfer(payments, { creatorOrderId, shop, destinationAccountId }, { signal }),
       ).catch(failed('Transfer lookup failed'))
       if (made) return { made }
     }
 
-    const accountId = await findPayoutAccountId(deps.db, shop)
+    const kept = keptDestination(brand.unknownOutcome)
+    const accountId = kept ?? (await findPayoutAccountId(deps.db, shop))
     if (!accountId) throw needs(attention.noPayoutAccount(shop))
-    const account = await remote((signal) =>
-      payments.connectedAccount(accountId, { signal }),
-    ).catch(failed('Payout account lookup failed'))
-    if (!account) throw needs(attention.payoutAccountUnknown(shop, accountId))
-    if (!account.email) throw needs(attention.payoutAccountWithoutEmail(shop, accountId))
-    if (!account.transfersActive) {
-      throw needs(attention.payoutAccountTransfersInactive(shop, accountId))
-    }
+    // A kept account is Stripe's to check, as it answers the key (keptDestination).
+    if (!kept) await checkAccount(shop, accountId)
 
     if (!order.paymentIntentId) throw refuse(TRANSFER_ERRORS.paymentIntentIdNotFound)
     const read = await readPayment(order.paymentIntentId)

@@ -248,22 +248,27 @@ export function createTransferRepository(db: Db) {
             ...(declinedAt !== undefined && { transfer_declined_at: declinedAt }),
           }),
 
-        /** Completes the transfer and gives the lease up. */
-        async complete(now: string): Promise<void> {
-          const result = await db
-            .updateTable('order_transfers')
-            .set({
-              status: 'COMPLETED',
-              processed_at: now,
-              claimed_by: null,
-              claimed_at: null,
-              lease_expires_at: null,
-            })
-            .where('creator_order_id', '=', creatorOrderId)
-            .where('claimed_by', '=', token)
-            .executeTakeFirst()
-          if (result.numUpdatedRows === 0n) throw new LeaseLostError(creatorOrderId)
-        },
+        /**
+         * Completes the transfer and gives the lease up, with `alongside` (what completion owes
+         * others) in the same transaction.
+         */
+        complete: (now: string, alongside: (trx: Db) => Promise<void>): Promise<void> =>
+          db.transaction().execute(async (trx) => {
+            const result = await trx
+              .updateTable('order_transfers')
+              .set({
+                status: 'COMPLETED',
+                processed_at: now,
+                claimed_by: null,
+                claimed_at: null,
+                lease_expires_at: null,
+              })
+              .where('creator_order_id', '=', creatorOrderId)
+              .where('claimed_by', '=', token)
+              .executeTakeFirst()
+            if (result.numUpdatedRows === 0n) throw new LeaseLostError(creatorOrderId)
+            await alongside(trx)
+          }),
 
         async release(): Promise<void> {
           await db

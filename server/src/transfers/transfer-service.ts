@@ -20,6 +20,7 @@ import {
 import { createTransferPlanning, type StillSoldOf } from './transfer-planning'
 import { transferTiming } from './transfer-timing'
 import { creatorOrderOf, previewOf, receiptDataOf } from './transfer-view'
+import { owePayoutOnCompletion } from './creator-payout'
 
 // Processing a creator order into brand orders and payments, exactly once whatever fails
 // (docs/integrations.md "Exactly-once transfers"). Each remote step records its intent before the
@@ -65,7 +66,7 @@ function brandsToPay(
       shop: brand.brandStoreShop,
       amountMinor: brand.brandAmountMinor,
       settlementMinor: null,
-      unknownOutcomeAt: null,
+      unknownOutcome: null,
     }))
 }
 
@@ -188,7 +189,19 @@ export function createTransferService(
           }
           if (failures.length > 0) throw failures[0]
           const processedAt = timestamp()
-          await claim.lease.complete(processedAt)
+          // The creator's commission is owed from the moment the brands are paid, and a job pays it.
+          await claim.lease.complete(processedAt, (trx) =>
+            owePayoutOnCompletion(
+              deps,
+              trx,
+              {
+                creatorOrderId: id,
+                creatorStoreShop: claimed.creator_store_shop,
+                currency: claimed.currency,
+              },
+              processedAt,
+            ),
+          )
           const settled = outcomes.flatMap((outcome) =>
             outcome.status === 'fulfilled' ? [outcome.value] : [],
           )

@@ -92,15 +92,29 @@ export const PaymentAccountId = z
   .max(255, { message: 'must be at most 255 characters', abort: true })
   .regex(/^acct_[A-Za-z0-9_]+$/, 'must look like acct_…')
 
+/** An amount of money owed, in one currency, over some creator orders. */
+export const OwedAmount = z.object({
+  currency: z.string(),
+  /** In major units, as the order's totals are ("24.84"). */
+  amount: z.string(),
+  orders: z.number().int(),
+})
+export type OwedAmount = z.infer<typeof OwedAmount>
+
 /**
- * The Stripe connected account a brand store is paid to. `email` and `transfersActive` are read
- * from Stripe: both null when no account is set or Stripe does not know it.
+ * The Stripe connected account a store is paid to: a brand its transfers, a creator its
+ * commissions. `email` and `transfersActive` are read from Stripe: both null when no account is
+ * set or Stripe does not know it.
  */
 export const StorePaymentAccount = z.object({
   shop: z.string(),
   accountId: z.string().nullable(),
   email: z.string().nullable(),
   transfersActive: z.boolean().nullable(),
+  /** A creator's commissions not paid yet, per currency; always empty for a brand. */
+  commissionOwed: z.array(OwedAmount),
+  /** Why the oldest of them was not paid when last tried; null when none was tried or owed. */
+  commissionWaitingReason: z.string().nullable(),
 })
 export type StorePaymentAccount = z.infer<typeof StorePaymentAccount>
 

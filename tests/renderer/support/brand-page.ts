@@ -1,3 +1,4 @@
+import type { StorePaymentAccount } from '@shared/contract/entities'
 import { SIGNED_IN, type FakeAnswers } from './fake-bridge'
 
 /**
@@ -11,11 +12,18 @@ export const brandPageAnswers = (shop: string): FakeAnswers => ({
     tandemCommissionRate: 10,
     creatorCommissionRate: 15,
   }),
-  adminStorePaymentAccount: () => ({
+  adminStorePaymentAccount: noPaymentAccount,
+  adminBrandPause: () => ({ pause: null }),
+})
+
+/** A store's payout account as the server answers it with none set and nothing owed. */
+export function noPaymentAccount({ shop }: { shop: string }): StorePaymentAccount {
+  return {
     shop,
     accountId: null,
     email: null,
     transfersActive: null,
-  }),
-  adminBrandPause: () => ({ pause: null }),
-})
+    commissionOwed: [],
+    commissionWaitingReason: null,
+  }
+}

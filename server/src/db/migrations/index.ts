@@ -16,6 +16,7 @@ import * as transferPolicy from './013-transfer-policy'
 import * as automaticTransfers from './014-automatic-transfers'
 import * as transferKeyAttempts from './015-transfer-key-attempts'
 import * as holds from './016-holds'
+import * as creatorPayouts from './017-creator-payouts'
 
 // Migrations live in code (one module each, imported here and bundled with the server: no folder
 // to find at run time) and run at every start. Column types are the ones SQLite and PostgreSQL
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '014_automatic_transfers': automaticTransfers,
   '015_transfer_key_attempts': transferKeyAttempts,
   '016_holds': holds,
+  '017_creator_payouts': creatorPayouts,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

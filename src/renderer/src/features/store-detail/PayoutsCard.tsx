@@ -1,8 +1,12 @@
 import { useCallback, useId, useState, type FormEvent } from 'react'
 import { Badge, Button, Card, Divider, Group, Stack, Text, TextInput, Title } from '@mantine/core'
-import { PaymentAccountId, type StorePaymentAccount } from '@shared/contract/entities'
+import {
+  PaymentAccountId,
+  type OwedAmount,
+  type StorePaymentAccount,
+} from '@shared/contract/entities'
 import { useBridge } from '@renderer/lib/bridge'
-import { asSentence } from '@renderer/lib/format'
+import { asSentence, plural } from '@renderer/lib/format'
 import { Fields } from '@renderer/app/Fields'
 import { LoadFailure } from '@renderer/app/LoadFailure'
 import { RefusalAlert } from '@renderer/app/RefusalAlert'
@@ -10,8 +14,9 @@ import { useRemote } from '@renderer/lib/useRemote'
 import { useWrite } from '@renderer/lib/useWrite'
 
 /**
- * A brand's page: the Stripe connected account its transfers are paid to (docs/integrations.md
- * "Stripe"), what Stripe says of it, and a form to set it.
+ * A store's page, brand or creator: the Stripe connected account it is paid to (a brand its
+ * transfers, a creator its commissions; docs/integrations.md "Stripe"), what Stripe says of it,
+ * what commission a creator is still owed, and a form to set the account.
  */
 export function PayoutsCard({ shop }: { shop: string }) {
   const bridge = useBridge()
@@ -45,8 +50,19 @@ export function PayoutsCard({ shop }: { shop: string }) {
   )
 }
 
-/** The account as the server answered it: no account, one Stripe does not know, or Stripe's view. */
+/** The account as the server answered it, and below it what a creator is still owed. */
 function AccountSummary({ account }: { account: StorePaymentAccount }) {
+  return (
+    <Stack gap="sm">
+      <AccountState account={account} />
+      {/* Owed shows with or without an account: without one is how a creator comes to be owed. */}
+      <CommissionOwed owed={account.commissionOwed} reason={account.commissionWaitingReason} />
+    </Stack>
+  )
+}
+
+/** No account, one Stripe does not know, or Stripe's view of it. */
+function AccountState({ account }: { account: StorePaymentAccount }) {
   if (account.accountId === null) return <Text c="dimmed">No payout account set</Text>
 
   const id = (
@@ -89,15 +105,38 @@ function AccountSummary({ account }: { account: StorePaymentAccount }) {
           ],
         ]}
       />
-      {/* Processing checks both per brand (docs/integrations.md "Stripe"): say so first. */}
+      {/* Processing checks both per store (docs/integrations.md "Stripe"): say so first. */}
       {!active && (
         <Text size="sm" c="red">
-          Transfers to this brand will fail until Stripe activates transfers on this account.
+          Transfers to this store will fail until Stripe activates transfers on this account.
         </Text>
       )}
       {account.email === null && (
         <Text size="sm" c="red">
-          Transfers to this brand will fail until this account has an email in Stripe.
+          Transfers to this store will fail until this account has an email in Stripe.
+        </Text>
+      )}
+    </Stack>
+  )
+}
+
+/**
+ * A creator's commissions not paid yet, one line per currency, and why the oldest waits; nothing
+ * when none is owed (always, for a brand).
+ */
+function CommissionOwed({ owed, reason }: { owed: OwedAmount[]; reason: string | null }) {
+  if (owed.length === 0) return null
+  const lines = owed.map(({ currency, amount, orders }) => (
+    <div key={currency}>
+      {amount} {currency} on {plural(orders, 'order', 'orders')}
+    </div>
+  ))
+  return (
+    <Stack gap={4}>
+      <Fields cols={1} fields={[['Commission owed', lines]]} />
+      {reason !== null && (
+        <Text size="sm" c="red">
+          Waiting: {reason}
         </Text>
       )}
     </Stack>

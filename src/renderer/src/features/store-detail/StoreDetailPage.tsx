@@ -14,11 +14,11 @@ import { CreatorRates } from './CreatorRates'
 import { PayoutsCard } from './PayoutsCard'
 
 /**
- * /main/stores/{store}?type=…: a brand's default commission and payout account (type BRAND),
- * otherwise a creator's unique commission rates (docs/product-rules.md "The console's screens",
- * docs/integrations.md "Stripe"). The type comes from the link the list opened, as the screens'
- * rules say. A store Tandem does not know gets one page that says so, rather than cards whose
- * every read or save would fail.
+ * /main/stores/{store}?type=…: a brand's default commission, payout account and automatic
+ * transfers (type BRAND), otherwise a creator's unique commission rates and payout account
+ * (docs/product-rules.md "The console's screens", docs/integrations.md "Stripe"). The type comes
+ * from the link the list opened, as the screens' rules say. A store Tandem does not know gets one
+ * page that says so, rather than cards whose every read or save would fail.
  */
 export default function StoreDetailPage() {
   const typed = useParams().store ?? ''
@@ -66,7 +66,10 @@ export default function StoreDetailPage() {
             <AutomaticTransfersCard shop={shop} />
           </Stack>
         ) : (
-          <CreatorRates key={shop} shop={shop} />
+          <Stack key={shop}>
+            <CreatorRates shop={shop} />
+            <PayoutsCard shop={shop} />
+          </Stack>
         ))}
     </Stack>
   )

@@ -1,0 +1,153 @@
+import type { Charge } from '../adapters/payments/payments-port'
+import type { Db } from '../db/connect'
+import type { RouteDeps } from '../deps'
+import { convertMinorUnits, formatMinorUnits } from '../domain/money'
+import { recordPayoutWaiting, type CreatorPayoutRow } from '../repositories/creator-payouts'
+import { findPayoutAccountId } from '../repositories/payout-accounts'
+import { findOrderTransfers, inSettlement } from './order-payment'
+import { keptDestination } from './payout-checks'
+
+// What a creator's commission payout (creator-payout.ts) asks of Stripe and Tandem's records
+// before its transfer: whether an earlier run already made it, where it goes, the charge it comes
+// from and whether that charge still holds it, and the amount in the currency the charge settled in.
+
+type Deps = Pick<RouteDeps, 'db' | 'payments'>
+export type Remote = <T>(call: (signal: AbortSignal) => Promise<T>) => Promise<T>
+
+/** A reason the commission cannot be paid yet that a person fixes: recorded, not retried. */
+export class PayoutWaits extends Error {}
+
+/**
+ * After an earlier run's call whose outcome is unknown: the transfer it may have made, looked for
+ * at the account it was sent to; null for none. Several are for a person to sort out in Stripe.
+ */
+export async function transferMade(deps: Deps, payout: CreatorPayoutRow, remote: Remote) {
+  const id = payout.creator_order_id
+  const destination = payout.transfer_destination
+  if (payout.pending_since === null || destination === null) return null
+  const listed = await remote((signal) =>
+    findOrderTransfers(deps.payments, id, { signal }, destination),
+  )
+  const made = listed.filter(
+    (transfer) => transfer.metadata.creator_shop === payout.creator_store_shop,
+  )
+  if (made.length > 1) {
+    const reason = `Stripe holds ${made.length} commission transfers of creator order ${id} to ${destination} (${made.map((transfer) => transfer.id).join(', ')}): review them in Stripe`
+    await recordPayoutWaiting(deps.db, id, reason)
+    throw new Error(reason)
+  }
+  return made[0]?.id ?? null
+}
+
+/**
+ * Where the transfer goes: the account an unanswered call went to, until Stripe declines it there
+ * (keptDestination: Stripe checks it then), else the creator's account now, which must be one
+ * Stripe can pay.
+ */
+export async function destinationOf(deps: Deps, payout: CreatorPayoutRow, remote: Remote) {
+  const shop = payout.creator_store_shop
+  const kept = keptDestination(
+    payout.pending_since !== null && payout.transfer_destination !== null
+      ? {
+          destinationAccountId: payout.transfer_destination,
+          declined: payout.transfer_declined_at !== null,
+        }
+      : null,
+  )
+  if (kept) return kept
+  const accountId = await findPayoutAccountId(deps.db, shop)
+  if (!accountId) {
+    throw new PayoutWaits(
+      `No payout account: set ${shop}'s Stripe account on its store page to pay its commission`,
+    )
+  }
+  const account = await remote((signal) => deps.payments.connectedAccount(accountId, { signal }))
+  if (!account) {
+    throw new PayoutWaits(`Stripe has no account ${accountId} connected to the platform`)
+  }
+  if (!account.email) throw new PayoutWaits(`Stripe account ${accountId} has no email`)
+  if (!account.transfersActive) {
+    throw new PayoutWaits(`Stripe account ${accountId} cannot receive transfers yet`)
+  }
+  return accountId
+}
+
+/**
+ * The charge must still hold the commission: captured less refunded, less what the order's
+ * transfers took from it. A commission waiting weeks for an account is not paid out of a charge
+ * refunded since (Stripe would decline it at every try).
+ */
+export async function checkChargeHolds(
+  deps: Deps,
+  {
+    id,
+    charge,
+    amountSettlementMinor,
+  }: { id: string; charge: Charge; amountSettlementMinor: number },
+  remote: Remote,
+) {
+  const transfers = await remote((signal) => findOrderTransfers(deps.payments, id, { signal }))
+  const transferred = transfers
+    .filter((transfer) => transfer.sourceTransaction === charge.id)
+    .reduce((sum, transfer) => sum + transfer.amountMinor - transfer.amountReversedMinor, 0)
+  const { currency, exchangeRate } = charge.settlement
+  const kept = convertMinorUnits(
+    charge.capturedMinor - charge.refundedMinor,
+    charge.currency,
+    currency,
+    exchangeRate,
+  )
+  if (kept - transferred < amountSettlementMinor) {
+    const money = (minor: number) => `${formatMinorUnits(Math.max(minor, 0), currency)} ${currency}`
+    throw new PayoutWaits(
+      `Charge ${charge.id} holds ${money(kept - transferred)} after refunds and transfers, less than the commission of ${money(amountSettlementMinor)}: review its refunds in Stripe`,
+    )
+  }
+}
+
+/**
+ * The charge of the order's PaymentIntent, as Tandem held it when the order's transfer froze:
+ * never one the creator's store names now.
+ */
+export async function orderCharge(deps: Deps, creatorOrderId: string, remote: Remote) {
+  // The first held: the one whose transaction froze the transfer.
+  const held = await deps.db
+    .selectFrom('payment_intent_orders')
+    .select('payment_intent_id')
+    .where('creator_order_id', '=', creatorOrderId)
+    .orderBy('held_at')
+    .executeTakeFirst()
+  if (!held) throw new PayoutWaits(`Creator order ${creatorOrderId} has no payment Tandem holds`)
+  const intent = await remote((signal) =>
+    deps.payments.paymentIntent(held.payment_intent_id, { signal }),
+  )
+  const chargeId = intent?.latestChargeId
+  const charge = chargeId
+    ? await remote((signal) => deps.payments.charge(chargeId, { signal }))
+    : null
+  if (!charge) {
+    throw new PayoutWaits(`Stripe has no charge for ${held.payment_intent_id}`)
+  }
+  return charge
+}
+
+/** The commission in the settlement currency: each brand's as frozen, or converted at the charge's rate. */
+export async function settledCommission(
+  db: Db,
+  creatorOrderId: string,
+  currency: string,
+  settlement: { currency: string; exchangeRate: string },
+): Promise<number> {
+  const brands = await db
+    .selectFrom('order_transfer_brands')
+    .select(['creator_commission_minor', 'creator_commission_settlement_minor'])
+    .where('creator_order_id', '=', creatorOrderId)
+    .execute()
+  return brands.reduce(
+    (sum, brand) =>
+      sum +
+      (brand.creator_commission_settlement_minor ??
+        inSettlement(brand.creator_commission_minor, currency, settlement)),
+    0,
+  )
+}

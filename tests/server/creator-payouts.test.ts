@@ -1,0 +1,209 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
+import { ORDERS, orderTotalMinor } from '../../server/src/seed/sandbox-data'
+import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
+import { transferCalls } from './support/transfer-calls'
+
+// Creators' commissions (docs/integrations.md "After the sale"): once an order's brands are paid,
+// its creator is paid its commission out of the same charge, by a job; a creator without a payout
+// account is owed it until one is set. Order 1001 of maya-makes pays Northwind 20.40 and Lumen
+// 6.90 of creator commission: 27.30 USD in all.
+
+const MAYA = 'maya-makes.myshopify.com'
+const MAYA_ACCOUNT = 'acct_maya_makes'
+const ORDER_1001_COMMISSION = 2730
+const FOR_JOBS = { timeout: 20_000, interval: 100 }
+
+let server: ServerUnderTest
+const { processOrder } = transferCalls(() => server)
+afterEach(() => server.close())
+
+const start = async () => {
+  server = await startServerUnderTest({ stripeApi: { wait: async () => {} } })
+}
+
+const payouts = async (shop: string) =>
+  (
+    await server.app.inject({
+      url: `/admin-store-payment-account?shop=${encodeURIComponent(shop)}`,
+      headers: server.asAdmin,
+    })
+  ).json() as Record<string, unknown>
+
+const setAccount = (shop: string, accountId: string) =>
+  server.app.inject({
+    method: 'POST',
+    url: '/admin-set-store-payment-account',
+    headers: server.asAdmin,
+    payload: { shop, accountId },
+  })
+
+/** The transfers Stripe made to the creator, as a person reading Stripe's dashboard sees them. */
+const creatorTransfers = () =>
+  server.stripe
+    .transfers()
+    .filter((transfer) => transfer.destination === MAYA_ACCOUNT)
+    .map(({ amount, currency, transferGroup, sourceTransaction, metadata }) => ({
+      amount,
+      currency,
+      transferGroup,
+      sourceTransaction,
+      metadata,
+    }))
+
+/** Maya's payout account, known to Stripe and set on her store page. */
+async function withMayaAccount() {
+  server.stripe.addAccount({ id: MAYA_ACCOUNT })
+  expect((await setAccount(MAYA, MAYA_ACCOUNT)).statusCode).toBe(200)
+}
+
+/** Every transfer to Maya is made by Stripe, and its answer lost, until unscripted. */
+const mayaAnswersLost = () =>
+  server.stripe.script({
+    operation: 'transfers.create',
+    mode: 'drop_after_write',
+    target: MAYA_ACCOUNT,
+    times: 1000,
+  })
+
+const PAID_TO_MAYA = {
+  amount: ORDER_1001_COMMISSION,
+  currency: 'usd',
+  transferGroup: 'tandem-order-1001',
+  sourceTransaction: 'ch_sandbox_order_1001',
+  metadata: { creator_order_id: '1001', creator_shop: MAYA },
+}
+
+describe("a creator's commission", () => {
+  it('is owed while the creator has no payout account, and paid, once, when one is set', async () => {
+    await start()
+    expect((await processOrder('1001')).statusCode).toBe(201)
+    // The brands are paid; the creator waits, saying why.
+    await expect
+      .poll(async () => (await payouts(MAYA)).commissionWaitingReason, FOR_JOBS)
+      .toBe(
+        `No payout account: set ${MAYA}'s Stripe account on its store page to pay its commission`,
+      )
+    expect(await payouts(MAYA)).toEqual({
+      shop: MAYA,
+      accountId: null,
+      email: null,
+      transfersActive: null,
+      commissionOwed: [{ currency: 'USD', amount: '27.30', orders: 1 }],
+      commissionWaitingReason: expect.any(String),
+    })
+    expect(
+      server.stripe
+        .transfers()
+        .map((transfer) => transfer.destination)
+        .sort(),
+    ).toEqual(['acct_sandbox_lumen_botanicals', 'acct_sandbox_northwind_apparel'])
+
+    server.stripe.addAccount({ id: MAYA_ACCOUNT, email: 'payouts@maya.example' })
+    const set = await setAccount(MAYA, MAYA_ACCOUNT)
+    expect(set.statusCode).toBe(200)
+    await expect.poll(creatorTransfers, FOR_JOBS).toEqual([PAID_TO_MAYA])
+    await expect.poll(async () => (await payouts(MAYA)).commissionOwed, FOR_JOBS).toEqual([])
+    expect(await payouts(MAYA)).toMatchObject({
+      accountId: MAYA_ACCOUNT,
+      email: 'payouts@maya.example',
+      transfersActive: true,
+      commissionWaitingReason: null,
+    })
+
+    // Setting the account again pays nothing more.
+    expect((await setAccount(MAYA, MAYA_ACCOUNT)).statusCode).toBe(200)
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    expect(creatorTransfers()).toEqual([PAID_TO_MAYA])
+  })
+
+  it('is paid right after the brands when the creator has an account; brands owe none', async () => {
+    await start()
+    await withMayaAccount()
+    expect((await processOrder('1001')).statusCode).toBe(201)
+    await expect.poll(creatorTransfers, FOR_JOBS).toEqual([PAID_TO_MAYA])
+    // What the charge paid: each brand its amount, the creator its commission; Tandem keeps the rest.
+    const paid = server.stripe
+      .transfers()
+      .map((transfer) => [transfer.destination, transfer.amount])
+      .sort()
+    expect(paid).toEqual([
+      ['acct_maya_makes', 2730],
+      ['acct_sandbox_lumen_botanicals', 2484],
+      ['acct_sandbox_northwind_apparel', 10200],
+    ])
+    for (const brand of [NORTHWIND, LUMEN]) {
+      expect((await payouts(brand)).commissionOwed).toEqual([])
+    }
+  })
+
+  it('waits, saying why, on an account Stripe cannot pay, and is paid by the recheck once it can', async () => {
+    await start()
+    server.stripe.addAccount({ id: MAYA_ACCOUNT, transfersActive: false })
+    expect((await setAccount(MAYA, MAYA_ACCOUNT)).statusCode).toBe(200)
+    expect((await processOrder('1001')).statusCode).toBe(201)
+    await expect
+      .poll(async () => (await payouts(MAYA)).commissionWaitingReason, FOR_JOBS)
+      .toBe(`Stripe account ${MAYA_ACCOUNT} cannot receive transfers yet`)
+    expect(creatorTransfers()).toEqual([])
+
+    server.stripe.setTransfersActive(MAYA_ACCOUNT, true)
+    await server.jobs.send('attention-recheck', {})
+    await expect.poll(creatorTransfers, FOR_JOBS).toEqual([PAID_TO_MAYA])
+  })
+
+  it('is paid once when Stripe made the transfer but its answer was lost: found, not made again', async () => {
+    await start()
+    await withMayaAccount()
+    mayaAnswersLost()
+    expect((await processOrder('1001')).statusCode).toBe(201)
+    await expect.poll(() => creatorTransfers().length, FOR_JOBS).toBe(1)
+    server.stripe.unscript()
+    await expect.poll(async () => (await payouts(MAYA)).commissionOwed, FOR_JOBS).toEqual([])
+    expect(creatorTransfers()).toEqual([PAID_TO_MAYA])
+  })
+
+  it('keeps to the account an unanswered transfer went to when the account is changed meanwhile: paid there once, never to the new one', async () => {
+    await start()
+    await withMayaAccount()
+    // Stripe makes the transfer and the answer is lost; its list does not show it yet.
+    mayaAnswersLost()
+    server.stripe.script({ operation: 'transfers.list', mode: 'stale', times: 1000 })
+    expect((await processOrder('1001')).statusCode).toBe(201)
+    await expect
+      .poll(async () => (await payouts(MAYA)).commissionWaitingReason, FOR_JOBS)
+      .toMatch(/^Stripe did not complete the commission transfer of 27\.30 USD/)
+
+    const creates = () =>
+      server.stripe.calls().filter((call) => call.operation === 'transfers.create').length
+    const before = creates()
+    const other = server.stripe.addAccount({ id: 'acct_maya_other' })
+    expect((await setAccount(MAYA, other)).statusCode).toBe(200)
+    // A run after the change, while Stripe still hides the transfer.
+    await expect.poll(creates, FOR_JOBS).toBeGreaterThan(before)
+
+    server.stripe.unscript()
+    await expect.poll(async () => (await payouts(MAYA)).commissionOwed, FOR_JOBS).toEqual([])
+    expect(creatorTransfers()).toEqual([PAID_TO_MAYA])
+    expect(server.stripe.transfers().filter((transfer) => transfer.destination === other)).toEqual(
+      [],
+    )
+  })
+
+  it('waits, saying so, when the charge was refunded since and no longer holds the commission', async () => {
+    await start()
+    expect((await processOrder('1001')).statusCode).toBe(201)
+    // Before Maya has an account, the customer is refunded all but 27.29 of what the charge
+    // holds after the brands' 102.00 and 24.84.
+    const charged = orderTotalMinor(ORDERS.find((order) => order.id === 1001)!)
+    server.stripe.refund('ch_sandbox_order_1001', charged - 10200 - 2484 - 2729)
+    server.stripe.addAccount({ id: MAYA_ACCOUNT })
+    expect((await setAccount(MAYA, MAYA_ACCOUNT)).statusCode).toBe(200)
+    await expect
+      .poll(async () => (await payouts(MAYA)).commissionWaitingReason, FOR_JOBS)
+      .toBe(
+        'Charge ch_sandbox_order_1001 holds 27.29 USD after refunds and transfers, less than the commission of 27.30 USD: review its refunds in Stripe',
+      )
+    expect(creatorTransfers()).toEqual([])
+  })
+})
