@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { shopifyEmulatorPerTest, type Json } from './support/shopify-admin-client'
 import {
-  BRAND,
   CREATOR,
   lineItem,
   ORDER_1001,
   OVERSHIRT_COPY,
-  REFUND_CREATE,
   refundCalls,
   transactionsOf,
   usd,
@@ -15,7 +13,7 @@ import {
 
 // Refunds in the Shopify emulator through the Admin API, as Tandem will make them to give a
 // brand's order back when its creator order is refunded (issue 33): Order.suggestedRefund for the
-// amount, refundCreate under its required idempotency key, and what Shopify refuses.
+// amount, refundCreate, and what Shopify refuses (its idempotency key: shopify-emulator-refund-keys).
 
 const under = shopifyEmulatorPerTest()
 const { orderOf, suggested, refundCreate } = refundCalls(under)
@@ -254,88 +252,5 @@ describe('refundCreate', () => {
       totalRefundedSet: usd('0.00'),
     })
     expect((await orderOf(CREATOR, ORDER_1001)).lineItems.nodes[1].currentQuantity).toBe(0)
-  })
-})
-
-describe('refundCreate’s idempotency key', () => {
-  /** A brand order as Tandem makes one: created, then marked as paid (a manual payment). */
-  async function brandOrder(): Promise<{ id: string; sale: Json }> {
-    const created = await under.data(
-      BRAND,
-      `mutation { orderCreate(order: { lineItems: [{ variantId: "${variant(201)}", quantity: 2 }] }) {
-        order { id } } }`,
-    )
-    const id = created.orderCreate.order.id
-    await under.data(
-      BRAND,
-      `mutation ($id: ID!) { orderMarkAsPaid(input: { id: $id }) { order { id } } }`,
-      {
-        id,
-      },
-    )
-    const [sale] = (await orderOf(BRAND, id)).transactions
-    return { id, sale }
-  }
-
-  it('is required: a refund without it fails before anything is refunded', async () => {
-    const { id, sale } = await brandOrder()
-    expect(sale).toMatchObject({ kind: 'SALE', gateway: 'manual', amountSet: usd('136.00') })
-    const bare = REFUND_CREATE.replace(', $key: String!', '').replace(' @idempotent(key: $key)', '')
-    const { body } = await under.admin(BRAND, bare, { input: { orderId: id } })
-    expect(body.data).toEqual({ refundCreate: null })
-    expect(body.errors).toEqual([
-      expect.objectContaining({
-        message: 'The @idempotent directive is required for this mutation but was not provided.',
-        path: ['refundCreate'],
-        extensions: { code: 'BAD_REQUEST' },
-      }),
-    ])
-    const blank = await under.admin(BRAND, REFUND_CREATE, { input: { orderId: id }, key: '  ' })
-    expect(blank.body.errors[0].extensions).toEqual({ code: 'BAD_REQUEST' })
-    expect((await orderOf(BRAND, id)).refunds).toEqual([])
-  })
-
-  it('answers a retry with the first refund; another key refunds again, as Shopify does', async () => {
-    const { id, sale } = await brandOrder()
-    const input = {
-      orderId: id,
-      note: 'tandem-reversal-77',
-      transactions: [
-        { orderId: id, parentId: sale.id, gateway: 'manual', kind: 'REFUND', amount: '40.00' },
-      ],
-    }
-    const first = await refundCreate(BRAND, input, 'reversal-77')
-    const retried = await refundCreate(BRAND, input, 'reversal-77')
-    expect(retried).toEqual(first)
-    expect((await orderOf(BRAND, id)).refunds).toHaveLength(1)
-
-    const changed = await refundCreate(
-      BRAND,
-      { ...input, note: 'tandem-reversal-78' },
-      'reversal-77',
-    )
-    expect(changed).toEqual({
-      refund: null,
-      order: null,
-      userErrors: [
-        {
-          field: null,
-          message: 'The same idempotency key cannot be used with different operation parameters.',
-        },
-      ],
-    })
-
-    // A new key is a new refund, even for the very same input: why a caller that lost its answer
-    // past the key's 24 hours must find its refund again (by its note) before sending another.
-    await refundCreate(BRAND, input, 'reversal-77-again')
-    const order = await orderOf(BRAND, id)
-    expect(order.refunds.map((refund: Json) => refund.note)).toEqual([
-      'tandem-reversal-77',
-      'tandem-reversal-77',
-    ])
-    expect(order).toMatchObject({
-      displayFinancialStatus: 'PARTIALLY_REFUNDED',
-      totalRefundedSet: usd('80.00'),
-    })
   })
 })
