@@ -1,21 +1,20 @@
 import { createServer } from 'node:http'
-import type { z } from 'zod'
-import type { ShippingAddress } from '../../src/shared/contract'
 import type { AddressInfo } from 'node:net'
 import { loadStateFile, saveStateFile } from '../state-file'
+import { announcePaid } from './announcements'
 import { BulkOperations, DEFAULT_BULK_OBJECTS_PER_SECOND } from './bulk'
+import { cancelOrder } from './cancellation'
 import type { Runtime } from './context'
 import { FaultScript, type ShopifyFault } from './faults'
-import { formatMinor } from './money'
-import { signedAppLaunch } from './oauth'
 import {
-  announcePaid,
-  cancelOrder,
-  createOrder,
-  findOrder,
-  refundOrder,
-  removeFromOrder,
-} from './orders'
+  orderSummary,
+  refundInAdmin,
+  refundSummaries,
+  type EmulatedOrder,
+  type EmulatedRefund,
+} from './merchant'
+import { signedAppLaunch } from './oauth'
+import { createOrder, findOrder, removeFromOrder } from './orders'
 import { requestListener, type Surface } from './routes'
 import { addCopies, addGeneratedProducts, seedSandbox } from './seed'
 import {
@@ -24,14 +23,15 @@ import {
   findVariant,
   gid,
   type AppRecord,
+  type CancelReason,
   type EmulatorState,
   type FinancialStatus,
   type MetafieldRecord,
   type OrderRecord,
   type ProductRecord,
   type ShopRecord,
-  withOrderHistory,
 } from './state'
+import { withOrderHistory } from './state-upgrade'
 import { LeakyBucket, type ThrottleConfig } from './throttle'
 import { Timers } from './timers'
 import { WebhookDispatcher } from './webhooks'
@@ -41,6 +41,7 @@ import { WebhookDispatcher } from './webhooks'
 // Shopify's https://{shop} is `${url}/{shop}` here.
 
 export type { ShopifyFault } from './faults'
+export type { EmulatedOrder, EmulatedRefund } from './merchant'
 export type { ThrottleConfig } from './throttle'
 export { sandboxCatalogue } from './seed'
 
@@ -60,20 +61,6 @@ export interface ShopifyEmulatorOptions {
   /** How fast bulk operations read; 20,000 objects a second unless told otherwise. */
   bulkObjectsPerSecond?: number
   log?: (line: string) => void
-}
-
-export interface EmulatedOrder {
-  id: string
-  name: string
-  tags: string[]
-  note: string | null
-  email: string | null
-  displayFinancialStatus: FinancialStatus
-  cancelledAt: string | null
-  currency: string
-  /** As the console's contract carries an address: the country as its code. */
-  shippingAddress: z.infer<typeof ShippingAddress> | null
-  lines: { variantId: string | null; title: string; quantity: number; unitPrice: string }[]
 }
 
 /** A customer's order as a test makes it: lines, and how it was paid and discounted. */
@@ -141,12 +128,31 @@ export interface ShopifyEmulator {
   createPaidOrder(shop: string, order: Omit<CustomerOrder, 'financialStatus'>): Promise<string>
   /** A customer's order in any financial state; announced on orders/paid when PAID. */
   createCustomerOrder(shop: string, order: CustomerOrder): Promise<string>
-  /** The merchant refunds these units (refundCreate with refund line items). */
-  refund(shop: string, orderId: string, units: LineUnits[]): void
+  /**
+   * The merchant refunds these units in the admin, which gives back what they cost (the last units
+   * give back the rest of the order, shipping and tax too) through the order's payment. Not
+   * restocked unless told. Changes the order at once; resolves once refunds/create was attempted.
+   */
+  refund(
+    shop: string,
+    orderId: string,
+    units: LineUnits[],
+    options?: { restockType?: 'RETURN' | 'CANCEL' | 'NO_RESTOCK'; note?: string },
+  ): Promise<void>
+  /** The refunds of an order, oldest first. */
+  refunds(shop: string, orderId: string): EmulatedRefund[]
   /** The merchant edits the order, taking these units off (orderEditBegin … orderEditCommit). */
   removeUnits(shop: string, orderId: string, units: LineUnits[]): void
-  /** The merchant cancels the order (orderCancel), without a refund. */
-  cancel(shop: string, orderId: string): void
+  /**
+   * The merchant cancels the order in the admin: without a refund or restock unless told, for
+   * OTHER unless told. Changes the order at once; resolves once refunds/create (when it refunded)
+   * and orders/cancelled were attempted.
+   */
+  cancel(
+    shop: string,
+    orderId: string,
+    options?: { refund?: boolean; restock?: boolean; reason?: CancelReason; staffNote?: string },
+  ): Promise<void>
   /** What the shop's app configuration grants tokens issued from now on (client credentials). */
   setScopes(shop: string, scopes: string): void
   /** The query Shopify appends to the App URL, signed with the shop's client secret. */
@@ -319,31 +325,7 @@ export async function startShopifyEmulator(
       }
       throw new Error(`The emulator has no variant ${variantId}`)
     },
-    orders: (shop) =>
-      shopOf(shop).orders.map((order) => ({
-        id: gid('Order', order.id),
-        name: order.name,
-        tags: order.tags,
-        note: order.note,
-        email: order.email,
-        displayFinancialStatus: order.financialStatus,
-        cancelledAt: order.cancelledAt,
-        currency: order.currency,
-        shippingAddress: order.shippingAddress && {
-          firstName: order.shippingAddress.firstName,
-          lastName: order.shippingAddress.lastName,
-          address1: order.shippingAddress.address1,
-          city: order.shippingAddress.city,
-          zip: order.shippingAddress.zip,
-          country: order.shippingAddress.countryCode,
-        },
-        lines: order.lines.map((line) => ({
-          variantId: line.variantId,
-          title: line.title,
-          quantity: line.quantity,
-          unitPrice: formatMinor(line.unitPriceMinor, order.currency),
-        })),
-      })),
+    orders: (shop) => shopOf(shop).orders.map(orderSummary),
     calls: (shop, operation) => callCounts.get(`${shop} ${operation}`) ?? 0,
     pointsSpent: (shop) => bucketOf(shopOf(shop).domain).spent(),
     webhookSubscriptions: (shop) =>
@@ -368,14 +350,13 @@ export async function startShopifyEmulator(
     },
     createPaidOrder: (shop, order) => createCustomerOrder(shop, order),
     createCustomerOrder: (shop, order) => createCustomerOrder(shop, order),
-    refund: (shop, orderId, units) => {
+    refund: (shop, orderId, units, refundOptions = {}) => {
       const order = orderOf(shop, orderId)
-      refundOrder(
-        order,
-        units.map((unit) => lineUnits(order, unit)),
-      )
-      runtime.save()
+      const restockType = refundOptions.restockType ?? 'NO_RESTOCK'
+      const lines = units.map((unit) => ({ ...lineUnits(order, unit), restockType }))
+      return refundInAdmin(runtime, shopOf(shop), order, lines, refundOptions.note ?? null)
     },
+    refunds: (shop, orderId) => refundSummaries(orderOf(shop, orderId)),
     removeUnits: (shop, orderId, units) => {
       const order = orderOf(shop, orderId)
       for (const unit of units) {
@@ -384,9 +365,18 @@ export async function startShopifyEmulator(
       }
       runtime.save()
     },
-    cancel: (shop, orderId) => {
-      cancelOrder(orderOf(shop, orderId))
-      runtime.save()
+    cancel: (shop, orderId, cancelOptions = {}) => {
+      orderOf(shop, orderId)
+      const result = cancelOrder(runtime, shopOf(shop), {
+        orderId,
+        refund: cancelOptions.refund ?? false,
+        restock: cancelOptions.restock ?? false,
+        reason: cancelOptions.reason ?? 'OTHER',
+        staffNote: cancelOptions.staffNote,
+      })
+      if (result.userErrors.length > 0)
+        throw new Error(result.userErrors.map((error) => error.message).join('; '))
+      return result.announced
     },
     setScopes: (shop, scopes) => {
       shopOf(shop).scopes = scopes

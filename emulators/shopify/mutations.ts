@@ -1,7 +1,13 @@
+import { randomUUID } from 'node:crypto'
+import type { GraphQLResolveInfo } from 'graphql'
+import { cancelOrder, type CancelArgs } from './cancellation'
 import type { RequestContext } from './context'
+import { fingerprintOf, idempotencyKey, recall, remember } from './idempotency'
+import { orderView, refundView } from './order-views'
 import { createOrder, markOrderPaid, type InventoryBehaviour, type OrderInput } from './orders'
+import { createRefund, type RefundInput } from './refunds'
 import { gid } from './state'
-import { orderView, webhookView } from './views'
+import { webhookView } from './views'
 
 // The Mutation root. Refusals are userErrors in the payload, as Shopify answers them; only a
 // malformed request is a GraphQL error.
@@ -39,6 +45,50 @@ export function mutationRoot(ctx: RequestContext) {
     orderMarkAsPaid: ({ input }: { input: { id: string } }) => {
       const result = markOrderPaid(runtime, shop, input.id)
       return { order: result.order && orderView(ctx, result.order), userErrors: result.userErrors }
+    },
+
+    refundCreate: (args: { input: RefundInput }, _context: unknown, info: GraphQLResolveInfo) => {
+      const key = idempotencyKey(info)
+      const fingerprint = fingerprintOf(args)
+      const seen = recall(shop, key, fingerprint)
+      if (seen === 'other arguments') {
+        const message =
+          'The same idempotency key cannot be used with different operation parameters.'
+        return { refund: null, order: null, userErrors: [{ field: null, message }] }
+      }
+      if (seen) {
+        // The first call's refund, as it stands now: nothing is refunded or announced again.
+        const order = shop.orders.find((o) => o.refunds.some((r) => r.id === seen.refundId))
+        const refund = order?.refunds.find((r) => r.id === seen.refundId)
+        if (order && refund)
+          return {
+            refund: refundView(ctx, order, refund),
+            order: orderView(ctx, order),
+            userErrors: [],
+          }
+      }
+      const result = createRefund(runtime, shop, args.input)
+      if (result.refund) {
+        remember(shop, { key, fingerprint, refundId: result.refund.id })
+        runtime.save()
+      }
+      return {
+        refund: result.order && result.refund && refundView(ctx, result.order, result.refund),
+        order: result.order && orderView(ctx, result.order),
+        userErrors: result.userErrors,
+      }
+    },
+
+    orderCancel: (args: CancelArgs) => {
+      const { userErrors, announced } = cancelOrder(runtime, shop, args)
+      // The mutation answers without waiting for the webhooks, as Shopify's does.
+      void announced
+      const plainErrors = userErrors.map(({ field, message }) => ({ field, message }))
+      return {
+        job: userErrors.length === 0 ? { id: gid('Job', randomUUID()), done: false } : null,
+        orderCancelUserErrors: userErrors,
+        userErrors: plainErrors,
+      }
     },
 
     bulkOperationRunQuery: ({ query }: { query: string }) => runtime.bulk.run(ctx, query),

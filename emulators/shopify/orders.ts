@@ -1,12 +1,13 @@
+import { announcePaid } from './announcements'
 import type { Runtime } from './context'
-import { formatMinor } from './money'
+import { currentQuantity, orderTotals } from './order-figures'
+import { CHECKOUT_GATEWAY, MANUAL_GATEWAY, receivedMinor, recordSale } from './payments'
 import {
   findVariant,
   gid,
   gidNumber,
   type AddressRecord,
   type FinancialStatus,
-  type OrderLineRecord,
   type OrderRecord,
   type ShopRecord,
   type VariantRecord,
@@ -47,24 +48,6 @@ const NO_ADDRESS: AddressRecord = {
   zip: null,
   countryCode: null,
   phone: null,
-}
-
-/** What every discount took off the line, for its ordered quantity. */
-export const lineDiscountMinor = (line: OrderLineRecord) =>
-  line.discountAllocations.reduce((sum, allocation) => sum + allocation.amountMinor, 0)
-
-export const currentQuantity = (line: OrderLineRecord) => line.quantity - line.removedQuantity
-
-/** As ordered: the subtotal after every discount, then tax and shipping. */
-export function orderTotals(order: OrderRecord) {
-  const subtotalMinor = order.lines.reduce(
-    (sum, line) => sum + line.quantity * line.unitPriceMinor - lineDiscountMinor(line),
-    0,
-  )
-  const discountsMinor = order.lines.reduce((sum, line) => sum + lineDiscountMinor(line), 0)
-  const refundedMinor = order.refunds.reduce((sum, refund) => sum + refund.amountMinor, 0)
-  const totalMinor = subtotalMinor + order.taxMinor + order.shippingMinor
-  return { subtotalMinor, discountsMinor, totalMinor, refundedMinor }
 }
 
 /** The lines' variants, or the user errors Shopify would answer; nothing is changed either way. */
@@ -139,6 +122,9 @@ export function createOrder(
     createdAt: new Date().toISOString(),
     financialStatus: options.financialStatus,
     cancelledAt: null,
+    cancelReason: null,
+    cancelStaffNote: null,
+    closedAt: null,
     currency: input.currency ?? shop.currency,
     tags: input.tags ?? [],
     note: input.note ?? null,
@@ -162,9 +148,13 @@ export function createOrder(
       type: m.type ?? 'single_line_text_field',
     })),
     discountCodes: [],
+    transactions: [],
     refunds: [],
   }
   if (options.discount) allocateOrderDiscount(order, options.discount)
+  // A checkout's order is paid as it is placed.
+  if (options.financialStatus === 'PAID')
+    recordSale(order, orderTotals(order).totalMinor, CHECKOUT_GATEWAY)
   shop.orders.push(order)
   runtime.searchableAt.set(id, Date.now() + runtime.searchLagMs)
   runtime.save()
@@ -213,45 +203,6 @@ export function removeFromOrder(order: OrderRecord, lineItemId: string, quantity
   line.removedQuantity += quantity
 }
 
-/**
- * A refund of `lines` (refundCreate with refundLineItems): their current quantity drops, and the
- * customer gets back what those units cost after their discounts; the refund that takes the last
- * units gives back the rest of the order too (tax, shipping), and leaves it REFUNDED.
- */
-export function refundOrder(
-  order: OrderRecord,
-  lines: { lineItemId: string; quantity: number }[],
-): void {
-  const paidFor = (line: OrderLineRecord) =>
-    Math.floor(
-      ((line.quantity * line.unitPriceMinor - lineDiscountMinor(line)) * line.removedQuantity) /
-        line.quantity,
-    )
-  let amountMinor = 0
-  for (const { lineItemId, quantity } of lines) {
-    const line = order.lines.find((candidate) => candidate.id === lineItemId)
-    if (!line) throw new Error(`Order ${order.name} has no line ${lineItemId}`)
-    const before = paidFor(line)
-    removeFromOrder(order, lineItemId, quantity)
-    amountMinor += paidFor(line) - before
-  }
-  const { totalMinor, refundedMinor } = orderTotals(order)
-  const everythingBack = order.lines.every((line) => currentQuantity(line) === 0)
-  if (everythingBack) amountMinor = totalMinor - refundedMinor
-  order.refunds.push({
-    id: gid('Refund', order.id * 100 + order.refunds.length + 1),
-    createdAt: new Date().toISOString(),
-    amountMinor,
-    lines,
-  })
-  order.financialStatus = everythingBack ? 'REFUNDED' : 'PARTIALLY_REFUNDED'
-}
-
-/** orderCancel: the order stays, marked cancelled; a refund, if any, is a separate step. */
-export function cancelOrder(order: OrderRecord): void {
-  order.cancelledAt = new Date().toISOString()
-}
-
 /** PENDING → PAID, announced to the shop's orders/paid subscriptions; a paid order is refused. */
 export function markOrderPaid(runtime: Runtime, shop: ShopRecord, id: string) {
   const order = findOrder(shop, id)
@@ -262,87 +213,11 @@ export function markOrderPaid(runtime: Runtime, shop: ShopRecord, id: string) {
     const refusal = { field: ['id'], message: 'Order cannot be marked as paid.' }
     return { order, userErrors: [refusal] }
   }
+  // The balance, paid outside Shopify: a manual payment.
+  recordSale(order, orderTotals(order).totalMinor - receivedMinor(order), MANUAL_GATEWAY)
   order.financialStatus = 'PAID'
   runtime.save()
   // The mutation answers without waiting for the webhook, as Shopify's does.
   void announcePaid(runtime, shop, order)
   return { order, userErrors: [] }
-}
-
-/** Delivers orders/paid; settles once every subscription had its first attempt. */
-export function announcePaid(runtime: Runtime, shop: ShopRecord, order: OrderRecord) {
-  return runtime.webhooks.deliver(shop, 'ORDERS_PAID', paidPayload(order))
-}
-
-/**
- * The REST-style order Shopify posts to orders/paid subscriptions: each amount as a decimal string
- * and as a set of shop and presentment money (the same here: the emulator converts nothing).
- */
-function paidPayload(order: OrderRecord) {
-  const money = (minor: number) => formatMinor(minor, order.currency)
-  const moneySet = (minor: number) => {
-    const amount = { amount: money(minor), currency_code: order.currency }
-    return { shop_money: amount, presentment_money: amount }
-  }
-  const { subtotalMinor, discountsMinor, totalMinor } = orderTotals(order)
-  const address = order.shippingAddress
-  return {
-    id: order.id,
-    admin_graphql_api_id: gid('Order', order.id),
-    name: order.name,
-    order_number: order.id,
-    email: order.email,
-    currency: order.currency,
-    presentment_currency: order.currency,
-    financial_status: order.financialStatus.toLowerCase(),
-    cancelled_at: order.cancelledAt,
-    created_at: order.createdAt,
-    updated_at: new Date().toISOString(),
-    subtotal_price: money(subtotalMinor),
-    subtotal_price_set: moneySet(subtotalMinor),
-    total_discounts: money(discountsMinor),
-    total_discounts_set: moneySet(discountsMinor),
-    total_tax: money(order.taxMinor),
-    total_tax_set: moneySet(order.taxMinor),
-    total_shipping_price_set: moneySet(order.shippingMinor),
-    total_price: money(totalMinor),
-    total_price_set: moneySet(totalMinor),
-    discount_codes: order.discountCodes.map((code) => {
-      const amount = order.lines
-        .flatMap((line) => line.discountAllocations)
-        .filter((allocation) => allocation.code === code)
-        .reduce((sum, allocation) => sum + allocation.amountMinor, 0)
-      return { code, amount: money(amount), type: 'fixed_amount' }
-    }),
-    tags: order.tags.join(', '),
-    note: order.note,
-    line_items: order.lines.map((line) => ({
-      id: gidNumber(line.id, 'LineItem'),
-      admin_graphql_api_id: line.id,
-      variant_id: line.variantId && gidNumber(line.variantId, 'ProductVariant'),
-      title: line.title,
-      quantity: line.quantity,
-      current_quantity: currentQuantity(line),
-      price: money(line.unitPriceMinor),
-      price_set: moneySet(line.unitPriceMinor),
-      total_discount: money(lineDiscountMinor(line)),
-      total_discount_set: moneySet(lineDiscountMinor(line)),
-      discount_allocations: line.discountAllocations.map((allocation) => ({
-        amount: money(allocation.amountMinor),
-        amount_set: moneySet(allocation.amountMinor),
-        discount_application_index: order.discountCodes.indexOf(allocation.code),
-      })),
-    })),
-    shipping_address: address && {
-      first_name: address.firstName,
-      last_name: address.lastName,
-      address1: address.address1,
-      address2: address.address2,
-      city: address.city,
-      province: address.province,
-      zip: address.zip,
-      country_code: address.countryCode,
-      phone: address.phone,
-    },
-  }
 }

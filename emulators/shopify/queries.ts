@@ -4,7 +4,8 @@ import type { RequestContext } from './context'
 import { findOrder } from './orders'
 import { searchOrders, searchProducts, searchVariants } from './search'
 import { findVariant, gid, type OrderRecord, type ProductRecord } from './state'
-import { orderView, productView, shopView, variantView, webhookView } from './views'
+import { orderView } from './order-views'
+import { productView, shopView, variantView, webhookView } from './views'
 
 // The Query root: every field reads the shop the request is addressed to. Arguments arrive coerced
 // by graphql-js, schema defaults applied, so enum arguments hold one of the schema's values.

@@ -1,4 +1,5 @@
 import { buildSchema } from 'graphql'
+import { orderTypes } from './schema-orders'
 
 // The part of Shopify's Admin GraphQL API 2026-10 that Tandem uses, with Shopify's names and
 // shapes. Shopify's very large enums (currencies, countries) are scalars holding the ISO code;
@@ -7,7 +8,15 @@ import { buildSchema } from 'graphql'
 export const API_VERSION = '2026-10'
 
 /** Relay's connection and edge types of each type Shopify pages, all alike. */
-const connections = ['Product', 'ProductVariant', 'Order', 'LineItem', 'WebhookSubscription']
+const connections = [
+  'Product',
+  'ProductVariant',
+  'Order',
+  'LineItem',
+  'RefundLineItem',
+  'OrderTransaction',
+  'WebhookSubscription',
+]
   .map(
     (type) => `
   type ${type}Connection { nodes: [${type}!]!, edges: [${type}Edge!]!, pageInfo: PageInfo! }
@@ -25,6 +34,9 @@ export const schema = buildSchema(`
   scalar CountryCode
 
   interface Node { id: ID! }
+
+  "Required on refundCreate since 2026-04: a retry with the same key refunds once."
+  directive @idempotent(key: String!) on FIELD
 
   type Query {
     shop: Shop!
@@ -48,6 +60,10 @@ export const schema = buildSchema(`
   type Mutation {
     orderCreate(order: OrderCreateOrderInput!, options: OrderCreateOptionsInput): OrderCreatePayload
     orderMarkAsPaid(input: OrderMarkAsPaidInput!): OrderMarkAsPaidPayload
+    refundCreate(input: RefundInput!): RefundCreatePayload
+    orderCancel(orderId: ID!, refund: Boolean @deprecated(reason: "Use \`refundMethod\` instead."),
+      refundMethod: OrderCancelRefundMethodInput, restock: Boolean!, reason: OrderCancelReason!,
+      notifyCustomer: Boolean = false, staffNote: String = null): OrderCancelPayload
     bulkOperationRunQuery(query: String!): BulkOperationRunQueryPayload
     webhookSubscriptionCreate(topic: WebhookSubscriptionTopic!,
       webhookSubscription: WebhookSubscriptionInput!): WebhookSubscriptionCreatePayload
@@ -127,132 +143,10 @@ export const schema = buildSchema(`
   }
 
 
-  enum OrderDisplayFinancialStatus {
-    AUTHORIZED EXPIRED PAID PARTIALLY_PAID PARTIALLY_REFUNDED PENDING REFUNDED VOIDED
-  }
+  ${orderTypes}
 
-  enum OrderSortKeys { CREATED_AT ID }
-
-  type MoneyV2 { amount: Decimal!, currencyCode: CurrencyCode! }
-
-  type MoneyBag { shopMoney: MoneyV2!, presentmentMoney: MoneyV2! }
-
-  type MailingAddress {
-    firstName: String
-    lastName: String
-    address1: String
-    address2: String
-    city: String
-    province: String
-    zip: String
-    country: String
-    countryCodeV2: CountryCode
-    phone: String
-  }
-
-  type Order implements Node {
-    id: ID!
-    name: String!
-    email: String
-    createdAt: DateTime!
-    cancelledAt: DateTime
-    displayFinancialStatus: OrderDisplayFinancialStatus
-    currencyCode: CurrencyCode!
-    presentmentCurrencyCode: CurrencyCode!
-    tags: [String!]!
-    note: String
-    discountCodes: [String!]!
-    subtotalPriceSet: MoneyBag
-    totalDiscountsSet: MoneyBag
-    totalTaxSet: MoneyBag
-    totalShippingPriceSet: MoneyBag!
-    totalPriceSet: MoneyBag!
-    totalRefundedSet: MoneyBag!
-    shippingAddress: MailingAddress
-    refunds(first: Int): [Refund!]!
-    lineItems(first: Int, last: Int, after: String, before: String): LineItemConnection!
-    metafield(namespace: String, key: String!): Metafield
-  }
-
-
-  type Refund implements Node { id: ID!, createdAt: DateTime, totalRefundedSet: MoneyBag! }
-
-  type DiscountAllocation { allocatedAmountSet: MoneyBag! }
-
-  type LineItem implements Node {
-    id: ID!
-    title: String!
-    quantity: Int!
-    currentQuantity: Int!
-    variant: ProductVariant
-    image: Image
-    originalUnitPriceSet: MoneyBag!
-    originalTotalSet: MoneyBag!
-    discountedTotalSet: MoneyBag!
-    totalDiscountSet: MoneyBag!
-    discountAllocations: [DiscountAllocation!]!
-  }
-
-
-  input MailingAddressInput {
-    firstName: String
-    lastName: String
-    address1: String
-    address2: String
-    city: String
-    province: String
-    zip: String
-    countryCode: CountryCode
-    phone: String
-  }
-
-  input OrderCreateLineItemInput { variantId: ID, quantity: Int! }
-
-  input MetafieldInput {
-    namespace: String
-    key: String!
-    value: String!
-    type: String
-  }
-
-  input OrderCreateOrderInput {
-    currency: CurrencyCode
-    email: String
-    lineItems: [OrderCreateLineItemInput!]
-    shippingAddress: MailingAddressInput
-    tags: [String!]
-    note: String
-    metafields: [MetafieldInput!]
-  }
-
-  enum OrderCreateInputsInventoryBehavior {
-    BYPASS DECREMENT_IGNORING_POLICY DECREMENT_OBEYING_POLICY
-  }
-
-  input OrderCreateOptionsInput {
-    inventoryBehaviour: OrderCreateInputsInventoryBehavior = BYPASS
-    sendReceipt: Boolean = false
-    sendFulfillmentReceipt: Boolean = false
-  }
-
-  enum OrderCreateUserErrorCode {
-    FULFILLMENT_SERVICE_INVALID INVALID INVENTORY_CLAIM_FAILED PROCESSED_AT_INVALID
-    REDUNDANT_CUSTOMER_FIELDS SHOP_DORMANT TAX_LINE_RATE_MISSING
-  }
-
-  type OrderCreateUserError {
-    field: [String!]
-    message: String!
-    code: OrderCreateUserErrorCode
-  }
-
-  type OrderCreatePayload { order: Order, userErrors: [OrderCreateUserError!]! }
 
   type UserError { field: [String!], message: String! }
-
-  input OrderMarkAsPaidInput { id: ID! }
-
-  type OrderMarkAsPaidPayload { order: Order, userErrors: [UserError!]! }
 
   enum BulkOperationStatus { CANCELED CANCELING COMPLETED CREATED EXPIRED FAILED RUNNING }
 
@@ -282,7 +176,9 @@ export const schema = buildSchema(`
     userErrors: [BulkOperationUserError!]!
   }
 
-  enum WebhookSubscriptionTopic { APP_UNINSTALLED ORDERS_PAID PRODUCTS_DELETE PRODUCTS_UPDATE }
+  enum WebhookSubscriptionTopic {
+    APP_UNINSTALLED ORDERS_CANCELLED ORDERS_PAID PRODUCTS_DELETE PRODUCTS_UPDATE REFUNDS_CREATE
+  }
 
   enum WebhookSubscriptionFormat { JSON XML }
 

@@ -9,6 +9,8 @@ import {
   STRIPE_PAID_ORDERS,
   type SeedProduct,
 } from '../../server/src/seed/sandbox-data'
+import { orderTotals } from './order-figures'
+import { CHECKOUT_GATEWAY, recordSale } from './payments'
 import {
   addShopRecord,
   findVariant,
@@ -91,13 +93,16 @@ function productRecord(entry: CatalogueEntry): ProductRecord {
 
 function seedOrder(shop: ShopRecord, order: (typeof ORDERS)[number]): OrderRecord {
   const { customer } = order
-  return {
+  const record: OrderRecord = {
     id: order.id,
     name: `#${order.id}`,
     email: customer.email,
     createdAt: order.createdAt,
     financialStatus: 'PAID',
     cancelledAt: null,
+    cancelReason: null,
+    cancelStaffNote: null,
+    closedAt: null,
     currency: order.currency,
     tags: [],
     note: null,
@@ -134,8 +139,12 @@ function seedOrder(shop: ShopRecord, order: (typeof ORDERS)[number]): OrderRecor
       ? [metafield('payment_intent', paymentIntentOf(order.id))]
       : [],
     discountCodes: [],
+    transactions: [],
     refunds: [],
   }
+  // Paid at checkout, on the date the order was placed.
+  recordSale(record, orderTotals(record).totalMinor, CHECKOUT_GATEWAY).createdAt = order.createdAt
+  return record
 }
 
 /** Adds the sandbox stores, their products and their paid orders to an empty state. */

@@ -76,12 +76,48 @@ export type FinancialStatus =
   | 'REFUNDED'
   | 'VOIDED'
 
+/** Shopify's RefundLineItemRestockType; LEGACY_RESTOCK is only ever read, never accepted. */
+export type RestockType = 'RETURN' | 'CANCEL' | 'NO_RESTOCK' | 'LEGACY_RESTOCK'
+
+export interface RefundLineRecord {
+  /** A RefundLineItem GID. */
+  id: string
+  lineItemId: string
+  quantity: number
+  restockType: RestockType
+  /** What these units cost the customer after their discounts. */
+  subtotalMinor: number
+}
+
+/**
+ * Money moving on an order: the customer's payment (SALE) and what went back (REFUND, naming the
+ * SALE it returns). Shopify moves money only through transactions: a refund without one returns
+ * nothing, whatever lines it names.
+ */
+export interface TransactionRecord {
+  /** An OrderTransaction GID. */
+  id: string
+  kind: 'SALE' | 'REFUND'
+  gateway: string
+  amountMinor: number
+  parentId: string | null
+  createdAt: string
+}
+
 export interface RefundRecord {
   id: string
   createdAt: string
+  note: string | null
+  /** The money it gave back: the sum of its transactions. */
   amountMinor: number
-  lines: { lineItemId: string; quantity: number }[]
+  lines: RefundLineRecord[]
+  /** Shipping it refunds, as a record: the money for it is in the transactions. */
+  shippingMinor: number
+  transactionIds: string[]
 }
+
+/** Shopify's OrderCancelReason. */
+export type CancelReason = 'CUSTOMER' | 'DECLINED' | 'FRAUD' | 'INVENTORY' | 'OTHER' | 'STAFF'
 
 export interface OrderRecord {
   id: number
@@ -91,6 +127,11 @@ export interface OrderRecord {
   financialStatus: FinancialStatus
   /** When the merchant cancelled it; null while it stands. */
   cancelledAt: string | null
+  cancelReason: CancelReason | null
+  /** The staff note of the cancellation, which customers never see. */
+  cancelStaffNote: string | null
+  /** Cancelling closes an order. */
+  closedAt: string | null
   /** One currency per order: the emulator converts nothing, so shop and presentment money agree. */
   currency: string
   tags: string[]
@@ -102,6 +143,7 @@ export interface OrderRecord {
   metafields: MetafieldRecord[]
   /** The order-level discount codes applied at checkout. */
   discountCodes: string[]
+  transactions: TransactionRecord[]
   refunds: RefundRecord[]
 }
 
@@ -143,6 +185,17 @@ export interface ShopRecord {
   refreshTokens: TokenRecord[]
   /** Authorization codes not yet exchanged, with the scope the merchant approved. */
   authorizationCodes: { code: string; scope: string }[]
+  /** The @idempotent keys of this shop's recent refundCreate calls (Shopify keeps them 24 h). */
+  idempotencyKeys?: IdempotencyRecord[]
+}
+
+export interface IdempotencyRecord {
+  key: string
+  /** The call's arguments, so that a key reused for another refund is told apart. */
+  fingerprint: string
+  refundId: string
+  /** Epoch ms. */
+  at: number
 }
 
 export interface EmulatorState {
@@ -155,25 +208,6 @@ export const emptyState = (): EmulatorState => ({
   shops: {},
   lastIds: { shop: 0, product: 0, variant: 0, order: 0, webhook: 0 },
 })
-
-/**
- * A state file written before orders kept their edits, refunds, cancellation and discounts, read
- * as orders that had none of them (no `npm run stack:reset` needed).
- */
-export function withOrderHistory(state: EmulatorState): EmulatorState {
-  for (const shop of Object.values(state.shops)) {
-    for (const order of shop.orders as Partial<OrderRecord>[]) {
-      order.cancelledAt ??= null
-      order.discountCodes ??= []
-      order.refunds ??= []
-      for (const line of (order.lines ?? []) as Partial<OrderLineRecord>[]) {
-        line.removedQuantity ??= 0
-        line.discountAllocations ??= []
-      }
-    }
-  }
-  return state
-}
 
 export const gid = (type: string, id: number | string) => `gid://shopify/${type}/${id}`
 

@@ -6,9 +6,15 @@ import type { Timers } from './timers'
 // Deliveries as Shopify makes them: a JSON POST signed with the app's client secret, retried when
 // the receiver fails or takes longer than 5 s, with the same X-Shopify-Webhook-Id on every attempt.
 
-export type WebhookTopic = 'ORDERS_PAID' | 'APP_UNINSTALLED' | 'PRODUCTS_UPDATE' | 'PRODUCTS_DELETE'
+export type WebhookTopic =
+  | 'ORDERS_PAID'
+  | 'ORDERS_CANCELLED'
+  | 'REFUNDS_CREATE'
+  | 'APP_UNINSTALLED'
+  | 'PRODUCTS_UPDATE'
+  | 'PRODUCTS_DELETE'
 
-/** The header form of a topic: ORDERS_PAID → orders/paid. */
+/** The header form of a topic: ORDERS_PAID → orders/paid, REFUNDS_CREATE → refunds/create. */
 const headerTopic = (topic: WebhookTopic) => topic.toLowerCase().replace('_', '/')
 
 const ATTEMPT_TIMEOUT_MS = 5000

@@ -1,0 +1,65 @@
+import { GraphQLError, getDirectiveValues, type GraphQLResolveInfo } from 'graphql'
+import type { IdempotencyRecord, ShopRecord } from './state'
+
+// The @idempotent(key:) directive of API 2026-04 and later, on the mutations that require it
+// (refundCreate, among those the emulator serves). A key Shopify has seen answers the result of its
+// first call instead of refunding again; the same key with other arguments is refused; a call
+// without the directive fails outright. Shopify keeps keys 24 hours: a retry after that is a new
+// refund, which is why a caller that lost an answer still reads the order's refunds to be sure.
+
+const RETENTION_MS = 24 * 60 * 60 * 1000
+
+const badRequest = (message: string) =>
+  new GraphQLError(message, { extensions: { code: 'BAD_REQUEST' } })
+
+/** The key on the field being resolved; throws Shopify's BAD_REQUEST when it is missing or blank. */
+export function idempotencyKey(info: GraphQLResolveInfo): string {
+  const directive = info.schema.getDirective('idempotent')
+  const node = info.fieldNodes[0]
+  const values = directive && node && getDirectiveValues(directive, node, info.variableValues)
+  const key = values?.key
+  if (typeof key !== 'string')
+    throw badRequest(
+      'The @idempotent directive is required for this mutation but was not provided.',
+    )
+  if (key.trim() === '')
+    throw badRequest('The idempotency key cannot be an empty string or whitespace only.')
+  return key
+}
+
+/** The arguments as one string, key order aside, so that a retry matches its first call. */
+export function fingerprintOf(value: unknown): string {
+  const sorted = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(sorted)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.entries(v)
+              .filter(([, field]) => field !== undefined)
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([name, field]) => [name, sorted(field)]),
+          )
+        : v
+  return JSON.stringify(sorted(value))
+}
+
+/** What a key already did in this shop: the refund it made, or another call's arguments. */
+export function recall(
+  shop: ShopRecord,
+  key: string,
+  fingerprint: string,
+): { refundId: string } | 'other arguments' | undefined {
+  const now = Date.now()
+  shop.idempotencyKeys = (shop.idempotencyKeys ?? []).filter((k) => now - k.at < RETENTION_MS)
+  const seen = shop.idempotencyKeys.find((k) => k.key === key)
+  if (!seen) return undefined
+  return seen.fingerprint === fingerprint ? { refundId: seen.refundId } : 'other arguments'
+}
+
+/**
+ * Only a call that made its refund keeps its key: one refused with userErrors can be sent again
+ * with the same key once corrected.
+ */
+export function remember(shop: ShopRecord, record: Omit<IdempotencyRecord, 'at'>): void {
+  shop.idempotencyKeys = [...(shop.idempotencyKeys ?? []), { ...record, at: Date.now() }]
+}

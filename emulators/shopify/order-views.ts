@@ -1,0 +1,241 @@
+import { GraphQLError } from 'graphql'
+import { connection, type PageArgs } from './connection'
+import type { RequestContext } from './context'
+import { moneyBag } from './money'
+import { currentQuantity, lineDiscountMinor, orderTotals, shippingLeftMinor } from './order-figures'
+import {
+  MANUAL_GATEWAY,
+  firstSale,
+  netPaymentMinor,
+  receivedMinor,
+  refundedMinor,
+} from './payments'
+import {
+  planLines,
+  planShipping,
+  suggestedAmountMinor,
+  type RefundLineInput,
+  type RefundPlan,
+} from './refunds'
+import {
+  findVariant,
+  type AddressRecord,
+  type OrderLineRecord,
+  type OrderRecord,
+  type RefundRecord,
+  type TransactionRecord,
+  gid,
+} from './state'
+import { metafieldOf, variantView } from './views'
+
+// Orders as GraphQL objects, with their lines, payments and refunds; built from records on
+// demand like the other views, nested fields as functions that run only when selected.
+
+const countryNames = new Intl.DisplayNames(['en'], { type: 'region' })
+
+const addressView = (address: AddressRecord) => ({
+  ...address,
+  country: address.countryCode ? (countryNames.of(address.countryCode) ?? null) : null,
+  countryCodeV2: address.countryCode,
+})
+
+export function orderView(ctx: RequestContext, order: OrderRecord) {
+  const totals = orderTotals(order)
+  const money = (minor: number) => moneyBag(minor, order.currency)
+  const refundedShippingMinor = order.shippingMinor - shippingLeftMinor(order)
+  return {
+    __typename: 'Order',
+    id: gid('Order', order.id),
+    name: order.name,
+    email: order.email,
+    createdAt: order.createdAt,
+    cancelledAt: order.cancelledAt,
+    cancelReason: order.cancelReason,
+    cancellation: order.cancelledAt ? { staffNote: order.cancelStaffNote } : null,
+    closed: order.closedAt !== null,
+    closedAt: order.closedAt,
+    displayFinancialStatus: order.financialStatus,
+    // The shop's currency, that of its prices; the customer paid in the presentment currency.
+    currencyCode: ctx.shop.currency,
+    presentmentCurrencyCode: order.currency,
+    tags: order.tags,
+    note: order.note,
+    discountCodes: order.discountCodes,
+    subtotalPriceSet: money(totals.subtotalMinor),
+    totalDiscountsSet: money(totals.discountsMinor),
+    totalTaxSet: money(order.taxMinor),
+    totalShippingPriceSet: money(order.shippingMinor),
+    totalPriceSet: money(totals.totalMinor),
+    totalRefundedSet: money(refundedMinor(order)),
+    totalRefundedShippingSet: money(refundedShippingMinor),
+    totalReceivedSet: money(receivedMinor(order)),
+    netPaymentSet: money(netPaymentMinor(order)),
+    shippingAddress: order.shippingAddress && addressView(order.shippingAddress),
+    refunds: ({ first }: { first?: number | null }) =>
+      order.refunds.slice(0, first ?? undefined).map((refund) => refundView(ctx, order, refund)),
+    transactions: ({ first }: { first?: number | null }) =>
+      order.transactions.slice(0, first ?? undefined).map((t) => transactionView(order, t)),
+    suggestedRefund: (args: SuggestedRefundArgs) => suggestedRefundView(ctx, order, args),
+    lineItems: (args: PageArgs) =>
+      connection(order.lines, args, (line) => lineItemView(ctx, order, line), ctx.bulk),
+    metafield: (args: { namespace?: string | null; key: string }) =>
+      metafieldOf(order.metafields, args),
+  }
+}
+
+function lineItemView(ctx: RequestContext, order: OrderRecord, line: OrderLineRecord) {
+  const money = (minor: number) => moneyBag(minor, order.currency)
+  const found = line.variantId ? findVariant(ctx.shop, line.variantId) : undefined
+  const originalTotalMinor = line.quantity * line.unitPriceMinor
+  // Shopify's discountedTotalSet leaves order-level discounts out; their shares are only in
+  // discountAllocations.
+  const lineLevelMinor = line.discountAllocations
+    .filter((allocation) => !allocation.orderLevel)
+    .reduce((sum, allocation) => sum + allocation.amountMinor, 0)
+  return {
+    __typename: 'LineItem',
+    id: line.id,
+    title: line.title,
+    quantity: line.quantity,
+    currentQuantity: currentQuantity(line),
+    variant: found ? variantView(ctx, found.product, found.variant) : null,
+    image: line.imageUrl ? { url: line.imageUrl, altText: null } : null,
+    originalUnitPriceSet: money(line.unitPriceMinor),
+    originalTotalSet: money(originalTotalMinor),
+    discountedTotalSet: money(originalTotalMinor - lineLevelMinor),
+    totalDiscountSet: money(lineDiscountMinor(line)),
+    discountAllocations: line.discountAllocations.map((allocation) => ({
+      __typename: 'DiscountAllocation',
+      allocatedAmountSet: money(allocation.amountMinor),
+    })),
+  }
+}
+
+function transactionView(order: OrderRecord, transaction: TransactionRecord): object {
+  const parent = order.transactions.find((t) => t.id === transaction.parentId)
+  return {
+    __typename: 'OrderTransaction',
+    id: transaction.id,
+    kind: transaction.kind,
+    status: 'SUCCESS',
+    gateway: transaction.gateway,
+    amountSet: moneyBag(transaction.amountMinor, order.currency),
+    createdAt: transaction.createdAt,
+    processedAt: transaction.createdAt,
+    parentTransaction: parent ? () => transactionView(order, parent) : null,
+    manualPaymentGateway: transaction.gateway === MANUAL_GATEWAY,
+    test: false,
+  }
+}
+
+/** A refund line as RefundLineItem shows it: made (with an id) or only suggested (without). */
+function refundLineView(
+  ctx: RequestContext,
+  order: OrderRecord,
+  refunded: { id: string | null; line: OrderLineRecord; quantity: number },
+  restockType: string,
+  subtotalMinor: number,
+) {
+  const money = (minor: number) => moneyBag(minor, order.currency)
+  return {
+    __typename: 'RefundLineItem',
+    id: refunded.id,
+    lineItem: () => lineItemView(ctx, order, refunded.line),
+    quantity: refunded.quantity,
+    restockType,
+    restocked: refunded.id !== null && restockType !== 'NO_RESTOCK',
+    priceSet: money(refunded.line.unitPriceMinor),
+    subtotalSet: money(subtotalMinor),
+    totalTaxSet: money(0),
+  }
+}
+
+export function refundView(ctx: RequestContext, order: OrderRecord, refund: RefundRecord) {
+  const lines = refund.lines.flatMap((refunded) => {
+    const line = order.lines.find((candidate) => candidate.id === refunded.lineItemId)
+    return line ? [{ ...refunded, line }] : []
+  })
+  const transactions = order.transactions.filter((t) => refund.transactionIds.includes(t.id))
+  return {
+    __typename: 'Refund',
+    id: refund.id,
+    createdAt: refund.createdAt,
+    processedAt: refund.createdAt,
+    updatedAt: refund.createdAt,
+    note: refund.note,
+    order: () => orderView(ctx, order),
+    totalRefundedSet: moneyBag(refund.amountMinor, order.currency),
+    refundLineItems: (args: PageArgs & { reverse: boolean }) =>
+      connection(
+        args.reverse ? [...lines].reverse() : lines,
+        args,
+        (refunded) =>
+          refundLineView(ctx, order, refunded, refunded.restockType, refunded.subtotalMinor),
+        ctx.bulk,
+      ),
+    transactions: (args: PageArgs & { reverse: boolean }) =>
+      connection(
+        args.reverse ? [...transactions].reverse() : transactions,
+        args,
+        (t) => transactionView(order, t),
+        ctx.bulk,
+      ),
+  }
+}
+
+export interface SuggestedRefundArgs {
+  refundLineItems?: RefundLineInput[] | null
+  refundShipping?: boolean | null
+  shippingAmount?: string | number | null
+  suggestFullRefund: boolean
+}
+
+/** What the admin would refund for these lines and shipping, and through which payment. */
+function suggestedRefundView(ctx: RequestContext, order: OrderRecord, args: SuggestedRefundArgs) {
+  const everything = order.lines
+    .filter((line) => currentQuantity(line) > 0)
+    .map((line) => ({ lineItemId: line.id, quantity: currentQuantity(line) }))
+  const lines = planLines(order, args.suggestFullRefund ? everything : (args.refundLineItems ?? []))
+  const shipping = planShipping(
+    order,
+    args.suggestFullRefund || args.refundShipping
+      ? { fullRefund: true }
+      : { amount: args.shippingAmount },
+  )
+  if ('error' in lines) throw new GraphQLError(lines.error.message)
+  if ('error' in shipping) throw new GraphQLError(shipping.error.message)
+  const plan: RefundPlan = { lines: lines.lines, shippingMinor: shipping.shippingMinor }
+  const amountMinor = args.suggestFullRefund
+    ? netPaymentMinor(order)
+    : suggestedAmountMinor(order, plan)
+  const subtotalMinor = plan.lines.reduce((sum, p) => sum + p.subtotalMinor, 0)
+  const money = (minor: number) => moneyBag(minor, order.currency)
+  const sale = firstSale(order)
+  return {
+    amountSet: money(amountMinor),
+    subtotalSet: money(subtotalMinor),
+    // Tax is kept for the whole order: what is not lines or shipping came back with the last units.
+    totalTaxSet: money(Math.max(0, amountMinor - subtotalMinor - plan.shippingMinor)),
+    maximumRefundableSet: money(netPaymentMinor(order)),
+    shipping: {
+      amountSet: money(plan.shippingMinor),
+      maximumRefundableSet: money(shippingLeftMinor(order)),
+      taxSet: money(0),
+    },
+    refundLineItems: plan.lines.map((p) =>
+      refundLineView(ctx, order, { id: null, ...p }, p.restockType, p.subtotalMinor),
+    ),
+    suggestedTransactions:
+      sale && amountMinor > 0
+        ? [
+            {
+              kind: 'SUGGESTED_REFUND',
+              gateway: sale.gateway,
+              amountSet: money(amountMinor),
+              maximumRefundableSet: money(netPaymentMinor(order)),
+              parentTransaction: transactionView(order, sale),
+            },
+          ]
+        : [],
+  }
+}

@@ -1,0 +1,76 @@
+import { CHECKOUT_GATEWAY } from './payments'
+import {
+  gid,
+  gidNumber,
+  type EmulatorState,
+  type OrderLineRecord,
+  type OrderRecord,
+  type TransactionRecord,
+} from './state'
+
+/**
+ * A state file written before orders kept their edits, refunds, cancellation, discounts and
+ * transactions, read as orders that had none of them (no `npm run stack:reset` needed). A paid
+ * order gets the payment it must have had, each refund the transaction that gave its money back.
+ */
+export function withOrderHistory(state: EmulatorState): EmulatorState {
+  for (const shop of Object.values(state.shops)) {
+    for (const order of shop.orders as Partial<OrderRecord>[]) {
+      order.cancelledAt ??= null
+      order.cancelReason ??= null
+      order.cancelStaffNote ??= null
+      order.closedAt ??= order.cancelledAt
+      order.discountCodes ??= []
+      order.refunds ??= []
+      for (const line of (order.lines ?? []) as Partial<OrderLineRecord>[]) {
+        line.removedQuantity ??= 0
+        line.discountAllocations ??= []
+      }
+      order.transactions ??= pastTransactions(order as OrderRecord)
+      order.refunds.forEach((refund, r) => {
+        refund.note ??= null
+        refund.shippingMinor ??= 0
+        refund.transactionIds ??= []
+        refund.lines.forEach((line, l) => {
+          line.id ??= gid('RefundLineItem', (gidNumber(refund.id, 'Refund') ?? r) * 100 + l + 1)
+          line.restockType ??= 'NO_RESTOCK'
+          line.subtotalMinor ??= 0
+        })
+      })
+    }
+  }
+  return state
+}
+
+/** The payment of an order paid before transactions were kept, and its refunds' transactions. */
+function pastTransactions(order: OrderRecord): TransactionRecord[] {
+  if (!['PAID', 'PARTIALLY_REFUNDED', 'REFUNDED'].includes(order.financialStatus)) return []
+  const linesMinor = order.lines.reduce(
+    (sum, line) =>
+      sum +
+      line.quantity * line.unitPriceMinor -
+      line.discountAllocations.reduce((total, allocation) => total + allocation.amountMinor, 0),
+    0,
+  )
+  const sale: TransactionRecord = {
+    id: gid('OrderTransaction', order.id * 100 + 1),
+    kind: 'SALE',
+    gateway: CHECKOUT_GATEWAY,
+    amountMinor: linesMinor + order.taxMinor + order.shippingMinor,
+    parentId: null,
+    createdAt: order.createdAt,
+  }
+  const refunds = order.refunds.map((refund, i): TransactionRecord => {
+    const transaction = {
+      id: gid('OrderTransaction', order.id * 100 + i + 2),
+      kind: 'REFUND' as const,
+      gateway: sale.gateway,
+      amountMinor: refund.amountMinor,
+      parentId: sale.id,
+      createdAt: refund.createdAt,
+    }
+    refund.transactionIds = [transaction.id]
+    return transaction
+  })
+  return [sale, ...refunds]
+}
