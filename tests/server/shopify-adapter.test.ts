@@ -181,7 +181,7 @@ describe('the commerce port on Shopify', () => {
       ],
       discount: { code: 'SPRING10', amountMinor: 1000 },
     })
-    server.shopify.refund(MAYA, id, [{ line: 0, quantity: 1 }])
+    await server.shopify.refund(MAYA, id, [{ line: 0, quantity: 1 }])
     const number = Number(id.split('/').pop())
     expect(await shopify.findCreatorOrder(number)).toMatchObject({
       financialStatus: 'PARTIALLY_REFUNDED',
@@ -194,7 +194,7 @@ describe('the commerce port on Shopify', () => {
         { quantity: 1, currentQuantity: 1, unitPriceMinor: 3450, discountMinor: 202 },
       ],
     })
-    server.shopify.cancel(MAYA, id)
+    await server.shopify.cancel(MAYA, id)
     const cancelled = await shopify.findCreatorOrder(number)
     expect(cancelled?.cancelledAt).toMatch(/^\d{4}-\d\d-\d\dT/)
   })

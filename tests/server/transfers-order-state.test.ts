@@ -136,7 +136,7 @@ describe('an order that is not paid, or no longer stands', () => {
 
   it('refuses a paid order the merchant cancelled', async () => {
     const number = await mayaOrder(17050)
-    server.shopify.cancel(MAYA, orderGid(number))
+    await server.shopify.cancel(MAYA, orderGid(number))
     const cancelledAt = server.shopify
       .orders(MAYA)
       .find((o) => o.name === `#${number}`)?.cancelledAt
@@ -148,7 +148,7 @@ describe('an order that is not paid, or no longer stands', () => {
 
   it('refuses an order refunded in full', async () => {
     const number = await mayaOrder(17050)
-    refund(number, { line: 0, quantity: 2 }, { line: 1, quantity: 1 })
+    await refund(number, { line: 0, quantity: 2 }, { line: 1, quantity: 1 })
     await expectRefused(
       number,
       `Creator order #${number} was refunded in full (REFUNDED): it has nothing left to transfer`,
@@ -158,7 +158,7 @@ describe('an order that is not paid, or no longer stands', () => {
   it('refuses an order whose brand lines were all refunded or edited away', async () => {
     const number = await mayaOrder(17050)
     // The overshirts refunded, the face oil taken off by an edit: only money for nothing is left.
-    refund(number, { line: 0, quantity: 2 })
+    await refund(number, { line: 0, quantity: 2 })
     server.shopify.removeUnits(MAYA, orderGid(number), [{ line: 1, quantity: 1 }])
     await expectRefused(
       number,
@@ -238,7 +238,7 @@ describe('a transfer begun before a refund or edit', () => {
     const number = await mayaOrder(17050)
     await northwindOrdered(number, 'refuses')
     // The customer returns the face oil: Lumen, never ordered, is owed nothing.
-    refund(number, { line: 1, quantity: 1 })
+    await refund(number, { line: 1, quantity: 1 })
     const again = await processOrder(number)
     expect(again.statusCode, again.body).toBe(201)
     expect(again.json().brandOrders).toEqual([
@@ -271,7 +271,7 @@ describe('a transfer begun before a refund or edit', () => {
     expect((await processOrder(number)).statusCode).toBe(502)
     server.stripe.unscript()
     expect(made().brandOrders.map((order) => order.shop)).toEqual([NORTHWIND, LUMEN])
-    refund(number, { line: 1, quantity: 1 })
+    await refund(number, { line: 1, quantity: 1 })
     const again = await processOrder(number)
     // Lumen was ordered after all: it is not owed nothing, it holds a face oil no longer sold.
     expectRefusal(again, oversold(number, LUMEN))
@@ -294,7 +294,7 @@ describe('a transfer begun before a refund or edit', () => {
   it('pays the others but not a brand ordered for units refunded since', async () => {
     const number = await mayaOrder(17050)
     await northwindOrdered(number, 'refuses')
-    refund(number, { line: 0, quantity: 1 })
+    await refund(number, { line: 0, quantity: 1 })
     const again = await processOrder(number)
     expectRefusal(again, oversold(number, NORTHWIND))
     // Lumen, untouched by the refund, is ordered and paid its 24.84; Northwind nothing more.
@@ -326,7 +326,7 @@ describe('a transfer begun before a refund or edit', () => {
     })
     expect((await processOrder(number)).statusCode).toBe(502)
     server.stripe.unscript()
-    refund(number, { line: 0, quantity: 1 })
+    await refund(number, { line: 0, quantity: 1 })
     // Northwind now sells less than its order, but it was paid before: found and recorded.
     const again = await processOrder(number)
     expect(again.statusCode, again.body).toBe(201)
@@ -347,7 +347,7 @@ describe('a transfer begun before a refund or edit', () => {
   it('refuses only the brand ordered when the order is cancelled, and orders nobody more', async () => {
     const number = await mayaOrder(17050)
     await northwindOrdered(number, 'refuses')
-    server.shopify.cancel(MAYA, orderGid(number))
+    await server.shopify.cancel(MAYA, orderGid(number))
     const again = await processOrder(number)
     expectRefusal(again, oversold(number, NORTHWIND))
     expect(made()).toEqual({
@@ -360,7 +360,7 @@ describe('a transfer begun before a refund or edit', () => {
   it('completes, ordering nobody more, once an order whose ordered brands were paid is cancelled', async () => {
     const number = await mayaOrder(17050)
     await northwindOrdered(number)
-    server.shopify.cancel(MAYA, orderGid(number))
+    await server.shopify.cancel(MAYA, orderGid(number))
     const again = await processOrder(number)
     expect(again.statusCode, again.body).toBe(201)
     expect(made()).toEqual({
@@ -385,7 +385,7 @@ describe('a transfer begun before a refund or edit', () => {
     const number = paid.orderId
     server.shopify.script({ operation: 'orderCreate', mode: 'error', status: 503, shop: LUMEN })
     expect((await processOrder(number)).statusCode).toBe(502)
-    refund(number, { line: 1, quantity: 1 })
+    await refund(number, { line: 1, quantity: 1 })
     const again = await processOrder(number)
     expectRefusal(
       again,
@@ -412,7 +412,7 @@ describe('a transfer begun before a refund or edit', () => {
 describe('what is still sold, at what the customer paid', () => {
   it('transfers only what a partial refund left, exactly', async () => {
     const number = await mayaOrder(17050)
-    refund(number, { line: 0, quantity: 1 })
+    await refund(number, { line: 0, quantity: 1 })
     // Northwind: one overshirt, 68.00 at 15 % + 10 %. Lumen: 34.50 at Maya's 20 % + 8 %.
     expect(await processed(number)).toEqual([
       [NORTHWIND, '51.00', '10.20', '6.80'],
@@ -452,7 +452,7 @@ describe('what is still sold, at what the customer paid', () => {
   it('keeps the share of the code that belongs to the units still sold', async () => {
     const number = await mayaOrder(16050, { discount: { code: 'SPRING10', amountMinor: 1000 } })
     await acceptSpringPromotion(number)
-    refund(number, { line: 0, quantity: 1 })
+    await refund(number, { line: 0, quantity: 1 })
     // The overshirt left keeps ceil(7.98 ÷ 2) = 3.99 of the code: 68.00 − 3.99 = 64.01, as refunded.
     // Northwind: 15 % = 9.6015 → 9.60, 10 % = 6.401 → 6.40, the brand 48.01.
     expect(await processed(number)).toEqual([
