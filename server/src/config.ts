@@ -38,6 +38,8 @@ interface ServerConfig {
   transferLeaseMs: number | undefined
   /** TANDEM_JOB_LEASE_MS: how soon a job whose process died is taken again (jobs/open-job-queue.ts). */
   jobLeaseMs: number | undefined
+  /** TANDEM_JOB_RETRY_DELAY_SECONDS: every job's first retry after a failure (BackgroundOptions). */
+  jobRetryDelaySeconds: number | undefined
   /** TANDEM_FAILPOINTS: the crash harness's stops (src/transfers/failpoints.ts); never set otherwise. */
   failpoints: string | undefined
   /** TANDEM_TRUSTED_PROXIES: the proxies whose X-Forwarded-For names the client (AppDeps). */
@@ -89,6 +91,7 @@ export function readServerConfig(env: Env): ServerConfig {
     stripeRateLimits: readStripeRateLimits(env),
     transferLeaseMs: optionalPositiveInteger(env, 'TANDEM_TRANSFER_LEASE_MS'),
     jobLeaseMs: optionalPositiveInteger(env, 'TANDEM_JOB_LEASE_MS'),
+    jobRetryDelaySeconds: optionalPositiveInteger(env, 'TANDEM_JOB_RETRY_DELAY_SECONDS'),
     failpoints: env.TANDEM_FAILPOINTS || undefined,
     trustedProxies: env.TANDEM_TRUSTED_PROXIES || undefined,
     logRequests: env.TANDEM_LOG_REQUESTS === 'debug' ? 'debug' : 'info',
@@ -191,6 +194,11 @@ function productionProblems(env: Env): string[] {
   }
   if (env.TANDEM_JOB_LEASE_MS) {
     problems.push('TANDEM_JOB_LEASE_MS is set: only tests shorten the job lease')
+  }
+  if (env.TANDEM_JOB_RETRY_DELAY_SECONDS) {
+    problems.push(
+      "TANDEM_JOB_RETRY_DELAY_SECONDS is set: only tests shorten the jobs' waits before a retry",
+    )
   }
   return problems
 }

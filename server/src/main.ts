@@ -104,7 +104,10 @@ async function main(): Promise<void> {
       failpoint: timing.failpoint,
     },
     app.log,
-    { schedules: true },
+    {
+      schedules: true,
+      ...(config.jobRetryDelaySeconds ? { retryDelaySeconds: config.jobRetryDelaySeconds } : {}),
+    },
   )
   await app.listen({ host: config.host, port: config.port })
   if (config.mode === 'production' && !process.env.GOOGLE_APPLICATION_CREDENTIALS) {

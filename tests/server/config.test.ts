@@ -71,6 +71,7 @@ describe('production mode', () => {
     ['TANDEM_FAILPOINTS', 'createOrder:after-call=kill', 'TANDEM_FAILPOINTS is set'],
     ['TANDEM_TRANSFER_LEASE_MS', '500', 'TANDEM_TRANSFER_LEASE_MS is set'],
     ['TANDEM_JOB_LEASE_MS', '500', 'TANDEM_JOB_LEASE_MS is set'],
+    ['TANDEM_JOB_RETRY_DELAY_SECONDS', '1', 'TANDEM_JOB_RETRY_DELAY_SECONDS is set'],
   ])('refuses %s=%s as unsafe', (name, value, problem) => {
     const problems = problemsOf({ ...PRODUCTION_ENV, [name]: value })
     expect(problems).toHaveLength(1)

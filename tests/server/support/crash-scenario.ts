@@ -24,7 +24,10 @@ export interface CrashScenario {
   stripe: StripeEmulator
   /** A server process on the scenario's database and emulators. */
   start(
-    options?: Pick<ServerProcessOptions, 'failpoints' | 'leaseMs' | 'jobLeaseMs'>,
+    options?: Pick<
+      ServerProcessOptions,
+      'failpoints' | 'leaseMs' | 'jobLeaseMs' | 'jobRetryDelaySeconds'
+    >,
   ): Promise<ServerProcess>
   /** The scenario's database as the processes see it, opened once they made it. */
   db(): Promise<Db>

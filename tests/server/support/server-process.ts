@@ -86,6 +86,8 @@ export interface ServerProcessOptions {
   leaseMs?: number
   /** TANDEM_JOB_LEASE_MS; the server's default (a minute) unless given. */
   jobLeaseMs?: number
+  /** TANDEM_JOB_RETRY_DELAY_SECONDS; each job's own wait before its first retry unless given. */
+  jobRetryDelaySeconds?: number
   /** TANDEM_FAILPOINTS (src/transfers/failpoints.ts). */
   failpoints?: string
 }
@@ -105,6 +107,9 @@ export const startServerProcess = (options: ServerProcessOptions): Promise<Serve
     FIREBASE_AUTH_EMULATOR_HOST: new URL(inject('authEmulatorUrl')).host,
     ...(options.leaseMs ? { TANDEM_TRANSFER_LEASE_MS: String(options.leaseMs) } : {}),
     ...(options.jobLeaseMs ? { TANDEM_JOB_LEASE_MS: String(options.jobLeaseMs) } : {}),
+    ...(options.jobRetryDelaySeconds
+      ? { TANDEM_JOB_RETRY_DELAY_SECONDS: String(options.jobRetryDelaySeconds) }
+      : {}),
     ...(options.failpoints ? { TANDEM_FAILPOINTS: options.failpoints } : {}),
   })
 
