@@ -206,4 +206,27 @@ describe("a creator's commission", () => {
       )
     expect(creatorTransfers()).toEqual([])
   })
+
+  it('is paid when the brands keep nothing of the order: its payment is held for the creator all the same', async () => {
+    await start()
+    // Tandem 20 % and the creator 80 %: every brand's amount is nothing.
+    await server.db
+      .updateTable('default_commissions')
+      .set({ tandem_rate_hundredths: 2000, creator_rate_hundredths: 8000 })
+      .execute()
+    await server.db.deleteFrom('unique_commission_rates').execute()
+    expect((await processOrder('1001')).statusCode).toBe(201)
+    const frozen = await server.db
+      .selectFrom('order_transfer_brands')
+      .select(['base_minor', 'brand_amount_minor', 'creator_commission_minor'])
+      .where('creator_order_id', '=', '1001')
+      .execute()
+    expect(frozen.map((brand) => brand.brand_amount_minor)).toEqual([0, 0])
+    const commission = frozen.reduce((sum, brand) => sum + brand.creator_commission_minor, 0)
+    expect(commission).toBe(frozen.reduce((sum, brand) => sum + brand.base_minor, 0) * 0.8)
+
+    await withMayaAccount()
+    await expect.poll(creatorTransfers, FOR_JOBS).toEqual([{ ...PAID_TO_MAYA, amount: commission }])
+    expect(server.stripe.transfers()).toHaveLength(1)
+  })
 })

@@ -122,6 +122,22 @@ export function payoutChecks(
     return payment
   }
 
+  /** The payment, or why it cannot pay `party` (a brand, or the creator's commission). */
+  async function readPaymentFor(intentId: string, party: string): Promise<OrderPayment> {
+    const read = await readPayment(intentId)
+    if ('error' in read) {
+      // Refused for the whole order: the intent is not this order's.
+      if (read.error instanceof Refusal) throw read.error
+      throw upstreamRefusal(
+        `Payment intent lookup failed for ${party}`,
+        'payment provider',
+        read.error,
+      )
+    }
+    if ('refusal' in read) throw new Refusal('business_rule', `${read.refusal} for ${party}`)
+    return read
+  }
+
   /** Known to Stripe, with an email, able to receive transfers; else what an admin must fix. */
   async function checkAccount(shop: string, accountId: string) {
     const account = await remote((signal) =>
@@ -157,17 +173,7 @@ export function payoutChecks(
     if (!kept) await checkAccount(shop, accountId)
 
     if (!order.paymentIntentId) throw refuse(TRANSFER_ERRORS.paymentIntentIdNotFound)
-    const read = await readPayment(order.paymentIntentId)
-    if ('error' in read) {
-      // Refused for the whole order: the intent is not this order's.
-      if (read.error instanceof Refusal) throw read.error
-      throw upstreamRefusal(
-        `Payment intent lookup failed for ${shop}`,
-        'payment provider',
-        read.error,
-      )
-    }
-    if ('refusal' in read) throw refuse(read.refusal)
+    const read = await readPaymentFor(order.paymentIntentId, shop)
     return {
       made: null,
       destinationAccountId: accountId,
@@ -191,9 +197,14 @@ export function payoutChecks(
    * After every brand passed its checks: the charge must hold what the brands still to be paid
    * are owed, in the settlement currency. A brand whose transfer Stripe already lists (made since
    * this request read the transfer, by a concurrent one) is paid, not owed. Answers the order's
-   * payment (null when none is owed).
+   * payment (null when nobody is owed).
    */
-  async function covers(owed: BrandToPay[]): Promise<OrderPayment | null> {
+  async function covers(owed: BrandToPay[], creatorOwed: boolean): Promise<OrderPayment | null> {
+    // No brand is paid, yet the creator is owed its commission: the payment is read all the
+    // same, so that freezing holds it for the creator's transfer (transfers/creator-payout.ts).
+    if (!payment && creatorOwed && order.paymentIntentId) {
+      await readPaymentFor(order.paymentIntentId, `the commission of ${order.storeShop}`)
+    }
     const read = payment && (await payment)
     if (!read || !('chargeId' in read)) return null
     const paid = (shop: string) => read.fromCharge.some(isBrandTransfer(creatorOrderId, shop))

@@ -168,7 +168,8 @@ export function createTransferService(
         (outcome) => outcome.status === 'rejected',
       )
       if (refused) throw refused.reason
-      const payment = await payout.covers(owed)
+      const creatorOwed = planned?.some((brand) => brand.creatorCommissionMinor > 0) ?? false
+      const payment = await payout.covers(owed, creatorOwed)
       if (planned) await freeze(order, planned, payment)
 
       return claims.withClaim(id, adminEmail, async (claim): Promise<ProcessAnswer> => {
