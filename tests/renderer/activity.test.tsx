@@ -259,6 +259,7 @@ describe('Activity entries in words', () => {
         'payout-account.set',
         'products.sync',
         'transfer.process',
+        'transfer.creator-commission',
         'job.retry',
         'transfer-policy.set',
         'store.rename',
@@ -273,6 +274,7 @@ describe('Activity entries in words', () => {
       'Payout account set',
       'Products synced',
       'Transfer processed',
+      'Creator commission paid',
       'Job retried',
       'Transfer policy set',
       'store.rename',
@@ -342,6 +344,14 @@ describe('Activity entries in words', () => {
     expect(
       detailLines({ job: 'shopify-webhook', attempts: 11, message: 'Shopify answered 500' }),
     ).toEqual(['Job: Shopify webhook', '11 failed runs', 'Why: Shopify answered 500'])
+    expect(
+      detailLines({
+        creatorShop: 'maya-makes.myshopify.com',
+        amount: '27.30 USD',
+        transferId: 'tr_123',
+      }),
+    ).toEqual(['Creator maya makes', 'Amount 27.30 USD', 'Stripe transfer tr_123'])
+    expect(targetText('transfer.creator-commission', '1001')).toBe('Order 1001')
     expect(targetText('transfer.process', '1001')).toBe('Order 1001')
     expect(
       targetText(

@@ -104,6 +104,20 @@ describe("a creator's commission", () => {
     expect(set.statusCode).toBe(200)
     await expect.poll(creatorTransfers, FOR_JOBS).toEqual([PAID_TO_MAYA])
     await expect.poll(async () => (await payouts(MAYA)).commissionOwed, FOR_JOBS).toEqual([])
+    // Activity says what moved, to whom, with Stripe's id.
+    const activity = await server.app.inject({ url: '/admin-audit-log', headers: server.asAdmin })
+    const paid = server.stripe.transfers().find((transfer) => transfer.destination === MAYA_ACCOUNT)
+    expect(
+      (activity.json() as { entries: { action: string }[] }).entries.filter(
+        (entry) => entry.action === 'transfer.creator-commission',
+      ),
+    ).toEqual([
+      expect.objectContaining({
+        actorEmail: null,
+        target: '1001',
+        details: { creatorShop: MAYA, amount: '27.30 USD', transferId: paid!.id },
+      }),
+    ])
     expect(await payouts(MAYA)).toMatchObject({
       accountId: MAYA_ACCOUNT,
       email: 'payouts@maya.example',

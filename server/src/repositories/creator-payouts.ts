@@ -111,8 +111,8 @@ export function payoutUnderLease(
   leaseEnd: () => string,
 ) {
   /** Renews and writes in one statement; refuses once another run took the lease (or, given `now`, once it ran out). */
-  const write = async (values: Updateable<CreatorPayoutsTable>, now?: string) => {
-    const result = await db
+  const write = async (values: Updateable<CreatorPayoutsTable>, now?: string, trx: Db = db) => {
+    const result = await trx
       .updateTable('creator_payouts')
       .set({ ...values, lease_expires_at: leaseEnd() })
       .where('creator_order_id', '=', creatorOrderId)
@@ -134,14 +134,24 @@ export function payoutUnderLease(
     /** Stripe declined the key's transfer and none was found: the next call goes under `attempt`. */
     advanceTransferKey: (attempt: number) =>
       write({ transfer_key_attempt: attempt, transfer_declined_at: null }),
-    /** Paid by the transfer; null when the commission settled to nothing, and nothing moved. */
-    recordPaid: (transferId: string | null, at: string) =>
-      write({
-        payment_transfer_id: transferId,
-        paid_at: at,
-        pending_since: null,
-        transfer_declined_at: null,
-        waiting_reason: null,
+    /**
+     * Paid by the transfer (null when the commission settled to nothing, and nothing moved), with
+     * `alongside` (its record in the audit log) in the same transaction.
+     */
+    recordPaid: (transferId: string | null, at: string, alongside: (trx: Db) => Promise<void>) =>
+      db.transaction().execute(async (trx) => {
+        await write(
+          {
+            payment_transfer_id: transferId,
+            paid_at: at,
+            pending_since: null,
+            transfer_declined_at: null,
+            waiting_reason: null,
+          },
+          undefined,
+          trx,
+        )
+        await alongside(trx)
       }),
     /** The intent stays: the next run reconciles first. */
     recordFailure: (reason: string, declinedAt?: string) =>

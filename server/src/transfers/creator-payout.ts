@@ -28,6 +28,7 @@ import {
   type Remote,
 } from './creator-payout-checks'
 import { transferGroupOf } from './order-payment'
+import { recordAudit } from '../repositories/audit-log'
 import { transferTiming } from './transfer-timing'
 
 // Paying a creator its commission on a completed creator order (docs/integrations.md "After the
@@ -158,11 +159,27 @@ async function payUnderLease(
       throw error
     })
   const id = payout.creator_order_id
+  /** Recorded paid, and in the audit log (Activity) with what moved, in one transaction. */
+  const paid = (transferId: string | null, settled: { minor: number; currency: string } | null) =>
+    lease.recordPaid(transferId, timestamp(), (trx) =>
+      recordAudit(trx, deps.now(), {
+        actorEmail: null,
+        action: 'transfer.creator-commission',
+        target: id,
+        details: {
+          creatorShop: payout.creator_store_shop,
+          amount:
+            settled && `${formatMinorUnits(settled.minor, settled.currency)} ${settled.currency}`,
+          transferId,
+        },
+      }),
+    )
   await timing.failpoint('creatorTransfer:before-intent')
 
   const made = await transferMade(deps, payout, remote)
   if (made !== null) {
-    await lease.recordPaid(made, timestamp())
+    const { amount_settlement_minor: minor, settlement_currency: currency } = payout
+    await paid(made, minor !== null && currency !== null ? { minor, currency } : null)
     return
   }
   const accountId = await destinationOf(deps, payout, remote)
@@ -173,7 +190,7 @@ async function payUnderLease(
     (await settledCommission(deps.db, id, payout.currency, charge.settlement))
   // Stripe refuses a transfer of nothing: a commission that settles to nothing is owed none.
   if (amountSettlementMinor <= 0) {
-    await lease.recordPaid(null, timestamp())
+    await paid(null, null)
     return
   }
   await checkChargeHolds(deps, { id, charge, amountSettlementMinor }, remote)
@@ -218,6 +235,6 @@ async function payUnderLease(
     throw error
   }
   await timing.failpoint('creatorTransfer:after-call')
-  await lease.recordPaid(transferId, timestamp())
+  await paid(transferId, { minor: amountSettlementMinor, currency: settlementCurrency })
   await timing.failpoint('creatorTransfer:after-record')
 }

@@ -15,6 +15,7 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   'payout-account.set': 'Payout account set',
   'products.sync': 'Products synced',
   'transfer.process': 'Transfer processed',
+  'transfer.creator-commission': 'Creator commission paid',
   'transfer.accept-price-exception': 'Price exception accepted',
   'privacy.data-request': 'Customer data requested',
   'privacy.customer-redact': 'Customer data erased',
@@ -71,7 +72,9 @@ const rate = (value: unknown) =>
 const stores = (value: unknown) =>
   Array.isArray(value)
     ? value.map((shop) => storeName(String(shop))).join(', ')
-    : detailValue(value)
+    : typeof value === 'string'
+      ? storeName(value)
+      : detailValue(value)
 /** A value's words when `labels` has them (a status, a job's kind), else the value as it is. */
 const labelled = (labels: Readonly<Record<string, string>>) => (value: unknown) =>
   typeof value === 'string' && Object.hasOwn(labels, value) ? labels[value]! : detailValue(value)
@@ -111,6 +114,9 @@ const FIELD_WORDS: Readonly<Record<string, { label: string; value?: (value: unkn
     mode: { label: 'Mode', value: labelled(TRANSFER_MODE_LABELS) },
     holdMinutes: { label: 'Hold', value: minutes },
     automaticSince: { label: 'Automatic since', value: moment },
+    creatorShop: { label: 'Creator', value: stores },
+    amount: { label: 'Amount' },
+    transferId: { label: 'Stripe transfer' },
   }
 
 /** Details that are counts, read as "2 brand orders". */
