@@ -243,4 +243,50 @@ describe("a creator's commission", () => {
     await expect.poll(creatorTransfers, FOR_JOBS).toEqual([{ ...PAID_TO_MAYA, amount: commission }])
     expect(server.stripe.transfers()).toHaveLength(1)
   })
+
+  it('refuses an order whose brands keep nothing and that names no payment: the creator could never be paid', async () => {
+    await start()
+    await server.db
+      .updateTable('default_commissions')
+      .set({ tandem_rate_hundredths: 2000, creator_rate_hundredths: 8000 })
+      .execute()
+    const id = await server.shopify.createPaidOrder(MAYA, {
+      lines: [{ variantId: 'gid://shopify/ProductVariant/401', quantity: 1 }],
+      metafields: [],
+    })
+    const refused = await processOrder(id.split('/').pop()!)
+    expect(refused.statusCode).toBe(422)
+    expect(refused.json().message).toBe(`Payment intent id not found for the commission of ${MAYA}`)
+    expect(server.stripe.transfers()).toEqual([])
+  })
+
+  it('goes to the account set since once Stripe declined it at the old one, under the next key', async () => {
+    await start()
+    await withMayaAccount()
+    // Declined, and saved under its key by Stripe: replayed to that key for a day.
+    server.stripe.script({
+      operation: 'transfers.create',
+      mode: 'fail_saved',
+      status: 400,
+      target: MAYA_ACCOUNT,
+    })
+    expect((await processOrder('1001')).statusCode).toBe(201)
+    await expect
+      .poll(async () => (await payouts(MAYA)).commissionWaitingReason, FOR_JOBS)
+      .toMatch(/^Stripe declined the commission transfer of 27\.30 USD/)
+    const other = server.stripe.addAccount({ id: 'acct_maya_other' })
+    expect((await setAccount(MAYA, other)).statusCode).toBe(200)
+    await expect.poll(async () => (await payouts(MAYA)).commissionOwed, FOR_JOBS).toEqual([])
+    expect(server.stripe.transfers().filter((transfer) => transfer.destination === other)).toEqual([
+      expect.objectContaining({ amount: ORDER_1001_COMMISSION }),
+    ])
+    expect(creatorTransfers()).toEqual([])
+    const keys = server.stripe
+      .calls()
+      .filter((call) => call.idempotencyKey?.startsWith('creator-commission:'))
+      .map((call) => call.idempotencyKey)
+    expect(new Set(keys)).toEqual(
+      new Set(['creator-commission:1001:usd', 'creator-commission:1001:usd:1']),
+    )
+  })
 })

@@ -138,9 +138,32 @@ async function lumenCallLandsLate(): Promise<void> {
   )
 }
 
+/** Every try of Lumen's transfer is made by Stripe and its answer lost, until unscripted. */
+const lumenAnswersLost = () =>
+  server.stripe.script({
+    operation: 'transfers.create',
+    mode: 'drop_after_write',
+    target: LUMEN_ACCOUNT,
+    times: 100,
+  })
+
 /** Stripe's list lags behind: the newest transfer to each account is not in it yet. */
 const listLags = () =>
   server.stripe.script({ operation: 'transfers.list', mode: 'stale', times: 100 })
+
+/**
+ * An attempt whose Lumen transfer Stripe made without its answer arriving; then Lumen's payouts
+ * move to another account, and Stripe does not list the transfer yet: only its key, at the
+ * account it went to, finds it.
+ */
+async function lumenAnswerLostThenAccountMoved() {
+  lumenAnswersLost()
+  expect((await processOrder('1001')).statusCode).toBe(502)
+  server.stripe.unscript()
+  const other = server.stripe.addAccount({ id: 'acct_lumen_other' })
+  expect((await payLumenTo(other)).statusCode).toBe(200)
+  listLags()
+}
 
 describe('a transfer Stripe declined', () => {
   it.each([
@@ -230,12 +253,7 @@ describe('a transfer whose answer was lost, and that Stripe does not list yet', 
     [
       'every try of the call lost its answer',
       async () => {
-        server.stripe.script({
-          operation: 'transfers.create',
-          mode: 'drop_after_write',
-          target: LUMEN_ACCOUNT,
-          times: 100,
-        })
+        lumenAnswersLost()
         expect((await processOrder('1001')).statusCode).toBe(502)
         server.stripe.unscript()
       },
@@ -287,20 +305,36 @@ describe('a transfer whose answer was lost, and that Stripe does not list yet', 
 
   it('keeps to the account it went to when the brand’s account is changed meanwhile: paid there once, never to the new one', async () => {
     await startSkewed()
-    server.stripe.script({
-      operation: 'transfers.create',
-      mode: 'drop_after_write',
-      target: LUMEN_ACCOUNT,
-      times: 100,
-    })
-    expect((await processOrder('1001')).statusCode).toBe(502)
-    server.stripe.unscript()
-    const other = server.stripe.addAccount({ id: 'acct_lumen_other' })
-    expect((await payLumenTo(other)).statusCode).toBe(200)
-    // Stripe does not list the transfer yet: only its key, at its account, finds it.
-    listLags()
+    await lumenAnswerLostThenAccountMoved()
     skewMs = 3_100
     expect((await processOrder('1001')).statusCode).toBe(201)
+    await expectPaidOnce(LUMEN_ACCOUNT)
+    expect(lumenKeys()).toEqual([FIRST_KEY])
+  })
+
+  it('keeps to the account another request’s unanswered transfer went to, though this one checked the account set since', async () => {
+    // The second request reads the order first, and is held there while the first one runs.
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    let first = true
+    await start({
+      commerce: (commerce) => ({
+        ...commerce,
+        findCreatorOrder: async (orderId) => {
+          if (first) {
+            first = false
+            await held
+          }
+          return commerce.findCreatorOrder(orderId)
+        },
+      }),
+    })
+    const second = processOrder('1001')
+    await expect.poll(() => first).toBe(false)
+    await lumenAnswerLostThenAccountMoved()
+    // Its checks read the new account; under the claim, the row says where the transfer went.
+    release()
+    expect((await second).statusCode).toBe(201)
     await expectPaidOnce(LUMEN_ACCOUNT)
     expect(lumenKeys()).toEqual([FIRST_KEY])
   })

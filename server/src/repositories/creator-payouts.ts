@@ -124,16 +124,17 @@ export function payoutUnderLease(
   return {
     /** Just before the call: a run that stalled past its lease must not make it. */
     renewBeforeCall: (now: string) => write({}, now),
-    /** Where and how much the transfer about to be sent pays: kept by every later attempt. */
+    /**
+     * Where, how much and under which key's attempt the transfer about to be sent pays, with no
+     * decline of its own yet: one write, so that no crash leaves a new key beside an account
+     * Stripe declined.
+     */
     recordIntent: (
       values: Pick<
         Updateable<CreatorPayoutsTable>,
         'transfer_destination' | 'settlement_currency' | 'amount_settlement_minor'
-      > & { pending_since: string },
-    ) => write(values),
-    /** Stripe declined the key's transfer and none was found: the next call goes under `attempt`. */
-    advanceTransferKey: (attempt: number) =>
-      write({ transfer_key_attempt: attempt, transfer_declined_at: null }),
+      > & { pending_since: string; transfer_key_attempt: number },
+    ) => write({ ...values, transfer_declined_at: null }),
     /**
      * Paid by the transfer (null when the commission settled to nothing, and nothing moved), with
      * `alongside` (its record in the audit log) in the same transaction.

@@ -6,7 +6,7 @@ import { Refusal } from '../domain/errors'
 import { RemoteTimeoutError, upstreamRefusal, type Remote } from '../lib/remote-call'
 import type { LinkedOrder } from './linked-order'
 import { inSettlement, settlementColumns, transferGroupOf } from './order-payment'
-import { transferMetadata, type BrandToPay, type Payout } from './payout-checks'
+import { keptDestination, transferMetadata, type BrandToPay, type Payout } from './payout-checks'
 import {
   brandOrderMade,
   markedPaid,
@@ -192,6 +192,10 @@ export function brandProcessing(deps: StepDeps, run: BrandRun) {
     )
     // Checked before any brand's order was made (the same check, answered again).
     const payoutOf = sold === 'all' && owesTransfer(brand) ? await payout(toPay(brand)) : null
+    // Where the transfer goes, by the row as read under the claim: the checks ran before the
+    // claim, and a transfer another request sent meanwhile, unanswered, keeps its account.
+    const destinationOf = (checked: Extract<Payout, { made: null }>) =>
+      keptDestination(toPay(brand).unknownOutcome) ?? checked.destinationAccountId
 
     const createBrandOrder = async (signal: AbortSignal) =>
       (
@@ -257,7 +261,7 @@ export function brandProcessing(deps: StepDeps, run: BrandRun) {
         intent:
           payoutOf?.made === null
             ? {
-                transfer_destination: payoutOf.destinationAccountId,
+                transfer_destination: destinationOf(payoutOf),
                 // A transfer frozen before settlement was recorded records it now.
                 ...(brand.settlement_currency === null &&
                   settlementColumns(frozenFigures(brand), transfer.currency, payoutOf.settlement)),
@@ -283,7 +287,7 @@ export function brandProcessing(deps: StepDeps, run: BrandRun) {
                       brand.brand_amount_settlement_minor ??
                       inSettlement(brand.brand_amount_minor, transfer.currency, settlement),
                     currency,
-                    destinationAccountId: payoutOf.destinationAccountId,
+                    destinationAccountId: destinationOf(payoutOf),
                     sourceTransaction: payoutOf.sourceTransaction,
                     // Within an attempt, a try after a lost answer is replayed, never paid twice.
                     idempotencyKey: transferKey(creatorOrderId, shop, currency, keyAttempt),

@@ -196,15 +196,14 @@ async function payUnderLease(
   await checkChargeHolds(deps, { id, charge, amountSettlementMinor }, remote)
 
   // A key Stripe declined before (and under which reconciling found nothing) is not sent again.
-  let keyAttempt = payout.transfer_key_attempt
-  if (payout.pending_since !== null && payout.transfer_declined_at !== null) {
-    await lease.advanceTransferKey(++keyAttempt)
-  }
+  const declinedBefore = payout.pending_since !== null && payout.transfer_declined_at !== null
+  const keyAttempt = payout.transfer_key_attempt + (declinedBefore ? 1 : 0)
   await lease.recordIntent({
     transfer_destination: accountId,
     settlement_currency: settlementCurrency,
     amount_settlement_minor: amountSettlementMinor,
     pending_since: payout.pending_since ?? timestamp(),
+    transfer_key_attempt: keyAttempt,
   })
   await timing.failpoint('creatorTransfer:before-call')
   await lease.renewBeforeCall(timestamp())

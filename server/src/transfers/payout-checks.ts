@@ -202,8 +202,15 @@ export function payoutChecks(
   async function covers(owed: BrandToPay[], creatorOwed: boolean): Promise<OrderPayment | null> {
     // No brand is paid, yet the creator is owed its commission: the payment is read all the
     // same, so that freezing holds it for the creator's transfer (transfers/creator-payout.ts).
-    if (!payment && creatorOwed && order.paymentIntentId) {
-      await readPaymentFor(order.paymentIntentId, `the commission of ${order.storeShop}`)
+    if (!payment && creatorOwed) {
+      const party = `the commission of ${order.storeShop}`
+      if (!order.paymentIntentId) {
+        throw new Refusal(
+          'business_rule',
+          `${TRANSFER_ERRORS.paymentIntentIdNotFound} for ${party}`,
+        )
+      }
+      await readPaymentFor(order.paymentIntentId, party)
     }
     const read = payment && (await payment)
     if (!read || !('chargeId' in read)) return null
