@@ -3,7 +3,12 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import type { AuditEntry } from '@shared/contract'
 import type { ChannelResult } from '@shared/ipc'
-import { actionLabel, detailLines, targetText } from '@renderer/features/activity/activity-text'
+import {
+  actionLabel,
+  actorText,
+  detailLines,
+  targetText,
+} from '@renderer/features/activity/activity-text'
 import { formatDateTime } from '@renderer/lib/format'
 import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
 import type { FakeAnswers } from './support/fake-bridge'
@@ -352,6 +357,21 @@ describe('Activity entries in words', () => {
       }),
     ).toEqual(['Creator maya makes', 'Amount 27.30 USD', 'Stripe transfer tr_123'])
     expect(targetText('transfer.creator-commission', '1001')).toBe('Order 1001')
+    expect(
+      [
+        { action: 'transfer.creator-commission', actorEmail: null },
+        { action: 'transfer.process', actorEmail: null },
+        { action: 'transfer.process', actorEmail: 'admin@tandem.test' },
+        { action: 'privacy.data-request', actorEmail: null },
+        { action: 'store.rename', actorEmail: null },
+      ].map(actorText),
+    ).toEqual([
+      'Tandem (automatic)',
+      'Tandem (automatic)',
+      'admin@tandem.test',
+      'Shopify',
+      'Unknown user',
+    ])
     expect(targetText('transfer.process', '1001')).toBe('Order 1001')
     expect(
       targetText(

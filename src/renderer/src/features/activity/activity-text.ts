@@ -1,6 +1,7 @@
 // The audit log's entries (docs/operations.md "Who gets in") in words a person reads: the action
 // named, its target with stores by name, and one short line a detail, as the rest of the console
 // words rates, counts and statuses.
+import { PRODUCT_NAME } from '@shared/product'
 import { formatDateTime, formatRate, plural, storeName } from '@renderer/lib/format'
 import { TRANSFER_STATUS_LABELS } from '@renderer/features/orders/TransferStatusBadge'
 import { JOB_KIND_LABELS } from '@renderer/features/jobs/job-text'
@@ -38,11 +39,15 @@ export const actionLabel = (action: string, details: Record<string, unknown> = {
 }
 
 /**
- * Who made the change: the administrator, or Shopify for its compliance requests
- * (docs/privacy.md), which no one signed in for.
+ * Who made the change: the administrator; Shopify for its compliance requests (docs/privacy.md),
+ * which no one signed in for; Tandem itself for the money it moved automatically (transfers that
+ * ran on their own, creators' commissions).
  */
-export const actorText = (entry: { action: string; actorEmail: string | null }): string =>
-  entry.actorEmail ?? (entry.action.startsWith('privacy.') ? 'Shopify' : 'Unknown user')
+export function actorText(entry: { action: string; actorEmail: string | null }): string {
+  if (entry.actorEmail !== null) return entry.actorEmail
+  if (entry.action.startsWith('privacy.')) return 'Shopify'
+  return entry.action.startsWith('transfer.') ? `${PRODUCT_NAME} (automatic)` : 'Unknown user'
+}
 
 const SHOP_HOST = /\b[a-z0-9][a-z0-9-]*\.myshopify\.com\b/g
 
