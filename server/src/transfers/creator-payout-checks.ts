@@ -1,10 +1,10 @@
 import type { Charge } from '../adapters/payments/payments-port'
 import type { Db } from '../db/connect'
 import type { RouteDeps } from '../deps'
-import { convertMinorUnits, formatMinorUnits } from '../domain/money'
+import { formatMinorUnits } from '../domain/money'
 import { recordPayoutWaiting, type CreatorPayoutRow } from '../repositories/creator-payouts'
 import { findPayoutAccountId } from '../repositories/payout-accounts'
-import { findOrderTransfers, inSettlement } from './order-payment'
+import { chargeHolds, findOrderTransfers, inSettlement } from './order-payment'
 import { keptDestination } from './payout-checks'
 
 // What a creator's commission payout (creator-payout.ts) asks of Stripe and Tandem's records
@@ -86,21 +86,12 @@ export async function checkChargeHolds(
   }: { id: string; charge: Charge; amountSettlementMinor: number },
   remote: Remote,
 ) {
-  const transfers = await remote((signal) => findOrderTransfers(deps.payments, id, { signal }))
-  const transferred = transfers
-    .filter((transfer) => transfer.sourceTransaction === charge.id)
-    .reduce((sum, transfer) => sum + transfer.amountMinor - transfer.amountReversedMinor, 0)
-  const { currency, exchangeRate } = charge.settlement
-  const kept = convertMinorUnits(
-    charge.capturedMinor - charge.refundedMinor,
-    charge.currency,
-    currency,
-    exchangeRate,
-  )
-  if (kept - transferred < amountSettlementMinor) {
+  const { heldMinor } = await chargeHolds({ payments: deps.payments, remote }, id, charge)
+  const { currency } = charge.settlement
+  if (heldMinor < amountSettlementMinor) {
     const money = (minor: number) => `${formatMinorUnits(Math.max(minor, 0), currency)} ${currency}`
     throw new PayoutWaits(
-      `Charge ${charge.id} holds ${money(kept - transferred)} after refunds and transfers, less than the commission of ${money(amountSettlementMinor)}: review its refunds in Stripe`,
+      `Charge ${charge.id} holds ${money(heldMinor)} after refunds and transfers, less than the commission of ${money(amountSettlementMinor)}: review its refunds in Stripe`,
     )
   }
 }

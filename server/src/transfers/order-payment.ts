@@ -125,18 +125,31 @@ export async function readOrderPayment(
 ): Promise<OrderPayment | { refusal: string }> {
   const charge = await readOrderCharge(deps, order, intentId)
   if ('refusal' in charge) return charge
-  const { payments, remote } = deps
-  const { id: chargeId, settlement } = charge
+  return {
+    chargeId: charge.id,
+    settlement: charge.settlement,
+    ...(await chargeHolds(deps, String(order.id), charge)),
+  }
+}
+
+/**
+ * What the order's charge still holds for its transfers, in the settlement currency: captured less
+ * refunded, less what the order's transfers took from it; and those transfers.
+ */
+export async function chargeHolds(
+  { payments, remote }: Pick<PaymentDeps, 'payments' | 'remote'>,
+  creatorOrderId: string,
+  charge: Charge,
+): Promise<Pick<OrderPayment, 'heldMinor' | 'fromCharge'>> {
+  const { settlement } = charge
   // Stripe lists no transfers by their charge, and reading every transfer made since it was
   // charged costs a page per 100 paid since (a burst's backlog, for each order behind it). Every
   // transfer Tandem makes out of this charge is in this order's group: it transfers only from the
   // charge of an intent whose metadata names the order (readOrderCharge), held for it alone.
   // One made outside Tandem in another group is not counted here; Stripe itself refuses a
   // transfer beyond what the charge holds (docs/integrations.md "Stripe").
-  const ofOrder = await remote((signal) =>
-    findOrderTransfers(payments, String(order.id), { signal }),
-  )
-  const fromCharge = ofOrder.filter((transfer) => transfer.sourceTransaction === chargeId)
+  const ofOrder = await remote((signal) => findOrderTransfers(payments, creatorOrderId, { signal }))
+  const fromCharge = ofOrder.filter((transfer) => transfer.sourceTransaction === charge.id)
   const transferred = fromCharge.reduce(
     (sum, transfer) => sum + transfer.amountMinor - transfer.amountReversedMinor,
     0,
@@ -147,7 +160,7 @@ export async function readOrderPayment(
     settlement.currency,
     settlement.exchangeRate,
   )
-  return { chargeId, settlement, heldMinor: kept - transferred, fromCharge }
+  return { heldMinor: kept - transferred, fromCharge }
 }
 
 /**
