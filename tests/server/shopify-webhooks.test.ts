@@ -278,7 +278,7 @@ describe('app/uninstalled', () => {
   it('disconnects the shop when Shopify uninstalled the app, which then refuses it a token', async () => {
     await startListening()
     expect(await testConnection(MAYA)).toMatchObject({ state: 'CONNECTED' })
-    await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(2)
+    await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(4)
     await server.shopify.uninstall(MAYA)
     await expect.poll(() => connection(MAYA)).toMatchObject({ state: 'NOT_CONNECTED' })
     expect(await testConnection(MAYA)).toMatchObject({
@@ -292,7 +292,7 @@ describe('app/uninstalled', () => {
     const logged: string[] = []
     await startListening({ shopifyEmulator: { log: (line) => logged.push(line) } })
     expect(await testConnection(MAYA)).toMatchObject({ state: 'CONNECTED' })
-    await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(2)
+    await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(4)
     return logged
   }
 

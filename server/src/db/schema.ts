@@ -297,6 +297,30 @@ export interface CreatorPayoutsTable {
 }
 
 /**
+ * One Stripe reversal of a party's transfer after its creator order was refunded or cancelled
+ * (migration 018): intended (amount and key) before the call; then reversed (`reversal_id`), or
+ * owed by the brand (`owed_since`: Stripe refused it for the balance of the brand's account).
+ */
+export interface OrderReversalsTable {
+  creator_order_id: string
+  /** The party's store: a brand's, or the creator's. */
+  store_shop: string
+  seq: number
+  party: 'BRAND' | 'CREATOR'
+  /** The transfer reversed, and its (settlement) currency. */
+  transfer_id: string
+  currency: string
+  amount_minor: number
+  idempotency_key: string
+  pending_since: string
+  reversal_id: string | null
+  reversed_at: string | null
+  owed_since: string | null
+  /** Why the last call did not reverse it (Stripe's words); the next run reconciles first. */
+  failed_message: string | null
+}
+
+/**
  * A customers/data_request Shopify sent: the customer it is about (Shopify's id) and, as JSON,
  * what Tandem held on them for the shop when it came (services/privacy.ts). Erased with the
  * customer's or the shop's data.
@@ -387,6 +411,7 @@ export interface Database {
   order_transfer_brands: OrderTransferBrandsTable
   payment_intent_orders: PaymentIntentOrdersTable
   creator_payouts: CreatorPayoutsTable
+  order_reversals: OrderReversalsTable
   audit_log: AuditLogTable
   leases: LeasesTable
   jobs: JobsTable

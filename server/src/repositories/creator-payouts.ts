@@ -83,6 +83,41 @@ export const recordPayoutWaiting = (db: Db, creatorOrderId: string, reason: stri
     .execute()
 
 /**
+ * Lowers an unpaid commission after a refund, in one statement fenced like a claim: only while no
+ * run holds the payout and no transfer of it is under way (none intended, or the last declined,
+ * after which the next attempt sends the amount recorded here under a new key). Answers whether
+ * it was lowered; when not, the caller waits for the payout's run to end.
+ */
+export async function reduceUnpaidCommission(
+  db: Db,
+  creatorOrderId: string,
+  lowered: {
+    amountMinor: number
+    settlementCurrency: string
+    amountSettlementMinor: number
+    now: string
+  },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('creator_payouts')
+    .set({
+      amount_minor: lowered.amountMinor,
+      settlement_currency: lowered.settlementCurrency,
+      amount_settlement_minor: lowered.amountSettlementMinor,
+    })
+    .where('creator_order_id', '=', creatorOrderId)
+    .where('paid_at', 'is', null)
+    .where((eb) =>
+      eb.and([
+        eb.or([eb('claimed_by', 'is', null), eb('lease_expires_at', '<', lowered.now)]),
+        eb.or([eb('pending_since', 'is', null), eb('transfer_declined_at', 'is not', null)]),
+      ]),
+    )
+    .executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}
+
+/**
  * Takes the payout's lease for one run until `expiresAt`: only when it is unpaid and nobody holds
  * it, or the holder's lease ran out.
  */

@@ -20,6 +20,12 @@ import {
   type CreatorPayoutJob,
 } from '../transfers/creator-payout'
 import {
+  ORDER_REFUND_JOB,
+  ORDER_REFUND_RETRIES,
+  settleOrderRefunds,
+  type OrderRefundJob,
+} from '../transfers/order-refunds'
+import {
   actOnDelivery,
   WEBHOOK_JOB,
   WEBHOOK_JOBS_AT_ONCE,
@@ -129,6 +135,11 @@ export async function startBackgroundWork(
     CREATOR_PAYOUT_JOB,
     (payload) => payCreatorCommission(deps, payload),
     CREATOR_PAYOUT_RETRIES,
+  )
+  await register<OrderRefundJob>(
+    ORDER_REFUND_JOB,
+    (payload) => settleOrderRefunds(deps, payload),
+    ORDER_REFUND_RETRIES,
   )
   // A failed catch-up waits for the next schedule rather than retrying at once.
   await register(CATCH_UP_JOB, (_payload, job) => catchUp(deps, log, job), {

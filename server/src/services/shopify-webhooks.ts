@@ -13,6 +13,7 @@ import {
   upsertStoreProductIfNewer,
 } from '../repositories/store-products'
 import { findStoreType } from '../repositories/stores'
+import { sendRefundJob } from '../transfers/order-refunds'
 import { scheduleAutomaticTransfer } from './automatic-transfers'
 import { answerDataRequest, redactCustomer, redactShop, type SignedDelivery } from './privacy'
 
@@ -60,6 +61,12 @@ export async function actOnWebhook(
     case 'orders/paid':
       await indexPaidOrder(deps, delivery, payload.body, log)
       return
+    case 'refunds/create':
+      await lookAtRefunds(deps, shop, payload.body.order_id)
+      return
+    case 'orders/cancelled':
+      await lookAtRefunds(deps, shop, payload.body.id)
+      return
     case 'products/delete':
       await deleteStoreProduct(deps.db, shop, `gid://shopify/Product/${payload.body.id}`)
       return
@@ -105,6 +112,23 @@ async function indexPaidOrder(
     const creatorOrder = { creatorOrderId: String(order.id), storeShop: shop }
     await scheduleAutomaticTransfer(deps, trx, creatorOrder, times)
   })
+}
+
+/**
+ * A refund or cancellation of one of the shop's orders whose transfer Tandem recorded: its job
+ * reads the order from Shopify and gives back what the order as it stands no longer owes. The
+ * body is only a reason to look (a creator can sign any): an order Tandem transferred for another
+ * shop, or never transferred, is left alone; before its transfer, processing sends only what is
+ * still sold.
+ */
+async function lookAtRefunds(deps: Deps, shop: string, orderId: number) {
+  const transferred = await deps.db
+    .selectFrom('order_transfers')
+    .select('creator_order_id')
+    .where('creator_order_id', '=', String(orderId))
+    .where('creator_store_shop', '=', shop)
+    .executeTakeFirst()
+  if (transferred) await sendRefundJob(deps, deps.db, transferred.creator_order_id)
 }
 
 /**

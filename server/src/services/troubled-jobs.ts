@@ -7,6 +7,8 @@ import { findDeliverySubjects } from '../repositories/webhook-deliveries'
 import { reviveDeadTransfer, TRANSFER_JOB, type TransferJob } from './automatic-transfers'
 import { auditAfterTheFact, type Actor } from './audited-change'
 import { WEBHOOK_JOB } from './webhook-inbox'
+import { CREATOR_PAYOUT_JOB } from '../transfers/creator-payout'
+import { ORDER_REFUND_JOB } from '../transfers/order-refunds'
 
 // The console's Jobs view (docs/product-rules.md "The console's screens"): the background jobs
 // that failed, and an administrator's retry of a dead one. The list is the queue's, not a table's:
@@ -21,14 +23,11 @@ export async function listTroubledJobs(deps: Deps): Promise<{ jobs: TroubledJob[
     deps.db,
     queued.filter((job) => job.name === WEBHOOK_JOB).map(webhookIdOf),
   )
-  const orders = await findOrderSubjects(
-    deps.db,
-    queued.filter((job) => job.name === TRANSFER_JOB).map(orderIdOf),
-  )
+  const orders = await findOrderSubjects(deps.db, queued.filter(aboutAnOrder).map(orderIdOf))
   const aboutOf = (job: QueuedJob): TroubledJob['about'] =>
     job.name === WEBHOOK_JOB
       ? (deliveries.get(webhookIdOf(job)) ?? null)
-      : job.name === TRANSFER_JOB
+      : aboutAnOrder(job)
         ? (orders.get(orderIdOf(job)) ?? null)
         : null
   const jobs = queued.map((job): TroubledJob => ({
@@ -42,6 +41,10 @@ export async function listTroubledJobs(deps: Deps): Promise<{ jobs: TroubledJob[
   }))
   return { jobs }
 }
+
+/** The jobs whose payload names a creator order. */
+const ORDER_JOBS: readonly string[] = [TRANSFER_JOB, CREATOR_PAYOUT_JOB, ORDER_REFUND_JOB]
+const aboutAnOrder = (job: QueuedJob) => ORDER_JOBS.includes(job.name)
 
 /** The queue lists only the names the server registers, each a kind of the contract. */
 const kindOf = (job: QueuedJob) => JobKind.parse(job.name)

@@ -174,6 +174,8 @@ export type TransferMode = z.infer<typeof TransferMode>
 export const JOB_KINDS = [
   'shopify-webhook',
   'transfer-order',
+  'creator-payout',
+  'order-refund',
   'attention-recheck',
   'creator-order-catch-up',
   'retention',

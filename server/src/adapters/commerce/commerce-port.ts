@@ -105,6 +105,19 @@ export interface ProductReading {
   take(products: CommerceProduct[]): Promise<void>
 }
 
+/** A brand order as its shop has it now: each line's variant and the units still sold. */
+export interface BrandOrderState {
+  cancelledAt: string | null
+  lines: { id: string; variantId: string | null; currentQuantity: number }[]
+}
+
+/** Units of the creator order's lines its refunds gave back, and whether each was restocked. */
+export interface RefundedLine {
+  lineItemId: string
+  quantity: number
+  restocked: boolean
+}
+
 export interface MutationOptions {
   /**
    * Aborted when the caller stops waiting: a mutation not sent by then is never sent (it would
@@ -155,6 +168,31 @@ export interface CommercePort {
   ): Promise<{ id: string; name: string } | null>
   /** The order's displayFinancialStatus: PAID once marked as paid. */
   orderFinancialStatus(shop: string, orderId: string): Promise<string>
+  /** The lines of the refunds of a creator order, every refund's (refunds/create confirmed). */
+  refundedLines(shop: string, orderId: number): Promise<RefundedLine[]>
+  /** A brand order's lines now, or null when its shop has no such order. */
+  readBrandOrder(shop: string, orderId: string): Promise<BrandOrderState | null>
+  /**
+   * refundCreate of units of a brand order, with no money (the brand's was taken back through
+   * Stripe), under Shopify's idempotency key: the same key refunds once.
+   */
+  refundBrandOrder(
+    shop: string,
+    orderId: string,
+    refund: {
+      lines: { lineItemId: string; quantity: number; restock: boolean }[]
+      note: string
+      idempotencyKey: string
+    },
+    options?: MutationOptions,
+  ): Promise<void>
+  /** orderCancel, restocking and refunding nothing; refused for an order cancelled already. */
+  cancelBrandOrder(
+    shop: string,
+    orderId: string,
+    staffNote: string,
+    options?: MutationOptions,
+  ): Promise<void>
 }
 
 /**

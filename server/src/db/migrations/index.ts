@@ -17,6 +17,7 @@ import * as automaticTransfers from './014-automatic-transfers'
 import * as transferKeyAttempts from './015-transfer-key-attempts'
 import * as holds from './016-holds'
 import * as creatorPayouts from './017-creator-payouts'
+import * as orderReversals from './018-order-reversals'
 
 // Migrations live in code (one module each, imported here and bundled with the server: no folder
 // to find at run time) and run at every start. Column types are the ones SQLite and PostgreSQL
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '015_transfer_key_attempts': transferKeyAttempts,
   '016_holds': holds,
   '017_creator_payouts': creatorPayouts,
+  '018_order_reversals': orderReversals,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

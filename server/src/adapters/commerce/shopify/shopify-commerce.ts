@@ -21,6 +21,7 @@ import {
   RECENT_ORDERS,
 } from './shopify-operations'
 import { readProducts } from './shopify-products'
+import { shopifyRefunds } from './shopify-refunds'
 
 // The commerce port on Shopify's Admin GraphQL API: each method one or a few of the documents in
 // shopify-operations.ts, with Shopify's MoneyV2 decimal strings turned into minor units of the
@@ -197,6 +198,8 @@ export function createShopifyCommerce(deps: {
     },
 
     readProducts: (shop, reading) => readProducts(api, shop, reading),
+
+    ...shopifyRefunds(api),
 
     async readPaidOrders(shop, take) {
       for (let after: string | null = null; ;) {

@@ -150,3 +150,86 @@ export const ORDER_MARK_AS_PAID = /* GraphQL */ `
     }
   }
 `
+
+/** A brand order's lines as its shop has them now: what is still sold of each variant. */
+export const BRAND_ORDER_LINES = /* GraphQL */ `
+  query BrandOrderLines($id: ID!, $after: String) {
+    order(id: $id) {
+      id
+      cancelledAt
+      lineItems(first: 250, after: $after) {
+        nodes {
+          id
+          currentQuantity
+          variant {
+            id
+          }
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+      }
+    }
+  }
+`
+
+/** Units of a brand order given back, restocked; no transaction: the money went back through Stripe. */
+export const REFUND_CREATE = /* GraphQL */ `
+  mutation RefundCreate($input: RefundInput!, $key: String!) {
+    refundCreate(input: $input) @idempotent(key: $key) {
+      refund {
+        id
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`
+
+export const ORDER_CANCEL = /* GraphQL */ `
+  mutation OrderCancel($orderId: ID!, $staffNote: String) {
+    orderCancel(
+      orderId: $orderId
+      refundMethod: { originalPaymentMethodsRefund: false }
+      restock: true
+      reason: CUSTOMER
+      notifyCustomer: false
+      staffNote: $staffNote
+    ) {
+      job {
+        id
+      }
+      orderCancelUserErrors {
+        field
+        message
+        code
+      }
+    }
+  }
+`
+
+/**
+ * The lines of a creator order's refunds. Ten refunds of fifty lines each (about 510 points): what
+ * is read is only whether units were restocked; what was refunded is each line's currentQuantity.
+ */
+export const REFUNDED_LINES = /* GraphQL */ `
+  query RefundedLines($id: ID!) {
+    order(id: $id) {
+      id
+      refunds(first: 10) {
+        refundLineItems(first: 50) {
+          nodes {
+            lineItem {
+              id
+            }
+            quantity
+            restocked
+          }
+        }
+      }
+    }
+  }
+`

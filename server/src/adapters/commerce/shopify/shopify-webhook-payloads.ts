@@ -18,6 +18,12 @@ const paidOrder = z
   .loose()
   .refine(ownGid('Order'))
 
+// A refund names its order by id: the refund is read from the order's own shop, not the body.
+const refund = z
+  .object({ id: numericId, admin_graphql_api_id: z.string(), order_id: numericId })
+  .loose()
+  .refine(ownGid('Refund'))
+
 const product = z
   .object({
     id: numericId,
@@ -90,6 +96,15 @@ const SHAPES = {
   'orders/paid': {
     schema: () => paidOrder,
     sent: () => 'an order, whose admin_graphql_api_id is gid://shopify/Order/{its id}',
+  },
+  'orders/cancelled': {
+    schema: () => paidOrder,
+    sent: () => 'an order, whose admin_graphql_api_id is gid://shopify/Order/{its id}',
+  },
+  'refunds/create': {
+    schema: () => refund,
+    sent: () =>
+      'a refund with its order_id, whose admin_graphql_api_id is gid://shopify/Refund/{its id}',
   },
   'products/update': {
     schema: () => product,

@@ -3,11 +3,13 @@ import type { ShopifyApi } from './shopify-api'
 import { COMPLIANCE_TOPICS } from './shopify-webhook-payloads'
 
 // The webhooks each connected shop sends Tandem (docs/integrations.md "Shopify"): creator shops
-// their paid orders (the creator-order index), every shop its uninstall, brand shops their product
-// changes; and every shop Shopify's mandatory compliance topics (docs/privacy.md).
+// their paid orders (the creator-order index), refunds and cancellations (what goes back after the
+// transfer), every shop its uninstall, brand shops their product changes; and every shop Shopify's
+// mandatory compliance topics (docs/privacy.md). A shop connected before a topic was added here
+// sends it once its connection is tested again, which registers every topic.
 
 const TOPICS = {
-  CREATOR: ['ORDERS_PAID', 'APP_UNINSTALLED'],
+  CREATOR: ['ORDERS_PAID', 'APP_UNINSTALLED', 'REFUNDS_CREATE', 'ORDERS_CANCELLED'],
   BRAND: ['APP_UNINSTALLED', 'PRODUCTS_UPDATE', 'PRODUCTS_DELETE'],
 } as const
 

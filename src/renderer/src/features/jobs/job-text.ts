@@ -5,6 +5,8 @@ import { EMPTY, formatDateTime, storeName } from '@renderer/lib/format'
 export const JOB_KIND_LABELS: Record<JobKind, string> = {
   'shopify-webhook': 'Shopify webhook',
   'transfer-order': 'Automatic transfer',
+  'creator-payout': "Creator's commission",
+  'order-refund': 'Refund',
   'attention-recheck': 'Needs-attention recheck',
   'creator-order-catch-up': 'Creator-order catch-up',
   retention: 'Retention',

@@ -1,0 +1,82 @@
+import type { RouteDeps } from '../deps'
+import type { BrandRefundSplit } from '../domain/refund-split'
+import type { Remote } from '../lib/remote-call'
+import { recordAudit } from '../repositories/audit-log'
+import { PRODUCT_NAME } from '@shared/product'
+import type { FrozenLine, TransferBrandRow } from './transfer-repository'
+
+// The brand's own order follows the creator's (order-refunds.ts): the units the creator order no
+// longer sells are refunded in the brand's order, restocked where the creator's refund restocked
+// them, and the order is cancelled once it sells nothing. What is left to do is read from the
+// brand's order each time (what its lines still sell), so a run after a lost answer does only what
+// the last one did not; the refund goes under Shopify's idempotency key for the units it brings
+// the order to, so that two runs reading the same order make one refund.
+
+type Deps = Pick<RouteDeps, 'db' | 'commerce' | 'now'>
+
+export interface BrandOrderRefund {
+  creatorOrderId: string
+  brand: TransferBrandRow
+  split: BrandRefundSplit
+  /** Brand variants of which the creator's refunds restocked units. */
+  restocked: ReadonlySet<string>
+}
+
+export async function refundBrandOrder(
+  deps: Deps,
+  { creatorOrderId, brand, split, restocked }: BrandOrderRefund,
+  remote: Remote,
+  failpoint: (name: string) => Promise<void>,
+): Promise<void> {
+  const orderId = brand.brand_order_id
+  const shop = brand.brand_store_shop
+  if (orderId === null || split.refundedUnits.length === 0) return
+  const state = await remote(() => deps.commerce.readBrandOrder(shop, orderId))
+  if (!state)
+    throw new Error(`${shop} no longer has order ${orderId} of creator order ${creatorOrderId}`)
+  if (state.cancelledAt !== null) return
+
+  const frozen = JSON.parse(brand.lines) as FrozenLine[]
+  const frozenUnits = frozen.reduce((sum, line) => sum + line.quantity, 0)
+  const refundedUnits = split.refundedUnits.reduce((sum, units) => sum + units.quantity, 0)
+  const note = `${PRODUCT_NAME}: creator order ${creatorOrderId} was refunded`
+  const audit = (action: string, details: Record<string, unknown>) =>
+    recordAudit(deps.db, deps.now(), { actorEmail: null, action, target: creatorOrderId, details })
+
+  if (refundedUnits >= frozenUnits) {
+    await failpoint('brandRefund:before-call')
+    await remote((signal) => deps.commerce.cancelBrandOrder(shop, orderId, note, { signal }))
+    await failpoint('brandRefund:after-call')
+    await audit('order.brand-cancel', { brandShop: shop, brandOrderId: orderId })
+    return
+  }
+
+  // Per variant: the units the creator order no longer sells, less those the brand's order already gave back.
+  const lines: { lineItemId: string; quantity: number; restock: boolean }[] = []
+  for (const { brandVariantId, quantity: target } of split.refundedUnits) {
+    const ordered = frozen
+      .filter((line) => line.brandVariantId === brandVariantId)
+      .reduce((sum, line) => sum + line.quantity, 0)
+    const ofVariant = state.lines.filter((line) => line.variantId === brandVariantId)
+    const stillSold = ofVariant.reduce((sum, line) => sum + line.currentQuantity, 0)
+    let toRefund = target - (ordered - stillSold)
+    for (const line of ofVariant) {
+      const quantity = Math.min(toRefund, line.currentQuantity)
+      if (quantity <= 0) continue
+      lines.push({ lineItemId: line.id, quantity, restock: restocked.has(brandVariantId) })
+      toRefund -= quantity
+    }
+  }
+  if (lines.length === 0) return
+  const idempotencyKey = `brand-refund:${creatorOrderId}:${shop}:${refundedUnits}`
+  await failpoint('brandRefund:before-call')
+  await remote((signal) =>
+    deps.commerce.refundBrandOrder(shop, orderId, { lines, note, idempotencyKey }, { signal }),
+  )
+  await failpoint('brandRefund:after-call')
+  await audit('order.brand-refund', {
+    brandShop: shop,
+    brandOrderId: orderId,
+    units: lines.reduce((sum, line) => sum + line.quantity, 0),
+  })
+}

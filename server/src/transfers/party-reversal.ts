@@ -1,0 +1,177 @@
+import { PaymentsError } from '../adapters/payments/payments-port'
+import type { RouteDeps } from '../deps'
+import { formatMinorUnits } from '../domain/money'
+import type { Remote } from '../lib/remote-call'
+import { recordAudit } from '../repositories/audit-log'
+import {
+  recordReversalFailure,
+  recordReversalIntent,
+  recordReversalOwed,
+  recordReversed,
+  type OrderReversalRow,
+} from '../repositories/order-reversals'
+import { PRODUCT_NAME } from '@shared/product'
+
+// Taking back from one party's transfer what a refund says it no longer earns (order-refunds.ts):
+// each reversal an exactly-once step of its own. Its intent (amount, idempotency key) is recorded
+// before the call and its result after; an intent whose outcome is unknown is looked for among the
+// transfer's reversals by its key before it is sent again, under the same key. What Stripe refuses
+// for the account's balance is recorded as owed by the party, and is not asked of Stripe again.
+
+type Deps = Pick<RouteDeps, 'db' | 'payments' | 'now'>
+
+export interface PartyReversal {
+  creatorOrderId: string
+  party: 'BRAND' | 'CREATOR'
+  storeShop: string
+  /** The party's transfer, and its currency (the charge's settlement currency). */
+  transferId: string
+  currency: string
+  /** All that should have gone back from the transfer by now: paid less what is still earned. */
+  owedBackMinor: number
+}
+
+const reversalKey = (creatorOrderId: string, storeShop: string, seq: number) =>
+  `reversal:${creatorOrderId}:${storeShop}:${seq}`
+
+/** Stripe's code for an account whose balance cannot cover the reversal. */
+const BALANCE_INSUFFICIENT = 'balance_insufficient'
+
+/**
+ * Brings the party's reversals up to `owedBackMinor`. `recorded` is the order's reversals as read
+ * before: a reversal recorded by another run since makes this one's insert fail, not reverse again.
+ * A party owed a minor unit by rounding (owedBackMinor below what went back) gets nothing back.
+ */
+export async function reverseParty(
+  deps: Deps,
+  reversal: PartyReversal,
+  recorded: readonly OrderReversalRow[],
+  remote: Remote,
+  failpoint: (name: string) => Promise<void>,
+): Promise<void> {
+  const rows = recorded.filter((row) => row.store_shop === reversal.storeShop)
+  for (const row of rows) {
+    if (row.reversal_id === null && row.owed_since === null) {
+      await settleIntent(deps, row, remote, failpoint)
+    }
+  }
+  const accounted = rows.reduce((sum, row) => sum + row.amount_minor, 0)
+  const dueMinor = reversal.owedBackMinor - accounted
+  if (dueMinor <= 0) return
+  const seq = rows.length === 0 ? 0 : rows[rows.length - 1]!.seq + 1
+  const intent = {
+    creator_order_id: reversal.creatorOrderId,
+    store_shop: reversal.storeShop,
+    seq,
+    party: reversal.party,
+    transfer_id: reversal.transferId,
+    currency: reversal.currency,
+    amount_minor: dueMinor,
+    idempotency_key: reversalKey(reversal.creatorOrderId, reversal.storeShop, seq),
+    pending_since: deps.now().toISOString(),
+  }
+  await failpoint('reversal:before-intent')
+  await recordReversalIntent(deps.db, intent)
+  const row = {
+    ...intent,
+    reversal_id: null,
+    reversed_at: null,
+    owed_since: null,
+    failed_message: null,
+  }
+  await send(deps, row, remote, failpoint)
+}
+
+/** An intent of an earlier run: the reversal it made, or the same request sent again. */
+async function settleIntent(
+  deps: Deps,
+  row: OrderReversalRow,
+  remote: Remote,
+  failpoint: (name: string) => Promise<void>,
+) {
+  const made = (
+    await remote((signal) => deps.payments.transferReversals(row.transfer_id, { signal }))
+  ).find((reversal) => reversal.metadata.reversal_key === row.idempotency_key)
+  if (made) {
+    await recorded(deps, row, made.id)
+    return
+  }
+  await send(deps, row, remote, failpoint)
+}
+
+async function send(
+  deps: Deps,
+  row: OrderReversalRow,
+  remote: Remote,
+  failpoint: (name: string) => Promise<void>,
+) {
+  const amount = `${formatMinorUnits(row.amount_minor, row.currency)} ${row.currency}`
+  await failpoint('reversal:before-call')
+  let reversalId: string
+  try {
+    reversalId = (
+      await remote((signal) =>
+        deps.payments.reverseTransfer(
+          {
+            transferId: row.transfer_id,
+            amountMinor: row.amount_minor,
+            currency: row.currency,
+            idempotencyKey: row.idempotency_key,
+            description: `${PRODUCT_NAME} refund of creator order ${row.creator_order_id}: ${row.store_shop}'s part`,
+            metadata: {
+              creator_order_id: row.creator_order_id,
+              store_shop: row.store_shop,
+              reversal_key: row.idempotency_key,
+            },
+          },
+          { signal },
+        ),
+      )
+    ).id
+  } catch (error) {
+    const message = `Stripe did not reverse ${amount} of ${row.transfer_id}: ${error instanceof Error ? error.message : String(error)}`
+    if (error instanceof PaymentsError && error.code === BALANCE_INSUFFICIENT) {
+      await owed(deps, row, message)
+      return
+    }
+    await recordReversalFailure(deps.db, row, message)
+    throw error
+  }
+  await failpoint('reversal:after-call')
+  await recorded(deps, row, reversalId)
+}
+
+const details = (row: OrderReversalRow) => ({
+  party: row.party,
+  storeShop: row.store_shop,
+  amount: `${formatMinorUnits(row.amount_minor, row.currency)} ${row.currency}`,
+  transferId: row.transfer_id,
+})
+
+/** Recorded reversed, and in Activity, in one transaction. */
+const recorded = (deps: Deps, row: OrderReversalRow, reversalId: string) =>
+  deps.db.transaction().execute(async (trx) => {
+    const at = deps.now()
+    const result = await recordReversed(trx, row, reversalId, at.toISOString())
+    if (result[0]?.numUpdatedRows === 0n) return
+    await recordAudit(trx, at, {
+      actorEmail: null,
+      action: 'transfer.reversal',
+      target: row.creator_order_id,
+      details: { ...details(row), reversalId },
+    })
+  })
+
+/** Owed by the party from now (netted from what it is paid next), and in Activity. */
+const owed = (deps: Deps, row: OrderReversalRow, message: string) =>
+  deps.db.transaction().execute(async (trx) => {
+    const at = deps.now()
+    const result = await recordReversalOwed(trx, row, message, at.toISOString())
+    if (result[0]?.numUpdatedRows === 0n) return
+    await recordAudit(trx, at, {
+      actorEmail: null,
+      action: 'transfer.reversal-owed',
+      target: row.creator_order_id,
+      details: { ...details(row), reason: message },
+    })
+  })
