@@ -11,7 +11,7 @@ export async function createStripePaidOrder(
   shop: string,
   order: Omit<CustomerOrder, 'metafields'>,
   payment: { amountMinor: number; currency: string },
-): Promise<{ orderId: string; intentId: string }> {
+): Promise<{ orderId: string; intentId: string; chargeId: string }> {
   // Its id is chosen first: the order names the intent, and the intent the order.
   const intentId = `pi_test_${randomBytes(12).toString('hex')}`
   const gid = await emulators.shopify.createCustomerOrder(shop, {
@@ -19,11 +19,11 @@ export async function createStripePaidOrder(
     metafields: [{ namespace: 'tandem', key: 'payment_intent', value: intentId }],
   })
   const orderId = gid.split('/').pop()!
-  emulators.stripe.addPaymentIntent({
+  const { chargeId } = emulators.stripe.addPaymentIntent({
     id: intentId,
     amount: payment.amountMinor,
     currency: payment.currency,
     metadata: { creator_shop: shop, creator_order_id: orderId },
   })
-  return { orderId, intentId }
+  return { orderId, intentId, chargeId }
 }

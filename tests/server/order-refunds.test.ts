@@ -1,118 +1,53 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { LUMEN, LUMEN_ACCOUNT, NORTHWIND, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
-import { startListeningServer, type ServerUnderTest } from './support/server-under-test'
-import { transferCalls } from './support/transfer-calls'
+import {
+  FOR_JOBS,
+  IRONPEAK,
+  IRONPEAK_ACCOUNT,
+  MAYA,
+  MAYA_ACCOUNT,
+  ORDER_1001,
+  refundWorld,
+  reversal,
+} from './support/refund-world'
 
 // After the sale (issue 33): a creator order refunded or cancelled after its transfer gives back,
-// with no click, what the units no longer sold earned each party. Order 1001 of maya-makes sells
-// two Linen Overshirts of Northwind (136.00: Northwind 102.00, Maya 20.40, Tandem 13.60) and a
-// Rosehip Face Oil of Lumen (34.50: Lumen 24.84, Maya 6.90, Tandem 2.76), and a sticker pack of
-// Maya's own.
+// with no click, what the units no longer sold earned each party, at the rates frozen then. Order
+// 1001 of maya-makes sells two Linen Overshirts of Northwind (136.00: Northwind 102.00, Maya
+// 20.40, Tandem 13.60), a Rosehip Face Oil of Lumen (34.50: Lumen 24.84, Maya 6.90, Tandem 2.76)
+// and a sticker pack of Maya's own.
 
-const MAYA = 'maya-makes.myshopify.com'
-const MAYA_ACCOUNT = 'acct_maya_makes'
-const FOR_JOBS = { timeout: 20_000, interval: 100 }
+const world = refundWorld()
+afterEach(() => world.server().close())
 
-let server: ServerUnderTest
-const { processOrder } = transferCalls(() => server)
-afterEach(() => server.close())
+const transferTo = (account: string, order: string) =>
+  world
+    .server()
+    .stripe.transfers()
+    .find((made) => made.destination === account && made.transferGroup === `tandem-order-${order}`)
 
-const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
-  server.app.inject({ method, url, headers: server.asAdmin, payload })
-
-/** Order 1001 transferred, with Maya connected (her refunds reach Tandem) and paid her commission. */
+/** Order 1001 transferred and Maya paid her 27.30. */
 async function transferred1001() {
-  server = await startListeningServer({ stripeApi: { wait: async () => {} } })
-  const connected = await call('POST', '/admin-test-shop-connection', { shop: MAYA })
-  expect(connected.json()).toMatchObject({ state: 'CONNECTED' })
-  await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(4)
-  server.stripe.addAccount({ id: MAYA_ACCOUNT })
-  const account = await call('POST', '/admin-set-store-payment-account', {
-    shop: MAYA,
-    accountId: MAYA_ACCOUNT,
-  })
-  expect(account.statusCode).toBe(200)
-  expect((await processOrder('1001')).statusCode).toBe(201)
-  await expect.poll(() => transferTo(MAYA_ACCOUNT)?.amount, FOR_JOBS).toBe(2730)
+  await world.start()
+  await world.transfer('1001')
+  await expect.poll(() => transferTo(MAYA_ACCOUNT, '1001')?.amount, FOR_JOBS).toBe(2730)
 }
-
-const ORDER_1001 = 'gid://shopify/Order/1001'
-
-/** The creator refunds units in its Shopify admin; its payment app then refunds the Stripe charge. */
-async function creatorRefunds(
-  line: number,
-  quantity: number,
-  restockType: 'RETURN' | 'NO_RESTOCK',
-  { stripeToo = true } = {},
-) {
-  await server.shopify.refund(MAYA, ORDER_1001, [{ line, quantity }], { restockType })
-  const made = server.shopify.refunds(MAYA, ORDER_1001).at(-1)!
-  if (stripeToo) server.stripe.refund('ch_sandbox_order_1001', minor(made.amount))
-  return made
-}
-
-const minor = (amount: string) => Math.round(Number(amount) * 100)
-
-const troubledJobs = async () =>
-  (
-    (await call('GET', '/admin-troubled-jobs')).json() as {
-      jobs: { kind: string; about: unknown; errorMessage: string }[]
-    }
-  ).jobs
-
-const transferTo = (account: string) =>
-  server.stripe.transfers().find((transfer) => transfer.destination === account)
-
-/** Every reversal Stripe made, as its dashboard lists them: from whom, how much, for what. */
-const reversals = () =>
-  server.stripe
-    .reversals()
-    .map(({ destination, amount, currency, metadata }) => ({
-      destination,
-      amount,
-      currency,
-      metadata,
-    }))
-    .sort((a, b) => a.destination.localeCompare(b.destination))
-
-const reversal = (destination: string, amount: number, storeShop: string, seq = 0) => ({
-  destination,
-  amount,
-  currency: 'usd',
-  metadata: {
-    creator_order_id: '1001',
-    store_shop: storeShop,
-    reversal_key: `reversal:1001:${storeShop}:${seq}`,
-  },
-})
-
-/** The brand's order of 1001, as the brand's Shopify admin shows it. */
-const brandOrder = (shop: string) => {
-  const order = server.shopify.orders(shop).find((candidate) => candidate.tags.includes('tandem'))
-  if (!order) throw new Error(`${shop} has no order from Tandem`)
-  return order
-}
-
-const activity = async (action: string) =>
-  (
-    (await call('GET', '/admin-audit-log')).json() as {
-      entries: { action: string; details: Record<string, unknown> }[]
-    }
-  ).entries
-    .filter((entry) => entry.action === action)
-    .map((entry) => entry.details)
 
 describe('a refund after the transfer', () => {
   it("takes back one overshirt's share from Northwind and Maya, once, and refunds it in Northwind's order", async () => {
     await transferred1001()
-    await creatorRefunds(0, 1, 'RETURN')
+    await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 1 }])
 
     // Half of Northwind's 136.00 base is no longer sold: 51.00 of its 102.00, 10.20 of Maya's
     // 20.40; Tandem's 6.80 goes back with the customer's refund. Lumen keeps all of its.
     await expect
-      .poll(reversals, FOR_JOBS)
-      .toEqual([reversal(MAYA_ACCOUNT, 1020, MAYA), reversal(NORTHWIND_ACCOUNT, 5100, NORTHWIND)])
-    const northwindOrder = brandOrder(NORTHWIND)
+      .poll(world.reversals, FOR_JOBS)
+      .toEqual([
+        reversal(MAYA_ACCOUNT, 1020, '1001', MAYA),
+        reversal(NORTHWIND_ACCOUNT, 5100, '1001', NORTHWIND),
+      ])
+    const server = world.server()
+    const northwindOrder = world.brandOrder(NORTHWIND, '1001')
     await expect
       .poll(() => server.shopify.refunds(NORTHWIND, northwindOrder.id), FOR_JOBS)
       .toEqual([
@@ -121,54 +56,160 @@ describe('a refund after the transfer', () => {
           lines: [expect.objectContaining({ line: 0, quantity: 1, restockType: 'CANCEL' })],
         }),
       ])
-    expect(server.shopify.refunds(LUMEN, brandOrder(LUMEN).id)).toEqual([])
-    expect(server.stripe.reversals().map((made) => made.destination)).not.toContain(LUMEN_ACCOUNT)
-    expect(await activity('transfer.reversal')).toEqual(
+    expect(server.shopify.refunds(LUMEN, world.brandOrder(LUMEN, '1001').id)).toEqual([])
+    expect(await world.activity('transfer.reversal')).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ party: 'BRAND', storeShop: NORTHWIND, amount: '51.00 USD' }),
         expect.objectContaining({ party: 'CREATOR', storeShop: MAYA, amount: '10.20 USD' }),
       ]),
     )
 
-    // The other overshirt refunded after.
-    await creatorRefunds(0, 1, 'NO_RESTOCK')
+    // The other overshirt refunded after, without restocking it.
+    await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 1 }], {
+      restockType: 'NO_RESTOCK',
+    })
     await expect
-      .poll(reversals, FOR_JOBS)
+      .poll(world.reversals, FOR_JOBS)
       .toEqual([
-        reversal(MAYA_ACCOUNT, 1020, MAYA),
-        reversal(MAYA_ACCOUNT, 1020, MAYA, 1),
-        reversal(NORTHWIND_ACCOUNT, 5100, NORTHWIND),
-        reversal(NORTHWIND_ACCOUNT, 5100, NORTHWIND, 1),
+        reversal(MAYA_ACCOUNT, 1020, '1001', MAYA),
+        reversal(MAYA_ACCOUNT, 1020, '1001', MAYA, 1),
+        reversal(NORTHWIND_ACCOUNT, 5100, '1001', NORTHWIND),
+        reversal(NORTHWIND_ACCOUNT, 5100, '1001', NORTHWIND, 1),
       ])
     // Northwind's order sells nothing any more: it is cancelled.
-    await expect.poll(() => brandOrder(NORTHWIND).cancelledAt, FOR_JOBS).not.toBeNull()
+    await expect
+      .poll(() => world.brandOrder(NORTHWIND, '1001').cancelledAt, FOR_JOBS)
+      .not.toBeNull()
+  })
+
+  it("of one line of a three-brand order gives back that brand's share alone, to the cent", async () => {
+    await world.start()
+    const server = world.server()
+    await world.setAccount(IRONPEAK, IRONPEAK_ACCOUNT)
+    const rate = await world.call('POST', '/admin-set-default-commission-rate', {
+      defaultCommission: {
+        brandStoreShop: IRONPEAK,
+        tandemCommissionRate: 12.5,
+        creatorCommissionRate: 7.5,
+      },
+    })
+    expect(rate.statusCode).toBe(200)
+    // Northwind 136.00 (10 % Tandem, 15 % Maya): 102.00, 20.40, 13.60. Lumen 103.50 (8 %, Maya's
+    // own 20 %): 74.52, 20.70, 8.28. Ironpeak 42.00 (12.5 %, 7.5 %): 33.60, 3.15, 5.25.
+    const order = await world.customerBuys({
+      'linen-overshirt': 2,
+      'rosehip-face-oil': 3,
+      'trail-headlamp': 1,
+    })
+    await world.transfer(order.orderId)
+    await expect.poll(() => transferTo(MAYA_ACCOUNT, order.orderId)?.amount, FOR_JOBS).toBe(4425)
+
+    await world.creatorRefunds(order, [{ line: 1, quantity: 1 }])
+    // Lumen keeps what 69.00 would have paid: 49.68, Maya 13.80, Tandem 5.52. Back: 24.84 from
+    // Lumen, 6.90 from Maya; Tandem's 2.76 went back with the customer's refund.
+    await expect
+      .poll(world.reversals, FOR_JOBS)
+      .toEqual([
+        reversal(MAYA_ACCOUNT, 690, order.orderId, MAYA),
+        reversal(LUMEN_ACCOUNT, 2484, order.orderId, LUMEN),
+      ])
+    const transfers = server.stripe
+      .transfers()
+      .filter((made) => made.transferGroup === `tandem-order-${order.orderId}`)
+      .map((made) => [made.destination, made.amount])
+    expect(transfers.sort()).toEqual(
+      [
+        [IRONPEAK_ACCOUNT, 3360],
+        [LUMEN_ACCOUNT, 7452],
+        [MAYA_ACCOUNT, 4425],
+        [NORTHWIND_ACCOUNT, 10200],
+      ].sort(),
+    )
+    // What each keeps is what a transfer of the lines still sold pays: 7452 − 2484 = 4968.
+    expect(world.server().stripe.balance(LUMEN_ACCOUNT).usd).toBe(4968)
+  })
+
+  it('in full gives everything back from every party, and cancels every brand order', async () => {
+    await transferred1001()
+    await world.creatorRefunds(ORDER_1001, [
+      { line: 0, quantity: 2 },
+      { line: 1, quantity: 1 },
+      { line: 2, quantity: 1 },
+    ])
+    await expect
+      .poll(world.reversals, FOR_JOBS)
+      .toEqual([
+        reversal(MAYA_ACCOUNT, 2730, '1001', MAYA),
+        reversal(LUMEN_ACCOUNT, 2484, '1001', LUMEN),
+        reversal(NORTHWIND_ACCOUNT, 10200, '1001', NORTHWIND),
+      ])
+    for (const shop of [NORTHWIND, LUMEN]) {
+      await expect.poll(() => world.brandOrder(shop, '1001').cancelledAt, FOR_JOBS).not.toBeNull()
+    }
+  })
+})
+
+describe('a cancellation', () => {
+  it('before the transfer: nothing is ordered or paid', async () => {
+    await world.start()
+    const server = world.server()
+    await server.shopify.cancel(MAYA, 'gid://shopify/Order/1001', { refund: true, restock: true })
+    const processed = await world.call('POST', '/admin-create-order-transfer', {
+      creatorOrderId: '1001',
+    })
+    expect(processed.statusCode).toBe(422)
+    expect(processed.json().message).toMatch(/was cancelled/)
+    expect(server.stripe.transfers()).toEqual([])
+    expect(server.shopify.orders(NORTHWIND)).toEqual([])
+  })
+
+  it('after the transfer, with its refund: every party gives back, and the brand orders are cancelled', async () => {
+    await transferred1001()
+    const server = world.server()
+    await server.shopify.cancel(MAYA, 'gid://shopify/Order/1001', { refund: true, restock: true })
+    const refunded = server.shopify.refunds(MAYA, 'gid://shopify/Order/1001').at(-1)!
+    server.stripe.refund(ORDER_1001.chargeId, Math.round(Number(refunded.amount) * 100))
+    await expect
+      .poll(world.reversals, FOR_JOBS)
+      .toEqual([
+        reversal(MAYA_ACCOUNT, 2730, '1001', MAYA),
+        reversal(LUMEN_ACCOUNT, 2484, '1001', LUMEN),
+        reversal(NORTHWIND_ACCOUNT, 10200, '1001', NORTHWIND),
+      ])
+    for (const shop of [NORTHWIND, LUMEN]) {
+      await expect.poll(() => world.brandOrder(shop, '1001').cancelledAt, FOR_JOBS).not.toBeNull()
+    }
+    expect(
+      (await world.activity('order.brand-cancel')).map((entry) => entry.brandShop).sort(),
+    ).toEqual([LUMEN, NORTHWIND].sort())
   })
 })
 
 describe('a refund Tandem is told of', () => {
   it("moves no money until Stripe shows the customer refunded: the creator's store alone is not believed", async () => {
     await transferred1001()
-    const refund = await creatorRefunds(0, 1, 'RETURN', { stripeToo: false })
-    await expect
-      .poll(troubledJobs, FOR_JOBS)
-      .toEqual([
-        expect.objectContaining({
-          kind: 'order-refund',
-          about: { order: '#1001', shop: MAYA },
-          errorMessage:
-            'Stripe shows 0.00 USD refunded of charge ch_sandbox_order_1001, less than the 68.00 USD the refunded units of creator order 1001 cost: nothing goes back until the customer is refunded',
-        }),
-      ])
+    const refund = await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 1 }], {
+      stripeToo: false,
+    })
+    await expect.poll(world.troubledJobs, FOR_JOBS).toEqual([
+      expect.objectContaining({
+        kind: 'order-refund',
+        about: { order: '#1001', shop: MAYA },
+        errorMessage:
+          'Stripe shows 0.00 USD refunded of charge ch_sandbox_order_1001, less than the 68.00 USD the refunded units of creator order 1001 cost: nothing goes back until the customer is refunded',
+      }),
+    ])
+    const server = world.server()
     expect(server.stripe.reversals()).toEqual([])
-    expect(server.shopify.refunds(NORTHWIND, brandOrder(NORTHWIND).id)).toEqual([])
+    expect(server.shopify.refunds(NORTHWIND, world.brandOrder(NORTHWIND, '1001').id)).toEqual([])
 
     // The payment app refunds the customer: the next run gives back.
-    server.stripe.refund('ch_sandbox_order_1001', minor(refund.amount))
+    server.stripe.refund(ORDER_1001.chargeId, Math.round(Number(refund.amount) * 100))
     await expect
-      .poll(reversals, FOR_JOBS)
+      .poll(world.reversals, FOR_JOBS)
       .toEqual([
-        reversal(MAYA_ACCOUNT, 1020, MAYA),
-        reversal(NORTHWIND_ACCOUNT, 5100, NORTHWIND),
+        reversal(MAYA_ACCOUNT, 1020, '1001', MAYA),
+        reversal(NORTHWIND_ACCOUNT, 5100, '1001', NORTHWIND),
       ])
   })
 })

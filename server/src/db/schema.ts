@@ -299,14 +299,16 @@ export interface CreatorPayoutsTable {
 /**
  * One Stripe reversal of a party's transfer after its creator order was refunded or cancelled
  * (migration 018): intended (amount and key) before the call; then reversed (`reversal_id`), or
- * owed by the brand (`owed_since`: Stripe refused it for the balance of the brand's account).
+ * owed by the brand (`owed_since`: Stripe refused it for the balance of the brand's account). A
+ * DEBT row takes a brand's debt back from this later transfer of it; Stripe refusing it leaves it
+ * declined (`declined_at`), and the debt still owed.
  */
 export interface OrderReversalsTable {
   creator_order_id: string
   /** The party's store: a brand's, or the creator's. */
   store_shop: string
   seq: number
-  party: 'BRAND' | 'CREATOR'
+  party: 'BRAND' | 'CREATOR' | 'DEBT'
   /** The transfer reversed, and its (settlement) currency. */
   transfer_id: string
   currency: string
@@ -316,6 +318,7 @@ export interface OrderReversalsTable {
   reversal_id: string | null
   reversed_at: string | null
   owed_since: string | null
+  declined_at: string | null
   /** Why the last call did not reverse it (Stripe's words); the next run reconciles first. */
   failed_message: string | null
 }

@@ -29,7 +29,7 @@ export async function recordReversalIntent(
   db: Db,
   row: Omit<
     Insertable<OrderReversalsTable>,
-    'reversal_id' | 'reversed_at' | 'owed_since' | 'failed_message'
+    'reversal_id' | 'reversed_at' | 'owed_since' | 'declined_at' | 'failed_message'
   >,
 ): Promise<void> {
   const inserted = await db
@@ -67,6 +67,106 @@ export const recordReversalOwed = (db: Db, row: RowKey, message: string, at: str
     .where('reversal_id', 'is', null)
     .execute()
 
+/** Stripe refused a DEBT reversal: nothing was taken, and the debt is still owed. */
+export const recordReversalDeclined = (db: Db, row: RowKey, message: string, at: string) =>
+  ofRow(db, row)
+    .set({ declined_at: at, failed_message: message })
+    .where('reversal_id', 'is', null)
+    .execute()
+
 /** The call failed another way: the intent stays, and the next run reconciles it first. */
 export const recordReversalFailure = (db: Db, row: RowKey, message: string) =>
   ofRow(db, row).set({ failed_message: message }).where('reversal_id', 'is', null).execute()
+
+/** Neither reversed, nor owed, nor declined: an intent whose outcome is unknown. */
+export const isUnsettled = (row: OrderReversalRow) =>
+  row.reversal_id === null && row.owed_since === null && row.declined_at === null
+
+/**
+ * What each brand still owes (per currency): reversals Stripe refused for its balance, less what
+ * reversals of its later transfers took back or are taking (an intent counts until declined).
+ */
+export async function outstandingDebts(
+  db: Db,
+  brandShops: readonly string[],
+): Promise<{ storeShop: string; currency: string; owedMinor: number; since: string }[]> {
+  if (brandShops.length === 0) return []
+  const rows = await db
+    .selectFrom('order_reversals')
+    .select(['store_shop', 'currency', 'party', 'amount_minor', 'owed_since'])
+    .where('store_shop', 'in', brandShops)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('party', '=', 'BRAND'), eb('owed_since', 'is not', null)]),
+        eb.and([eb('party', '=', 'DEBT'), eb('declined_at', 'is', null)]),
+      ]),
+    )
+    .execute()
+  const debts = new Map<
+    string,
+    { storeShop: string; currency: string; owedMinor: number; since: string }
+  >()
+  for (const row of rows) {
+    const key = `${row.store_shop} ${row.currency}`
+    const debt = debts.get(key) ?? {
+      storeShop: row.store_shop,
+      currency: row.currency,
+      owedMinor: 0,
+      since: row.owed_since ?? '',
+    }
+    debt.owedMinor += row.party === 'DEBT' ? -row.amount_minor : row.amount_minor
+    if (row.owed_since !== null && (debt.since === '' || row.owed_since < debt.since)) {
+      debt.since = row.owed_since
+    }
+    debts.set(key, debt)
+  }
+  return [...debts.values()].filter((debt) => debt.owedMinor > 0)
+}
+
+/**
+ * The brand's transfers of orders completed since `since`, in `currency`, with what is left of
+ * each once its reversals (made, or under way) are taken off: where its debt is taken back from.
+ */
+export async function transfersSince(db: Db, brandShop: string, currency: string, since: string) {
+  const transfers = await db
+    .selectFrom('order_transfer_brands')
+    .innerJoin(
+      'order_transfers',
+      'order_transfers.creator_order_id',
+      'order_transfer_brands.creator_order_id',
+    )
+    .select([
+      'order_transfer_brands.creator_order_id',
+      'order_transfer_brands.payment_transfer_id',
+      'order_transfer_brands.brand_amount_settlement_minor',
+    ])
+    .where('order_transfer_brands.brand_store_shop', '=', brandShop)
+    .where('order_transfer_brands.settlement_currency', '=', currency)
+    .where('order_transfer_brands.payment_transfer_id', 'is not', null)
+    .where('order_transfers.status', '=', 'COMPLETED')
+    .where('order_transfers.processed_at', '>=', since)
+    .orderBy('order_transfers.processed_at')
+    .execute()
+  if (transfers.length === 0) return []
+  const taken = await db
+    .selectFrom('order_reversals')
+    .select(['transfer_id', 'amount_minor'])
+    .where('store_shop', '=', brandShop)
+    .where('declined_at', 'is', null)
+    .where('owed_since', 'is', null)
+    .where(
+      'transfer_id',
+      'in',
+      transfers.map((transfer) => transfer.payment_transfer_id!),
+    )
+    .execute()
+  return transfers.map((transfer) => ({
+    creatorOrderId: transfer.creator_order_id,
+    transferId: transfer.payment_transfer_id!,
+    leftMinor:
+      (transfer.brand_amount_settlement_minor ?? 0) -
+      taken
+        .filter((row) => row.transfer_id === transfer.payment_transfer_id)
+        .reduce((sum, row) => sum + row.amount_minor, 0),
+  }))
+}

@@ -20,6 +20,13 @@ import {
   type CreatorPayoutJob,
 } from '../transfers/creator-payout'
 import {
+  BRAND_DEBT_JOB,
+  BRAND_DEBT_RETRIES,
+  collectBrandDebt,
+  recheckDebts,
+  type BrandDebtJob,
+} from '../transfers/brand-debt'
+import {
   ORDER_REFUND_JOB,
   ORDER_REFUND_RETRIES,
   settleOrderRefunds,
@@ -141,6 +148,11 @@ export async function startBackgroundWork(
     (payload) => settleOrderRefunds(deps, payload),
     ORDER_REFUND_RETRIES,
   )
+  await register<BrandDebtJob>(
+    BRAND_DEBT_JOB,
+    (payload) => collectBrandDebt(deps, payload),
+    BRAND_DEBT_RETRIES,
+  )
   // A failed catch-up waits for the next schedule rather than retrying at once.
   await register(CATCH_UP_JOB, (_payload, job) => catchUp(deps, log, job), {
     retryLimit: 0,
@@ -156,6 +168,7 @@ export async function startBackgroundWork(
     async () => {
       await recheckOrdersNeedingAttention(deps)
       await recheckUnpaidPayouts(deps)
+      await recheckDebts(deps)
     },
     {
       retryLimit: 0,

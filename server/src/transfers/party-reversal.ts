@@ -4,6 +4,8 @@ import { formatMinorUnits } from '../domain/money'
 import type { Remote } from '../lib/remote-call'
 import { recordAudit } from '../repositories/audit-log'
 import {
+  isUnsettled,
+  recordReversalDeclined,
   recordReversalFailure,
   recordReversalIntent,
   recordReversalOwed,
@@ -49,16 +51,43 @@ export async function reverseParty(
   remote: Remote,
   failpoint: (name: string) => Promise<void>,
 ): Promise<void> {
-  const rows = recorded.filter((row) => row.store_shop === reversal.storeShop)
-  for (const row of rows) {
-    if (row.reversal_id === null && row.owed_since === null) {
-      await settleIntent(deps, row, remote, failpoint)
-    }
-  }
-  const accounted = rows.reduce((sum, row) => sum + row.amount_minor, 0)
+  const ofStore = recorded.filter((row) => row.store_shop === reversal.storeShop)
+  await settleUnknown(deps, ofStore, remote, failpoint)
+  const accounted = ofStore
+    .filter((row) => row.party === reversal.party)
+    .reduce((sum, row) => sum + row.amount_minor, 0)
   const dueMinor = reversal.owedBackMinor - accounted
   if (dueMinor <= 0) return
-  const seq = rows.length === 0 ? 0 : rows[rows.length - 1]!.seq + 1
+  await reverseAnew(deps, { ...reversal, amountMinor: dueMinor }, ofStore, remote, failpoint)
+}
+
+/** Settles every intent of `rows` whose outcome is unknown, before anything new is asked. */
+export async function settleUnknown(
+  deps: Deps,
+  rows: readonly OrderReversalRow[],
+  remote: Remote,
+  failpoint: (name: string) => Promise<void>,
+): Promise<void> {
+  for (const row of rows) {
+    if (isUnsettled(row)) await settleIntent(deps, row, remote, failpoint)
+  }
+}
+
+/**
+ * A new reversal of `amountMinor` from the transfer, at the seq after the store's last on this
+ * order (`ofStore`, as read before): its intent recorded, then sent.
+ */
+export async function reverseAnew(
+  deps: Deps,
+  reversal: Omit<PartyReversal, 'owedBackMinor' | 'party'> & {
+    party: OrderReversalRow['party']
+    amountMinor: number
+  },
+  ofStore: readonly OrderReversalRow[],
+  remote: Remote,
+  failpoint: (name: string) => Promise<void>,
+): Promise<void> {
+  const seq = ofStore.reduce((last, row) => Math.max(last, row.seq), -1) + 1
   const intent = {
     creator_order_id: reversal.creatorOrderId,
     store_shop: reversal.storeShop,
@@ -66,7 +95,7 @@ export async function reverseParty(
     party: reversal.party,
     transfer_id: reversal.transferId,
     currency: reversal.currency,
-    amount_minor: dueMinor,
+    amount_minor: reversal.amountMinor,
     idempotency_key: reversalKey(reversal.creatorOrderId, reversal.storeShop, seq),
     pending_since: deps.now().toISOString(),
   }
@@ -77,6 +106,7 @@ export async function reverseParty(
     reversal_id: null,
     reversed_at: null,
     owed_since: null,
+    declined_at: null,
     failed_message: null,
   }
   await send(deps, row, remote, failpoint)
@@ -106,6 +136,7 @@ async function send(
   failpoint: (name: string) => Promise<void>,
 ) {
   const amount = `${formatMinorUnits(row.amount_minor, row.currency)} ${row.currency}`
+  const timestamp = () => deps.now().toISOString()
   await failpoint('reversal:before-call')
   let reversalId: string
   try {
@@ -117,7 +148,10 @@ async function send(
             amountMinor: row.amount_minor,
             currency: row.currency,
             idempotencyKey: row.idempotency_key,
-            description: `${PRODUCT_NAME} refund of creator order ${row.creator_order_id}: ${row.store_shop}'s part`,
+            description:
+              row.party === 'DEBT'
+                ? `${PRODUCT_NAME}: what ${row.store_shop} owes, taken from its transfer of creator order ${row.creator_order_id}`
+                : `${PRODUCT_NAME} refund of creator order ${row.creator_order_id}: ${row.store_shop}'s part`,
             metadata: {
               creator_order_id: row.creator_order_id,
               store_shop: row.store_shop,
@@ -131,7 +165,9 @@ async function send(
   } catch (error) {
     const message = `Stripe did not reverse ${amount} of ${row.transfer_id}: ${error instanceof Error ? error.message : String(error)}`
     if (error instanceof PaymentsError && error.code === BALANCE_INSUFFICIENT) {
-      await owed(deps, row, message)
+      // A brand's or creator's share it no longer has: owed. A debt's taking: nothing was taken.
+      if (row.party === 'DEBT') await recordReversalDeclined(deps.db, row, message, timestamp())
+      else await owed(deps, row, message)
       return
     }
     await recordReversalFailure(deps.db, row, message)
@@ -156,7 +192,7 @@ const recorded = (deps: Deps, row: OrderReversalRow, reversalId: string) =>
     if (result[0]?.numUpdatedRows === 0n) return
     await recordAudit(trx, at, {
       actorEmail: null,
-      action: 'transfer.reversal',
+      action: row.party === 'DEBT' ? 'transfer.debt-deduction' : 'transfer.reversal',
       target: row.creator_order_id,
       details: { ...details(row), reversalId },
     })

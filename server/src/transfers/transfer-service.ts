@@ -21,6 +21,7 @@ import { createTransferPlanning, type StillSoldOf } from './transfer-planning'
 import { transferTiming } from './transfer-timing'
 import { creatorOrderOf, previewOf, receiptDataOf } from './transfer-view'
 import { owePayoutOnCompletion } from './creator-payout'
+import { collectDebtsOf } from './brand-debt'
 
 // Processing a creator order into brand orders and payments, exactly once whatever fails
 // (docs/integrations.md "Exactly-once transfers"). Each remote step records its intent before the
@@ -190,9 +191,10 @@ export function createTransferService(
           }
           if (failures.length > 0) throw failures[0]
           const processedAt = timestamp()
-          // The creator's commission is owed from the moment the brands are paid, and a job pays it.
-          await claim.lease.complete(processedAt, (trx) =>
-            owePayoutOnCompletion(
+          // The creator's commission is owed from the moment the brands are paid, and a job pays
+          // it; what a brand owes from an earlier refund is taken from the transfer just made.
+          await claim.lease.complete(processedAt, async (trx) => {
+            await owePayoutOnCompletion(
               deps,
               trx,
               {
@@ -201,8 +203,13 @@ export function createTransferService(
                 currency: claimed.currency,
               },
               processedAt,
-            ),
-          )
+            )
+            await collectDebtsOf(
+              deps,
+              trx,
+              claimed.brands.map((brand) => brand.brand_store_shop),
+            )
+          })
           const settled = outcomes.flatMap((outcome) =>
             outcome.status === 'fulfilled' ? [outcome.value] : [],
           )

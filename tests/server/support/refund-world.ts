@@ -1,0 +1,132 @@
+import { expect } from 'vitest'
+import { createStripePaidOrder } from '../../../emulators/stripe-paid-order'
+import { BRAND_PRODUCTS, creatorVariantId } from '../../../server/src/seed/sandbox-data'
+import { startListeningServer, type ServerUnderTest } from './server-under-test'
+
+// The marketplace a refund test works in (issue 33): a listening server whose creator shop Maya
+// is connected (her refunds/create and orders/cancelled reach it), her payout account known to
+// Stripe, and what Stripe and the shops show afterwards, as a person reading them sees it.
+
+export const MAYA = 'maya-makes.myshopify.com'
+export const MAYA_ACCOUNT = 'acct_maya_makes'
+export const IRONPEAK = 'ironpeak-outdoor.myshopify.com'
+export const IRONPEAK_ACCOUNT = 'acct_ironpeak_outdoor'
+export const FOR_JOBS = { timeout: 12_000, interval: 100 }
+
+export function refundWorld() {
+  let server!: ServerUnderTest
+  const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    server.app.inject({ method, url, headers: server.asAdmin, payload })
+
+  const world = {
+    server: () => server,
+    call,
+    /** A server with Maya connected; her payout account set unless told otherwise. */
+    async start({ creatorAccount = true } = {}) {
+      server = await startListeningServer({ stripeApi: { wait: async () => {} } })
+      const connected = await call('POST', '/admin-test-shop-connection', { shop: MAYA })
+      expect(connected.json()).toMatchObject({ state: 'CONNECTED' })
+      await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(4)
+      if (creatorAccount) await world.setAccount(MAYA, MAYA_ACCOUNT)
+      return server
+    },
+    async setAccount(shop: string, accountId: string) {
+      server.stripe.addAccount({ id: accountId })
+      const set = await call('POST', '/admin-set-store-payment-account', { shop, accountId })
+      expect(set.statusCode).toBe(200)
+    },
+    /** Processes the order as an administrator's click does, and expects it completed. */
+    async transfer(orderId: string) {
+      const processed = await call('POST', '/admin-create-order-transfer', {
+        creatorOrderId: orderId,
+      })
+      expect(processed.json()).toMatchObject({ status: 'COMPLETED' })
+    },
+    /** A customer's order on Maya's store of `units` of brand products, paid through Stripe. */
+    async customerBuys(units: Record<string, number>) {
+      const lines = Object.entries(units).map(([key, quantity]) => ({
+        variantId: creatorVariantId(
+          MAYA,
+          BRAND_PRODUCTS.findIndex((product) => product.key === key),
+        ),
+        quantity,
+      }))
+      const amountMinor = Object.entries(units).reduce(
+        (sum, [key, quantity]) =>
+          sum + BRAND_PRODUCTS.find((product) => product.key === key)!.priceMinor * quantity,
+        0,
+      )
+      return createStripePaidOrder(server, MAYA, { lines }, { amountMinor, currency: 'usd' })
+    },
+    /**
+     * Maya refunds units in her Shopify admin; unless told otherwise, her payment app then refunds
+     * the customer's Stripe charge by as much.
+     */
+    async creatorRefunds(
+      order: { orderId: string; chargeId: string },
+      units: { line: number; quantity: number }[],
+      { restockType = 'RETURN' as 'RETURN' | 'NO_RESTOCK', stripeToo = true } = {},
+    ) {
+      const gid = `gid://shopify/Order/${order.orderId}`
+      await server.shopify.refund(MAYA, gid, units, { restockType })
+      const made = server.shopify.refunds(MAYA, gid).at(-1)!
+      if (stripeToo) server.stripe.refund(order.chargeId, minor(made.amount))
+      return made
+    },
+    /** Every reversal Stripe made, as its dashboard lists them, by account. */
+    reversals: () =>
+      server.stripe
+        .reversals()
+        .map(({ destination, amount, metadata }) => ({
+          destination,
+          amount,
+          order: metadata.creator_order_id,
+          key: metadata.reversal_key,
+        }))
+        .sort((a, b) => a.destination.localeCompare(b.destination) || a.key!.localeCompare(b.key!)),
+    /** The brand's order of a creator order, as the brand's Shopify admin shows it. */
+    brandOrder(shop: string, creatorOrderId: string) {
+      const order = server.shopify
+        .orders(shop)
+        .find((candidate) => candidate.tags.includes(`tandem-transfer-${creatorOrderId}`))
+      if (!order) throw new Error(`${shop} has no order of creator order ${creatorOrderId}`)
+      return order
+    },
+    async activity(action: string) {
+      const log = (await call('GET', '/admin-audit-log')).json() as {
+        entries: { action: string; details: Record<string, unknown> }[]
+      }
+      return log.entries.filter((entry) => entry.action === action).map((entry) => entry.details)
+    },
+    async troubledJobs() {
+      return (
+        (await call('GET', '/admin-troubled-jobs')).json() as {
+          jobs: { kind: string; about: unknown; errorMessage: string }[]
+        }
+      ).jobs
+    },
+    /** What the creator's Payouts card says she is owed. */
+    async commissionOwed(shop = MAYA) {
+      const answer = await call(
+        'GET',
+        `/admin-store-payment-account?shop=${encodeURIComponent(shop)}`,
+      )
+      return (answer.json() as { commissionOwed: unknown }).commissionOwed
+    },
+  }
+  return world
+}
+
+/** A reversal as `reversals()` lists it: `amount` from `destination`'s transfer of `order`. */
+export const reversal = (
+  destination: string,
+  amount: number,
+  order: string,
+  storeShop: string,
+  seq = 0,
+) => ({ destination, amount, order, key: `reversal:${order}:${storeShop}:${seq}` })
+
+const minor = (amount: string) => Math.round(Number(amount) * 100)
+
+/** Order 1001 as the sandbox seeds it: its charge, which the sandbox's Stripe holds. */
+export const ORDER_1001 = { orderId: '1001', chargeId: 'ch_sandbox_order_1001' }
