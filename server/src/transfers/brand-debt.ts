@@ -1,7 +1,7 @@
 import type { Db } from '../db/connect'
 import { underLease } from '../db/lease'
 import type { RouteDeps } from '../deps'
-import type { JobExecutor, RegisterOptions } from '../jobs/job-queue'
+import type { RegisterOptions } from '../jobs/job-queue'
 import { withDeadline, type Remote } from '../lib/remote-call'
 import { outstandingDebts, reversalsOf, transfersSince } from '../repositories/order-reversals'
 import { reverseAnew, settleUnknown } from './party-reversal'
