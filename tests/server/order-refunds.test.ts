@@ -201,7 +201,10 @@ describe('a refund Tandem is told of', () => {
     ])
     const server = world.server()
     expect(server.stripe.reversals()).toEqual([])
-    expect(server.shopify.refunds(NORTHWIND, world.brandOrder(NORTHWIND, '1001').id)).toEqual([])
+    // Northwind's order no longer ships the overshirt the creator refunded, all the same.
+    expect(server.shopify.refunds(NORTHWIND, world.brandOrder(NORTHWIND, '1001').id)).toEqual([
+      expect.objectContaining({ lines: [expect.objectContaining({ line: 0, quantity: 1 })] }),
+    ])
 
     // The payment app refunds the customer: the next run gives back.
     server.stripe.refund(ORDER_1001.chargeId, Math.round(Number(refund.amount) * 100))
@@ -211,5 +214,26 @@ describe('a refund Tandem is told of', () => {
         reversal(MAYA_ACCOUNT, 1020, '1001', MAYA),
         reversal(NORTHWIND_ACCOUNT, 5100, '1001', NORTHWIND),
       ])
+  })
+})
+
+describe('a creator editing an order after its transfer', () => {
+  it('takes nothing from the brands for units it removed without refunding them, whatever Stripe refunded otherwise', async () => {
+    await transferred1001()
+    const server = world.server()
+    // Maya takes an overshirt off the order (an edit, no refund), and the customer is refunded
+    // 80.00 in Stripe for something else (goodwill): more than the overshirt's 68.00.
+    server.shopify.removeUnits(MAYA, 'gid://shopify/Order/1001', [{ line: 0, quantity: 1 }])
+    server.stripe.refund(ORDER_1001.chargeId, 8000)
+    // Then she refunds the face oil, and Stripe the customer for it: Lumen and Maya give back
+    // its share; Northwind, whose overshirt nobody was refunded for, nothing.
+    await world.creatorRefunds(ORDER_1001, [{ line: 1, quantity: 1 }])
+    await expect
+      .poll(world.reversals, FOR_JOBS)
+      .toEqual([
+        reversal(MAYA_ACCOUNT, 690, '1001', MAYA),
+        reversal(LUMEN_ACCOUNT, 2484, '1001', LUMEN),
+      ])
+    expect(server.shopify.refunds(NORTHWIND, world.brandOrder(NORTHWIND, '1001').id)).toEqual([])
   })
 })

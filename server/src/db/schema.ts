@@ -323,6 +323,13 @@ export interface OrderReversalsTable {
   failed_message: string | null
 }
 
+/** A creator order a refunds/create or orders/cancelled named (migration 018). */
+export interface OrderRefundNoticesTable {
+  creator_order_id: string
+  store_shop: string
+  noticed_at: string
+}
+
 /**
  * A customers/data_request Shopify sent: the customer it is about (Shopify's id) and, as JSON,
  * what Tandem held on them for the shop when it came (services/privacy.ts). Erased with the
@@ -415,6 +422,7 @@ export interface Database {
   payment_intent_orders: PaymentIntentOrdersTable
   creator_payouts: CreatorPayoutsTable
   order_reversals: OrderReversalsTable
+  order_refund_notices: OrderRefundNoticesTable
   audit_log: AuditLogTable
   leases: LeasesTable
   jobs: JobsTable

@@ -85,8 +85,10 @@ export const recordPayoutWaiting = (db: Db, creatorOrderId: string, reason: stri
 /**
  * Lowers an unpaid commission after a refund, in one statement fenced like a claim: only while no
  * run holds the payout and no transfer of it is under way (none intended, or the last declined,
- * after which the next attempt sends the amount recorded here under a new key). Answers whether
- * it was lowered; when not, the caller waits for the payout's run to end.
+ * after which the next attempt sends the amount recorded here under a new key). It clears the
+ * claim of a run whose lease ran out, so that run's next write fails rather than recording the
+ * amount it read before. Answers whether it was lowered; when not, the caller waits for the
+ * payout's run to end.
  */
 export async function reduceUnpaidCommission(
   db: Db,
@@ -104,6 +106,8 @@ export async function reduceUnpaidCommission(
       amount_minor: lowered.amountMinor,
       settlement_currency: lowered.settlementCurrency,
       amount_settlement_minor: lowered.amountSettlementMinor,
+      claimed_by: null,
+      lease_expires_at: null,
     })
     .where('creator_order_id', '=', creatorOrderId)
     .where('paid_at', 'is', null)

@@ -13,7 +13,7 @@ import {
   upsertStoreProductIfNewer,
 } from '../repositories/store-products'
 import { findStoreType } from '../repositories/stores'
-import { sendRefundJob } from '../transfers/order-refunds'
+import { noticeRefund } from '../transfers/order-refunds'
 import { scheduleAutomaticTransfer } from './automatic-transfers'
 import { answerDataRequest, redactCustomer, redactShop, type SignedDelivery } from './privacy'
 
@@ -115,20 +115,20 @@ async function indexPaidOrder(
 }
 
 /**
- * A refund or cancellation of one of the shop's orders whose transfer Tandem recorded: its job
- * reads the order from Shopify and gives back what the order as it stands no longer owes. The
- * body is only a reason to look (a creator can sign any): an order Tandem transferred for another
- * shop, or never transferred, is left alone; before its transfer, processing sends only what is
- * still sold.
+ * A refund or cancellation of one of the shop's creator orders, as Tandem indexed it: noticed, and
+ * settled by a job that reads the order from Shopify and the charge from Stripe, now if its
+ * transfer froze, else once it completes (transfers/order-refunds.ts). The body is only a reason to
+ * look (a creator can sign any): an order Tandem does not hold for this shop is left alone; one
+ * not transferred yet is transferred only for what it still sells.
  */
 async function lookAtRefunds(deps: Deps, shop: string, orderId: number) {
-  const transferred = await deps.db
-    .selectFrom('order_transfers')
-    .select('creator_order_id')
-    .where('creator_order_id', '=', String(orderId))
-    .where('creator_store_shop', '=', shop)
+  const known = await deps.db
+    .selectFrom('creator_order_index')
+    .select('order_id')
+    .where('order_id', '=', orderId)
+    .where('store_shop', '=', shop)
     .executeTakeFirst()
-  if (transferred) await sendRefundJob(deps, deps.db, transferred.creator_order_id)
+  if (known) await noticeRefund(deps, String(orderId), shop)
 }
 
 /**

@@ -9,8 +9,8 @@ import type { FrozenLine, TransferBrandRow } from './transfer-repository'
 // longer sells are refunded in the brand's order, restocked where the creator's refund restocked
 // them, and the order is cancelled once it sells nothing. What is left to do is read from the
 // brand's order each time (what its lines still sell), so a run after a lost answer does only what
-// the last one did not; the refund goes under Shopify's idempotency key for the units it brings
-// the order to, so that two runs reading the same order make one refund.
+// the last one did not; the refund goes under Shopify's idempotency key of its lines and
+// quantities, so that two runs reading the same order make one refund.
 
 type Deps = Pick<RouteDeps, 'db' | 'commerce' | 'now'>
 
@@ -68,7 +68,11 @@ export async function refundBrandOrder(
     }
   }
   if (lines.length === 0) return
-  const idempotencyKey = `brand-refund:${creatorOrderId}:${shop}:${refundedUnits}`
+  // The same lines and quantities of the same order, and only those, make the same refund.
+  const idempotencyKey = `brand-refund:${orderId}:${lines
+    .map((line) => `${line.lineItemId}=${line.quantity}`)
+    .sort()
+    .join(',')}`
   await failpoint('brandRefund:before-call')
   await remote((signal) =>
     deps.commerce.refundBrandOrder(shop, orderId, { lines, note, idempotencyKey }, { signal }),

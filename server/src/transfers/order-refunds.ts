@@ -1,5 +1,7 @@
-import { underLease } from '../db/lease'
+import type { Db } from '../db/connect'
+import { underLeaseInTurn } from '../db/lease'
 import type { RouteDeps } from '../deps'
+import type { CommerceOrder, RefundedLine } from '../adapters/commerce/commerce-port'
 import type { Charge } from '../adapters/payments/payments-port'
 import { formatMinorUnits, fromHundredths } from '../domain/money'
 import { refundSplit, type BrandRefundSplit, type FrozenBrandPart } from '../domain/refund-split'
@@ -10,6 +12,7 @@ import { reversalsOf, type OrderReversalRow } from '../repositories/order-revers
 import { refundBrandOrder } from './brand-order-refund'
 import { orderCharge } from './creator-payout-checks'
 import { linkOrder, type LinkedOrder } from './linked-order'
+import type { PlanInput } from '../domain/transfer-plan'
 import { inSettlement, type Settlement } from './order-payment'
 import { reverseParty } from './party-reversal'
 import { loadPlanInput } from './plan-input'
@@ -48,49 +51,97 @@ export const sendRefundJob = (
   creatorOrderId: string,
 ) => deps.jobs.send(ORDER_REFUND_JOB, { creatorOrderId } satisfies OrderRefundJob, { within })
 
+/**
+ * Within a refunds/create or orders/cancelled delivery's job: the order noticed, and settled now
+ * if Tandem froze its transfer; one whose transfer completes later is settled then
+ * (`settleNoticedRefunds`), which covers a refund that came while it was being processed.
+ */
+export async function noticeRefund(
+  deps: Pick<Deps, 'db' | 'jobs' | 'now'>,
+  creatorOrderId: string,
+  storeShop: string,
+): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('order_refund_notices')
+      .values({
+        creator_order_id: creatorOrderId,
+        store_shop: storeShop,
+        noticed_at: deps.now().toISOString(),
+      })
+      .onConflict((oc) => oc.column('creator_order_id').doNothing())
+      .execute()
+    const frozen = await trx
+      .selectFrom('order_transfers')
+      .select('creator_order_id')
+      .where('creator_order_id', '=', creatorOrderId)
+      .executeTakeFirst()
+    if (frozen) await sendRefundJob(deps, trx, creatorOrderId)
+  })
+}
+
+/** Within the transaction that completes an order: its refunds settled, if one was noticed. */
+export async function settleNoticedRefunds(
+  deps: Pick<Deps, 'jobs'>,
+  trx: JobExecutor & Db,
+  creatorOrderId: string,
+): Promise<void> {
+  const noticed = await trx
+    .selectFrom('order_refund_notices')
+    .select('creator_order_id')
+    .where('creator_order_id', '=', creatorOrderId)
+    .executeTakeFirst()
+  if (noticed) await sendRefundJob(deps, trx, creatorOrderId)
+}
+
 /** The job: everything the order's refunds and cancellation owe back, done once. */
 export async function settleOrderRefunds(
   deps: Deps,
   { creatorOrderId }: OrderRefundJob,
 ): Promise<void> {
-  const transfer = await createTransferRepository(deps.db).find(creatorOrderId)
-  // Before its transfer, processing transfers only what the order still sells.
-  if (!transfer) return
-  if (transfer.status !== 'COMPLETED') {
-    throw new Error(
-      `The transfer of creator order ${creatorOrderId} is not complete: its refunds are settled once it is`,
-    )
-  }
+  // Before its transfer froze, processing transfers only what the order still sells.
+  if (!(await createTransferRepository(deps.db).find(creatorOrderId))) return
   const timing = transferTiming(deps.transferTiming)
-  const taken = await underLease(
+  // A cancellation sends refunds/create and orders/cancelled at once: the second job waits its turn.
+  await underLeaseInTurn(
     deps.db,
     `order-refund:${creatorOrderId}`,
-    { ttlMs: timing.leaseMs, now: deps.now },
-    () => settleUnderLease(deps, transfer, timing),
+    { ttlMs: timing.leaseMs, now: deps.now, pollMs: 250 },
+    () => settleUnderLease(deps, creatorOrderId, timing),
   )
-  if (!taken) {
-    throw new Error(
-      `The refunds of creator order ${creatorOrderId} are being settled by another run`,
-    )
-  }
 }
 
-async function settleUnderLease(
-  deps: Deps,
-  transfer: StoredTransfer,
-  timing: ReturnType<typeof transferTiming>,
-) {
-  const id = transfer.creator_order_id
+async function settleUnderLease(deps: Deps, id: string, timing: ReturnType<typeof transferTiming>) {
+  // Read under the lease: what the brands' steps and an earlier run recorded.
+  const transfer = (await createTransferRepository(deps.db).find(id))!
   const remote: Remote = (call) => withDeadline(timing.remoteTimeoutMs, call)
   const order = await remote(() => deps.commerce.findCreatorOrder(Number(id)))
   if (!order || order.storeShop !== transfer.creator_store_shop) {
     throw new Error(`${transfer.creator_store_shop} no longer has creator order ${id}`)
   }
-  const linked = await linkOrder(deps.db, order)
-  const input = await loadPlanInput(deps.db, linked)
+  const refunded = await remote(() => deps.commerce.refundedLines(order.storeShop, order.id))
+  const input = await loadPlanInput(deps.db, await asRefunded(deps, order, transfer, refunded))
   if (!input) throw new Error(`${order.storeShop} is no longer a creator store`)
   const splits = refundSplit(input, transfer.brands.map(frozenPart))
   if (splits.every((split) => split.refundedUnits.length === 0)) return
+
+  // Each party apart: one Stripe or Shopify refuses is retried without holding up the others.
+  const failures: unknown[] = []
+  const attempt = (work: () => Promise<void>) =>
+    work().catch((error: unknown) => void failures.push(error))
+  // First the brands' orders: what is no longer sold must not ship while the money waits.
+  const restocked = restockedVariants(input, refunded)
+  for (const [i, brand] of transfer.brands.entries()) {
+    const split = splits[i]!
+    await attempt(() =>
+      refundBrandOrder(
+        deps,
+        { creatorOrderId: id, brand, split, restocked },
+        remote,
+        timing.failpoint,
+      ),
+    )
+  }
 
   const charge = await orderCharge(deps, id, remote)
   checkCustomerRefunded(transfer, charge, splits)
@@ -101,34 +152,78 @@ async function settleUnderLease(
   const toSettlement = (minor: number) => inSettlement(minor, transfer.currency, settlement)
   const reversals = await reversalsOf(deps.db, id)
   for (const [i, brand] of transfer.brands.entries()) {
+    // A brand not paid yet is paid only what is still sold (its steps check), or refused.
     if (brand.payment_transfer_id === null) continue
     const paid = brand.brand_amount_settlement_minor ?? toSettlement(brand.brand_amount_minor)
-    await reverseParty(
-      deps,
-      {
-        creatorOrderId: id,
-        party: 'BRAND',
-        storeShop: brand.brand_store_shop,
-        transferId: brand.payment_transfer_id,
-        currency: settlement.currency,
-        owedBackMinor: paid - toSettlement(splits[i]!.kept.brandAmountMinor),
-      },
-      reversals,
-      remote,
-      timing.failpoint,
+    await attempt(() =>
+      reverseParty(
+        deps,
+        {
+          creatorOrderId: id,
+          party: 'BRAND',
+          storeShop: brand.brand_store_shop,
+          transferId: brand.payment_transfer_id!,
+          currency: settlement.currency,
+          owedBackMinor: paid - toSettlement(splits[i]!.kept.brandAmountMinor),
+        },
+        reversals,
+        remote,
+        timing.failpoint,
+      ),
     )
   }
-  await settleCommission(deps, transfer, splits, settlement, reversals, remote, timing.failpoint)
-
-  const restocked = await restockedVariants(deps, linked, remote)
-  for (const [i, brand] of transfer.brands.entries()) {
-    const split = splits[i]!
-    await refundBrandOrder(
-      deps,
-      { creatorOrderId: id, brand, split, restocked },
-      remote,
-      timing.failpoint,
+  // The commission is owed from the order's completion: until then the job comes back for it.
+  if (transfer.status === 'COMPLETED') {
+    await attempt(() =>
+      settleCommission(deps, transfer, splits, settlement, reversals, remote, timing.failpoint),
     )
+  } else {
+    failures.push(
+      new Error(
+        `The transfer of creator order ${id} is not complete: its creator's commission is settled once it is`,
+      ),
+    )
+  }
+  if (failures.length > 0) throw failures[0]
+}
+
+/**
+ * The order as far as its refunds go. A unit counts as no longer sold only when Shopify's refunds
+ * gave it back (a creator's edit that refunds nobody takes nothing from the brands), or when the
+ * order was cancelled. Each line belongs to the brand variant it froze as, whatever the links say
+ * now; transfers frozen before lines were kept go by today's links.
+ */
+async function asRefunded(
+  deps: Deps,
+  order: CommerceOrder,
+  transfer: StoredTransfer,
+  refunded: readonly RefundedLine[],
+): Promise<LinkedOrder> {
+  const linked = await linkOrder(deps.db, order)
+  const frozenSources = new Map<string, { brandStoreShop: string; brandVariantId: string }>()
+  for (const brand of transfer.brands) {
+    for (const line of JSON.parse(brand.lines) as FrozenLine[]) {
+      if (line.lineItemId) {
+        frozenSources.set(line.lineItemId, {
+          brandStoreShop: brand.brand_store_shop,
+          brandVariantId: line.brandVariantId,
+        })
+      }
+    }
+  }
+  return {
+    ...linked,
+    lines: linked.lines.map((line) => {
+      const refundedUnits = refunded
+        .filter((refund) => refund.lineItemId === line.id)
+        .reduce((sum, refund) => sum + refund.quantity, 0)
+      const removed = Math.min(line.quantity - line.currentQuantity, refundedUnits)
+      return {
+        ...line,
+        currentQuantity: line.quantity - removed,
+        source: frozenSources.size > 0 ? (frozenSources.get(line.id) ?? null) : line.source,
+      }
+    }),
   }
 }
 
@@ -228,17 +323,12 @@ async function settleCommission(
 }
 
 /** The brand variants of which the creator's refunds put units back in stock. */
-async function restockedVariants(
-  deps: Deps,
-  order: LinkedOrder,
-  remote: Remote,
-): Promise<Set<string>> {
-  const lines = await remote(() => deps.commerce.refundedLines(order.storeShop, order.id))
+function restockedVariants(input: PlanInput, refunded: readonly RefundedLine[]): Set<string> {
   const restocked = new Set<string>()
-  for (const refunded of lines) {
-    if (!refunded.restocked) continue
-    const source = order.lines.find((line) => line.id === refunded.lineItemId)?.source
-    if (source) restocked.add(source.brandVariantId)
+  for (const refund of refunded) {
+    if (!refund.restocked) continue
+    const line = input.lines.find((candidate) => candidate.lineItemId === refund.lineItemId)
+    if (line?.brandVariantId) restocked.add(line.brandVariantId)
   }
   return restocked
 }

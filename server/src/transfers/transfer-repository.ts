@@ -20,6 +20,11 @@ export interface StoredTransfer extends TransferRow {
 export interface FrozenLine {
   brandVariantId: string
   quantity: number
+  /**
+   * The creator order's line it stands for: what a refund of that line takes back, whatever links
+   * change later. Absent on transfers frozen before it was kept.
+   */
+  lineItemId?: string
 }
 
 export type TransferStep = 'createOrder' | 'markOrderAsPaid' | 'createTransfer'

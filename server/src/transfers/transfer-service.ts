@@ -22,6 +22,7 @@ import { transferTiming } from './transfer-timing'
 import { creatorOrderOf, previewOf, receiptDataOf } from './transfer-view'
 import { owePayoutOnCompletion } from './creator-payout'
 import { collectDebtsOf } from './brand-debt'
+import { settleNoticedRefunds } from './order-refunds'
 
 // Processing a creator order into brand orders and payments, exactly once whatever fails
 // (docs/integrations.md "Exactly-once transfers"). Each remote step records its intent before the
@@ -117,7 +118,11 @@ export function createTransferService(
         tandem_commission_minor: brand.tandemCommissionMinor,
         brand_amount_minor: brand.brandAmountMinor,
         ...settlementColumns(brand, order.currency, payment?.settlement ?? null),
-        lines: brand.lines.map(({ brandVariantId, quantity }) => ({ brandVariantId, quantity })),
+        lines: brand.lines.map(({ brandVariantId, quantity, lineItemId }) => ({
+          brandVariantId,
+          quantity,
+          lineItemId,
+        })),
       })),
       timestamp(),
       (trx) =>
@@ -192,7 +197,8 @@ export function createTransferService(
           if (failures.length > 0) throw failures[0]
           const processedAt = timestamp()
           // The creator's commission is owed from the moment the brands are paid, and a job pays
-          // it; what a brand owes from an earlier refund is taken from the transfer just made.
+          // it; what a brand owes from an earlier refund is taken from the transfer just made; a
+          // refund noticed while it was processed is settled now.
           await claim.lease.complete(processedAt, async (trx) => {
             await owePayoutOnCompletion(
               deps,
@@ -209,6 +215,7 @@ export function createTransferService(
               trx,
               claimed.brands.map((brand) => brand.brand_store_shop),
             )
+            await settleNoticedRefunds(deps, trx, id)
           })
           const settled = outcomes.flatMap((outcome) =>
             outcome.status === 'fulfilled' ? [outcome.value] : [],

@@ -10,6 +10,9 @@ import { inOneTransaction } from './in-one-transaction'
  * (transfers/brand-debt.ts) by reversals of them, rows of party DEBT, which a refusal leaves
  * declined. `seq` numbers a store's reversals of an order's transfers from 0: a run that saw fewer
  * rows than there are cannot add one, so two runs never reverse the same money twice.
+ *
+ * order_refund_notices: the creator orders a refunds/create or orders/cancelled named, so that an
+ * order whose transfer completes after its refund came is settled then.
  */
 export const up = (db: Kysely<unknown>): Promise<void> =>
   inOneTransaction(db, async (trx) => {
@@ -30,6 +33,12 @@ export const up = (db: Kysely<unknown>): Promise<void> =>
       .addColumn('declined_at', 'text')
       .addColumn('failed_message', 'text')
       .addPrimaryKeyConstraint('order_reversals_pk', ['creator_order_id', 'store_shop', 'seq'])
+      .execute()
+    await trx.schema
+      .createTable('order_refund_notices')
+      .addColumn('creator_order_id', 'text', (c) => c.primaryKey())
+      .addColumn('store_shop', 'text', (c) => c.notNull())
+      .addColumn('noticed_at', 'text', (c) => c.notNull())
       .execute()
     await trx.schema
       .createIndex('order_reversals_owed')
