@@ -74,8 +74,11 @@ export async function destinationOf(deps: Deps, payout: CreatorPayoutRow, remote
 
 /**
  * The charge must still hold the commission: captured less refunded, less what the order's
- * transfers took from it. A commission waiting weeks for an account is not paid out of a charge
- * refunded since (Stripe would decline it at every try).
+ * transfers took from it and did not give back. A commission waiting weeks for an account is not
+ * paid out of a charge refunded since (Stripe would decline it at every try). Answers where the
+ * transfer comes from: the charge while what it brought in, less refunds and every transfer made
+ * from it, covers the commission; else the platform's balance, which the order's reversals refilled
+ * (Stripe does not count a reversed amount back into what a charge may fund).
  */
 export async function checkChargeHolds(
   deps: Deps,
@@ -85,8 +88,12 @@ export async function checkChargeHolds(
     amountSettlementMinor,
   }: { id: string; charge: Charge; amountSettlementMinor: number },
   remote: Remote,
-) {
-  const { heldMinor } = await chargeHolds({ payments: deps.payments, remote }, id, charge)
+): Promise<{ sourceTransaction: string | null }> {
+  const { heldMinor, fromCharge } = await chargeHolds(
+    { payments: deps.payments, remote },
+    id,
+    charge,
+  )
   const { currency } = charge.settlement
   if (heldMinor < amountSettlementMinor) {
     const money = (minor: number) => `${formatMinorUnits(Math.max(minor, 0), currency)} ${currency}`
@@ -94,6 +101,8 @@ export async function checkChargeHolds(
       `Charge ${charge.id} holds ${money(heldMinor)} after refunds and transfers, less than the commission of ${money(amountSettlementMinor)}: review its refunds in Stripe`,
     )
   }
+  const reversed = fromCharge.reduce((sum, transfer) => sum + transfer.amountReversedMinor, 0)
+  return { sourceTransaction: heldMinor - reversed >= amountSettlementMinor ? charge.id : null }
 }
 
 /**

@@ -66,17 +66,25 @@ const payoutKey = (creatorOrderId: string, currency: string, attempt: number) =>
  * dead process) pays once the other's lease has run out, rather than being dropped; the payout's
  * own lease keeps two runs from paying at once, and a run that finds it paid does nothing.
  */
-const sendPayoutJob = (deps: Pick<Deps, 'jobs'>, within: JobExecutor, creatorOrderId: string) =>
-  deps.jobs.send(CREATOR_PAYOUT_JOB, { creatorOrderId } satisfies CreatorPayoutJob, { within })
+export const sendPayoutJob = (
+  deps: Pick<Deps, 'jobs'>,
+  within: JobExecutor,
+  creatorOrderId: string,
+) => deps.jobs.send(CREATOR_PAYOUT_JOB, { creatorOrderId } satisfies CreatorPayoutJob, { within })
 
-/** Within the transaction that completes the order: its creator's commission owed, and paid by a job. */
+/**
+ * Within the transaction that completes the order: its creator's commission owed, and paid by a
+ * job; unless `refundsFirst` (a refund of the order was noticed), when the refund's job lowers it
+ * first and then sends the payout's.
+ */
 export async function owePayoutOnCompletion(
   deps: Pick<Deps, 'jobs'>,
   trx: Db,
   transfer: { creatorOrderId: string; creatorStoreShop: string; currency: string },
   now: string,
+  { refundsFirst }: { refundsFirst: boolean },
 ): Promise<void> {
-  if (await recordCommissionDue(trx, transfer, now)) {
+  if ((await recordCommissionDue(trx, transfer, now)) && !refundsFirst) {
     await sendPayoutJob(deps, trx, transfer.creatorOrderId)
   }
 }
@@ -193,7 +201,11 @@ async function payUnderLease(
     await paid(null, null)
     return
   }
-  await checkChargeHolds(deps, { id, charge, amountSettlementMinor }, remote)
+  const { sourceTransaction } = await checkChargeHolds(
+    deps,
+    { id, charge, amountSettlementMinor },
+    remote,
+  )
 
   // A key Stripe declined before (and under which reconciling found nothing) is not sent again.
   const declinedBefore = payout.pending_since !== null && payout.transfer_declined_at !== null
@@ -216,7 +228,7 @@ async function payUnderLease(
             amountMinor: amountSettlementMinor,
             currency: settlementCurrency,
             destinationAccountId: accountId,
-            sourceTransaction: charge.id,
+            sourceTransaction,
             idempotencyKey: payoutKey(id, settlementCurrency, keyAttempt),
             transferGroup: transferGroupOf(id),
             description: `${PRODUCT_NAME} commission of creator order ${id} to ${payout.creator_store_shop}`,

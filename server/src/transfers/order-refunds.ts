@@ -11,6 +11,7 @@ import { findCreatorPayout, reduceUnpaidCommission } from '../repositories/creat
 import { reversalsOf, type OrderReversalRow } from '../repositories/order-reversals'
 import { refundBrandOrder } from './brand-order-refund'
 import { orderCharge } from './creator-payout-checks'
+import { sendPayoutJob } from './creator-payout'
 import { linkOrder, type LinkedOrder } from './linked-order'
 import type { PlanInput } from '../domain/transfer-plan'
 import { inSettlement, type Settlement } from './order-payment'
@@ -80,18 +81,22 @@ export async function noticeRefund(
   })
 }
 
-/** Within the transaction that completes an order: its refunds settled, if one was noticed. */
+/**
+ * Within the transaction that completes an order: its refunds settled, if one was noticed.
+ * Answers whether one was.
+ */
 export async function settleNoticedRefunds(
   deps: Pick<Deps, 'jobs'>,
   trx: JobExecutor & Db,
   creatorOrderId: string,
-): Promise<void> {
+): Promise<boolean> {
   const noticed = await trx
     .selectFrom('order_refund_notices')
     .select('creator_order_id')
     .where('creator_order_id', '=', creatorOrderId)
     .executeTakeFirst()
   if (noticed) await sendRefundJob(deps, trx, creatorOrderId)
+  return noticed !== undefined
 }
 
 /** The job: everything the order's refunds and cancellation owe back, done once. */
@@ -303,6 +308,8 @@ async function settleCommission(
         `The commission of creator order ${id} is being paid: its refund is settled once Stripe answered`,
       )
     }
+    // What is left is paid now (an order completed after its refund waits for this).
+    await sendPayoutJob(deps, deps.db, id)
     return
   }
   if (payout.payment_transfer_id === null || payout.amount_settlement_minor === null) return

@@ -200,6 +200,7 @@ export function createTransferService(
           // it; what a brand owes from an earlier refund is taken from the transfer just made; a
           // refund noticed while it was processed is settled now.
           await claim.lease.complete(processedAt, async (trx) => {
+            const refundsFirst = await settleNoticedRefunds(deps, trx, id)
             await owePayoutOnCompletion(
               deps,
               trx,
@@ -209,13 +210,13 @@ export function createTransferService(
                 currency: claimed.currency,
               },
               processedAt,
+              { refundsFirst },
             )
             await collectDebtsOf(
               deps,
               trx,
               claimed.brands.map((brand) => brand.brand_store_shop),
             )
-            await settleNoticedRefunds(deps, trx, id)
           })
           const settled = outcomes.flatMap((outcome) =>
             outcome.status === 'fulfilled' ? [outcome.value] : [],

@@ -69,8 +69,11 @@ export interface TransferRequest {
   amountMinor: number
   currency: string
   destinationAccountId: string
-  /** The charge the money comes from: Stripe then pays out of it, not the platform's balance. */
-  sourceTransaction: string
+  /**
+   * The charge the money comes from: Stripe then pays out of it, not the platform's balance. Null
+   * pays out of the platform's available balance.
+   */
+  sourceTransaction: string | null
   /** Stripe's Idempotency-Key: the same key answers the same transfer, for 24 hours. */
   idempotencyKey: string
   /** Stripe's transfer_group: how the transfers of one creator order are found again. */

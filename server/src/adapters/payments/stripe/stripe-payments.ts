@@ -189,7 +189,9 @@ export function connectStripe(options: StripeOptions): PaymentsPort {
               amount,
               currency: request.currency.toLowerCase(),
               destination: request.destinationAccountId,
-              source_transaction: request.sourceTransaction,
+              ...(request.sourceTransaction !== null && {
+                source_transaction: request.sourceTransaction,
+              }),
               transfer_group: request.transferGroup,
               description: request.description,
               metadata: request.metadata,

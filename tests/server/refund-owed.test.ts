@@ -1,0 +1,121 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { LUMEN_ACCOUNT, NORTHWIND, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
+import {
+  FOR_JOBS,
+  MAYA,
+  MAYA_ACCOUNT,
+  ORDER_1001,
+  refundWorld,
+  reversal,
+} from './support/refund-world'
+
+// What a refund leaves owed (issue 33): a brand whose Stripe balance cannot cover its reversal
+// owes it, and its next transfer pays it back; a creator not paid yet is paid only what the order
+// still earns her; a refund that comes before the transfer completes is settled once it does.
+// Order 1001: Northwind 102.00 for two overshirts (one: 51.00), Maya 27.30 (10.20 of it for one).
+
+const world = refundWorld()
+afterEach(() => world.server().close())
+
+describe('a brand that cannot cover its reversal', () => {
+  it('owes it, and gives it back from its next transfer, each step recorded', async () => {
+    await world.start()
+    const server = world.server()
+    await world.transfer('1001')
+    await expect.poll(() => world.commissionOwed(), FOR_JOBS).toEqual([])
+    // Northwind was paid out: nothing is left on its Stripe balance.
+    server.stripe.setBalance(NORTHWIND_ACCOUNT, 'usd', 0)
+    await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 1 }])
+    await expect
+      .poll(() => world.activity('transfer.reversal-owed'), FOR_JOBS)
+      .toEqual([
+        expect.objectContaining({ party: 'BRAND', storeShop: NORTHWIND, amount: '51.00 USD' }),
+      ])
+    // Maya's part went back; Northwind's did not.
+    await expect
+      .poll(world.reversals, FOR_JOBS)
+      .toEqual([reversal(MAYA_ACCOUNT, 1020, '1001', MAYA)])
+
+    // Northwind's next sale: two overshirts again, 102.00, of which 51.00 goes back at once.
+    const next = await world.customerBuys({ 'linen-overshirt': 2 })
+    await world.transfer(next.orderId)
+    await expect
+      .poll(world.reversals, FOR_JOBS)
+      .toEqual([
+        reversal(MAYA_ACCOUNT, 1020, '1001', MAYA),
+        reversal(NORTHWIND_ACCOUNT, 5100, next.orderId, NORTHWIND),
+      ])
+    expect(await world.activity('transfer.debt-deduction')).toEqual([
+      expect.objectContaining({ party: 'DEBT', storeShop: NORTHWIND, amount: '51.00 USD' }),
+    ])
+    // Its balance: the new sale's 102.00 less the 51.00 it owed.
+    expect(server.stripe.balance(NORTHWIND_ACCOUNT).usd).toBe(10200 - 5100)
+  })
+})
+
+describe('a creator not paid yet', () => {
+  it('is paid only what the order still earns her, once her account is set', async () => {
+    await world.start({ creatorAccount: false })
+    const server = world.server()
+    await world.transfer('1001')
+    await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 1 }])
+    await expect
+      .poll(world.reversals, FOR_JOBS)
+      .toEqual([reversal(NORTHWIND_ACCOUNT, 5100, '1001', NORTHWIND)])
+    await expect
+      .poll(() => world.commissionOwed(), FOR_JOBS)
+      .toEqual([{ currency: 'USD', amount: '17.10', orders: 1 }])
+
+    await world.setAccount(MAYA, MAYA_ACCOUNT)
+    await expect
+      .poll(
+        () =>
+          server.stripe
+            .transfers()
+            .filter((made) => made.destination === MAYA_ACCOUNT)
+            .map((made) => made.amount),
+        FOR_JOBS,
+      )
+      .toEqual([1710])
+    expect(world.reversals()).toEqual([reversal(NORTHWIND_ACCOUNT, 5100, '1001', NORTHWIND)])
+  })
+})
+
+describe('a refund before the transfer completes', () => {
+  it("takes back from the brands already paid, and lowers the creator's commission once it completes", async () => {
+    await world.start()
+    const server = world.server()
+    // Stripe fails Lumen's transfer: the transfer stops with Northwind ordered and paid.
+    server.stripe.script({
+      operation: 'transfers.create',
+      mode: 'fail',
+      status: 500,
+      target: LUMEN_ACCOUNT,
+      times: 1000,
+    })
+    const first = await world.call('POST', '/admin-create-order-transfer', {
+      creatorOrderId: '1001',
+    })
+    expect(first.statusCode).toBe(502)
+    expect(server.stripe.transfers().map((made) => made.destination)).toEqual([NORTHWIND_ACCOUNT])
+    await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 1 }])
+    await expect
+      .poll(world.reversals, FOR_JOBS)
+      .toEqual([reversal(NORTHWIND_ACCOUNT, 5100, '1001', NORTHWIND)])
+
+    server.stripe.unscript()
+    await world.transfer('1001')
+    // Maya is paid 27.30 less the overshirt's 10.20.
+    await expect
+      .poll(
+        () =>
+          server.stripe
+            .transfers()
+            .filter((made) => made.destination === MAYA_ACCOUNT)
+            .map((made) => made.amount),
+        FOR_JOBS,
+      )
+      .toEqual([1710])
+    expect(world.reversals()).toEqual([reversal(NORTHWIND_ACCOUNT, 5100, '1001', NORTHWIND)])
+  })
+})
