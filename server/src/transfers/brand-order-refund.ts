@@ -34,7 +34,6 @@ export async function refundBrandOrder(
   const state = await remote(() => deps.commerce.readBrandOrder(shop, orderId))
   if (!state)
     throw new Error(`${shop} no longer has order ${orderId} of creator order ${creatorOrderId}`)
-  if (state.cancelledAt !== null) return
 
   const frozen = JSON.parse(brand.lines) as FrozenLine[]
   const frozenUnits = frozen.reduce((sum, line) => sum + line.quantity, 0)
@@ -42,6 +41,17 @@ export async function refundBrandOrder(
   const note = `${PRODUCT_NAME}: creator order ${creatorOrderId} was refunded`
   const audit = (action: string, details: Record<string, unknown>) =>
     recordAudit(deps.db, deps.now(), { actorEmail: null, action, target: creatorOrderId, details })
+  // A run killed after its call, or whose answer was lost, did the work but never said so in
+  // Activity, and the next run finds nothing left to call: it says so then (the crash harness,
+  // tests/server/refund-crash.test.ts, found Activity without the refund or cancellation).
+  const shown = (action: string) => auditedOf(deps, action, creatorOrderId, shop)
+
+  if (state.cancelledAt !== null) {
+    if (refundedUnits >= frozenUnits && (await shown('order.brand-cancel')).length === 0) {
+      await audit('order.brand-cancel', { brandShop: shop, brandOrderId: orderId })
+    }
+    return
+  }
 
   if (refundedUnits >= frozenUnits) {
     await failpoint('brandRefund:before-call')
@@ -53,12 +63,14 @@ export async function refundBrandOrder(
 
   // Per variant: the units the creator order no longer sells, less those the brand's order already gave back.
   const lines: { lineItemId: string; quantity: number; restock: boolean }[] = []
+  let givenBack = 0
   for (const { brandVariantId, quantity: target } of split.refundedUnits) {
     const ordered = frozen
       .filter((line) => line.brandVariantId === brandVariantId)
       .reduce((sum, line) => sum + line.quantity, 0)
     const ofVariant = state.lines.filter((line) => line.variantId === brandVariantId)
     const stillSold = ofVariant.reduce((sum, line) => sum + line.currentQuantity, 0)
+    givenBack += Math.min(target, ordered - stillSold)
     let toRefund = target - (ordered - stillSold)
     for (const line of ofVariant) {
       const quantity = Math.min(toRefund, line.currentQuantity)
@@ -66,6 +78,13 @@ export async function refundBrandOrder(
       lines.push({ lineItemId: line.id, quantity, restock: restocked.has(brandVariantId) })
       toRefund -= quantity
     }
+  }
+  // Units the brand's order gave back already that Activity does not show (see `shown` above).
+  const unsaid =
+    givenBack -
+    (await shown('order.brand-refund')).reduce((sum, details) => sum + Number(details.units), 0)
+  if (unsaid > 0) {
+    await audit('order.brand-refund', { brandShop: shop, brandOrderId: orderId, units: unsaid })
   }
   if (lines.length === 0) return
   // The same lines and quantities of the same order, and only those, make the same refund.
@@ -83,4 +102,22 @@ export async function refundBrandOrder(
     brandOrderId: orderId,
     units: lines.reduce((sum, line) => sum + line.quantity, 0),
   })
+}
+
+/** The details of Activity's entries of `action` about this brand's order of the creator order. */
+async function auditedOf(
+  deps: Deps,
+  action: string,
+  creatorOrderId: string,
+  shop: string,
+): Promise<Record<string, unknown>[]> {
+  const rows = await deps.db
+    .selectFrom('audit_log')
+    .select('details')
+    .where('action', '=', action)
+    .where('target', '=', creatorOrderId)
+    .execute()
+  return rows
+    .map((row) => JSON.parse(row.details) as Record<string, unknown>)
+    .filter((details) => details.brandShop === shop)
 }
