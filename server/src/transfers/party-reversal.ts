@@ -171,7 +171,8 @@ async function send(
       return
     }
     await recordReversalFailure(deps.db, row, message)
-    throw error
+    // The job's error (the Jobs page) says what was not reversed, not only Stripe's words.
+    throw new Error(message, { cause: error })
   }
   await failpoint('reversal:after-call')
   await recorded(deps, row, reversalId)
