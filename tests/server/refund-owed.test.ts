@@ -53,6 +53,33 @@ describe('a brand that cannot cover its reversal', () => {
   })
 })
 
+describe('a creator that cannot cover the reversal of her commission', () => {
+  it('owes it, and gives it back from her next commission', async () => {
+    await world.start()
+    const server = world.server()
+    await world.transfer('1001')
+    await expect.poll(() => world.commissionOwed(), FOR_JOBS).toEqual([])
+    server.stripe.setBalance(MAYA_ACCOUNT, 'usd', 0)
+    await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 1 }])
+    await expect
+      .poll(() => world.activity('transfer.reversal-owed'), FOR_JOBS)
+      .toEqual([
+        expect.objectContaining({ party: 'CREATOR', storeShop: MAYA, amount: '10.20 USD' }),
+      ])
+
+    // Her next order earns her 20.40 on two overshirts: 10.20 of it goes back at once.
+    const next = await world.customerBuys({ 'linen-overshirt': 2 })
+    await world.transfer(next.orderId)
+    await expect
+      .poll(world.reversals, FOR_JOBS)
+      .toEqual([
+        reversal(MAYA_ACCOUNT, 1020, next.orderId, MAYA),
+        reversal(NORTHWIND_ACCOUNT, 5100, '1001', NORTHWIND),
+      ])
+    expect(server.stripe.balance(MAYA_ACCOUNT).usd).toBe(2040 - 1020)
+  })
+})
+
 describe('a creator not paid yet', () => {
   it('is paid only what the order still earns her, once her account is set', async () => {
     await world.start({ creatorAccount: false })

@@ -299,8 +299,8 @@ export interface CreatorPayoutsTable {
 /**
  * One Stripe reversal of a party's transfer after its creator order was refunded or cancelled
  * (migration 018): intended (amount and key) before the call; then reversed (`reversal_id`), or
- * owed by the brand (`owed_since`: Stripe refused it for the balance of the brand's account). A
- * DEBT row takes a brand's debt back from this later transfer of it; Stripe refusing it leaves it
+ * owed by the party (`owed_since`: Stripe refused it for the balance of its account). A
+ * DEBT row takes a store's debt back from this later transfer of it; Stripe refusing it leaves it
  * declined (`declined_at`), and the debt still owed.
  */
 export interface OrderReversalsTable {

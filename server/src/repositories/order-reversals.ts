@@ -83,21 +83,22 @@ export const isUnsettled = (row: OrderReversalRow) =>
   row.reversal_id === null && row.owed_since === null && row.declined_at === null
 
 /**
- * What each brand still owes (per currency): reversals Stripe refused for its balance, less what
- * reversals of its later transfers took back or are taking (an intent counts until declined).
+ * What each store (a brand, a creator) still owes, per currency: reversals Stripe refused for its
+ * balance, less what reversals of its later transfers took back or are taking (an intent counts
+ * until declined).
  */
 export async function outstandingDebts(
   db: Db,
-  brandShops: readonly string[],
+  storeShops: readonly string[],
 ): Promise<{ storeShop: string; currency: string; owedMinor: number; since: string }[]> {
-  if (brandShops.length === 0) return []
+  if (storeShops.length === 0) return []
   const rows = await db
     .selectFrom('order_reversals')
     .select(['store_shop', 'currency', 'party', 'amount_minor', 'owed_since'])
-    .where('store_shop', 'in', brandShops)
+    .where('store_shop', 'in', storeShops)
     .where((eb) =>
       eb.or([
-        eb.and([eb('party', '=', 'BRAND'), eb('owed_since', 'is not', null)]),
+        eb.and([eb('party', '!=', 'DEBT'), eb('owed_since', 'is not', null)]),
         eb.and([eb('party', '=', 'DEBT'), eb('declined_at', 'is', null)]),
       ]),
     )
@@ -124,49 +125,70 @@ export async function outstandingDebts(
 }
 
 /**
- * The brand's transfers of orders completed since `since`, in `currency`, with what is left of
- * each once its reversals (made, or under way) are taken off: where its debt is taken back from.
+ * The store's transfers made since `since`, in `currency` (a brand's for its orders, a creator's
+ * commissions), oldest first, with what is left of each once its reversals (made, or under way)
+ * are taken off: where its debt is taken back from.
  */
-export async function transfersSince(db: Db, brandShop: string, currency: string, since: string) {
-  const transfers = await db
-    .selectFrom('order_transfer_brands')
-    .innerJoin(
-      'order_transfers',
-      'order_transfers.creator_order_id',
-      'order_transfer_brands.creator_order_id',
+export async function transfersSince(db: Db, storeShop: string, currency: string, since: string) {
+  const [brandTransfers, commissions] = await Promise.all([
+    db
+      .selectFrom('order_transfer_brands')
+      .innerJoin(
+        'order_transfers',
+        'order_transfers.creator_order_id',
+        'order_transfer_brands.creator_order_id',
+      )
+      .select([
+        'order_transfer_brands.creator_order_id',
+        'order_transfer_brands.payment_transfer_id as transfer_id',
+        'order_transfer_brands.brand_amount_settlement_minor as amount_minor',
+        'order_transfers.processed_at as made_at',
+      ])
+      .where('order_transfer_brands.brand_store_shop', '=', storeShop)
+      .where('order_transfer_brands.settlement_currency', '=', currency)
+      .where('order_transfers.status', '=', 'COMPLETED')
+      .where('order_transfers.processed_at', '>=', since)
+      .execute(),
+    db
+      .selectFrom('creator_payouts')
+      .select([
+        'creator_order_id',
+        'payment_transfer_id as transfer_id',
+        'amount_settlement_minor as amount_minor',
+        'paid_at as made_at',
+      ])
+      .where('creator_store_shop', '=', storeShop)
+      .where('settlement_currency', '=', currency)
+      .where('paid_at', '>=', since)
+      .execute(),
+  ])
+  const transfers = [...brandTransfers, ...commissions]
+    .flatMap((made) =>
+      made.transfer_id === null || made.amount_minor === null
+        ? []
+        : [{ ...made, transfer_id: made.transfer_id, amount_minor: made.amount_minor }],
     )
-    .select([
-      'order_transfer_brands.creator_order_id',
-      'order_transfer_brands.payment_transfer_id',
-      'order_transfer_brands.brand_amount_settlement_minor',
-    ])
-    .where('order_transfer_brands.brand_store_shop', '=', brandShop)
-    .where('order_transfer_brands.settlement_currency', '=', currency)
-    .where('order_transfer_brands.payment_transfer_id', 'is not', null)
-    .where('order_transfers.status', '=', 'COMPLETED')
-    .where('order_transfers.processed_at', '>=', since)
-    .orderBy('order_transfers.processed_at')
-    .execute()
+    .sort((a, b) => (a.made_at ?? '').localeCompare(b.made_at ?? ''))
   if (transfers.length === 0) return []
   const taken = await db
     .selectFrom('order_reversals')
     .select(['transfer_id', 'amount_minor'])
-    .where('store_shop', '=', brandShop)
+    .where('store_shop', '=', storeShop)
     .where('declined_at', 'is', null)
     .where('owed_since', 'is', null)
     .where(
       'transfer_id',
       'in',
-      transfers.map((transfer) => transfer.payment_transfer_id!),
+      transfers.map((transfer) => transfer.transfer_id),
     )
     .execute()
   return transfers.map((transfer) => ({
     creatorOrderId: transfer.creator_order_id,
-    transferId: transfer.payment_transfer_id!,
+    transferId: transfer.transfer_id,
     leftMinor:
-      (transfer.brand_amount_settlement_minor ?? 0) -
+      transfer.amount_minor -
       taken
-        .filter((row) => row.transfer_id === transfer.payment_transfer_id)
+        .filter((row) => row.transfer_id === transfer.transfer_id)
         .reduce((sum, row) => sum + row.amount_minor, 0),
   }))
 }

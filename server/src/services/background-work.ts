@@ -20,12 +20,12 @@ import {
   type CreatorPayoutJob,
 } from '../transfers/creator-payout'
 import {
-  BRAND_DEBT_JOB,
-  BRAND_DEBT_RETRIES,
-  collectBrandDebt,
+  STORE_DEBT_JOB,
+  STORE_DEBT_RETRIES,
+  collectStoreDebt,
   recheckDebts,
-  type BrandDebtJob,
-} from '../transfers/brand-debt'
+  type StoreDebtJob,
+} from '../transfers/store-debt'
 import {
   ORDER_REFUND_JOB,
   ORDER_REFUND_RETRIES,
@@ -148,10 +148,10 @@ export async function startBackgroundWork(
     (payload) => settleOrderRefunds(deps, payload),
     ORDER_REFUND_RETRIES,
   )
-  await register<BrandDebtJob>(
-    BRAND_DEBT_JOB,
-    (payload) => collectBrandDebt(deps, payload),
-    BRAND_DEBT_RETRIES,
+  await register<StoreDebtJob>(
+    STORE_DEBT_JOB,
+    (payload) => collectStoreDebt(deps, payload),
+    STORE_DEBT_RETRIES,
   )
   // A failed catch-up waits for the next schedule rather than retrying at once.
   await register(CATCH_UP_JOB, (_payload, job) => catchUp(deps, log, job), {

@@ -30,6 +30,7 @@ import {
 import { transferGroupOf } from './order-payment'
 import { recordAudit } from '../repositories/audit-log'
 import { transferTiming } from './transfer-timing'
+import { collectDebtsOf } from './store-debt'
 
 // Paying a creator its commission on a completed creator order (docs/integrations.md "After the
 // sale"): one more party of the order's exactly-once transfer, out of the same charge and in the
@@ -169,8 +170,10 @@ async function payUnderLease(
   const id = payout.creator_order_id
   /** Recorded paid, and in the audit log (Activity) with what moved, in one transaction. */
   const paid = (transferId: string | null, settled: { minor: number; currency: string } | null) =>
-    lease.recordPaid(transferId, timestamp(), (trx) =>
-      recordAudit(trx, deps.now(), {
+    lease.recordPaid(transferId, timestamp(), async (trx) => {
+      // What the creator owes from an earlier refund is taken from the commission just paid.
+      await collectDebtsOf(deps, trx, [payout.creator_store_shop])
+      await recordAudit(trx, deps.now(), {
         actorEmail: null,
         action: 'transfer.creator-commission',
         target: id,
@@ -180,8 +183,8 @@ async function payUnderLease(
             settled && `${formatMinorUnits(settled.minor, settled.currency)} ${settled.currency}`,
           transferId,
         },
-      }),
-    )
+      })
+    })
   await timing.failpoint('creatorTransfer:before-intent')
 
   const made = await transferMade(deps, payout, remote)

@@ -21,7 +21,7 @@ import { createTransferPlanning, type StillSoldOf } from './transfer-planning'
 import { transferTiming } from './transfer-timing'
 import { creatorOrderOf, previewOf, receiptDataOf } from './transfer-view'
 import { owePayoutOnCompletion } from './creator-payout'
-import { collectDebtsOf } from './brand-debt'
+import { collectDebtsOf } from './store-debt'
 import { settleNoticedRefunds } from './order-refunds'
 
 // Processing a creator order into brand orders and payments, exactly once whatever fails

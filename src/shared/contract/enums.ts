@@ -176,7 +176,7 @@ export const JOB_KINDS = [
   'transfer-order',
   'creator-payout',
   'order-refund',
-  'brand-debt',
+  'store-debt',
   'attention-recheck',
   'creator-order-catch-up',
   'retention',

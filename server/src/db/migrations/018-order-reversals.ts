@@ -6,8 +6,8 @@ import { inOneTransaction } from './in-one-transaction'
  * row per Stripe transfer reversal, each of one party's transfer (a brand's, or the creator's
  * commission). Its intent (the amount, under its idempotency key) is recorded before the call and
  * its result after: the reversal's id, or that Stripe refused it for the account's balance, which
- * leaves the amount owed by the brand. A brand's debt is then taken back from its next transfers
- * (transfers/brand-debt.ts) by reversals of them, rows of party DEBT, which a refusal leaves
+ * leaves the amount owed by the party. A store's debt is then taken back from its next transfers
+ * (transfers/store-debt.ts) by reversals of them, rows of party DEBT, which a refusal leaves
  * declined. `seq` numbers a store's reversals of an order's transfers from 0: a run that saw fewer
  * rows than there are cannot add one, so two runs never reverse the same money twice.
  *

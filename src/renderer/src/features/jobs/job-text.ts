@@ -7,7 +7,7 @@ export const JOB_KIND_LABELS: Record<JobKind, string> = {
   'transfer-order': 'Automatic transfer',
   'creator-payout': "Creator's commission",
   'order-refund': 'Refund',
-  'brand-debt': "A brand's debt",
+  'store-debt': 'Money owed back',
   'attention-recheck': 'Needs-attention recheck',
   'creator-order-catch-up': 'Creator-order catch-up',
   retention: 'Retention',

@@ -7,35 +7,36 @@ import { outstandingDebts, reversalsOf, transfersSince } from '../repositories/o
 import { reverseAnew, settleUnknown } from './party-reversal'
 import { transferTiming } from './transfer-timing'
 
-// What a brand owes after a refund whose reversal its Stripe balance could not cover
-// (order-refunds.ts) is taken from its next transfers: each one made after the debt arose gives
-// back, by a reversal of its own (a DEBT row of order_reversals), as much of the debt as it
-// carries. A transfer just made has reached the brand's balance, so Stripe takes it back where it
-// refused the first reversal. Each taking is an exactly-once step like any reversal (intent before,
-// result after, reconciled by its key); Stripe refusing one leaves the debt owed for the next.
+// What a store owes after a refund whose reversal its Stripe balance could not cover
+// (order-refunds.ts) is taken from what it is paid next: each transfer to it made after the debt
+// arose (a brand's for an order, a creator's commission) gives back, by a reversal of its own (a
+// DEBT row of order_reversals), as much of the debt as it carries. A transfer just made has
+// reached the store's balance, so Stripe takes it back where it refused the first reversal. Each
+// taking is an exactly-once step like any reversal (intent before, result after, reconciled by its
+// key); Stripe refusing one leaves the debt owed for the next.
 
-export const BRAND_DEBT_JOB = 'brand-debt'
-export const BRAND_DEBT_RETRIES: RegisterOptions = { retryLimit: 8, retryDelaySeconds: 30 }
+export const STORE_DEBT_JOB = 'store-debt'
+export const STORE_DEBT_RETRIES: RegisterOptions = { retryLimit: 8, retryDelaySeconds: 30 }
 
-export interface BrandDebtJob {
-  brandShop: string
+export interface StoreDebtJob {
+  storeShop: string
 }
 
 type Deps = Pick<RouteDeps, 'db' | 'jobs' | 'payments' | 'now' | 'transferTiming'>
 
-/** Within the transaction that completes an order: its brands that owe, each sent a job. */
+/** Within the transaction that pays stores (an order's completion, a commission): those that owe, each sent a job. */
 export async function collectDebtsOf(
   deps: Pick<Deps, 'jobs'>,
   trx: Db,
-  brandShops: readonly string[],
+  storeShops: readonly string[],
 ): Promise<void> {
-  const owing = new Set((await outstandingDebts(trx, brandShops)).map((debt) => debt.storeShop))
-  for (const brandShop of owing) {
-    await deps.jobs.send(BRAND_DEBT_JOB, { brandShop } satisfies BrandDebtJob, { within: trx })
+  const owing = new Set((await outstandingDebts(trx, storeShops)).map((debt) => debt.storeShop))
+  for (const storeShop of owing) {
+    await deps.jobs.send(STORE_DEBT_JOB, { storeShop } satisfies StoreDebtJob, { within: trx })
   }
 }
 
-/** Hourly: every brand that owes, in case a job was lost or ran out of retries. */
+/** Hourly: every store that owes, in case a job was lost or ran out of retries. */
 export async function recheckDebts(deps: Pick<Deps, 'db' | 'jobs'>): Promise<void> {
   const shops = await deps.db
     .selectFrom('order_reversals')
@@ -52,27 +53,26 @@ export async function recheckDebts(deps: Pick<Deps, 'db' | 'jobs'>): Promise<voi
   )
 }
 
-/** The job: takes what the brand owes from its transfers made since, once. */
-export async function collectBrandDebt(deps: Deps, { brandShop }: BrandDebtJob): Promise<void> {
+/** The job: takes what the store owes from its transfers made since, once. */
+export async function collectStoreDebt(deps: Deps, { storeShop }: StoreDebtJob): Promise<void> {
   const timing = transferTiming(deps.transferTiming)
   const remote: Remote = (call) => withDeadline(timing.remoteTimeoutMs, call)
   const taken = await underLease(
     deps.db,
-    `brand-debt:${brandShop}`,
+    `store-debt:${storeShop}`,
     { ttlMs: timing.leaseMs, now: deps.now },
     async () => {
-      // Each debt read again after every taking: a taking's outcome changes what is left.
-      for (const debt of await outstandingDebts(deps.db, [brandShop])) {
+      for (const debt of await outstandingDebts(deps.db, [storeShop])) {
         let owedMinor = debt.owedMinor
         for (const transfer of await transfersSince(
           deps.db,
-          brandShop,
+          storeShop,
           debt.currency,
           debt.since,
         )) {
           if (owedMinor <= 0) break
           const ofStore = (await reversalsOf(deps.db, transfer.creatorOrderId)).filter(
-            (row) => row.store_shop === brandShop,
+            (row) => row.store_shop === storeShop,
           )
           await settleUnknown(deps, ofStore, remote, timing.failpoint)
           const amountMinor = Math.min(owedMinor, transfer.leftMinor)
@@ -81,7 +81,7 @@ export async function collectBrandDebt(deps: Deps, { brandShop }: BrandDebtJob):
             deps,
             {
               creatorOrderId: transfer.creatorOrderId,
-              storeShop: brandShop,
+              storeShop,
               party: 'DEBT',
               transferId: transfer.transferId,
               currency: debt.currency,
@@ -96,5 +96,5 @@ export async function collectBrandDebt(deps: Deps, { brandShop }: BrandDebtJob):
       }
     },
   )
-  if (!taken) throw new Error(`What ${brandShop} owes is being collected by another run`)
+  if (!taken) throw new Error(`What ${storeShop} owes is being collected by another run`)
 }
