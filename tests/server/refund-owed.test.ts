@@ -50,6 +50,24 @@ describe('a brand that cannot cover its reversal', () => {
     ])
     // Its balance: the new sale's 102.00 less the 51.00 it owed.
     expect(server.stripe.balance(NORTHWIND_ACCOUNT).usd).toBe(10200 - 5100)
+
+    // The new sale refunded in full: its transfer carries only 51.00 more to reverse; the other
+    // 51.00 it owes back again.
+    await world.creatorRefunds(next, [{ line: 0, quantity: 2 }])
+    await expect
+      .poll(world.reversals, FOR_JOBS)
+      .toEqual([
+        reversal(MAYA_ACCOUNT, 1020, '1001', MAYA),
+        reversal(MAYA_ACCOUNT, 2040, next.orderId, MAYA),
+        reversal(NORTHWIND_ACCOUNT, 5100, next.orderId, NORTHWIND),
+        reversal(NORTHWIND_ACCOUNT, 5100, next.orderId, NORTHWIND, 1),
+      ])
+    await expect
+      .poll(() => world.activity('transfer.reversal-owed'), FOR_JOBS)
+      .toEqual([
+        expect.objectContaining({ storeShop: NORTHWIND, amount: '51.00 USD' }),
+        expect.objectContaining({ storeShop: NORTHWIND, amount: '51.00 USD' }),
+      ])
   })
 })
 

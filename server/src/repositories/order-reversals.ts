@@ -24,13 +24,13 @@ export const reversalsOf = (db: Db, creatorOrderId: string) =>
     .orderBy('seq')
     .execute()
 
-/** The intent of a reversal, before its call; refused when its seq was taken since. */
+/**
+ * The intent of a reversal, before its call (or, with `owed_since`, a reversal owed without one);
+ * refused when its seq was taken since.
+ */
 export async function recordReversalIntent(
   db: Db,
-  row: Omit<
-    Insertable<OrderReversalsTable>,
-    'reversal_id' | 'reversed_at' | 'owed_since' | 'declined_at' | 'failed_message'
-  >,
+  row: Omit<Insertable<OrderReversalsTable>, 'reversal_id' | 'reversed_at' | 'declined_at'>,
 ): Promise<void> {
   const inserted = await db
     .insertInto('order_reversals')

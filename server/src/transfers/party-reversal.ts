@@ -1,4 +1,5 @@
 import { PaymentsError } from '../adapters/payments/payments-port'
+import type { Db } from '../db/connect'
 import type { RouteDeps } from '../deps'
 import { formatMinorUnits } from '../domain/money'
 import type { Remote } from '../lib/remote-call'
@@ -26,9 +27,10 @@ export interface PartyReversal {
   creatorOrderId: string
   party: 'BRAND' | 'CREATOR'
   storeShop: string
-  /** The party's transfer, and its currency (the charge's settlement currency). */
+  /** The party's transfer, its currency (the charge's settlement currency) and its amount. */
   transferId: string
   currency: string
+  transferredMinor: number
   /** All that should have gone back from the transfer by now: paid less what is still earned. */
   owedBackMinor: number
 }
@@ -58,8 +60,58 @@ export async function reverseParty(
     .reduce((sum, row) => sum + row.amount_minor, 0)
   const dueMinor = reversal.owedBackMinor - accounted
   if (dueMinor <= 0) return
-  await reverseAnew(deps, { ...reversal, amountMinor: dueMinor }, ofStore, remote, failpoint)
+  // Stripe reverses no more than a transfer still carries, and a debt of the party's may have
+  // been taken from it (store-debt.ts): what it no longer carries is owed, as a refused one is.
+  const carried =
+    reversal.transferredMinor -
+    ofStore
+      .filter(
+        (row) => row.transfer_id === reversal.transferId && !row.owed_since && !row.declined_at,
+      )
+      .reduce((sum, row) => sum + row.amount_minor, 0)
+  const fromTransfer = Math.min(dueMinor, Math.max(carried, 0))
+  let seq = nextSeq(ofStore)
+  if (fromTransfer > 0) {
+    await reverseAnew(deps, { ...reversal, amountMinor: fromTransfer }, ofStore, remote, failpoint)
+    seq += 1
+  }
+  if (fromTransfer < dueMinor) {
+    const intent = intentOf({ ...reversal, amountMinor: dueMinor - fromTransfer }, seq, deps.now())
+    const message = `${reversal.transferId} no longer carries it: a debt of ${reversal.storeShop}'s was taken from it`
+    // Recorded owed in the one statement that records it: never an intent to send to Stripe.
+    await deps.db.transaction().execute(async (trx) => {
+      await recordReversalIntent(trx, {
+        ...intent,
+        owed_since: intent.pending_since,
+        failed_message: message,
+      })
+      await auditOwed(trx, deps.now(), pendingRow(intent), message)
+    })
+  }
 }
+
+const nextSeq = (ofStore: readonly OrderReversalRow[]) =>
+  ofStore.reduce((last, row) => Math.max(last, row.seq), -1) + 1
+
+/** The row of a reversal's intent at `seq`: its amount and key, pending from `at`. */
+const intentOf = (
+  reversal: Omit<PartyReversal, 'owedBackMinor' | 'party' | 'transferredMinor'> & {
+    party: OrderReversalRow['party']
+    amountMinor: number
+  },
+  seq: number,
+  at: Date,
+) => ({
+  creator_order_id: reversal.creatorOrderId,
+  store_shop: reversal.storeShop,
+  seq,
+  party: reversal.party,
+  transfer_id: reversal.transferId,
+  currency: reversal.currency,
+  amount_minor: reversal.amountMinor,
+  idempotency_key: reversalKey(reversal.creatorOrderId, reversal.storeShop, seq),
+  pending_since: at.toISOString(),
+})
 
 /** Settles every intent of `rows` whose outcome is unknown, before anything new is asked. */
 export async function settleUnknown(
@@ -79,7 +131,7 @@ export async function settleUnknown(
  */
 export async function reverseAnew(
   deps: Deps,
-  reversal: Omit<PartyReversal, 'owedBackMinor' | 'party'> & {
+  reversal: Omit<PartyReversal, 'owedBackMinor' | 'party' | 'transferredMinor'> & {
     party: OrderReversalRow['party']
     amountMinor: number
   },
@@ -87,30 +139,21 @@ export async function reverseAnew(
   remote: Remote,
   failpoint: (name: string) => Promise<void>,
 ): Promise<void> {
-  const seq = ofStore.reduce((last, row) => Math.max(last, row.seq), -1) + 1
-  const intent = {
-    creator_order_id: reversal.creatorOrderId,
-    store_shop: reversal.storeShop,
-    seq,
-    party: reversal.party,
-    transfer_id: reversal.transferId,
-    currency: reversal.currency,
-    amount_minor: reversal.amountMinor,
-    idempotency_key: reversalKey(reversal.creatorOrderId, reversal.storeShop, seq),
-    pending_since: deps.now().toISOString(),
-  }
+  const intent = intentOf(reversal, nextSeq(ofStore), deps.now())
   await failpoint('reversal:before-intent')
   await recordReversalIntent(deps.db, intent)
-  const row = {
-    ...intent,
-    reversal_id: null,
-    reversed_at: null,
-    owed_since: null,
-    declined_at: null,
-    failed_message: null,
-  }
-  await send(deps, row, remote, failpoint)
+  await send(deps, pendingRow(intent), remote, failpoint)
 }
+
+/** The row of an intent just recorded: no outcome yet. */
+const pendingRow = (intent: ReturnType<typeof intentOf>): OrderReversalRow => ({
+  ...intent,
+  reversal_id: null,
+  reversed_at: null,
+  owed_since: null,
+  declined_at: null,
+  failed_message: null,
+})
 
 /** An intent of an earlier run: the reversal it made, or the same request sent again. */
 async function settleIntent(
@@ -205,10 +248,13 @@ const owed = (deps: Deps, row: OrderReversalRow, message: string) =>
     const at = deps.now()
     const result = await recordReversalOwed(trx, row, message, at.toISOString())
     if (result[0]?.numUpdatedRows === 0n) return
-    await recordAudit(trx, at, {
-      actorEmail: null,
-      action: 'transfer.reversal-owed',
-      target: row.creator_order_id,
-      details: { ...details(row), reason: message },
-    })
+    await auditOwed(trx, at, row, message)
+  })
+
+const auditOwed = (trx: Db, at: Date, row: OrderReversalRow, message: string) =>
+  recordAudit(trx, at, {
+    actorEmail: null,
+    action: 'transfer.reversal-owed',
+    target: row.creator_order_id,
+    details: { ...details(row), reason: message },
   })
