@@ -235,7 +235,11 @@ describe('processing order 1001', () => {
         tandem_commission_minor: 1360,
         brand_amount_minor: 10200,
         lines: JSON.stringify([
-          { brandVariantId: 'gid://shopify/ProductVariant/201', quantity: 2 },
+          {
+            brandVariantId: 'gid://shopify/ProductVariant/201',
+            quantity: 2,
+            lineItemId: 'gid://shopify/LineItem/10011',
+          },
         ]),
         brand_order_id: northwindOrder,
         paid_at: isoDate,
@@ -265,7 +269,11 @@ describe('processing order 1001', () => {
         tandem_commission_minor: 276,
         brand_amount_minor: 2484,
         lines: JSON.stringify([
-          { brandVariantId: 'gid://shopify/ProductVariant/203', quantity: 1 },
+          {
+            brandVariantId: 'gid://shopify/ProductVariant/203',
+            quantity: 1,
+            lineItemId: 'gid://shopify/LineItem/10012',
+          },
         ]),
         brand_order_id: lumenOrder,
         paid_at: isoDate,
