@@ -85,11 +85,17 @@ const moneyRecords = async () => ({
     .execute(),
 })
 
+/**
+ * The entries of `action`, by target: jobs act on deliveries four at once, so the order they are
+ * written in is not the order the deliveries came in.
+ */
 const auditEntries = (action: string) =>
   server.db
     .selectFrom('audit_log')
     .select(['actor_email', 'target', 'details'])
     .where('action', '=', action)
+    .orderBy('target')
+    .orderBy('id')
     .execute()
 
 /**
