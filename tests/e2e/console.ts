@@ -2,7 +2,10 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join, resolve } from 'node:path'
 import type { AxeResults } from 'axe-core'
-import type { Locator, Page } from 'playwright-core'
+import type { Browser, Locator, Page } from 'playwright-core'
+import { DEMO_ADMIN } from '../../scripts/lib/auth-emulator'
+import { launchChromium } from '../support/chromium'
+import type { StackUnderTest } from '../support/stack-under-test'
 
 // What the end-to-end tests share: waiting for what a person would see, and screenshots.
 
@@ -109,4 +112,21 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
       impact: violation.impact ?? '',
       targets: violation.nodes.map((node) => node.target.join(' ')),
     }))
+}
+
+/**
+ * Chromium at the stack's console, 1400 px wide, signed in as the demo admin and showing `path`
+ * once its heading is there.
+ */
+export async function signedInConsole(
+  stack: StackUnderTest,
+  path: string,
+  heading: string,
+): Promise<{ browser: Browser; page: Page }> {
+  const browser = await launchChromium()
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, locale: 'en-US' })
+  await page.goto(stack.console.url.replace('#/signin', `#${path}`))
+  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password)
+  await shows(page.getByRole('heading', { name: heading }))
+  return { browser, page }
 }

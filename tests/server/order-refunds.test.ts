@@ -1,55 +1,23 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { LUMEN, LUMEN_ACCOUNT, NORTHWIND, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
-import { startListeningServer, type ServerUnderTest } from './support/server-under-test'
-import { transferCalls } from './support/transfer-calls'
+import {
+  creatorRefunds,
+  FOR_JOBS,
+  MAYA,
+  MAYA_ACCOUNT,
+  transferred1001,
+} from './support/refunds-after-transfer'
+import type { ServerUnderTest } from './support/server-under-test'
 
 // After the sale (issue 33): a creator order refunded or cancelled after its transfer gives back,
-// with no click, what the units no longer sold earned each party. Order 1001 of maya-makes sells
-// two Linen Overshirts of Northwind (136.00: Northwind 102.00, Maya 20.40, Tandem 13.60) and a
-// Rosehip Face Oil of Lumen (34.50: Lumen 24.84, Maya 6.90, Tandem 2.76), and a sticker pack of
-// Maya's own.
-
-const MAYA = 'maya-makes.myshopify.com'
-const MAYA_ACCOUNT = 'acct_maya_makes'
-const FOR_JOBS = { timeout: 20_000, interval: 100 }
+// with no click, what the units no longer sold earned each party (support/refunds-after-transfer.ts
+// has order 1001's figures).
 
 let server: ServerUnderTest
-const { processOrder } = transferCalls(() => server)
 afterEach(() => server.close())
 
 const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
   server.app.inject({ method, url, headers: server.asAdmin, payload })
-
-/** Order 1001 transferred, with Maya connected (her refunds reach Tandem) and paid her commission. */
-async function transferred1001() {
-  server = await startListeningServer({ stripeApi: { wait: async () => {} } })
-  const connected = await call('POST', '/admin-test-shop-connection', { shop: MAYA })
-  expect(connected.json()).toMatchObject({ state: 'CONNECTED' })
-  await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(4)
-  server.stripe.addAccount({ id: MAYA_ACCOUNT })
-  const account = await call('POST', '/admin-set-store-payment-account', {
-    shop: MAYA,
-    accountId: MAYA_ACCOUNT,
-  })
-  expect(account.statusCode).toBe(200)
-  expect((await processOrder('1001')).statusCode).toBe(201)
-  await expect.poll(() => transferTo(MAYA_ACCOUNT)?.amount, FOR_JOBS).toBe(2730)
-}
-
-const ORDER_1001 = 'gid://shopify/Order/1001'
-
-/** The creator refunds units in its Shopify admin; its payment app then refunds the Stripe charge. */
-async function creatorRefunds(
-  line: number,
-  quantity: number,
-  restockType: 'RETURN' | 'NO_RESTOCK',
-  { stripeToo = true } = {},
-) {
-  await server.shopify.refund(MAYA, ORDER_1001, [{ line, quantity }], { restockType })
-  const made = server.shopify.refunds(MAYA, ORDER_1001).at(-1)!
-  if (stripeToo) server.stripe.refund('ch_sandbox_order_1001', minor(made.amount))
-  return made
-}
 
 const minor = (amount: string) => Math.round(Number(amount) * 100)
 
@@ -59,9 +27,6 @@ const troubledJobs = async () =>
       jobs: { kind: string; about: unknown; errorMessage: string }[]
     }
   ).jobs
-
-const transferTo = (account: string) =>
-  server.stripe.transfers().find((transfer) => transfer.destination === account)
 
 /** Every reversal Stripe made, as its dashboard lists them: from whom, how much, for what. */
 const reversals = () =>
@@ -104,8 +69,8 @@ const activity = async (action: string) =>
 
 describe('a refund after the transfer', () => {
   it("takes back one overshirt's share from Northwind and Maya, once, and refunds it in Northwind's order", async () => {
-    await transferred1001()
-    await creatorRefunds(0, 1, 'RETURN')
+    server = await transferred1001()
+    await creatorRefunds(server, 0, 1, 'RETURN')
 
     // Half of Northwind's 136.00 base is no longer sold: 51.00 of its 102.00, 10.20 of Maya's
     // 20.40; Tandem's 6.80 goes back with the customer's refund. Lumen keeps all of its.
@@ -131,7 +96,7 @@ describe('a refund after the transfer', () => {
     )
 
     // The other overshirt refunded after.
-    await creatorRefunds(0, 1, 'NO_RESTOCK')
+    await creatorRefunds(server, 0, 1, 'NO_RESTOCK')
     await expect
       .poll(reversals, FOR_JOBS)
       .toEqual([
@@ -147,18 +112,16 @@ describe('a refund after the transfer', () => {
 
 describe('a refund Tandem is told of', () => {
   it("moves no money until Stripe shows the customer refunded: the creator's store alone is not believed", async () => {
-    await transferred1001()
-    const refund = await creatorRefunds(0, 1, 'RETURN', { stripeToo: false })
-    await expect
-      .poll(troubledJobs, FOR_JOBS)
-      .toEqual([
-        expect.objectContaining({
-          kind: 'order-refund',
-          about: { order: '#1001', shop: MAYA },
-          errorMessage:
-            'Stripe shows 0.00 USD refunded of charge ch_sandbox_order_1001, less than the 68.00 USD the refunded units of creator order 1001 cost: nothing goes back until the customer is refunded',
-        }),
-      ])
+    server = await transferred1001()
+    const refund = await creatorRefunds(server, 0, 1, 'RETURN', { stripeToo: false })
+    await expect.poll(troubledJobs, FOR_JOBS).toEqual([
+      expect.objectContaining({
+        kind: 'order-refund',
+        about: { order: '#1001', shop: MAYA },
+        errorMessage:
+          'Stripe shows 0.00 USD refunded of charge ch_sandbox_order_1001, less than the 68.00 USD the refunded units of creator order 1001 cost: nothing goes back until the customer is refunded',
+      }),
+    ])
     expect(server.stripe.reversals()).toEqual([])
     expect(server.shopify.refunds(NORTHWIND, brandOrder(NORTHWIND).id)).toEqual([])
 
@@ -166,9 +129,6 @@ describe('a refund Tandem is told of', () => {
     server.stripe.refund('ch_sandbox_order_1001', minor(refund.amount))
     await expect
       .poll(reversals, FOR_JOBS)
-      .toEqual([
-        reversal(MAYA_ACCOUNT, 1020, MAYA),
-        reversal(NORTHWIND_ACCOUNT, 5100, NORTHWIND),
-      ])
+      .toEqual([reversal(MAYA_ACCOUNT, 1020, MAYA), reversal(NORTHWIND_ACCOUNT, 5100, NORTHWIND)])
   })
 })

@@ -196,10 +196,24 @@ describe('GET /admin-order-transfers and its CSV', () => {
               brandAmount: '13.50',
             }),
           ],
+          // Each brand's Stripe transfer (the brands are paid at once, in either order); urban
+          // trail edits has no payout account, so its commission waits and nothing was paid to it.
+          moneyTrail: expect.arrayContaining(
+            [LUMEN, NORTHWIND].map((storeShop, index) => ({
+              at: expect.any(String),
+              kind: 'TRANSFER',
+              party: 'BRAND',
+              storeShop,
+              amount: ['22.20', '13.50'][index],
+              currency: 'USD',
+              stripeId: expect.stringMatching(/^tr_/),
+            })),
+          ),
         },
       ],
       nextCursor: null,
     })
+    expect(history.transfers[0].moneyTrail).toHaveLength(2)
   })
 
   it('exports one RFC 4180 row per brand transfer, amounts as decimal strings', async () => {

@@ -33,6 +33,7 @@ describe('the CSV rows', () => {
           settlement: null,
         },
       ],
+      moneyTrail: [],
     })
     expect(row).toBe(
       `1001,${MAYA},PARTIAL,USD,2026-11-23T10:00:00.000Z,,"'=HYPERLINK(""http://evil"")",` +

@@ -107,5 +107,61 @@ export const order1001Preview = (serverUrl: string) => ({
     processedAt: null,
     brands: order1001Brands(),
     totals: ORDER_1001_TOTALS,
+    moneyTrail: [],
   },
 })
+
+const MAYA = 'maya-makes.myshopify.com'
+
+/**
+ * Order 1001's money trail once processed, its creator paid, and one of its two overshirts
+ * refunded: Maya gave back 10.20 of her 27.30; Northwind's balance could not cover its 51.00,
+ * which it owes.
+ */
+export const ORDER_1001_TRAIL = [
+  {
+    at: '2026-11-03T09:00:00.000Z',
+    kind: 'TRANSFER' as const,
+    party: 'BRAND' as const,
+    storeShop: NORTHWIND,
+    amount: '102.00',
+    currency: 'USD',
+    stripeId: 'tr_sandbox_1001_northwind',
+  },
+  {
+    at: '2026-11-03T09:00:01.000Z',
+    kind: 'TRANSFER' as const,
+    party: 'BRAND' as const,
+    storeShop: LUMEN,
+    amount: '24.84',
+    currency: 'USD',
+    stripeId: 'tr_sandbox_1001_lumen',
+  },
+  {
+    at: '2026-11-03T09:05:00.000Z',
+    kind: 'TRANSFER' as const,
+    party: 'CREATOR' as const,
+    storeShop: MAYA,
+    amount: '27.30',
+    currency: 'USD',
+    stripeId: 'tr_sandbox_1001_maya',
+  },
+  {
+    at: '2026-11-04T14:20:00.000Z',
+    kind: 'OWED' as const,
+    party: 'BRAND' as const,
+    storeShop: NORTHWIND,
+    amount: '51.00',
+    currency: 'USD',
+    stripeId: 'tr_sandbox_1001_northwind',
+  },
+  {
+    at: '2026-11-04T14:20:01.000Z',
+    kind: 'REVERSAL' as const,
+    party: 'CREATOR' as const,
+    storeShop: MAYA,
+    amount: '10.20',
+    currency: 'USD',
+    stripeId: 'trr_sandbox_1001_maya',
+  },
+]

@@ -16,6 +16,7 @@ import { linkOrder, type LinkedOrder } from './linked-order'
 import { orderNumber } from '../adapters/commerce/shopify/order-gid'
 import { readOrderCharge } from './order-payment'
 import { loadPlanInput } from './plan-input'
+import { readMoneyTrail } from './money-trail'
 import { upstreamRefusal, type Remote } from '../lib/remote-call'
 import {
   frozenLines,
@@ -130,6 +131,7 @@ export function createTransferPlanning(
           tandemCommissionMinor: brand.tandem_commission_minor,
           settlement: settledFiguresOf(brand),
         })),
+        moneyTrail: await readMoneyTrail(deps.db, transfer),
       }
     }
     const brands = await plan(order)
@@ -138,6 +140,7 @@ export function createTransferPlanning(
       status: 'NOT_STARTED',
       processedAt: null,
       brands: brands.map((brand) => ({ ...brand, brandOrderId: null })),
+      moneyTrail: [],
     }
   }
 

@@ -1,4 +1,4 @@
-import type { CreatorOrder, TransferPreview, TransferStatus } from '@shared/contract'
+import type { CreatorOrder, MoneyMovement, TransferPreview, TransferStatus } from '@shared/contract'
 import { PRODUCT_NAME } from '@shared/product'
 import { formatMinorUnits } from '../domain/money'
 import type { ReceiptData } from '../receipt/receipt-pdf'
@@ -54,6 +54,8 @@ export interface TransferView {
   status: TransferStatus
   processedAt: string | null
   brands: BrandFigures[]
+  /** Every movement of the order's money so far (money-trail.ts); none before processing. */
+  moneyTrail: MoneyMovement[]
 }
 
 const moneyBag = (minor: number, currency: string) => ({
@@ -108,6 +110,7 @@ export function previewOf(view: TransferView): TransferPreview {
       totalCreatorCommissionAmount: total((brand) => brand.creatorCommissionMinor),
       totalTandemCommissionAmount: total((brand) => brand.tandemCommissionMinor),
     },
+    moneyTrail: view.moneyTrail,
   }
 }
 

@@ -1,5 +1,13 @@
 import { z } from 'zod'
-import { JobKind, JobState, ProductStatus, ShopType, TransferMode, TransferStatus } from './enums'
+import {
+  JobKind,
+  JobState,
+  MoneyMovementKind,
+  ProductStatus,
+  ShopType,
+  TransferMode,
+  TransferStatus,
+} from './enums'
 
 /**
  * `name.myshopify.com`, trimmed and lower-cased before the check; the name is one DNS label, so
@@ -233,6 +241,22 @@ export const BrandTransfer = z.object({
 })
 export type BrandTransfer = z.infer<typeof BrandTransfer>
 
+/**
+ * One movement of an order's money between the platform and a party, as Stripe made it (or would
+ * not): in the currency it moved in (the charge's settlement currency), with Stripe's id of it (the
+ * transfer or the reversal; for an amount owed, the transfer Stripe would not reverse).
+ */
+export const MoneyMovement = z.object({
+  at: z.string(),
+  kind: MoneyMovementKind,
+  party: ShopType,
+  storeShop: z.string(),
+  amount: MoneyAmount,
+  currency: z.string(),
+  stripeId: z.string().nullable(),
+})
+export type MoneyMovement = z.infer<typeof MoneyMovement>
+
 export const TransferPreview = z.object({
   currency: z.string(),
   status: TransferStatus,
@@ -243,6 +267,8 @@ export const TransferPreview = z.object({
     totalCreatorCommissionAmount: MoneyAmount,
     totalTandemCommissionAmount: MoneyAmount,
   }),
+  /** Every movement of the order's money since its transfer began, oldest first. */
+  moneyTrail: z.array(MoneyMovement),
 })
 export type TransferPreview = z.infer<typeof TransferPreview>
 
@@ -373,6 +399,8 @@ export const OrderTransferRecord = z.object({
   processedBy: z.string().nullable(),
   processedAt: z.string().nullable(),
   brands: z.array(BrandTransferRecord),
+  /** As the transfer screen shows it: every transfer, reversal and amount owed, oldest first. */
+  moneyTrail: z.array(MoneyMovement),
 })
 export type OrderTransferRecord = z.infer<typeof OrderTransferRecord>
 

@@ -1,15 +1,17 @@
 import type { ReactNode } from 'react'
 import { Avatar, Badge, Card, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core'
 import { IconPhoto } from '@tabler/icons-react'
-import type { CreatorOrder, LineItem } from '@shared/contract'
+import type { CreatorOrder, LineItem, MoneyMovement } from '@shared/contract'
 import { PRODUCT_NAME } from '@shared/product'
-import { formatDateTime, formatMoney, storeName } from '@renderer/lib/format'
+import { EMPTY, formatDateTime, formatMoney, storeName } from '@renderer/lib/format'
 import { Fields } from '@renderer/app/Fields'
+import { IdText } from '@renderer/features/orders/IdText'
+import { movementAmount, movementText } from './money-trail-text'
 import type { PreviewAnswer } from './useOrderTransfer'
 
 /**
  * The Summary tab (docs/product-rules.md "The console's screens"): the creator order, its lines,
- * what each brand gets, and the totals.
+ * what each brand gets, the totals, and once processing began, the money trail.
  */
 export function TransferSummary({ answer }: { answer: PreviewAnswer }) {
   const { creatorOrder, preview } = answer
@@ -118,7 +120,51 @@ export function TransferSummary({ answer }: { answer: PreviewAnswer }) {
           ))}
         </SummaryTable>
       </SummaryCard>
+
+      {/* Before processing nothing has moved, and the transfer has no trail to show. */}
+      {preview.status !== 'NOT_STARTED' && <MoneyTrailCard trail={preview.moneyTrail} />}
     </Stack>
+  )
+}
+
+/**
+ * Every movement of the order's money since its transfer began (issue 33), oldest first: each
+ * party's transfer, what refunds took back and what a party still owes, with Stripe's ids.
+ */
+function MoneyTrailCard({ trail }: { trail: MoneyMovement[] }) {
+  return (
+    <SummaryCard title="Money trail">
+      {trail.length === 0 ? (
+        <Text c="dimmed">No money has moved yet.</Text>
+      ) : (
+        // Its sentences wrap: it fits a 700 px window whole, amounts and all.
+        <SummaryTable
+          columns={['When', 'What happened', 'Stripe ID', 'Amount']}
+          numericFrom={3}
+          minWidth={560}
+        >
+          {trail.map((movement) => (
+            <Table.Tr
+              key={`${movement.kind}-${movement.storeShop}-${movement.at}-${movement.stripeId}`}
+            >
+              <Table.Td>
+                {/* On one line: the moments of a trail line up under one another. */}
+                <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                  {formatDateTime(movement.at)}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{movementText(movement)}</Text>
+              </Table.Td>
+              <Table.Td>
+                {movement.stripeId ? <IdText id={movement.stripeId} size="xs" /> : EMPTY}
+              </Table.Td>
+              <Table.Td ta="right">{movementAmount(movement)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </SummaryTable>
+      )}
+    </SummaryCard>
   )
 }
 
@@ -137,17 +183,20 @@ function SummaryCard({ title, children }: { title: string; children: ReactNode }
 function SummaryTable({
   columns,
   numericFrom,
+  minWidth = 640,
   children,
 }: {
   columns: string[]
   /** The first column of figures: it and those after it align right. */
   numericFrom: number
+  /** Below this width, in pixels, the table scrolls sideways. */
+  minWidth?: number
   children: ReactNode
 }) {
   return (
     // In a narrow window the table scrolls sideways: a keyboard reaches what is off to the side
     // by focusing the scrolling area, then the arrow keys.
-    <Table.ScrollContainer minWidth={640} scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}>
+    <Table.ScrollContainer minWidth={minWidth} scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}>
       <Table verticalSpacing="xs">
         <Table.Thead>
           <Table.Tr>
