@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { MoneyMovement } from '@shared/contract'
 import { LUMEN, LUMEN_ACCOUNT, NORTHWIND, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
@@ -12,9 +13,9 @@ import {
 import type { ServerUnderTest } from './support/server-under-test'
 import { transferCalls } from './support/transfer-calls'
 
-// The money trail of an order (issue 33): the preview and the transfer history show every Stripe
-// transfer to a party, every reversal after a refund and every amount a party owes, each with
-// Stripe's id, oldest first.
+// The money trail of an order (issue 33): the preview, the transfer history and its CSV show every
+// Stripe transfer to a party, every reversal after a refund and every amount a party owes, each
+// with Stripe's id, oldest first.
 
 let server: ServerUnderTest
 const { preview } = transferCalls(() => server)
@@ -86,6 +87,27 @@ describe('the money trail of order 1001', () => {
     ])
     expect(trail.slice(3).map((movement) => movement.kind)).toEqual(['REVERSAL', 'REVERSAL'])
     expect(await trailOfHistory()).toEqual(trail)
+
+    // The CSV export has a row a reversal, after the brands' rows and the transfers'.
+    const csv = await server.app.inject({
+      method: 'GET',
+      url: '/admin-order-transfers.csv',
+      headers: server.asAdmin,
+    })
+    const rows = parse(csv.body, { columns: true }) as Record<string, string>[]
+    expect(
+      rows.map((row) => [row.entry, row.party, row.partyStoreShop, row.movedAmount, row.stripeId]),
+    ).toEqual([
+      ['BRAND', '', '', '', ''],
+      ['BRAND', '', '', '', ''],
+      ...trail.map((movement) => [
+        movement.kind,
+        movement.party,
+        movement.storeShop,
+        movement.amount,
+        movement.stripeId,
+      ]),
+    ])
   })
 
   it('shows what a brand owes when its balance could not cover the reversal, under the transfer Stripe would not reverse', async () => {
