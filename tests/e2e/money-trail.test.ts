@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
+import { expect, it } from 'vitest'
 import { LUMEN, LUMEN_ACCOUNT, NORTHWIND, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
-import { startStack, type StackUnderTest } from '../support/stack-under-test'
 import {
   creatorRefunds,
   FOR_JOBS,
@@ -9,7 +7,7 @@ import {
   NO_STRIPE_WAITS,
   transfer1001,
 } from '../server/support/refunds-after-transfer'
-import { chooseTheme, screenshot, shows, signedInConsole } from './console'
+import { chooseTheme, consoleForTests, screenshot, shows, waitForInk } from './console'
 
 // Issue 33's end to end: order 1001 transferred and its creator paid; the creator refunds an
 // overshirt, then the face oil, in her Shopify admin, and her payment app refunds the customer in
@@ -17,33 +15,21 @@ import { chooseTheme, screenshot, shows, signedInConsole } from './console'
 // with Stripe's ids, and what Lumen owes (its balance no longer covered its part); Northwind's
 // order is refunded and Lumen's cancelled in their stores.
 
-let browser: Browser
-let stack: StackUnderTest
-let page: Page
+const under = consoleForTests(
+  '/main/create-order-transfer',
+  'Create Order Transfer',
+  NO_STRIPE_WAITS,
+)
 
-beforeAll(async () => {
-  stack = await startStack(NO_STRIPE_WAITS)
-  ;({ browser, page } = await signedInConsole(
-    stack,
-    '/main/create-order-transfer',
-    'Create Order Transfer',
-  ))
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await stack?.stop()
-})
-
-const moneyTrail = () => page.getByRole('region', { name: 'Money trail' })
+const moneyTrail = () => under.page.getByRole('region', { name: 'Money trail' })
 
 /**
  * The money trail's rows as the screen shows them, order 1001 previewed afresh; a Stripe id, shown
  * short, as it is whole on hover.
  */
 async function trailShown(): Promise<string[][]> {
-  await page.getByLabel('Creator order ID').fill('1001')
-  await page.getByRole('button', { name: 'Send' }).click()
+  await under.page.getByLabel('Creator order ID').fill('1001')
+  await under.page.getByRole('button', { name: 'Send' }).click()
   await shows(moneyTrail())
   return moneyTrail()
     .locator('tbody tr')
@@ -56,25 +42,28 @@ async function trailShown(): Promise<string[][]> {
     )
 }
 
-/** The moment and Stripe id of what Stripe made, as the screen words them. */
+/** Stripe's id of the transfer to an account, or of its nth reversal, as the emulator made them. */
 const stripeIdOf = {
   transfer: (account: string) =>
-    stack.server.stripe.transfers().find((transfer) => transfer.destination === account)!.id,
+    under.stack.server.stripe.transfers().find((transfer) => transfer.destination === account)!.id,
   reversal: (account: string, nth = 0) =>
-    stack.server.stripe.reversals().filter((reversal) => reversal.destination === account)[nth]!.id,
+    under.stack.server.stripe
+      .reversals()
+      .filter((reversal) => reversal.destination === account)
+      .at(nth)!.id,
 }
 
 const brandOrderOf = (shop: string) =>
-  stack.server.shopify.orders(shop).find((order) => order.tags.includes('tandem'))!
+  under.stack.server.shopify.orders(shop).find((order) => order.tags.includes('tandem'))!
 
 it('shows each reversal and amount owed after refunds in the money trail, with no click', async () => {
-  await transfer1001(stack.server)
-  const answeredBefore = stack.exchanges.length
-  await creatorRefunds(stack.server, 0, 1, 'RETURN')
+  await transfer1001(under.stack.server)
+  const answeredBefore = under.stack.exchanges.length
+  await creatorRefunds(under.stack.server, 0, 1, 'RETURN')
   await expect.poll(async () => (await trailShown()).length, FOR_JOBS).toBe(5)
   // Lumen was paid out since: its Stripe balance cannot cover the face oil's 24.84.
-  stack.server.stripe.setBalance(LUMEN_ACCOUNT, 'usd', 0)
-  await creatorRefunds(stack.server, 1, 1, 'RETURN')
+  under.stack.server.stripe.setBalance(LUMEN_ACCOUNT, 'usd', 0)
+  await creatorRefunds(under.stack.server, 1, 1, 'RETURN')
   await expect.poll(async () => (await trailShown()).length, FOR_JOBS).toBe(7)
 
   const rows = await trailShown()
@@ -111,35 +100,44 @@ it('shows each reversal and amount owed after refunds in the money trail, with n
   expect(rows.map(([when]) => when)).not.toContain('—')
 
   // The brands' own orders follow: Northwind's refunds the overshirt, Lumen's is cancelled.
-  expect(stack.server.shopify.refunds(NORTHWIND, brandOrderOf(NORTHWIND).id)).toHaveLength(1)
+  expect(under.stack.server.shopify.refunds(NORTHWIND, brandOrderOf(NORTHWIND).id)).toHaveLength(1)
   expect(brandOrderOf(LUMEN).cancelledAt).not.toBeNull()
   // Nobody clicked: the console asked the server for no change.
-  const changes = stack.exchanges
+  const changes = under.stack.exchanges
     .slice(answeredBefore)
     .filter((exchange) => /^(POST|PUT|DELETE) \/admin-/.test(exchange.request))
   expect(changes).toEqual([])
 
   // The preview's toast is closed: it would cover the trail's last rows.
-  await page.locator('.mantine-Notification-root').getByRole('button').click()
+  await under.page.locator('.mantine-Notification-root').getByRole('button').click()
   await moneyTrail().scrollIntoViewIfNeeded()
-  await screenshot(page, 'money-trail-dark-wide')
-  await chooseTheme(page, 'Light')
-  await screenshot(page, 'money-trail-light-wide')
-  await page.setViewportSize({ width: 700, height: 1000 })
+  await screenshot(under.page, 'money-trail-dark-wide')
+  await chooseTheme(under.page, 'Light')
+  await screenshot(under.page, 'money-trail-light-wide')
+  await under.page.setViewportSize({ width: 700, height: 1000 })
   await moneyTrail().scrollIntoViewIfNeeded()
-  await screenshot(page, 'money-trail-light-narrow')
-  await chooseTheme(page, 'Dark')
-  await screenshot(page, 'money-trail-dark-narrow')
+  await screenshot(under.page, 'money-trail-light-narrow')
+  await chooseTheme(under.page, 'Dark')
+  await screenshot(under.page, 'money-trail-dark-narrow')
+
+  // The receipt gains what the refunds took back and the reversals, below the brands' transfers:
+  // a window tall enough to show its whole under.page.
+  await under.page.setViewportSize({ width: 1400, height: 2200 })
+  await under.page.getByRole('tab', { name: 'Receipt' }).click()
+  await waitForInk(under.page)
+  await under.page.locator('.mantine-Notification-root').getByRole('button').click()
+  await screenshot(under.page, 'money-trail-receipt-dark-wide')
+  await under.page.getByRole('tab', { name: 'Summary' }).click()
+  await under.page.setViewportSize({ width: 1400, height: 1000 })
 })
 
 it('says under the transfer in the history what went back and what Lumen owes', async () => {
-  await page.setViewportSize({ width: 1400, height: 1000 })
-  await page.goto(stack.console.url.replace('#/signin', '#/main/orders'))
-  await page.getByRole('tab', { name: 'Transfer history' }).click()
+  await under.page.goto(under.stack.console.url.replace('#/signin', '#/main/orders'))
+  await under.page.getByRole('tab', { name: 'Transfer history' }).click()
   await shows(
-    page.getByText(
+    under.page.getByText(
       'Taken back after refunds: $51.00 from northwind apparel, $10.20 from maya makes, $6.90 from maya makes. Owed after refunds: $24.84 by lumen botanicals.',
     ),
   )
-  await screenshot(page, 'money-trail-history-dark-wide')
+  await screenshot(under.page, 'money-trail-history-dark-wide')
 })

@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { MoneyMovement } from '@shared/contract'
+import { pdfText } from '../support/pdf-text'
 import { LUMEN, LUMEN_ACCOUNT, NORTHWIND, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
 import {
   creatorRefunds,
@@ -15,7 +16,7 @@ import { transferCalls } from './support/transfer-calls'
 
 // The money trail of an order (issue 33): the preview, the transfer history and its CSV show every
 // Stripe transfer to a party, every reversal after a refund and every amount a party owes, each
-// with Stripe's id, oldest first.
+// with Stripe's id, oldest first; the receipt shows the refunds and what went back.
 
 let server: ServerUnderTest
 const { preview } = transferCalls(() => server)
@@ -122,5 +123,16 @@ describe('the money trail of order 1001', () => {
       movement('OWED', 'BRAND', NORTHWIND, '51.00', stripeTransfer(NORTHWIND_ACCOUNT)),
       movement('REVERSAL', 'CREATOR', MAYA, '10.20', stripeReversal(MAYA_ACCOUNT)),
     ])
+
+    // The receipt gains what the refund took back from Northwind's part, and both outcomes.
+    const receipt = await server.app.inject({
+      method: 'GET',
+      url: '/admin-preview-order-transfer-receipt-pdf?creatorOrderId=1001',
+      headers: server.asAdmin,
+    })
+    const text = await pdfText(receipt.rawPayload)
+    expect(text).toContain(`${NORTHWIND} 1 USD 51.00 USD 10.20 USD 6.80`)
+    expect(text).toContain(`Owed ${NORTHWIND} ${stripeTransfer(NORTHWIND_ACCOUNT)} USD 51.00`)
+    expect(text).toContain(`Reversed ${MAYA} ${stripeReversal(MAYA_ACCOUNT)} USD 10.20`)
   })
 })

@@ -17,6 +17,7 @@ import { orderNumber } from '../adapters/commerce/shopify/order-gid'
 import { readOrderCharge } from './order-payment'
 import { loadPlanInput } from './plan-input'
 import { readMoneyTrail } from './money-trail'
+import { refundsSinceTransfer } from './refunds-since-transfer'
 import { upstreamRefusal, type Remote } from '../lib/remote-call'
 import {
   frozenLines,
@@ -119,6 +120,10 @@ export function createTransferPlanning(
   async function view(creatorOrderId: string): Promise<TransferView> {
     const { order, transfer } = await loadOrder(creatorOrderId)
     if (transfer) {
+      const [moneyTrail, refunds] = await Promise.all([
+        readMoneyTrail(deps.db, transfer),
+        refundsSinceTransfer(deps.db, order, transfer),
+      ])
       return {
         order,
         status: transfer.status,
@@ -131,7 +136,8 @@ export function createTransferPlanning(
           tandemCommissionMinor: brand.tandem_commission_minor,
           settlement: settledFiguresOf(brand),
         })),
-        moneyTrail: await readMoneyTrail(deps.db, transfer),
+        moneyTrail,
+        refunds,
       }
     }
     const brands = await plan(order)
@@ -141,6 +147,7 @@ export function createTransferPlanning(
       processedAt: null,
       brands: brands.map((brand) => ({ ...brand, brandOrderId: null })),
       moneyTrail: [],
+      refunds: [],
     }
   }
 
