@@ -141,3 +141,19 @@ it('says under the transfer in the history what went back and what Lumen owes', 
   )
   await screenshot(under.page, 'money-trail-history-dark-wide')
 })
+
+it('records in Activity what went back, from whom, and the brands’ orders refunded and cancelled', async () => {
+  await under.page.getByRole('button', { name: 'Activity' }).click()
+  const drawer = under.page.getByRole('dialog', { name: 'Activity' })
+  await shows(drawer.getByText('Brand order cancelled'))
+  for (const label of [
+    'Transfer reversed after a refund',
+    'Amount owed after a refund',
+    'Brand order refunded',
+  ]) {
+    await shows(drawer.getByText(label).first())
+  }
+  await shows(drawer.getByText('Creator maya makes').first())
+  await shows(drawer.getByText('Amount 24.84 USD'))
+  await screenshot(under.page, 'money-trail-activity-dark-wide')
+})
