@@ -48,6 +48,23 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}.png`) })
 }
 
+/**
+ * Pictures of `shown` (scrolled into view) dark and light, 1400 and 700 px wide, named
+ * `{name}-{theme}-{wide|narrow}`; the page is left dark and 1400 px wide.
+ */
+export async function screenshotsOf(page: Page, shown: Locator, name: string): Promise<void> {
+  await shown.scrollIntoViewIfNeeded()
+  await screenshot(page, `${name}-dark-wide`)
+  await chooseTheme(page, 'Light')
+  await screenshot(page, `${name}-light-wide`)
+  await page.setViewportSize({ width: 700, height: 1000 })
+  await shown.scrollIntoViewIfNeeded()
+  await screenshot(page, `${name}-light-narrow`)
+  await chooseTheme(page, 'Dark')
+  await screenshot(page, `${name}-dark-narrow`)
+  await page.setViewportSize({ width: 1400, height: 1000 })
+}
+
 export const colorScheme = (page: Page) =>
   page.locator('html').getAttribute('data-mantine-color-scheme')
 

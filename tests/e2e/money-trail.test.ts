@@ -3,11 +3,13 @@ import { LUMEN, LUMEN_ACCOUNT, NORTHWIND, NORTHWIND_ACCOUNT } from '../support/s
 import {
   creatorRefunds,
   FOR_JOBS,
+  MAYA,
   MAYA_ACCOUNT,
   NO_STRIPE_WAITS,
+  ORDER_1001,
   transfer1001,
 } from '../server/support/refunds-after-transfer'
-import { chooseTheme, consoleForTests, screenshot, shows, waitForInk } from './console'
+import { consoleForTests, screenshot, screenshotsOf, shows, waitForInk } from './console'
 
 // Issue 33's end to end: order 1001 transferred and its creator paid; the creator refunds an
 // overshirt, then the face oil, in her Shopify admin, and her payment app refunds the customer in
@@ -110,18 +112,10 @@ it('shows each reversal and amount owed after refunds in the money trail, with n
 
   // The preview's toast is closed: it would cover the trail's last rows.
   await under.page.locator('.mantine-Notification-root').getByRole('button').click()
-  await moneyTrail().scrollIntoViewIfNeeded()
-  await screenshot(under.page, 'money-trail-dark-wide')
-  await chooseTheme(under.page, 'Light')
-  await screenshot(under.page, 'money-trail-light-wide')
-  await under.page.setViewportSize({ width: 700, height: 1000 })
-  await moneyTrail().scrollIntoViewIfNeeded()
-  await screenshot(under.page, 'money-trail-light-narrow')
-  await chooseTheme(under.page, 'Dark')
-  await screenshot(under.page, 'money-trail-dark-narrow')
+  await screenshotsOf(under.page, moneyTrail(), 'money-trail')
 
   // The receipt gains what the refunds took back and the reversals, below the brands' transfers:
-  // a window tall enough to show its whole under.page.
+  // a window tall enough to show its whole page.
   await under.page.setViewportSize({ width: 1400, height: 2200 })
   await under.page.getByRole('tab', { name: 'Receipt' }).click()
   await waitForInk(under.page)
@@ -129,6 +123,36 @@ it('shows each reversal and amount owed after refunds in the money trail, with n
   await screenshot(under.page, 'money-trail-receipt-dark-wide')
   await under.page.getByRole('tab', { name: 'Summary' }).click()
   await under.page.setViewportSize({ width: 1400, height: 1000 })
+})
+
+it("previews a refund's split before it runs: what each party would give back and keep", async () => {
+  const page = under.page
+  await trailShown()
+  const card = page.getByRole('region', { name: 'Refund split' })
+  // One overshirt is still sold: refunding it too would leave every party nothing.
+  await page.getByRole('textbox', { name: 'Units of Linen Overshirt to refund' }).fill('1')
+  await card.getByRole('button', { name: 'Preview refund split' }).click()
+  await shows(
+    card.getByText('Refunding 1 more unit would take back, with the refunds already made:'),
+  )
+  const rows = await card
+    .getByRole('table')
+    .last()
+    .locator('tbody tr')
+    .evaluateAll((all) =>
+      all.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent)),
+    )
+  expect(rows).toEqual([
+    ['northwind apparel, the brand (2 units refunded)', '$102.00', '$0.00'],
+    ['lumen botanicals, the brand (1 unit refunded)', '$24.84', '$0.00'],
+    ['maya makes, the creator', '$27.30', '$0.00'],
+    ['Tandem, the platform', '$16.36', '$0.00'],
+  ])
+  // Nothing was refunded: the Shopify emulator has the creator's two refunds only.
+  expect(under.stack.server.shopify.refunds(MAYA, ORDER_1001)).toHaveLength(2)
+
+  await page.locator('.mantine-Notification-root').getByRole('button').click()
+  await screenshotsOf(page, card, 'refund-split')
 })
 
 it('says under the transfer in the history what went back and what Lumen owes', async () => {

@@ -570,6 +570,7 @@ describe('Summary', () => {
     const line = odd.creatorOrder.lineItems.nodes[2] as Record<string, unknown>
     line.title = null
     line.quantity = null
+    line.currentQuantity = null
     odd.preview.brands[0]!.brandAmount = 'NaN'
     const { user } = renderTransfer({ adminPreviewOrderTransfer: () => odd })
     await previewOrder(user)

@@ -70,6 +70,7 @@ export function order1001CreatorOrder(serverUrl: string) {
           id: 'gid://shopify/LineItem/10011',
           title: 'Linen Overshirt',
           quantity: 2,
+          currentQuantity: 2,
           image: image('linen-overshirt'),
           originalUnitPriceSet: usd('68.00'),
           originalTotalSet: usd('136.00'),
@@ -79,6 +80,7 @@ export function order1001CreatorOrder(serverUrl: string) {
           id: 'gid://shopify/LineItem/10012',
           title: 'Rosehip Face Oil',
           quantity: 1,
+          currentQuantity: 1,
           image: image('rosehip-face-oil'),
           originalUnitPriceSet: usd('34.50'),
           originalTotalSet: usd('34.50'),
@@ -88,6 +90,7 @@ export function order1001CreatorOrder(serverUrl: string) {
           id: 'gid://shopify/LineItem/10013',
           title: 'Sticker Pack',
           quantity: 1,
+          currentQuantity: 1,
           image: image('sticker-pack'),
           originalUnitPriceSet: usd('5.00'),
           originalTotalSet: usd('5.00'),
@@ -165,3 +168,33 @@ export const ORDER_1001_TRAIL = [
     stripeId: 'trr_sandbox_1001_maya',
   },
 ]
+
+/** A brand's base split three ways, as a refund split answers it. */
+export const splitParts = (brandAmount: string, creator: string, tandem: string) => ({
+  brandAmount,
+  creatorCommissionAmount: creator,
+  tandemCommissionAmount: tandem,
+})
+
+/** One overshirt of order 1001's two refunded: half of Northwind's part goes back; Lumen's stays. */
+export const ONE_OVERSHIRT_SPLIT = {
+  currency: 'USD',
+  brands: [
+    {
+      brandStoreShop: NORTHWIND,
+      refundedUnits: 1,
+      back: splitParts('51.00', '10.20', '6.80'),
+      kept: splitParts('51.00', '10.20', '6.80'),
+    },
+    {
+      brandStoreShop: LUMEN,
+      refundedUnits: 0,
+      back: splitParts('0.00', '0.00', '0.00'),
+      kept: splitParts('24.84', '6.90', '2.76'),
+    },
+  ],
+  totals: {
+    back: splitParts('51.00', '10.20', '6.80'),
+    kept: splitParts('75.84', '17.10', '9.56'),
+  },
+}

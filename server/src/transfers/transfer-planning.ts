@@ -17,7 +17,7 @@ import { orderNumber } from '../adapters/commerce/shopify/order-gid'
 import { readOrderCharge } from './order-payment'
 import { loadPlanInput } from './plan-input'
 import { readMoneyTrail } from './money-trail'
-import { refundsSinceTransfer } from './refunds-since-transfer'
+import { refundsSinceTransfer } from './refund-splits'
 import { upstreamRefusal, type Remote } from '../lib/remote-call'
 import {
   frozenLines,

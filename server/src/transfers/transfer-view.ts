@@ -82,6 +82,7 @@ export function creatorOrderOf(order: LinkedOrder): CreatorOrder {
         id: line.id,
         title: line.title,
         quantity: line.quantity,
+        currentQuantity: line.currentQuantity,
         image: line.imageUrl === null ? null : { url: line.imageUrl },
         originalUnitPriceSet: moneyBag(line.unitPriceMinor, order.currency),
         originalTotalSet: moneyBag(line.originalTotalMinor, order.currency),
@@ -92,7 +93,7 @@ export function creatorOrderOf(order: LinkedOrder): CreatorOrder {
 }
 
 /** A party's three figures of a brand's base, in minor units. */
-type ThreeParts = Pick<
+export type ThreeParts = Pick<
   BrandFigures,
   'brandAmountMinor' | 'creatorCommissionMinor' | 'tandemCommissionMinor'
 >
@@ -101,7 +102,7 @@ type ThreeParts = Pick<
  * Each brand's three figures as decimal strings of `currency`, and their totals: sums of the
  * per-brand figures, never recomputed from rates.
  */
-function amountsOf(brands: readonly ThreeParts[], currency: string) {
+export function amountsOf(brands: readonly ThreeParts[], currency: string) {
   const amount = (minor: number) => formatMinorUnits(minor, currency)
   const total = (pick: (brand: ThreeParts) => number) =>
     amount(brands.reduce((sum, brand) => sum + pick(brand), 0))

@@ -272,6 +272,40 @@ export const TransferPreview = z.object({
 })
 export type TransferPreview = z.infer<typeof TransferPreview>
 
+/** A brand's base split three ways, as decimal strings of the order's currency. */
+export const PartAmounts = z.object({
+  brandAmount: MoneyAmount,
+  creatorCommissionAmount: MoneyAmount,
+  tandemCommissionAmount: MoneyAmount,
+})
+
+/**
+ * What refunds of a completed transfer's order take back from each brand's part, at the rates
+ * frozen when it ran and with the same rounding, and what each party keeps (issue 33).
+ */
+export const RefundSplitPreview = z.object({
+  currency: z.string(),
+  brands: z.array(
+    z.object({
+      brandStoreShop: z.string(),
+      /** The brand's units the order would no longer sell. */
+      refundedUnits: z.number().int().nonnegative(),
+      back: PartAmounts,
+      kept: PartAmounts,
+    }),
+  ),
+  totals: z.object({ back: PartAmounts, kept: PartAmounts }),
+})
+export type RefundSplitPreview = z.infer<typeof RefundSplitPreview>
+
+/** Units of a creator order's line to refund, in a refund split's preview. */
+export const RefundLineInput = z
+  .object({
+    lineItemId: z.string().trim().min(1, 'is required'),
+    quantity: z.number().int('must be a whole number').min(1, 'must be at least 1'),
+  })
+  .strict()
+
 // The daily screens (docs/product-rules.md "The console's screens"): lists paged by an opaque
 // cursor, newest first.
 
