@@ -39,11 +39,14 @@ export async function refundsSinceTransfer(
   transfer: StoredTransfer,
 ): Promise<BrandRefundSplit[]> {
   if (transfer.status !== 'COMPLETED') return []
+  const splits = await splitsOf(db, order, transfer)
+  return (splits ?? []).filter((split) => split.refundedUnits.length > 0)
+}
+
+/** Each frozen brand's split of the order as `order` has it; null for an order of no creator store. */
+async function splitsOf(db: Db, order: LinkedOrder, transfer: StoredTransfer) {
   const input = await loadPlanInput(db, order)
-  if (!input) return []
-  return refundSplit(input, transfer.brands.map(frozenPartOf)).filter(
-    (split) => split.refundedUnits.length > 0,
-  )
+  return input && refundSplit(input, transfer.brands.map(frozenPartOf))
 }
 
 /** Units of one of the order's lines to refund. */
@@ -67,9 +70,8 @@ export async function previewRefundSplit(
       `The transfer of creator order ${order.name} is not complete: a refund before it lowers what it transfers, and nothing goes back`,
     )
   }
-  const input = await loadPlanInput(db, withRefunded(order, lines))
-  if (!input) throw new Refusal('not_found', TRANSFER_ERRORS.creatorOrderNotFound)
-  const splits = refundSplit(input, transfer.brands.map(frozenPartOf))
+  const splits = await splitsOf(db, withRefunded(order, lines), transfer)
+  if (!splits) throw new Refusal('not_found', TRANSFER_ERRORS.creatorOrderNotFound)
   const back = amountsOf(
     splits.map((split) => split.back),
     order.currency,
@@ -97,11 +99,11 @@ export async function previewRefundSplit(
 function withRefunded(order: LinkedOrder, lines: readonly RefundLine[]): LinkedOrder {
   const left = new Map(order.lines.map((line) => [line.id, line.currentQuantity]))
   for (const { lineItemId, quantity } of lines) {
-    const still = left.get(lineItemId)
     const line = order.lines.find((each) => each.id === lineItemId)
-    if (still === undefined || !line) {
+    if (!line) {
       throw new Refusal('invalid_input', `Creator order ${order.name} has no line ${lineItemId}`)
     }
+    const still = left.get(lineItemId)!
     if (quantity > still) {
       const units = `${still} ${still === 1 ? 'unit' : 'units'}`
       throw new Refusal(
