@@ -2,7 +2,12 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join, resolve } from 'node:path'
 import type { AxeResults } from 'axe-core'
-import type { Locator, Page } from 'playwright-core'
+import { afterAll, beforeAll, expect } from 'vitest'
+import type { Browser, Locator, Page } from 'playwright-core'
+import { DEMO_ADMIN } from '../../scripts/lib/auth-emulator'
+import { launchChromium } from '../support/chromium'
+import type { ServerOptions } from '../server/support/server-under-test'
+import { startStack, type StackUnderTest } from '../support/stack-under-test'
 
 // What the end-to-end tests share: waiting for what a person would see, and screenshots.
 
@@ -41,6 +46,23 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS_DIR, { recursive: true })
   await settled(page)
   await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}.png`) })
+}
+
+/**
+ * Pictures of `shown` (scrolled into view) dark and light, 1400 and 700 px wide, named
+ * `{name}-{theme}-{wide|narrow}`; the page is left dark and 1400 px wide.
+ */
+export async function screenshotsOf(page: Page, shown: Locator, name: string): Promise<void> {
+  await shown.scrollIntoViewIfNeeded()
+  await screenshot(page, `${name}-dark-wide`)
+  await chooseTheme(page, 'Light')
+  await screenshot(page, `${name}-light-wide`)
+  await page.setViewportSize({ width: 700, height: 1000 })
+  await shown.scrollIntoViewIfNeeded()
+  await screenshot(page, `${name}-light-narrow`)
+  await chooseTheme(page, 'Dark')
+  await screenshot(page, `${name}-dark-narrow`)
+  await page.setViewportSize({ width: 1400, height: 1000 })
 }
 
 export const colorScheme = (page: Page) =>
@@ -109,4 +131,69 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
       impact: violation.impact ?? '',
       targets: violation.nodes.map((node) => node.target.join(' ')),
     }))
+}
+
+/**
+ * Chromium at the stack's console, 1400 px wide, signed in as the demo admin and showing `path`
+ * once its heading is there.
+ */
+export async function signedInConsole(
+  stack: StackUnderTest,
+  path: string,
+  heading: string,
+): Promise<{ browser: Browser; page: Page }> {
+  const browser = await launchChromium()
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, locale: 'en-US' })
+  await page.goto(stack.console.url.replace('#/signin', `#${path}`))
+  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password)
+  await shows(page.getByRole('heading', { name: heading }))
+  return { browser, page }
+}
+
+/**
+ * The stack and Chromium signed in at `path` (signedInConsole), started before the file's tests and
+ * stopped after them; read once they have started.
+ */
+export function consoleForTests(path: string, heading: string, options: ServerOptions = {}) {
+  let started: { stack: StackUnderTest; browser: Browser; page: Page } | undefined
+  beforeAll(async () => {
+    const stack = await startStack(options)
+    started = { stack, ...(await signedInConsole(stack, path, heading)) }
+  })
+  afterAll(async () => {
+    await started?.browser.close()
+    await started?.stack.stop()
+  })
+  const get = () => {
+    if (!started) throw new Error('The console is read before its tests have started')
+    return started
+  }
+  return {
+    get stack() {
+      return get().stack
+    },
+    get page() {
+      return get().page
+    },
+  }
+}
+
+/** How many pixels of the receipt's canvases are not white paper: 0 until pdf.js has drawn. */
+const inkedPixels = (on: Page) =>
+  on.getByRole('region', { name: /^Receipt / }).evaluate((viewer) =>
+    [...viewer.querySelectorAll('canvas')].reduce((inked, canvas) => {
+      const context = canvas.getContext('2d')
+      if (!context || canvas.width === 0) return inked
+      const { data } = context.getImageData(0, 0, canvas.width, canvas.height)
+      let count = 0
+      for (let index = 0; index < data.length; index += 4) {
+        if (data[index]! < 200 || data[index + 1]! < 200 || data[index + 2]! < 200) count += 1
+      }
+      return inked + count
+    }, 0),
+  )
+
+export async function waitForInk(on: Page) {
+  await shows(on.getByRole('region', { name: /^Receipt / }))
+  await expect.poll(() => inkedPixels(on), { timeout: 15_000 }).toBeGreaterThan(1000)
 }

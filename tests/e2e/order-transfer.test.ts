@@ -8,7 +8,7 @@ import { launchChromium } from '../support/chromium'
 import { NO_COMMISSION_1002 } from '../support/sandbox-figures'
 import { pdfText } from '../support/pdf-text'
 import { startStack, type StackUnderTest } from '../support/stack-under-test'
-import { chooseTheme, opacity, screenshot, shows, signIn } from './console'
+import { chooseTheme, opacity, screenshot, shows, signIn, waitForInk } from './console'
 
 // docs/product-rules.md "The console's screens" (/main/create-order-transfer) and issue 6 in
 // Chromium, against the real server with the sandbox marketplace (docs/product-rules.md's figures),
@@ -66,26 +66,6 @@ const receiptRequests = (orderId: string) =>
   stack.exchanges.filter(
     (exchange) => exchange.request === `GET ${RECEIPT_PATH}?creatorOrderId=${orderId}`,
   )
-
-/** How many pixels of the receipt's canvases are not white paper: 0 until pdf.js has drawn. */
-const inkedPixels = (on: Page) =>
-  on.getByRole('region', { name: /^Receipt / }).evaluate((viewer) =>
-    [...viewer.querySelectorAll('canvas')].reduce((inked, canvas) => {
-      const context = canvas.getContext('2d')
-      if (!context || canvas.width === 0) return inked
-      const { data } = context.getImageData(0, 0, canvas.width, canvas.height)
-      let count = 0
-      for (let index = 0; index < data.length; index += 4) {
-        if (data[index]! < 200 || data[index + 1]! < 200 || data[index + 2]! < 200) count += 1
-      }
-      return inked + count
-    }, 0),
-  )
-
-async function waitForInk(on: Page) {
-  await shows(on.getByRole('region', { name: /^Receipt / }))
-  await expect.poll(() => inkedPixels(on), { timeout: 15_000 }).toBeGreaterThan(1000)
-}
 
 describe('order transfer preview in Chromium', () => {
   it("previews order 1001 with the sandbox's figures, lines and images", async () => {

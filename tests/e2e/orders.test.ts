@@ -143,19 +143,33 @@ describe('the transfer history', () => {
     expect(saved.equals(sent[0]!.body)).toBe(true)
 
     const rows = parse(saved, { columns: true }) as Record<string, string>[]
+    // Each brand's frozen figures, then the money trail: each brand's Stripe transfer.
     expect(
-      rows.map((row) => ({
-        order: row.creatorOrderId,
-        brand: row.brandStoreShop,
-        rates: [row.tandemCommissionRate, row.creatorCommissionRate],
-        amounts: [
-          row.baseAmount,
-          row.brandAmount,
-          row.creatorCommissionAmount,
-          row.tandemCommissionAmount,
-        ],
-        by: row.processedBy,
-      })),
+      rows
+        .filter((row) => row.entry !== 'BRAND')
+        .map((row) => [row.entry, row.partyStoreShop, row.movedAmount]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['TRANSFER', LUMEN, '22.20'],
+        ['TRANSFER', NORTHWIND, '13.50'],
+      ]),
+    )
+    expect(rows).toHaveLength(4)
+    expect(
+      rows
+        .filter((row) => row.entry === 'BRAND')
+        .map((row) => ({
+          order: row.creatorOrderId,
+          brand: row.brandStoreShop,
+          rates: [row.tandemCommissionRate, row.creatorCommissionRate],
+          amounts: [
+            row.baseAmount,
+            row.brandAmount,
+            row.creatorCommissionAmount,
+            row.tandemCommissionAmount,
+          ],
+          by: row.processedBy,
+        })),
     ).toEqual([
       {
         order: '1004',

@@ -1,11 +1,9 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PRICE_EXCEPTION_HINT } from '@shared/contract'
-import { DEMO_ADMIN } from '../../scripts/lib/auth-emulator'
 import { LUMEN } from '../support/sandbox-figures'
-import { launchChromium } from '../support/chromium'
 import { startStack, type StackUnderTest } from '../support/stack-under-test'
-import { chooseTheme, onScreen, opacity, screenshot, shows, signIn } from './console'
+import { chooseTheme, onScreen, opacity, screenshot, shows, signedInConsole } from './console'
 
 // A brand raised a price after a creator sold at the old one: the transfer screen says which line
 // and why, and an administrator accepts the exception with a reason, in Chromium against the real
@@ -20,11 +18,11 @@ let page: Page
 
 beforeAll(async () => {
   stack = await startStack()
-  browser = await launchChromium()
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, locale: 'en-US' })
-  await page.goto(stack.console.url.replace('#/signin', '#/main/create-order-transfer'))
-  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password)
-  await shows(page.getByRole('heading', { name: 'Create Order Transfer' }))
+  ;({ browser, page } = await signedInConsole(
+    stack,
+    '/main/create-order-transfer',
+    'Create Order Transfer',
+  ))
 })
 
 afterAll(async () => {

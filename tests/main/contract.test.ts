@@ -91,6 +91,7 @@ describe('contract', () => {
       'POST /admin-create-unique-commission-rate',
       'DELETE /admin-delete-unique-commission-rate',
       'GET /admin-preview-order-transfer',
+      'POST /admin-preview-refund-split',
       'GET /admin-preview-order-transfer-receipt-pdf',
       'POST /admin-create-order-transfer',
       'POST /admin-accept-price-exception',

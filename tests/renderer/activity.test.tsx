@@ -178,6 +178,108 @@ describe('Activity', () => {
     expect(within(item!).getByText('Erased: creatorOrders 2, orderBodies 1')).toBeInTheDocument()
   })
 
+  it('says what went back after a refund, from which store, how much and under which Stripe ids, done by Tandem', async () => {
+    const automatic = { at: '2026-11-24T08:00:00.000Z', actorEmail: null, target: '1001' }
+    const entries: AuditEntry[] = [
+      {
+        ...automatic,
+        action: 'transfer.reversal',
+        details: {
+          party: 'BRAND',
+          storeShop: 'northwind-apparel.myshopify.com',
+          amount: '51.00 USD',
+          transferId: 'tr_northwind',
+          reversalId: 'trr_northwind',
+        },
+      },
+      {
+        ...automatic,
+        action: 'transfer.reversal',
+        details: {
+          party: 'CREATOR',
+          storeShop: 'maya-makes.myshopify.com',
+          amount: '10.20 USD',
+          transferId: 'tr_maya',
+          reversalId: 'trr_maya',
+        },
+      },
+      {
+        ...automatic,
+        action: 'transfer.reversal-owed',
+        details: {
+          party: 'BRAND',
+          storeShop: 'lumen-botanicals.myshopify.com',
+          amount: '24.84 USD',
+          transferId: 'tr_lumen',
+          reason: 'Stripe did not reverse 24.84 USD of tr_lumen: Insufficient funds',
+        },
+      },
+      {
+        ...automatic,
+        action: 'order.brand-refund',
+        details: {
+          brandShop: 'northwind-apparel.myshopify.com',
+          brandOrderId: 'gid://shopify/Order/1006',
+          units: 1,
+        },
+      },
+      {
+        ...automatic,
+        action: 'order.brand-cancel',
+        details: {
+          brandShop: 'lumen-botanicals.myshopify.com',
+          brandOrderId: 'gid://shopify/Order/1007',
+        },
+      },
+    ]
+    renderConsole({ adminAuditLog: () => ({ entries, nextCursor: null }) })
+    const drawer = await openActivity()
+    await within(drawer).findByText('Brand order cancelled')
+
+    const shown = entryItems(drawer).map((item) =>
+      [...item.querySelectorAll('p, li')].map((line) => line.textContent),
+    )
+    const by = `Tandem (automatic) · ${formatDateTime(automatic.at)}`
+    expect(shown).toEqual([
+      [
+        'Transfer reversed after a refund',
+        'Order 1001',
+        by,
+        'Brand northwind apparel',
+        'Amount 51.00 USD',
+        'Stripe transfer tr_northwind',
+        'Stripe reversal trr_northwind',
+      ],
+      [
+        'Transfer reversed after a refund',
+        'Order 1001',
+        by,
+        'Creator maya makes',
+        'Amount 10.20 USD',
+        'Stripe transfer tr_maya',
+        'Stripe reversal trr_maya',
+      ],
+      [
+        'Amount owed after a refund',
+        'Order 1001',
+        by,
+        'Brand lumen botanicals',
+        'Amount 24.84 USD',
+        'Stripe transfer tr_lumen',
+        'Reason: Stripe did not reverse 24.84 USD of tr_lumen: Insufficient funds',
+      ],
+      [
+        'Brand order refunded',
+        'Order 1001',
+        by,
+        'Brand northwind apparel',
+        'Brand order 1006',
+        '1 unit',
+      ],
+      ['Brand order cancelled', 'Order 1001', by, 'Brand lumen botanicals', 'Brand order 1007'],
+    ])
+  })
+
   it('leaves the user menu with its single "Logout" action', async () => {
     renderConsole()
     await userEvent.click(await screen.findByRole('button', { name: 'admin@tandem.test' }))
@@ -265,6 +367,10 @@ describe('Activity entries in words', () => {
         'products.sync',
         'transfer.process',
         'transfer.creator-commission',
+        'transfer.reversal',
+        'transfer.reversal-owed',
+        'order.brand-refund',
+        'order.brand-cancel',
         'job.retry',
         'transfer-policy.set',
         'store.rename',
@@ -280,6 +386,10 @@ describe('Activity entries in words', () => {
       'Products synced',
       'Transfer processed',
       'Creator commission paid',
+      'Transfer reversed after a refund',
+      'Amount owed after a refund',
+      'Brand order refunded',
+      'Brand order cancelled',
       'Job retried',
       'Transfer policy set',
       'store.rename',

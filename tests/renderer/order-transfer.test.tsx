@@ -9,6 +9,7 @@ import {
   LUMEN,
   NORTHWIND,
   ORDER_1001_TOTALS,
+  ORDER_1001_TRAIL,
   order1001Brands,
   order1001CreatorOrder,
 } from '../support/sandbox-figures'
@@ -40,7 +41,13 @@ const money = (amount: string) => ({ presentmentMoney: { amount, currencyCode: '
  * fallbacks of "The console's screens" on its second line (a name when there is no title,
  * currentQuantity for quantity) and no image on its last two.
  */
-function order1001(overrides: { brandOrderIds?: [string, string]; currency?: string } = {}) {
+function order1001(
+  overrides: {
+    brandOrderIds?: [string, string]
+    currency?: string
+    moneyTrail?: typeof ORDER_1001_TRAIL
+  } = {},
+) {
   const processed = overrides.brandOrderIds !== undefined
   const creatorOrder = order1001CreatorOrder('http://127.0.0.1:4000')
   const [overshirt, faceOil, stickers] = creatorOrder.lineItems.nodes
@@ -68,6 +75,7 @@ function order1001(overrides: { brandOrderIds?: [string, string]; currency?: str
       processedAt: processed ? '2026-11-03T09:00:00.000Z' : null,
       brands: order1001Brands(overrides.brandOrderIds ?? [null, null]),
       totals: ORDER_1001_TOTALS,
+      moneyTrail: overrides.moneyTrail ?? [],
     },
   } satisfies Preview
 }
@@ -469,6 +477,68 @@ describe('Summary', () => {
     expect(field('Totals', 'Total creator commission')).toBe('$27.30')
     expect(field('Totals', 'Total tandem commission')).toBe('$16.36')
     expect(screen.getByText('Not started')).toBeInTheDocument()
+    // Nothing has moved before processing: there is no money trail to show.
+    expect(screen.queryByRole('region', { name: 'Money trail' })).not.toBeInTheDocument()
+  })
+
+  it('shows the money trail once processed: each transfer, reversal and amount owed, with Stripe ids', async () => {
+    const { user } = renderTransfer({
+      adminPreviewOrderTransfer: () =>
+        order1001({ brandOrderIds: ['5001', '5002'], moneyTrail: ORDER_1001_TRAIL }),
+    })
+    await previewOrder(user)
+
+    expect(
+      within(card('Money trail'))
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent),
+    ).toEqual(['When', 'What happened', 'Stripe ID', 'Amount'])
+    expect(tableRows('Money trail')).toEqual([
+      [
+        formatDateTime('2026-11-03T09:00:00.000Z'),
+        'Paid to northwind apparel, the brand.',
+        'tr_sandbox_1001_northwind',
+        '$102.00',
+      ],
+      [
+        formatDateTime('2026-11-03T09:00:01.000Z'),
+        'Paid to lumen botanicals, the brand.',
+        'tr_sandbox_1001_lumen',
+        '$24.84',
+      ],
+      [
+        formatDateTime('2026-11-03T09:05:00.000Z'),
+        'Commission paid to maya makes, the creator.',
+        'tr_sandbox_1001_maya',
+        '$27.30',
+      ],
+      [
+        formatDateTime('2026-11-04T14:20:00.000Z'),
+        "Owed by northwind apparel, the brand, after a refund: Stripe could not take it back from the account's balance.",
+        'tr_sandbox_1001_northwind',
+        '$51.00',
+      ],
+      [
+        formatDateTime('2026-11-04T14:20:01.000Z'),
+        'Taken back from maya makes, the creator, after a refund.',
+        'trr_sandbox_1001_maya',
+        '$10.20',
+      ],
+    ])
+    expect(
+      within(card('Money trail')).getByRole('button', { name: 'Copy trr_sandbox_1001_maya' }),
+    ).toBeInTheDocument()
+  })
+
+  it('says no money has moved yet for a transfer begun that has paid nobody', async () => {
+    const { user } = renderTransfer({
+      adminPreviewOrderTransfer: () => {
+        const partial = order1001()
+        return { ...partial, preview: { ...partial.preview, status: 'PARTIAL' as const } }
+      },
+    })
+    await previewOrder(user)
+    expect(within(card('Money trail')).getByText('No money has moved yet.')).toBeInTheDocument()
   })
 
   it('shows euros for an order in EUR and yen without decimals for one in JPY', async () => {
@@ -500,6 +570,7 @@ describe('Summary', () => {
     const line = odd.creatorOrder.lineItems.nodes[2] as Record<string, unknown>
     line.title = null
     line.quantity = null
+    line.currentQuantity = null
     odd.preview.brands[0]!.brandAmount = 'NaN'
     const { user } = renderTransfer({ adminPreviewOrderTransfer: () => odd })
     await previewOrder(user)

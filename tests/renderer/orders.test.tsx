@@ -9,6 +9,7 @@ import {
   LUMEN,
   NORTHWIND,
   ORDER_1001_TOTALS,
+  ORDER_1001_TRAIL,
   order1001Brands,
   order1001CreatorOrder,
 } from '../support/sandbox-figures'
@@ -120,6 +121,7 @@ const TRANSFERS: OrderTransferRecord[] = [
         failedMessage: 'Transfer create failed',
       },
     ],
+    moneyTrail: [],
   },
   {
     creatorOrderId: '1001',
@@ -171,6 +173,7 @@ const TRANSFERS: OrderTransferRecord[] = [
         failedMessage: null,
       },
     ],
+    moneyTrail: ORDER_1001_TRAIL.slice(0, 3),
   },
 ]
 
@@ -581,6 +584,7 @@ describe('Preview transfer', () => {
       processedAt: '2026-11-03T09:00:00.000Z',
       brands: order1001Brands(['gid://shopify/Order/5001', 'gid://shopify/Order/5002']),
       totals: ORDER_1001_TOTALS,
+      moneyTrail: ORDER_1001_TRAIL,
     },
   }
 
@@ -763,6 +767,23 @@ describe('Transfer history', () => {
         'tr_sandbox_1005_northwind1 EUR = 1.085 USD',
       ],
     ])
+  })
+
+  it('says under a transfer what refunds took back and what a party still owes, only when they did', async () => {
+    const refunded = { ...TRANSFERS[1]!, moneyTrail: ORDER_1001_TRAIL }
+    await openHistory({
+      adminOrderTransfers: () => ({ transfers: [TRANSFERS[0]!, refunded], nextCursor: null }),
+    })
+    await screen.findByRole('table', { name: 'Transfer history' })
+
+    const detailOf = (orderId: string) =>
+      screen.getByRole('table', { name: `Brands of order ${orderId}` }).parentElement!
+    expect(
+      within(detailOf('1001')).getByText(
+        'Taken back after refunds: $10.20 from maya makes. Owed after refunds: $51.00 by northwind apparel.',
+      ),
+    ).toBeInTheDocument()
+    expect(within(detailOf('1004')).queryByText(/after refunds/)).not.toBeInTheDocument()
   })
 
   it('says so when there are no transfers yet', async () => {

@@ -26,16 +26,9 @@ const transferTo = (account: string, order: string) =>
     .stripe.transfers()
     .find((made) => made.destination === account && made.transferGroup === `tandem-order-${order}`)
 
-/** Order 1001 transferred and Maya paid her 27.30. */
-async function transferred1001() {
-  await world.start()
-  await world.transfer('1001')
-  await expect.poll(() => transferTo(MAYA_ACCOUNT, '1001')?.amount, FOR_JOBS).toBe(2730)
-}
-
 describe('a refund after the transfer', () => {
   it("takes back one overshirt's share from Northwind and Maya, once, and refunds it in Northwind's order", async () => {
-    await transferred1001()
+    await world.transferred1001()
     await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 1 }])
 
     // Half of Northwind's 136.00 base is no longer sold: 51.00 of its 102.00, 10.20 of Maya's
@@ -130,7 +123,7 @@ describe('a refund after the transfer', () => {
   })
 
   it('in full gives everything back from every party, and cancels every brand order', async () => {
-    await transferred1001()
+    await world.transferred1001()
     await world.creatorRefunds(ORDER_1001, [
       { line: 0, quantity: 2 },
       { line: 1, quantity: 1 },
@@ -164,7 +157,7 @@ describe('a cancellation', () => {
   })
 
   it('after the transfer, with its refund: every party gives back, and the brand orders are cancelled', async () => {
-    await transferred1001()
+    await world.transferred1001()
     const server = world.server()
     await server.shopify.cancel(MAYA, 'gid://shopify/Order/1001', { refund: true, restock: true })
     const refunded = server.shopify.refunds(MAYA, 'gid://shopify/Order/1001').at(-1)!
@@ -187,7 +180,7 @@ describe('a cancellation', () => {
 
 describe('a refund Tandem is told of', () => {
   it("moves no money until Stripe shows the customer refunded: the creator's store alone is not believed", async () => {
-    await transferred1001()
+    await world.transferred1001()
     const refund = await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 1 }], {
       stripeToo: false,
     })
@@ -219,7 +212,7 @@ describe('a refund Tandem is told of', () => {
 
 describe('a creator editing an order after its transfer', () => {
   it('takes nothing from the brands for units it removed without refunding them, whatever Stripe refunded otherwise', async () => {
-    await transferred1001()
+    await world.transferred1001()
     const server = world.server()
     // Maya takes an overshirt off the order (an edit, no refund), and the customer is refunded
     // 80.00 in Stripe for something else (goodwill): more than the overshirt's 68.00.

@@ -196,10 +196,24 @@ describe('GET /admin-order-transfers and its CSV', () => {
               brandAmount: '13.50',
             }),
           ],
+          // Each brand's Stripe transfer (the brands are paid at once, in either order); urban
+          // trail edits has no payout account, so its commission waits and nothing was paid to it.
+          moneyTrail: expect.arrayContaining(
+            [LUMEN, NORTHWIND].map((storeShop, index) => ({
+              at: expect.any(String),
+              kind: 'TRANSFER',
+              party: 'BRAND',
+              storeShop,
+              amount: ['22.20', '13.50'][index],
+              currency: 'USD',
+              stripeId: expect.stringMatching(/^tr_/),
+            })),
+          ),
         },
       ],
       nextCursor: null,
     })
+    expect(history.transfers[0].moneyTrail).toHaveLength(2)
   })
 
   it('exports one RFC 4180 row per brand transfer, amounts as decimal strings', async () => {
@@ -214,16 +228,40 @@ describe('GET /admin-order-transfers and its CSV', () => {
         'brandStoreShop,brandOrderId,tandemCommissionRate,creatorCommissionRate,baseAmount,' +
         'brandAmount,creatorCommissionAmount,tandemCommissionAmount,paymentTransferId,' +
         'settlementCurrency,exchangeRate,settlementBrandAmount,settlementCreatorCommissionAmount,' +
-        'settlementTandemCommissionAmount',
+        'settlementTandemCommissionAmount,entry,party,partyStoreShop,movedAt,movedAmount,' +
+        'movedCurrency,stripeId',
     )
     const rows = parse(response.body, { columns: true }) as Record<string, string>[]
+    const brandRows = rows.filter((row) => row.entry === 'BRAND')
     expect(
-      rows.map((row) => [row.creatorOrderId, row.brandStoreShop, row.brandAmount, row.processedBy]),
+      brandRows.map((row) => [
+        row.creatorOrderId,
+        row.brandStoreShop,
+        row.brandAmount,
+        row.processedBy,
+      ]),
     ).toEqual([
       ['1001', NORTHWIND, '102.00', 'claim-admin@tandem.test'],
       ['1001', LUMEN, '24.84', 'claim-admin@tandem.test'],
       ['1004', LUMEN, '22.20', 'claim-admin@tandem.test'],
       ['1004', NORTHWIND, '13.50', 'claim-admin@tandem.test'],
     ])
+    // Each transfer's money trail after its brands: here, each brand's Stripe transfer (the
+    // creators have no payout account yet, so their commissions wait).
+    const trailRows = rows.filter((row) => row.entry !== 'BRAND')
+    expect(
+      trailRows.map((row) => [row.creatorOrderId, row.entry, row.partyStoreShop, row.movedAmount]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['1001', 'TRANSFER', NORTHWIND, '102.00'],
+        ['1001', 'TRANSFER', LUMEN, '24.84'],
+        ['1004', 'TRANSFER', LUMEN, '22.20'],
+        ['1004', 'TRANSFER', NORTHWIND, '13.50'],
+      ]),
+    )
+    expect(trailRows).toHaveLength(4)
+    expect(trailRows.every((row) => /^tr_/.test(row.stripeId!) && row.brandAmount === '')).toBe(
+      true,
+    )
   })
 })

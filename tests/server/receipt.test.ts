@@ -23,6 +23,8 @@ const order1001Preview: ReceiptData = {
   brands: order1001Brands(),
   totals: ORDER_1001_TOTALS,
   settlement: null,
+  refunds: null,
+  moneyBack: [],
 }
 
 const order1001Processed: ReceiptData = {
@@ -129,6 +131,66 @@ describe('renderReceiptPdf', () => {
     expect(text).toContain('Total USD 126.84 USD 27.30 USD 16.36')
     expect(text).not.toContain('pending')
     expect(text).not.toContain('Preview')
+    // Nothing was refunded: no refunds, no reversals.
+    expect(text).not.toContain('Refunded')
+    expect(text).not.toContain('Reversals')
+  })
+
+  it('adds what refunds since the transfer took back from each brand, and each reversal and amount owed', async () => {
+    const [text, ...more] = await pageTexts(
+      await renderReceiptPdf({
+        ...order1001Processed,
+        // One of the two overshirts refunded: half of Northwind's part goes back.
+        refunds: {
+          brands: [
+            {
+              brandStoreShop: 'northwind-apparel.myshopify.com',
+              refundedUnits: 1,
+              brandAmount: '51.00',
+              creatorCommissionAmount: '10.20',
+              tandemCommissionAmount: '6.80',
+            },
+          ],
+          totals: {
+            totalBrandAmount: '51.00',
+            totalCreatorCommissionAmount: '10.20',
+            totalTandemCommissionAmount: '6.80',
+          },
+        },
+        moneyBack: [
+          {
+            at: '2025-03-06T09:30:00.000Z',
+            kind: 'OWED',
+            storeShop: 'northwind-apparel.myshopify.com',
+            stripeId: 'tr_1QNorthwind',
+            amount: '51.00',
+            currency: 'USD',
+          },
+          {
+            at: '2025-03-06T09:30:01.000Z',
+            kind: 'REVERSAL',
+            storeShop: 'maya-makes.myshopify.com',
+            stripeId: 'trr_1QMaya',
+            amount: '10.20',
+            currency: 'USD',
+          },
+        ],
+      }),
+    )
+    expect(more).toHaveLength(0)
+    for (const expected of [
+      "Refunded since the transfer: what each brand's part gives back, at the rates frozen then",
+      'Brand store Units refunded Brand amount Creator commission Tandem commission',
+      'northwind-apparel.myshopify.com 1 USD 51.00 USD 10.20 USD 6.80',
+      'Total USD 51.00 USD 10.20 USD 6.80',
+      'Reversals since the transfer',
+      'Date What Store Stripe ID Amount',
+      '6 Mar 2025, 09:30 UTC Owed northwind-apparel.myshopify.com tr_1QNorthwind USD 51.00',
+      '6 Mar 2025, 09:30 UTC Reversed maya-makes.myshopify.com trr_1QMaya USD 10.20',
+      "Owed: Stripe could not take the amount back from the store's balance, so the store owes it.",
+    ]) {
+      expect(text).toContain(expected)
+    }
   })
 
   it('gives the same bytes for the same data', async () => {

@@ -19,10 +19,7 @@ afterEach(() => world.server().close())
 
 describe('a brand that cannot cover its reversal', () => {
   it('owes it, and gives it back from its next transfer, each step recorded', async () => {
-    await world.start()
-    const server = world.server()
-    await world.transfer('1001')
-    await expect.poll(() => world.commissionOwed(), FOR_JOBS).toEqual([])
+    const server = await world.transferred1001()
     // Northwind was paid out: nothing is left on its Stripe balance.
     server.stripe.setBalance(NORTHWIND_ACCOUNT, 'usd', 0)
     await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 1 }])
@@ -73,10 +70,7 @@ describe('a brand that cannot cover its reversal', () => {
 
 describe('a creator that cannot cover the reversal of her commission', () => {
   it('owes it, and gives it back from her next commission', async () => {
-    await world.start()
-    const server = world.server()
-    await world.transfer('1001')
-    await expect.poll(() => world.commissionOwed(), FOR_JOBS).toEqual([])
+    const server = await world.transferred1001()
     server.stripe.setBalance(MAYA_ACCOUNT, 'usd', 0)
     await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 1 }])
     await expect

@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  RemoteTimeoutError,
-  settleWithLimit,
-  withDeadline,
-} from '../../server/src/lib/remote-call'
+import { RemoteTimeoutError, settleWithLimit, withDeadline } from '../../server/src/lib/remote-call'
 
 // The bounds processing puts on its calls to Shopify and Stripe.
 

@@ -346,6 +346,13 @@ describe('order 1005 (EUR) paid from a USD-settled charge', () => {
         settlementCreatorCommissionAmount: '10.79',
         settlementTandemCommissionAmount: '7.19',
       }),
+      // What the Stripe transfer moved, as the money trail has it.
+      expect.objectContaining({
+        entry: 'TRANSFER',
+        partyStoreShop: NORTHWIND,
+        movedAmount: '53.94',
+        movedCurrency: 'USD',
+      }),
     ])
 
     const receipt = await get('/admin-preview-order-transfer-receipt-pdf?creatorOrderId=1005')

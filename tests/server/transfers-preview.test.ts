@@ -71,6 +71,8 @@ describe('GET /admin-preview-order-transfer', () => {
         totalCreatorCommissionAmount: '6.03',
         totalTandemCommissionAmount: '4.02',
       },
+      // Nothing has moved before processing.
+      moneyTrail: [],
     })
   })
 
@@ -98,6 +100,7 @@ describe('GET /admin-preview-order-transfer', () => {
         totalCreatorCommissionAmount: '9.30',
         totalTandemCommissionAmount: '6.20',
       },
+      moneyTrail: [],
     })
   })
 

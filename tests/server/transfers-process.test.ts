@@ -308,6 +308,8 @@ describe('processing order 1001', () => {
       processedAt,
       brands: order1001Brands([brandOrderOf(NORTHWIND), brandOrderOf(LUMEN)]),
       totals: ORDER_1001_TOTALS,
+      // Each brand's Stripe transfer (tests/server/money-trail.test.ts has the trail's details).
+      moneyTrail: [expect.anything(), expect.anything()],
     })
 
     const before = await counts()

@@ -70,6 +70,7 @@ export function order1001CreatorOrder(serverUrl: string) {
           id: 'gid://shopify/LineItem/10011',
           title: 'Linen Overshirt',
           quantity: 2,
+          currentQuantity: 2,
           image: image('linen-overshirt'),
           originalUnitPriceSet: usd('68.00'),
           originalTotalSet: usd('136.00'),
@@ -79,6 +80,7 @@ export function order1001CreatorOrder(serverUrl: string) {
           id: 'gid://shopify/LineItem/10012',
           title: 'Rosehip Face Oil',
           quantity: 1,
+          currentQuantity: 1,
           image: image('rosehip-face-oil'),
           originalUnitPriceSet: usd('34.50'),
           originalTotalSet: usd('34.50'),
@@ -88,6 +90,7 @@ export function order1001CreatorOrder(serverUrl: string) {
           id: 'gid://shopify/LineItem/10013',
           title: 'Sticker Pack',
           quantity: 1,
+          currentQuantity: 1,
           image: image('sticker-pack'),
           originalUnitPriceSet: usd('5.00'),
           originalTotalSet: usd('5.00'),
@@ -107,5 +110,91 @@ export const order1001Preview = (serverUrl: string) => ({
     processedAt: null,
     brands: order1001Brands(),
     totals: ORDER_1001_TOTALS,
+    moneyTrail: [],
   },
 })
+
+const MAYA = 'maya-makes.myshopify.com'
+
+/**
+ * Order 1001's money trail once processed, its creator paid, and one of its two overshirts
+ * refunded: Maya gave back 10.20 of her 27.30; Northwind's balance could not cover its 51.00,
+ * which it owes.
+ */
+export const ORDER_1001_TRAIL = [
+  {
+    at: '2026-11-03T09:00:00.000Z',
+    kind: 'TRANSFER' as const,
+    party: 'BRAND' as const,
+    storeShop: NORTHWIND,
+    amount: '102.00',
+    currency: 'USD',
+    stripeId: 'tr_sandbox_1001_northwind',
+  },
+  {
+    at: '2026-11-03T09:00:01.000Z',
+    kind: 'TRANSFER' as const,
+    party: 'BRAND' as const,
+    storeShop: LUMEN,
+    amount: '24.84',
+    currency: 'USD',
+    stripeId: 'tr_sandbox_1001_lumen',
+  },
+  {
+    at: '2026-11-03T09:05:00.000Z',
+    kind: 'TRANSFER' as const,
+    party: 'CREATOR' as const,
+    storeShop: MAYA,
+    amount: '27.30',
+    currency: 'USD',
+    stripeId: 'tr_sandbox_1001_maya',
+  },
+  {
+    at: '2026-11-04T14:20:00.000Z',
+    kind: 'OWED' as const,
+    party: 'BRAND' as const,
+    storeShop: NORTHWIND,
+    amount: '51.00',
+    currency: 'USD',
+    stripeId: 'tr_sandbox_1001_northwind',
+  },
+  {
+    at: '2026-11-04T14:20:01.000Z',
+    kind: 'REVERSAL' as const,
+    party: 'CREATOR' as const,
+    storeShop: MAYA,
+    amount: '10.20',
+    currency: 'USD',
+    stripeId: 'trr_sandbox_1001_maya',
+  },
+]
+
+/** A brand's base split three ways, as a refund split answers it. */
+export const splitParts = (brandAmount: string, creator: string, tandem: string) => ({
+  brandAmount,
+  creatorCommissionAmount: creator,
+  tandemCommissionAmount: tandem,
+})
+
+/** One overshirt of order 1001's two refunded: half of Northwind's part goes back; Lumen's stays. */
+export const ONE_OVERSHIRT_SPLIT = {
+  currency: 'USD',
+  brands: [
+    {
+      brandStoreShop: NORTHWIND,
+      refundedUnits: 1,
+      back: splitParts('51.00', '10.20', '6.80'),
+      kept: splitParts('51.00', '10.20', '6.80'),
+    },
+    {
+      brandStoreShop: LUMEN,
+      refundedUnits: 0,
+      back: splitParts('0.00', '0.00', '0.00'),
+      kept: splitParts('24.84', '6.90', '2.76'),
+    },
+  ],
+  totals: {
+    back: splitParts('51.00', '10.20', '6.80'),
+    kept: splitParts('75.84', '17.10', '9.56'),
+  },
+}

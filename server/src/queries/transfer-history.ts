@@ -1,13 +1,14 @@
-import type { OrderTransferRecord, SettledAmounts } from '@shared/contract'
+import type { MoneyMovement, OrderTransferRecord, SettledAmounts } from '@shared/contract'
 import type { Db } from '../db/connect'
 import { readPage, type PageRequest } from '../db/keyset'
 import { formatMinorUnits } from '../domain/money'
 import type { TransferBrandRow, TransferRow } from '../transfers/transfer-repository'
 import { CSV_HEADER, transferCsvRows } from '../transfers/transfer-csv'
+import { readMoneyTrails } from '../transfers/money-trail'
 import { settledFiguresOf } from '../transfers/transfer-view'
 
 // The transfer history: processed and partial transfers, newest first, with the rates and
-// amounts frozen when each began, who processed it and when.
+// amounts frozen when each began, who processed it and when, and the money trail since.
 
 export async function listOrderTransfers(
   db: Db,
@@ -36,20 +37,22 @@ export async function listOrderTransfers(
           .orderBy('creator_order_id')
           .orderBy('position')
           .execute()
+  const withBrands = transfers.map((transfer) => ({
+    ...transfer,
+    brands: brands.filter((brand) => brand.creator_order_id === transfer.creator_order_id),
+  }))
+  const trails = await readMoneyTrails(db, withBrands)
   return {
-    transfers: transfers.map((transfer) =>
-      recordOf(
-        transfer,
-        brands.filter((brand) => brand.creator_order_id === transfer.creator_order_id),
-      ),
+    transfers: withBrands.map((transfer) =>
+      recordOf(transfer, trails.get(transfer.creator_order_id) ?? []),
     ),
     nextCursor,
   }
 }
 
 function recordOf(
-  transfer: TransferRow & { creator_order_name: string | null },
-  brands: TransferBrandRow[],
+  transfer: TransferRow & { creator_order_name: string | null; brands: TransferBrandRow[] },
+  moneyTrail: MoneyMovement[],
 ): OrderTransferRecord {
   const money = (minor: number) => formatMinorUnits(minor, transfer.currency)
   return {
@@ -61,7 +64,7 @@ function recordOf(
     startedAt: transfer.created_at,
     processedBy: transfer.processed_by,
     processedAt: transfer.processed_at,
-    brands: brands.map((brand) => ({
+    brands: transfer.brands.map((brand) => ({
       brandStoreShop: brand.brand_store_shop,
       brandOrderId: brand.brand_order_id,
       tandemCommissionRate: brand.tandem_rate_hundredths / 100,
@@ -74,6 +77,7 @@ function recordOf(
       paymentTransferId: brand.payment_transfer_id,
       failedMessage: brand.failed_message,
     })),
+    moneyTrail,
   }
 }
 

@@ -1,4 +1,5 @@
 import PDFDocument from 'pdfkit'
+import { formatDate, formatMoney, pdfText } from './receipt-text'
 
 export interface ReceiptData {
   /** The product name, passed in so that it stays in the server's one constant. */
@@ -41,6 +42,29 @@ export interface ReceiptData {
     brands: Amounts[]
     totals: Totals
   } | null
+  /**
+   * What the refunds since the transfer took back from each brand's part they touched, in the
+   * order's currency, with the units refunded; null when nothing was refunded.
+   */
+  refunds: {
+    brands: (Amounts & { brandStoreShop: string; refundedUnits: number })[]
+    totals: Totals
+  } | null
+  /**
+   * Each reversal of a party's transfer since, each amount Stripe would not take back (owed by
+   * the party) and each debt deducted from a later transfer, oldest first, in the currency it
+   * moved in; empty when there are none.
+   */
+  moneyBack: {
+    /** ISO date-time. */
+    at: string
+    kind: 'REVERSAL' | 'OWED' | 'DEDUCTION'
+    storeShop: string
+    stripeId: string | null
+    /** A decimal string formatted for `currency`. */
+    amount: string
+    currency: string
+  }[]
 }
 
 interface Amounts {
@@ -69,70 +93,42 @@ const PROCESSED_COLOR = '#047857'
 const TABLE_FONT_SIZE = 9
 const CELL_PAD_X = 4
 const CELL_PAD_Y = 5
-/** Store | brand order | brand amount | creator commission | tandem commission, in points. */
-const COLUMN_WIDTHS = [170, 84, 80, 80, 80] as const
-/** The first columns hold text; the rest hold amounts. */
-const TEXT_COLUMNS = 2
-const columnHeadings = (productName: string) => [
-  'Brand store',
-  'Brand order',
-  'Brand amount',
-  'Creator commission',
-  pdfText(`${productName} commission`),
+
+/**
+ * A table's column and its width in points. Text wraps; an id or an amount is never split (kept on
+ * one line, shrunk if it would not fit), and amounts are right-aligned.
+ */
+interface Column {
+  heading: string
+  width: number
+  holds?: 'text' | 'id' | 'amount'
+}
+
+/** Store | brand order (or units refunded) | brand amount | creator commission | tandem commission. */
+const brandColumns = (productName: string, second = 'Brand order'): Column[] => [
+  { heading: 'Brand store', width: 170 },
+  { heading: second, width: 84 },
+  { heading: 'Brand amount', width: 80, holds: 'amount' },
+  { heading: 'Creator commission', width: 80, holds: 'amount' },
+  { heading: pdfText(`${productName} commission`), width: 80, holds: 'amount' },
 ]
+
+/** A date, "Reversed" and a sandbox store's domain fit on one line; an id shrinks to fit. */
+const MONEY_BACK_COLUMNS: Column[] = [
+  { heading: 'Date', width: 108 },
+  { heading: 'What', width: 47 },
+  { heading: 'Store', width: 142 },
+  { heading: 'Stripe ID', width: 137, holds: 'id' },
+  { heading: 'Amount', width: 60, holds: 'amount' },
+]
+
+const MONEY_BACK_WORDS: Record<ReceiptData['moneyBack'][number]['kind'], string> = {
+  REVERSAL: 'Reversed',
+  OWED: 'Owed',
+  DEDUCTION: 'Deducted',
+}
 /** Room kept at the foot of every page for the page footer. */
 const FOOTER_HEIGHT = 20
-
-const MONTHS = [
-  'Jan',
-  'Feb',
-  'Mar',
-  'Apr',
-  'May',
-  'Jun',
-  'Jul',
-  'Aug',
-  'Sep',
-  'Oct',
-  'Nov',
-  'Dec',
-] as const
-
-/**
- * The standard PDF fonts only have WinAnsi glyphs; pdfkit writes anything else as bytes that show up
- * as unrelated characters. So every kind of space (tab, line break, no-break space…) becomes a plain
- * space, and any other character outside WinAnsi, control characters included, becomes '?'.
- */
-const NOT_WIN_ANSI = /[^\x20-\x7e\xa1-\xff€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ]/gu
-
-function pdfText(text: string): string {
-  return text.normalize('NFC').replace(/\s/g, ' ').replace(NOT_WIN_ANSI, '?')
-}
-
-/**
- * Dates are written by hand in UTC, so that the bytes depend neither on the server's time zone nor
- * on its ICU version (newer ICU puts a narrow no-break space, which Helvetica lacks, before "AM").
- */
-function formatDate(iso: string): string {
-  const date = new Date(iso)
-  if (Number.isNaN(date.getTime())) return iso
-  const pad = (n: number) => String(n).padStart(2, '0')
-  const month = MONTHS[date.getUTCMonth()] ?? ''
-  return `${date.getUTCDate()} ${month} ${date.getUTCFullYear()}, ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())} UTC`
-}
-
-/**
- * Amounts arrive as decimal strings already carrying the currency's decimals; grouping the digits
- * of the string itself prints exactly what the API states, with no float round trip and no second
- * guess at how many decimals the currency has.
- */
-function formatMoney(currency: string, amount: string): string {
-  const decimal = /^(-?)(\d+)(\.\d+)?$/.exec(amount)
-  const grouped = decimal
-    ? `${decimal[1]}${(decimal[2] ?? '').replace(/\B(?=(\d{3})+$)/g, ',')}${decimal[3] ?? ''}`
-    : amount
-  return pdfText(`${currency} ${grouped}`)
-}
 
 function parseGeneratedAt(iso: string): Date {
   const date = new Date(iso)
@@ -143,7 +139,7 @@ function parseGeneratedAt(iso: string): Date {
 type Doc = PDFKit.PDFDocument
 
 interface Row {
-  cells: readonly [string, string, string, string, string]
+  cells: readonly string[]
   bold: boolean
 }
 
@@ -271,21 +267,41 @@ function drawSectionTitle(doc: Doc, title: string, x: number, y: number): number
   return y + 18
 }
 
-/** The brands' table in the order's currency, then (when converted) in the settlement currency. */
+/**
+ * The brands' table in the order's currency, then (when converted) in the settlement currency;
+ * then, when there were refunds since the transfer, what they took back and the reversals.
+ */
 function drawTables(doc: Doc, data: ReceiptData): void {
-  drawTable(doc, data, 'Brand transfers', data.currency, data.brands, data.totals)
-  const { settlement } = data
-  if (!settlement) return
-  doc.y += 14
-  const title = `Paid out in ${settlement.currency}, the charge's settlement currency, at ${data.currency} 1 = ${settlement.currency} ${settlement.exchangeRate}`
-  const brands = data.brands.map((brand, index) => ({ ...brand, ...settlement.brands[index]! }))
-  drawTable(doc, data, pdfText(title), settlement.currency, brands, settlement.totals)
+  const columns = brandColumns(data.productName)
+  drawAmountsTable(doc, 'Brand transfers', columns, data.currency, data.brands, data.totals)
+  const { settlement, refunds } = data
+  if (settlement) {
+    doc.y += 14
+    const title = `Paid out in ${settlement.currency}, the charge's settlement currency, at ${data.currency} 1 = ${settlement.currency} ${settlement.exchangeRate}`
+    const brands = data.brands.map((brand, index) => ({ ...brand, ...settlement.brands[index]! }))
+    drawAmountsTable(doc, pdfText(title), columns, settlement.currency, brands, settlement.totals)
+  }
+  if (refunds) {
+    doc.y += 14
+    const title = `Refunded since the transfer: what each brand's part gives back, at the rates frozen then`
+    const brands = refunds.brands.map((brand) => ({
+      ...brand,
+      brandOrderId: String(brand.refundedUnits),
+    }))
+    const refundColumns = brandColumns(data.productName, 'Units refunded')
+    drawAmountsTable(doc, pdfText(title), refundColumns, data.currency, brands, refunds.totals)
+  }
+  if (data.moneyBack.length > 0) {
+    doc.y += 14
+    drawMoneyBack(doc, data.moneyBack)
+  }
 }
 
-function drawTable(
+/** A table of brands' amounts and their totals, in `currency`. */
+function drawAmountsTable(
   doc: Doc,
-  data: ReceiptData,
   title: string,
+  columns: readonly Column[],
   currency: string,
   brands: ReceiptData['brands'],
   totalsOf: Totals,
@@ -311,19 +327,48 @@ function drawTable(
     ],
     bold: true,
   }
-
-  doc.y = drawSectionTitle(doc, title, doc.page.margins.left, doc.y)
-  const headings = columnHeadings(data.productName)
-  drawHeaderRow(doc, headings)
-  for (const row of rows) drawBodyRow(doc, row, headings)
-  drawBodyRow(doc, totals, headings)
+  drawTable(doc, title, columns, [...rows, totals])
 }
 
-function drawHeaderRow(doc: Doc, headings: readonly string[]): void {
+/** Each reversal, amount owed and deduction since the transfer, and what "Owed" means. */
+function drawMoneyBack(doc: Doc, moneyBack: ReceiptData['moneyBack']): void {
+  const rows: Row[] = moneyBack.map((each) => ({
+    cells: [
+      pdfText(formatDate(each.at)),
+      MONEY_BACK_WORDS[each.kind],
+      pdfText(each.storeShop),
+      each.stripeId === null ? '' : pdfText(each.stripeId),
+      formatMoney(each.currency, each.amount),
+    ],
+    bold: false,
+  }))
+  drawTable(doc, 'Reversals since the transfer', MONEY_BACK_COLUMNS, rows)
+  if (moneyBack.some((each) => each.kind === 'OWED')) {
+    doc.y += 6
+    doc
+      .font(FONT)
+      .fontSize(TABLE_FONT_SIZE)
+      .fillColor(MUTED)
+      .text(
+        "Owed: Stripe could not take the amount back from the store's balance, so the store owes it.",
+        doc.page.margins.left,
+        doc.y,
+        { width: contentWidth(doc) },
+      )
+  }
+}
+
+function drawTable(doc: Doc, title: string, columns: readonly Column[], rows: Row[]): void {
+  doc.y = drawSectionTitle(doc, title, doc.page.margins.left, doc.y)
+  drawHeaderRow(doc, columns)
+  for (const row of rows) drawBodyRow(doc, row, columns)
+}
+
+function drawHeaderRow(doc: Doc, columns: readonly Column[]): void {
   doc.font(FONT_BOLD).fontSize(TABLE_FONT_SIZE)
   let height = 0
-  for (const [index, heading] of headings.entries()) {
-    height = Math.max(height, doc.heightOfString(heading, { width: cellWidth(index) }))
+  for (const column of columns) {
+    height = Math.max(height, doc.heightOfString(column.heading, { width: cellWidth(column) }))
   }
   height += 2 * CELL_PAD_Y
   const left = doc.page.margins.left
@@ -331,34 +376,35 @@ function drawHeaderRow(doc: Doc, headings: readonly string[]): void {
   doc.rect(left, y, contentWidth(doc), height).fillColor(HEADER_FILL).fill()
   doc.fillColor(INK)
   let x = left
-  for (const [index, heading] of headings.entries()) {
-    doc.text(heading, x + CELL_PAD_X, y + CELL_PAD_Y, {
-      width: cellWidth(index),
-      align: index < TEXT_COLUMNS ? 'left' : 'right',
+  for (const column of columns) {
+    doc.text(column.heading, x + CELL_PAD_X, y + CELL_PAD_Y, {
+      width: cellWidth(column),
+      align: column.holds === 'amount' ? 'right' : 'left',
     })
-    x += COLUMN_WIDTHS[index] ?? 0
+    x += column.width
   }
   doc.y = y + height
 }
 
 /**
- * Draws a row, first moving to a new page (with the header repeated) when it would not fit. Store
- * and order wrap; amounts stay on one line, right-aligned, shrunk if they would not fit, so that no
- * number is ever split.
+ * Draws a row, first moving to a new page (with the header repeated) when it would not fit. Text
+ * wraps; ids and amounts stay on one line, shrunk if they would not fit, so that none is ever split.
  */
-function drawBodyRow(doc: Doc, row: Row, headings: readonly string[]): void {
+function drawBodyRow(doc: Doc, row: Row, columns: readonly Column[]): void {
   const font = row.bold ? FONT_BOLD : FONT
   doc.font(font).fontSize(TABLE_FONT_SIZE)
   let height = doc.currentLineHeight()
-  for (const [index, text] of row.cells.slice(0, TEXT_COLUMNS).entries()) {
-    if (doc.widthOfString(text) > cellWidth(index)) {
-      height = Math.max(height, doc.heightOfString(text, { width: cellWidth(index) }))
+  for (const [index, column] of columns.entries()) {
+    const text = row.cells[index] ?? ''
+    const wraps = (column.holds ?? 'text') === 'text'
+    if (wraps && doc.widthOfString(text) > cellWidth(column)) {
+      height = Math.max(height, doc.heightOfString(text, { width: cellWidth(column) }))
     }
   }
   height += 2 * CELL_PAD_Y
   if (doc.y + height > contentBottom(doc)) {
     doc.addPage()
-    drawHeaderRow(doc, headings)
+    drawHeaderRow(doc, columns)
     doc.font(font)
   }
 
@@ -366,21 +412,21 @@ function drawBodyRow(doc: Doc, row: Row, headings: readonly string[]): void {
   const y = doc.y
   doc.fillColor(INK)
   let x = left
-  for (const [index, text] of row.cells.entries()) {
-    const width = cellWidth(index)
+  for (const [index, column] of columns.entries()) {
+    const text = row.cells[index] ?? ''
+    const width = cellWidth(column)
     doc.fontSize(TABLE_FONT_SIZE)
-    if (index < TEXT_COLUMNS) {
+    const natural = doc.widthOfString(text)
+    if ((column.holds ?? 'text') === 'text') {
       // Most cells fit on one line; only those that do not pay for pdfkit's line wrapper.
-      const fits = doc.widthOfString(text) <= width
+      const fits = natural <= width
       doc.text(text, x + CELL_PAD_X, y + CELL_PAD_Y, fits ? { lineBreak: false } : { width })
     } else {
-      const natural = doc.widthOfString(text)
       if (natural > width) doc.fontSize((TABLE_FONT_SIZE * width) / natural)
-      doc.text(text, x + CELL_PAD_X + width - doc.widthOfString(text), y + CELL_PAD_Y, {
-        lineBreak: false,
-      })
+      const indent = column.holds === 'amount' ? width - doc.widthOfString(text) : 0
+      doc.text(text, x + CELL_PAD_X + indent, y + CELL_PAD_Y, { lineBreak: false })
     }
-    x += COLUMN_WIDTHS[index] ?? 0
+    x += column.width
   }
 
   // Body rows are underlined; the totals row is set off by a stronger rule above it.
@@ -394,8 +440,8 @@ function drawBodyRow(doc: Doc, row: Row, headings: readonly string[]): void {
   doc.y = y + height
 }
 
-function cellWidth(index: number): number {
-  return (COLUMN_WIDTHS[index] ?? 0) - 2 * CELL_PAD_X
+function cellWidth(column: Column): number {
+  return column.width - 2 * CELL_PAD_X
 }
 
 function drawFooters(doc: Doc, data: ReceiptData): void {

@@ -15,6 +15,7 @@ export function transferRoutes(deps: RouteDeps) {
   return {
     adminPreviewOrderTransfer: ({ query }) => transfers.preview(query.creatorOrderId),
     adminPreviewOrderTransferReceiptPdf: ({ query }) => transfers.receipt(query.creatorOrderId),
+    adminPreviewRefundSplit: ({ body }) => transfers.refundSplit(body.creatorOrderId, body.lines),
     adminAcceptPriceException: ({ body, actor }) =>
       transfers.acceptPriceException(body.creatorOrderId, body.reason, actor),
     adminCreateOrderTransfer: ({ body, actor, log }) =>

@@ -2,8 +2,9 @@ import type { RouteDeps } from '../deps'
 import { createTransferService, type TransferActor } from '../transfers/transfer-service'
 import { auditAfterTheFact, type Actor } from './audited-change'
 
-// The transfer screen's changes: processing a creator order into brand orders and payouts, and
-// accepting a price exception. The processing itself is transfers/transfer-service.ts.
+// The transfer screen's calls: its reads (preview, receipt, a refund's split) and its changes,
+// processing a creator order into brand orders and payouts, and accepting a price exception. The
+// processing itself is transfers/transfer-service.ts.
 
 export function createOrderTransferService(
   deps: Pick<RouteDeps, 'db' | 'jobs' | 'commerce' | 'payments' | 'now' | 'transferTiming'>,
@@ -12,6 +13,7 @@ export function createOrderTransferService(
   return {
     preview: transfers.preview,
     receipt: transfers.receipt,
+    refundSplit: transfers.refundSplit,
     acceptPriceException: transfers.acceptPriceException,
 
     /**

@@ -3,8 +3,8 @@ import { underLeaseInTurn } from '../db/lease'
 import type { RouteDeps } from '../deps'
 import type { CommerceOrder, RefundedLine } from '../adapters/commerce/commerce-port'
 import type { Charge } from '../adapters/payments/payments-port'
-import { formatMinorUnits, fromHundredths } from '../domain/money'
-import { refundSplit, type BrandRefundSplit, type FrozenBrandPart } from '../domain/refund-split'
+import { formatMinorUnits } from '../domain/money'
+import { refundSplit, type BrandRefundSplit } from '../domain/refund-split'
 import type { JobExecutor, RegisterOptions } from '../jobs/job-queue'
 import { withDeadline, type Remote } from '../lib/remote-call'
 import { findCreatorPayout, reduceUnpaidCommission } from '../repositories/creator-payouts'
@@ -16,12 +16,12 @@ import { linkOrder, type LinkedOrder } from './linked-order'
 import type { PlanInput } from '../domain/transfer-plan'
 import { inSettlement, type Settlement } from './order-payment'
 import { reverseParty } from './party-reversal'
+import { frozenPartOf } from './refund-splits'
 import { loadPlanInput } from './plan-input'
 import {
   createTransferRepository,
   type FrozenLine,
   type StoredTransfer,
-  type TransferBrandRow,
 } from './transfer-repository'
 import { transferTiming } from './transfer-timing'
 
@@ -127,7 +127,7 @@ async function settleUnderLease(deps: Deps, id: string, timing: ReturnType<typeo
   const refunded = await remote(() => deps.commerce.refundedLines(order.storeShop, order.id))
   const input = await loadPlanInput(deps.db, await asRefunded(deps, order, transfer, refunded))
   if (!input) throw new Error(`${order.storeShop} is no longer a creator store`)
-  const splits = refundSplit(input, transfer.brands.map(frozenPart))
+  const splits = refundSplit(input, transfer.brands.map(frozenPartOf))
   if (splits.every((split) => split.refundedUnits.length === 0)) return
 
   // Each party apart: one Stripe or Shopify refuses is retried without holding up the others.
@@ -230,22 +230,6 @@ async function asRefunded(
         source: frozenSources.size > 0 ? (frozenSources.get(line.id) ?? null) : line.source,
       }
     }),
-  }
-}
-
-/** A brand's part of the transfer as it froze. */
-function frozenPart(brand: TransferBrandRow): FrozenBrandPart {
-  return {
-    brandStoreShop: brand.brand_store_shop,
-    lines: JSON.parse(brand.lines) as FrozenLine[],
-    rates: {
-      tandemRate: fromHundredths(Number(brand.tandem_rate_hundredths)),
-      creatorRate: fromHundredths(Number(brand.creator_rate_hundredths)),
-    },
-    baseMinor: brand.base_minor,
-    brandAmountMinor: brand.brand_amount_minor,
-    creatorCommissionMinor: brand.creator_commission_minor,
-    tandemCommissionMinor: brand.tandem_commission_minor,
   }
 }
 

@@ -16,6 +16,8 @@ import { linkOrder, type LinkedOrder } from './linked-order'
 import { orderNumber } from '../adapters/commerce/shopify/order-gid'
 import { readOrderCharge } from './order-payment'
 import { loadPlanInput } from './plan-input'
+import { readMoneyTrail } from './money-trail'
+import { refundsSinceTransfer } from './refund-splits'
 import { upstreamRefusal, type Remote } from '../lib/remote-call'
 import {
   frozenLines,
@@ -118,6 +120,10 @@ export function createTransferPlanning(
   async function view(creatorOrderId: string): Promise<TransferView> {
     const { order, transfer } = await loadOrder(creatorOrderId)
     if (transfer) {
+      const [moneyTrail, refunds] = await Promise.all([
+        readMoneyTrail(deps.db, transfer),
+        refundsSinceTransfer(deps.db, order, transfer),
+      ])
       return {
         order,
         status: transfer.status,
@@ -130,6 +136,8 @@ export function createTransferPlanning(
           tandemCommissionMinor: brand.tandem_commission_minor,
           settlement: settledFiguresOf(brand),
         })),
+        moneyTrail,
+        refunds,
       }
     }
     const brands = await plan(order)
@@ -138,6 +146,8 @@ export function createTransferPlanning(
       status: 'NOT_STARTED',
       processedAt: null,
       brands: brands.map((brand) => ({ ...brand, brandOrderId: null })),
+      moneyTrail: [],
+      refunds: [],
     }
   }
 

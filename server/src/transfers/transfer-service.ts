@@ -23,6 +23,7 @@ import { creatorOrderOf, previewOf, receiptDataOf } from './transfer-view'
 import { owePayoutOnCompletion } from './creator-payout'
 import { collectDebtsOf } from './store-debt'
 import { settleNoticedRefunds } from './order-refunds'
+import { previewRefundSplit, type RefundLine } from './refund-splits'
 
 // Processing a creator order into brand orders and payments, exactly once whatever fails
 // (docs/integrations.md "Exactly-once transfers"). Each remote step records its intent before the
@@ -141,6 +142,10 @@ export function createTransferService(
     async preview(creatorOrderId: string) {
       const transfer = await view(creatorOrderId)
       return { creatorOrder: creatorOrderOf(transfer.order), preview: previewOf(transfer) }
+    },
+
+    async refundSplit(creatorOrderId: string, lines: readonly RefundLine[]) {
+      return previewRefundSplit(deps.db, await loadOrder(creatorOrderId), lines)
     },
 
     async receipt(creatorOrderId: string): Promise<Uint8Array> {

@@ -1,6 +1,7 @@
-import type { CreatorOrder, TransferPreview, TransferStatus } from '@shared/contract'
+import type { CreatorOrder, MoneyMovement, TransferPreview, TransferStatus } from '@shared/contract'
 import { PRODUCT_NAME } from '@shared/product'
 import { formatMinorUnits } from '../domain/money'
+import type { BrandRefundSplit } from '../domain/refund-split'
 import type { ReceiptData } from '../receipt/receipt-pdf'
 import type { LinkedOrder } from './linked-order'
 import { orderGid, orderNumber } from '../adapters/commerce/shopify/order-gid'
@@ -54,6 +55,10 @@ export interface TransferView {
   status: TransferStatus
   processedAt: string | null
   brands: BrandFigures[]
+  /** Every movement of the order's money so far (money-trail.ts); none before processing. */
+  moneyTrail: MoneyMovement[]
+  /** What the refunds since the transfer take back from each brand's part it touches. */
+  refunds: BrandRefundSplit[]
 }
 
 const moneyBag = (minor: number, currency: string) => ({
@@ -77,6 +82,7 @@ export function creatorOrderOf(order: LinkedOrder): CreatorOrder {
         id: line.id,
         title: line.title,
         quantity: line.quantity,
+        currentQuantity: line.currentQuantity,
         image: line.imageUrl === null ? null : { url: line.imageUrl },
         originalUnitPriceSet: moneyBag(line.unitPriceMinor, order.currency),
         originalTotalSet: moneyBag(line.originalTotalMinor, order.currency),
@@ -86,19 +92,22 @@ export function creatorOrderOf(order: LinkedOrder): CreatorOrder {
   }
 }
 
-/** Totals are sums of the per-brand figures, never recomputed from rates. */
-export function previewOf(view: TransferView): TransferPreview {
-  const { currency } = view.order
+/** A party's three figures of a brand's base, in minor units. */
+export type ThreeParts = Pick<
+  BrandFigures,
+  'brandAmountMinor' | 'creatorCommissionMinor' | 'tandemCommissionMinor'
+>
+
+/**
+ * Each brand's three figures as decimal strings of `currency`, and their totals: sums of the
+ * per-brand figures, never recomputed from rates.
+ */
+export function amountsOf(brands: readonly ThreeParts[], currency: string) {
   const amount = (minor: number) => formatMinorUnits(minor, currency)
-  const total = (pick: (brand: BrandFigures) => number) =>
-    amount(view.brands.reduce((sum, brand) => sum + pick(brand), 0))
+  const total = (pick: (brand: ThreeParts) => number) =>
+    amount(brands.reduce((sum, brand) => sum + pick(brand), 0))
   return {
-    currency,
-    status: view.status,
-    processedAt: view.processedAt,
-    brands: view.brands.map((brand) => ({
-      brandStoreShop: brand.brandStoreShop,
-      brandOrderId: brand.brandOrderId,
+    each: brands.map((brand) => ({
       brandAmount: amount(brand.brandAmountMinor),
       creatorCommissionAmount: amount(brand.creatorCommissionMinor),
       tandemCommissionAmount: amount(brand.tandemCommissionMinor),
@@ -108,6 +117,23 @@ export function previewOf(view: TransferView): TransferPreview {
       totalCreatorCommissionAmount: total((brand) => brand.creatorCommissionMinor),
       totalTandemCommissionAmount: total((brand) => brand.tandemCommissionMinor),
     },
+  }
+}
+
+export function previewOf(view: TransferView): TransferPreview {
+  const { currency } = view.order
+  const { each, totals } = amountsOf(view.brands, currency)
+  return {
+    currency,
+    status: view.status,
+    processedAt: view.processedAt,
+    brands: view.brands.map((brand, index) => ({
+      brandStoreShop: brand.brandStoreShop,
+      brandOrderId: brand.brandOrderId,
+      ...each[index]!,
+    })),
+    totals,
+    moneyTrail: view.moneyTrail,
   }
 }
 
@@ -148,6 +174,27 @@ export function receiptDataOf(view: TransferView, generatedAt: string): ReceiptD
     })),
     totals: preview.totals,
     settlement: settlementOfView(view),
+    refunds: refundsOfView(view),
+    moneyBack: view.moneyTrail.flatMap(({ kind, ...movement }) =>
+      kind === 'TRANSFER' ? [] : [{ kind, ...movement }],
+    ),
+  }
+}
+
+/** What the refunds since the transfer took back from each brand's part, with their totals. */
+function refundsOfView({ refunds, order }: TransferView): ReceiptData['refunds'] {
+  if (refunds.length === 0) return null
+  const { each, totals } = amountsOf(
+    refunds.map((split) => split.back),
+    order.currency,
+  )
+  return {
+    brands: refunds.map(({ brandStoreShop, refundedUnits }, index) => ({
+      brandStoreShop,
+      refundedUnits: refundedUnits.reduce((sum, units) => sum + units.quantity, 0),
+      ...each[index]!,
+    })),
+    totals,
   }
 }
 
@@ -161,21 +208,6 @@ function settlementOfView(view: TransferView): ReceiptData['settlement'] {
   if (!first || first.currency === view.order.currency) return null
   if (settled.some((each) => each?.currency !== first.currency)) return null
   const figures = settled.filter((each): each is SettledFigures => each !== null)
-  const amount = (minor: number) => formatMinorUnits(minor, first.currency)
-  const total = (pick: (each: SettledFigures) => number) =>
-    amount(figures.reduce((sum, each) => sum + pick(each), 0))
-  return {
-    currency: first.currency,
-    exchangeRate: first.exchangeRate,
-    brands: figures.map((each) => ({
-      brandAmount: amount(each.brandAmountMinor),
-      creatorCommissionAmount: amount(each.creatorCommissionMinor),
-      tandemCommissionAmount: amount(each.tandemCommissionMinor),
-    })),
-    totals: {
-      totalBrandAmount: total((each) => each.brandAmountMinor),
-      totalCreatorCommissionAmount: total((each) => each.creatorCommissionMinor),
-      totalTandemCommissionAmount: total((each) => each.tandemCommissionMinor),
-    },
-  }
+  const { each, totals } = amountsOf(figures, first.currency)
+  return { currency: first.currency, exchangeRate: first.exchangeRate, brands: each, totals }
 }

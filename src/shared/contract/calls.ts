@@ -18,6 +18,8 @@ import {
   PageQuery,
   ProductSyncStatus,
   Rate,
+  RefundLineInput,
+  RefundSplitPreview,
   ShopConnection,
   PaymentAccountId,
   ShopDomain,
@@ -231,6 +233,20 @@ export const calls = {
     action: 'fetch preview',
     query: z.object({ creatorOrderId: CreatorOrderId }).strict(),
     response: z.object({ creatorOrder: CreatorOrder, preview: TransferPreview }),
+    status: 200,
+  }),
+  /**
+   * A read, sent as a POST for its list of lines: what refunding them too would take back from each
+   * party, with the refunds already made (none chosen: those alone).
+   */
+  adminPreviewRefundSplit: call({
+    method: 'POST',
+    path: '/admin-preview-refund-split',
+    action: 'preview refund split',
+    body: z
+      .object({ creatorOrderId: CreatorOrderId, lines: z.array(RefundLineInput).max(250) })
+      .strict(),
+    response: RefundSplitPreview,
     status: 200,
   }),
   adminPreviewOrderTransferReceiptPdf: call({

@@ -1,5 +1,13 @@
 import { z } from 'zod'
-import { JobKind, JobState, ProductStatus, ShopType, TransferMode, TransferStatus } from './enums'
+import {
+  JobKind,
+  JobState,
+  MoneyMovementKind,
+  ProductStatus,
+  ShopType,
+  TransferMode,
+  TransferStatus,
+} from './enums'
 
 /**
  * `name.myshopify.com`, trimmed and lower-cased before the check; the name is one DNS label, so
@@ -233,6 +241,22 @@ export const BrandTransfer = z.object({
 })
 export type BrandTransfer = z.infer<typeof BrandTransfer>
 
+/**
+ * One movement of an order's money between the platform and a party, as Stripe made it (or would
+ * not): in the currency it moved in (the charge's settlement currency), with Stripe's id of it (the
+ * transfer or the reversal; for an amount owed, the transfer Stripe would not reverse).
+ */
+export const MoneyMovement = z.object({
+  at: z.string(),
+  kind: MoneyMovementKind,
+  party: ShopType,
+  storeShop: z.string(),
+  amount: MoneyAmount,
+  currency: z.string(),
+  stripeId: z.string().nullable(),
+})
+export type MoneyMovement = z.infer<typeof MoneyMovement>
+
 export const TransferPreview = z.object({
   currency: z.string(),
   status: TransferStatus,
@@ -243,8 +267,44 @@ export const TransferPreview = z.object({
     totalCreatorCommissionAmount: MoneyAmount,
     totalTandemCommissionAmount: MoneyAmount,
   }),
+  /** Every movement of the order's money since its transfer began, oldest first. */
+  moneyTrail: z.array(MoneyMovement),
 })
 export type TransferPreview = z.infer<typeof TransferPreview>
+
+/** A brand's base split three ways, as decimal strings of the order's currency. */
+export const PartAmounts = z.object({
+  brandAmount: MoneyAmount,
+  creatorCommissionAmount: MoneyAmount,
+  tandemCommissionAmount: MoneyAmount,
+})
+
+/**
+ * What refunds of a completed transfer's order take back from each brand's part, at the rates
+ * frozen when it ran and with the same rounding, and what each party keeps (issue 33).
+ */
+export const RefundSplitPreview = z.object({
+  currency: z.string(),
+  brands: z.array(
+    z.object({
+      brandStoreShop: z.string(),
+      /** The brand's units the order would no longer sell. */
+      refundedUnits: z.number().int().nonnegative(),
+      back: PartAmounts,
+      kept: PartAmounts,
+    }),
+  ),
+  totals: z.object({ back: PartAmounts, kept: PartAmounts }),
+})
+export type RefundSplitPreview = z.infer<typeof RefundSplitPreview>
+
+/** Units of a creator order's line to refund, in a refund split's preview. */
+export const RefundLineInput = z
+  .object({
+    lineItemId: z.string().trim().min(1, 'is required'),
+    quantity: z.number().int('must be a whole number').min(1, 'must be at least 1'),
+  })
+  .strict()
 
 // The daily screens (docs/product-rules.md "The console's screens"): lists paged by an opaque
 // cursor, newest first.
@@ -373,6 +433,8 @@ export const OrderTransferRecord = z.object({
   processedBy: z.string().nullable(),
   processedAt: z.string().nullable(),
   brands: z.array(BrandTransferRecord),
+  /** As the transfer screen shows it: every transfer, reversal and amount owed, oldest first. */
+  moneyTrail: z.array(MoneyMovement),
 })
 export type OrderTransferRecord = z.infer<typeof OrderTransferRecord>
 

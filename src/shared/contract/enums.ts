@@ -162,6 +162,15 @@ export const TRANSFER_STATUSES = ['NOT_STARTED', 'PARTIAL', 'COMPLETED'] as cons
 export const TransferStatus = z.enum(TRANSFER_STATUSES)
 export type TransferStatus = z.infer<typeof TransferStatus>
 
+/**
+ * What moved money of an order after its sale: a party's transfer; a reversal taking part of it
+ * back after a refund; an amount Stripe would not take back (the account's balance could not cover
+ * it), owed by the party; a debt taken from a later transfer to the party.
+ */
+export const MONEY_MOVEMENT_KINDS = ['TRANSFER', 'REVERSAL', 'OWED', 'DEDUCTION'] as const
+export const MoneyMovementKind = z.enum(MONEY_MOVEMENT_KINDS)
+export type MoneyMovementKind = z.infer<typeof MoneyMovementKind>
+
 /** How paid orders are transferred: by an administrator's click, or by themselves after a hold. */
 export const TRANSFER_MODES = ['MANUAL', 'AUTOMATIC'] as const
 export const TransferMode = z.enum(TRANSFER_MODES)

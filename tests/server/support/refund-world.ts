@@ -30,6 +30,13 @@ export function refundWorld() {
       if (creatorAccount) await world.setAccount(MAYA, MAYA_ACCOUNT)
       return server
     },
+    /** Order 1001 transferred and Maya paid her 27.30 commission. */
+    async transferred1001() {
+      await world.start()
+      await world.transfer('1001')
+      await expect.poll(() => world.commissionOwed(), FOR_JOBS).toEqual([])
+      return server
+    },
     async setAccount(shop: string, accountId: string) {
       server.stripe.addAccount({ id: accountId })
       const set = await call('POST', '/admin-set-store-payment-account', { shop, accountId })

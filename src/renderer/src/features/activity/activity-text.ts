@@ -17,6 +17,10 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   'products.sync': 'Products synced',
   'transfer.process': 'Transfer processed',
   'transfer.creator-commission': 'Creator commission paid',
+  'transfer.reversal': 'Transfer reversed after a refund',
+  'transfer.reversal-owed': 'Amount owed after a refund',
+  'order.brand-refund': 'Brand order refunded',
+  'order.brand-cancel': 'Brand order cancelled',
   'transfer.accept-price-exception': 'Price exception accepted',
   'privacy.data-request': 'Customer data requested',
   'privacy.customer-redact': 'Customer data erased',
@@ -38,25 +42,29 @@ export const actionLabel = (action: string, details: Record<string, unknown> = {
   return Object.hasOwn(ACTION_LABELS, action) ? (ACTION_LABELS[action] ?? action) : action
 }
 
+/** Actions on a creator order's money or its brands' orders: their target is the order's id. */
+const isAboutAnOrder = (action: string) =>
+  action.startsWith('transfer.') || action.startsWith('order.')
+
 /**
  * Who made the change: the administrator; Shopify for its compliance requests (docs/privacy.md),
- * which no one signed in for; Tandem itself for the money it moved automatically (transfers that
- * ran on their own, creators' commissions).
+ * which no one signed in for; Tandem itself for what it did to an order automatically (transfers
+ * that ran on their own, creators' commissions, what went back after a refund).
  */
 export function actorText(entry: { action: string; actorEmail: string | null }): string {
   if (entry.actorEmail !== null) return entry.actorEmail
   if (entry.action.startsWith('privacy.')) return 'Shopify'
-  return entry.action.startsWith('transfer.') ? `${PRODUCT_NAME} (automatic)` : 'Unknown user'
+  return isAboutAnOrder(entry.action) ? `${PRODUCT_NAME} (automatic)` : 'Unknown user'
 }
 
 const SHOP_HOST = /\b[a-z0-9][a-z0-9-]*\.myshopify\.com\b/g
 
 /**
- * What the action was done to: stores by name ("northwind apparel × maya makes"), a transfer's
- * order as "Order 1001".
+ * What the action was done to: stores by name ("northwind apparel × maya makes"), a creator order
+ * as "Order 1001".
  */
 export const targetText = (action: string, target: string): string =>
-  action.startsWith('transfer.') ? `Order ${target}` : target.replace(SHOP_HOST, storeName)
+  isAboutAnOrder(action) ? `Order ${target}` : target.replace(SHOP_HOST, storeName)
 
 type Fields = Record<string, unknown>
 
@@ -87,6 +95,9 @@ const minutes = (value: unknown) =>
   typeof value === 'number' ? plural(value, 'minute', 'minutes') : detailValue(value)
 const moment = (value: unknown) =>
   typeof value === 'string' ? formatDateTime(value) : detailValue(value)
+/** A Shopify order's GID by its number, as the brand's Shopify admin shows it: "1006". */
+const orderNumber = (value: unknown) =>
+  typeof value === 'string' ? value.replace(/^gid:\/\/shopify\/Order\//, '') : detailValue(value)
 const status = (value: unknown) =>
   value === 'FAILED' ? 'Failed' : labelled(TRANSFER_STATUS_LABELS)(value)
 
@@ -120,8 +131,11 @@ const FIELD_WORDS: Readonly<Record<string, { label: string; value?: (value: unkn
     holdMinutes: { label: 'Hold', value: minutes },
     automaticSince: { label: 'Automatic since', value: moment },
     creatorShop: { label: 'Creator', value: stores },
+    brandShop: { label: 'Brand', value: stores },
     amount: { label: 'Amount' },
     transferId: { label: 'Stripe transfer' },
+    reversalId: { label: 'Stripe reversal' },
+    brandOrderId: { label: 'Brand order', value: orderNumber },
   }
 
 /** Details that are counts, read as "2 brand orders". */
@@ -131,6 +145,7 @@ const COUNT_NOUNS: Readonly<Record<string, readonly [string, string]>> = {
   lines: ['line', 'lines'],
   orders: ['order', 'orders'],
   attempts: ['failed run', 'failed runs'],
+  units: ['unit', 'units'],
 }
 
 const wordsOf = (key: string) => (Object.hasOwn(FIELD_WORDS, key) ? FIELD_WORDS[key] : undefined)
@@ -147,6 +162,16 @@ function line(key: string, value: unknown): string {
 }
 
 /**
+ * A party and its store, as a reversal's details name them (`party` BRAND, `storeShop`), on one
+ * line as a creator's commission names its creator: "Brand northwind apparel".
+ */
+function partyByName(details: Fields): Fields {
+  const { party, storeShop, ...rest } = details
+  if (typeof party !== 'string' || typeof storeShop !== 'string') return details
+  return { [party === 'CREATOR' ? 'creatorShop' : 'brandShop']: storeShop, ...rest }
+}
+
+/**
  * What changed, one line a field. A change written as `{ before, after }` (either side null for a
  * thing created or removed) reads "Creator rate 15% → 17.5%" for each field that changed and
  * "Tandem rate 10%" for one that did not; anything else reads a line a detail ("5 products").
@@ -158,7 +183,7 @@ export function detailLines(details: Fields): string[] {
     'after' in details &&
     (isFields(before) || before === null) &&
     (isFields(after) || after === null)
-  if (!isChange) return Object.entries(details).map(([key, value]) => line(key, value))
+  if (!isChange) return Object.entries(partyByName(details)).map(([key, value]) => line(key, value))
 
   const from = isFields(before) ? before : {}
   const to = isFields(after) ? after : {}

@@ -1,15 +1,19 @@
-import type { ReactNode } from 'react'
-import { Avatar, Badge, Card, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core'
+import { Avatar, Badge, SimpleGrid, Stack, Table, Text } from '@mantine/core'
 import { IconPhoto } from '@tabler/icons-react'
-import type { CreatorOrder, LineItem } from '@shared/contract'
+import type { CreatorOrder } from '@shared/contract'
 import { PRODUCT_NAME } from '@shared/product'
 import { formatDateTime, formatMoney, storeName } from '@renderer/lib/format'
 import { Fields } from '@renderer/app/Fields'
+import { lineTitle } from './line-title'
+import { MoneyTrailCard } from './MoneyTrailCard'
+import { RefundSplitCard } from './RefundSplitCard'
+import { SummaryCard, SummaryTable } from './SummaryCard'
 import type { PreviewAnswer } from './useOrderTransfer'
 
 /**
  * The Summary tab (docs/product-rules.md "The console's screens"): the creator order, its lines,
- * what each brand gets, and the totals.
+ * what each brand gets, the totals, and once processing began, the money trail (and once complete,
+ * a refund's split before it runs).
  */
 export function TransferSummary({ answer }: { answer: PreviewAnswer }) {
   const { creatorOrder, preview } = answer
@@ -118,55 +122,14 @@ export function TransferSummary({ answer }: { answer: PreviewAnswer }) {
           ))}
         </SummaryTable>
       </SummaryCard>
+
+      {/* Before processing nothing has moved, and the transfer has no trail to show. */}
+      {preview.status !== 'NOT_STARTED' && <MoneyTrailCard trail={preview.moneyTrail} />}
+      {/* Refunds give back only once the transfer is complete; before, they lower what it moves. */}
+      {preview.status === 'COMPLETED' && <RefundSplitCard key={creatorOrder.id} answer={answer} />}
     </Stack>
   )
 }
-
-function SummaryCard({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Card withBorder padding="lg" component="section" aria-label={title}>
-      <Title order={2} size="h4" mb="sm">
-        {title}
-      </Title>
-      {children}
-    </Card>
-  )
-}
-
-/** A card's table, scrolling sideways in a narrow window; amounts line up on the right. */
-function SummaryTable({
-  columns,
-  numericFrom,
-  children,
-}: {
-  columns: string[]
-  /** The first column of figures: it and those after it align right. */
-  numericFrom: number
-  children: ReactNode
-}) {
-  return (
-    // In a narrow window the table scrolls sideways: a keyboard reaches what is off to the side
-    // by focusing the scrolling area, then the arrow keys.
-    <Table.ScrollContainer minWidth={640} scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}>
-      <Table verticalSpacing="xs">
-        <Table.Thead>
-          <Table.Tr>
-            {columns.map((column, index) => (
-              <Table.Th key={column} ta={index >= numericFrom ? 'right' : undefined}>
-                {column}
-              </Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>{children}</Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
-  )
-}
-
-// docs/product-rules.md "The console's screens": a line has a title or else a name, a quantity or
-// else a current quantity.
-const lineTitle = (line: LineItem): string => line.title ?? line.name ?? '-'
 
 /** The address as on an envelope: name, street, city and zip, country; "-" when there is none. */
 function shippingLines(address: CreatorOrder['shippingAddress']): string {

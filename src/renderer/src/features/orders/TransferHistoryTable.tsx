@@ -3,6 +3,7 @@ import type { BrandTransferRecord, OrderTransferRecord, SettledAmounts } from '@
 import { PRODUCT_NAME } from '@shared/product'
 import { EMPTY, formatDateTime, formatMoney, formatRate, storeName } from '@renderer/lib/format'
 import { useNarrowTable, type TableSpec } from '@renderer/lib/PagedTable'
+import { afterSaleText } from '@renderer/features/order-transfer/money-trail-text'
 import { IdText } from './IdText'
 import { TransferStatusBadge } from './TransferStatusBadge'
 import classes from './Orders.module.css'
@@ -28,7 +29,7 @@ function processedText(transfer: OrderTransferRecord): string {
 
 /**
  * Processed and partial transfers, newest first, each with its brands' frozen rates and amounts
- * beneath it. Transfers differ in their number of brands: each is measured once drawn.
+ * beneath it, and what refunds took back since. Transfers differ in their number of brands: each is measured once drawn.
  */
 export const TRANSFER_HISTORY_TABLE: TableSpec<OrderTransferRecord> = {
   label: 'Transfer history',
@@ -75,13 +76,19 @@ export const TRANSFER_HISTORY_TABLE: TableSpec<OrderTransferRecord> = {
   ],
   rowKey: (transfer) => transfer.creatorOrderId,
   detail: {
-    render: (transfer) => <BrandsTable transfer={transfer} />,
+    render: (transfer) => (
+      <>
+        <BrandsTable transfer={transfer} />
+        <AfterSale transfer={transfer} />
+      </>
+    ),
     estimateHeight: (transfer) => {
       const failures = transfer.brands.filter((brand) => brand.failedMessage).length
+      const afterSale = afterSaleText(transfer.moneyTrail) === null ? 0 : 1
       return (
         SUMMARY_HEIGHT +
         BRANDS_HEADER_HEIGHT +
-        (transfer.brands.length + failures) * BRAND_ROW_HEIGHT +
+        (transfer.brands.length + failures + afterSale) * BRAND_ROW_HEIGHT +
         16
       )
     },
@@ -89,6 +96,21 @@ export const TRANSFER_HISTORY_TABLE: TableSpec<OrderTransferRecord> = {
   // Below the page's heading, its tabs and the export button.
   heightAbove: '21rem',
   className: classes.historyTable,
+}
+
+/**
+ * What refunds took back from the parties after the transfer, and what they still owe; the
+ * transfer screen's money trail has each movement with its Stripe id.
+ */
+function AfterSale({ transfer }: { transfer: OrderTransferRecord }) {
+  const text = afterSaleText(transfer.moneyTrail)
+  return (
+    text && (
+      <Text size="xs" px="xs" pb={6}>
+        {text}
+      </Text>
+    )
+  )
 }
 
 /** Each brand of a transfer, with the rates and amounts frozen when the transfer began. */

@@ -1,0 +1,126 @@
+import { TRANSFER_ERRORS, type RefundSplitPreview } from '@shared/contract'
+import type { Db } from '../db/connect'
+import { Refusal } from '../domain/errors'
+import { fromHundredths } from '../domain/money'
+import { refundSplit, type BrandRefundSplit, type FrozenBrandPart } from '../domain/refund-split'
+import type { LinkedOrder } from './linked-order'
+import { loadPlanInput } from './plan-input'
+import { amountsOf } from './transfer-view'
+import { frozenLines, type StoredTransfer, type TransferBrandRow } from './transfer-repository'
+
+// What the refunds of a creator order since its transfer take back from each brand's part, split
+// as the refund job splits it (order-refunds.ts, domain/refund-split.ts): from the order as Shopify
+// has it now, or as it would be with more units refunded, and the parts frozen when the transfer
+// ran.
+
+/** A brand's part of the transfer as it froze. */
+export function frozenPartOf(brand: TransferBrandRow): FrozenBrandPart {
+  return {
+    brandStoreShop: brand.brand_store_shop,
+    lines: frozenLines(brand),
+    rates: {
+      tandemRate: fromHundredths(brand.tandem_rate_hundredths),
+      creatorRate: fromHundredths(brand.creator_rate_hundredths),
+    },
+    baseMinor: brand.base_minor,
+    brandAmountMinor: brand.brand_amount_minor,
+    creatorCommissionMinor: brand.creator_commission_minor,
+    tandemCommissionMinor: brand.tandem_commission_minor,
+  }
+}
+
+/**
+ * The splits of the brands whose units the order no longer sells, once the transfer is complete
+ * (before, processing transfers only what is still sold); none when nothing was refunded.
+ */
+export async function refundsSinceTransfer(
+  db: Db,
+  order: LinkedOrder,
+  transfer: StoredTransfer,
+): Promise<BrandRefundSplit[]> {
+  if (transfer.status !== 'COMPLETED') return []
+  const splits = await splitsOf(db, order, transfer)
+  return (splits ?? []).filter((split) => split.refundedUnits.length > 0)
+}
+
+/** Each frozen brand's split of the order as `order` has it; null for an order of no creator store. */
+async function splitsOf(db: Db, order: LinkedOrder, transfer: StoredTransfer) {
+  const input = await loadPlanInput(db, order)
+  return input && refundSplit(input, transfer.brands.map(frozenPartOf))
+}
+
+/** Units of one of the order's lines to refund. */
+export interface RefundLine {
+  lineItemId: string
+  quantity: number
+}
+
+/**
+ * What refunding `lines` too would take back from each party of a completed transfer, and what
+ * each would keep, in the order's currency; with no lines, what the refunds already made take.
+ */
+export async function previewRefundSplit(
+  db: Db,
+  { order, transfer }: { order: LinkedOrder; transfer: StoredTransfer | null },
+  lines: readonly RefundLine[],
+): Promise<RefundSplitPreview> {
+  if (transfer?.status !== 'COMPLETED') {
+    throw new Refusal(
+      'business_rule',
+      `The transfer of creator order ${order.name} is not complete: a refund before it lowers what it transfers, and nothing goes back`,
+    )
+  }
+  const splits = await splitsOf(db, withRefunded(order, lines), transfer)
+  if (!splits) throw new Refusal('not_found', TRANSFER_ERRORS.creatorOrderNotFound)
+  const back = amountsOf(
+    splits.map((split) => split.back),
+    order.currency,
+  )
+  const kept = amountsOf(
+    splits.map((split) => split.kept),
+    order.currency,
+  )
+  return {
+    currency: order.currency,
+    brands: splits.map((split, index) => ({
+      brandStoreShop: split.brandStoreShop,
+      refundedUnits: split.refundedUnits.reduce((sum, units) => sum + units.quantity, 0),
+      back: back.each[index]!,
+      kept: kept.each[index]!,
+    })),
+    totals: {
+      back: partsOfTotals(back.totals),
+      kept: partsOfTotals(kept.totals),
+    },
+  }
+}
+
+/** The order with `lines`' units no longer sold; refused for a line it lacks or units it does not sell. */
+function withRefunded(order: LinkedOrder, lines: readonly RefundLine[]): LinkedOrder {
+  const left = new Map(order.lines.map((line) => [line.id, line.currentQuantity]))
+  for (const { lineItemId, quantity } of lines) {
+    const line = order.lines.find((each) => each.id === lineItemId)
+    if (!line) {
+      throw new Refusal('invalid_input', `Creator order ${order.name} has no line ${lineItemId}`)
+    }
+    const still = left.get(lineItemId)!
+    if (quantity > still) {
+      const units = `${still} ${still === 1 ? 'unit' : 'units'}`
+      throw new Refusal(
+        'invalid_input',
+        `${line.title} of creator order ${order.name} still sells ${units}: ${quantity} cannot be refunded`,
+      )
+    }
+    left.set(lineItemId, still - quantity)
+  }
+  return {
+    ...order,
+    lines: order.lines.map((line) => ({ ...line, currentQuantity: left.get(line.id)! })),
+  }
+}
+
+const partsOfTotals = (totals: ReturnType<typeof amountsOf>['totals']) => ({
+  brandAmount: totals.totalBrandAmount,
+  creatorCommissionAmount: totals.totalCreatorCommissionAmount,
+  tandemCommissionAmount: totals.totalTandemCommissionAmount,
+})

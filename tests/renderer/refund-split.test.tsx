@@ -1,0 +1,114 @@
+import { act, screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import type { ChannelResult } from '@shared/ipc'
+import { ONE_OVERSHIRT_SPLIT, order1001Preview } from '../support/sandbox-figures'
+import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
+import type { FakeAnswers } from './support/fake-bridge'
+import { renderApp } from './support/render-app'
+import { cellTexts } from './support/table'
+
+// A refund's split before it runs (issue 33), on the transfer screen of a completed transfer: the
+// administrator chooses units, and sees what would go back from each brand, the creator and
+// Tandem, and what each keeps.
+
+type Split = ChannelResult<'adminPreviewRefundSplit'>
+
+function processed1001(status: 'COMPLETED' | 'PARTIAL' = 'COMPLETED') {
+  const answer = order1001Preview('http://127.0.0.1:4000')
+  return { ...answer, preview: { ...answer.preview, status, processedAt: '2026-11-03T09:00:00Z' } }
+}
+
+async function openTransfer(answers: FakeAnswers = {}) {
+  const fake = fakeBridge({
+    'session/status': () => SIGNED_IN,
+    adminPreviewOrderTransfer: () => processed1001(),
+    adminPreviewRefundSplit: () => ONE_OVERSHIRT_SPLIT,
+    ...answers,
+  })
+  renderApp(fake.bridge, '/main/create-order-transfer?creatorOrderId=1001')
+  await screen.findByRole('region', { name: 'Creator Order' })
+  return { ...fake, user: userEvent.setup() }
+}
+
+const card = () => screen.getByRole('region', { name: 'Refund split' })
+const unitsOf = (title: string) =>
+  within(card()).getByRole('textbox', { name: `Units of ${title} to refund` })
+const previewButton = () => within(card()).getByRole('button', { name: 'Preview refund split' })
+
+/** The split's rows: party, what goes back, what it keeps. */
+const splitRows = () =>
+  within(within(card()).getAllByRole('table').at(-1)!).getAllByRole('row').slice(1).map(cellTexts)
+
+describe('The refund split', () => {
+  it('says what refunding an overshirt would take back from each party, and what each keeps', async () => {
+    const { user, callsTo } = await openTransfer()
+
+    // The brands' lines only: the creator's own stickers are no brand's.
+    expect(within(card()).getByText('Linen Overshirt')).toBeInTheDocument()
+    expect(within(card()).queryByText('Sticker Pack')).not.toBeInTheDocument()
+    await user.clear(unitsOf('Linen Overshirt'))
+    await user.type(unitsOf('Linen Overshirt'), '1')
+    await user.click(previewButton())
+
+    expect(callsTo('adminPreviewRefundSplit').map((call) => call.args)).toEqual([
+      {
+        creatorOrderId: 'gid://shopify/Order/1001',
+        lines: [{ lineItemId: 'gid://shopify/LineItem/10011', quantity: 1 }],
+      },
+    ])
+    expect(
+      await within(card()).findByText(
+        'Refunding 1 more unit would take back, with the refunds already made:',
+      ),
+    ).toBeInTheDocument()
+    expect(splitRows()).toEqual([
+      ['northwind apparel, the brand (1 unit refunded)', '$51.00', '$51.00'],
+      ['lumen botanicals, the brand (0 units refunded)', '$0.00', '$24.84'],
+      ['maya makes, the creator', '$10.20', '$17.10'],
+      ['Tandem, the platform', '$6.80', '$9.56'],
+    ])
+
+    // Another choice: the split shown was that of the last one, and goes.
+    await user.type(unitsOf('Rosehip Face Oil'), '1')
+    expect(within(card()).queryByText(/would take back/)).not.toBeInTheDocument()
+  })
+
+  it('shows the split of the refunds already made when no unit is chosen', async () => {
+    const { user, callsTo } = await openTransfer()
+    await user.click(previewButton())
+    expect(
+      await within(card()).findByText('The refunds already made take back:'),
+    ).toBeInTheDocument()
+    expect(callsTo('adminPreviewRefundSplit').map((call) => call.args)).toEqual([
+      { creatorOrderId: 'gid://shopify/Order/1001', lines: [] },
+    ])
+  })
+
+  it('is busy while the server splits, and says why it refused', async () => {
+    const answer = deferred<Split>()
+    const { user } = await openTransfer({ adminPreviewRefundSplit: () => answer.promise })
+    await user.click(previewButton())
+    expect(previewButton()).toHaveAttribute('data-loading', 'true')
+    await act(async () =>
+      answer.reject(
+        serverRefusal(
+          'preview refund split',
+          'Linen Overshirt of creator order #1001 still sells 1 unit: 2 cannot be refunded',
+        ),
+      ),
+    )
+    expect(
+      within(card()).getByText(
+        'Linen Overshirt of creator order #1001 still sells 1 unit: 2 cannot be refunded',
+      ),
+    ).toBeInTheDocument()
+    expect(within(card()).getByText('Failed to preview refund split')).toBeInTheDocument()
+  })
+
+  it('is not offered before the transfer is complete', async () => {
+    await openTransfer({ adminPreviewOrderTransfer: () => processed1001('PARTIAL') })
+    expect(screen.getByRole('region', { name: 'Money trail' })).toBeInTheDocument()
+    expect(screen.queryByRole('region', { name: 'Refund split' })).not.toBeInTheDocument()
+  })
+})
