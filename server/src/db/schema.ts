@@ -9,6 +9,8 @@ export interface StoresTable {
   product_count: number
   products_synced_at: string | null
   created_at: string
+  /** A brand's units of each variant kept back from creator stores (catalog listings). */
+  stock_buffer: Generated<number>
 }
 
 export interface AppConfigsTable {
@@ -178,6 +180,42 @@ export interface VariantLinksTable {
   brand_store_shop: string
   brand_variant_id: string
   linked_at: string
+}
+
+/** A brand product listed on a creator store (migration 019, catalog/listings.ts). */
+export interface CatalogListingsTable {
+  id: string
+  creator_store_shop: string
+  brand_store_shop: string
+  brand_product_id: string
+  /** The brand product's title when last read, for the console. */
+  title: string
+  /** A price the administrator set above the brand's; null sells at the brand's. */
+  price_minor: number | null
+  status: 'ACTIVE' | 'PAUSED' | 'REMOVED'
+  creator_handle: string
+  creator_product_id: string | null
+  creator_location_id: string | null
+  sync_state: 'PENDING' | 'IN_SYNC' | 'FAILED'
+  sync_message: string | null
+  /** The brand product's status when last read (ACTIVE, ARCHIVED…); GONE once deleted. */
+  brand_status: string | null
+  /** The brand product's updatedAt last applied: an older reading never overwrites a newer. */
+  brand_updated_at: string | null
+  /** JSON of what Tandem last wrote to the creator product (catalog/listing-sync.ts). */
+  written: string | null
+  synced_at: string | null
+  created_at: string
+  updated_at: string
+}
+
+/** A creator variant a listing made, and the brand variant and inventory items behind it. */
+export interface ListingVariantsTable {
+  creator_variant_id: string
+  listing_id: string
+  brand_variant_id: string
+  brand_inventory_item_id: string | null
+  creator_inventory_item_id: string | null
 }
 
 /** An administrator's acceptance of one order's lines priced below their brands' prices. */
@@ -427,6 +465,8 @@ export interface Database {
   leases: LeasesTable
   jobs: JobsTable
   variant_links: VariantLinksTable
+  catalog_listings: CatalogListingsTable
+  listing_variants: ListingVariantsTable
   price_exceptions: PriceExceptionsTable
   data_requests: DataRequestsTable
   transfer_policy: TransferPolicyTable

@@ -17,6 +17,7 @@ export type AttentionKind =
   | 'payoutAccountTransfersInactive'
   | 'variantMissing'
   | 'productNotOnSale'
+  | 'listingStopped'
   | 'priceBelowBrand'
 
 /** One reason a person must act on before a brand's part of a transfer can go ahead. */
@@ -110,6 +111,16 @@ export const attention = {
       'productNotOnSale',
       line.brandStoreShop,
       `${lineCannot(line)}: its product of variant ${line.brandVariantId} is ${status}, not on sale: put it on sale in the Shopify admin of ${nameOf(line.brandStoreShop)}, or link the creator's product to one it sells`,
+    ),
+
+  /** The line's creator variant belongs to a listing an administrator paused or removed. */
+  listingStopped: (line: NamedLine, status: 'PAUSED' | 'REMOVED') =>
+    reason(
+      'listingStopped',
+      line.brandStoreShop,
+      status === 'PAUSED'
+        ? `${lineCannot(line)}: its listing on the creator's store is paused: resume it on the creator's store page`
+        : `${lineCannot(line)}: its listing on the creator's store was removed: list the product again on the creator's store page`,
     ),
 
   /** `why`: what was paid against the brand's price; the hint offers the one override. */

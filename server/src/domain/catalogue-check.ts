@@ -14,6 +14,8 @@ export interface LineToCheck {
   quantity: number
   /** What the customer paid for them: unit price × quantity less every discount allocated. */
   paidMinor: number
+  /** The line's listing when an administrator paused or removed it; null otherwise. */
+  stoppedListing: 'PAUSED' | 'REMOVED' | null
 }
 
 /**
@@ -43,7 +45,7 @@ export interface PriceShortfall {
 }
 
 export type LineFailure =
-  | AttentionReason<'variantMissing' | 'productNotOnSale'>
+  | AttentionReason<'variantMissing' | 'productNotOnSale' | 'listingStopped'>
   | (AttentionReason<'priceBelowBrand'> & { shortfall: PriceShortfall })
 
 /** A product a brand sells: ACTIVE, or UNLISTED (active, only hidden from its store's search). */
@@ -79,6 +81,7 @@ function failureOf(
   order: OrderCurrencies,
   catalogue: CatalogueOfBrand,
 ): LineFailure | null {
+  if (line.stoppedListing) return attention.listingStopped(line, line.stoppedListing)
   const variant = catalogue.variants.get(line.brandVariantId)
   if (!variant) return attention.variantMissing(line)
   if (!SELLABLE.has(variant.productStatus)) {

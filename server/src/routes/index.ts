@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { RouteDeps } from '../deps'
 import { registerCalls, type CallRoutes } from '../http/route'
 import { appConfigRoutes } from './app-configs'
+import { catalogRoutes } from './catalog'
 import { commissionRoutes } from './commissions'
 import { registerImageRoutes } from './images'
 import { jobRoutes } from './jobs'
@@ -17,6 +18,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const calls: CallRoutes = {
     ...appConfigRoutes(deps),
     ...storeRoutes(deps),
+    ...catalogRoutes(deps),
     ...commissionRoutes(deps),
     ...transferRoutes(deps),
     ...shopConnectionRoutes(deps),

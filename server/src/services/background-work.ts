@@ -33,6 +33,12 @@ import {
   type OrderRefundJob,
 } from '../transfers/order-refunds'
 import {
+  LISTING_SYNC_JOB,
+  LISTING_SYNC_RETRIES,
+  syncListing,
+  type ListingSyncJob,
+} from '../catalog/listing-sync'
+import {
   actOnDelivery,
   WEBHOOK_JOB,
   WEBHOOK_JOBS_AT_ONCE,
@@ -42,7 +48,8 @@ import {
 
 // Every piece of background work the server does, as jobs of the queue (jobs/job-queue.ts): the
 // webhook inbox's deliveries, automatic transfers and the recheck of those needing attention,
-// creators' commissions, the creator-order catch-up, and retention. Each server process
+// creators' commissions, refunds, listings following their brand products, the creator-order
+// catch-up, and retention. Each server process
 // registers them all and works the one queue, so that a job runs once across replicas, and
 // survives a crash of the process running it.
 
@@ -152,6 +159,11 @@ export async function startBackgroundWork(
     STORE_DEBT_JOB,
     (payload) => collectStoreDebt(deps, payload),
     STORE_DEBT_RETRIES,
+  )
+  await register<ListingSyncJob>(
+    LISTING_SYNC_JOB,
+    (payload, job, settings) => syncListing(deps, payload, job, settings),
+    LISTING_SYNC_RETRIES,
   )
   // A failed catch-up waits for the next schedule rather than retrying at once.
   await register(CATCH_UP_JOB, (_payload, job) => catchUp(deps, log, job), {

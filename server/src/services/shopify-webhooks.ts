@@ -5,6 +5,7 @@ import type {
 } from '../adapters/commerce/shopify/shopify-webhook-payloads'
 import type { RouteDeps } from '../deps'
 import { toMinorUnits } from '../domain/money'
+import { followBrandProduct, followInventoryItem } from '../catalog/brand-news'
 import { indexCreatorOrder } from '../repositories/creator-orders'
 import { findShopConnection } from '../repositories/shop-connections'
 import {
@@ -69,9 +70,18 @@ export async function actOnWebhook(
       return
     case 'products/delete':
       await deleteStoreProduct(deps.db, shop, `gid://shopify/Product/${payload.body.id}`)
+      await followBrandProduct(deps, shop, `gid://shopify/Product/${payload.body.id}`)
       return
     case 'products/update':
       await updateProduct(deps, shop, payload.body)
+      await followBrandProduct(deps, shop, payload.body.admin_graphql_api_id)
+      return
+    case 'inventory_levels/update':
+      await followInventoryItem(
+        deps,
+        shop,
+        `gid://shopify/InventoryItem/${payload.body.inventory_item_id}`,
+      )
       return
     case 'customers/data_request':
       await answerDataRequest(deps, delivery, payload.body)

@@ -38,6 +38,7 @@ function linesToCheck(order: LinkedOrder, brands: BrandPlan[]): LineToCheck[] {
         brandVariantId: brandLine.line.brandVariantId,
         quantity: line.quantity,
         paidMinor: line.unitPriceMinor * line.quantity - line.discountMinor,
+        stoppedListing: line.source?.stoppedListing ?? null,
       },
     ]
   })

@@ -12,7 +12,7 @@ import { reversalsOf, type OrderReversalRow } from '../repositories/order-revers
 import { refundBrandOrder } from './brand-order-refund'
 import { orderCharge } from './creator-payout-checks'
 import { sendPayoutJob } from './creator-payout'
-import { linkOrder, type LinkedOrder } from './linked-order'
+import { linkOrder, type LinkedLine, type LinkedOrder } from './linked-order'
 import type { PlanInput } from '../domain/transfer-plan'
 import { inSettlement, type Settlement } from './order-payment'
 import { reverseParty } from './party-reversal'
@@ -206,13 +206,15 @@ async function asRefunded(
   refunded: readonly RefundedLine[],
 ): Promise<LinkedOrder> {
   const linked = await linkOrder(deps.db, order)
-  const frozenSources = new Map<string, { brandStoreShop: string; brandVariantId: string }>()
+  // What was transferred goes back whatever became of its listing since.
+  const frozenSources = new Map<string, NonNullable<LinkedLine['source']>>()
   for (const brand of transfer.brands) {
     for (const line of JSON.parse(brand.lines) as FrozenLine[]) {
       if (line.lineItemId) {
         frozenSources.set(line.lineItemId, {
           brandStoreShop: brand.brand_store_shop,
           brandVariantId: line.brandVariantId,
+          stoppedListing: null,
         })
       }
     }

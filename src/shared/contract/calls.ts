@@ -5,6 +5,7 @@ import {
   AppUrls,
   AuditEntry,
   BrandPause,
+  CatalogListing,
   CreatorOrder,
   CreatorOrderId,
   CreatorOrderSummary,
@@ -13,6 +14,7 @@ import {
   DefaultCommissionInput,
   HoldReason,
   JobId,
+  MoneyAmount,
   OrderHold,
   OrderTransferRecord,
   PageQuery,
@@ -33,7 +35,7 @@ import {
   UniqueCommissionRate,
   UniqueCommissionRateInput,
 } from './entities'
-import { JobKind, ShopType, TransferStatus } from './enums'
+import { JobKind, ListingStatus, ShopType, TransferStatus } from './enums'
 
 // The specification's fourteen calls and those Tandem adds (docs/product-rules.md "The server's
 // calls"): one request schema (query, params or body) and one answer schema each. The server
@@ -398,8 +400,84 @@ export const calls = {
     method: 'GET',
     path: '/admin-store-products',
     action: 'fetch products',
-    query: z.object({ storeShop: ShopDomain, ...PageQuery }).strict(),
+    query: z
+      .object({
+        storeShop: ShopDomain,
+        /** Products whose title contains it, whatever the case. */
+        search: z.string().trim().max(200).optional(),
+        ...PageQuery,
+      })
+      .strict(),
     response: z.object({ products: z.array(StoreProduct), nextCursor: z.string().nullable() }),
+    status: 200,
+  }),
+  /** A creator's listings, or a brand's (with its stock buffer): one of the two shops. */
+  adminCatalogListings: call({
+    method: 'GET',
+    path: '/admin-catalog-listings',
+    action: 'fetch listings',
+    query: z
+      .object({ creatorStoreShop: ShopDomain.optional(), brandStoreShop: ShopDomain.optional() })
+      .strict()
+      .refine((query) => Boolean(query.creatorStoreShop) !== Boolean(query.brandStoreShop), {
+        message: 'give either creatorStoreShop or brandStoreShop',
+      }),
+    response: z.object({
+      listings: z.array(CatalogListing),
+      /** The brand's units kept back from creator stores; null for a creator. */
+      stockBuffer: z.number().int().nullable(),
+    }),
+    status: 200,
+  }),
+  adminListProducts: call({
+    method: 'POST',
+    path: '/admin-list-products',
+    action: 'list products',
+    body: z
+      .object({
+        creatorStoreShop: ShopDomain,
+        brandStoreShop: ShopDomain,
+        productIds: z.array(z.string().trim().min(1)).min(1, 'pick at least one product').max(50),
+        /** A price above the brand's for every variant; null or absent sells at the brand's. */
+        price: MoneyAmount.nullable().optional(),
+      })
+      .strict(),
+    response: z.object({
+      listed: z.array(CatalogListing),
+      /** Products not listed, each with why. */
+      refused: z.array(z.object({ productId: z.string(), message: z.string() })),
+    }),
+    status: 200,
+  }),
+  adminSetListing: call({
+    method: 'POST',
+    path: '/admin-set-listing',
+    action: 'change listing',
+    body: z
+      .object({
+        listingId: z.string().trim().min(1),
+        status: ListingStatus,
+        price: MoneyAmount.nullable().optional(),
+      })
+      .strict(),
+    response: CatalogListing,
+    status: 200,
+  }),
+  adminSetStockBuffer: call({
+    method: 'POST',
+    path: '/admin-set-stock-buffer',
+    action: 'set stock buffer',
+    body: z
+      .object({
+        brandStoreShop: ShopDomain,
+        units: z
+          .number()
+          .int('must be a whole number')
+          .min(0, 'must be 0 or more')
+          .max(100_000, 'must be at most 100000'),
+      })
+      .strict(),
+    response: z.object({ brandStoreShop: z.string(), stockBuffer: z.number().int() }),
     status: 200,
   }),
   adminAuditLog: call({

@@ -2,6 +2,8 @@ import { z } from 'zod'
 import {
   JobKind,
   JobState,
+  ListingStatus,
+  ListingSyncState,
   MoneyMovementKind,
   ProductStatus,
   ShopType,
@@ -451,6 +453,29 @@ export const StoreProduct = z.object({
   imageUrl: z.string().nullable(),
 })
 export type StoreProduct = z.infer<typeof StoreProduct>
+
+/** A brand product listed on a creator store through Tandem, and how far the store follows it. */
+export const CatalogListing = z.object({
+  id: z.string(),
+  creatorStoreShop: z.string(),
+  brandStoreShop: z.string(),
+  brandProductId: z.string(),
+  title: z.string(),
+  /** The brand product's featured image, from the brand's last sync. */
+  imageUrl: z.string().nullable(),
+  status: ListingStatus,
+  /** A price set above the brand's, in the brand's currency; null sells at the brand's. */
+  price: MoneyAmount.nullable(),
+  currency: z.string().nullable(),
+  syncState: ListingSyncState,
+  /** Why the last sync failed, in an administrator's words. */
+  syncMessage: z.string().nullable(),
+  /** The brand product's status when last read; GONE once the brand deleted it. */
+  brandStatus: ProductStatus.nullable(),
+  creatorProductId: z.string().nullable(),
+  syncedAt: z.string().nullable(),
+})
+export type CatalogListing = z.infer<typeof CatalogListing>
 
 /** One change an administrator made (never a secret). */
 export const AuditEntry = z.object({

@@ -25,6 +25,15 @@ export const ProductStatus = z
   .string()
   .regex(/^[A-Z][A-Z_]{0,39}$/, 'must be a Shopify product status, in upper case')
 
+/** What an administrator set of a brand product listed on a creator store (catalog listings). */
+export const LISTING_STATUSES = ['ACTIVE', 'PAUSED', 'REMOVED'] as const
+export const ListingStatus = z.enum(LISTING_STATUSES)
+export type ListingStatus = z.infer<typeof ListingStatus>
+
+/** How far the creator's store follows a listing's brand product. */
+export const LISTING_SYNC_STATES = ['IN_SYNC', 'PENDING', 'FAILED'] as const
+export const ListingSyncState = z.enum(LISTING_SYNC_STATES)
+
 export const PROVIDERS = ['SHOPIFY'] as const
 export const Provider = z.enum(PROVIDERS)
 
@@ -186,6 +195,7 @@ export const JOB_KINDS = [
   'creator-payout',
   'order-refund',
   'store-debt',
+  'listing-sync',
   'attention-recheck',
   'creator-order-catch-up',
   'retention',

@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import type { INVENTORY_BEHAVIOURS, ShippingAddress } from '@shared/contract'
+import type { CatalogPort } from './catalog-port'
 
 // The commerce platform as the server needs it, shaped after Shopify's Admin GraphQL API
 // (productsCount, products, order, orderCreate, orderMarkAsPaid).
@@ -126,7 +127,7 @@ export interface MutationOptions {
   signal?: AbortSignal
 }
 
-export interface CommercePort {
+export interface CommercePort extends CatalogPort {
   /** How many products the store has now (productsCount). */
   countProducts(shop: string): Promise<number>
   /** Every product of the store, a page (or, for a large store, a bulk file's part) at a time. */

@@ -18,6 +18,7 @@ import * as transferKeyAttempts from './015-transfer-key-attempts'
 import * as holds from './016-holds'
 import * as creatorPayouts from './017-creator-payouts'
 import * as orderReversals from './018-order-reversals'
+import * as catalogListings from './019-catalog-listings'
 
 // Migrations live in code (one module each, imported here and bundled with the server: no folder
 // to find at run time) and run at every start. Column types are the ones SQLite and PostgreSQL
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '016_holds': holds,
   '017_creator_payouts': creatorPayouts,
   '018_order_reversals': orderReversals,
+  '019_catalog_listings': catalogListings,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

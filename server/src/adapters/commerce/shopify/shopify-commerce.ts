@@ -21,6 +21,7 @@ import {
   RECENT_ORDERS,
 } from './shopify-operations'
 import { readProducts } from './shopify-products'
+import { shopifyCatalog } from './shopify-catalog'
 import { shopifyRefunds } from './shopify-refunds'
 
 // The commerce port on Shopify's Admin GraphQL API: each method one or a few of the documents in
@@ -200,6 +201,8 @@ export function createShopifyCommerce(deps: {
     readProducts: (shop, reading) => readProducts(api, shop, reading),
 
     ...shopifyRefunds(api),
+
+    ...shopifyCatalog(api),
 
     async readPaidOrders(shop, take) {
       for (let after: string | null = null; ;) {

@@ -47,6 +47,15 @@ const product = z
 // body was made for another topic (an order's or a shop's, whose id is not a product's).
 const deletedProduct = z.strictObject({ id: numericId })
 
+// A stock change names its inventory item and location; the stock is read from Shopify, not here.
+const inventoryLevel = z
+  .object({
+    inventory_item_id: numericId,
+    location_id: numericId,
+    updated_at: z.iso.datetime({ offset: true }),
+  })
+  .loose()
+
 /** The shop the app was removed from: it must be the shop that signed the delivery. */
 const uninstalledShop = (shop: string) =>
   z
@@ -114,6 +123,10 @@ const SHAPES = {
   'products/delete': {
     schema: () => deletedProduct,
     sent: () => 'the deleted product’s id and nothing else',
+  },
+  'inventory_levels/update': {
+    schema: () => inventoryLevel,
+    sent: () => 'an inventory level: inventory_item_id, location_id and updated_at',
   },
   'app/uninstalled': {
     schema: uninstalledShop,

@@ -4,13 +4,14 @@ import { COMPLIANCE_TOPICS } from './shopify-webhook-payloads'
 
 // The webhooks each connected shop sends Tandem (docs/integrations.md "Shopify"): creator shops
 // their paid orders (the creator-order index), refunds and cancellations (what goes back after the
-// transfer), every shop its uninstall, brand shops their product changes; and every shop Shopify's
+// transfer), every shop its uninstall, brand shops their product and stock changes (what listings
+// follow); and every shop Shopify's
 // mandatory compliance topics (docs/privacy.md). A shop connected before a topic was added here
 // sends it once its connection is tested again, which registers every topic.
 
 const TOPICS = {
   CREATOR: ['ORDERS_PAID', 'APP_UNINSTALLED', 'REFUNDS_CREATE', 'ORDERS_CANCELLED'],
-  BRAND: ['APP_UNINSTALLED', 'PRODUCTS_UPDATE', 'PRODUCTS_DELETE'],
+  BRAND: ['APP_UNINSTALLED', 'PRODUCTS_UPDATE', 'PRODUCTS_DELETE', 'INVENTORY_LEVELS_UPDATE'],
 } as const
 
 const SUBSCRIBE = /* GraphQL */ `
@@ -35,7 +36,10 @@ const SUBSCRIBE = /* GraphQL */ `
  */
 export const subscribedTo = (shopType: ShopType, headerTopic: string): boolean =>
   COMPLIANCE_TOPICS.includes(headerTopic) ||
-  TOPICS[shopType].some((topic) => topic.toLowerCase().replace('_', '/') === headerTopic)
+  TOPICS[shopType].some((topic) => headerOf(topic) === headerTopic)
+
+/** The topic as X-Shopify-Topic writes it: the last underscore is the slash. */
+const headerOf = (topic: string) => topic.toLowerCase().replace(/_([^_]*)$/, '/$1')
 
 /** Shopify's answer when the shop already sends this topic to this address. */
 const ALREADY_SUBSCRIBED = /already been taken/

@@ -1,0 +1,310 @@
+import { formatMinorUnits, toMinorUnits } from '../../../domain/money'
+import {
+  ProductRefused,
+  type CatalogPort,
+  type CatalogProduct,
+  type SelectedOption,
+} from '../catalog-port'
+import { CommerceError } from '../commerce-port'
+import type { ShopifyApi } from './shopify-api'
+
+// The catalogue part of the commerce port on Shopify's Admin GraphQL API: a brand product read
+// whole, a creator product written whole by productSet, and a creator's stock set by
+// inventorySetQuantities.
+
+/** The variants a listing copies: more is refused rather than copied in part. */
+export const LISTED_VARIANTS_MAX = 250
+const LISTED_IMAGES_MAX = 20
+
+const CATALOG_PRODUCT = /* GraphQL */ `
+  query CatalogProduct($id: ID!) {
+    shop {
+      currencyCode
+    }
+    product(id: $id) {
+      id
+      title
+      descriptionHtml
+      vendor
+      status
+      updatedAt
+      options {
+        name
+        optionValues {
+          name
+        }
+      }
+      media(first: ${LISTED_IMAGES_MAX}) {
+        nodes {
+          mediaContentType
+          alt
+          ... on MediaImage {
+            image {
+              url
+            }
+          }
+        }
+      }
+      variants(first: ${LISTED_VARIANTS_MAX}) {
+        nodes {
+          id
+          sku
+          price
+          inventoryQuantity
+          selectedOptions {
+            name
+            value
+          }
+          inventoryItem {
+            id
+          }
+        }
+        pageInfo {
+          hasNextPage
+        }
+      }
+    }
+  }
+`
+
+const STOCK_PLACE = /* GraphQL */ `
+  query StockPlace {
+    shop {
+      currencyCode
+    }
+    locations(first: 1) {
+      nodes {
+        id
+      }
+    }
+  }
+`
+
+const PRODUCT_SET = /* GraphQL */ `
+  mutation ListProduct($identifier: ProductSetIdentifiers, $input: ProductSetInput!) {
+    productSet(synchronous: true, identifier: $identifier, input: $input) {
+      product {
+        id
+        variants(first: ${LISTED_VARIANTS_MAX}) {
+          nodes {
+            id
+            selectedOptions {
+              name
+              value
+            }
+            inventoryItem {
+              id
+            }
+          }
+        }
+      }
+      userErrors {
+        field
+        message
+        code
+      }
+    }
+  }
+`
+
+const SET_STOCK = /* GraphQL */ `
+  mutation SetStock($input: InventorySetQuantitiesInput!, $key: String!) {
+    inventorySetQuantities(input: $input) @idempotent(key: $key) {
+      inventoryAdjustmentGroup {
+        id
+      }
+      userErrors {
+        field
+        message
+        code
+      }
+    }
+  }
+`
+
+interface UserError {
+  field: string[] | null
+  message: string
+  code: string | null
+}
+
+interface VariantNode {
+  id: string
+  sku: string | null
+  price: string
+  inventoryQuantity: number | null
+  selectedOptions: SelectedOption[]
+  inventoryItem: { id: string }
+}
+
+interface ProductNode {
+  id: string
+  title: string
+  descriptionHtml: string
+  vendor: string | null
+  status: string
+  updatedAt: string
+  options: { name: string; optionValues: { name: string }[] }[]
+  media: { nodes: { mediaContentType: string; alt: string | null; image?: { url: string } }[] }
+  variants: { nodes: VariantNode[]; pageInfo: { hasNextPage: boolean } }
+}
+
+const refused = (errors: UserError[]) =>
+  new ProductRefused(
+    errors.map((error) => ({ code: error.code, field: error.field, message: error.message })),
+  )
+
+export function shopifyCatalog(api: ShopifyApi): CatalogPort {
+  return {
+    async readCatalogProduct(shop, productId): Promise<CatalogProduct | null> {
+      const answer: { shop: { currencyCode: string }; product: ProductNode | null } =
+        await api.request(shop, CATALOG_PRODUCT, { id: productId })
+      const product = answer.product
+      if (!product) return null
+      if (product.variants.pageInfo.hasNextPage) {
+        throw new ProductRefused([
+          {
+            code: 'TOO_MANY_VARIANTS',
+            field: null,
+            message: `${product.title} has more than ${LISTED_VARIANTS_MAX} variants`,
+          },
+        ])
+      }
+      const currency = answer.shop.currencyCode
+      return {
+        id: product.id,
+        title: product.title,
+        descriptionHtml: product.descriptionHtml,
+        vendor: product.vendor,
+        status: product.status,
+        updatedAt: product.updatedAt,
+        currency,
+        options: product.options.map((option) => ({
+          name: option.name,
+          values: option.optionValues.map((value) => value.name),
+        })),
+        // Only images are copied: videos and 3D models would need their files uploaded again.
+        images: product.media.nodes.flatMap((media) =>
+          media.mediaContentType === 'IMAGE' && media.image
+            ? [{ url: media.image.url, altText: media.alt }]
+            : [],
+        ),
+        variants: product.variants.nodes.map((variant) => ({
+          id: variant.id,
+          sku: variant.sku,
+          priceMinor: toMinorUnits(variant.price, currency),
+          selectedOptions: variant.selectedOptions,
+          // Shopify answers null for a variant whose stock it does not track: none to promise.
+          available: Math.max(0, variant.inventoryQuantity ?? 0),
+          inventoryItemId: variant.inventoryItem.id,
+        })),
+      }
+    },
+
+    async stockPlace(shop) {
+      const answer: { shop: { currencyCode: string }; locations: { nodes: { id: string }[] } } =
+        await api.request(shop, STOCK_PLACE)
+      const location = answer.locations.nodes[0]
+      if (!location) throw new CommerceError(`${shop} has no location to keep stock at`)
+      return { currency: answer.shop.currencyCode, locationId: location.id }
+    },
+
+    async setCreatorProduct(shop, input, options) {
+      const answer: {
+        productSet: {
+          product: {
+            id: string
+            variants: {
+              nodes: {
+                id: string
+                selectedOptions: SelectedOption[]
+                inventoryItem: { id: string }
+              }[]
+            }
+          } | null
+          userErrors: UserError[]
+        }
+      } = await api.request(
+        shop,
+        PRODUCT_SET,
+        {
+          identifier: input.identifier,
+          input: {
+            handle: input.handle,
+            title: input.title,
+            descriptionHtml: input.descriptionHtml,
+            ...(input.vendor ? { vendor: input.vendor } : {}),
+            status: input.status,
+            productOptions: input.options.map((option) => ({
+              name: option.name,
+              values: option.values.map((name) => ({ name })),
+            })),
+            files: input.images.map((image) => ({
+              originalSource: image.url,
+              contentType: 'IMAGE',
+              ...(image.altText ? { alt: image.altText } : {}),
+            })),
+            variants: input.variants.map((variant) => ({
+              ...(variant.id ? { id: variant.id } : {}),
+              optionValues: variant.selectedOptions.map((option) => ({
+                optionName: option.name,
+                name: option.value,
+              })),
+              price: formatMinorUnits(variant.priceMinor, input.currency),
+              ...(variant.sku ? { sku: variant.sku } : {}),
+              inventoryPolicy: 'DENY',
+              inventoryItem: { tracked: true },
+              ...(variant.initialStock === null
+                ? {}
+                : {
+                    inventoryQuantities: [
+                      {
+                        locationId: input.locationId,
+                        name: 'available',
+                        quantity: variant.initialStock,
+                      },
+                    ],
+                  }),
+            })),
+          },
+        },
+        options,
+      )
+      const { product, userErrors } = answer.productSet
+      if (userErrors.length > 0 || !product) throw refused(userErrors)
+      return {
+        id: product.id,
+        variants: product.variants.nodes.map((variant) => ({
+          id: variant.id,
+          selectedOptions: variant.selectedOptions,
+          inventoryItemId: variant.inventoryItem.id,
+        })),
+      }
+    },
+
+    async setStock(shop, levels, idempotencyKey, options) {
+      if (levels.length === 0) return
+      const answer: { inventorySetQuantities: { userErrors: UserError[] } } = await api.request(
+        shop,
+        SET_STOCK,
+        {
+          input: {
+            name: 'available',
+            reason: 'correction',
+            referenceDocumentUri: `tandem://stock/${idempotencyKey}`,
+            // Tandem is the source of these quantities: it sets them whatever the shop had.
+            quantities: levels.map((level) => ({ ...level, changeFromQuantity: null })),
+          },
+          key: idempotencyKey,
+        },
+        options,
+      )
+      const { userErrors } = answer.inventorySetQuantities
+      if (userErrors.length > 0) {
+        throw new CommerceError(
+          `Shopify refused the stock in ${shop}: ${userErrors.map((e) => e.message).join('; ')}`,
+        )
+      }
+    },
+  }
+}

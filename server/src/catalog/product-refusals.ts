@@ -1,0 +1,33 @@
+import type { ProductRefused } from '../adapters/commerce/catalog-port'
+
+// Why Shopify would not take a listed product, in an administrator's words: what is wrong and
+// what to do. Codes are Shopify's ProductSetUserErrorCode, and Tandem's own for what it refuses
+// before asking (a currency mismatch, too many variants); any other is told in Shopify's words.
+
+const IN_WORDS: Record<string, (message: string) => string> = {
+  CURRENCY_MISMATCH: (message) =>
+    `${message}: list it only on a creator store selling in the brand's currency`,
+  TOO_MANY_VARIANTS: (message) =>
+    `${message}: Tandem lists at most that many; split the product in the brand's store`,
+  HANDLE_NOT_UNIQUE: () =>
+    "The creator's store has another product with this listing's web address: remove or rename it there, then retry",
+  PRODUCT_DOES_NOT_EXIST: () =>
+    "The creator's store no longer has the listed product: remove the listing and list it again",
+  PRODUCT_NOT_FOUND: () =>
+    "The creator's store no longer has the listed product: remove the listing and list it again",
+  INVALID_PRICE: (message) => `Shopify refused a price (${message}): check the listing's price`,
+  OPTIONS_OVER_LIMIT: () => "The brand's product has more options than a Shopify product may have",
+  VARIANTS_OVER_LIMIT: () =>
+    "The brand's product has more variants than a Shopify product may have",
+  BLANK: (message) => `Shopify needs a value the brand's product lacks: ${message}`,
+  INVALID: (message) => `Shopify refused the product: ${message}`,
+}
+
+export function refusalInWords(error: ProductRefused): string {
+  return error.refusals
+    .map(({ code, message }) => {
+      const words = code ? IN_WORDS[code] : undefined
+      return words ? words(message) : `Shopify refused the product: ${message}`
+    })
+    .join('; ')
+}

@@ -1,0 +1,71 @@
+import type { Kysely } from 'kysely'
+import { inOneTransaction } from './in-one-transaction'
+
+/**
+ * Brand products listed on creator stores through Tandem (catalog/listings.ts).
+ *
+ * catalog_listings: one brand product on one creator store. `status` is the administrator's word
+ * (ACTIVE, PAUSED, REMOVED); `sync_state` is how far the creator's store follows it (PENDING,
+ * IN_SYNC, FAILED with `sync_message`). The creator product is written under `creator_handle`
+ * until Shopify's id is recorded, so that a write whose answer was lost updates the same product
+ * rather than making a second. `written` is what Tandem last wrote there (JSON of the product's
+ * fields and each variant's stock), so that news changing nothing writes nothing.
+ *
+ * listing_variants: each creator variant a listing made, the brand variant it stands for, and the
+ * two inventory items, by which a brand's inventory_levels/update finds the listings it changes.
+ * The mapping transfers trust stays in variant_links, written in the same transaction.
+ *
+ * stores.stock_buffer: units of each brand variant kept back from creator stores (brands only).
+ */
+export const up = (db: Kysely<unknown>): Promise<void> =>
+  inOneTransaction(db, async (trx) => {
+    await trx.schema
+      .createTable('catalog_listings')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('creator_store_shop', 'text', (c) => c.notNull())
+      .addColumn('brand_store_shop', 'text', (c) => c.notNull())
+      .addColumn('brand_product_id', 'text', (c) => c.notNull())
+      .addColumn('title', 'text', (c) => c.notNull())
+      .addColumn('price_minor', 'integer')
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('creator_handle', 'text', (c) => c.notNull())
+      .addColumn('creator_product_id', 'text')
+      .addColumn('creator_location_id', 'text')
+      .addColumn('sync_state', 'text', (c) => c.notNull())
+      .addColumn('sync_message', 'text')
+      .addColumn('brand_status', 'text')
+      .addColumn('brand_updated_at', 'text')
+      .addColumn('written', 'text')
+      .addColumn('synced_at', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .addUniqueConstraint('catalog_listings_product', ['creator_store_shop', 'brand_product_id'])
+      .execute()
+    await trx.schema
+      .createIndex('catalog_listings_brand_product')
+      .on('catalog_listings')
+      .columns(['brand_store_shop', 'brand_product_id'])
+      .execute()
+    await trx.schema
+      .createTable('listing_variants')
+      .addColumn('creator_variant_id', 'text', (c) => c.primaryKey())
+      .addColumn('listing_id', 'text', (c) => c.notNull())
+      .addColumn('brand_variant_id', 'text', (c) => c.notNull())
+      .addColumn('brand_inventory_item_id', 'text')
+      .addColumn('creator_inventory_item_id', 'text')
+      .execute()
+    await trx.schema
+      .createIndex('listing_variants_brand_item')
+      .on('listing_variants')
+      .column('brand_inventory_item_id')
+      .execute()
+    await trx.schema
+      .createIndex('listing_variants_listing')
+      .on('listing_variants')
+      .column('listing_id')
+      .execute()
+    await trx.schema
+      .alterTable('stores')
+      .addColumn('stock_buffer', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute()
+  })
