@@ -71,7 +71,7 @@ describe('a shop’s connection', () => {
           .map((s) => s.topic)
           .sort(),
       )
-      .toEqual(['APP_UNINSTALLED', 'PRODUCTS_DELETE', 'PRODUCTS_UPDATE'])
+      .toEqual(['APP_UNINSTALLED', 'INVENTORY_LEVELS_UPDATE', 'PRODUCTS_DELETE', 'PRODUCTS_UPDATE'])
     expect(server.shopify.webhookSubscriptions(NORTHWIND)[0]?.uri).toBe(
       'http://127.0.0.1:8787/webhooks/shopify',
     )
@@ -323,7 +323,16 @@ describe('the authorization-code install', () => {
     expect(await connection(NORTHWIND)).toMatchObject({
       state: 'CONNECTED',
       method: 'AUTHORIZATION_CODE',
-      scopes: ['read_products', 'read_orders', 'read_all_orders', 'write_orders'],
+      scopes: [
+        'read_products',
+        'write_products',
+        'read_inventory',
+        'write_inventory',
+        'read_locations',
+        'read_orders',
+        'read_all_orders',
+        'write_orders',
+      ],
     })
     // The token works, and the same callback again is refused: its state was used.
     expect((await testConnection(NORTHWIND)).json()).toMatchObject({ state: 'CONNECTED' })

@@ -10,17 +10,18 @@ const IN_WORDS: Record<string, (message: string) => string> = {
   TOO_MANY_VARIANTS: (message) =>
     `${message}: Tandem lists at most that many; split the product in the brand's store`,
   HANDLE_NOT_UNIQUE: () =>
-    "The creator's store has another product with this listing's web address: remove or rename it there, then retry",
+    "The creator's store has another product at this listing's web address: remove or rename it there, then list the product again",
   PRODUCT_DOES_NOT_EXIST: () =>
-    "The creator's store no longer has the listed product: remove the listing and list it again",
-  PRODUCT_NOT_FOUND: () =>
-    "The creator's store no longer has the listed product: remove the listing and list it again",
-  INVALID_PRICE: (message) => `Shopify refused a price (${message}): check the listing's price`,
+    "The creator's store no longer has the listed product (deleted in its Shopify admin): remove the listing and list the product again",
+  PRODUCT_VARIANT_DOES_NOT_EXIST: () =>
+    "The creator's store no longer has a variant of the listed product (deleted in its Shopify admin): remove the listing and list the product again",
   OPTIONS_OVER_LIMIT: () => "The brand's product has more options than a Shopify product may have",
   VARIANTS_OVER_LIMIT: () =>
     "The brand's product has more variants than a Shopify product may have",
-  BLANK: (message) => `Shopify needs a value the brand's product lacks: ${message}`,
-  INVALID: (message) => `Shopify refused the product: ${message}`,
+  INVALID_VARIANT: (message) => `Shopify refused a variant of the product: ${message}`,
+  INVALID_PRODUCT: (message) => `Shopify refused the product: ${message}`,
+  NOT_FOUND: () =>
+    "The creator's store no longer has the location its stock was kept at: remove the listing and list the product again",
 }
 
 export function refusalInWords(error: ProductRefused): string {

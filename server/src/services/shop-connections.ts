@@ -26,10 +26,12 @@ import { requeueOrdersWaitingOn } from './automatic-transfers'
 type Deps = Pick<RouteDeps, 'db' | 'secrets' | 'shopify' | 'now' | 'jobs'>
 
 /**
- * What the app asks of a shop: its products, and orders to read and to create; all its orders,
- * since without read_all_orders Shopify hides those older than 60 days.
+ * What the app asks of a shop: its products and stock, to read (a brand's) and to write (the
+ * listings on a creator's), with the location stock is kept at; and orders to read and to create,
+ * all of them, since without read_all_orders Shopify hides those older than 60 days.
  */
-export const INSTALL_SCOPES = 'read_products,read_orders,read_all_orders,write_orders'
+export const INSTALL_SCOPES =
+  'read_products,write_products,read_inventory,write_inventory,read_locations,read_orders,read_all_orders,write_orders'
 
 /** How long an install may take between its start and Shopify's callback. */
 const STATE_TTL_MS = 10 * 60_000

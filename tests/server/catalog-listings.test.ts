@@ -1,0 +1,301 @@
+import { randomUUID } from 'node:crypto'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createStripePaidOrder } from '../../emulators/stripe-paid-order'
+import { sandboxApp } from '../../server/src/seed/sandbox-data'
+import { NORTHWIND } from '../support/sandbox-figures'
+import {
+  catalogWorld,
+  FOR_JOBS,
+  MAYA,
+  OVERSHIRT,
+  OVERSHIRT_VARIANT,
+  URBAN,
+} from './support/catalog-world'
+import { postWebhook, signBody } from './support/signed-webhook'
+
+// Issue 34: an administrator lists a brand's product on a creator's store through Tandem, which
+// creates it there (productSet) and records which creator variant stands for which brand variant;
+// the brand's price, stock and status changes then reach every creator store listing it, once.
+
+const world = catalogWorld()
+afterEach(() => world.server().close())
+
+describe('listing a brand product on a creator store', () => {
+  it("creates the product in the creator's store at the brand's price and stock, and records the mapping", async () => {
+    const server = await world.start()
+    const brandStock = server.shopify.stockOf(OVERSHIRT_VARIANT)
+    const [listing] = await world.list(MAYA, [OVERSHIRT])
+    expect(listing).toMatchObject({ title: 'Linen Overshirt', status: 'ACTIVE', price: null })
+
+    expect(await world.listings(MAYA)).toEqual([
+      expect.objectContaining({
+        brandStoreShop: NORTHWIND,
+        brandProductId: OVERSHIRT,
+        syncState: 'IN_SYNC',
+        syncMessage: null,
+        brandStatus: 'ACTIVE',
+        creatorProductId: expect.stringMatching(/^gid:\/\/shopify\/Product\/\d+$/),
+      }),
+    ])
+    const product = await world.creatorProduct(MAYA)
+    expect(product).toMatchObject({
+      title: 'Linen Overshirt',
+      status: 'ACTIVE',
+      handle: expect.stringMatching(/^linen-overshirt-[0-9a-f]{8}$/),
+      variants: [expect.objectContaining({ price: '68.00', inventoryQuantity: brandStock })],
+    })
+    // The mapping transfers trust: Tandem's own record of the variant it made.
+    const link = await server.db
+      .selectFrom('variant_links')
+      .selectAll()
+      .where('creator_variant_id', '=', product!.variants[0]!.id)
+      .executeTakeFirst()
+    expect(link).toMatchObject({
+      creator_store_shop: MAYA,
+      brand_store_shop: NORTHWIND,
+      brand_variant_id: OVERSHIRT_VARIANT,
+    })
+    expect(await world.activity('catalog.list')).toEqual([
+      expect.objectContaining({
+        target: MAYA,
+        details: { brandStoreShop: NORTHWIND, titles: ['Linen Overshirt'] },
+      }),
+    ])
+  })
+
+  it('sells at a higher price when one is set, and refuses one below the brand’s', async () => {
+    await world.start()
+    const below = await world.call('POST', '/admin-list-products', {
+      creatorStoreShop: MAYA,
+      brandStoreShop: NORTHWIND,
+      productIds: [OVERSHIRT],
+      price: '60.00',
+    })
+    expect(below.statusCode).toBe(422)
+    expect(below.json().message).toBe(
+      "60.00 USD is below Linen Overshirt's brand price of 68.00 USD: leave the price empty to sell at the brand's",
+    )
+    await world.list(MAYA, [OVERSHIRT], '75.00')
+    expect((await world.creatorProduct(MAYA))?.variants[0]?.price).toBe('75.00')
+  })
+
+  it('answers each product it cannot list with why, and lists the others', async () => {
+    await world.start()
+    await world.list(MAYA, [OVERSHIRT])
+    const again = await world.call('POST', '/admin-list-products', {
+      creatorStoreShop: MAYA,
+      brandStoreShop: NORTHWIND,
+      productIds: [OVERSHIRT, 'gid://shopify/Product/102', 'gid://shopify/Product/999'],
+    })
+    expect(again.statusCode).toBe(200)
+    expect(again.json().listed).toEqual([expect.objectContaining({ title: 'Merino Crew Socks' })])
+    expect(again.json().refused).toEqual([
+      { productId: OVERSHIRT, message: `Linen Overshirt is listed on ${MAYA} already` },
+      {
+        productId: 'gid://shopify/Product/999',
+        message: `${NORTHWIND} has no such product in its synced catalogue: sync its products, then pick again`,
+      },
+    ])
+    const onBrand = await world.call('POST', '/admin-list-products', {
+      creatorStoreShop: NORTHWIND,
+      brandStoreShop: NORTHWIND,
+      productIds: [OVERSHIRT],
+    })
+    expect(onBrand.statusCode).toBe(422)
+    expect(onBrand.json().message).toBe(
+      `${NORTHWIND} is a brand store: products are listed on creator stores`,
+    )
+  })
+})
+
+describe("the brand's changes", () => {
+  /** Both creators list the overshirt; answers each store's writes so far. */
+  async function listedOnBoth() {
+    await world.start()
+    await world.list(MAYA, [OVERSHIRT])
+    await world.list(URBAN, [OVERSHIRT])
+    return { maya: world.writes(MAYA), urban: world.writes(URBAN) }
+  }
+
+  it('reach every listing creator store exactly once, even delivered twice and out of order', async () => {
+    const before = await listedOnBoth()
+    const server = world.server()
+    const secret = sandboxApp(NORTHWIND).clientSecret
+    const updateBody = (price: string, updatedAt: string) =>
+      JSON.stringify({
+        id: 101,
+        admin_graphql_api_id: OVERSHIRT,
+        title: 'Linen Overshirt',
+        updated_at: updatedAt,
+        status: 'active',
+        variants: [{ price }],
+      })
+    const deliver = (body: string) =>
+      postWebhook(server, {
+        shop: NORTHWIND,
+        topic: 'products/update',
+        body,
+        signature: signBody(body, secret),
+        id: randomUUID(),
+      })
+
+    // The price: 68.00 → 72.00 in Northwind's admin, then the same news again, then older news.
+    await server.shopify.editVariant(NORTHWIND, OVERSHIRT_VARIANT, { priceMinor: 7200 })
+    for (const creator of [MAYA, URBAN]) {
+      await expect
+        .poll(async () => (await world.creatorProduct(creator))?.variants[0]?.price, FOR_JOBS)
+        .toBe('72.00')
+    }
+    expect((await deliver(updateBody('72.00', new Date().toISOString()))).statusCode).toBe(200)
+    expect((await deliver(updateBody('68.00', '2026-01-01T00:00:00Z'))).statusCode).toBe(200)
+    await world.settled(MAYA)
+    await world.settled(URBAN)
+    expect((await world.creatorProduct(MAYA))?.variants[0]?.price).toBe('72.00')
+    expect(world.writes(MAYA)).toEqual({ ...before.maya, productSet: before.maya.productSet + 1 })
+    expect(world.writes(URBAN)).toEqual({ ...before.urban, productSet: before.urban.productSet + 1 })
+
+    // The stock: 9 units in Northwind's admin; the stock buffer of 2 keeps 7 for creators.
+    const set = await world.call('POST', '/admin-set-stock-buffer', {
+      brandStoreShop: NORTHWIND,
+      units: 2,
+    })
+    expect(set.json()).toEqual({ brandStoreShop: NORTHWIND, stockBuffer: 2 })
+    await server.shopify.setStock(NORTHWIND, OVERSHIRT_VARIANT, 9)
+    for (const creator of [MAYA, URBAN]) {
+      await expect
+        .poll(
+          async () => (await world.creatorProduct(creator))?.variants[0]?.inventoryQuantity,
+          FOR_JOBS,
+        )
+        .toBe(7)
+    }
+    await world.settled(MAYA)
+    expect(world.writes(MAYA).productSet).toBe(before.maya.productSet + 1)
+
+    // Archived by the brand: a draft on every creator store, its units kept.
+    await server.shopify.setProductStatus(NORTHWIND, OVERSHIRT, 'ARCHIVED')
+    for (const creator of [MAYA, URBAN]) {
+      await expect
+        .poll(async () => (await world.creatorProduct(creator))?.status, FOR_JOBS)
+        .toBe('DRAFT')
+    }
+    await world.settled(URBAN)
+    expect(world.writes(URBAN).productSet).toBe(before.urban.productSet + 2)
+    expect(await world.listings(URBAN)).toEqual([
+      expect.objectContaining({ syncState: 'IN_SYNC', brandStatus: 'ARCHIVED' }),
+    ])
+  })
+
+  it("leaves a deleted brand product a draft on the creator's store, confirmed by Shopify", async () => {
+    await listedOnBoth()
+    const server = world.server()
+    await server.shopify.deleteProduct(NORTHWIND, OVERSHIRT)
+    await expect
+      .poll(async () => (await world.creatorProduct(MAYA))?.status, FOR_JOBS)
+      .toBe('DRAFT')
+    expect(await world.settled(MAYA)).toEqual([
+      expect.objectContaining({ brandStatus: 'GONE', syncState: 'IN_SYNC' }),
+    ])
+    // Its title and variants stay as they were: a customer's past order still names them.
+    expect(await world.creatorProduct(MAYA)).toMatchObject({
+      title: 'Linen Overshirt',
+      variants: [expect.objectContaining({ price: '68.00' })],
+    })
+  })
+
+  it('ignores a signed products/delete of a product Shopify says the brand still has', async () => {
+    const before = await listedOnBoth()
+    const server = world.server()
+    const body = JSON.stringify({ id: 101 })
+    const sent = await postWebhook(server, {
+      shop: NORTHWIND,
+      topic: 'products/delete',
+      body,
+      signature: signBody(body, sandboxApp(NORTHWIND).clientSecret),
+    })
+    expect(sent.statusCode).toBe(200)
+    await world.settled(MAYA)
+    expect((await world.creatorProduct(MAYA))?.status).toBe('ACTIVE')
+    expect(world.writes(MAYA)).toEqual(before.maya)
+  })
+})
+
+describe('an administrator’s changes to a listing', () => {
+  it('pauses (a draft), resumes and removes (archived) the creator’s product, each audited', async () => {
+    await world.start()
+    const [listing] = await world.list(MAYA, [OVERSHIRT])
+    const set = (status: string) =>
+      world.call('POST', '/admin-set-listing', { listingId: listing!.id, status })
+
+    expect((await set('PAUSED')).json()).toMatchObject({ status: 'PAUSED', syncState: 'PENDING' })
+    await world.settled(MAYA)
+    expect((await world.creatorProduct(MAYA))?.status).toBe('DRAFT')
+    await set('ACTIVE')
+    await world.settled(MAYA)
+    expect((await world.creatorProduct(MAYA))?.status).toBe('ACTIVE')
+    await set('REMOVED')
+    await world.settled(MAYA)
+    expect((await world.creatorProduct(MAYA))?.status).toBe('ARCHIVED')
+    expect(
+      (await world.activity('catalog.set-listing')).map((entry) => entry.details.to),
+    ).toEqual(expect.arrayContaining(['PAUSED', 'ACTIVE', 'REMOVED']))
+  })
+
+  it("fails the listing with the reason when the creator deleted its product in Shopify", async () => {
+    await world.start()
+    await world.list(MAYA, [OVERSHIRT])
+    const server = world.server()
+    const product = await world.creatorProduct(MAYA)
+    await server.shopify.deleteProduct(MAYA, product!.id)
+    await server.shopify.editVariant(NORTHWIND, OVERSHIRT_VARIANT, { priceMinor: 7000 })
+    await expect
+      .poll(async () => (await world.listings(MAYA))[0]?.syncState, FOR_JOBS)
+      .toBe('FAILED')
+    expect((await world.listings(MAYA))[0]?.syncMessage).toBe(
+      "The creator's store no longer has the listed product (deleted in its Shopify admin): remove the listing and list the product again",
+    )
+  })
+})
+
+describe('a transfer of a listed product', () => {
+  it('is refused while its listing is paused, and once the brand product is gone, with the reason', async () => {
+    await world.start()
+    const [listing] = await world.list(MAYA, [OVERSHIRT])
+    const server = world.server()
+    const variantId = (await world.creatorProduct(MAYA))!.variants[0]!.id
+    const { orderId } = await createStripePaidOrder(
+      server,
+      MAYA,
+      { lines: [{ variantId, quantity: 1 }] },
+      { amountMinor: 6800, currency: 'usd' },
+    )
+    const preview = () =>
+      world.call('GET', `/admin-preview-order-transfer?creatorOrderId=${orderId}`)
+    const line = String.raw`Line "Linen Overshirt" \(gid://shopify/LineItem/\d+\) cannot be transferred to northwind-apparel`
+
+    // Its listing's own variant: Northwind's line, at Northwind's price.
+    expect((await preview()).json().preview.brands).toEqual([
+      expect.objectContaining({ brandStoreShop: NORTHWIND, brandAmount: '51.00' }),
+    ])
+    await world.call('POST', '/admin-set-listing', { listingId: listing!.id, status: 'PAUSED' })
+    const paused = await preview()
+    expect(paused.statusCode).toBe(422)
+    expect(paused.json().message).toMatch(
+      new RegExp(
+        `^${line}: its listing on the creator's store is paused: resume it on the creator's store page$`,
+      ),
+    )
+
+    await world.call('POST', '/admin-set-listing', { listingId: listing!.id, status: 'ACTIVE' })
+    await server.shopify.deleteProduct(NORTHWIND, OVERSHIRT)
+    await world.settled(MAYA)
+    const gone = await world.call('POST', '/admin-create-order-transfer', {
+      creatorOrderId: orderId,
+    })
+    expect(gone.statusCode).toBe(422)
+    expect(gone.json().message).toMatch(
+      new RegExp(`^${line}: its store has no variant ${OVERSHIRT_VARIANT} any more`),
+    )
+    expect(server.shopify.orders(NORTHWIND).filter((o) => o.tags.includes(`tandem-transfer-${orderId}`))).toEqual([])
+  })
+})

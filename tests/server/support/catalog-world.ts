@@ -1,0 +1,82 @@
+import { expect } from 'vitest'
+import type { CatalogListing } from '@shared/contract'
+import { NORTHWIND } from '../../support/sandbox-figures'
+import { startListeningServer, syncProducts, type ServerUnderTest } from './server-under-test'
+
+// The marketplace a catalog test works in (issue 34): a listening server whose brand Northwind and
+// creators Maya and Urban Trail are connected (Northwind's product and stock changes reach it),
+// Northwind's catalogue synced, and the creators' stores as their Shopify admins show them.
+
+export const MAYA = 'maya-makes.myshopify.com'
+export const URBAN = 'urban-trail-edits.myshopify.com'
+export const OVERSHIRT = 'gid://shopify/Product/101'
+export const OVERSHIRT_VARIANT = 'gid://shopify/ProductVariant/201'
+export const FOR_JOBS = { timeout: 12_000, interval: 100 }
+
+export function catalogWorld() {
+  let server!: ServerUnderTest
+  const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    server.app.inject({ method, url, headers: server.asAdmin, payload })
+
+  const world = {
+    server: () => server,
+    call,
+    async start() {
+      server = await startListeningServer()
+      for (const shop of [NORTHWIND, MAYA, URBAN]) {
+        const tested = await call('POST', '/admin-test-shop-connection', { shop })
+        expect(tested.json()).toMatchObject({ state: 'CONNECTED' })
+      }
+      await expect.poll(() => server.shopify.webhookSubscriptions(NORTHWIND).length).toBe(4)
+      expect((await syncProducts(server, NORTHWIND)).statusCode).toBe(200)
+      return server
+    },
+    /** Lists the products on the creator, and waits until its store has them. */
+    async list(creator: string, productIds: string[], price?: string) {
+      const listed = await call('POST', '/admin-list-products', {
+        creatorStoreShop: creator,
+        brandStoreShop: NORTHWIND,
+        productIds,
+        ...(price ? { price } : {}),
+      })
+      expect(listed.statusCode).toBe(200)
+      const { listed: listings } = listed.json() as { listed: CatalogListing[] }
+      await world.settled(creator)
+      return listings
+    },
+    async listings(creator: string): Promise<CatalogListing[]> {
+      const answer = await call('GET', `/admin-catalog-listings?creatorStoreShop=${creator}`)
+      return (answer.json() as { listings: CatalogListing[] }).listings
+    },
+    /** Waits until no listing of the creator's is pending; answers them. */
+    async settled(creator: string) {
+      await expect
+        .poll(
+          async () => (await world.listings(creator)).some((l) => l.syncState === 'PENDING'),
+          FOR_JOBS,
+        )
+        .toBe(false)
+      return world.listings(creator)
+    },
+    /** The creator's product of a listing, as its Shopify admin shows it. */
+    async creatorProduct(creator: string, brandProductId = OVERSHIRT) {
+      const listing = (await world.listings(creator)).find(
+        (candidate) => candidate.brandProductId === brandProductId,
+      )
+      if (!listing?.creatorProductId) throw new Error(`${creator} has no product of ${brandProductId}`)
+      return server.shopify.product(creator, listing.creatorProductId)
+    },
+    /** Shopify writes each creator store took from Tandem so far, by operation. */
+    writes: (creator: string) => ({
+      productSet: server.shopify.calls(creator, 'productSet'),
+      inventorySetQuantities: server.shopify.calls(creator, 'inventorySetQuantities'),
+    }),
+    async activity(action: string) {
+      const log = (await call('GET', '/admin-audit-log')).json() as {
+        entries: { action: string; target: string; details: Record<string, unknown> }[]
+      }
+      return log.entries.filter((entry) => entry.action === action)
+    },
+  }
+  return world
+}
