@@ -15,6 +15,7 @@ import {
 } from './merchant'
 import { signedAppLaunch } from './oauth'
 import { createOrder, findOrder, removeFromOrder } from './orders'
+import { ProductSetOperations } from './product-operations'
 import { requestListener, type Surface } from './routes'
 import { addCopies, addGeneratedProducts, seedSandbox } from './seed'
 import {
@@ -31,7 +32,7 @@ import {
   type ProductRecord,
   type ShopRecord,
 } from './state'
-import { withOrderHistory } from './state-upgrade'
+import { withCatalogue, withOrderHistory } from './state-upgrade'
 import { LeakyBucket, type ThrottleConfig } from './throttle'
 import { Timers } from './timers'
 import { WebhookDispatcher } from './webhooks'
@@ -184,7 +185,7 @@ export async function startShopifyEmulator(
 ): Promise<ShopifyEmulator> {
   const log = options.log ?? (() => {})
   const file = options.stateFile ? loadStateFile<EmulatorState>(options.stateFile) : undefined
-  const loaded = file && withOrderHistory(file)
+  const loaded = file && withCatalogue(withOrderHistory(file))
   const state = loaded ?? emptyState()
   if (!loaded && options.seed !== false) seedSandbox(state, options.imageBaseUrl)
 
@@ -207,6 +208,7 @@ export async function startShopifyEmulator(
       timers,
       options.bulkObjectsPerSecond ?? DEFAULT_BULK_OBJECTS_PER_SECOND,
     ),
+    productSetOperations: new ProductSetOperations(),
     webhooks: new WebhookDispatcher(timers, log),
     log,
   }
