@@ -211,7 +211,10 @@ function errorsOf(
     const message = 'Handle already in use. Please provide a new handle.'
     errors.push(refusal('HANDLE_NOT_UNIQUE', message, 'input', 'handle'))
   }
-  return [...errors, ...optionErrors(input), ...variantErrors(shop, input, product)]
+  // Variants are checked against options that stand: a refused option would refuse them all.
+  const refusedOptions = optionErrors(input)
+  if (refusedOptions.length > 0) return [...errors, ...refusedOptions]
+  return [...errors, ...variantErrors(shop, input, product)]
 }
 
 /** The first handle made from the title that no product has yet: 'tee', then 'tee-1', 'tee-2'. */
