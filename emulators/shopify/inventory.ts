@@ -2,10 +2,10 @@ import { GraphQLError } from 'graphql'
 import type { Runtime } from './context'
 import { announceStock } from './product-announcements'
 import {
+  findVariantWhere,
   gid,
   shopLocation,
   type AdjustmentGroupRecord,
-  type ProductRecord,
   type ShopRecord,
   type VariantRecord,
 } from './state'
@@ -58,16 +58,8 @@ const REASONS = new Set([
 const NAMES = ['available', 'on_hand'] as const
 const LIMIT = 1_000_000_000
 
-export function findInventoryItem(
-  shop: ShopRecord,
-  inventoryItemId: string,
-): { product: ProductRecord; variant: VariantRecord } | undefined {
-  for (const product of shop.products) {
-    const variant = product.variants.find((v) => v.inventoryItemId === inventoryItemId)
-    if (variant) return { product, variant }
-  }
-  return undefined
-}
+export const findInventoryItem = (shop: ShopRecord, inventoryItemId: string) =>
+  findVariantWhere(shop, (variant) => variant.inventoryItemId === inventoryItemId)
 
 function errorsOf(shop: ShopRecord, input: InventorySetQuantitiesInput): InventoryUserError[] {
   const errors: InventoryUserError[] = []

@@ -3,6 +3,7 @@ import { formatMinor } from './money'
 import { announceDeleted, announceProduct, announceStock } from './product-announcements'
 import {
   findVariant,
+  productFacts,
   touch,
   type MetafieldRecord,
   type ProductRecord,
@@ -37,12 +38,7 @@ export interface EmulatedProduct {
 
 export function productSummary(shop: ShopRecord, product: ProductRecord): EmulatedProduct {
   return {
-    id: product.id,
-    title: product.title,
-    handle: product.handle,
-    descriptionHtml: product.descriptionHtml,
-    vendor: product.vendor,
-    status: product.status,
+    ...productFacts(product),
     options: product.options.map((option) => ({ ...option, values: [...option.values] })),
     images: product.images.map((image) => ({ ...image })),
     variants: product.variants.map((variant) => ({

@@ -324,13 +324,23 @@ export const featuredImageUrl = (product: ProductRecord) => product.images[0]?.u
 /** The option a product without options of its own has, and its variant's one value. */
 export const DEFAULT_OPTION = { name: 'Title', value: 'Default Title' }
 
-export function findVariant(
+/** The first variant of the shop that matches, with its product. */
+export function findVariantWhere(
   shop: ShopRecord,
-  variantId: string,
+  matches: (variant: VariantRecord) => boolean,
 ): { product: ProductRecord; variant: VariantRecord } | undefined {
   for (const product of shop.products) {
-    const variant = product.variants.find((candidate) => candidate.id === variantId)
+    const variant = product.variants.find(matches)
     if (variant) return { product, variant }
   }
   return undefined
+}
+
+export const findVariant = (shop: ShopRecord, variantId: string) =>
+  findVariantWhere(shop, (variant) => variant.id === variantId)
+
+/** What both a product's GraphQL object and the merchant's view of it say as they are kept. */
+export function productFacts(product: ProductRecord) {
+  const { id, title, handle, descriptionHtml, vendor, status } = product
+  return { id, title, handle, descriptionHtml, vendor, status }
 }

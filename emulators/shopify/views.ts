@@ -5,6 +5,7 @@ import { findInventoryItem } from './inventory'
 import {
   gid,
   gidNumber,
+  productFacts,
   shopLocation,
   type AdjustmentGroupRecord,
   type ImageRecord,
@@ -57,12 +58,7 @@ export function productView(ctx: RequestContext, product: ProductRecord) {
   const [featured] = product.images
   return {
     __typename: 'Product',
-    id: product.id,
-    title: product.title,
-    handle: product.handle,
-    descriptionHtml: product.descriptionHtml,
-    vendor: product.vendor,
-    status: product.status,
+    ...productFacts(product),
     updatedAt: product.updatedAt,
     options: ({ first }: { first?: number | null }) =>
       product.options.slice(0, first ?? undefined).map((option, i) => ({
