@@ -1,4 +1,5 @@
 import type { BulkOperations } from './bulk'
+import type { ProductSetOperations } from './product-operations'
 import type { EmulatorState, ShopRecord } from './state'
 import type { WebhookDispatcher } from './webhooks'
 
@@ -14,6 +15,7 @@ export interface Runtime {
   /** Persists the state after a change (a no-op without a state file). */
   save(): void
   bulk: BulkOperations
+  productSetOperations: ProductSetOperations
   webhooks: WebhookDispatcher
   log(line: string): void
 }

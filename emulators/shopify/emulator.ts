@@ -13,8 +13,17 @@ import {
   type EmulatedOrder,
   type EmulatedRefund,
 } from './merchant'
+import {
+  deleteInAdmin,
+  editVariantInAdmin,
+  productSummary,
+  setStatusInAdmin,
+  setStockInAdmin,
+  type EmulatedProduct,
+} from './merchant-catalog'
 import { signedAppLaunch } from './oauth'
 import { createOrder, findOrder, removeFromOrder } from './orders'
+import { ProductSetOperations } from './product-operations'
 import { requestListener, type Surface } from './routes'
 import { addCopies, addGeneratedProducts, seedSandbox } from './seed'
 import {
@@ -31,7 +40,7 @@ import {
   type ProductRecord,
   type ShopRecord,
 } from './state'
-import { withOrderHistory } from './state-upgrade'
+import { withCatalogue, withOrderHistory } from './state-upgrade'
 import { LeakyBucket, type ThrottleConfig } from './throttle'
 import { Timers } from './timers'
 import { WebhookDispatcher } from './webhooks'
@@ -42,6 +51,7 @@ import { WebhookDispatcher } from './webhooks'
 
 export type { ShopifyFault } from './faults'
 export type { EmulatedOrder, EmulatedRefund } from './merchant'
+export type { EmulatedProduct } from './merchant-catalog'
 export type { ThrottleConfig } from './throttle'
 export { sandboxCatalogue } from './seed'
 
@@ -99,16 +109,33 @@ export interface ShopifyEmulator {
   addProducts(shop: string, count: number): string[]
   /** Creator copies of brand variants: their variant ids (Tandem's database links them). */
   addCopies(creatorShop: string, brandShop: string, brandVariantIds: string[]): string[]
-  /** What a merchant edits of a variant in its admin: its price and metafields. */
+  /**
+   * What a merchant edits of a variant in its admin: its price and metafields. Changes it at once;
+   * resolves once products/update was first attempted.
+   */
   editVariant(
     shop: string,
     variantId: string,
     edit: { priceMinor?: number; metafields?: MetafieldRecord[] },
-  ): void
+  ): Promise<void>
   /** A shop with no products or orders; its app is sandboxApp(shop) unless given. */
   addShop(shop: string, options?: { app?: AppRecord; currency?: string }): void
-  /** The merchant sets a product's status in their admin (Unlisted, Draft …). */
-  setProductStatus(shop: string, productId: string, status: ProductRecord['status']): void
+  /**
+   * The merchant sets a product's status in their admin (Unlisted, Draft …); resolves once
+   * products/update was first attempted.
+   */
+  setProductStatus(shop: string, productId: string, status: ProductRecord['status']): Promise<void>
+  /**
+   * The merchant sets what is available of a variant at the shop's location; resolves once
+   * inventory_levels/update was first attempted.
+   */
+  setStock(shop: string, variantId: string, available: number): Promise<void>
+  /** The merchant deletes a product; resolves once products/delete was first attempted. */
+  deleteProduct(shop: string, productId: string): Promise<void>
+  /** A product as the merchant sees it in the admin; null when the shop has none of that id. */
+  product(shop: string, productId: string): EmulatedProduct | null
+  /** The shop's products, oldest first. */
+  products(shop: string): EmulatedProduct[]
   stockOf(variantId: string): number
   orders(shop: string): EmulatedOrder[]
   /**
@@ -184,7 +211,7 @@ export async function startShopifyEmulator(
 ): Promise<ShopifyEmulator> {
   const log = options.log ?? (() => {})
   const file = options.stateFile ? loadStateFile<EmulatorState>(options.stateFile) : undefined
-  const loaded = file && withOrderHistory(file)
+  const loaded = file && withCatalogue(withOrderHistory(file))
   const state = loaded ?? emptyState()
   if (!loaded && options.seed !== false) seedSandbox(state, options.imageBaseUrl)
 
@@ -207,6 +234,7 @@ export async function startShopifyEmulator(
       timers,
       options.bulkObjectsPerSecond ?? DEFAULT_BULK_OBJECTS_PER_SECOND,
     ),
+    productSetOperations: new ProductSetOperations(),
     webhooks: new WebhookDispatcher(timers, log),
     log,
   }
@@ -300,23 +328,25 @@ export async function startShopifyEmulator(
       runtime.save()
       return variantIds
     },
-    editVariant: (shop, variantId, edit) => {
-      const found = findVariant(shopOf(shop), variantId)
-      if (!found) throw new Error(`${shop} has no variant ${variantId}`)
-      if (edit.priceMinor !== undefined) found.variant.priceMinor = edit.priceMinor
-      if (edit.metafields) found.variant.metafields = edit.metafields
-      found.product.updatedAt = new Date().toISOString()
-      runtime.save()
-    },
+    editVariant: (shop, variantId, edit) =>
+      editVariantInAdmin(runtime, shopOf(shop), variantId, edit),
     addShop: (shop, shopOptions) => {
       addShopRecord(state, shop, shopOptions)
       runtime.save()
     },
-    setProductStatus: (shop, productId, status) => {
-      const product = shopOf(shop).products.find((p) => p.id === productId)
-      if (!product) throw new Error(`${shop} has no product ${productId}`)
-      product.status = status
-      runtime.save()
+    setProductStatus: (shop, productId, status) =>
+      setStatusInAdmin(runtime, shopOf(shop), productId, status),
+    setStock: (shop, variantId, available) =>
+      setStockInAdmin(runtime, shopOf(shop), variantId, available),
+    deleteProduct: (shop, productId) => deleteInAdmin(runtime, shopOf(shop), productId),
+    product: (shop, productId) => {
+      const record = shopOf(shop)
+      const found = record.products.find((candidate) => candidate.id === productId)
+      return found ? productSummary(record, found) : null
+    },
+    products: (shop) => {
+      const record = shopOf(shop)
+      return record.products.map((product) => productSummary(record, product))
     },
     stockOf: (variantId) => {
       for (const shop of Object.values(state.shops)) {

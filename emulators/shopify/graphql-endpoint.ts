@@ -12,6 +12,7 @@ import type { Runtime } from './context'
 import { actualCost, MAX_QUERY_COST, requestedCost } from './cost'
 import { json, type Answer } from './http'
 import { mutationRoot } from './mutations'
+import { guarded } from './access'
 import { accessScopes } from './oauth'
 import { queryRoot } from './queries'
 import { schema } from './schema'
@@ -117,7 +118,8 @@ export async function answerGraphql(
   }
 
   const context = { runtime, shop, scopes, bulk: false }
-  const rootValue = operation.operation === 'mutation' ? mutationRoot(context) : queryRoot(context)
+  const root = operation.operation === 'mutation' ? mutationRoot(context) : queryRoot(context)
+  const rootValue = guarded(root, scopes)
   const result = await execute({
     schema,
     document,

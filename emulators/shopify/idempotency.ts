@@ -2,10 +2,11 @@ import { GraphQLError, getDirectiveValues, type GraphQLResolveInfo } from 'graph
 import type { IdempotencyRecord, ShopRecord } from './state'
 
 // The @idempotent(key:) directive of API 2026-04 and later, on the mutations that require it
-// (refundCreate, among those the emulator serves). A key Shopify has seen answers the result of its
-// first call instead of refunding again; the same key with other arguments is refused; a call
-// without the directive fails outright. Shopify keeps keys 24 hours: a retry after that is a new
-// refund, which is why a caller that lost an answer still reads the order's refunds to be sure.
+// (refundCreate and inventorySetQuantities, among those the emulator serves). A key Shopify has
+// seen answers the result of its first call instead of acting again; the same key with other
+// arguments is refused; a call without the directive fails outright. Shopify keeps keys 24 hours:
+// a retry after that acts again, which is why a caller that lost an answer still reads the order's
+// refunds (or the stock) to be sure.
 
 const RETENTION_MS = 24 * 60 * 60 * 1000
 
@@ -43,22 +44,22 @@ export function fingerprintOf(value: unknown): string {
   return JSON.stringify(sorted(value))
 }
 
-/** What a key already did in this shop: the refund it made, or another call's arguments. */
+/** What a key already did in this shop: what its call made, or another call's arguments. */
 export function recall(
   shop: ShopRecord,
   key: string,
   fingerprint: string,
-): { refundId: string } | 'other arguments' | undefined {
+): IdempotencyRecord | 'other arguments' | undefined {
   const now = Date.now()
   shop.idempotencyKeys = (shop.idempotencyKeys ?? []).filter((k) => now - k.at < RETENTION_MS)
   const seen = shop.idempotencyKeys.find((k) => k.key === key)
   if (!seen) return undefined
-  return seen.fingerprint === fingerprint ? { refundId: seen.refundId } : 'other arguments'
+  return seen.fingerprint === fingerprint ? seen : 'other arguments'
 }
 
 /**
- * Only a call that made its refund keeps its key: one refused with userErrors can be sent again
- * with the same key once corrected.
+ * Only a call that made its refund or changes keeps its key: one refused with userErrors can be
+ * sent again with the same key once corrected.
  */
 export function remember(shop: ShopRecord, record: Omit<IdempotencyRecord, 'at'>): void {
   shop.idempotencyKeys = [...(shop.idempotencyKeys ?? []), { ...record, at: Date.now() }]

@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto'
 import type { GraphQLResolveInfo } from 'graphql'
+import { missingTopicScope } from './access'
 import { cancelOrder, type CancelArgs } from './cancellation'
 import type { RequestContext } from './context'
 import { fingerprintOf, idempotencyKey, recall, remember } from './idempotency'
+import { setQuantities, type InventorySetQuantitiesInput } from './inventory'
 import { orderView, refundView } from './order-views'
 import { createOrder, markOrderPaid, type InventoryBehaviour, type OrderInput } from './orders'
+import { setProduct, type ProductSetIdentifiers, type ProductSetInput } from './product-set'
 import { createRefund, type RefundInput } from './refunds'
 import { gid } from './state'
-import { webhookView } from './views'
+import { adjustmentGroupView, productView, webhookView } from './views'
+import { headerTopic, type WebhookTopic } from './webhooks'
 
 // The Mutation root. Refusals are userErrors in the payload, as Shopify answers them; only a
 // malformed request is a GraphQL error.
@@ -17,6 +21,8 @@ interface WebhookSubscriptionInput {
   /** Deprecated by Shopify in favour of `uri`, still accepted. */
   callbackUrl?: string | null
 }
+
+const KEY_REUSED = 'The same idempotency key cannot be used with different operation parameters.'
 
 function validAddress(uri: string): boolean {
   try {
@@ -51,15 +57,13 @@ export function mutationRoot(ctx: RequestContext) {
       const key = idempotencyKey(info)
       const fingerprint = fingerprintOf(args)
       const seen = recall(shop, key, fingerprint)
-      if (seen === 'other arguments') {
-        const message =
-          'The same idempotency key cannot be used with different operation parameters.'
-        return { refund: null, order: null, userErrors: [{ field: null, message }] }
-      }
-      if (seen) {
+      if (seen === 'other arguments')
+        return { refund: null, order: null, userErrors: [{ field: null, message: KEY_REUSED }] }
+      const refundId = seen?.refundId
+      if (refundId) {
         // The first call's refund, as it stands now: nothing is refunded or announced again.
-        const order = shop.orders.find((o) => o.refunds.some((r) => r.id === seen.refundId))
-        const refund = order?.refunds.find((r) => r.id === seen.refundId)
+        const order = shop.orders.find((o) => o.refunds.some((r) => r.id === refundId))
+        const refund = order?.refunds.find((r) => r.id === refundId)
         if (order && refund)
           return {
             refund: refundView(ctx, order, refund),
@@ -91,10 +95,62 @@ export function mutationRoot(ctx: RequestContext) {
       }
     },
 
+    productSet: (args: {
+      input: ProductSetInput
+      synchronous: boolean
+      identifier?: ProductSetIdentifiers | null
+    }) => {
+      const result = setProduct(runtime, shop, args.input, args.identifier)
+      // Answered without waiting for the webhooks, as Shopify's mutations are.
+      void result.announced
+      if (!args.synchronous) {
+        // Shopify answers an operation at once and does the work after: read it with
+        // productOperation. The emulator's work is already done by then.
+        const operation = runtime.productSetOperations.add(shop, result)
+        return { product: null, productSetOperation: operation, userErrors: [] }
+      }
+      return {
+        product: result.product && productView(ctx, result.product),
+        productSetOperation: null,
+        userErrors: result.userErrors,
+      }
+    },
+
+    inventorySetQuantities: (
+      args: { input: InventorySetQuantitiesInput },
+      _context: unknown,
+      info: GraphQLResolveInfo,
+    ) => {
+      const key = idempotencyKey(info)
+      const fingerprint = fingerprintOf({ inventorySetQuantities: args })
+      const seen = recall(shop, key, fingerprint)
+      if (seen === 'other arguments') {
+        const code = 'IDEMPOTENCY_KEY_PARAMETER_MISMATCH'
+        const userErrors = [{ field: null, message: KEY_REUSED, code }]
+        return { inventoryAdjustmentGroup: null, userErrors }
+      }
+      // The first call's changes, made once.
+      if (seen?.adjustmentGroup)
+        return {
+          inventoryAdjustmentGroup: adjustmentGroupView(ctx, seen.adjustmentGroup),
+          userErrors: [],
+        }
+      const result = setQuantities(runtime, shop, args.input)
+      void result.announced
+      if (result.group) {
+        remember(shop, { key, fingerprint, adjustmentGroup: result.group })
+        runtime.save()
+      }
+      return {
+        inventoryAdjustmentGroup: result.group && adjustmentGroupView(ctx, result.group),
+        userErrors: result.userErrors,
+      }
+    },
+
     bulkOperationRunQuery: ({ query }: { query: string }) => runtime.bulk.run(ctx, query),
 
     webhookSubscriptionCreate: (args: {
-      topic: string
+      topic: WebhookTopic
       webhookSubscription: WebhookSubscriptionInput
     }) => {
       const uri = args.webhookSubscription.uri ?? args.webhookSubscription.callbackUrl ?? ''
@@ -102,6 +158,11 @@ export function mutationRoot(ctx: RequestContext) {
         webhookSubscription: null,
         userErrors: [{ field: ['webhookSubscription', 'uri'], message }],
       })
+      const missing = missingTopicScope(ctx.scopes, args.topic)
+      if (missing) {
+        const message = `You do not have permission to create or update webhooks with ${headerTopic(args.topic)} topic. This topic requires the ${missing} access scope.`
+        return { webhookSubscription: null, userErrors: [{ field: ['topic'], message }] }
+      }
       if (!validAddress(uri)) return refuse('Address is invalid')
       if (shop.webhooks.some((w) => w.topic === args.topic && w.uri === uri))
         return refuse('Address for this topic has already been taken')

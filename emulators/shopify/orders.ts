@@ -3,6 +3,7 @@ import type { Runtime } from './context'
 import { currentQuantity, orderTotals } from './order-figures'
 import { CHECKOUT_GATEWAY, MANUAL_GATEWAY, receivedMinor, recordSale } from './payments'
 import {
+  featuredImageUrl,
   findVariant,
   gid,
   gidNumber,
@@ -135,7 +136,7 @@ export function createOrder(
       quantity,
       removedQuantity: 0,
       unitPriceMinor: variant.priceMinor,
-      imageUrl: product.imageUrl,
+      imageUrl: featuredImageUrl(product),
       discountAllocations: [],
     })),
     taxMinor: 0,

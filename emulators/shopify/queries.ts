@@ -5,7 +5,7 @@ import { findOrder } from './orders'
 import { searchOrders, searchProducts, searchVariants } from './search'
 import { findVariant, gid, type OrderRecord, type ProductRecord } from './state'
 import { orderView } from './order-views'
-import { productView, shopView, variantView, webhookView } from './views'
+import { productView, locationView, shopView, variantView, webhookView } from './views'
 
 // The Query root: every field reads the shop the request is addressed to. Arguments arrive coerced
 // by graphql-js, schema defaults applied, so enum arguments hold one of the schema's values.
@@ -96,6 +96,10 @@ export function queryRoot(ctx: RequestContext) {
       return connection(ordered, args, (p) => productView(ctx, p), ctx.bulk)
     },
     product,
+    productOperation: ({ id }: { id: string }) =>
+      runtime.productSetOperations.view(ctx, checkedGid(id)),
+    // A shop has one location.
+    locations: (args: PageArgs) => connection([locationView(shop)], args, (l) => l, ctx.bulk),
     productVariants: (args: PageArgs & { query?: string | null }) =>
       connection(
         searchVariants(shop.products, args.query),

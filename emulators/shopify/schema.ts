@@ -1,4 +1,5 @@
 import { buildSchema } from 'graphql'
+import { catalogTypes } from './schema-catalog'
 import { orderTypes } from './schema-orders'
 
 // The part of Shopify's Admin GraphQL API 2026-10 that Tandem uses, with Shopify's names and
@@ -11,6 +12,8 @@ export const API_VERSION = '2026-10'
 const connections = [
   'Product',
   'ProductVariant',
+  'Media',
+  'Location',
   'Order',
   'LineItem',
   'RefundLineItem',
@@ -35,7 +38,7 @@ export const schema = buildSchema(`
 
   interface Node { id: ID! }
 
-  "Required on refundCreate since 2026-04: a retry with the same key refunds once."
+  "Required on refundCreate and inventorySetQuantities since 2026-04: a retry acts once."
   directive @idempotent(key: String!) on FIELD
 
   type Query {
@@ -45,6 +48,8 @@ export const schema = buildSchema(`
     products(first: Int, last: Int, after: String, before: String, query: String,
       sortKey: ProductSortKeys = ID, reverse: Boolean = false): ProductConnection!
     product(id: ID!): Product
+    productOperation(id: ID!): ProductOperation
+    locations(first: Int, last: Int, after: String, before: String): LocationConnection!
     productVariants(first: Int, last: Int, after: String, before: String,
       query: String): ProductVariantConnection!
     order(id: ID!): Order
@@ -64,6 +69,9 @@ export const schema = buildSchema(`
     orderCancel(orderId: ID!, refund: Boolean @deprecated(reason: "Use \`refundMethod\` instead."),
       refundMethod: OrderCancelRefundMethodInput, restock: Boolean!, reason: OrderCancelReason!,
       notifyCustomer: Boolean = false, staffNote: String = null): OrderCancelPayload
+    productSet(input: ProductSetInput!, synchronous: Boolean = true,
+      identifier: ProductSetIdentifiers): ProductSetPayload
+    inventorySetQuantities(input: InventorySetQuantitiesInput!): InventorySetQuantitiesPayload
     bulkOperationRunQuery(query: String!): BulkOperationRunQueryPayload
     webhookSubscriptionCreate(topic: WebhookSubscriptionTopic!,
       webhookSubscription: WebhookSubscriptionInput!): WebhookSubscriptionCreatePayload
@@ -99,10 +107,19 @@ export const schema = buildSchema(`
 
   type MediaPreviewImage { image: Image }
 
-  interface Media { id: ID!, preview: MediaPreviewImage }
+  enum MediaContentType { EXTERNAL_VIDEO IMAGE MODEL_3D VIDEO }
+
+  interface Media {
+    id: ID!
+    alt: String
+    mediaContentType: MediaContentType!
+    preview: MediaPreviewImage
+  }
 
   type MediaImage implements Media & Node {
     id: ID!
+    alt: String
+    mediaContentType: MediaContentType!
     preview: MediaPreviewImage
     image: Image
   }
@@ -111,9 +128,13 @@ export const schema = buildSchema(`
     id: ID!
     title: String!
     handle: String!
+    descriptionHtml: HTML!
+    vendor: String!
     status: ProductStatus!
     updatedAt: DateTime!
+    options(first: Int): [ProductOption!]!
     featuredMedia: Media
+    media(first: Int, last: Int, after: String, before: String): MediaConnection!
     variants(first: Int, last: Int, after: String, before: String): ProductVariantConnection!
     variantsCount: Count
     priceRangeV2: ProductPriceRangeV2!
@@ -138,12 +159,16 @@ export const schema = buildSchema(`
     price: Money!
     inventoryQuantity: Int
     inventoryPolicy: ProductVariantInventoryPolicy!
+    selectedOptions: [SelectedOption!]!
+    inventoryItem: InventoryItem!
     product: Product!
     metafield(namespace: String, key: String!): Metafield
   }
 
 
   ${orderTypes}
+
+  ${catalogTypes}
 
 
   type UserError { field: [String!], message: String! }
@@ -177,7 +202,8 @@ export const schema = buildSchema(`
   }
 
   enum WebhookSubscriptionTopic {
-    APP_UNINSTALLED ORDERS_CANCELLED ORDERS_PAID PRODUCTS_DELETE PRODUCTS_UPDATE REFUNDS_CREATE
+    APP_UNINSTALLED INVENTORY_LEVELS_UPDATE ORDERS_CANCELLED ORDERS_PAID PRODUCTS_CREATE
+    PRODUCTS_DELETE PRODUCTS_UPDATE REFUNDS_CREATE
   }
 
   enum WebhookSubscriptionFormat { JSON XML }

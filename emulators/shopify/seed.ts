@@ -13,13 +13,17 @@ import { orderTotals } from './order-figures'
 import { CHECKOUT_GATEWAY, recordSale } from './payments'
 import {
   addShopRecord,
+  DEFAULT_OPTION,
+  featuredImageUrl,
   findVariant,
   gid,
   gidNumber,
+  shopName,
   type EmulatorState,
   type OrderRecord,
   type ProductRecord,
   type ShopRecord,
+  type VariantRecord,
 } from './state'
 
 // The sandbox marketplace (docs/product-rules.md) as Shopify would hold it. The ids are the ones
@@ -69,26 +73,45 @@ const metafield = (key: string, value: string) => ({
   type: 'single_line_text_field',
 })
 
-function productRecord(entry: CatalogueEntry): ProductRecord {
+/** A product with one variant, as a merchant makes one without options: Title, Default Title. */
+function singleVariantProduct(
+  state: EmulatorState,
+  product: Omit<ProductRecord, 'options' | 'variants'>,
+  variant: Pick<VariantRecord, 'id' | 'sku' | 'priceMinor'>,
+): ProductRecord {
   return {
-    id: entry.productId,
-    title: entry.title,
-    handle: entry.key,
-    status: 'ACTIVE',
-    updatedAt: SEEDED_AT,
-    imageUrl: entry.image,
+    ...product,
+    options: [{ name: DEFAULT_OPTION.name, values: [DEFAULT_OPTION.value] }],
     variants: [
       {
-        id: entry.variantId,
-        title: 'Default Title',
-        sku: entry.key.toUpperCase(),
-        priceMinor: entry.priceMinor,
+        ...variant,
+        title: DEFAULT_OPTION.value,
         inventoryQuantity: SEED_STOCK,
         inventoryPolicy: 'DENY',
         metafields: [],
+        selectedOptions: [{ ...DEFAULT_OPTION }],
+        inventoryItemId: gid('InventoryItem', ++state.lastIds.inventoryItem),
       },
     ],
   }
+}
+
+function productRecord(state: EmulatorState, entry: CatalogueEntry): ProductRecord {
+  const vendor = shopName(entry.brand)
+  return singleVariantProduct(
+    state,
+    {
+      id: entry.productId,
+      title: entry.title,
+      handle: entry.key,
+      descriptionHtml: `<p>${entry.title}, made by ${vendor}.</p>`,
+      vendor,
+      status: 'ACTIVE',
+      updatedAt: SEEDED_AT,
+      images: [{ url: entry.image, altText: null }],
+    },
+    { id: entry.variantId, sku: entry.key.toUpperCase(), priceMinor: entry.priceMinor },
+  )
 }
 
 function seedOrder(shop: ShopRecord, order: (typeof ORDERS)[number]): OrderRecord {
@@ -118,7 +141,7 @@ function seedOrder(shop: ShopRecord, order: (typeof ORDERS)[number]): OrderRecor
         quantity: line.quantity,
         removedQuantity: 0,
         unitPriceMinor: line.unitPriceMinor ?? variant.priceMinor,
-        imageUrl: product.imageUrl,
+        imageUrl: featuredImageUrl(product),
         discountAllocations: [],
       }
     }),
@@ -152,7 +175,9 @@ export function seedSandbox(state: EmulatorState, imageBaseUrl: string): void {
   const catalogue = sandboxCatalogue(imageBaseUrl)
   for (const store of STORES) {
     const shop = addShopRecord(state, store.shop)
-    shop.products = catalogue.filter((entry) => entry.store === store.shop).map(productRecord)
+    shop.products = catalogue
+      .filter((entry) => entry.store === store.shop)
+      .map((entry) => productRecord(state, entry))
   }
   for (const order of ORDERS) {
     const shop = state.shops[order.store]
@@ -176,25 +201,22 @@ export function addGeneratedProducts(
   return Array.from({ length: count }, () => {
     const productNumber = ++state.lastIds.product
     const variantId = gid('ProductVariant', ++state.lastIds.variant)
-    shop.products.push({
+    const product = {
       id: gid('Product', productNumber),
       title: `Generated Product ${productNumber}`,
       handle: `generated-product-${productNumber}`,
-      status: 'ACTIVE',
+      descriptionHtml: '',
+      vendor: shop.name,
+      status: 'ACTIVE' as const,
       updatedAt,
-      imageUrl: null,
-      variants: [
-        {
-          id: variantId,
-          title: 'Default Title',
-          sku: `GEN-${productNumber}`,
-          priceMinor: 1000 + (productNumber % 90) * 100,
-          inventoryQuantity: SEED_STOCK,
-          inventoryPolicy: 'DENY',
-          metafields: [],
-        },
-      ],
-    })
+      images: [],
+    }
+    const variant = {
+      id: variantId,
+      sku: `GEN-${productNumber}`,
+      priceMinor: 1000 + (productNumber % 90) * 100,
+    }
+    shop.products.push(singleVariantProduct(state, product, variant))
     return variantId
   })
 }
@@ -220,12 +242,17 @@ export function addCopies(
       id: gid('Product', productNumber),
       handle: `${original.product.handle}-copy-${productNumber}`,
       updatedAt,
+      options: [{ name: DEFAULT_OPTION.name, values: [DEFAULT_OPTION.value] }],
+      images: original.product.images.map((image) => ({ ...image })),
       variants: [
         {
           ...original.variant,
           id: variantId,
+          title: DEFAULT_OPTION.value,
+          selectedOptions: [{ ...DEFAULT_OPTION }],
           inventoryQuantity: SEED_STOCK,
           metafields: [],
+          inventoryItemId: gid('InventoryItem', ++state.lastIds.inventoryItem),
         },
       ],
     })

@@ -1,12 +1,44 @@
 import { CHECKOUT_GATEWAY } from './payments'
 import {
+  DEFAULT_OPTION,
   gid,
   gidNumber,
   type EmulatorState,
   type OrderLineRecord,
   type OrderRecord,
+  type ProductRecord,
   type TransactionRecord,
+  type VariantRecord,
 } from './state'
+
+/** A product as a state file from before products kept what a listing copies. */
+type PastProduct = Partial<ProductRecord> & { imageUrl?: string | null; variants: VariantRecord[] }
+
+/**
+ * A state file written before products had descriptions, vendors, options, images and inventory
+ * items, read as single-option products (Title: each variant's title) with their one image; each
+ * variant gets the next inventory item id.
+ */
+export function withCatalogue(state: EmulatorState): EmulatorState {
+  const lastIds = state.lastIds as Partial<EmulatorState['lastIds']>
+  lastIds.inventoryItem ??= 0
+  lastIds.adjustmentGroup ??= 0
+  for (const shop of Object.values(state.shops)) {
+    for (const product of shop.products as PastProduct[]) {
+      product.descriptionHtml ??= ''
+      product.vendor ??= shop.name
+      product.images ??= product.imageUrl ? [{ url: product.imageUrl, altText: null }] : []
+      delete product.imageUrl
+      const values = product.variants.map((variant) => variant.title)
+      product.options ??= [{ name: DEFAULT_OPTION.name, values }]
+      for (const variant of product.variants as Partial<VariantRecord>[]) {
+        variant.selectedOptions ??= [{ name: DEFAULT_OPTION.name, value: variant.title ?? '' }]
+        variant.inventoryItemId ??= gid('InventoryItem', ++state.lastIds.inventoryItem)
+      }
+    }
+  }
+  return state
+}
 
 /**
  * A state file written before orders kept their edits, refunds, cancellation, discounts and

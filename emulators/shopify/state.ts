@@ -16,18 +16,33 @@ export interface VariantRecord {
   title: string
   sku: string
   priceMinor: number
+  /** What is available at the shop's one location (shopLocation), as Shopify counts it. */
   inventoryQuantity: number
   inventoryPolicy: 'DENY' | 'CONTINUE'
   metafields: MetafieldRecord[]
+  /** One value of each of the product's options, in the options' order. */
+  selectedOptions: { name: string; value: string }[]
+  /** An InventoryItem GID: what stock levels and inventory webhooks name, not the variant. */
+  inventoryItemId: string
+}
+
+export interface ImageRecord {
+  url: string
+  altText: string | null
 }
 
 export interface ProductRecord {
   id: string
   title: string
   handle: string
+  descriptionHtml: string
+  vendor: string
   status: 'ACTIVE' | 'ARCHIVED' | 'DRAFT' | 'UNLISTED'
   updatedAt: string
-  imageUrl: string | null
+  /** Up to three; a product without options of its own has Title: [Default Title]. */
+  options: { name: string; values: string[] }[]
+  /** The first is the featured image. */
+  images: ImageRecord[]
   variants: VariantRecord[]
 }
 
@@ -185,15 +200,37 @@ export interface ShopRecord {
   refreshTokens: TokenRecord[]
   /** Authorization codes not yet exchanged, with the scope the merchant approved. */
   authorizationCodes: { code: string; scope: string }[]
-  /** The @idempotent keys of this shop's recent refundCreate calls (Shopify keeps them 24 h). */
+  /**
+   * The @idempotent keys of this shop's recent refundCreate and inventorySetQuantities calls
+   * (Shopify keeps them 24 h).
+   */
   idempotencyKeys?: IdempotencyRecord[]
+}
+
+/** One change an inventorySetQuantities call made, as its InventoryAdjustmentGroup lists it. */
+export interface InventoryChangeRecord {
+  name: 'available' | 'on_hand'
+  delta: number
+  quantityAfterChange: number
+  inventoryItemId: string
+  locationId: string
+}
+
+export interface AdjustmentGroupRecord {
+  id: string
+  createdAt: string
+  reason: string
+  referenceDocumentUri: string | null
+  changes: InventoryChangeRecord[]
 }
 
 export interface IdempotencyRecord {
   key: string
-  /** The call's arguments, so that a key reused for another refund is told apart. */
+  /** The call's arguments, so that a key reused for another call is told apart. */
   fingerprint: string
-  refundId: string
+  /** What the first call made: a refund, or a group of inventory changes. */
+  refundId?: string
+  adjustmentGroup?: AdjustmentGroupRecord
   /** Epoch ms. */
   at: number
 }
@@ -201,12 +238,28 @@ export interface IdempotencyRecord {
 export interface EmulatorState {
   shops: Record<string, ShopRecord>
   /** The last number used for each kind of id; ids are global across shops, as in Shopify. */
-  lastIds: { shop: number; product: number; variant: number; order: number; webhook: number }
+  lastIds: {
+    shop: number
+    product: number
+    variant: number
+    inventoryItem: number
+    adjustmentGroup: number
+    order: number
+    webhook: number
+  }
 }
 
 export const emptyState = (): EmulatorState => ({
   shops: {},
-  lastIds: { shop: 0, product: 0, variant: 0, order: 0, webhook: 0 },
+  lastIds: {
+    shop: 0,
+    product: 0,
+    variant: 0,
+    inventoryItem: 0,
+    adjustmentGroup: 0,
+    order: 0,
+    webhook: 0,
+  },
 })
 
 export const gid = (type: string, id: number | string) => `gid://shopify/${type}/${id}`
@@ -217,20 +270,22 @@ export function gidNumber(id: string, type: string): number | null {
   return match && match[1] === type ? Number(match[2]) : null
 }
 
+/** 'northwind-apparel…' → 'Northwind Apparel', the name a merchant would have given the store. */
+export const shopName = (domain: string) =>
+  storeName(domain)
+    .split('-')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(' ')
+
 export function addShopRecord(
   state: EmulatorState,
   domain: string,
   options: { app?: AppRecord; currency?: string } = {},
 ): ShopRecord {
   if (state.shops[domain]) throw new Error(`Shop ${domain} already exists`)
-  // 'northwind-apparel' → 'Northwind Apparel', the name a merchant would have given the store.
-  const name = storeName(domain)
-    .split('-')
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-    .join(' ')
   const shop: ShopRecord = {
     domain,
-    name,
+    name: shopName(domain),
     numericId: ++state.lastIds.shop,
     currency: options.currency ?? 'USD',
     app: options.app ?? sandboxApp(domain),
@@ -246,13 +301,46 @@ export function addShopRecord(
   return shop
 }
 
-export function findVariant(
+/**
+ * Each shop has one location, numbered after the shop so that it is the same across restarts and
+ * unique across shops (Shopify's ids are global).
+ */
+export const shopLocation = (shop: ShopRecord) => ({
+  id: gid('Location', shop.numericId),
+  name: 'Shop location',
+})
+
+/**
+ * Marks a product changed now, and always later than its last change: webhooks and syncs order a
+ * product's versions by updatedAt, so two changes within a millisecond must still differ.
+ */
+export function touch(product: ProductRecord): void {
+  const at = Math.max(Date.now(), Date.parse(product.updatedAt) + 1)
+  product.updatedAt = new Date(at).toISOString()
+}
+
+export const featuredImageUrl = (product: ProductRecord) => product.images[0]?.url ?? null
+
+/** The option a product without options of its own has, and its variant's one value. */
+export const DEFAULT_OPTION = { name: 'Title', value: 'Default Title' }
+
+/** The first variant of the shop that matches, with its product. */
+export function findVariantWhere(
   shop: ShopRecord,
-  variantId: string,
+  matches: (variant: VariantRecord) => boolean,
 ): { product: ProductRecord; variant: VariantRecord } | undefined {
   for (const product of shop.products) {
-    const variant = product.variants.find((candidate) => candidate.id === variantId)
+    const variant = product.variants.find(matches)
     if (variant) return { product, variant }
   }
   return undefined
+}
+
+export const findVariant = (shop: ShopRecord, variantId: string) =>
+  findVariantWhere(shop, (variant) => variant.id === variantId)
+
+/** What both a product's GraphQL object and the merchant's view of it say as they are kept. */
+export function productFacts(product: ProductRecord) {
+  const { id, title, handle, descriptionHtml, vendor, status } = product
+  return { id, title, handle, descriptionHtml, vendor, status }
 }

@@ -1,8 +1,14 @@
 import { connection, type PageArgs } from './connection'
 import type { RequestContext } from './context'
 import { formatMinor } from './money'
+import { findInventoryItem } from './inventory'
 import {
   gid,
+  gidNumber,
+  productFacts,
+  shopLocation,
+  type AdjustmentGroupRecord,
+  type ImageRecord,
   type MetafieldRecord,
   type ProductRecord,
   type ShopRecord,
@@ -29,21 +35,53 @@ export const shopView = (shop: ShopRecord) => ({
   currencyCode: shop.currency,
 })
 
+/**
+ * Ids of what the emulator keeps inside a product, by position, as line items' ids are made: a
+ * product has at most 3 options, and at most 250 images and values of an option.
+ */
+const optionNumber = (product: ProductRecord, option: number) =>
+  (gidNumber(product.id, 'Product') ?? 0) * 10 + option + 1
+const mediaId = (product: ProductRecord, position: number) =>
+  gid('MediaImage', (gidNumber(product.id, 'Product') ?? 0) * 1000 + position + 1)
+
+/** A product image as a MediaImage. */
+const mediaView = (product: ProductRecord, image: ImageRecord, position: number) => ({
+  __typename: 'MediaImage',
+  id: mediaId(product, position),
+  alt: image.altText,
+  mediaContentType: 'IMAGE',
+  preview: { image: { url: image.url, altText: image.altText } },
+  image: { url: image.url, altText: image.altText },
+})
+
 export function productView(ctx: RequestContext, product: ProductRecord) {
-  const { imageUrl } = product
+  const [featured] = product.images
   return {
     __typename: 'Product',
-    id: product.id,
-    title: product.title,
-    handle: product.handle,
-    status: product.status,
+    ...productFacts(product),
     updatedAt: product.updatedAt,
-    featuredMedia: imageUrl && {
-      __typename: 'MediaImage',
-      id: product.id.replace('/Product/', '/MediaImage/'),
-      preview: { image: { url: imageUrl, altText: null } },
-      image: { url: imageUrl, altText: null },
-    },
+    options: ({ first }: { first?: number | null }) =>
+      product.options.slice(0, first ?? undefined).map((option, i) => ({
+        id: gid('ProductOption', optionNumber(product, i)),
+        name: option.name,
+        position: i + 1,
+        values: option.values,
+        optionValues: option.values.map((name, v) => ({
+          id: gid('ProductOptionValue', optionNumber(product, i) * 1000 + v + 1),
+          name,
+          hasVariants: product.variants.some((variant) =>
+            variant.selectedOptions.some((s) => s.name === option.name && s.value === name),
+          ),
+        })),
+      })),
+    featuredMedia: featured && mediaView(product, featured, 0),
+    media: (args: PageArgs) =>
+      connection(
+        product.images.map((image, i) => mediaView(product, image, i)),
+        args,
+        (media) => media,
+        ctx.bulk,
+      ),
     variants: (args: PageArgs) =>
       connection(product.variants, args, (v) => variantView(ctx, product, v), ctx.bulk),
     variantsCount: { count: product.variants.length, precision: 'EXACT' },
@@ -73,6 +111,8 @@ export const variantView = (
   price: formatMinor(variant.priceMinor, ctx.shop.currency),
   inventoryQuantity: variant.inventoryQuantity,
   inventoryPolicy: variant.inventoryPolicy,
+  selectedOptions: variant.selectedOptions,
+  inventoryItem: () => inventoryItemView(ctx, product, variant),
   product: () => productView(ctx, product),
   metafield: (args: { namespace?: string | null; key: string }) =>
     metafieldOf(variant.metafields, args),
@@ -82,4 +122,50 @@ export const webhookView = (subscription: WebhookRecord) => ({
   __typename: 'WebhookSubscription',
   ...subscription,
   format: 'JSON',
+})
+
+export const inventoryItemView = (
+  ctx: RequestContext,
+  product: ProductRecord,
+  variant: VariantRecord,
+) => ({
+  __typename: 'InventoryItem',
+  id: variant.inventoryItemId,
+  sku: variant.sku,
+  // The emulator counts every variant's stock.
+  tracked: true,
+  variant: () => variantView(ctx, product, variant),
+})
+
+export const locationView = (shop: ShopRecord) => ({
+  __typename: 'Location',
+  ...shopLocation(shop),
+  isActive: true,
+})
+
+export const adjustmentGroupView = (ctx: RequestContext, group: AdjustmentGroupRecord) => ({
+  __typename: 'InventoryAdjustmentGroup',
+  ...group,
+  changes: (filter: {
+    inventoryItemIds?: string[] | null
+    locationIds?: string[] | null
+    quantityNames?: string[] | null
+  }) =>
+    group.changes
+      .filter(
+        (change) =>
+          (!filter.inventoryItemIds || filter.inventoryItemIds.includes(change.inventoryItemId)) &&
+          (!filter.locationIds || filter.locationIds.includes(change.locationId)) &&
+          (!filter.quantityNames || filter.quantityNames.includes(change.name)),
+      )
+      .map((change) => {
+        const found = findInventoryItem(ctx.shop, change.inventoryItemId)
+        return {
+          name: change.name,
+          delta: change.delta,
+          quantityAfterChange: change.quantityAfterChange,
+          item: found ? inventoryItemView(ctx, found.product, found.variant) : null,
+          location: locationView(ctx.shop),
+        }
+      }),
 })

@@ -11,11 +11,13 @@ export type WebhookTopic =
   | 'ORDERS_CANCELLED'
   | 'REFUNDS_CREATE'
   | 'APP_UNINSTALLED'
+  | 'PRODUCTS_CREATE'
   | 'PRODUCTS_UPDATE'
   | 'PRODUCTS_DELETE'
+  | 'INVENTORY_LEVELS_UPDATE'
 
-/** The header form of a topic: ORDERS_PAID → orders/paid, REFUNDS_CREATE → refunds/create. */
-const headerTopic = (topic: WebhookTopic) => topic.toLowerCase().replace('_', '/')
+/** The header form of a topic: ORDERS_PAID → orders/paid, INVENTORY_LEVELS_UPDATE → inventory_levels/update. */
+export const headerTopic = (topic: WebhookTopic) => topic.toLowerCase().replace(/_(?=[a-z]+$)/, '/')
 
 const ATTEMPT_TIMEOUT_MS = 5000
 /** Waits before the second and third attempts: short, so that tests see retries quickly. */

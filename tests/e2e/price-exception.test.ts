@@ -33,7 +33,7 @@ afterAll(async () => {
 describe('a price below the brand’s, in Chromium', () => {
   it('names the line and the prices, and is accepted with a reason', async () => {
     // Lumen raises the face oil from 34.50 to 36.00 after order 1001 sold it.
-    stack.server.shopify.editVariant(LUMEN, FACE_OIL, { priceMinor: 3600 })
+    await stack.server.shopify.editVariant(LUMEN, FACE_OIL, { priceMinor: 3600 })
     await page.getByLabel('Creator order ID').fill('1001')
     await page.getByRole('button', { name: 'Send' }).click()
     // On the page, beside the toast that says the same.

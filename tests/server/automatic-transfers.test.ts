@@ -270,7 +270,7 @@ describe('an automatic order stopped by a cause fixed outside Tandem', () => {
 
   it('transfers on the recheck after the brand put its product back on sale', async () => {
     await setPolicy('AUTOMATIC', 0)
-    server.shopify.setProductStatus(NORTHWIND, OVERSHIRT_PRODUCT, 'DRAFT')
+    await server.shopify.setProductStatus(NORTHWIND, OVERSHIRT_PRODUCT, 'DRAFT')
     const orderId = await customerPays([{ key: 'linen-overshirt', quantity: 1 }], 6800)
     await expect
       .poll(() => readiness(orderId), { timeout: 10_000 })
@@ -282,7 +282,7 @@ describe('an automatic order stopped by a cause fixed outside Tandem', () => {
           ),
         ],
       })
-    server.shopify.setProductStatus(NORTHWIND, OVERSHIRT_PRODUCT, 'ACTIVE')
+    await server.shopify.setProductStatus(NORTHWIND, OVERSHIRT_PRODUCT, 'ACTIVE')
     await server.jobs.send(ATTENTION_RECHECK_JOB, {})
     await completes(orderId)
     expect(made().transfers).toHaveLength(1)

@@ -15,7 +15,7 @@ afterEach(() => server.close())
 
 it('syncs and lists a brand store’s UNLISTED product with its status', async () => {
   server = await startServerUnderTest()
-  server.shopify.setProductStatus(NORTHWIND, 'gid://shopify/Product/101', 'UNLISTED')
+  await server.shopify.setProductStatus(NORTHWIND, 'gid://shopify/Product/101', 'UNLISTED')
   const sync = await syncProducts(server, NORTHWIND)
   expect(sync.statusCode).toBe(200)
   expect(sync.json()).toMatchObject({ storeShop: NORTHWIND, productCount: 2 })

@@ -58,7 +58,16 @@ describe('a shop’s connection', () => {
       shop: NORTHWIND,
       state: 'CONNECTED',
       method: 'CLIENT_CREDENTIALS',
-      scopes: ['read_products', 'write_products', 'read_orders', 'read_all_orders', 'write_orders'],
+      scopes: [
+        'read_products',
+        'write_products',
+        'read_orders',
+        'read_all_orders',
+        'write_orders',
+        'read_inventory',
+        'write_inventory',
+        'read_locations',
+      ],
       message: null,
     }
     expect(tested.json()).toEqual(connected)

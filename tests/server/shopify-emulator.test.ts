@@ -103,7 +103,8 @@ describe('Shopify emulator', () => {
     const granted = await postToken(BRAND, clientCredentials(BRAND))
     expect(await json(granted)).toEqual({
       access_token: expect.stringMatching(/^shpat_[0-9a-f]{32}$/),
-      scope: 'read_products,write_products,read_orders,read_all_orders,write_orders',
+      scope:
+        'read_products,write_products,read_orders,read_all_orders,write_orders,read_inventory,write_inventory,read_locations',
       expires_in: 86399,
     })
     expect((await postToken(BRAND, clientCredentials(BRAND), true)).status).toBe(200)

@@ -85,7 +85,7 @@ describe('a preview that needs attention', () => {
   })
 
   it('names a brand whose product is not on sale, and where to put it on sale', async () => {
-    server.shopify.setProductStatus(NORTHWIND, 'gid://shopify/Product/101', 'ARCHIVED')
+    await server.shopify.setProductStatus(NORTHWIND, 'gid://shopify/Product/101', 'ARCHIVED')
     await expectRefused(
       '1001',
       422,

@@ -56,7 +56,7 @@ const linkStickerPackTo = (brandStoreShop: string, brandVariantId: string) =>
 describe("a creator's edits to its own store", () => {
   it('never make its own product a brand line: the metafields it writes are not read', async () => {
     // Maya points her sticker pack at Northwind's $68 overshirt in her own admin.
-    server.shopify.editVariant(MAYA, MAYA_STICKER_PACK, {
+    await server.shopify.editVariant(MAYA, MAYA_STICKER_PACK, {
       metafields: [
         {
           namespace: 'tandem',
@@ -102,7 +102,7 @@ describe('the brand catalogue check', () => {
   })
 
   it('refuses a line whose brand product is no longer active, or whose variant is gone', async () => {
-    server.shopify.setProductStatus(LUMEN, FACE_OIL_PRODUCT, 'DRAFT')
+    await server.shopify.setProductStatus(LUMEN, FACE_OIL_PRODUCT, 'DRAFT')
     await linkStickerPackTo(NORTHWIND, variant(999_999))
     const answer = await processOrder('1001')
     expect(answer.statusCode).toBe(422)
@@ -118,7 +118,7 @@ describe('the brand catalogue check', () => {
   })
 
   it('takes an UNLISTED brand product as on sale: only hidden from its store’s search', async () => {
-    server.shopify.setProductStatus(LUMEN, FACE_OIL_PRODUCT, 'UNLISTED')
+    await server.shopify.setProductStatus(LUMEN, FACE_OIL_PRODUCT, 'UNLISTED')
     const shown = await preview('1001')
     expect(shown.statusCode).toBe(200)
     expect(shown.json().preview.brands).toEqual(order1001Brands())
@@ -127,14 +127,14 @@ describe('the brand catalogue check', () => {
   it("compares an order in another currency at its charge's own rate, whatever the creator's store says", async () => {
     // Order 1005 sold the overshirt for 62.00 EUR; its charge settled at 1.16: 71.92 USD a unit.
     expect((await preview('1005')).statusCode).toBe(200)
-    server.shopify.editVariant(NORTHWIND, OVERSHIRT, { priceMinor: 7500 })
+    await server.shopify.editVariant(NORTHWIND, OVERSHIRT, { priceMinor: 7500 })
     const refusal =
       `Line "Linen Overshirt" (gid://shopify/LineItem/10051) cannot be transferred to ` +
       `northwind-apparel: the customer paid 71.92 USD a unit after discounts, below the brand's price ` +
       '75.00 USD; an administrator may accept a price exception for this order'
     expect((await processOrder('1005')).json().message).toBe(refusal)
     // Maya raising her own price of the copy changes nothing of what the customer paid.
-    server.shopify.editVariant(MAYA, variant(401), { priceMinor: 7500 })
+    await server.shopify.editVariant(MAYA, variant(401), { priceMinor: 7500 })
     const answer = await processOrder('1005')
     expect(answer.statusCode).toBe(422)
     expect(answer.json().message).toBe(refusal)
@@ -177,7 +177,7 @@ describe('a price exception', () => {
 
   it('lets one order through at the prices it accepted, audited with the reason', async () => {
     // Lumen raises the face oil from 34.50 to 36.00 after order 1001 was sold.
-    server.shopify.editVariant(LUMEN, FACE_OIL, { priceMinor: 3600 })
+    await server.shopify.editVariant(LUMEN, FACE_OIL, { priceMinor: 3600 })
     expect((await processOrder('1001')).statusCode).toBe(422)
 
     const accepted = await acceptPriceException('1001', REASON)
@@ -213,9 +213,9 @@ describe('a price exception', () => {
   })
 
   it('does not cover a price changed after it was accepted', async () => {
-    server.shopify.editVariant(LUMEN, FACE_OIL, { priceMinor: 3600 })
+    await server.shopify.editVariant(LUMEN, FACE_OIL, { priceMinor: 3600 })
     expect((await acceptPriceException('1001', REASON)).statusCode).toBe(200)
-    server.shopify.editVariant(LUMEN, FACE_OIL, { priceMinor: 4000 })
+    await server.shopify.editVariant(LUMEN, FACE_OIL, { priceMinor: 4000 })
     const answer = await processOrder('1001')
     expect(answer.statusCode).toBe(422)
     expect(answer.json().message).toContain(
@@ -235,9 +235,9 @@ describe('a price exception', () => {
     expect(short.json().message).toContain('reason')
 
     // Only prices can be excepted: an inactive product stays refused.
-    server.shopify.setProductStatus(LUMEN, FACE_OIL_PRODUCT, 'ARCHIVED')
+    await server.shopify.setProductStatus(LUMEN, FACE_OIL_PRODUCT, 'ARCHIVED')
     expect((await acceptPriceException('1001', REASON)).statusCode).toBe(422)
-    server.shopify.setProductStatus(LUMEN, FACE_OIL_PRODUCT, 'ACTIVE')
+    await server.shopify.setProductStatus(LUMEN, FACE_OIL_PRODUCT, 'ACTIVE')
 
     expect((await processOrder('1001')).statusCode).toBe(201)
     const late = await acceptPriceException('1001', REASON)

@@ -1,0 +1,119 @@
+import type { Runtime } from './context'
+import { formatMinor } from './money'
+import { announceDeleted, announceProduct, announceStock } from './product-announcements'
+import {
+  findVariant,
+  productFacts,
+  touch,
+  type MetafieldRecord,
+  type ProductRecord,
+  type ShopRecord,
+} from './state'
+
+// What the merchant does to a product in the Shopify admin, for the emulator's test controls, and
+// the products as those controls report them. Each change is announced as Shopify announces it;
+// the promise settles once every subscription had its first attempt.
+
+/** A product as the merchant sees it in the admin. */
+export interface EmulatedProduct {
+  id: string
+  title: string
+  handle: string
+  descriptionHtml: string
+  vendor: string
+  status: ProductRecord['status']
+  options: { name: string; values: string[] }[]
+  images: { url: string; altText: string | null }[]
+  variants: {
+    id: string
+    title: string
+    selectedOptions: { name: string; value: string }[]
+    /** As Shopify writes it ("68.00"). */
+    price: string
+    sku: string
+    inventoryQuantity: number
+    inventoryItemId: string
+  }[]
+}
+
+export function productSummary(shop: ShopRecord, product: ProductRecord): EmulatedProduct {
+  return {
+    ...productFacts(product),
+    options: product.options.map((option) => ({ ...option, values: [...option.values] })),
+    images: product.images.map((image) => ({ ...image })),
+    variants: product.variants.map((variant) => ({
+      id: variant.id,
+      title: variant.title,
+      selectedOptions: variant.selectedOptions.map((selected) => ({ ...selected })),
+      price: formatMinor(variant.priceMinor, shop.currency),
+      sku: variant.sku,
+      inventoryQuantity: variant.inventoryQuantity,
+      inventoryItemId: variant.inventoryItemId,
+    })),
+  }
+}
+
+function variantOf(shop: ShopRecord, variantId: string) {
+  const found = findVariant(shop, variantId)
+  if (!found) throw new Error(`${shop.domain} has no variant ${variantId}`)
+  return found
+}
+
+function productOf(shop: ShopRecord, productId: string): ProductRecord {
+  const product = shop.products.find((candidate) => candidate.id === productId)
+  if (!product) throw new Error(`${shop.domain} has no product ${productId}`)
+  return product
+}
+
+/** The merchant edits a variant's price or metafields. */
+export function editVariantInAdmin(
+  runtime: Runtime,
+  shop: ShopRecord,
+  variantId: string,
+  edit: { priceMinor?: number; metafields?: MetafieldRecord[] },
+): Promise<void> {
+  const { product, variant } = variantOf(shop, variantId)
+  if (edit.priceMinor !== undefined) variant.priceMinor = edit.priceMinor
+  if (edit.metafields) variant.metafields = edit.metafields
+  touch(product)
+  runtime.save()
+  return announceProduct(runtime, shop, product, 'update')
+}
+
+/** The merchant sets a product's status (Unlisted, Draft …). */
+export function setStatusInAdmin(
+  runtime: Runtime,
+  shop: ShopRecord,
+  productId: string,
+  status: ProductRecord['status'],
+): Promise<void> {
+  const product = productOf(shop, productId)
+  product.status = status
+  touch(product)
+  runtime.save()
+  return announceProduct(runtime, shop, product, 'update')
+}
+
+/** The merchant counts the stock: what is now available of the variant at the shop's location. */
+export function setStockInAdmin(
+  runtime: Runtime,
+  shop: ShopRecord,
+  variantId: string,
+  available: number,
+): Promise<void> {
+  const { variant } = variantOf(shop, variantId)
+  variant.inventoryQuantity = available
+  runtime.save()
+  return announceStock(runtime, shop, variant)
+}
+
+export function deleteInAdmin(
+  runtime: Runtime,
+  shop: ShopRecord,
+  productId: string,
+): Promise<void> {
+  const product = productOf(shop, productId)
+  shop.products = shop.products.filter((candidate) => candidate !== product)
+  runtime.save()
+  return announceDeleted(runtime, shop, product.id)
+}
