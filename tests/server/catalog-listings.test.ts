@@ -152,7 +152,10 @@ describe("the brand's changes", () => {
     await world.settled(URBAN)
     expect((await world.creatorProduct(MAYA))?.variants[0]?.price).toBe('72.00')
     expect(world.writes(MAYA)).toEqual({ ...before.maya, productSet: before.maya.productSet + 1 })
-    expect(world.writes(URBAN)).toEqual({ ...before.urban, productSet: before.urban.productSet + 1 })
+    expect(world.writes(URBAN)).toEqual({
+      ...before.urban,
+      productSet: before.urban.productSet + 1,
+    })
 
     // The stock: 9 units in Northwind's admin; the stock buffer of 2 keeps 7 for creators.
     const set = await world.call('POST', '/admin-set-stock-buffer', {
@@ -236,12 +239,12 @@ describe('an administrator’s changes to a listing', () => {
     await set('REMOVED')
     await world.settled(MAYA)
     expect((await world.creatorProduct(MAYA))?.status).toBe('ARCHIVED')
-    expect(
-      (await world.activity('catalog.set-listing')).map((entry) => entry.details.to),
-    ).toEqual(expect.arrayContaining(['PAUSED', 'ACTIVE', 'REMOVED']))
+    expect((await world.activity('catalog.set-listing')).map((entry) => entry.details.to)).toEqual(
+      expect.arrayContaining(['PAUSED', 'ACTIVE', 'REMOVED']),
+    )
   })
 
-  it("fails the listing with the reason when the creator deleted its product in Shopify", async () => {
+  it('fails the listing with the reason when the creator deleted its product in Shopify', async () => {
     await world.start()
     await world.list(MAYA, [OVERSHIRT])
     const server = world.server()
@@ -296,6 +299,8 @@ describe('a transfer of a listed product', () => {
     expect(gone.json().message).toMatch(
       new RegExp(`^${line}: its store has no variant ${OVERSHIRT_VARIANT} any more`),
     )
-    expect(server.shopify.orders(NORTHWIND).filter((o) => o.tags.includes(`tandem-transfer-${orderId}`))).toEqual([])
+    expect(
+      server.shopify.orders(NORTHWIND).filter((o) => o.tags.includes(`tandem-transfer-${orderId}`)),
+    ).toEqual([])
   })
 })

@@ -48,8 +48,21 @@ export function catalogWorld() {
       const answer = await call('GET', `/admin-catalog-listings?creatorStoreShop=${creator}`)
       return (answer.json() as { listings: CatalogListing[] }).listings
     },
-    /** Waits until no listing of the creator's is pending; answers them. */
+    /**
+     * Waits until every webhook delivery was acted on (its listings' jobs sent) and no listing of
+     * the creator's is pending; answers them.
+     */
     async settled(creator: string) {
+      await expect
+        .poll(async () => {
+          const waiting = await server.db
+            .selectFrom('webhook_deliveries')
+            .select('webhook_id')
+            .where('done_at', 'is', null)
+            .execute()
+          return waiting.length
+        }, FOR_JOBS)
+        .toBe(0)
       await expect
         .poll(
           async () => (await world.listings(creator)).some((l) => l.syncState === 'PENDING'),
@@ -63,7 +76,8 @@ export function catalogWorld() {
       const listing = (await world.listings(creator)).find(
         (candidate) => candidate.brandProductId === brandProductId,
       )
-      if (!listing?.creatorProductId) throw new Error(`${creator} has no product of ${brandProductId}`)
+      if (!listing?.creatorProductId)
+        throw new Error(`${creator} has no product of ${brandProductId}`)
       return server.shopify.product(creator, listing.creatorProductId)
     },
     /** Shopify writes each creator store took from Tandem so far, by operation. */
