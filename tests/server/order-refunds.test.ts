@@ -50,12 +50,15 @@ describe('a refund after the transfer', () => {
         }),
       ])
     expect(server.shopify.refunds(LUMEN, world.brandOrder(LUMEN, '1001').id)).toEqual([])
-    expect(await world.activity('transfer.reversal')).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ party: 'BRAND', storeShop: NORTHWIND, amount: '51.00 USD' }),
-        expect.objectContaining({ party: 'CREATOR', storeShop: MAYA, amount: '10.20 USD' }),
-      ]),
-    )
+    // Each reversal is recorded once Stripe answered it: wait for the record, not the transfer.
+    await expect
+      .poll(() => world.activity('transfer.reversal'), FOR_JOBS)
+      .toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ party: 'BRAND', storeShop: NORTHWIND, amount: '51.00 USD' }),
+          expect.objectContaining({ party: 'CREATOR', storeShop: MAYA, amount: '10.20 USD' }),
+        ]),
+      )
 
     // The other overshirt refunded after, without restocking it.
     await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 1 }], {

@@ -42,9 +42,12 @@ describe('a brand that cannot cover its reversal', () => {
         reversal(MAYA_ACCOUNT, 1020, '1001', MAYA),
         reversal(NORTHWIND_ACCOUNT, 5100, next.orderId, NORTHWIND),
       ])
-    expect(await world.activity('transfer.debt-deduction')).toEqual([
-      expect.objectContaining({ party: 'DEBT', storeShop: NORTHWIND, amount: '51.00 USD' }),
-    ])
+    // Recorded once Stripe answered the reversal: wait for the record, not the reversal.
+    await expect
+      .poll(() => world.activity('transfer.debt-deduction'), FOR_JOBS)
+      .toEqual([
+        expect.objectContaining({ party: 'DEBT', storeShop: NORTHWIND, amount: '51.00 USD' }),
+      ])
     // Its balance: the new sale's 102.00 less the 51.00 it owed.
     expect(server.stripe.balance(NORTHWIND_ACCOUNT).usd).toBe(10200 - 5100)
 
