@@ -304,3 +304,34 @@ describe('a transfer of a listed product', () => {
     ).toEqual([])
   })
 })
+
+describe('a lost answer while listing', () => {
+  it("of productSet: the next run writes the same product again, and the creator's store has it once", async () => {
+    const server = await world.start()
+    server.shopify.script({ operation: 'productSet', mode: 'drop_after_write', shop: MAYA })
+    await world.list(MAYA, [OVERSHIRT])
+    expect(await world.listings(MAYA)).toEqual([
+      expect.objectContaining({ syncState: 'IN_SYNC', syncMessage: null }),
+    ])
+    const listed = server.shopify
+      .products(MAYA)
+      .filter((product) => product.handle.startsWith('linen-overshirt-'))
+    expect(listed).toHaveLength(1)
+    expect(server.shopify.calls(MAYA, 'productSet')).toBe(2)
+    expect((await world.creatorProduct(MAYA))?.id).toBe(listed[0]!.id)
+  })
+
+  it('of inventorySetQuantities: set once, under the same key', async () => {
+    const server = await world.start()
+    await world.list(MAYA, [OVERSHIRT])
+    server.shopify.script({
+      operation: 'inventorySetQuantities',
+      mode: 'drop_after_write',
+      shop: MAYA,
+    })
+    await server.shopify.setStock(NORTHWIND, OVERSHIRT_VARIANT, 40)
+    await world.settled(MAYA)
+    expect((await world.creatorProduct(MAYA))?.variants[0]?.inventoryQuantity).toBe(40)
+    expect(server.shopify.calls(MAYA, 'inventorySetQuantities')).toBe(2)
+  })
+})
