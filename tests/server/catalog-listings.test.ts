@@ -114,7 +114,11 @@ describe("the brand's changes", () => {
     await world.start()
     await world.list(MAYA, [OVERSHIRT])
     await world.list(URBAN, [OVERSHIRT])
-    return { maya: world.writes(MAYA), urban: world.writes(URBAN) }
+    return {
+      maya: world.writes(MAYA),
+      urban: world.writes(URBAN),
+      northwindReads: world.server().shopify.calls(NORTHWIND, 'product'),
+    }
   }
 
   it('reach every listing creator store exactly once, even delivered twice and out of order', async () => {
@@ -146,6 +150,10 @@ describe("the brand's changes", () => {
         .poll(async () => (await world.creatorProduct(creator))?.variants[0]?.price, FOR_JOBS)
         .toBe('72.00')
     }
+    // Northwind's product was read once for both stores.
+    await world.settled(MAYA)
+    await world.settled(URBAN)
+    expect(server.shopify.calls(NORTHWIND, 'product')).toBe(before.northwindReads + 1)
     expect((await deliver(updateBody('72.00', new Date().toISOString()))).statusCode).toBe(200)
     expect((await deliver(updateBody('68.00', '2026-01-01T00:00:00Z'))).statusCode).toBe(200)
     await world.settled(MAYA)

@@ -1,26 +1,48 @@
 import type { RouteDeps } from '../deps'
-import { sendListingSync } from './listing-sync'
-import { listingsOfBrandProduct, listingsOfInventoryItem } from './listings-repository'
+import { sendBrandProductJob } from './catalog-jobs'
 
 // A brand's product or stock changed (products/update, products/delete, inventory_levels/update,
-// from the webhook inbox's job): every listing that follows it gets its sync job. Listings are
-// found by what Tandem recorded for the shop that signed the delivery, so a shop's news reaches
-// only the listings of its own products; what changed is read by each job from the brand's
-// Shopify, never taken from the body.
+// from the webhook inbox's job): the product is read again, once, for every listing of it
+// (brand-readings.ts), and its listings show as pending from now. Listings are found by what
+// Tandem recorded for the shop that signed the delivery, so a shop's news reaches only the
+// listings of its own products; what changed is read from the brand's Shopify, never taken from
+// the body.
 
 type Deps = Pick<RouteDeps, 'db' | 'jobs' | 'now'>
 
 export async function followBrandProduct(deps: Deps, shop: string, productId: string) {
-  await sendSyncs(deps, await listingsOfBrandProduct(deps.db, shop, productId))
+  await followProducts(deps, shop, [productId])
 }
 
 export async function followInventoryItem(deps: Deps, shop: string, inventoryItemId: string) {
-  await sendSyncs(deps, await listingsOfInventoryItem(deps.db, shop, inventoryItemId))
+  const products = await deps.db
+    .selectFrom('listing_variants')
+    .innerJoin('catalog_listings', 'catalog_listings.id', 'listing_variants.listing_id')
+    .select('catalog_listings.brand_product_id')
+    .distinct()
+    .where('listing_variants.brand_inventory_item_id', '=', inventoryItemId)
+    .where('catalog_listings.brand_store_shop', '=', shop)
+    .execute()
+  await followProducts(
+    deps,
+    shop,
+    products.map((product) => product.brand_product_id),
+  )
 }
 
-async function sendSyncs(deps: Deps, listingIds: string[]) {
-  if (listingIds.length === 0) return
+async function followProducts(deps: Deps, shop: string, productIds: string[]) {
+  if (productIds.length === 0) return
   await deps.db.transaction().execute(async (trx) => {
-    for (const id of listingIds) await sendListingSync(deps, trx, id)
+    const pending = await trx
+      .updateTable('catalog_listings')
+      .set({ sync_state: 'PENDING', sync_message: null, updated_at: deps.now().toISOString() })
+      .where('brand_store_shop', '=', shop)
+      .where('brand_product_id', 'in', productIds)
+      .where('status', '!=', 'REMOVED')
+      .returning('brand_product_id')
+      .execute()
+    for (const productId of new Set(pending.map((row) => row.brand_product_id))) {
+      await sendBrandProductJob(deps, trx, { brandStoreShop: shop, productId })
+    }
   })
 }

@@ -12,27 +12,18 @@ import type { RouteDeps } from '../deps'
 import type { JobContext, RegisterOptions } from '../jobs/job-queue'
 import { withDeadline } from '../lib/remote-call'
 import { linkVariants } from '../repositories/variant-links'
+import { keptReading, readAndKeep } from './brand-readings'
+import type { ListingSyncJob } from './catalog-jobs'
 import { refusalInWords } from './product-refusals'
 import { findListing, listingVariants, type ListingRow } from './listings-repository'
 
 // One listing's creator product made to follow its brand product (docs/integrations.md
-// "Catalog"). The job reads the brand product from the brand's Shopify as it is now: the news that
-// sent the job (a webhook, an administrator's change) is only a reason to look, so deliveries
-// twice or out of order converge on the newest state. What it would write is compared with what
-// it last wrote: news that changes nothing for this creator writes nothing. Runs of one listing
-// take turns under a lease; a run killed after Shopify's answer and before its record writes the
-// same again, to the same product (named by its handle until its id is recorded).
-
-export const LISTING_SYNC_JOB = 'listing-sync'
-export const LISTING_SYNC_RETRIES: RegisterOptions = {
-  retryLimit: 6,
-  retryDelaySeconds: 10,
-  concurrency: 8,
-}
-
-export interface ListingSyncJob {
-  listingId: string
-}
+// "Catalog"), as the brand's Shopify last showed it (brand-readings.ts: read after each piece of
+// news, never taken from it, so that deliveries twice or out of order converge on the newest
+// state). What the job would write is compared with what it last wrote: news that changes nothing
+// for this creator writes nothing. Runs of one listing take turns under a lease; a run killed
+// after Shopify's answer and before its record writes the same again, to the same product (named
+// by its handle until its id is recorded).
 
 type Deps = Pick<RouteDeps, 'db' | 'commerce' | 'now'>
 
@@ -54,20 +45,6 @@ interface Written {
   fields: ProductFields
   /** Units last set, by brand variant. */
   stock: Record<string, number>
-}
-
-/** Within the caller's transaction: the listing marked pending, and its job sent. */
-export async function sendListingSync(
-  deps: Pick<RouteDeps, 'jobs' | 'now'>,
-  trx: Db,
-  listingId: string,
-): Promise<void> {
-  await trx
-    .updateTable('catalog_listings')
-    .set({ sync_state: 'PENDING', sync_message: null, updated_at: deps.now().toISOString() })
-    .where('id', '=', listingId)
-    .execute()
-  await deps.jobs.send(LISTING_SYNC_JOB, { listingId } satisfies ListingSyncJob, { within: trx })
 }
 
 /** The job. A refusal Shopify would repeat fails the listing with its reason, not the job. */
@@ -98,15 +75,13 @@ const remote = <T>(call: (signal: AbortSignal) => Promise<T>) =>
   withDeadline(CALL_DEADLINE_MS, call)
 
 async function follow(deps: Deps, listing: ListingRow): Promise<void> {
-  const brand = await remote(() =>
-    deps.commerce.readCatalogProduct(listing.brand_store_shop, listing.brand_product_id),
-  )
-  // A reading older than the one applied (Shopify's replicas may lag) changes nothing.
-  if (brand && listing.brand_updated_at && brand.updatedAt < listing.brand_updated_at) return
+  // The brand-product job's reading; one of its own for a listing whose product none read yet.
+  const { product: brand } =
+    (await keptReading(deps.db, listing.brand_store_shop, listing.brand_product_id)) ??
+    (await readAndKeep(deps, listing.brand_store_shop, listing.brand_product_id))
   const before: Written | null = listing.written ? JSON.parse(listing.written) : null
   const seen = {
     brand_status: brand?.status ?? 'GONE',
-    brand_updated_at: brand?.updatedAt ?? listing.brand_updated_at,
     title: brand?.title ?? listing.title,
   }
   if (!before && (!brand || listing.status === 'REMOVED')) {

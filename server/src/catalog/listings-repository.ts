@@ -29,24 +29,6 @@ export async function listingsOfBrandProduct(
   return rows.map((row) => row.id)
 }
 
-/** The listings with a variant whose stock is this brand inventory item's. */
-export async function listingsOfInventoryItem(
-  db: Db,
-  brandShop: string,
-  inventoryItemId: string,
-): Promise<string[]> {
-  const rows = await db
-    .selectFrom('listing_variants')
-    .innerJoin('catalog_listings', 'catalog_listings.id', 'listing_variants.listing_id')
-    .select('catalog_listings.id')
-    .distinct()
-    .where('listing_variants.brand_inventory_item_id', '=', inventoryItemId)
-    .where('catalog_listings.brand_store_shop', '=', brandShop)
-    .where('catalog_listings.status', '!=', 'REMOVED')
-    .execute()
-  return rows.map((row) => row.id)
-}
-
 /**
  * The listings behind these creator variants that transfers must refuse, by creator variant: a
  * listing paused or removed sells nothing the brand ships.

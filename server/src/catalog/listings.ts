@@ -6,13 +6,14 @@ import { Refusal } from '../domain/errors'
 import { formatMinorUnits, MoneyError, toMinorUnits } from '../domain/money'
 import { requireStoreOf } from '../repositories/stores'
 import { auditedChange, type Actor } from '../services/audited-change'
-import { sendListingSync } from './listing-sync'
+import { sendBrandProductJob, sendListingSync } from './catalog-jobs'
 import { findListing, type ListingRow } from './listings-repository'
 
 // The administrator's side of listings (docs/integrations.md "Catalog"): brand products picked
 // from the brand's synced catalogue are listed on a creator's store, paused, relisted, repriced or
-// removed. Each change is audited and sends the listing's sync job in the same transaction; the
-// job writes the creator's store (listing-sync.ts).
+// removed. Each change is audited and sends, in the same transaction, the job that reads the brand
+// product (a new listing) or the listing's sync job (a change of one), which writes the creator's
+// store (listing-sync.ts).
 
 type Deps = Pick<RouteDeps, 'db' | 'jobs' | 'now'>
 
@@ -127,7 +128,12 @@ async function listOne(
   if (existing) {
     await trx
       .updateTable('catalog_listings')
-      .set({ status: 'ACTIVE', price_minor: input.price })
+      .set({
+        status: 'ACTIVE',
+        price_minor: input.price,
+        sync_state: 'PENDING',
+        sync_message: null,
+      })
       .where('id', '=', id)
       .execute()
   } else {
@@ -148,7 +154,11 @@ async function listOne(
       })
       .execute()
   }
-  await sendListingSync(deps, trx, id)
+  // Read from the brand's Shopify now: the listing follows the product as it is, not as synced.
+  await sendBrandProductJob(deps, trx, {
+    brandStoreShop: input.brand,
+    productId: input.product.product_id,
+  })
   return id
 }
 

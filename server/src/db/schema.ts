@@ -200,13 +200,22 @@ export interface CatalogListingsTable {
   sync_message: string | null
   /** The brand product's status when last read (ACTIVE, ARCHIVED…); GONE once deleted. */
   brand_status: string | null
-  /** The brand product's updatedAt last applied: an older reading never overwrites a newer. */
-  brand_updated_at: string | null
   /** JSON of what Tandem last wrote to the creator product (catalog/listing-sync.ts). */
   written: string | null
   synced_at: string | null
   created_at: string
   updated_at: string
+}
+
+/** A listed brand product as Tandem last read it from the brand's Shopify (catalog/brand-readings.ts). */
+export interface BrandProductReadingsTable {
+  brand_store_shop: string
+  product_id: string
+  read_at: string
+  /** Shopify's updatedAt of the product read; null once it is gone. */
+  updated_at: string | null
+  /** JSON of the CatalogProduct; null once Shopify no longer has it. */
+  product: string | null
 }
 
 /** A creator variant a listing made, and the brand variant and inventory items behind it. */
@@ -467,6 +476,7 @@ export interface Database {
   variant_links: VariantLinksTable
   catalog_listings: CatalogListingsTable
   listing_variants: ListingVariantsTable
+  brand_product_readings: BrandProductReadingsTable
   price_exceptions: PriceExceptionsTable
   data_requests: DataRequestsTable
   transfer_policy: TransferPolicyTable

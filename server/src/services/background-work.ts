@@ -32,12 +32,16 @@ import {
   settleOrderRefunds,
   type OrderRefundJob,
 } from '../transfers/order-refunds'
+import { readBrandProduct } from '../catalog/brand-readings'
 import {
+  BRAND_PRODUCT_JOB,
+  BRAND_PRODUCT_RETRIES,
   LISTING_SYNC_JOB,
   LISTING_SYNC_RETRIES,
-  syncListing,
+  type BrandProductJob,
   type ListingSyncJob,
-} from '../catalog/listing-sync'
+} from '../catalog/catalog-jobs'
+import { syncListing } from '../catalog/listing-sync'
 import {
   actOnDelivery,
   WEBHOOK_JOB,
@@ -159,6 +163,11 @@ export async function startBackgroundWork(
     STORE_DEBT_JOB,
     (payload) => collectStoreDebt(deps, payload),
     STORE_DEBT_RETRIES,
+  )
+  await register<BrandProductJob>(
+    BRAND_PRODUCT_JOB,
+    (payload) => readBrandProduct(deps, payload),
+    BRAND_PRODUCT_RETRIES,
   )
   await register<ListingSyncJob>(
     LISTING_SYNC_JOB,

@@ -195,6 +195,7 @@ export const JOB_KINDS = [
   'creator-payout',
   'order-refund',
   'store-debt',
+  'brand-product',
   'listing-sync',
   'attention-recheck',
   'creator-order-catch-up',

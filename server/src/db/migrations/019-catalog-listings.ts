@@ -15,6 +15,11 @@ import { inOneTransaction } from './in-one-transaction'
  * two inventory items, by which a brand's inventory_levels/update finds the listings it changes.
  * The mapping transfers trust stays in variant_links, written in the same transaction.
  *
+ * brand_product_readings: each listed brand product as Tandem last read it from the brand's
+ * Shopify (JSON; null once Shopify no longer has it), read once per change for every listing of
+ * it. A reading replaces the stored one only if it was made later and Shopify's updatedAt did not
+ * go back, so that the newest state wins whatever order the news and the reads came in.
+ *
  * stores.stock_buffer: units of each brand variant kept back from creator stores (brands only).
  */
 export const up = (db: Kysely<unknown>): Promise<void> =>
@@ -34,7 +39,6 @@ export const up = (db: Kysely<unknown>): Promise<void> =>
       .addColumn('sync_state', 'text', (c) => c.notNull())
       .addColumn('sync_message', 'text')
       .addColumn('brand_status', 'text')
-      .addColumn('brand_updated_at', 'text')
       .addColumn('written', 'text')
       .addColumn('synced_at', 'text')
       .addColumn('created_at', 'text', (c) => c.notNull())
@@ -63,6 +67,15 @@ export const up = (db: Kysely<unknown>): Promise<void> =>
       .createIndex('listing_variants_listing')
       .on('listing_variants')
       .column('listing_id')
+      .execute()
+    await trx.schema
+      .createTable('brand_product_readings')
+      .addColumn('brand_store_shop', 'text', (c) => c.notNull())
+      .addColumn('product_id', 'text', (c) => c.notNull())
+      .addColumn('read_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text')
+      .addColumn('product', 'text')
+      .addPrimaryKeyConstraint('brand_product_readings_pk', ['brand_store_shop', 'product_id'])
       .execute()
     await trx.schema
       .alterTable('stores')

@@ -8,6 +8,7 @@ export const JOB_KIND_LABELS: Record<JobKind, string> = {
   'creator-payout': "Creator's commission",
   'order-refund': 'Refund',
   'store-debt': 'Money owed back',
+  'brand-product': 'Brand product change',
   'listing-sync': 'Listing sync',
   'attention-recheck': 'Needs-attention recheck',
   'creator-order-catch-up': 'Creator-order catch-up',

@@ -1,0 +1,91 @@
+import type { CatalogProduct } from '../adapters/commerce/catalog-port'
+import type { Db } from '../db/connect'
+import type { RouteDeps } from '../deps'
+import { withDeadline } from '../lib/remote-call'
+import { sendListingSync, type BrandProductJob } from './catalog-jobs'
+import { listingsOfBrandProduct } from './listings-repository'
+
+// A listed brand product read from the brand's Shopify once per change, whatever the number of
+// creator stores listing it (the brand's cost budget pays for one reading, not one per listing),
+// and kept (brand_product_readings) for every listing's sync job to take. The `brand-product` job
+// is what the brand's news sends (catalog/brand-news.ts) and what listing a product sends: it
+// reads, keeps the reading if it is the newest, and sends the sync job of each listing of it.
+
+type Deps = Pick<RouteDeps, 'db' | 'jobs' | 'commerce' | 'now'>
+
+/** The product as last read; `product` null once Shopify no longer has it. */
+export interface BrandReading {
+  readAt: string
+  product: CatalogProduct | null
+}
+
+const CALL_DEADLINE_MS = 20_000
+
+/** The job: the product read now, kept, and every listing of it sent to follow it. */
+export async function readBrandProduct(deps: Deps, job: BrandProductJob): Promise<void> {
+  const listings = await listingsOfBrandProduct(deps.db, job.brandStoreShop, job.productId)
+  if (listings.length === 0) return
+  await readAndKeep(deps, job.brandStoreShop, job.productId)
+  await deps.db.transaction().execute(async (trx) => {
+    for (const id of listings) await sendListingSync(deps, trx, id)
+  })
+}
+
+/** Reads the product from the brand's Shopify and keeps the reading unless a newer one is kept. */
+export async function readAndKeep(
+  deps: Pick<Deps, 'db' | 'commerce' | 'now'>,
+  shop: string,
+  productId: string,
+): Promise<BrandReading> {
+  const readAt = deps.now().toISOString()
+  const product = await withDeadline(CALL_DEADLINE_MS, () =>
+    deps.commerce.readCatalogProduct(shop, productId),
+  )
+  await deps.db
+    .insertInto('brand_product_readings')
+    .values({
+      brand_store_shop: shop,
+      product_id: productId,
+      read_at: readAt,
+      updated_at: product?.updatedAt ?? null,
+      product: product ? JSON.stringify(product) : null,
+    })
+    .onConflict((conflict) =>
+      conflict
+        .columns(['brand_store_shop', 'product_id'])
+        .doUpdateSet((eb) => ({
+          read_at: eb.ref('excluded.read_at'),
+          updated_at: eb.ref('excluded.updated_at'),
+          product: eb.ref('excluded.product'),
+        }))
+        // A later reading whose Shopify state is not older (replicas may lag behind the news).
+        .where((eb) =>
+          eb.and([
+            eb('brand_product_readings.read_at', '<', eb.ref('excluded.read_at')),
+            eb.or([
+              eb('excluded.updated_at', 'is', null),
+              eb('brand_product_readings.updated_at', 'is', null),
+              eb('brand_product_readings.updated_at', '<=', eb.ref('excluded.updated_at')),
+            ]),
+          ]),
+        ),
+    )
+    .execute()
+  return (await keptReading(deps.db, shop, productId))!
+}
+
+/** The reading kept of the product; undefined when none was made. */
+export async function keptReading(
+  db: Db,
+  shop: string,
+  productId: string,
+): Promise<BrandReading | undefined> {
+  const row = await db
+    .selectFrom('brand_product_readings')
+    .select(['read_at', 'product'])
+    .where('brand_store_shop', '=', shop)
+    .where('product_id', '=', productId)
+    .executeTakeFirst()
+  if (!row) return undefined
+  return { readAt: row.read_at, product: row.product ? JSON.parse(row.product) : null }
+}
