@@ -21,13 +21,21 @@ export interface BrandReading {
 
 const CALL_DEADLINE_MS = 20_000
 
-/** The job: the product read now, kept, and every listing of it sent to follow it. */
+/**
+ * The job: the product read now and kept. When the reading changed, every listing of it follows;
+ * else only those waiting for it (a new listing, or ones the news marked pending): news that
+ * changed nothing, or a product listed on one more store, costs no other store a run.
+ */
 export async function readBrandProduct(deps: Deps, job: BrandProductJob): Promise<void> {
   const listings = await listingsOfBrandProduct(deps.db, job.brandStoreShop, job.productId)
   if (listings.length === 0) return
-  await readAndKeep(deps, job.brandStoreShop, job.productId)
+  const before = await keptReading(deps.db, job.brandStoreShop, job.productId)
+  const after = await readAndKeep(deps, job.brandStoreShop, job.productId)
+  const changed = JSON.stringify(before?.product) !== JSON.stringify(after.product)
   await deps.db.transaction().execute(async (trx) => {
-    for (const id of listings) await sendListingSync(deps, trx, id)
+    for (const listing of listings) {
+      if (changed || listing.syncState === 'PENDING') await sendListingSync(deps, trx, listing.id)
+    }
   })
 }
 

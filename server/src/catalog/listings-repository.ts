@@ -18,15 +18,15 @@ export async function listingsOfBrandProduct(
   db: Db,
   brandShop: string,
   productId: string,
-): Promise<string[]> {
+): Promise<{ id: string; syncState: ListingRow['sync_state'] }[]> {
   const rows = await db
     .selectFrom('catalog_listings')
-    .select('id')
+    .select(['id', 'sync_state'])
     .where('brand_store_shop', '=', brandShop)
     .where('brand_product_id', '=', productId)
     .where('status', '!=', 'REMOVED')
     .execute()
-  return rows.map((row) => row.id)
+  return rows.map((row) => ({ id: row.id, syncState: row.sync_state }))
 }
 
 /**
