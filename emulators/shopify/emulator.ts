@@ -18,6 +18,7 @@ import {
   editVariantInAdmin,
   productSummary,
   setStatusInAdmin,
+  setHandleInAdmin,
   setStockInAdmin,
   type EmulatedProduct,
 } from './merchant-catalog'
@@ -125,6 +126,8 @@ export interface ShopifyEmulator {
    * products/update was first attempted.
    */
   setProductStatus(shop: string, productId: string, status: ProductRecord['status']): Promise<void>
+  /** The merchant changes a product's handle; resolves once products/update was first attempted. */
+  setHandle(shop: string, productId: string, handle: string): Promise<void>
   /**
    * The merchant sets what is available of a variant at the shop's location; resolves once
    * inventory_levels/update was first attempted.
@@ -336,6 +339,8 @@ export async function startShopifyEmulator(
     },
     setProductStatus: (shop, productId, status) =>
       setStatusInAdmin(runtime, shopOf(shop), productId, status),
+    setHandle: (shop, productId, handle) =>
+      setHandleInAdmin(runtime, shopOf(shop), productId, handle),
     setStock: (shop, variantId, available) =>
       setStockInAdmin(runtime, shopOf(shop), variantId, available),
     deleteProduct: (shop, productId) => deleteInAdmin(runtime, shopOf(shop), productId),

@@ -94,6 +94,23 @@ export function setStatusInAdmin(
   return announceProduct(runtime, shop, product, 'update')
 }
 
+/** The merchant changes a product's web address (its handle), which must be free. */
+export function setHandleInAdmin(
+  runtime: Runtime,
+  shop: ShopRecord,
+  productId: string,
+  handle: string,
+): Promise<void> {
+  const product = productOf(shop, productId)
+  if (shop.products.some((other) => other !== product && other.handle === handle)) {
+    throw new Error(`${shop.domain} has another product at ${handle}`)
+  }
+  product.handle = handle
+  touch(product)
+  runtime.save()
+  return announceProduct(runtime, shop, product, 'update')
+}
+
 /** The merchant counts the stock: what is now available of the variant at the shop's location. */
 export function setStockInAdmin(
   runtime: Runtime,

@@ -318,6 +318,7 @@ export function setProduct(
     descriptionHtml: '',
     vendor: shop.name,
     status: 'ACTIVE',
+    createdAt: new Date().toISOString(),
     updatedAt: new Date().toISOString(),
     options: [{ name: DEFAULT_OPTION.name, values: [DEFAULT_OPTION.value] }],
     images: [],

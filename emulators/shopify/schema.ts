@@ -131,6 +131,7 @@ export const schema = buildSchema(`
     descriptionHtml: HTML!
     vendor: String!
     status: ProductStatus!
+    createdAt: DateTime!
     updatedAt: DateTime!
     options(first: Int): [ProductOption!]!
     featuredMedia: Media

@@ -107,6 +107,7 @@ function productRecord(state: EmulatorState, entry: CatalogueEntry): ProductReco
       descriptionHtml: `<p>${entry.title}, made by ${vendor}.</p>`,
       vendor,
       status: 'ACTIVE',
+      createdAt: SEEDED_AT,
       updatedAt: SEEDED_AT,
       images: [{ url: entry.image, altText: null }],
     },
@@ -208,6 +209,7 @@ export function addGeneratedProducts(
       descriptionHtml: '',
       vendor: shop.name,
       status: 'ACTIVE' as const,
+      createdAt: updatedAt,
       updatedAt,
       images: [],
     }
@@ -241,6 +243,7 @@ export function addCopies(
       ...original.product,
       id: gid('Product', productNumber),
       handle: `${original.product.handle}-copy-${productNumber}`,
+      createdAt: updatedAt,
       updatedAt,
       options: [{ name: DEFAULT_OPTION.name, values: [DEFAULT_OPTION.value] }],
       images: original.product.images.map((image) => ({ ...image })),

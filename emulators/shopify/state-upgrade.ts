@@ -25,6 +25,7 @@ export function withCatalogue(state: EmulatorState): EmulatorState {
   lastIds.adjustmentGroup ??= 0
   for (const shop of Object.values(state.shops)) {
     for (const product of shop.products as PastProduct[]) {
+      product.createdAt ??= product.updatedAt
       product.descriptionHtml ??= ''
       product.vendor ??= shop.name
       product.images ??= product.imageUrl ? [{ url: product.imageUrl, altText: null }] : []

@@ -38,6 +38,7 @@ export interface ProductRecord {
   descriptionHtml: string
   vendor: string
   status: 'ACTIVE' | 'ARCHIVED' | 'DRAFT' | 'UNLISTED'
+  createdAt: string
   updatedAt: string
   /** Up to three; a product without options of its own has Title: [Default Title]. */
   options: { name: string; values: string[] }[]

@@ -59,6 +59,7 @@ export function productView(ctx: RequestContext, product: ProductRecord) {
   return {
     __typename: 'Product',
     ...productFacts(product),
+    createdAt: product.createdAt,
     updatedAt: product.updatedAt,
     options: ({ first }: { first?: number | null }) =>
       product.options.slice(0, first ?? undefined).map((option, i) => ({

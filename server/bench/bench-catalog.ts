@@ -96,7 +96,7 @@ async function main(): Promise<void> {
     const deps = { db, jobs, commerce: adapter.commerce, now }
     await jobs.register<BrandProductJob>(
       BRAND_PRODUCT_JOB,
-      (payload) => readBrandProduct(deps, payload),
+      (payload, context) => readBrandProduct(deps, payload, context, BRAND_PRODUCT_RETRIES),
       BRAND_PRODUCT_RETRIES,
     )
     await jobs.register<ListingSyncJob>(

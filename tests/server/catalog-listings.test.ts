@@ -343,3 +343,94 @@ describe('a lost answer while listing', () => {
     expect(server.shopify.calls(MAYA, 'inventorySetQuantities')).toBe(2)
   })
 })
+
+// Found by an adversarial review of this issue; each failed before its fix.
+describe('what a creator or a repeated change could make of a listing', () => {
+  it('sets stock going 10 → 9 → 10 → 9 each time: a stock write is never taken for an earlier one', async () => {
+    const server = await world.start()
+    await server.shopify.setStock(NORTHWIND, OVERSHIRT_VARIANT, 10)
+    await world.list(MAYA, [OVERSHIRT])
+    const creatorStock = async () =>
+      (await world.creatorProduct(MAYA))?.variants[0]?.inventoryQuantity
+    for (const units of [9, 10, 9]) {
+      await server.shopify.setStock(NORTHWIND, OVERSHIRT_VARIANT, units)
+      await world.settled(MAYA)
+      expect(await creatorStock()).toBe(units)
+    }
+  })
+
+  it("does not take a creator's own product given the listing's handle for the one Tandem made", async () => {
+    const server = await world.start()
+    const own = server.shopify.products(MAYA).find((product) => product.title === 'Sticker Pack')!
+    // Tandem's first write lands, its answer is lost; the creator then moves Tandem's product
+    // away from the handle and gives the handle to its own product.
+    server.shopify.script({ operation: 'productSet', mode: 'drop_after_write', shop: MAYA })
+    const listed = await world.call('POST', '/admin-list-products', {
+      creatorStoreShop: MAYA,
+      brandStoreShop: NORTHWIND,
+      productIds: [OVERSHIRT],
+    })
+    expect(listed.statusCode).toBe(200)
+    let made: { id: string; handle: string } | undefined
+    await expect
+      .poll(
+        () =>
+          (made = server.shopify
+            .products(MAYA)
+            .find((product) => product.handle.startsWith('linen-overshirt-'))),
+        FOR_JOBS,
+      )
+      .toBeDefined()
+    await server.shopify.setHandle(MAYA, made!.id, 'moved-away')
+    await server.shopify.setHandle(MAYA, own.id, made!.handle)
+
+    await expect
+      .poll(async () => (await world.listings(MAYA))[0]?.syncState, { timeout: 40_000 })
+      .toBe('FAILED')
+    expect((await world.listings(MAYA))[0]).toMatchObject({
+      creatorProductId: null,
+      syncMessage:
+        "The creator's store gave this listing's web address to a product Tandem did not make: nothing was linked to the brand's; remove the listing and list the product again",
+    })
+    const link = await server.db
+      .selectFrom('variant_links')
+      .selectAll()
+      .where('creator_variant_id', '=', own.variants[0]!.id)
+      .executeTakeFirst()
+    expect(link).toBeUndefined()
+  }, 60_000)
+
+  it('lists anew, as the message says, a product the creator deleted', async () => {
+    const server = await world.start()
+    const [listing] = await world.list(MAYA, [OVERSHIRT])
+    await server.shopify.deleteProduct(MAYA, (await world.creatorProduct(MAYA))!.id)
+    await server.shopify.editVariant(NORTHWIND, OVERSHIRT_VARIANT, { priceMinor: 7000 })
+    await expect
+      .poll(async () => (await world.listings(MAYA))[0]?.syncState, FOR_JOBS)
+      .toBe('FAILED')
+    await world.call('POST', '/admin-set-listing', { listingId: listing!.id, status: 'REMOVED' })
+    await world.settled(MAYA)
+    await world.list(MAYA, [OVERSHIRT])
+    expect(await world.listings(MAYA)).toEqual([
+      expect.objectContaining({ id: listing!.id, status: 'ACTIVE', syncState: 'IN_SYNC' }),
+    ])
+    expect((await world.creatorProduct(MAYA))?.variants[0]?.price).toBe('70.00')
+  })
+
+  it('follows the brand product as it is now when a removed listing is set active again', async () => {
+    const server = await world.start()
+    const [listing] = await world.list(MAYA, [OVERSHIRT])
+    await world.call('POST', '/admin-set-listing', { listingId: listing!.id, status: 'REMOVED' })
+    await world.settled(MAYA)
+    // While it is removed, the brand reprices and archives its product.
+    await server.shopify.editVariant(NORTHWIND, OVERSHIRT_VARIANT, { priceMinor: 9900 })
+    await server.shopify.setProductStatus(NORTHWIND, OVERSHIRT, 'ARCHIVED')
+    await world.settled(MAYA)
+    await world.call('POST', '/admin-set-listing', { listingId: listing!.id, status: 'ACTIVE' })
+    await world.settled(MAYA)
+    expect(await world.creatorProduct(MAYA)).toMatchObject({
+      status: 'DRAFT',
+      variants: [expect.objectContaining({ price: '99.00' })],
+    })
+  })
+})

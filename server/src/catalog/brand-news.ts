@@ -41,8 +41,9 @@ async function followProducts(deps: Deps, shop: string, productIds: string[]) {
       .where('status', '!=', 'REMOVED')
       .returning('brand_product_id')
       .execute()
+    const newsAt = deps.now().toISOString()
     for (const productId of new Set(pending.map((row) => row.brand_product_id))) {
-      await sendBrandProductJob(deps, trx, { brandStoreShop: shop, productId })
+      await sendBrandProductJob(deps, trx, { brandStoreShop: shop, productId, newsAt })
     }
   })
 }

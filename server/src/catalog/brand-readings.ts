@@ -1,9 +1,11 @@
-import type { CatalogProduct } from '../adapters/commerce/catalog-port'
+import { ProductRefused, type CatalogProduct } from '../adapters/commerce/catalog-port'
 import type { Db } from '../db/connect'
 import type { RouteDeps } from '../deps'
+import type { JobContext, RegisterOptions } from '../jobs/job-queue'
 import { withDeadline } from '../lib/remote-call'
 import { sendListingSync, type BrandProductJob } from './catalog-jobs'
 import { listingsOfBrandProduct } from './listings-repository'
+import { refusalInWords } from './product-refusals'
 
 // A listed brand product read from the brand's Shopify once per change, whatever the number of
 // creator stores listing it (the brand's cost budget pays for one reading, not one per listing),
@@ -22,15 +24,45 @@ export interface BrandReading {
 const CALL_DEADLINE_MS = 20_000
 
 /**
- * The job: the product read now and kept. When the reading changed, every listing of it follows;
- * else only those waiting for it (a new listing, or ones the news marked pending): news that
- * changed nothing, or a product listed on one more store, costs no other store a run.
+ * The job: the product read now and kept, unless a reading begun after the news is kept already.
+ * When the reading changed, every listing of it follows; else only those waiting for it (a new
+ * listing, or ones the news marked pending): news that changed nothing, or a product listed on
+ * one more store, costs no other store a run. A product Shopify would not give as it is (more
+ * variants than a listing copies) fails its listings with the reason, as a last failed run does.
  */
-export async function readBrandProduct(deps: Deps, job: BrandProductJob): Promise<void> {
+export async function readBrandProduct(
+  deps: Deps,
+  job: BrandProductJob,
+  context: JobContext,
+  settings: RegisterOptions,
+): Promise<void> {
   const listings = await listingsOfBrandProduct(deps.db, job.brandStoreShop, job.productId)
   if (listings.length === 0) return
   const before = await keptReading(deps.db, job.brandStoreShop, job.productId)
-  const after = await readAndKeep(deps, job.brandStoreShop, job.productId)
+  const told = before && job.newsAt !== null && before.readAt > job.newsAt
+  let after: BrandReading
+  try {
+    after = told ? before : await readAndKeep(deps, job.brandStoreShop, job.productId)
+  } catch (error) {
+    const refused = error instanceof ProductRefused
+    if (refused || context.attempt > settings.retryLimit) {
+      await deps.db
+        .updateTable('catalog_listings')
+        .set({
+          sync_state: 'FAILED',
+          sync_message: refused ? refusalInWords(error) : String(error),
+          updated_at: deps.now().toISOString(),
+        })
+        .where(
+          'id',
+          'in',
+          listings.map((listing) => listing.id),
+        )
+        .execute()
+    }
+    if (refused) return
+    throw error
+  }
   const changed = JSON.stringify(before?.product) !== JSON.stringify(after.product)
   await deps.db.transaction().execute(async (trx) => {
     for (const listing of listings) {

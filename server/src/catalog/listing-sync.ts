@@ -1,19 +1,21 @@
 import { createHash } from 'node:crypto'
-import type {
-  CatalogProduct,
-  CreatorProductInput,
-  CreatorProductWritten,
-  SelectedOption,
-} from '../adapters/commerce/catalog-port'
+import type { CatalogProduct } from '../adapters/commerce/catalog-port'
 import { ProductRefused } from '../adapters/commerce/catalog-port'
 import type { Db } from '../db/connect'
 import { underLeaseInTurn } from '../db/lease'
 import type { RouteDeps } from '../deps'
 import type { JobContext, RegisterOptions } from '../jobs/job-queue'
 import { withDeadline } from '../lib/remote-call'
-import { linkVariants } from '../repositories/variant-links'
 import { keptReading, readAndKeep } from './brand-readings'
 import type { ListingSyncJob } from './catalog-jobs'
+import {
+  fieldsFor,
+  pairVariants,
+  recordVariants,
+  stockBuffer,
+  stockOf,
+  type ProductFields,
+} from './creator-product'
 import { refusalInWords } from './product-refusals'
 import { findListing, listingVariants, type ListingRow } from './listings-repository'
 
@@ -31,20 +33,13 @@ const LEASE = { ttlMs: 60_000, pollMs: 250 }
 /** Each Shopify call: a third of the lease, renewed while the run works. */
 const CALL_DEADLINE_MS = 20_000
 
-/** What Tandem writes of the product, its stock aside: compared whole between runs. */
-type ProductFields = Omit<CreatorProductInput, 'identifier' | 'locationId' | 'variants'> & {
-  variants: (Omit<CreatorProductInput['variants'][number], 'id' | 'initialStock'> & {
-    brandVariantId: string
-    /** Not written: how the brand's inventory_levels/update finds the listing. */
-    brandInventoryItemId: string
-  })[]
-}
-
 /** What Tandem last wrote to the creator product (catalog_listings.written). */
 interface Written {
   fields: ProductFields
   /** Units last set, by brand variant. */
   stock: Record<string, number>
+  /** Stock writes made so far: each write's idempotency key is new, a retry's the same. */
+  stockWrites: number
 }
 
 /** The job. A refusal Shopify would repeat fails the listing with its reason, not the job. */
@@ -80,23 +75,18 @@ async function follow(deps: Deps, listing: ListingRow): Promise<void> {
     (await keptReading(deps.db, listing.brand_store_shop, listing.brand_product_id)) ??
     (await readAndKeep(deps, listing.brand_store_shop, listing.brand_product_id))
   const before: Written | null = listing.written ? JSON.parse(listing.written) : null
-  const seen = {
-    brand_status: brand?.status ?? 'GONE',
-    title: brand?.title ?? listing.title,
-  }
+  const seen = { brand_status: brand?.status ?? 'GONE', title: brand?.title ?? listing.title }
   if (!before && (!brand || listing.status === 'REMOVED')) {
     // Nothing was written to the creator's store, and nothing is to be.
     return recordSync(deps, deps.db, listing.id, { ...seen, sync_state: 'IN_SYNC' })
   }
   const place = await stockPlace(deps, listing, brand)
-  const fields = brand
-    ? fieldsFrom(listing, brand)
-    : { ...before!.fields, status: 'DRAFT' as const }
+  const fields = fieldsFor(listing, brand, before?.fields ?? null)
   const stock = brand
     ? stockOf(brand, await stockBuffer(deps.db, listing.brand_store_shop))
     : before!.stock
   let written = before
-  if (!written || !listing.creator_product_id || !sameFields(written.fields, fields)) {
+  if (!written || !listing.creator_product_id || digest(written.fields) !== digest(fields)) {
     written = await writeProduct(deps, listing, place.locationId, fields, stock, before)
   }
   const items = new Map(
@@ -109,16 +99,19 @@ async function follow(deps: Deps, listing: ListingRow): Promise<void> {
       ? [{ inventoryItemId: item, locationId: place.locationId, quantity }]
       : []
   })
+  let { stockWrites } = written
   if (levels.length > 0) {
-    // The same change from the same stock is one key: a retry after a lost answer sets it once.
-    const key = digest([listing.id, written.stock, stock])
+    // Numbered, so that stock going back to what it was is set again; a retry of a write whose
+    // answer was lost repeats its key, and is set once.
+    const key = digest([listing.id, stockWrites, stock])
     await remote((signal) =>
       deps.commerce.setStock(listing.creator_store_shop, levels, key, { signal }),
     )
+    stockWrites += 1
   }
   await recordSync(deps, deps.db, listing.id, {
     ...seen,
-    written: JSON.stringify({ fields, stock } satisfies Written),
+    written: JSON.stringify({ fields, stock, stockWrites } satisfies Written),
     sync_state: 'IN_SYNC',
     sync_message: null,
     synced_at: deps.now().toISOString(),
@@ -144,7 +137,11 @@ async function writeProduct(
       row.creator_variant_id,
     ]),
   )
-  const { variants, ...product } = fields
+  if (!listing.creator_product_id && !listing.first_write_at) {
+    listing = { ...listing, first_write_at: deps.now().toISOString() }
+    await recordSync(deps, deps.db, listing.id, { first_write_at: listing.first_write_at })
+  }
+  const { variants, images, ...product } = fields
   const answer = await remote((signal) =>
     deps.commerce.setCreatorProduct(
       listing.creator_store_shop,
@@ -154,6 +151,11 @@ async function writeProduct(
           ? { id: listing.creator_product_id }
           : { handle: listing.creator_handle },
         locationId,
+        // Sent again only when they changed: each one sent is uploaded to the store again.
+        images:
+          before && listing.creator_product_id && digest(before.fields.images) === digest(images)
+            ? null
+            : images,
         variants: variants.map(({ brandVariantId, brandInventoryItemId: _item, ...variant }) => ({
           ...variant,
           id: made.get(brandVariantId) ?? null,
@@ -163,72 +165,38 @@ async function writeProduct(
       { signal },
     ),
   )
+  const pairs = await pairVariants(deps.db, listing, variants, made, answer)
   const writtenStock = { ...before?.stock }
   for (const variant of variants) {
     if (!made.has(variant.brandVariantId)) {
       writtenStock[variant.brandVariantId] = stock[variant.brandVariantId] ?? 0
     }
   }
+  const written = { fields, stock: writtenStock, stockWrites: before?.stockWrites ?? 0 }
   await deps.db.transaction().execute(async (trx) => {
-    await recordVariants(trx, listing, variants, answer, deps.now().toISOString())
+    await recordVariants(trx, listing, pairs, deps.now().toISOString())
     await recordSync(deps, trx, listing.id, {
       creator_product_id: answer.id,
       creator_location_id: locationId,
-      written: JSON.stringify({ fields, stock: writtenStock } satisfies Written),
+      written: JSON.stringify(written satisfies Written),
     })
   })
-  return { fields, stock: writtenStock }
-}
-
-/**
- * The creator product as the brand's is now: at no less than the brand's price (a higher price the
- * administrator set wins), a draft while the listing is paused or the brand does not sell it, and
- * archived once the listing is removed (deleting it would orphan its past orders' lines).
- */
-function fieldsFrom(listing: ListingRow, brand: CatalogProduct): ProductFields {
-  const selling = brand.status === 'ACTIVE' || brand.status === 'UNLISTED'
-  const status =
-    listing.status === 'REMOVED'
-      ? 'ARCHIVED'
-      : listing.status === 'ACTIVE' && selling
-        ? 'ACTIVE'
-        : 'DRAFT'
-  return {
-    handle: listing.creator_handle,
-    title: brand.title,
-    descriptionHtml: brand.descriptionHtml,
-    vendor: brand.vendor,
-    status,
-    currency: brand.currency,
-    options: brand.options,
-    images: brand.images,
-    variants: brand.variants.map((variant) => ({
-      brandVariantId: variant.id,
-      brandInventoryItemId: variant.inventoryItemId,
-      selectedOptions: variant.selectedOptions,
-      sku: variant.sku,
-      priceMinor: Math.max(variant.priceMinor, listing.price_minor ?? 0),
-    })),
-  }
+  return written
 }
 
 const digest = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex')
 
-const sameFields = (a: ProductFields, b: ProductFields) => digest(a) === digest(b)
-
-/** Each brand variant's units for creator stores: what the brand has, less its buffer. */
-const stockOf = (brand: CatalogProduct, buffer: number) =>
-  Object.fromEntries(
-    brand.variants.map((variant) => [variant.id, Math.max(0, variant.available - buffer)]),
-  )
-
-async function stockBuffer(db: Db, brandShop: string): Promise<number> {
-  const row = await db
-    .selectFrom('stores')
-    .select('stock_buffer')
-    .where('shop', '=', brandShop)
-    .executeTakeFirst()
-  return row?.stock_buffer ?? 0
+async function recordSync(
+  deps: Pick<Deps, 'now'>,
+  db: Db,
+  listingId: string,
+  changes: Partial<Omit<ListingRow, 'id'>>,
+): Promise<void> {
+  await db
+    .updateTable('catalog_listings')
+    .set({ ...changes, updated_at: deps.now().toISOString() })
+    .where('id', '=', listingId)
+    .execute()
 }
 
 /**
@@ -248,65 +216,4 @@ async function stockPlace(deps: Deps, listing: ListingRow, brand: CatalogProduct
     ])
   }
   return place
-}
-
-const sameOptions = (a: SelectedOption[], b: SelectedOption[]) =>
-  a.length === b.length &&
-  a.every((option) => b.some((other) => other.name === option.name && other.value === option.value))
-
-/**
- * The creator variants productSet answered, each recorded with the brand variant of the same
- * options (and as the link transfers trust); those it no longer has are forgotten by the listing,
- * while their links stay for the orders that sold them.
- */
-async function recordVariants(
-  trx: Db,
-  listing: ListingRow,
-  variants: ProductFields['variants'],
-  answer: CreatorProductWritten,
-  at: string,
-): Promise<void> {
-  const pairs = answer.variants.flatMap((creator) => {
-    const brand = variants.find((variant) =>
-      sameOptions(variant.selectedOptions, creator.selectedOptions),
-    )
-    return brand ? [{ creator, brand }] : []
-  })
-  await trx.deleteFrom('listing_variants').where('listing_id', '=', listing.id).execute()
-  if (pairs.length === 0) return
-  await trx
-    .insertInto('listing_variants')
-    .values(
-      pairs.map(({ creator, brand }) => ({
-        creator_variant_id: creator.id,
-        listing_id: listing.id,
-        brand_variant_id: brand.brandVariantId,
-        brand_inventory_item_id: brand.brandInventoryItemId,
-        creator_inventory_item_id: creator.inventoryItemId,
-      })),
-    )
-    .execute()
-  await linkVariants(
-    trx,
-    pairs.map(({ creator, brand }) => ({
-      creatorStoreShop: listing.creator_store_shop,
-      creatorVariantId: creator.id,
-      brandStoreShop: listing.brand_store_shop,
-      brandVariantId: brand.brandVariantId,
-    })),
-    at,
-  )
-}
-
-async function recordSync(
-  deps: Pick<Deps, 'now'>,
-  db: Db,
-  listingId: string,
-  changes: Partial<Omit<ListingRow, 'id'>>,
-): Promise<void> {
-  await db
-    .updateTable('catalog_listings')
-    .set({ ...changes, updated_at: deps.now().toISOString() })
-    .where('id', '=', listingId)
-    .execute()
 }

@@ -119,47 +119,79 @@ async function listOne(
   const at = deps.now().toISOString()
   const existing = await trx
     .selectFrom('catalog_listings')
-    .select(['id', 'status'])
+    .selectAll()
     .where('creator_store_shop', '=', input.creator)
+    .where('brand_store_shop', '=', input.brand)
     .where('brand_product_id', '=', input.product.product_id)
     .executeTakeFirst()
-  if (existing && existing.status !== 'REMOVED') return null
-  const id = existing?.id ?? `lst_${randomBytes(8).toString('hex')}`
   if (existing) {
-    await trx
-      .updateTable('catalog_listings')
-      .set({
-        status: 'ACTIVE',
-        price_minor: input.price,
-        sync_state: 'PENDING',
-        sync_message: null,
-      })
-      .where('id', '=', id)
-      .execute()
-  } else {
-    await trx
-      .insertInto('catalog_listings')
-      .values({
-        id,
-        creator_store_shop: input.creator,
-        brand_store_shop: input.brand,
-        brand_product_id: input.product.product_id,
-        title: input.product.title,
-        price_minor: input.price,
-        status: 'ACTIVE',
-        creator_handle: handleFor(input.product.title),
-        sync_state: 'PENDING',
-        created_at: at,
-        updated_at: at,
-      })
-      .execute()
+    if (existing.status !== 'REMOVED') return null
+    await relist(deps, trx, existing, { status: 'ACTIVE', price: input.price })
+    return existing.id
   }
-  // Read from the brand's Shopify now: the listing follows the product as it is, not as synced.
-  await sendBrandProductJob(deps, trx, {
-    brandStoreShop: input.brand,
-    productId: input.product.product_id,
-  })
+  const id = `lst_${randomBytes(8).toString('hex')}`
+  const inserted = await trx
+    .insertInto('catalog_listings')
+    .values({
+      id,
+      creator_store_shop: input.creator,
+      brand_store_shop: input.brand,
+      brand_product_id: input.product.product_id,
+      title: input.product.title,
+      price_minor: input.price,
+      status: 'ACTIVE',
+      creator_handle: handleFor(input.product.title),
+      sync_state: 'PENDING',
+      created_at: at,
+      updated_at: at,
+    })
+    // Listed at the same moment by another request: that one's.
+    .onConflict((conflict) => conflict.doNothing())
+    .returning('id')
+    .executeTakeFirst()
+  if (!inserted) return null
+  await readBrandProductFor(deps, trx, { brand: input.brand, productId: input.product.product_id })
   return id
+}
+
+/** Read from the brand's Shopify now: a listing follows the product as it is, not as synced. */
+const readBrandProductFor = (
+  deps: Deps,
+  trx: Db,
+  { brand, productId }: { brand: string; productId: string },
+) => sendBrandProductJob(deps, trx, { brandStoreShop: brand, productId, newsAt: null })
+
+/**
+ * A removed listing listed again starts anew, under a new handle: its archived product stays
+ * archived with its past orders' variants (their links kept), or was deleted by the creator, and a
+ * product of its own is made again. Nothing written before is trusted.
+ */
+async function relist(
+  deps: Deps,
+  trx: Db,
+  listing: ListingRow,
+  change: { status: 'ACTIVE' | 'PAUSED'; price: number | null },
+) {
+  await trx.deleteFrom('listing_variants').where('listing_id', '=', listing.id).execute()
+  await trx
+    .updateTable('catalog_listings')
+    .set({
+      status: change.status,
+      price_minor: change.price,
+      creator_handle: handleFor(listing.title),
+      creator_product_id: null,
+      first_write_at: null,
+      written: null,
+      sync_state: 'PENDING',
+      sync_message: null,
+      updated_at: deps.now().toISOString(),
+    })
+    .where('id', '=', listing.id)
+    .execute()
+  await readBrandProductFor(deps, trx, {
+    brand: listing.brand_store_shop,
+    productId: listing.brand_product_id,
+  })
 }
 
 /** Pauses, relists or removes a listing, and reprices it when a price is given. */
@@ -183,12 +215,16 @@ export async function setListing(
         : product
           ? askedPrice(request.price, product)
           : refuseRepricing(listing)
-    await trx
-      .updateTable('catalog_listings')
-      .set({ status: request.status, price_minor: price })
-      .where('id', '=', listing.id)
-      .execute()
-    await sendListingSync(deps, trx, listing.id)
+    if (listing.status === 'REMOVED' && request.status !== 'REMOVED') {
+      await relist(deps, trx, listing, { status: request.status, price })
+    } else {
+      await trx
+        .updateTable('catalog_listings')
+        .set({ status: request.status, price_minor: price })
+        .where('id', '=', listing.id)
+        .execute()
+      await sendListingSync(deps, trx, listing.id)
+    }
     const [changed] = await listingsWhere(trx, (query) =>
       query.where('catalog_listings.id', '=', listing.id),
     )

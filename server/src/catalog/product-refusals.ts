@@ -18,6 +18,10 @@ const IN_WORDS: Record<string, (message: string) => string> = {
   OPTIONS_OVER_LIMIT: () => "The brand's product has more options than a Shopify product may have",
   VARIANTS_OVER_LIMIT: () =>
     "The brand's product has more variants than a Shopify product may have",
+  PRODUCT_NOT_TANDEMS: () =>
+    "The creator's store gave this listing's web address to a product Tandem did not make: nothing was linked to the brand's; remove the listing and list the product again",
+  VARIANTS_UNMATCHED: (message) =>
+    `${message}: nothing was linked to the brand's; remove the listing and list the product again`,
   INVALID_VARIANT: (message) => `Shopify refused a variant of the product: ${message}`,
   INVALID_PRODUCT: (message) => `Shopify refused the product: ${message}`,
   NOT_FOUND: () =>

@@ -195,6 +195,8 @@ export interface CatalogListingsTable {
   status: 'ACTIVE' | 'PAUSED' | 'REMOVED'
   creator_handle: string
   creator_product_id: string | null
+  /** When the first write under the handle began: a product made before it is not Tandem's. */
+  first_write_at: string | null
   creator_location_id: string | null
   sync_state: 'PENDING' | 'IN_SYNC' | 'FAILED'
   sync_message: string | null

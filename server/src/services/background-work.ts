@@ -166,7 +166,7 @@ export async function startBackgroundWork(
   )
   await register<BrandProductJob>(
     BRAND_PRODUCT_JOB,
-    (payload) => readBrandProduct(deps, payload),
+    (payload, job, settings) => readBrandProduct(deps, payload, job, settings),
     BRAND_PRODUCT_RETRIES,
   )
   await register<ListingSyncJob>(

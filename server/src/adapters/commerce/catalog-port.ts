@@ -51,7 +51,8 @@ export interface CreatorProductInput {
   status: 'ACTIVE' | 'DRAFT' | 'ARCHIVED'
   currency: string
   options: CatalogOption[]
-  images: { url: string; altText: string | null }[]
+  /** null leaves the product's images as they are (each one given is uploaded again). */
+  images: { url: string; altText: string | null }[] | null
   variants: {
     /** The creator variant once Tandem recorded it: updated, not made again. */
     id: string | null
@@ -67,6 +68,8 @@ export interface CreatorProductInput {
 
 export interface CreatorProductWritten {
   id: string
+  /** When Shopify made the product: under a handle, whether it is the one Tandem made. */
+  createdAt: string
   variants: { id: string; selectedOptions: SelectedOption[]; inventoryItemId: string }[]
 }
 

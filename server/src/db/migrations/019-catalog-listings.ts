@@ -8,7 +8,8 @@ import { inOneTransaction } from './in-one-transaction'
  * (ACTIVE, PAUSED, REMOVED); `sync_state` is how far the creator's store follows it (PENDING,
  * IN_SYNC, FAILED with `sync_message`). The creator product is written under `creator_handle`
  * until Shopify's id is recorded, so that a write whose answer was lost updates the same product
- * rather than making a second. `written` is what Tandem last wrote there (JSON of the product's
+ * rather than making a second; `first_write_at` is when that began, before which a product under
+ * the handle is none Tandem made. `written` is what Tandem last wrote there (JSON of the product's
  * fields and each variant's stock), so that news changing nothing writes nothing.
  *
  * listing_variants: each creator variant a listing made, the brand variant it stands for, and the
@@ -35,6 +36,7 @@ export const up = (db: Kysely<unknown>): Promise<void> =>
       .addColumn('status', 'text', (c) => c.notNull())
       .addColumn('creator_handle', 'text', (c) => c.notNull())
       .addColumn('creator_product_id', 'text')
+      .addColumn('first_write_at', 'text')
       .addColumn('creator_location_id', 'text')
       .addColumn('sync_state', 'text', (c) => c.notNull())
       .addColumn('sync_message', 'text')
@@ -43,7 +45,11 @@ export const up = (db: Kysely<unknown>): Promise<void> =>
       .addColumn('synced_at', 'text')
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('updated_at', 'text', (c) => c.notNull())
-      .addUniqueConstraint('catalog_listings_product', ['creator_store_shop', 'brand_product_id'])
+      .addUniqueConstraint('catalog_listings_product', [
+        'creator_store_shop',
+        'brand_store_shop',
+        'brand_product_id',
+      ])
       .execute()
     await trx.schema
       .createIndex('catalog_listings_brand_product')

@@ -85,6 +85,7 @@ const PRODUCT_SET = /* GraphQL */ `
     productSet(synchronous: true, identifier: $identifier, input: $input) {
       product {
         id
+        createdAt
         variants(first: ${LISTED_VARIANTS_MAX}) {
           nodes {
             id
@@ -214,6 +215,7 @@ export function shopifyCatalog(api: ShopifyApi): CatalogPort {
         productSet: {
           product: {
             id: string
+            createdAt: string
             variants: {
               nodes: {
                 id: string
@@ -239,11 +241,15 @@ export function shopifyCatalog(api: ShopifyApi): CatalogPort {
               name: option.name,
               values: option.values.map((name) => ({ name })),
             })),
-            files: input.images.map((image) => ({
-              originalSource: image.url,
-              contentType: 'IMAGE',
-              ...(image.altText ? { alt: image.altText } : {}),
-            })),
+            ...(input.images
+              ? {
+                  files: input.images.map((image) => ({
+                    originalSource: image.url,
+                    contentType: 'IMAGE',
+                    ...(image.altText ? { alt: image.altText } : {}),
+                  })),
+                }
+              : {}),
             variants: input.variants.map((variant) => ({
               ...(variant.id ? { id: variant.id } : {}),
               optionValues: variant.selectedOptions.map((option) => ({
@@ -274,6 +280,7 @@ export function shopifyCatalog(api: ShopifyApi): CatalogPort {
       if (userErrors.length > 0 || !product) throw refused(userErrors)
       return {
         id: product.id,
+        createdAt: product.createdAt,
         variants: product.variants.nodes.map((variant) => ({
           id: variant.id,
           selectedOptions: variant.selectedOptions,
