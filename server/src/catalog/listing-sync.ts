@@ -6,6 +6,7 @@ import { underLeaseInTurn } from '../db/lease'
 import type { RouteDeps } from '../deps'
 import type { JobContext, RegisterOptions } from '../jobs/job-queue'
 import { withDeadline } from '../lib/remote-call'
+import { transferTiming } from '../transfers/transfer-timing'
 import { keptReading, readAndKeep } from './brand-readings'
 import type { ListingSyncJob } from './catalog-jobs'
 import {
@@ -27,11 +28,10 @@ import { findListing, listingVariants, type ListingRow } from './listings-reposi
 // after Shopify's answer and before its record writes the same again, to the same product (named
 // by its handle until its id is recorded).
 
-type Deps = Pick<RouteDeps, 'db' | 'commerce' | 'now'>
+type Deps = Pick<RouteDeps, 'db' | 'commerce' | 'now' | 'transferTiming'>
 
-const LEASE = { ttlMs: 60_000, pollMs: 250 }
-/** Each Shopify call: a third of the lease, renewed while the run works. */
-const CALL_DEADLINE_MS = 20_000
+/** Runs of one listing wait their turn this often; the lease and deadlines are the transfers'. */
+const LEASE_POLL_MS = 250
 
 /** What Tandem last wrote to the creator product (catalog_listings.written). */
 interface Written {
@@ -49,7 +49,9 @@ export async function syncListing(
   job: JobContext,
   settings: RegisterOptions,
 ): Promise<void> {
-  await underLeaseInTurn(deps.db, `listing:${listingId}`, { ...LEASE, now: deps.now }, async () => {
+  const { leaseMs } = transferTiming(deps.transferTiming)
+  const lease = { ttlMs: leaseMs, pollMs: LEASE_POLL_MS, now: deps.now }
+  await underLeaseInTurn(deps.db, `listing:${listingId}`, lease, async () => {
     const listing = await findListing(deps.db, listingId)
     if (!listing) return
     try {
@@ -66,8 +68,9 @@ export async function syncListing(
   })
 }
 
-const remote = <T>(call: (signal: AbortSignal) => Promise<T>) =>
-  withDeadline(CALL_DEADLINE_MS, call)
+/** A Shopify call within the transfers' remote deadline, a third of the lease at most. */
+const remote = <T>(deps: Deps, call: (signal: AbortSignal) => Promise<T>) =>
+  withDeadline(transferTiming(deps.transferTiming).remoteTimeoutMs, call)
 
 async function follow(deps: Deps, listing: ListingRow): Promise<void> {
   // The brand-product job's reading; one of its own for a listing whose product none read yet.
@@ -104,7 +107,7 @@ async function follow(deps: Deps, listing: ListingRow): Promise<void> {
     // Numbered, so that stock going back to what it was is set again; a retry of a write whose
     // answer was lost repeats its key, and is set once.
     const key = digest([listing.id, stockWrites, stock])
-    await remote((signal) =>
+    await remote(deps, (signal) =>
       deps.commerce.setStock(listing.creator_store_shop, levels, key, { signal }),
     )
     stockWrites += 1
@@ -142,7 +145,7 @@ async function writeProduct(
     await recordSync(deps, deps.db, listing.id, { first_write_at: listing.first_write_at })
   }
   const { variants, images, ...product } = fields
-  const answer = await remote((signal) =>
+  const answer = await remote(deps, (signal) =>
     deps.commerce.setCreatorProduct(
       listing.creator_store_shop,
       {
@@ -165,6 +168,8 @@ async function writeProduct(
       { signal },
     ),
   )
+  // Where the crash harness kills the process: the product written, nothing recorded.
+  await transferTiming(deps.transferTiming).failpoint('listing:after-call')
   const pairs = await pairVariants(deps.db, listing, variants, made, answer)
   const writtenStock = { ...before?.stock }
   for (const variant of variants) {
@@ -205,7 +210,7 @@ async function recordSync(
  */
 async function stockPlace(deps: Deps, listing: ListingRow, brand: CatalogProduct | null) {
   if (listing.creator_location_id) return { locationId: listing.creator_location_id }
-  const place = await remote(() => deps.commerce.stockPlace(listing.creator_store_shop))
+  const place = await remote(deps, () => deps.commerce.stockPlace(listing.creator_store_shop))
   if (brand && place.currency !== brand.currency) {
     throw new ProductRefused([
       {
