@@ -27,3 +27,8 @@ export function noPaymentAccount({ shop }: { shop: string }): StorePaymentAccoun
     commissionWaitingReason: null,
   }
 }
+
+/** A store's listings as the server answers with none: a brand's with no stock buffer set. */
+export function noListings({ brandStoreShop }: { brandStoreShop?: string }) {
+  return { listings: [], stockBuffer: brandStoreShop === undefined ? null : 0 }
+}
