@@ -102,7 +102,7 @@ describe('Brand view: payouts', () => {
     await loaded()
 
     const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)
-    expect(headings).toEqual(['Default commission', 'Payouts', 'Automatic transfers'])
+    expect(headings).toEqual(['Default commission', 'Payouts', 'Automatic transfers', 'Listed by'])
   })
 
   it('says when no payout account is set, with an empty form whose button waits for an id', async () => {

@@ -11,15 +11,17 @@ import { useRemote } from '@renderer/lib/useRemote'
 import { AutomaticTransfersCard } from './AutomaticTransfersCard'
 import { BrandCommission } from './BrandCommission'
 import { CreatorRates } from './CreatorRates'
+import { ListedByCard } from './ListedByCard'
 import { ListingsCard } from './ListingsCard'
 import { PayoutsCard } from './PayoutsCard'
 
 /**
- * /main/stores/{store}?type=…: a brand's default commission, payout account and automatic
- * transfers (type BRAND), otherwise a creator's unique commission rates, payout account and
- * listings (docs/product-rules.md "The console's screens", docs/integrations.md "Stripe"). The
- * type comes from the link the list opened, as the screens' rules say. A store Tandem does not
- * know gets one page that says so, rather than cards whose every read or save would fail.
+ * /main/stores/{store}?type=…: a brand's default commission, payout account, automatic transfers
+ * and the creators listing its products (type BRAND), otherwise a creator's unique commission
+ * rates, payout account and listings (docs/product-rules.md "The console's screens",
+ * docs/integrations.md "Stripe"). The type comes from the link the list opened, as the screens'
+ * rules say. A store Tandem does not know gets one page that says so, rather than cards whose
+ * every read or save would fail.
  */
 export default function StoreDetailPage() {
   const typed = useParams().store ?? ''
@@ -71,6 +73,7 @@ export default function StoreDetailPage() {
             <BrandCommission shop={shop} />
             <PayoutsCard shop={shop} />
             <AutomaticTransfersCard shop={shop} />
+            <ListedByCard shop={shop} />
           </Stack>
         ) : (
           <Stack key={shop}>
