@@ -1,11 +1,11 @@
 import { act, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { CatalogListing } from '@shared/contract'
 import { LISTING_POLL_MS } from '@renderer/features/store-detail/useFollowPendingSyncs'
 import { brandPageAnswers } from './support/brand-page'
 import { fakeBridge, serverRefusal } from './support/fake-bridge'
 import type { FakeAnswers } from './support/fake-bridge'
+import { catalogListing } from './support/listings'
 import { renderApp } from './support/render-app'
 import { expectToast } from './support/toasts'
 
@@ -16,35 +16,18 @@ const BRAND = 'northwind-apparel.myshopify.com'
 const MAYA = 'maya-makes.myshopify.com'
 const URBAN = 'urban-trail-edits.myshopify.com'
 
-const listing = (overrides: Partial<CatalogListing> = {}): CatalogListing => ({
-  id: 'lst_maya_overshirt',
-  creatorStoreShop: MAYA,
-  brandStoreShop: BRAND,
-  brandProductId: 'gid://shopify/Product/101',
-  title: 'Linen Overshirt',
-  imageUrl: null,
-  status: 'ACTIVE',
-  price: null,
-  currency: 'USD',
-  syncState: 'IN_SYNC',
-  syncMessage: null,
-  brandStatus: 'ACTIVE',
-  creatorProductId: 'gid://shopify/Product/9001',
-  syncedAt: '2026-11-24T08:00:00.000Z',
-  ...overrides,
-})
 const SOLD_OUT =
   'Shopify refused the inventory of urban-trail-edits.myshopify.com: location not found'
 const LISTINGS = [
-  listing(),
-  listing({
+  catalogListing(),
+  catalogListing({
     id: 'lst_urban_overshirt',
     creatorStoreShop: URBAN,
     status: 'PAUSED',
     syncState: 'FAILED',
     syncMessage: SOLD_OUT,
   }),
-  listing({
+  catalogListing({
     id: 'lst_maya_tote',
     brandProductId: 'gid://shopify/Product/102',
     title: 'Canvas Tote',
@@ -52,7 +35,7 @@ const LISTINGS = [
     syncState: 'PENDING',
   }),
   // Removed: on no creator's store any more.
-  listing({
+  catalogListing({
     id: 'lst_urban_beanie',
     creatorStoreShop: URBAN,
     brandProductId: 'gid://shopify/Product/103',
@@ -124,7 +107,7 @@ describe('Brand view: listed by', () => {
   })
 
   it('saves the stock buffer, says so, and follows the listings as they sync again', async () => {
-    const { fake } = brandPage({}, [listing()])
+    const { fake } = brandPage({}, [catalogListing()])
     await (await card()).findByText('In sync')
     const user = userEvent.setup()
 
@@ -163,11 +146,11 @@ describe('Brand view: listed by', () => {
 
     it('reads the listings again until none is pending', async () => {
       vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'], shouldAdvanceTime: true })
-      const { fake, server } = brandPage({}, [listing({ syncState: 'PENDING' })])
+      const { fake, server } = brandPage({}, [catalogListing({ syncState: 'PENDING' })])
       const reads = () => fake.callsTo('adminCatalogListings').length
       expect(await (await card()).findByText('Pending')).toBeInTheDocument()
 
-      server.listings = [listing()]
+      server.listings = [catalogListing()]
       await act(() => vi.advanceTimersByTimeAsync(LISTING_POLL_MS))
 
       expect(await (await card()).findByText('In sync')).toBeInTheDocument()

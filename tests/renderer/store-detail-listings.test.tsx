@@ -8,6 +8,7 @@ import { LISTING_POLL_MS } from '@renderer/features/store-detail/useFollowPendin
 import { noPaymentAccount } from './support/brand-page'
 import { SIGNED_IN, fakeBridge, serverRefusal } from './support/fake-bridge'
 import type { FakeAnswers } from './support/fake-bridge'
+import { catalogListing } from './support/listings'
 import { renderApp } from './support/render-app'
 import { expectToast } from './support/toasts'
 
@@ -34,24 +35,7 @@ const TOTE = product(102, 'Canvas Tote', '24.00')
 const BEANIE = product(103, 'Wool Beanie', '18.00')
 const NORTHWIND_PRODUCTS = [TOTE, OVERSHIRT, BEANIE]
 
-const listing = (overrides: Partial<CatalogListing> = {}): CatalogListing => ({
-  id: 'lst_overshirt',
-  creatorStoreShop: CREATOR,
-  brandStoreShop: NORTHWIND,
-  brandProductId: OVERSHIRT.id,
-  title: OVERSHIRT.title,
-  imageUrl: OVERSHIRT.imageUrl,
-  status: 'ACTIVE',
-  price: null,
-  currency: 'USD',
-  syncState: 'IN_SYNC',
-  syncMessage: null,
-  brandStatus: 'ACTIVE',
-  creatorProductId: 'gid://shopify/Product/9001',
-  syncedAt: '2026-11-24T08:00:00.000Z',
-  ...overrides,
-})
-const ON_SALE = listing()
+const ON_SALE = catalogListing()
 
 /**
  * A creator's page over a fake server that keeps its listings as the real one does: each change
@@ -115,7 +99,7 @@ describe('Creator view: listings', () => {
   it('shows each listing with its brand, price, status, sync and, when failed, why', async () => {
     creatorPage({}, [
       ON_SALE,
-      listing({
+      catalogListing({
         id: 'lst_tote',
         title: 'Canvas Tote',
         brandProductId: TOTE.id,
@@ -125,8 +109,18 @@ describe('Creator view: listings', () => {
         syncMessage: 'Shopify refused the product on maya-makes.myshopify.com: Title is too long',
         brandStatus: 'ARCHIVED',
       }),
-      listing({ id: 'lst_balm', title: 'Leaf Balm', brandStoreShop: LUMEN, brandStatus: 'DRAFT' }),
-      listing({ id: 'lst_bottle', title: 'Trail Bottle', brandStatus: 'GONE', status: 'REMOVED' }),
+      catalogListing({
+        id: 'lst_balm',
+        title: 'Leaf Balm',
+        brandStoreShop: LUMEN,
+        brandStatus: 'DRAFT',
+      }),
+      catalogListing({
+        id: 'lst_bottle',
+        title: 'Trail Bottle',
+        brandStatus: 'GONE',
+        status: 'REMOVED',
+      }),
     ])
 
     const overshirt = await rowOf('Linen Overshirt')
@@ -223,7 +217,7 @@ describe('Creator view: listings', () => {
     const { fake } = creatorPage({
       adminSetListing: ({ listingId, status, price }) => {
         if (refuse) throw serverRefusal('change listing', BELOW_BRAND)
-        return listing({ id: listingId, status, price: price ?? null, syncState: 'PENDING' })
+        return catalogListing({ id: listingId, status, price: price ?? null, syncState: 'PENDING' })
       },
     })
 
@@ -270,7 +264,7 @@ describe('Creator view: listings', () => {
 
     it('reads the listings again until none is pending, then stops', async () => {
       vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'], shouldAdvanceTime: true })
-      const { fake, syncAll } = creatorPage({}, [listing({ syncState: 'PENDING' })])
+      const { fake, syncAll } = creatorPage({}, [catalogListing({ syncState: 'PENDING' })])
       const reads = () => fake.callsTo('adminCatalogListings').length
 
       expect((await rowOf('Linen Overshirt')).getByText('Pending')).toBeInTheDocument()
@@ -334,7 +328,7 @@ describe('Creator view: List products', () => {
     const { fake } = creatorPage({
       adminListProducts: ({ productIds }: ChannelArgs<'adminListProducts'>) => ({
         listed: [
-          listing({
+          catalogListing({
             id: 'lst_tote',
             title: TOTE.title,
             brandProductId: productIds[0]!,
@@ -375,7 +369,9 @@ describe('Creator view: List products', () => {
   it('closes once everything picked is listed, at the brand’s price when none is given', async () => {
     const { fake } = creatorPage({
       adminListProducts: () => ({
-        listed: [listing({ id: 'lst_beanie', title: BEANIE.title, brandProductId: BEANIE.id })],
+        listed: [
+          catalogListing({ id: 'lst_beanie', title: BEANIE.title, brandProductId: BEANIE.id }),
+        ],
         refused: [],
       }),
     })

@@ -1,5 +1,5 @@
 import { useMemo, useState, type FormEvent } from 'react'
-import { Alert, Button, Group, List, Modal, Select, Stack, Text, TextInput } from '@mantine/core'
+import { Alert, Button, Group, List, Modal, Stack, Text, TextInput } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { IconSearch } from '@tabler/icons-react'
 import type { CatalogListing, Store, StoreProduct } from '@shared/contract'
@@ -9,6 +9,7 @@ import { useBridge } from '@renderer/lib/bridge'
 import { plural, storeName, storeOption } from '@renderer/lib/format'
 import { useWrite } from '@renderer/lib/useWrite'
 import { SEARCH_DELAY_MS } from '@renderer/features/orders/OrdersTab'
+import { BrandSelect } from './BrandSelect'
 import { PickableProducts } from './PickableProducts'
 import { PriceInput, readPrice } from './PriceInput'
 
@@ -16,8 +17,6 @@ import { PriceInput, readPrice } from './PriceInput'
 const MOST_AT_ONCE = 50
 /** The contract's longest search. */
 const SEARCH_MAX_LENGTH = 200
-/** Brands in the open dropdown at most: typing narrows to the one wanted. */
-const BRAND_OPTIONS_SHOWN = 100
 
 type Refused = ChannelResult<'adminListProducts'>['refused']
 /** A product the server would not list, by the title it was picked by, with why. */
@@ -130,17 +129,7 @@ function PickerForm({ creatorShop, brands, listedProductIds, onListed, onDone }:
         <Text size="sm">
           Products picked here are listed on {creator}, which sells them for the brand.
         </Text>
-        <Select
-          label="Brand"
-          placeholder="Select brand..."
-          nothingFoundMessage="Not found..."
-          searchable
-          limit={BRAND_OPTIONS_SHOWN}
-          data={brandOptions}
-          value={brand}
-          onChange={chooseBrand}
-          data-autofocus
-        />
+        <BrandSelect data={brandOptions} value={brand} onChange={chooseBrand} data-autofocus />
         <TextInput
           label="Search products"
           placeholder="Title contains..."

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react'
 import { Button, Group, Modal, Stack, Text } from '@mantine/core'
 import type { CatalogListing } from '@shared/contract'
 import { RefusalAlert } from '@renderer/app/RefusalAlert'
+import { useOnOpening } from '@renderer/app/useOnOpening'
 import { listingPrice } from './listing-words'
 import { PriceInput, readPrice } from './PriceInput'
 
@@ -32,15 +33,11 @@ export function PriceDialog({
   // fades out.
   const [shown, setShown] = useState<CatalogListing | null>(null)
   const opened = listing !== null
-  const [wasOpened, setWasOpened] = useState(false)
-  if (opened !== wasOpened) {
-    setWasOpened(opened)
-    if (listing !== null) {
-      setShown(listing)
-      setText(listing.price ?? '')
-      setInvalid(null)
-    }
-  }
+  useOnOpening(opened, () => {
+    setShown(listing)
+    setText(listing?.price ?? '')
+    setInvalid(null)
+  })
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()

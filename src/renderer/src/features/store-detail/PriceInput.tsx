@@ -1,6 +1,6 @@
 import { TextInput } from '@mantine/core'
 import { MoneyAmount } from '@shared/contract'
-import { asSentence } from '@renderer/lib/format'
+import { brokenRules } from '@renderer/lib/format'
 
 /**
  * The price typed, as the contract carries it: null for none (the brand's price), the amount, or
@@ -11,7 +11,7 @@ export function readPrice(text: string): { price: string | null } | { invalid: s
   if (trimmed === '') return { price: null }
   const parsed = MoneyAmount.safeParse(trimmed)
   if (parsed.success) return { price: parsed.data }
-  return { invalid: asSentence(parsed.error.issues.map((issue) => issue.message).join('; ')) }
+  return { invalid: brokenRules(parsed.error) }
 }
 
 interface PriceInputProps {

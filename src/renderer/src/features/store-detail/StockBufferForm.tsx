@@ -3,7 +3,7 @@ import { Button, Group, NumberInput, Stack } from '@mantine/core'
 import { calls } from '@shared/contract'
 import { RefusalAlert } from '@renderer/app/RefusalAlert'
 import { useBridge } from '@renderer/lib/bridge'
-import { asSentence } from '@renderer/lib/format'
+import { brokenRules } from '@renderer/lib/format'
 import { useWrite } from '@renderer/lib/useWrite'
 
 /** The contract's rule for a stock buffer: a whole number of units, 0 to 100,000. */
@@ -35,7 +35,7 @@ export function StockBufferForm({ shop, current, onSaved }: StockBufferFormProps
     if (write.busy) return
     const parsed = Units.safeParse(units)
     if (!parsed.success) {
-      setInvalid(asSentence(parsed.error.issues.map((issue) => issue.message).join('; ')))
+      setInvalid(brokenRules(parsed.error))
       return
     }
     const saved = await write.run(() =>
