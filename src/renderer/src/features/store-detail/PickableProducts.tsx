@@ -1,5 +1,5 @@
 import { useCallback } from 'react'
-import { Badge, Checkbox, Group, ScrollArea, Stack, Text } from '@mantine/core'
+import { Checkbox, Group, ScrollArea, Stack, Text } from '@mantine/core'
 import { PAGE_LIMIT, type StoreProduct } from '@shared/contract'
 import { ProductThumbnail } from '@renderer/app/ProductThumbnail'
 import { useBridge } from '@renderer/lib/bridge'
@@ -77,16 +77,9 @@ export function PickableProducts({
                       </Group>
                     }
                   />
-                  <Group gap="xs" wrap="nowrap">
-                    {listed && (
-                      <Badge variant="light" color="gray">
-                        Listed
-                      </Badge>
-                    )}
-                    <Text size="sm" className={classes.price}>
-                      {formatMoney(product.price, product.currency)}
-                    </Text>
-                  </Group>
+                  <Text size="sm" className={classes.price}>
+                    {formatMoney(product.price, product.currency)}
+                  </Text>
                 </Group>
               )
             })}
