@@ -280,6 +280,69 @@ describe('Activity', () => {
     ])
   })
 
+  it('says in a sentence what was listed, paused, resumed, repriced or removed, and which stock buffer was set', async () => {
+    const MAYA = 'maya-makes.myshopify.com'
+    const NORTHWIND = 'northwind-apparel.myshopify.com'
+    const by = { at: '2026-11-24T08:00:00.000Z', actorEmail: 'admin@tandem.test' }
+    const listingChange = (details: Record<string, unknown>): AuditEntry => ({
+      ...by,
+      action: 'catalog.set-listing',
+      target: MAYA,
+      details: { title: 'Linen Overshirt', brandStoreShop: NORTHWIND, ...details },
+    })
+    const entries: AuditEntry[] = [
+      {
+        ...by,
+        action: 'catalog.list',
+        target: MAYA,
+        details: { brandStoreShop: NORTHWIND, titles: ['Canvas Tote', 'Linen Overshirt'] },
+      },
+      listingChange({ from: 'ACTIVE', to: 'PAUSED' }),
+      listingChange({ from: 'PAUSED', to: 'ACTIVE' }),
+      listingChange({ from: 'ACTIVE', to: 'ACTIVE', price: '60.00' }),
+      listingChange({ from: 'PAUSED', to: 'PAUSED', price: null }),
+      listingChange({ from: 'ACTIVE', to: 'REMOVED' }),
+      listingChange({ from: 'REMOVED', to: 'ACTIVE' }),
+      { ...by, action: 'catalog.stock-buffer', target: NORTHWIND, details: { units: 3 } },
+    ]
+    renderConsole({ adminAuditLog: () => ({ entries, nextCursor: null }) })
+    const drawer = await openActivity()
+    await within(drawer).findByText('Set the stock buffer of northwind apparel to 3 units')
+
+    const shown = entryItems(drawer).map((item) =>
+      [...item.querySelectorAll('p, li')].map((line) => line.textContent),
+    )
+    const who = `admin@tandem.test · ${formatDateTime(by.at)}`
+    const brand = 'Brand northwind apparel'
+    expect(shown).toEqual([
+      [
+        'Listed 2 products of northwind apparel on maya makes',
+        'maya makes',
+        who,
+        'Products: Canvas Tote, Linen Overshirt',
+      ],
+      ['Paused the listing of Linen Overshirt on maya makes', 'maya makes', who, brand],
+      ['Resumed the listing of Linen Overshirt on maya makes', 'maya makes', who, brand],
+      [
+        'Repriced the listing of Linen Overshirt on maya makes',
+        'maya makes',
+        who,
+        brand,
+        'Price 60.00',
+      ],
+      [
+        'Repriced the listing of Linen Overshirt on maya makes',
+        'maya makes',
+        who,
+        brand,
+        "Price the brand's",
+      ],
+      ['Removed the listing of Linen Overshirt on maya makes', 'maya makes', who, brand],
+      ['Listed Linen Overshirt again on maya makes', 'maya makes', who, brand],
+      ['Set the stock buffer of northwind apparel to 3 units', 'northwind apparel', who],
+    ])
+  })
+
   it('leaves the user menu with its single "Logout" action', async () => {
     renderConsole()
     await userEvent.click(await screen.findByRole('button', { name: 'admin@tandem.test' }))

@@ -55,7 +55,7 @@ describe('Brand view: automatic transfers', () => {
       { channel: 'adminBrandPause', args: { shop: BRAND } },
     ])
     const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)
-    expect(headings).toEqual(['Default commission', 'Payouts', 'Automatic transfers'])
+    expect(headings).toEqual(['Default commission', 'Payouts', 'Automatic transfers', 'Listed by'])
   })
 
   it('shows a pause: its reason, by whom and since when, with Resume', async () => {

@@ -6,7 +6,7 @@ import type { UniqueCommissionRate } from '@shared/contract'
 import type { ChannelResult } from '@shared/ipc'
 import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
 import type { FakeAnswers } from './support/fake-bridge'
-import { noPaymentAccount } from './support/brand-page'
+import { noListings, noPaymentAccount } from './support/brand-page'
 import { renderApp } from './support/render-app'
 
 const CREATOR = 'maya-makes.myshopify.com'
@@ -33,6 +33,8 @@ function creatorPage(answers: FakeAnswers = {}, rates = [rate(LUMEN, 20)]) {
     adminGetUniqueCommissionRates: () => ({ uniqueCommissionRates: [...server.rates] }),
     // The Payouts card beside the rates has its own tests (store-detail-payouts.test.tsx).
     adminStorePaymentAccount: noPaymentAccount,
+    // And so has the Listings card (store-detail-listings.test.tsx).
+    adminCatalogListings: noListings,
     adminCreateUniqueCommissionRate: ({ uniqueCommissionRate }) => {
       const replaced = server.rates.find(
         (r) => r.brandStoreShop === uniqueCommissionRate.brandStoreShop,
@@ -104,6 +106,7 @@ describe('Creator view: unique commission rates', () => {
       adminAllStores: () => STORES,
       adminGetUniqueCommissionRates: () => ({ uniqueCommissionRates: [] }),
       adminStorePaymentAccount: noPaymentAccount,
+      adminCatalogListings: noListings,
     })
     renderApp(fake.bridge, `/main/stores/${CREATOR}`)
 

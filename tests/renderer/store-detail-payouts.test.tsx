@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { BridgeError } from '@renderer/lib/bridge'
 import type { StorePaymentAccount } from '@shared/contract'
-import { brandPageAnswers } from './support/brand-page'
+import { brandPageAnswers, noListings } from './support/brand-page'
 import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
 import type { FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
@@ -56,6 +56,7 @@ const creatorPage = (current: StorePaymentAccount, answers: FakeAnswers = {}) =>
     ],
     adminGetUniqueCommissionRates: () => ({ uniqueCommissionRates: [] }),
     adminStorePaymentAccount: () => current,
+    adminCatalogListings: noListings,
     ...answers,
   })
   return { fake, app: renderApp(fake.bridge, `/main/stores/${CREATOR}?type=CREATOR`) }
@@ -101,7 +102,7 @@ describe('Brand view: payouts', () => {
     await loaded()
 
     const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)
-    expect(headings).toEqual(['Default commission', 'Payouts', 'Automatic transfers'])
+    expect(headings).toEqual(['Default commission', 'Payouts', 'Automatic transfers', 'Listed by'])
   })
 
   it('says when no payout account is set, with an empty form whose button waits for an id', async () => {
@@ -286,7 +287,7 @@ describe('Creator view: payouts', () => {
     await loaded()
 
     const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)
-    expect(headings).toEqual(['Unique commission rates', 'New unique rate', 'Payouts'])
+    expect(headings).toEqual(['Unique commission rates', 'New unique rate', 'Payouts', 'Listings'])
     expect(field('Account')).toHaveTextContent('acct_1MayaPay')
     expect(field('Email')).toHaveTextContent('maya@makes.test')
     expect(field('Transfers')).toHaveTextContent('Transfers active')

@@ -286,7 +286,8 @@ describe('Brand view: default commission', () => {
         throw new BridgeError({ message })
       },
     })
-    await userEvent.click(await screen.findByRole('button', { name: 'Save' }))
+    await screen.findByLabelText('Tandem commission rate')
+    await userEvent.click(saveButton())
 
     expect(await screen.findByText(message)).toBeInTheDocument()
     expect(screen.getByText('Default Commission rates failed to set.')).toBeInTheDocument()

@@ -78,6 +78,21 @@ describe('useWrite', () => {
     expect(result.current.refusal).toBe('The request timed out')
   })
 
+  it('puts what the write answered in the success toast when its words are made from it', async () => {
+    const { result } = renderHook(() =>
+      useWrite<{ listed: number }>({
+        success: ({ listed }) => ({ title: 'Products listed', message: `Listed ${listed}.` }),
+        failure: { title: 'Failed', message: 'Failed to list.' },
+      }),
+    )
+
+    await act(async () => {
+      await result.current.run(() => Promise.resolve({ listed: 2 }))
+    })
+
+    expect(toasts.mock.calls).toEqual([[{ title: 'Products listed', message: 'Listed 2.' }]])
+  })
+
   it('refuses a second run while the first is busy, without a toast', async () => {
     const { result } = renderWrite()
     const first = deferred<string>()

@@ -1,8 +1,9 @@
 import { useState, type FormEvent, type ReactNode } from 'react'
 import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core'
 import { HoldReason } from '@shared/contract'
-import { asSentence } from '@renderer/lib/format'
+import { brokenRules } from '@renderer/lib/format'
 import { RefusalAlert } from './RefusalAlert'
+import { useOnOpening } from './useOnOpening'
 
 interface ReasonDialogProps {
   opened: boolean
@@ -37,21 +38,17 @@ export function ReasonDialog({
   const [reason, setReason] = useState('')
   const [invalid, setInvalid] = useState<string | null>(null)
   // Each opening starts with an empty reason, whether the last ended sent or cancelled.
-  const [wasOpened, setWasOpened] = useState(opened)
-  if (opened !== wasOpened) {
-    setWasOpened(opened)
-    if (opened) {
-      setReason('')
-      setInvalid(null)
-    }
-  }
+  useOnOpening(opened, () => {
+    setReason('')
+    setInvalid(null)
+  })
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     if (busy) return
     const parsed = HoldReason.safeParse(reason)
     if (!parsed.success) {
-      setInvalid(asSentence(parsed.error.issues.map((issue) => issue.message).join('; ')))
+      setInvalid(brokenRules(parsed.error))
       return
     }
     onSubmit(parsed.data)

@@ -9,8 +9,8 @@ import {
   type ReactNode,
   type RefObject,
 } from 'react'
-import { Avatar, Group, Paper, Table, Text } from '@mantine/core'
-import { IconPhoto } from '@tabler/icons-react'
+import { Group, Paper, Table, Text } from '@mantine/core'
+import { ProductThumbnail } from '@renderer/app/ProductThumbnail'
 import { Paged, type Loaded, type PagedProps } from './Paged'
 import { useVirtualRows, VirtualBody, VirtualGroups } from './virtual-rows'
 import classes from './PagedTable.module.css'
@@ -314,9 +314,7 @@ function cellOf<Item>(column: Column<Item>, item: Item): ReactNode {
   if (!column.image) return line
   return (
     <Group gap="sm" wrap="nowrap">
-      <Avatar src={column.image(item)} alt="" radius="sm" size={32}>
-        <IconPhoto size={18} aria-hidden />
-      </Avatar>
+      <ProductThumbnail src={column.image(item)} />
       {line}
     </Group>
   )

@@ -6,9 +6,9 @@ import { showToast, type Toast } from '@renderer/lib/toast'
 /** A toast's words; its colour follows from how the write went. */
 export type ToastText = Pick<Toast, 'title' | 'message'>
 
-export interface WriteToasts {
-  /** Shown when the write succeeds. */
-  success: ToastText
+export interface WriteToasts<Result = unknown> {
+  /** Shown when the write succeeds: fixed words, or words made from what it answered (a count). */
+  success: ToastText | ((result: Result) => ToastText)
   /** Shown when it fails: fixed words, or words made from the reason (the server's sentence). */
   failure: ToastText | ((reason: string) => ToastText)
 }
@@ -27,20 +27,23 @@ const ONE = ''
  * (deleting several rows) each pass a key of their own: a run is then refused only while another
  * with the same key runs, `isBusy(key)` says whether that one runs, and `busy` whether any does.
  */
-export function useWrite({ success, failure }: WriteToasts) {
+export function useWrite<Result = unknown>({ success, failure }: WriteToasts<Result>) {
   const [running, setRunning] = useState<ReadonlySet<string>>(new Set())
   // What runs now, for the refusal: state would still be the last render's on a double click.
   const runningNow = useRef(new Set<string>())
   const [refusal, setRefusal] = useState<string | null>(null)
 
-  const run = async <T>(write: () => Promise<T>, key: string = ONE): Promise<T | undefined> => {
+  const run = async <T extends Result>(
+    write: () => Promise<T>,
+    key: string = ONE,
+  ): Promise<T | undefined> => {
     if (runningNow.current.has(key)) return undefined
     runningNow.current.add(key)
     setRunning((keys) => withMember(keys, key, true))
     setRefusal(null)
     try {
       const result = await write()
-      showToast(success)
+      showToast(typeof success === 'function' ? success(result) : success)
       return result
     } catch (error) {
       const reason = failureReason(error)

@@ -84,11 +84,11 @@ function ActivityFeed() {
 }
 
 function ActivityEntry({ entry }: { entry: AuditEntry }) {
-  const details = detailLines(entry.details)
+  const details = detailLines(entry.details, entry.action)
   return (
     <Paper component="li" withBorder p="sm" className={classes.entry}>
       <Text fw={600} size="sm">
-        {actionLabel(entry.action, entry.details)}
+        {actionLabel(entry.action, entry.details, entry.target)}
       </Text>
       <Text size="sm" className={classes.wrap} title={entry.target}>
         {targetText(entry.action, entry.target)}

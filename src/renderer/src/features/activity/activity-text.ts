@@ -6,6 +6,7 @@ import { formatDateTime, formatRate, plural, storeName } from '@renderer/lib/for
 import { TRANSFER_STATUS_LABELS } from '@renderer/features/orders/TransferStatusBadge'
 import { JOB_KIND_LABELS } from '@renderer/features/jobs/job-text'
 import { TRANSFER_MODE_LABELS } from '@renderer/features/orders/TransferPolicyTab'
+import { listingStatusLabel } from '@renderer/features/store-detail/listing-words'
 
 const ACTION_LABELS: Readonly<Record<string, string>> = {
   'commission.default.set': 'Default commission set',
@@ -36,10 +37,47 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
 /**
  * "Default commission set" for `commission.default.set`; an action not known here as it is. A
  * transfer's processing that failed part-way says so: it may still have done some of its steps.
+ * A change to the catalogue reads as a sentence naming its product and stores (SENTENCES).
  */
-export const actionLabel = (action: string, details: Record<string, unknown> = {}): string => {
+export const actionLabel = (action: string, details: Fields = {}, target = ''): string => {
   if (action === 'transfer.process' && details.status === 'FAILED') return 'Transfer failed'
+  if (Object.hasOwn(SENTENCES, action)) return SENTENCES[action]!.sentence(details, target)
   return Object.hasOwn(ACTION_LABELS, action) ? (ACTION_LABELS[action] ?? action) : action
+}
+
+/**
+ * What a change to a listing did, by the statuses it went from and to: "Paused the listing of Linen
+ * Overshirt on maya makes". A change of price alone says so; its price is a detail line.
+ */
+function listingChange({ title, from, to }: Fields, target: string): string {
+  const [product, store] = [detailValue(title), storeName(target)]
+  const listing = `the listing of ${product} on ${store}`
+  if (to === 'REMOVED') return `Removed ${listing}`
+  if (from === 'ACTIVE' && to === 'PAUSED') return `Paused ${listing}`
+  if (from === 'PAUSED' && to === 'ACTIVE') return `Resumed ${listing}`
+  if (from === 'REMOVED' && to === 'ACTIVE') return `Listed ${product} again on ${store}`
+  if (from === to) return `Repriced ${listing}`
+  return `Set ${listing} from ${listingStatusLabel(String(from))} to ${listingStatusLabel(String(to))}`
+}
+
+/**
+ * Actions read as a sentence rather than a label, with the details it says, which are then not
+ * repeated under it.
+ */
+const SENTENCES: Readonly<
+  Record<string, { sentence: (details: Fields, target: string) => string; says: string[] }>
+> = {
+  'catalog.list': {
+    sentence: ({ brandStoreShop, titles }, target) =>
+      `Listed ${plural(Array.isArray(titles) ? titles.length : 0, 'product', 'products')} of ${stores(brandStoreShop)} on ${storeName(target)}`,
+    says: ['brandStoreShop'],
+  },
+  'catalog.set-listing': { sentence: listingChange, says: ['title', 'from', 'to'] },
+  'catalog.stock-buffer': {
+    sentence: ({ units }, target) =>
+      `Set the stock buffer of ${storeName(target)} to ${line('units', units)}`,
+    says: ['units'],
+  },
 }
 
 /** Actions on a creator order's money or its brands' orders: their target is the order's id. */
@@ -132,6 +170,12 @@ const FIELD_WORDS: Readonly<Record<string, { label: string; value?: (value: unkn
     automaticSince: { label: 'Automatic since', value: moment },
     creatorShop: { label: 'Creator', value: stores },
     brandShop: { label: 'Brand', value: stores },
+    brandStoreShop: { label: 'Brand', value: stores },
+    titles: { label: 'Products:' },
+    price: {
+      label: 'Price',
+      value: (value) => (value === null ? "the brand's" : detailValue(value)),
+    },
     amount: { label: 'Amount' },
     transferId: { label: 'Stripe transfer' },
     reversalId: { label: 'Stripe reversal' },
@@ -174,9 +218,14 @@ function partyByName(details: Fields): Fields {
 /**
  * What changed, one line a field. A change written as `{ before, after }` (either side null for a
  * thing created or removed) reads "Creator rate 15% → 17.5%" for each field that changed and
- * "Tandem rate 10%" for one that did not; anything else reads a line a detail ("5 products").
+ * "Tandem rate 10%" for one that did not; anything else reads a line a detail ("5 products"),
+ * but for what the action's sentence says already.
  */
-export function detailLines(details: Fields): string[] {
+export function detailLines(allDetails: Fields, action = ''): string[] {
+  const said = Object.hasOwn(SENTENCES, action) ? SENTENCES[action]!.says : []
+  const details = Object.fromEntries(
+    Object.entries(allDetails).filter(([key]) => !said.includes(key)),
+  )
   const { before, after, ...rest } = details
   const isChange =
     'before' in details &&

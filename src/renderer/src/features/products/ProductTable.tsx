@@ -19,8 +19,11 @@ const STATUS_BADGES: Record<KnownProductStatus, { label: string; color: string }
 const isKnown = (status: string): status is KnownProductStatus =>
   Object.hasOwn(STATUS_BADGES, status)
 
-/** A status Shopify added after this console was built, shown as its words: PRE_ORDER → Pre order. */
-function badgeOf(status: string) {
+/**
+ * A product's status as its badge shows it; one Shopify added after this console was built, as its
+ * words: PRE_ORDER → Pre order.
+ */
+export function productStatusBadge(status: string) {
   if (isKnown(status)) return STATUS_BADGES[status]
   const words = status.toLowerCase().replaceAll('_', ' ')
   return { label: words.charAt(0).toUpperCase() + words.slice(1), color: 'gray' }
@@ -44,7 +47,7 @@ export const PRODUCT_TABLE: TableSpec<StoreProduct> = {
       header: 'Status',
       width: 104,
       cell: (product) => {
-        const badge = badgeOf(product.status)
+        const badge = productStatusBadge(product.status)
         return (
           <Badge variant="light" color={badge.color}>
             {badge.label}

@@ -1,5 +1,5 @@
 import { useCallback, useId, useMemo, useState, type FormEvent } from 'react'
-import { Button, Card, Group, Select, Stack, Text, Title } from '@mantine/core'
+import { Button, Card, Group, Stack, Text, Title } from '@mantine/core'
 import type { UniqueCommissionRate } from '@shared/contract/entities'
 import { ConfirmDialog } from '@renderer/app/ConfirmDialog'
 import { useBridge } from '@renderer/lib/bridge'
@@ -7,16 +7,11 @@ import { storeName, storeOption } from '@renderer/lib/format'
 import { showToast } from '@renderer/lib/toast'
 import { useWrite } from '@renderer/lib/useWrite'
 import { LoadFailure } from '@renderer/app/LoadFailure'
+import { BrandSelect } from './BrandSelect'
 import { RateInput } from './RateInput'
 import { percent, rateError, readRate, type RateInputValue } from './rates'
 import { useRemote } from '@renderer/lib/useRemote'
 import { RefusalAlert } from '@renderer/app/RefusalAlert'
-
-/**
- * With thousands of brands, rendering every option would stall the dropdown; typing narrows the
- * search to the one wanted.
- */
-const BRAND_OPTIONS_SHOWN = 100
 
 interface CreateRateFormProps {
   creatorShop: string
@@ -100,12 +95,7 @@ export function CreateRateForm({ creatorShop, currentRates, onSaved }: CreateRat
       </Title>
       <form aria-labelledby={headingId} onSubmit={submit}>
         <Stack>
-          <Select
-            label="Brand"
-            placeholder="Select brand..."
-            nothingFoundMessage="Not found..."
-            searchable
-            limit={BRAND_OPTIONS_SHOWN}
+          <BrandSelect
             data={brandOptions}
             value={brand}
             onChange={(value) => {

@@ -6,7 +6,7 @@ import {
   type StorePaymentAccount,
 } from '@shared/contract/entities'
 import { useBridge } from '@renderer/lib/bridge'
-import { asSentence, plural } from '@renderer/lib/format'
+import { brokenRules, plural } from '@renderer/lib/format'
 import { Fields } from '@renderer/app/Fields'
 import { LoadFailure } from '@renderer/app/LoadFailure'
 import { RefusalAlert } from '@renderer/app/RefusalAlert'
@@ -166,7 +166,7 @@ function PaymentAccountForm({ shop, headingId, onSaved }: PaymentAccountFormProp
     if (write.busy) return
     const parsed = PaymentAccountId.safeParse(input)
     if (!parsed.success) {
-      setInvalid(asSentence(parsed.error.issues.map((issue) => issue.message).join('; ')))
+      setInvalid(brokenRules(parsed.error))
       return
     }
     const account = await write.run(() =>

@@ -1,4 +1,4 @@
-import { useCallback } from 'react'
+import { useCallback, useMemo } from 'react'
 import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core'
 import { StoreTypeBadge } from '@renderer/features/stores/StoreTypeBadge'
 import { IconArrowLeft } from '@tabler/icons-react'
@@ -11,14 +11,17 @@ import { useRemote } from '@renderer/lib/useRemote'
 import { AutomaticTransfersCard } from './AutomaticTransfersCard'
 import { BrandCommission } from './BrandCommission'
 import { CreatorRates } from './CreatorRates'
+import { ListedByCard } from './ListedByCard'
+import { ListingsCard } from './ListingsCard'
 import { PayoutsCard } from './PayoutsCard'
 
 /**
- * /main/stores/{store}?type=…: a brand's default commission, payout account and automatic
- * transfers (type BRAND), otherwise a creator's unique commission rates and payout account
- * (docs/product-rules.md "The console's screens", docs/integrations.md "Stripe"). The type comes
- * from the link the list opened, as the screens' rules say. A store Tandem does not know gets one
- * page that says so, rather than cards whose every read or save would fail.
+ * /main/stores/{store}?type=…: a brand's default commission, payout account, automatic transfers
+ * and the creators listing its products (type BRAND), otherwise a creator's unique commission
+ * rates, payout account and listings (docs/product-rules.md "The console's screens",
+ * docs/integrations.md "Stripe"). The type comes from the link the list opened, as the screens'
+ * rules say. A store Tandem does not know gets one page that says so, rather than cards whose
+ * every read or save would fail.
  */
 export default function StoreDetailPage() {
   const typed = useParams().store ?? ''
@@ -30,6 +33,12 @@ export default function StoreDetailPage() {
   const { remote, retry } = useRemote(load)
   // Null until the list of stores has been read.
   const known = remote.status === 'ready' ? remote.value.some((store) => store.shop === shop) : null
+  // The brands a creator may list products of.
+  const brands = useMemo(
+    () =>
+      remote.status === 'ready' ? remote.value.filter((store) => store.shopType === 'BRAND') : [],
+    [remote],
+  )
 
   return (
     <Stack gap="lg">
@@ -64,11 +73,13 @@ export default function StoreDetailPage() {
             <BrandCommission shop={shop} />
             <PayoutsCard shop={shop} />
             <AutomaticTransfersCard shop={shop} />
+            <ListedByCard shop={shop} />
           </Stack>
         ) : (
           <Stack key={shop}>
             <CreatorRates shop={shop} />
             <PayoutsCard shop={shop} />
+            <ListingsCard shop={shop} brands={brands} />
           </Stack>
         ))}
     </Stack>

@@ -1,4 +1,5 @@
 import { DefaultCommissionInput, Rate } from '@shared/contract/entities'
+import { asSentence, brokenRules } from '@renderer/lib/format'
 
 // The form checks rates with the contract's own schemas, so that the console and the server apply
 // the same bounds (docs/product-rules.md "Money and commission rules") in the same words.
@@ -16,9 +17,7 @@ export function readRate(value: RateInputValue): number | null {
 export function rateError(rate: number | null): string | null {
   if (rate === null) return null
   const result = Rate.safeParse(rate)
-  return result.success
-    ? null
-    : sentence(result.error.issues.map((issue) => issue.message).join('; '))
+  return result.success ? null : brokenRules(result.error)
 }
 
 interface DefaultRateErrors {
@@ -45,11 +44,8 @@ export function defaultRateErrors(
   })
   // The shop is the page's own; only the sum rule can be left to report here.
   const sum = result.error?.issues.find((issue) => issue.path[0] === 'creatorCommissionRate')
-  return sum ? { ...errors, creatorCommissionRate: sentence(sum.message) } : errors
+  return sum ? { ...errors, creatorCommissionRate: asSentence(sum.message) } : errors
 }
-
-/** "must be at most 100" reads as a sentence of its own under a field. */
-const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
 
 /** How a rate reads in a list: "12.5%". */
 export const percent = (rate: number) => `${rate}%`
