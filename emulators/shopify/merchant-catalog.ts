@@ -80,36 +80,44 @@ export function editVariantInAdmin(
   return announceProduct(runtime, shop, product, 'update')
 }
 
-/** The merchant sets a product's status (Unlisted, Draft …). */
-export function setStatusInAdmin(
+/** The merchant edits a product in the admin: it is saved, touched and announced as updated. */
+function editProduct(
   runtime: Runtime,
   shop: ShopRecord,
   productId: string,
-  status: ProductRecord['status'],
+  edit: (product: ProductRecord) => void,
 ): Promise<void> {
   const product = productOf(shop, productId)
-  product.status = status
+  edit(product)
   touch(product)
   runtime.save()
   return announceProduct(runtime, shop, product, 'update')
 }
 
+/** The merchant sets a product's status (Unlisted, Draft …). */
+export const setStatusInAdmin = (
+  runtime: Runtime,
+  shop: ShopRecord,
+  productId: string,
+  status: ProductRecord['status'],
+) =>
+  editProduct(runtime, shop, productId, (product) => {
+    product.status = status
+  })
+
 /** The merchant changes a product's web address (its handle), which must be free. */
-export function setHandleInAdmin(
+export const setHandleInAdmin = (
   runtime: Runtime,
   shop: ShopRecord,
   productId: string,
   handle: string,
-): Promise<void> {
-  const product = productOf(shop, productId)
-  if (shop.products.some((other) => other !== product && other.handle === handle)) {
-    throw new Error(`${shop.domain} has another product at ${handle}`)
-  }
-  product.handle = handle
-  touch(product)
-  runtime.save()
-  return announceProduct(runtime, shop, product, 'update')
-}
+) =>
+  editProduct(runtime, shop, productId, (product) => {
+    if (shop.products.some((other) => other !== product && other.handle === handle)) {
+      throw new Error(`${shop.domain} has another product at ${handle}`)
+    }
+    product.handle = handle
+  })
 
 /** The merchant counts the stock: what is now available of the variant at the shop's location. */
 export function setStockInAdmin(

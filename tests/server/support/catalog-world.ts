@@ -1,17 +1,17 @@
 import { expect } from 'vitest'
 import type { CatalogListing } from '@shared/contract'
 import { NORTHWIND } from '../../support/sandbox-figures'
+import { FOR_JOBS, MAYA } from './refund-world'
 import { startListeningServer, syncProducts, type ServerUnderTest } from './server-under-test'
 
 // The marketplace a catalog test works in (issue 34): a listening server whose brand Northwind and
 // creators Maya and Urban Trail are connected (Northwind's product and stock changes reach it),
 // Northwind's catalogue synced, and the creators' stores as their Shopify admins show them.
 
-export const MAYA = 'maya-makes.myshopify.com'
+export { FOR_JOBS, MAYA } from './refund-world'
 export const URBAN = 'urban-trail-edits.myshopify.com'
 export const OVERSHIRT = 'gid://shopify/Product/101'
 export const OVERSHIRT_VARIANT = 'gid://shopify/ProductVariant/201'
-export const FOR_JOBS = { timeout: 12_000, interval: 100 }
 
 export function catalogWorld() {
   let server!: ServerUnderTest
