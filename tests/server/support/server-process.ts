@@ -9,7 +9,7 @@ import { startShopifyEmulator, type ShopifyEmulator } from '../../../emulators/s
 import { startStripeEmulator, type StripeEmulator } from '../../../emulators/stripe/emulator'
 import { bundleServer } from '../../../server/scripts/bundle'
 import { stopChild } from '../../../scripts/lib/children'
-import { freePort, waitForHttp } from '../../../scripts/lib/ports'
+import { freePort } from '../../../scripts/lib/ports'
 import { onPostgres } from '../../../scripts/lib/postgres'
 
 // The real Tandem server as a process of its own (server/src/main.ts, bundled once per test file),
@@ -154,12 +154,30 @@ export function oneServerProcess() {
 
 /**
  * The server with exactly `env` beside PATH and its port: nothing of this process's environment
- * leaks in. Resolves once it answers /healthz; rejects, with what it printed, if it exits first.
+ * leaks in. Resolves once it says it listens on its port; rejects, with what it printed, if it
+ * exits first. A port found free may be taken by another test file's process before the server
+ * binds it: the server then stops at start (EADDRINUSE) and is started again on another port,
+ * never taken to be whatever answers there.
  */
 export async function spawnServer(
   entry: string,
   env: Record<string, string>,
 ): Promise<ServerProcess> {
+  for (let attempt = 1; ; attempt++) {
+    const started = await spawnOnFreePort(entry, env)
+    if ('process' in started) return started.process
+    if (!started.portTaken || attempt === PORT_ATTEMPTS) {
+      throw new Error(`The server process exited at start:\n${started.output}`)
+    }
+  }
+}
+
+const PORT_ATTEMPTS = 3
+
+async function spawnOnFreePort(
+  entry: string,
+  env: Record<string, string>,
+): Promise<{ process: ServerProcess } | { portTaken: boolean; output: string }> {
   const port = await freePort()
   const child = spawn(process.execPath, [entry], {
     cwd: serverDir,
@@ -180,22 +198,27 @@ export async function spawnServer(
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
     child.once('exit', (code, signal) => done({ code, signal })),
   )
+  const line = (pattern: RegExp) => {
+    const already = seen.find((text) => pattern.test(text))
+    if (already) return Promise.resolve(already)
+    return new Promise<string>((found) => waiting.push({ pattern, found }))
+  }
   const url = `http://127.0.0.1:${port}`
-  const started = await Promise.race([
-    waitForHttp(`${url}/healthz`, 30_000).then(() => true),
-    exited.then(() => false),
-  ])
-  if (!started) throw new Error(`The server process exited at start:\n${seen.join('\n')}`)
+  // Fastify's own line once the port is bound: the process answering there is this one.
+  const listening = new RegExp(`Server listening at ${url.replaceAll('.', '\\.')}\\b`)
+  const started = await Promise.race([line(listening).then(() => true), exited.then(() => false)])
+  if (!started) {
+    const output = seen.join('\n')
+    return { portTaken: output.includes('EADDRINUSE'), output }
+  }
   return {
-    url,
-    child,
-    exited,
-    line: (pattern) => {
-      const already = seen.find((text) => pattern.test(text))
-      if (already) return Promise.resolve(already)
-      return new Promise((found) => waiting.push({ pattern, found }))
+    process: {
+      url,
+      child,
+      exited,
+      line,
+      output: () => seen.join('\n'),
+      stop: () => stopChild(child),
     },
-    output: () => seen.join('\n'),
-    stop: () => stopChild(child),
   }
 }
