@@ -221,7 +221,10 @@ describe('Activity', () => {
     const creator = page.getByLabel('Creator commission rate')
     await expect.poll(() => creator.inputValue()).toBe('15')
     await creator.fill('17.5')
-    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await page
+      .getByRole('form', { name: 'Default commission' })
+      .getByRole('button', { name: 'Save' })
+      .click()
     await shows(page.getByText('Default Commission rates set successfully.'))
 
     await page.getByRole('button', { name: 'Activity' }).click()

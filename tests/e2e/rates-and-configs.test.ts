@@ -160,7 +160,10 @@ describe('a brand without a default commission', () => {
 
     await page.getByLabel('Tandem commission rate').fill('10')
     await page.getByLabel('Creator commission rate').fill('15')
-    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await page
+      .getByRole('form', { name: 'Default commission' })
+      .getByRole('button', { name: 'Save' })
+      .click()
     await shows(page.getByText('Default Commission rates set successfully.'))
     await expect.poll(() => warning.count()).toBe(0)
   })

@@ -119,10 +119,18 @@ describe('store pages in Chromium', () => {
 
     await creator.fill('')
     await expect
-      .poll(() => page.getByRole('button', { name: 'Save', exact: true }).isDisabled())
+      .poll(() =>
+        page
+          .getByRole('form', { name: 'Default commission' })
+          .getByRole('button', { name: 'Save' })
+          .isDisabled(),
+      )
       .toBe(true)
     await creator.fill('17.5')
-    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await page
+      .getByRole('form', { name: 'Default commission' })
+      .getByRole('button', { name: 'Save' })
+      .click()
     await shows(page.getByText('Default Commission rates set successfully.'))
     await screenshot(page, 'store-brand-dark-wide')
 
