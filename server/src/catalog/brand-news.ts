@@ -42,8 +42,18 @@ async function followProducts(deps: Deps, shop: string, productIds: string[]) {
       .returning('brand_product_id')
       .execute()
     const newsAt = deps.now().toISOString()
-    for (const productId of new Set(pending.map((row) => row.brand_product_id))) {
+    const followed = new Set(pending.map((row) => row.brand_product_id))
+    for (const productId of followed) {
       await sendBrandProductJob(deps, trx, { brandStoreShop: shop, productId, newsAt })
+    }
+    // A product no listing follows now is not read: what was kept of it is no longer current.
+    const unfollowed = productIds.filter((productId) => !followed.has(productId))
+    if (unfollowed.length > 0) {
+      await trx
+        .deleteFrom('brand_product_readings')
+        .where('brand_store_shop', '=', shop)
+        .where('product_id', 'in', unfollowed)
+        .execute()
     }
   })
 }

@@ -22,9 +22,12 @@ export interface BrandReading {
 }
 
 const CALL_DEADLINE_MS = 20_000
+/** How old a reading a new listing takes rather than reading the product again. */
+const RECENT_FOR_LISTING_MS = 5 * 60_000
 
 /**
- * The job: the product read now and kept, unless a reading begun after the news is kept already.
+ * The job: the product read now and kept, unless a reading begun after the news (or, for a new
+ * listing, a recent one) is kept already.
  * When the reading changed, every listing of it follows; else only those waiting for it (a new
  * listing, or ones the news marked pending): news that changed nothing, or a product listed on
  * one more store, costs no other store a run. A product Shopify would not give as it is (more
@@ -39,10 +42,13 @@ export async function readBrandProduct(
   const listings = await listingsOfBrandProduct(deps.db, job.brandStoreShop, job.productId)
   if (listings.length === 0) return
   const before = await keptReading(deps.db, job.brandStoreShop, job.productId)
-  const told = before && job.newsAt !== null && before.readAt > job.newsAt
+  // Begun after the news, a reading tells what the news told; for a new listing, a recent one
+  // does (the brand's news keeps it current): listing a product on a thousand stores reads it once.
+  const since = job.newsAt ?? new Date(deps.now().getTime() - RECENT_FOR_LISTING_MS).toISOString()
+  const current = before !== undefined && before.readAt > since
   let after: BrandReading
   try {
-    after = told ? before : await readAndKeep(deps, job.brandStoreShop, job.productId)
+    after = current ? before : await readAndKeep(deps, job.brandStoreShop, job.productId)
   } catch (error) {
     const refused = error instanceof ProductRefused
     if (refused || context.attempt > settings.retryLimit) {

@@ -25,8 +25,8 @@ export interface BrandProductJob {
   brandStoreShop: string
   productId: string
   /**
-   * When the brand's news came; null for a reading an administrator's change asks for. A reading
-   * begun after it tells what the news told: news of many variants at once is read once.
+   * When the brand's news came; null for a new listing. A reading begun after it tells what the
+   * news told: news of many variants at once is read once.
    */
   newsAt: string | null
 }

@@ -150,16 +150,28 @@ async function listOne(
     .returning('id')
     .executeTakeFirst()
   if (!inserted) return null
-  await readBrandProductFor(deps, trx, { brand: input.brand, productId: input.product.product_id })
+  await readBrandProductFor(deps, trx, {
+    brand: input.brand,
+    productId: input.product.product_id,
+    now: false,
+  })
   return id
 }
 
-/** Read from the brand's Shopify now: a listing follows the product as it is, not as synced. */
+/**
+ * The brand product read for a listing: a listing follows it as the brand's Shopify has it, not as
+ * synced. A new listing takes a recent reading (`newsAt` null); one listed again reads it now.
+ */
 const readBrandProductFor = (
   deps: Deps,
   trx: Db,
-  { brand, productId }: { brand: string; productId: string },
-) => sendBrandProductJob(deps, trx, { brandStoreShop: brand, productId, newsAt: null })
+  { brand, productId, now }: { brand: string; productId: string; now: boolean },
+) =>
+  sendBrandProductJob(deps, trx, {
+    brandStoreShop: brand,
+    productId,
+    newsAt: now ? deps.now().toISOString() : null,
+  })
 
 /**
  * A removed listing listed again starts anew, under a new handle: its archived product stays
@@ -191,6 +203,7 @@ async function relist(
   await readBrandProductFor(deps, trx, {
     brand: listing.brand_store_shop,
     productId: listing.brand_product_id,
+    now: true,
   })
 }
 
