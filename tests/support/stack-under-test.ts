@@ -1,6 +1,6 @@
 import { inject } from 'vitest'
 import { DEMO_ADMIN, upsertEmulatorUser } from '../../scripts/lib/auth-emulator'
-import { freePort } from '../../scripts/lib/ports'
+import { holdFreePort } from '../../scripts/lib/ports'
 import {
   startServerUnderTest,
   type ServerOptions,
@@ -33,10 +33,17 @@ export interface StackUnderTest {
 export async function startStack(options: ServerOptions = {}): Promise<StackUnderTest> {
   const authEmulatorUrl = inject('authEmulatorUrl')
   await upsertEmulatorUser(authEmulatorUrl, inject('authProjectId'), DEMO_ADMIN)
-  // The server's URL must be known before it is seeded.
-  const port = await freePort()
+  // The server's URL must be known before it is seeded; its port is held meanwhile, so that no
+  // emulator (this file's or another's, started at once) is handed it.
+  const held = await holdFreePort()
+  const port = held.port
   const apiUrl = `http://127.0.0.1:${port}`
-  const server = await startServerUnderTest({ publicUrl: apiUrl, ...options })
+  let server: ServerUnderTest
+  try {
+    server = await startServerUnderTest({ publicUrl: apiUrl, ...options })
+  } finally {
+    await held.release()
+  }
   const exchanges: Exchange[] = []
   server.app.addHook('onSend', async (request, reply, payload) => {
     // The server answers strings and buffers only; a stream would be left out.
