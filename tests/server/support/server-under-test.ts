@@ -277,14 +277,16 @@ export async function freshDatabase() {
     const scoped = new URL(url)
     scoped.searchParams.set('options', `-c search_path=${schema}`)
     return {
-      db: await openDatabase({ databaseUrl: scoped.toString(), schema }),
+      db: await apartFromDrops(url, () => openDatabase({ databaseUrl: scoped.toString(), schema })),
       sqliteFile: null,
       postgres: { url, schema },
       // With pg-boss's schema, when a queue made one.
       dropDatabase: () =>
-        onPostgres(url, (client) =>
-          client.query(
-            `DROP SCHEMA ${schema} CASCADE; DROP SCHEMA IF EXISTS ${jobSchema(schema)} CASCADE`,
+        apartFromDrops(url, () =>
+          onPostgres(url, (client) =>
+            client.query(
+              `DROP SCHEMA ${schema} CASCADE; DROP SCHEMA IF EXISTS ${jobSchema(schema)} CASCADE`,
+            ),
           ),
         ),
     }
@@ -297,6 +299,25 @@ export async function freshDatabase() {
     postgres: null,
     dropDatabase: async () => rmSync(folder, { recursive: true, force: true }),
   }
+}
+
+/** Any number, the same in every test file: the advisory lock of the tests' schema changes. */
+const SCHEMA_CHANGES_LOCK = 4_340_034
+
+/**
+ * Runs `work` while no other test file drops a schema, and drops one only while no other migrates:
+ * Kysely's migrator looks at every schema's tables first, and one dropped under it fails the
+ * migration ("schema … does not exist"), as files running at once on one PostgreSQL showed.
+ */
+function apartFromDrops<T>(url: string, work: () => Promise<T>): Promise<T> {
+  return onPostgres(url, async (client) => {
+    await client.query('SELECT pg_advisory_lock($1)', [SCHEMA_CHANGES_LOCK])
+    try {
+      return await work()
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [SCHEMA_CHANGES_LOCK])
+    }
+  })
 }
 
 /** pg-boss's schema beside a test database's. */
