@@ -44,7 +44,12 @@ async function followProducts(deps: Deps, shop: string, productIds: string[]) {
     const newsAt = deps.now().toISOString()
     const followed = new Set(pending.map((row) => row.brand_product_id))
     for (const productId of followed) {
-      await sendBrandProductJob(deps, trx, { brandStoreShop: shop, productId, newsAt })
+      await sendBrandProductJob(deps, trx, {
+        brandStoreShop: shop,
+        productId,
+        newsAt,
+        listingIds: null,
+      })
     }
     // A product no listing follows now is not read: what was kept of it is no longer current.
     const unfollowed = productIds.filter((productId) => !followed.has(productId))

@@ -28,9 +28,9 @@ const RECENT_FOR_LISTING_MS = 5 * 60_000
 /**
  * The job: the product read now and kept, unless a reading begun after the news (or, for a new
  * listing, a recent one) is kept already.
- * When the reading changed, every listing of it follows; else only those waiting for it (a new
- * listing, or ones the news marked pending): news that changed nothing, or a product listed on
- * one more store, costs no other store a run. A product Shopify would not give as it is (more
+ * When the reading changed, every listing of it follows; else only those waiting for it (the
+ * listings the job names, or, for news, those it marked pending): a product listed on one more
+ * store costs no other store a run, however many are being listed at once. A product Shopify would not give as it is (more
  * variants than a listing copies) fails its listings with the reason, as a last failed run does.
  */
 export async function readBrandProduct(
@@ -70,9 +70,11 @@ export async function readBrandProduct(
     throw error
   }
   const changed = JSON.stringify(before?.product) !== JSON.stringify(after.product)
+  const waiting = (listing: (typeof listings)[number]) =>
+    job.listingIds ? job.listingIds.includes(listing.id) : listing.syncState === 'PENDING'
   await deps.db.transaction().execute(async (trx) => {
     for (const listing of listings) {
-      if (changed || listing.syncState === 'PENDING') await sendListingSync(deps, trx, listing.id)
+      if (changed || waiting(listing)) await sendListingSync(deps, trx, listing.id)
     }
   })
 }

@@ -29,6 +29,11 @@ export interface BrandProductJob {
    * news told: news of many variants at once is read once.
    */
   newsAt: string | null
+  /**
+   * The listings an administrator just made or listed again: they follow the reading whether it
+   * changed or not. Null for news, which marked every listing of the product pending.
+   */
+  listingIds: string[] | null
 }
 
 export interface ListingSyncJob {

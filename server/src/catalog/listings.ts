@@ -151,6 +151,7 @@ async function listOne(
     .executeTakeFirst()
   if (!inserted) return null
   await readBrandProductFor(deps, trx, {
+    id,
     brand: input.brand,
     productId: input.product.product_id,
     now: false,
@@ -165,12 +166,13 @@ async function listOne(
 const readBrandProductFor = (
   deps: Deps,
   trx: Db,
-  { brand, productId, now }: { brand: string; productId: string; now: boolean },
+  listing: { id: string; brand: string; productId: string; now: boolean },
 ) =>
   sendBrandProductJob(deps, trx, {
-    brandStoreShop: brand,
-    productId,
-    newsAt: now ? deps.now().toISOString() : null,
+    brandStoreShop: listing.brand,
+    productId: listing.productId,
+    newsAt: listing.now ? deps.now().toISOString() : null,
+    listingIds: [listing.id],
   })
 
 /**
@@ -201,6 +203,7 @@ async function relist(
     .where('id', '=', listing.id)
     .execute()
   await readBrandProductFor(deps, trx, {
+    id: listing.id,
     brand: listing.brand_store_shop,
     productId: listing.brand_product_id,
     now: true,
