@@ -94,20 +94,30 @@ export async function upsertEmulatorUser(
 ): Promise<{ uid: string }> {
   const api = `${emulatorUrl}/identitytoolkit.googleapis.com/v1/projects/${projectId}`
   const asOwner = { 'content-type': 'application/json', authorization: 'Bearer owner' }
-  const lookup = await emulatorJson(`${api}/accounts:lookup`, asOwner, { email: [user.email] })
-  const existing = (lookup.users as { localId: string }[] | undefined)?.[0]
-  const uid = existing
-    ? existing.localId
-    : ((
-        await emulatorJson(`${api}/accounts`, asOwner, {
-          email: user.email,
-          password: user.password,
-        })
-      ).localId as string)
-  // The password only for a new user: setting it again would revoke the tokens it already holds.
+  const lookUp = async () => {
+    const found = await emulatorJson(`${api}/accounts:lookup`, asOwner, { email: [user.email] })
+    return (found.users as { localId: string }[] | undefined)?.[0]?.localId
+  }
+  let uid = await lookUp()
+  let madeHere = false
+  if (uid === undefined) {
+    const made = await fetch(`${api}/accounts`, {
+      method: 'POST',
+      headers: asOwner,
+      body: JSON.stringify({ email: user.email, password: user.password }),
+    })
+    const answer = (await made.json()) as { localId?: string; error?: { message?: string } }
+    madeHere = answer.localId !== undefined
+    // Made meanwhile by another test file (they run at once): that one is the user.
+    uid = answer.error?.message === 'EMAIL_EXISTS' ? await lookUp() : answer.localId
+    if (!uid) {
+      throw new Error(`Auth emulator refused to create ${user.email}: ${JSON.stringify(answer)}`)
+    }
+  }
+  // The password only for a user made here: setting it again would revoke the tokens it holds.
   await emulatorJson(`${api}/accounts:update`, asOwner, {
     localId: uid,
-    ...(existing ? {} : { password: user.password }),
+    ...(madeHere ? { password: user.password } : {}),
     customAttributes: JSON.stringify(user.admin ? { admin: true } : {}),
     ...(user.emailVerified === undefined ? {} : { emailVerified: user.emailVerified }),
   })
