@@ -6,7 +6,7 @@ import type {
 import type { RouteDeps } from '../deps'
 import { toMinorUnits } from '../domain/money'
 import { followBrandProduct, followInventoryItem } from '../catalog/brand-news'
-import { indexCreatorOrder } from '../repositories/creator-orders'
+import { findIndexedShop, indexCreatorOrder } from '../repositories/creator-orders'
 import { findShopConnection } from '../repositories/shop-connections'
 import {
   deleteStoreProduct,
@@ -132,13 +132,9 @@ async function indexPaidOrder(
  * not transferred yet is transferred only for what it still sells.
  */
 async function lookAtRefunds(deps: Deps, shop: string, orderId: number) {
-  const known = await deps.db
-    .selectFrom('creator_order_index')
-    .select('order_id')
-    .where('order_id', '=', orderId)
-    .where('store_shop', '=', shop)
-    .executeTakeFirst()
-  if (known) await noticeRefund(deps, String(orderId), shop)
+  if ((await findIndexedShop(deps.db, orderId)) === shop) {
+    await noticeRefund(deps, String(orderId), shop)
+  }
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Charge } from '../adapters/payments/payments-port'
 import type { Db } from '../db/connect'
 import type { RouteDeps } from '../deps'
 import { formatMinorUnits } from '../domain/money'
+import type { Remote } from '../lib/remote-call'
 import { recordPayoutWaiting, type CreatorPayoutRow } from '../repositories/creator-payouts'
 import { findPayoutAccountId } from '../repositories/payout-accounts'
 import { chargeHolds, findOrderTransfers, inSettlement } from './order-payment'
@@ -12,7 +13,6 @@ import { keptDestination } from './payout-checks'
 // from and whether that charge still holds it, and the amount in the currency the charge settled in.
 
 type Deps = Pick<RouteDeps, 'db' | 'payments'>
-export type Remote = <T>(call: (signal: AbortSignal) => Promise<T>) => Promise<T>
 
 /** A reason the commission cannot be paid yet that a person fixes: recorded, not retried. */
 export class PayoutWaits extends Error {}

@@ -5,7 +5,7 @@ import type { Db } from '../db/connect'
 import type { RouteDeps } from '../deps'
 import { formatMinorUnits } from '../domain/money'
 import type { JobExecutor, RegisterOptions } from '../jobs/job-queue'
-import { RemoteTimeoutError, withDeadline } from '../lib/remote-call'
+import { RemoteTimeoutError, withDeadline, type Remote } from '../lib/remote-call'
 import { PRODUCT_NAME } from '@shared/product'
 import {
   claimCreatorPayout,
@@ -25,7 +25,6 @@ import {
   PayoutWaits,
   settledCommission,
   transferMade,
-  type Remote,
 } from './creator-payout-checks'
 import { transferGroupOf } from './order-payment'
 import { recordAudit } from '../repositories/audit-log'
