@@ -51,12 +51,21 @@ export async function announcePresence(db: Db, options: PresenceOptions): Promis
     options.onCount(Math.max(1, Number(alive.count)))
   }
   await beat()
-  // A beat that fails (the database away a moment) keeps the last count until the next one.
-  const timer = setInterval(() => void beat().catch(() => {}), options.beatMs)
+  // One beat at a time: on a slow database a beat can outlast the interval, and stop() must wait
+  // for the one under way, or it renews the lease just after stop() gave it back.
+  let beating: Promise<void> | undefined
+  const timer = setInterval(() => {
+    if (beating) return
+    // A beat that fails (the database away a moment) keeps the last count until the next one.
+    beating = beat()
+      .catch(() => {})
+      .finally(() => (beating = undefined))
+  }, options.beatMs)
   timer.unref()
   return {
     async stop() {
       clearInterval(timer)
+      await beating
       await db.deleteFrom('leases').where('name', '=', name).execute()
     },
   }
