@@ -454,6 +454,43 @@ export interface OrderAttentionTable {
   sentence: string
 }
 
+/** A brand order as last read from its shop (migration 020, shipping/). */
+export interface ShipmentsTable {
+  brand_order_id: string
+  brand_store_shop: string
+  creator_order_id: string
+  /** JSON of the brand order's shipping as read (shipping-port.ts OrderShipping). */
+  reading: string
+  read_at: string
+  /** The brand's fulfillment orders' status, the busiest of them; null when it has none. */
+  fulfillment_order_status: string | null
+  /** When every unit had shipped (or the order was cancelled): it cannot be late from then. */
+  shipped_at: string | null
+}
+
+/** A brand fulfillment, and the creator fulfillment made for it (migration 020). */
+export interface FulfillmentMirrorsTable {
+  brand_fulfillment_id: string
+  brand_order_id: string
+  creator_order_id: string
+  creator_store_shop: string
+  state: 'PENDING' | 'MIRRORED' | 'FAILED'
+  message: string | null
+  pending_since: string | null
+  /** JSON [{ fulfillmentOrderId, lineItemId, quantity }]: the creator lines the call fulfils. */
+  pending_lines: string | null
+  creator_fulfillment_id: string | null
+  /** JSON of the Tracking last written to the creator's fulfillment. */
+  mirrored_tracking: string | null
+  updated_at: string
+}
+
+/** The marketplace's shipping policy: one row, id 'marketplace', written by its migration. */
+export interface ShippingPolicyTable {
+  id: string
+  late_after_days: number
+}
+
 export interface Database {
   stores: StoresTable
   app_configs: AppConfigsTable
@@ -482,6 +519,9 @@ export interface Database {
   price_exceptions: PriceExceptionsTable
   data_requests: DataRequestsTable
   transfer_policy: TransferPolicyTable
+  shipments: ShipmentsTable
+  fulfillment_mirrors: FulfillmentMirrorsTable
+  shipping_policy: ShippingPolicyTable
   order_automation: OrderAutomationTable
   order_attention: OrderAttentionTable
   order_holds: OrderHoldsTable

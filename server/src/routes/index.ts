@@ -7,6 +7,7 @@ import { commissionRoutes } from './commissions'
 import { registerImageRoutes } from './images'
 import { jobRoutes } from './jobs'
 import { listRoutes } from './lists'
+import { shippingRoutes } from './shipping'
 import { shopConnectionRoutes } from './shop-connections'
 import { registerShopifyInstallRoutes } from './shopify-install'
 import { registerShopifyWebhookRoute } from './shopify-webhooks'
@@ -23,6 +24,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     ...transferRoutes(deps),
     ...shopConnectionRoutes(deps),
     ...listRoutes(deps),
+    ...shippingRoutes(deps),
     ...jobRoutes(deps),
   }
   registerCalls(app, calls)

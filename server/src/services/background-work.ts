@@ -42,6 +42,13 @@ import {
   type ListingSyncJob,
 } from '../catalog/catalog-jobs'
 import { syncListing } from '../catalog/listing-sync'
+import { followShipment } from '../shipping/brand-shipment'
+import { catchUpShipments } from '../shipping/shipping-catch-up'
+import {
+  BRAND_SHIPMENT_JOB,
+  BRAND_SHIPMENT_RETRIES,
+  type BrandShipmentJob,
+} from '../shipping/shipping-jobs'
 import {
   actOnDelivery,
   WEBHOOK_JOB,
@@ -52,8 +59,8 @@ import {
 
 // Every piece of background work the server does, as jobs of the queue (jobs/job-queue.ts): the
 // webhook inbox's deliveries, automatic transfers and the recheck of those needing attention,
-// creators' commissions, refunds, listings following their brand products, the creator-order
-// catch-up, and retention. Each server process
+// creators' commissions, refunds, listings following their brand products, creators' orders
+// following their brands' shipments, the catch-up of orders and shipments, and retention. Each server process
 // registers them all and works the one queue, so that a job runs once across replicas, and
 // survives a crash of the process running it.
 
@@ -174,6 +181,11 @@ export async function startBackgroundWork(
     (payload, job, settings) => syncListing(deps, payload, job, settings),
     LISTING_SYNC_RETRIES,
   )
+  await register<BrandShipmentJob>(
+    BRAND_SHIPMENT_JOB,
+    (payload) => followShipment(deps, payload),
+    BRAND_SHIPMENT_RETRIES,
+  )
   // A failed catch-up waits for the next schedule rather than retrying at once.
   await register(CATCH_UP_JOB, (_payload, job) => catchUp(deps, log, job), {
     retryLimit: 0,
@@ -230,6 +242,7 @@ async function catchUp(deps: Deps, log: JobLog, job: JobContext) {
     (message) => log.warn({ job: CATCH_UP_JOB }, message),
     job.signal,
   )
+  await catchUpShipments(deps)
 }
 
 /** Removes what is past its keep period. */

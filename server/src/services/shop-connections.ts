@@ -27,11 +27,13 @@ type Deps = Pick<RouteDeps, 'db' | 'secrets' | 'shopify' | 'now' | 'jobs'>
 
 /**
  * What the app asks of a shop: its products and stock, to read (a brand's) and to write (the
- * listings on a creator's), with the location stock is kept at; and orders to read and to create,
- * all of them, since without read_all_orders Shopify hides those older than 60 days.
+ * listings on a creator's), with the location stock is kept at; orders to read and to create,
+ * all of them, since without read_all_orders Shopify hides those older than 60 days; and their
+ * fulfillments and fulfillment orders, to read (a brand's shipments) and to write (the creator's,
+ * with the brand's tracking).
  */
 export const INSTALL_SCOPES =
-  'read_products,write_products,read_inventory,write_inventory,read_locations,read_orders,read_all_orders,write_orders'
+  'read_products,write_products,read_inventory,write_inventory,read_locations,read_orders,read_all_orders,write_orders,write_fulfillments,write_merchant_managed_fulfillment_orders'
 
 /** How long an install may take between its start and Shopify's callback. */
 const STATE_TTL_MS = 10 * 60_000

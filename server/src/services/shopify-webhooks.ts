@@ -14,6 +14,8 @@ import {
   upsertStoreProductIfNewer,
 } from '../repositories/store-products'
 import { findStoreType } from '../repositories/stores'
+import { orderGid } from '../adapters/commerce/shopify/order-gid'
+import { followBrandOrder } from '../shipping/shipping-jobs'
 import { noticeRefund } from '../transfers/order-refunds'
 import { scheduleAutomaticTransfer } from './automatic-transfers'
 import { answerDataRequest, redactCustomer, redactShop, type SignedDelivery } from './privacy'
@@ -66,7 +68,17 @@ export async function actOnWebhook(
       await lookAtRefunds(deps, shop, payload.body.order_id)
       return
     case 'orders/cancelled':
+      // A creator's order gives money back; a brand's order Tandem made stops shipping.
       await lookAtRefunds(deps, shop, payload.body.id)
+      await followBrandOrder(deps, shop, orderGid(payload.body.id))
+      return
+    case 'fulfillments/create':
+    case 'fulfillments/update':
+      await followBrandOrder(deps, shop, orderGid(payload.body.order_id))
+      return
+    case 'fulfillment_orders/placed_on_hold':
+    case 'fulfillment_orders/hold_released':
+      await followHeldOrder(deps, shop, payload.body.fulfillment_order.id)
       return
     case 'products/delete':
       await deleteStoreProduct(deps.db, shop, `gid://shopify/Product/${payload.body.id}`)
@@ -135,6 +147,16 @@ async function lookAtRefunds(deps: Deps, shop: string, orderId: number) {
   if ((await findIndexedShop(deps.db, orderId)) === shop) {
     await noticeRefund(deps, String(orderId), shop)
   }
+}
+
+/**
+ * A hold placed on or released from a fulfillment order: its order is asked of the shop that
+ * signed (a body can name any fulfillment order), and followed if Tandem made it there.
+ */
+async function followHeldOrder(deps: Deps, shop: string, fulfillmentOrderId: string) {
+  if ((await findStoreType(deps.db, shop)) !== 'BRAND') return
+  const orderId = await deps.commerce.fulfillmentOrderOrder(shop, fulfillmentOrderId)
+  if (orderId) await followBrandOrder(deps, shop, orderId)
 }
 
 /**

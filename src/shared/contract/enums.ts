@@ -197,6 +197,7 @@ export const JOB_KINDS = [
   'store-debt',
   'brand-product',
   'listing-sync',
+  'brand-shipment',
   'attention-recheck',
   'creator-order-catch-up',
   'retention',

@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import type { INVENTORY_BEHAVIOURS, ShippingAddress } from '@shared/contract'
 import type { CatalogPort } from './catalog-port'
+import type { ShippingPort } from './shipping-port'
 
 // The commerce platform as the server needs it, shaped after Shopify's Admin GraphQL API
 // (productsCount, products, order, orderCreate, orderMarkAsPaid).
@@ -127,7 +128,7 @@ export interface MutationOptions {
   signal?: AbortSignal
 }
 
-export interface CommercePort extends CatalogPort {
+export interface CommercePort extends CatalogPort, ShippingPort {
   /** How many products the store has now (productsCount). */
   countProducts(shop: string): Promise<number>
   /** Every product of the store, a page (or, for a large store, a bulk file's part) at a time. */

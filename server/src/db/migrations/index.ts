@@ -19,6 +19,7 @@ import * as holds from './016-holds'
 import * as creatorPayouts from './017-creator-payouts'
 import * as orderReversals from './018-order-reversals'
 import * as catalogListings from './019-catalog-listings'
+import * as shipments from './020-shipments'
 
 // Migrations live in code (one module each, imported here and bundled with the server: no folder
 // to find at run time) and run at every start. Column types are the ones SQLite and PostgreSQL
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '017_creator_payouts': creatorPayouts,
   '018_order_reversals': orderReversals,
   '019_catalog_listings': catalogListings,
+  '020_shipments': shipments,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -22,6 +22,7 @@ import {
 } from './shopify-operations'
 import { readProducts } from './shopify-products'
 import { shopifyCatalog } from './shopify-catalog'
+import { shopifyShipping } from './shopify-shipping'
 import { shopifyRefunds } from './shopify-refunds'
 
 // The commerce port on Shopify's Admin GraphQL API: each method one or a few of the documents in
@@ -203,6 +204,7 @@ export function createShopifyCommerce(deps: {
     ...shopifyRefunds(api),
 
     ...shopifyCatalog(api),
+    ...shopifyShipping(api),
 
     async readPaidOrders(shop, take) {
       for (let after: string | null = null; ;) {

@@ -24,6 +24,21 @@ const refund = z
   .loose()
   .refine(ownGid('Refund'))
 
+// A fulfillment names its order by id: the order's shipping is read from its shop, not the body.
+const fulfillment = z
+  .object({ id: numericId, admin_graphql_api_id: z.string(), order_id: numericId })
+  .loose()
+  .refine(ownGid('Fulfillment'))
+
+// A hold placed or released names its fulfillment order, whose order is asked of Shopify.
+const heldFulfillmentOrder = z
+  .object({
+    fulfillment_order: z
+      .object({ id: z.string().regex(/^gid:\/\/shopify\/FulfillmentOrder\/\d+$/) })
+      .loose(),
+  })
+  .loose()
+
 const product = z
   .object({
     id: numericId,
@@ -114,6 +129,24 @@ const SHAPES = {
     schema: () => refund,
     sent: () =>
       'a refund with its order_id, whose admin_graphql_api_id is gid://shopify/Refund/{its id}',
+  },
+  'fulfillments/create': {
+    schema: () => fulfillment,
+    sent: () =>
+      'a fulfillment with its order_id, whose admin_graphql_api_id is gid://shopify/Fulfillment/{its id}',
+  },
+  'fulfillments/update': {
+    schema: () => fulfillment,
+    sent: () =>
+      'a fulfillment with its order_id, whose admin_graphql_api_id is gid://shopify/Fulfillment/{its id}',
+  },
+  'fulfillment_orders/placed_on_hold': {
+    schema: () => heldFulfillmentOrder,
+    sent: () => 'a fulfillment_order whose id is a gid://shopify/FulfillmentOrder/…',
+  },
+  'fulfillment_orders/hold_released': {
+    schema: () => heldFulfillmentOrder,
+    sent: () => 'a fulfillment_order whose id is a gid://shopify/FulfillmentOrder/…',
   },
   'products/update': {
     schema: () => product,

@@ -5,13 +5,24 @@ import { COMPLIANCE_TOPICS } from './shopify-webhook-payloads'
 // The webhooks each connected shop sends Tandem (docs/integrations.md "Shopify"): creator shops
 // their paid orders (the creator-order index), refunds and cancellations (what goes back after the
 // transfer), every shop its uninstall, brand shops their product and stock changes (what listings
-// follow); and every shop Shopify's
+// follow) and their shipments, holds and cancellations (what the creators' orders follow); and
+// every shop Shopify's
 // mandatory compliance topics (docs/privacy.md). A shop connected before a topic was added here
 // sends it once its connection is tested again, which registers every topic.
 
 const TOPICS = {
   CREATOR: ['ORDERS_PAID', 'APP_UNINSTALLED', 'REFUNDS_CREATE', 'ORDERS_CANCELLED'],
-  BRAND: ['APP_UNINSTALLED', 'PRODUCTS_UPDATE', 'PRODUCTS_DELETE', 'INVENTORY_LEVELS_UPDATE'],
+  BRAND: [
+    'APP_UNINSTALLED',
+    'PRODUCTS_UPDATE',
+    'PRODUCTS_DELETE',
+    'INVENTORY_LEVELS_UPDATE',
+    'FULFILLMENTS_CREATE',
+    'FULFILLMENTS_UPDATE',
+    'FULFILLMENT_ORDERS_PLACED_ON_HOLD',
+    'FULFILLMENT_ORDERS_HOLD_RELEASED',
+    'ORDERS_CANCELLED',
+  ],
 } as const
 
 const SUBSCRIBE = /* GraphQL */ `
@@ -38,8 +49,19 @@ export const subscribedTo = (shopType: ShopType, headerTopic: string): boolean =
   COMPLIANCE_TOPICS.includes(headerTopic) ||
   TOPICS[shopType].some((topic) => headerOf(topic) === headerTopic)
 
-/** The topic as X-Shopify-Topic writes it: the last underscore is the slash. */
-const headerOf = (topic: string) => topic.toLowerCase().replace(/_([^_]*)$/, '/$1')
+/** Resources whose names hold an underscore: the slash comes after them, not at the last one. */
+const RESOURCES = ['inventory_levels', 'fulfillment_orders']
+
+/**
+ * The topic as X-Shopify-Topic writes it: the resource, a slash, the event (ORDERS_PAID is
+ * orders/paid, FULFILLMENT_ORDERS_PLACED_ON_HOLD is fulfillment_orders/placed_on_hold).
+ */
+function headerOf(topic: string): string {
+  const lower = topic.toLowerCase()
+  const resource =
+    RESOURCES.find((name) => lower.startsWith(`${name}_`)) ?? lower.slice(0, lower.indexOf('_'))
+  return `${resource}/${lower.slice(resource.length + 1)}`
+}
 
 /** Shopify's answer when the shop already sends this topic to this address. */
 const ALREADY_SUBSCRIBED = /already been taken/

@@ -1,0 +1,239 @@
+import {
+  FulfillmentRefused,
+  type FulfillmentReading,
+  type OrderShipping,
+  type ShippingPort,
+  type Tracking,
+} from '../shipping-port'
+import type { ShopifyApi } from './shopify-api'
+
+// The shipping part of the commerce port on Shopify's Admin GraphQL API: an order's fulfillment
+// orders and fulfillments read at once, fulfillmentCreate and fulfillmentTrackingInfoUpdate.
+// An order Tandem mirrors has a few lines and shipments: one page of each is all of it.
+
+const ORDER_SHIPPING = /* GraphQL */ `
+  query OrderShipping($id: ID!) {
+    order(id: $id) {
+      id
+      cancelledAt
+      cancelReason
+      fulfillmentOrders(first: 20) {
+        nodes {
+          id
+          status
+          fulfillmentHolds {
+            reason
+            reasonNotes
+          }
+          lineItems(first: 250) {
+            nodes {
+              id
+              totalQuantity
+              remainingQuantity
+              lineItem {
+                id
+                variant {
+                  id
+                }
+              }
+            }
+          }
+        }
+      }
+      fulfillments(first: 50) {
+        id
+        status
+        createdAt
+        trackingInfo(first: 10) {
+          company
+          number
+          url
+        }
+        fulfillmentLineItems(first: 250) {
+          nodes {
+            quantity
+            lineItem {
+              id
+              variant {
+                id
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+`
+
+const FULFILLMENT_ORDER_ORDER = /* GraphQL */ `
+  query FulfillmentOrderOrder($id: ID!) {
+    fulfillmentOrder(id: $id) {
+      orderId
+    }
+  }
+`
+
+const FULFILLMENT_CREATE = /* GraphQL */ `
+  mutation MirrorFulfillment($fulfillment: FulfillmentInput!) {
+    fulfillmentCreate(fulfillment: $fulfillment) {
+      fulfillment {
+        id
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`
+
+const TRACKING_UPDATE = /* GraphQL */ `
+  mutation MirrorTracking($id: ID!, $tracking: FulfillmentTrackingInput!) {
+    fulfillmentTrackingInfoUpdate(
+      fulfillmentId: $id
+      trackingInfoInput: $tracking
+      notifyCustomer: true
+    ) {
+      fulfillment {
+        id
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`
+
+interface LineNode {
+  id: string
+  variant: { id: string } | null
+}
+
+interface OrderShippingNode {
+  id: string
+  cancelledAt: string | null
+  cancelReason: string | null
+  fulfillmentOrders: {
+    nodes: {
+      id: string
+      status: string
+      fulfillmentHolds: { reason: string; reasonNotes: string | null }[]
+      lineItems: {
+        nodes: {
+          id: string
+          totalQuantity: number
+          remainingQuantity: number
+          lineItem: LineNode
+        }[]
+      }
+    }[]
+  }
+  fulfillments: {
+    id: string
+    status: string
+    createdAt: string
+    trackingInfo: Tracking[]
+    fulfillmentLineItems: { nodes: { quantity: number; lineItem: LineNode }[] }
+  }[]
+}
+
+const refusedWith = (shop: string, userErrors: { message: string }[]) =>
+  new FulfillmentRefused(
+    `Shopify refused the fulfillment in ${shop}: ${userErrors.map((e) => e.message).join('; ')}`,
+  )
+
+/** Shopify's tracking input: only what the brand gave, so that nothing is cleared by a null. */
+const trackingInput = (tracking: Tracking) =>
+  Object.fromEntries(Object.entries(tracking).filter(([, value]) => value !== null))
+
+export function shopifyShipping(api: ShopifyApi): ShippingPort {
+  return {
+    async readOrderShipping(shop, orderId): Promise<OrderShipping | null> {
+      const answer: { order: OrderShippingNode | null } = await api.request(shop, ORDER_SHIPPING, {
+        id: orderId,
+      })
+      const order = answer.order
+      if (!order) return null
+      return {
+        id: order.id,
+        cancelledAt: order.cancelledAt,
+        cancelReason: order.cancelReason,
+        fulfillmentOrders: order.fulfillmentOrders.nodes.map((fulfillmentOrder) => ({
+          id: fulfillmentOrder.id,
+          status: fulfillmentOrder.status,
+          holds: fulfillmentOrder.fulfillmentHolds.map((hold) => ({
+            reason: hold.reason,
+            notes: hold.reasonNotes,
+          })),
+          lines: fulfillmentOrder.lineItems.nodes.map((line) => ({
+            id: line.id,
+            lineItemId: line.lineItem.id,
+            variantId: line.lineItem.variant?.id ?? null,
+            totalQuantity: line.totalQuantity,
+            remainingQuantity: line.remainingQuantity,
+          })),
+        })),
+        fulfillments: order.fulfillments.map((fulfillment): FulfillmentReading => ({
+          id: fulfillment.id,
+          status: fulfillment.status,
+          createdAt: fulfillment.createdAt,
+          tracking: fulfillment.trackingInfo,
+          lines: fulfillment.fulfillmentLineItems.nodes.map((line) => ({
+            lineItemId: line.lineItem.id,
+            variantId: line.lineItem.variant?.id ?? null,
+            quantity: line.quantity,
+          })),
+        })),
+      }
+    },
+
+    async fulfillmentOrderOrder(shop, fulfillmentOrderId) {
+      const answer: { fulfillmentOrder: { orderId: string } | null } = await api.request(
+        shop,
+        FULFILLMENT_ORDER_ORDER,
+        { id: fulfillmentOrderId },
+      )
+      return answer.fulfillmentOrder?.orderId ?? null
+    },
+
+    async createFulfillment(shop, input, options) {
+      const fulfillmentOrderIds = [...new Set(input.lines.map((line) => line.fulfillmentOrderId))]
+      const answer: {
+        fulfillmentCreate: { fulfillment: { id: string } | null; userErrors: { message: string }[] }
+      } = await api.request(
+        shop,
+        FULFILLMENT_CREATE,
+        {
+          fulfillment: {
+            lineItemsByFulfillmentOrder: fulfillmentOrderIds.map((id) => ({
+              fulfillmentOrderId: id,
+              fulfillmentOrderLineItems: input.lines
+                .filter((line) => line.fulfillmentOrderId === id)
+                .map((line) => ({ id: line.fulfillmentOrderLineItemId, quantity: line.quantity })),
+            })),
+            notifyCustomer: input.notifyCustomer,
+            ...(input.tracking ? { trackingInfo: trackingInput(input.tracking) } : {}),
+          },
+        },
+        options,
+      )
+      const { fulfillment, userErrors } = answer.fulfillmentCreate
+      if (userErrors.length > 0 || !fulfillment) throw refusedWith(shop, userErrors)
+      return fulfillment.id
+    },
+
+    async updateTracking(shop, fulfillmentId, tracking, options) {
+      const answer: {
+        fulfillmentTrackingInfoUpdate: { userErrors: { message: string }[] }
+      } = await api.request(
+        shop,
+        TRACKING_UPDATE,
+        { id: fulfillmentId, tracking: trackingInput(tracking) },
+        options,
+      )
+      const { userErrors } = answer.fulfillmentTrackingInfoUpdate
+      if (userErrors.length > 0) throw refusedWith(shop, userErrors)
+    },
+  }
+}
