@@ -18,6 +18,8 @@ import {
   OrderHold,
   OrderTransferRecord,
   PageQuery,
+  Shipment,
+  ShippingPolicy,
   ProductSyncStatus,
   Rate,
   RefundLineInput,
@@ -35,7 +37,7 @@ import {
   UniqueCommissionRate,
   UniqueCommissionRateInput,
 } from './entities'
-import { JobKind, ListingStatus, ShopType, TransferStatus } from './enums'
+import { FulfillmentOrderStatus, JobKind, ListingStatus, ShopType, TransferStatus } from './enums'
 
 // The specification's fourteen calls and those Tandem adds (docs/product-rules.md "The server's
 // calls"): one request schema (query, params or body) and one answer schema each. The server
@@ -306,6 +308,44 @@ export const calls = {
     action: 'set transfer policy',
     body: TransferPolicyInput.strict(),
     response: TransferPolicy,
+    status: 200,
+  }),
+  /** Brand orders of transferred creator orders, newest transfer first, with what they shipped. */
+  adminShipments: call({
+    method: 'GET',
+    path: '/admin-shipments',
+    action: 'fetch shipments',
+    query: z
+      .object({
+        /** The brand fulfillment order's status, as Shopify words it. */
+        status: FulfillmentOrderStatus.optional(),
+        /** Only the brand orders not shipped in full within the policy's days. */
+        late: z.literal('true').optional(),
+        brandShop: ShopDomain.optional(),
+        creatorShop: ShopDomain.optional(),
+        ...PageQuery,
+      })
+      .strict(),
+    response: z.object({
+      shipments: z.array(Shipment),
+      nextCursor: z.string().nullable(),
+    }),
+    status: 200,
+  }),
+  adminShippingPolicy: call({
+    method: 'GET',
+    path: '/admin-shipping-policy',
+    action: 'fetch shipping policy',
+    query: NoQuery,
+    response: ShippingPolicy,
+    status: 200,
+  }),
+  adminSetShippingPolicy: call({
+    method: 'POST',
+    path: '/admin-set-shipping-policy',
+    action: 'set shipping policy',
+    body: ShippingPolicy.strict(),
+    response: ShippingPolicy,
     status: 200,
   }),
   /** Automatic processing leaves the order until it is released; a click still processes it. */

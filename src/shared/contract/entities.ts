@@ -1,5 +1,8 @@
 import { z } from 'zod'
 import {
+  FulfillmentHoldReason,
+  FulfillmentOrderStatus,
+  FulfillmentStatus,
   JobKind,
   JobState,
   ListingStatus,
@@ -553,3 +556,64 @@ export const TransferPolicy = TransferPolicyInput.extend({
   automaticSince: z.string().nullable(),
 })
 export type TransferPolicy = z.infer<typeof TransferPolicy>
+
+// Shipping (docs/integrations.md "Shipping"): what each brand of a transferred order shipped, as
+// Tandem last read it from the brand's Shopify, and how far the creator's order follows it.
+
+/** A shipment's tracking, as the brand gave it: any of the three may be missing. */
+export const Tracking = z.object({
+  company: z.string().nullable(),
+  number: z.string().nullable(),
+  url: z.string().nullable(),
+})
+export type Tracking = z.infer<typeof Tracking>
+
+/** How far a brand's fulfillment reached the creator's order. */
+export const MIRROR_STATES = ['MIRRORED', 'PENDING', 'FAILED'] as const
+export const MirrorState = z.enum(MIRROR_STATES)
+
+export const BrandFulfillment = z.object({
+  /** The brand's Fulfillment GID. */
+  id: z.string(),
+  status: FulfillmentStatus,
+  createdAt: z.string(),
+  tracking: z.array(Tracking),
+  /** Units of the brand order it ships. */
+  quantity: z.number().int(),
+  mirrorState: MirrorState,
+  /** Why the creator's order does not follow it (FAILED), in words an administrator acts on. */
+  mirrorMessage: z.string().nullable(),
+})
+export type BrandFulfillment = z.infer<typeof BrandFulfillment>
+
+/** One brand order of a transferred creator order, as shipped so far. */
+export const Shipment = z.object({
+  creatorOrderId: z.string(),
+  /** The creator order's name (#1001), when the index knows it. */
+  creatorOrderName: z.string().nullable(),
+  creatorStoreShop: z.string(),
+  brandStoreShop: z.string(),
+  brandOrderId: z.string(),
+  /** When the brand order was made (the transfer's step). */
+  transferredAt: z.string(),
+  /** The brand's fulfillment order (the busiest of them, when several); null until read. */
+  fulfillmentOrderStatus: FulfillmentOrderStatus.nullable(),
+  holds: z.array(z.object({ reason: FulfillmentHoldReason, notes: z.string().nullable() })),
+  /** Shopify's OrderCancelReason when the brand cancelled its order; null while it stands. */
+  cancelReason: z.string().nullable(),
+  fulfillments: z.array(BrandFulfillment),
+  /** Not shipped in full this many days after the transfer: the policy's lateAfterDays. */
+  late: z.boolean(),
+  /** When Tandem last read the brand order; null before the first reading. */
+  readAt: z.string().nullable(),
+})
+export type Shipment = z.infer<typeof Shipment>
+
+/** Days after its transfer by which a brand order is expected to have shipped in full. */
+export const LateAfterDays = z
+  .number()
+  .refine(Number.isInteger, 'must be a whole number of days')
+  .min(1, 'must be at least 1')
+  .max(60, 'must be at most 60')
+export const ShippingPolicy = z.object({ lateAfterDays: LateAfterDays })
+export type ShippingPolicy = z.infer<typeof ShippingPolicy>
