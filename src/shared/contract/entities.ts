@@ -571,6 +571,7 @@ export type Tracking = z.infer<typeof Tracking>
 /** How far a brand's fulfillment reached the creator's order. */
 export const MIRROR_STATES = ['MIRRORED', 'PENDING', 'FAILED'] as const
 export const MirrorState = z.enum(MIRROR_STATES)
+export type MirrorState = z.infer<typeof MirrorState>
 
 export const BrandFulfillment = z.object({
   /** The brand's Fulfillment GID. */
