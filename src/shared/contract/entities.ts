@@ -611,10 +611,11 @@ export const Shipment = z.object({
 export type Shipment = z.infer<typeof Shipment>
 
 /** Days after its transfer by which a brand order is expected to have shipped in full. */
+export const LATE_AFTER_DAYS = { min: 1, max: 60 } as const
 export const LateAfterDays = z
   .number()
   .refine(Number.isInteger, 'must be a whole number of days')
-  .min(1, 'must be at least 1')
-  .max(60, 'must be at most 60')
+  .min(LATE_AFTER_DAYS.min, `must be at least ${LATE_AFTER_DAYS.min}`)
+  .max(LATE_AFTER_DAYS.max, `must be at most ${LATE_AFTER_DAYS.max}`)
 export const ShippingPolicy = z.object({ lateAfterDays: LateAfterDays })
 export type ShippingPolicy = z.infer<typeof ShippingPolicy>
