@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  enumWords,
   formatDateTime,
   formatMoney,
   formatRate,
@@ -84,5 +85,13 @@ describe('plural and formatRate', () => {
 
   it('shows a rate in percent', () => {
     expect(formatRate(9.5)).toMatch(/^9\.5\s?%$/)
+  })
+})
+
+describe('enumWords', () => {
+  it('writes a Shopify enum value as words, as badges and filters show it', () => {
+    expect(enumWords('ON_HOLD')).toBe('On hold')
+    expect(enumWords('HIGH_RISK_OF_FRAUD')).toBe('High risk of fraud')
+    expect(enumWords('OPEN')).toBe('Open')
   })
 })

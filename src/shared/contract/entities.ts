@@ -571,6 +571,7 @@ export type Tracking = z.infer<typeof Tracking>
 /** How far a brand's fulfillment reached the creator's order. */
 export const MIRROR_STATES = ['MIRRORED', 'PENDING', 'FAILED'] as const
 export const MirrorState = z.enum(MIRROR_STATES)
+export type MirrorState = z.infer<typeof MirrorState>
 
 export const BrandFulfillment = z.object({
   /** The brand's Fulfillment GID. */
@@ -610,10 +611,11 @@ export const Shipment = z.object({
 export type Shipment = z.infer<typeof Shipment>
 
 /** Days after its transfer by which a brand order is expected to have shipped in full. */
+export const LATE_AFTER_DAYS = { min: 1, max: 60 } as const
 export const LateAfterDays = z
   .number()
   .refine(Number.isInteger, 'must be a whole number of days')
-  .min(1, 'must be at least 1')
-  .max(60, 'must be at most 60')
+  .min(LATE_AFTER_DAYS.min, `must be at least ${LATE_AFTER_DAYS.min}`)
+  .max(LATE_AFTER_DAYS.max, `must be at most ${LATE_AFTER_DAYS.max}`)
 export const ShippingPolicy = z.object({ lateAfterDays: LateAfterDays })
 export type ShippingPolicy = z.infer<typeof ShippingPolicy>

@@ -67,6 +67,7 @@ export const FULFILLMENT_STATUSES = [
   'PENDING',
 ] as const
 export const FulfillmentStatus = z.enum(FULFILLMENT_STATUSES)
+export type FulfillmentStatus = z.infer<typeof FulfillmentStatus>
 
 export const FULFILLMENT_ORDER_STATUSES = [
   'CANCELLED',
@@ -78,6 +79,7 @@ export const FULFILLMENT_ORDER_STATUSES = [
   'SCHEDULED',
 ] as const
 export const FulfillmentOrderStatus = z.enum(FULFILLMENT_ORDER_STATUSES)
+export type FulfillmentOrderStatus = z.infer<typeof FulfillmentOrderStatus>
 
 export const FULFILLMENT_ORDER_REQUEST_STATUSES = [
   'ACCEPTED',
@@ -115,6 +117,7 @@ export const FULFILLMENT_HOLD_REASONS = [
   'UNKNOWN_DELIVERY_DATE',
 ] as const
 export const FulfillmentHoldReason = z.enum(FULFILLMENT_HOLD_REASONS)
+export type FulfillmentHoldReason = z.infer<typeof FulfillmentHoldReason>
 
 export const RETURN_STATUSES = ['CANCELED', 'CLOSED', 'DECLINED', 'OPEN', 'REQUESTED'] as const
 export const ReturnStatus = z.enum(RETURN_STATUSES)

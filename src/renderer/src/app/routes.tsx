@@ -13,6 +13,7 @@ const ProductsPage = lazy(() => import('@renderer/features/products/ProductsPage
 const OrderTransferPage = lazy(() => import('@renderer/features/order-transfer/OrderTransferPage'))
 const OrdersPage = lazy(() => import('@renderer/features/orders/OrdersPage'))
 const JobsPage = lazy(() => import('@renderer/features/jobs/JobsPage'))
+const ShippingPage = lazy(() => import('@renderer/features/shipping/ShippingPage'))
 
 /** The console's routes, shared by the hash router (main.tsx) and the tests' memory router. */
 export const routes: RouteObject[] = [
@@ -32,7 +33,7 @@ export const routes: RouteObject[] = [
       { path: 'stores/:store', element: <StoreDetailPage /> },
       { path: 'products', element: <ProductsPage /> },
       { path: 'orders', element: <OrdersPage /> },
-      { path: 'shipping', element: <PlaceholderPage title="Shipping" /> },
+      { path: 'shipping', element: <ShippingPage /> },
       { path: 'configs', element: <ConfigsPage /> },
       { path: 'create-order-transfer', element: <OrderTransferPage /> },
       { path: 'jobs', element: <JobsPage /> },

@@ -47,6 +47,10 @@ export function formatDateTime(value: string | null | undefined, locale?: string
 /** A rule's words ("must look like acct_…") as a sentence of its own under a field. */
 export const asSentence = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1)
 
+/** A Shopify enum value in words, as the console shows them: ON_HOLD → "On hold". */
+export const enumWords = (value: string): string =>
+  asSentence(value.toLowerCase().replaceAll('_', ' '))
+
 /** The rules a value broke, as a contract schema words them, in one sentence under its field. */
 export const brokenRules = (error: { issues: { message: string }[] }): string =>
   asSentence(error.issues.map((issue) => issue.message).join('; '))

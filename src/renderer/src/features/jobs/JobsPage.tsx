@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useState } from 'react'
+import { createContext, useCallback, useContext } from 'react'
 import { Badge, Button, Text, VisuallyHidden } from '@mantine/core'
 import { IconRefresh } from '@tabler/icons-react'
 import type { TroubledJob } from '@shared/contract'
@@ -6,6 +6,7 @@ import { PageHeading } from '@renderer/app/PageHeading'
 import { useBridge } from '@renderer/lib/bridge'
 import { PagedTable, type TableSpec } from '@renderer/lib/PagedTable'
 import type { CursorPage } from '@renderer/lib/useCursorPages'
+import { useListRefresh } from '@renderer/lib/useListRefresh'
 import { useWrite } from '@renderer/lib/useWrite'
 import { aboutText, JOB_KIND_LABELS, JOB_STATE_LABELS, whenText } from './job-text'
 
@@ -22,21 +23,14 @@ export default function JobsPage() {
   }, [bridge])
 
   // After a retry the list is read again: the job waits for its run, or runs, or is dead again.
-  const [listRefreshes] = useState(() => new Set<() => void>())
-  const refreshOn = useCallback(
-    (refresh: () => void) => {
-      listRefreshes.add(refresh)
-      return () => void listRefreshes.delete(refresh)
-    },
-    [listRefreshes],
-  )
+  const { refreshOn, refreshList } = useListRefresh()
   const write = useWrite({
     success: { title: 'Job retried', message: 'It runs once more.' },
     failure: (message) => ({ title: 'Failed to retry job', message }),
   })
   const retry = async (job: TroubledJob) => {
     const retried = await write.run(() => bridge.invoke('adminRetryJob', { id: job.id }), job.id)
-    if (retried) listRefreshes.forEach((refresh) => refresh())
+    if (retried) refreshList()
   }
 
   return (

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef } from 'react'
+import { useCallback, useRef } from 'react'
 import { Checkbox, Group, Select, TextInput, type ComboboxItem } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { IconSearch } from '@tabler/icons-react'
@@ -11,22 +11,18 @@ import {
 import { useBridge } from '@renderer/lib/bridge'
 import { PagedTable } from '@renderer/lib/PagedTable'
 import type { CursorPage } from '@renderer/lib/useCursorPages'
-import { storeName, storeOption } from '@renderer/lib/format'
+import { ALL, StoreFilter } from '@renderer/features/stores/StoreFilter'
 import { useStoreList } from '@renderer/features/stores/useStoreList'
 import { OrderHoldsProvider, type OrderChanged } from './order-holds'
 import { useOrdersPage } from './orders-page-state'
 import { ORDERS_TABLE } from './OrdersTable'
 import { TRANSFER_STATUS_LABELS } from './TransferStatusBadge'
-import classes from './Orders.module.css'
+import filters from '@renderer/lib/filters.module.css'
 
 /** How long the search waits for typing to pause before it reads the list again. */
 export const SEARCH_DELAY_MS = 250
 /** The contract's longest search. */
 const SEARCH_MAX_LENGTH = 100
-/** Options in the open creator dropdown at most: there may be thousands of creators. */
-const OPTION_LIMIT = 50
-/** The option that narrows nothing (Mantine's options need a non-empty value). */
-const ALL = 'ALL'
 
 const STATUS_OPTIONS: ComboboxItem[] = [
   { value: ALL, label: 'All statuses' },
@@ -113,18 +109,6 @@ function OrderFilters() {
   const setSearch = useOrdersPage((state) => state.setSearch)
   const { remote: stores } = useStoreList()
 
-  const creatorOptions = useMemo(() => {
-    const creators =
-      stores.status === 'ready'
-        ? stores.value.filter((store) => store.shopType === 'CREATOR').map(storeOption)
-        : []
-    // A store chosen before the list was read (or gone from it since) still shows by name.
-    if (creatorShop && !creators.some((option) => option.value === creatorShop)) {
-      creators.unshift({ value: creatorShop, label: storeName(creatorShop) })
-    }
-    return [{ value: ALL, label: 'All creator stores' }, ...creators]
-  }, [stores, creatorShop])
-
   return (
     <Group align="flex-start" gap="sm" mb="md">
       <Select
@@ -138,18 +122,12 @@ function OrderFilters() {
         allowDeselect={false}
         w={{ base: '100%', xs: 180 }}
       />
-      <Select
+      <StoreFilter
         label="Creator store"
-        data={creatorOptions}
-        value={creatorShop ?? ALL}
-        onChange={(value) => setCreatorShop(value && value !== ALL ? value : null)}
-        allowDeselect={false}
-        searchable
-        limit={OPTION_LIMIT}
-        nothingFoundMessage="Not found..."
-        // The orders still list without the creators: the dropdown says why it offers none.
-        error={stores.status === 'failed' ? stores.message : undefined}
-        w={{ base: '100%', xs: 240 }}
+        shopType="CREATOR"
+        stores={stores}
+        value={creatorShop}
+        onChange={setCreatorShop}
       />
       <TextInput
         type="search"
@@ -165,7 +143,7 @@ function OrderFilters() {
         label="Needs attention"
         checked={needsAttention}
         onChange={(event) => setNeedsAttention(event.currentTarget.checked)}
-        className={classes.attentionFilter}
+        className={filters.besideFields}
       />
     </Group>
   )

@@ -1,6 +1,6 @@
 import { Badge, Text } from '@mantine/core'
 import type { KnownProductStatus, StoreProduct } from '@shared/contract'
-import { formatMoney } from '@renderer/lib/format'
+import { enumWords, formatMoney } from '@renderer/lib/format'
 import type { TableSpec } from '@renderer/lib/PagedTable'
 import classes from './ProductTable.module.css'
 
@@ -25,8 +25,7 @@ const isKnown = (status: string): status is KnownProductStatus =>
  */
 export function productStatusBadge(status: string) {
   if (isKnown(status)) return STATUS_BADGES[status]
-  const words = status.toLowerCase().replaceAll('_', ' ')
-  return { label: words.charAt(0).toUpperCase() + words.slice(1), color: 'gray' }
+  return { label: enumWords(status), color: 'gray' }
 }
 
 const count = new Intl.NumberFormat('en-US')
