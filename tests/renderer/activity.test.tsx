@@ -304,6 +304,12 @@ describe('Activity', () => {
       listingChange({ from: 'ACTIVE', to: 'REMOVED' }),
       listingChange({ from: 'REMOVED', to: 'ACTIVE' }),
       { ...by, action: 'catalog.stock-buffer', target: NORTHWIND, details: { units: 3 } },
+      {
+        ...by,
+        action: 'shipping-policy.set',
+        target: 'marketplace',
+        details: { before: { lateAfterDays: 3 }, after: { lateAfterDays: 5 } },
+      },
     ]
     renderConsole({ adminAuditLog: () => ({ entries, nextCursor: null }) })
     const drawer = await openActivity()
@@ -340,6 +346,7 @@ describe('Activity', () => {
       ['Removed the listing of Linen Overshirt on maya makes', 'maya makes', who, brand],
       ['Listed Linen Overshirt again on maya makes', 'maya makes', who, brand],
       ['Set the stock buffer of northwind apparel to 3 units', 'northwind apparel', who],
+      ['Set brand orders late after 5 days (was 3 days)', 'marketplace', who],
     ])
   })
 

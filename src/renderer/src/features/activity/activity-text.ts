@@ -78,7 +78,15 @@ const SENTENCES: Readonly<
       `Set the stock buffer of ${storeName(target)} to ${line('units', units)}`,
     says: ['units'],
   },
+  'shipping-policy.set': {
+    sentence: ({ before, after }) =>
+      `Set brand orders late after ${lateDays(after)} (was ${lateDays(before)})`,
+    says: ['before', 'after'],
+  },
 }
+
+const lateDays = (policy: unknown) =>
+  isFields(policy) ? plural(Number(policy.lateAfterDays), 'day', 'days') : '?'
 
 /** Actions on a creator order's money or its brands' orders: their target is the order's id. */
 const isAboutAnOrder = (action: string) =>

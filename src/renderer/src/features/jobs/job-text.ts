@@ -10,6 +10,7 @@ export const JOB_KIND_LABELS: Record<JobKind, string> = {
   'store-debt': 'Money owed back',
   'brand-product': 'Brand product change',
   'listing-sync': 'Listing sync',
+  'brand-shipment': 'Brand shipment',
   'attention-recheck': 'Needs-attention recheck',
   'creator-order-catch-up': 'Creator-order catch-up',
   retention: 'Retention',
