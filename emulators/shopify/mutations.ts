@@ -104,7 +104,7 @@ export function mutationRoot(ctx: RequestContext) {
       }
     },
 
-    // The emulator sends no emails: `message` and notifyCustomer are only counted.
+    // The emulator sends no emails: notifyCustomer is only counted, and `message` is not read.
     fulfillmentCreate: (args: { fulfillment: FulfillmentInput }) => {
       const result = createFulfillment(runtime, shop, args.fulfillment)
       if ('error' in result) return { fulfillment: null, userErrors: [result.error] }
