@@ -14,6 +14,16 @@ import {
   type EmulatedRefund,
 } from './merchant'
 import {
+  fulfillInAdmin,
+  fulfillmentOrderSummaries,
+  fulfillmentSummaries,
+  holdInAdmin,
+  releaseInAdmin,
+  updateTrackingInAdmin,
+  type EmulatedFulfillment,
+  type EmulatedFulfillmentOrder,
+} from './merchant-fulfillments'
+import {
   deleteInAdmin,
   editVariantInAdmin,
   productSummary,
@@ -36,12 +46,13 @@ import {
   type CancelReason,
   type EmulatorState,
   type FinancialStatus,
+  type FulfillmentHoldReason,
   type MetafieldRecord,
   type OrderRecord,
   type ProductRecord,
   type ShopRecord,
 } from './state'
-import { withCatalogue, withOrderHistory } from './state-upgrade'
+import { withCatalogue, withFulfillments, withOrderHistory } from './state-upgrade'
 import { LeakyBucket, type ThrottleConfig } from './throttle'
 import { Timers } from './timers'
 import { WebhookDispatcher } from './webhooks'
@@ -52,6 +63,7 @@ import { WebhookDispatcher } from './webhooks'
 
 export type { ShopifyFault } from './faults'
 export type { EmulatedOrder, EmulatedRefund } from './merchant'
+export type { EmulatedFulfillment, EmulatedFulfillmentOrder } from './merchant-fulfillments'
 export type { EmulatedProduct } from './merchant-catalog'
 export type { ThrottleConfig } from './throttle'
 export { sandboxCatalogue } from './seed'
@@ -94,6 +106,13 @@ export interface CustomerOrder {
 export interface LineUnits {
   line: number
   quantity: number
+}
+
+/** A shipment's tracking, as the merchant types it in the admin. */
+export interface Tracking {
+  company?: string
+  number?: string
+  url?: string
 }
 
 export interface ShopifyEmulator {
@@ -183,6 +202,46 @@ export interface ShopifyEmulator {
     orderId: string,
     options?: { refund?: boolean; restock?: boolean; reason?: CancelReason; staffNote?: string },
   ): Promise<void>
+  /**
+   * The merchant ships these units (all that is left unless told) with this tracking, and lets
+   * the customer know unless told not to. Refuses what fulfillmentCreate refuses, with Shopify's
+   * words. Changes the order at once; resolves with the Fulfillment GID once fulfillments/create
+   * was first attempted.
+   */
+  fulfill(
+    shop: string,
+    orderId: string,
+    options?: { lines?: LineUnits[]; tracking?: Tracking; notifyCustomer?: boolean },
+  ): Promise<string>
+  /**
+   * The merchant replaces a fulfillment's tracking, letting the customer know unless told not to;
+   * resolves once fulfillments/update was first attempted.
+   */
+  updateTracking(
+    shop: string,
+    fulfillmentId: string,
+    tracking: Tracking,
+    options?: { notifyCustomer?: boolean },
+  ): Promise<void>
+  /**
+   * The merchant holds what is left to ship of the order; resolves once
+   * fulfillment_orders/placed_on_hold was first attempted.
+   */
+  holdFulfillment(
+    shop: string,
+    orderId: string,
+    reason: FulfillmentHoldReason,
+    notes?: string,
+  ): Promise<void>
+  /**
+   * The merchant releases the order's holds; resolves once fulfillment_orders/hold_released was
+   * first attempted.
+   */
+  releaseFulfillmentHold(shop: string, orderId: string): Promise<void>
+  /** The fulfillments of an order, oldest first. */
+  fulfillments(shop: string, orderId: string): EmulatedFulfillment[]
+  /** The fulfillment orders of an order (one, at the shop's location). */
+  fulfillmentOrders(shop: string, orderId: string): EmulatedFulfillmentOrder[]
   /** What the shop's app configuration grants tokens issued from now on (client credentials). */
   setScopes(shop: string, scopes: string): void
   /** The query Shopify appends to the App URL, signed with the shop's client secret. */
@@ -214,7 +273,7 @@ export async function startShopifyEmulator(
 ): Promise<ShopifyEmulator> {
   const log = options.log ?? (() => {})
   const file = options.stateFile ? loadStateFile<EmulatorState>(options.stateFile) : undefined
-  const loaded = file && withCatalogue(withOrderHistory(file))
+  const loaded = file && withFulfillments(withCatalogue(withOrderHistory(file)))
   const state = loaded ?? emptyState()
   if (!loaded && options.seed !== false) seedSandbox(state, options.imageBaseUrl)
 
@@ -413,6 +472,31 @@ export async function startShopifyEmulator(
         throw new Error(result.userErrors.map((error) => error.message).join('; '))
       return result.announced
     },
+    fulfill: (shop, orderId, fulfillOptions = {}) => {
+      const order = orderOf(shop, orderId)
+      return fulfillInAdmin(runtime, shopOf(shop), order, {
+        lines: fulfillOptions.lines?.map((unit) => lineUnits(order, unit)),
+        tracking: fulfillOptions.tracking,
+        notifyCustomer: fulfillOptions.notifyCustomer ?? true,
+      })
+    },
+    updateTracking: (shop, fulfillmentId, tracking, trackingOptions = {}) =>
+      updateTrackingInAdmin(
+        runtime,
+        shopOf(shop),
+        fulfillmentId,
+        tracking,
+        trackingOptions.notifyCustomer ?? true,
+      ),
+    holdFulfillment: (shop, orderId, reason, notes) =>
+      holdInAdmin(runtime, shopOf(shop), orderOf(shop, orderId), {
+        reason,
+        reasonNotes: notes ?? null,
+      }),
+    releaseFulfillmentHold: (shop, orderId) =>
+      releaseInAdmin(runtime, shopOf(shop), orderOf(shop, orderId)),
+    fulfillments: (shop, orderId) => fulfillmentSummaries(orderOf(shop, orderId)),
+    fulfillmentOrders: (shop, orderId) => fulfillmentOrderSummaries(orderOf(shop, orderId)),
     setScopes: (shop, scopes) => {
       shopOf(shop).scopes = scopes
       runtime.save()

@@ -118,8 +118,10 @@ export async function answerGraphql(
   }
 
   const context = { runtime, shop, scopes, bulk: false }
-  const root = operation.operation === 'mutation' ? mutationRoot(context) : queryRoot(context)
-  const rootValue = guarded(root, scopes)
+  const rootValue =
+    operation.operation === 'mutation'
+      ? guarded('Mutation', mutationRoot(context), scopes)
+      : guarded('Query', queryRoot(context), scopes)
   const result = await execute({
     schema,
     document,

@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import type { ShippingAddress } from '../../src/shared/contract'
 import { announceRefund } from './announcements'
 import type { Runtime } from './context'
+import { displayFulfillmentStatus, type DisplayFulfillmentStatus } from './fulfillment-figures'
 import { formatMinor } from './money'
 import { firstSale } from './payments'
 import {
@@ -30,6 +31,7 @@ export interface EmulatedOrder {
   note: string | null
   email: string | null
   displayFinancialStatus: FinancialStatus
+  displayFulfillmentStatus: DisplayFulfillmentStatus
   cancelledAt: string | null
   currency: string
   /** As the console's contract carries an address: the country as its code. */
@@ -82,6 +84,7 @@ export const orderSummary = (order: OrderRecord): EmulatedOrder => ({
   note: order.note,
   email: order.email,
   displayFinancialStatus: order.financialStatus,
+  displayFulfillmentStatus: displayFulfillmentStatus(order),
   cancelledAt: order.cancelledAt,
   currency: order.currency,
   shippingAddress: order.shippingAddress && {

@@ -3,9 +3,18 @@ import type { GraphQLResolveInfo } from 'graphql'
 import { missingTopicScope } from './access'
 import { cancelOrder, type CancelArgs } from './cancellation'
 import type { RequestContext } from './context'
+import {
+  createFulfillment,
+  holdFulfillmentOrder,
+  releaseFulfillmentHold,
+  updateTracking,
+  type FulfillmentInput,
+  type HoldInput,
+  type TrackingInput,
+} from './fulfillments'
 import { fingerprintOf, idempotencyKey, recall, remember } from './idempotency'
 import { setQuantities, type InventorySetQuantitiesInput } from './inventory'
-import { orderView, refundView } from './order-views'
+import { fulfillmentOrderView, fulfillmentView, orderView, refundView } from './order-views'
 import { createOrder, markOrderPaid, type InventoryBehaviour, type OrderInput } from './orders'
 import { setProduct, type ProductSetIdentifiers, type ProductSetInput } from './product-set'
 import { createRefund, type RefundInput } from './refunds'
@@ -92,6 +101,54 @@ export function mutationRoot(ctx: RequestContext) {
         job: userErrors.length === 0 ? { id: gid('Job', randomUUID()), done: false } : null,
         orderCancelUserErrors: userErrors,
         userErrors: plainErrors,
+      }
+    },
+
+    // The emulator sends no emails: notifyCustomer is only counted, and `message` is not read.
+    fulfillmentCreate: (args: { fulfillment: FulfillmentInput }) => {
+      const result = createFulfillment(runtime, shop, args.fulfillment)
+      if ('error' in result) return { fulfillment: null, userErrors: [result.error] }
+      void result.announced
+      return { fulfillment: fulfillmentView(ctx, result.order, result.fulfillment), userErrors: [] }
+    },
+
+    fulfillmentTrackingInfoUpdate: (args: {
+      fulfillmentId: string
+      trackingInfoInput: TrackingInput
+      notifyCustomer?: boolean | null
+    }) => {
+      const { fulfillmentId, trackingInfoInput, notifyCustomer } = args
+      const result = updateTracking(
+        runtime,
+        shop,
+        fulfillmentId,
+        trackingInfoInput,
+        notifyCustomer ?? false,
+      )
+      if ('error' in result) return { fulfillment: null, userErrors: [result.error] }
+      void result.announced
+      return { fulfillment: fulfillmentView(ctx, result.order, result.fulfillment), userErrors: [] }
+    },
+
+    fulfillmentOrderHold: (args: { id: string; fulfillmentHold: HoldInput }) => {
+      const result = holdFulfillmentOrder(runtime, shop, args.id, args.fulfillmentHold)
+      if ('error' in result)
+        return { fulfillmentHold: null, fulfillmentOrder: null, userErrors: [result.error] }
+      void result.announced
+      return {
+        fulfillmentHold: { __typename: 'FulfillmentHold', ...result.hold },
+        fulfillmentOrder: fulfillmentOrderView(ctx, result.order, result.fulfillmentOrder),
+        userErrors: [],
+      }
+    },
+
+    fulfillmentOrderReleaseHold: ({ id }: { id: string }) => {
+      const result = releaseFulfillmentHold(runtime, shop, id)
+      if ('error' in result) return { fulfillmentOrder: null, userErrors: [result.error] }
+      void result.announced
+      return {
+        fulfillmentOrder: fulfillmentOrderView(ctx, result.order, result.fulfillmentOrder),
+        userErrors: [],
       }
     },
 

@@ -8,8 +8,13 @@ import type { ShopRecord, TokenRecord } from './state'
 // by single-use refresh tokens.
 
 /** What a shop's app configuration grants unless told otherwise (ShopRecord.scopes). */
-const ALL_SCOPES =
-  'read_products,write_products,read_orders,read_all_orders,write_orders,read_inventory,write_inventory,read_locations'
+const ALL_SCOPES = [
+  'read_products,write_products',
+  'read_orders,read_all_orders,write_orders',
+  'read_inventory,write_inventory,read_locations',
+  'read_fulfillments,write_fulfillments',
+  'read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders',
+].join(',')
 const CLIENT_CREDENTIALS_TTL_S = 86399
 const EXPIRING_OFFLINE_TTL_S = 3600
 const REFRESH_TTL_S = 7776000

@@ -1,6 +1,12 @@
 import { GraphQLError } from 'graphql'
+import { guarded } from './access'
 import { connection, type PageArgs } from './connection'
 import type { RequestContext } from './context'
+import {
+  displayFulfillmentStatus,
+  fulfillmentOrderStatus,
+  remainingQuantity,
+} from './fulfillment-figures'
 import { moneyBag } from './money'
 import { currentQuantity, lineDiscountMinor, orderTotals, shippingLeftMinor } from './order-figures'
 import {
@@ -19,17 +25,20 @@ import {
 } from './refunds'
 import {
   findVariant,
+  shopLocation,
   type AddressRecord,
+  type FulfillmentOrderRecord,
+  type FulfillmentRecord,
   type OrderLineRecord,
   type OrderRecord,
   type RefundRecord,
   type TransactionRecord,
   gid,
 } from './state'
-import { metafieldOf, variantView } from './views'
+import { locationView, metafieldOf, variantView } from './views'
 
-// Orders as GraphQL objects, with their lines, payments and refunds; built from records on
-// demand like the other views, nested fields as functions that run only when selected.
+// Orders as GraphQL objects, with their lines, payments, refunds and shipping; built from records
+// on demand like the other views, nested fields as functions that run only when selected.
 
 const countryNames = new Intl.DisplayNames(['en'], { type: 'region' })
 
@@ -43,7 +52,7 @@ export function orderView(ctx: RequestContext, order: OrderRecord) {
   const totals = orderTotals(order)
   const money = (minor: number) => moneyBag(minor, order.currency)
   const refundedShippingMinor = order.shippingMinor - shippingLeftMinor(order)
-  return {
+  const view = {
     __typename: 'Order',
     id: gid('Order', order.id),
     name: order.name,
@@ -71,6 +80,18 @@ export function orderView(ctx: RequestContext, order: OrderRecord) {
     totalReceivedSet: money(receivedMinor(order)),
     netPaymentSet: money(netPaymentMinor(order)),
     shippingAddress: order.shippingAddress && addressView(order.shippingAddress),
+    displayFulfillmentStatus: displayFulfillmentStatus(order),
+    fulfillmentOrders: (args: PageArgs) =>
+      connection(
+        order.fulfillmentOrders,
+        args,
+        (fulfillmentOrder) => fulfillmentOrderView(ctx, order, fulfillmentOrder),
+        ctx.bulk,
+      ),
+    fulfillments: ({ first }: { first?: number | null }) =>
+      order.fulfillments
+        .slice(0, first ?? undefined)
+        .map((fulfillment) => fulfillmentView(ctx, order, fulfillment)),
     refunds: ({ first }: { first?: number | null }) =>
       order.refunds.slice(0, first ?? undefined).map((refund) => refundView(ctx, order, refund)),
     transactions: ({ first }: { first?: number | null }) =>
@@ -81,6 +102,8 @@ export function orderView(ctx: RequestContext, order: OrderRecord) {
     metafield: (args: { namespace?: string | null; key: string }) =>
       metafieldOf(order.metafields, args),
   }
+  // An order's shipping needs scopes of its own: without them only those fields are refused.
+  return guarded('Order', view, ctx.scopes)
 }
 
 function lineItemView(ctx: RequestContext, order: OrderRecord, line: OrderLineRecord) {
@@ -108,6 +131,73 @@ function lineItemView(ctx: RequestContext, order: OrderRecord, line: OrderLineRe
       __typename: 'DiscountAllocation',
       allocatedAmountSet: money(allocation.amountMinor),
     })),
+  }
+}
+
+/** The line a fulfillment order or a fulfillment names: order lines are never deleted. */
+const orderLine = (order: OrderRecord, lineItemId: string) =>
+  order.lines.find((line) => line.id === lineItemId)!
+
+export function fulfillmentOrderView(
+  ctx: RequestContext,
+  order: OrderRecord,
+  fulfillmentOrder: FulfillmentOrderRecord,
+) {
+  return {
+    __typename: 'FulfillmentOrder',
+    id: fulfillmentOrder.id,
+    status: fulfillmentOrderStatus(order, fulfillmentOrder),
+    requestStatus: 'UNSUBMITTED',
+    fulfillmentHolds: fulfillmentOrder.holds.map((hold) => ({
+      __typename: 'FulfillmentHold',
+      ...hold,
+    })),
+    assignedLocation: { name: shopLocation(ctx.shop).name, location: locationView(ctx.shop) },
+    lineItems: (args: PageArgs) =>
+      connection(
+        fulfillmentOrder.lineItems,
+        args,
+        (item) => ({
+          __typename: 'FulfillmentOrderLineItem',
+          id: item.id,
+          totalQuantity: item.totalQuantity,
+          remainingQuantity: remainingQuantity(order, item),
+          lineItem: () => lineItemView(ctx, order, orderLine(order, item.lineItemId)),
+        }),
+        ctx.bulk,
+      ),
+    orderId: gid('Order', order.id),
+    order: () => orderView(ctx, order),
+  }
+}
+
+export function fulfillmentView(
+  ctx: RequestContext,
+  order: OrderRecord,
+  fulfillment: FulfillmentRecord,
+) {
+  return {
+    __typename: 'Fulfillment',
+    id: fulfillment.id,
+    name: fulfillment.name,
+    status: fulfillment.status,
+    createdAt: fulfillment.createdAt,
+    updatedAt: fulfillment.updatedAt,
+    trackingInfo: ({ first }: { first?: number | null }) =>
+      fulfillment.trackingInfo.slice(0, first ?? undefined),
+    fulfillmentLineItems: (args: PageArgs) =>
+      connection(
+        fulfillment.lines,
+        args,
+        (fulfilled) => ({
+          __typename: 'FulfillmentLineItem',
+          id: fulfilled.id,
+          quantity: fulfilled.quantity,
+          lineItem: () => lineItemView(ctx, order, orderLine(order, fulfilled.lineItemId)),
+        }),
+        ctx.bulk,
+      ),
+    order: () => orderView(ctx, order),
   }
 }
 

@@ -1,5 +1,6 @@
 import { announcePaid } from './announcements'
 import type { Runtime } from './context'
+import { newFulfillmentOrder } from './fulfillments'
 import { currentQuantity, orderTotals } from './order-figures'
 import { CHECKOUT_GATEWAY, MANUAL_GATEWAY, receivedMinor, recordSale } from './payments'
 import {
@@ -14,9 +15,9 @@ import {
   type VariantRecord,
 } from './state'
 
-// Orders as Shopify keeps them: created by orderCreate (or by a customer, for createCustomerOrder),
-// paid by orderMarkAsPaid, announced by the orders/paid webhook, and later edited, refunded or
-// cancelled by the merchant. orderCreate has no idempotency: the same input twice makes two
+// Orders as Shopify keeps them: created by orderCreate (or by a customer, for createCustomerOrder)
+// with their fulfillment order, paid by orderMarkAsPaid, announced by the orders/paid webhook, and
+// later edited, refunded, cancelled or shipped by the merchant. orderCreate has no idempotency: the same input twice makes two
 // orders, which is exactly what Tandem must guard against.
 
 export type InventoryBehaviour = 'BYPASS' | 'DECREMENT_IGNORING_POLICY' | 'DECREMENT_OBEYING_POLICY'
@@ -151,7 +152,10 @@ export function createOrder(
     discountCodes: [],
     transactions: [],
     refunds: [],
+    fulfillmentOrders: [],
+    fulfillments: [],
   }
+  order.fulfillmentOrders.push(newFulfillmentOrder(runtime.state, order.lines))
   if (options.discount) allocateOrderDiscount(order, options.discount)
   // A checkout's order is paid as it is placed.
   if (options.financialStatus === 'PAID')

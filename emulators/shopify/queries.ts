@@ -1,10 +1,11 @@
 import { GraphQLError } from 'graphql'
 import { connection, type PageArgs } from './connection'
 import type { RequestContext } from './context'
+import { findFulfillment, findFulfillmentOrder } from './fulfillments'
 import { findOrder } from './orders'
 import { searchOrders, searchProducts, searchVariants } from './search'
 import { findVariant, gid, type OrderRecord, type ProductRecord } from './state'
-import { orderView } from './order-views'
+import { fulfillmentOrderView, fulfillmentView, orderView } from './order-views'
 import { productView, locationView, shopView, variantView, webhookView } from './views'
 
 // The Query root: every field reads the shop the request is addressed to. Arguments arrive coerced
@@ -119,6 +120,14 @@ export function queryRoot(ctx: RequestContext) {
       const found = searchOrders(indexed, args.query)
       const ordered = sorted(found, orderSortKeys[args.sortKey], args.reverse)
       return connection(ordered, args, (o) => orderView(ctx, o), ctx.bulk)
+    },
+    fulfillment: ({ id }: { id: string }) => {
+      const found = findFulfillment(shop, checkedGid(id))
+      return found ? fulfillmentView(ctx, found.order, found.fulfillment) : null
+    },
+    fulfillmentOrder: ({ id }: { id: string }) => {
+      const found = findFulfillmentOrder(shop, checkedGid(id))
+      return found ? fulfillmentOrderView(ctx, found.order, found.fulfillmentOrder) : null
     },
     currentBulkOperation: ({ type }: { type: string }) => runtime.bulk.current(shop, type),
     node: ({ id }: { id: string }) => node(id),

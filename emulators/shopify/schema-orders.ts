@@ -1,7 +1,8 @@
 // The orders part of the schema: orders and their lines, their payments, refunds and
-// cancellation, and the mutations that make and change them. Shopify's names and shapes, as far as
-// Tandem reads and writes them; what the emulator cannot model (duties, store credit, exchanges)
-// is left out, so that a request using it fails validation instead of being ignored.
+// cancellation, and the mutations that make and change them (their shipping is in
+// schema-fulfillments.ts). Shopify's names and shapes, as far as Tandem reads and writes them;
+// what the emulator cannot model (duties, store credit, exchanges) is left out, so that a request
+// using it fails validation instead of being ignored.
 
 export const orderTypes = `
   enum OrderDisplayFinancialStatus {
@@ -53,6 +54,10 @@ export const orderTypes = `
     closed: Boolean!
     closedAt: DateTime
     shippingAddress: MailingAddress
+    displayFulfillmentStatus: OrderDisplayFulfillmentStatus!
+    fulfillmentOrders(first: Int, last: Int, after: String, before: String):
+      FulfillmentOrderConnection!
+    fulfillments(first: Int): [Fulfillment!]!
     refunds(first: Int): [Refund!]!
     transactions(first: Int): [OrderTransaction!]!
     suggestedRefund(shippingAmount: Money, refundShipping: Boolean,

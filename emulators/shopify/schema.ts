@@ -1,5 +1,6 @@
 import { buildSchema } from 'graphql'
 import { catalogTypes } from './schema-catalog'
+import { fulfillmentTypes } from './schema-fulfillments'
 import { orderTypes } from './schema-orders'
 
 // The part of Shopify's Admin GraphQL API 2026-10 that Tandem uses, with Shopify's names and
@@ -18,6 +19,9 @@ const connections = [
   'LineItem',
   'RefundLineItem',
   'OrderTransaction',
+  'FulfillmentOrder',
+  'FulfillmentOrderLineItem',
+  'FulfillmentLineItem',
   'WebhookSubscription',
 ]
   .map(
@@ -55,6 +59,8 @@ export const schema = buildSchema(`
     order(id: ID!): Order
     orders(first: Int, last: Int, after: String, before: String, query: String,
       sortKey: OrderSortKeys = ID, reverse: Boolean = false): OrderConnection!
+    fulfillment(id: ID!): Fulfillment
+    fulfillmentOrder(id: ID!): FulfillmentOrder
     currentBulkOperation(type: BulkOperationType = QUERY): BulkOperation
     node(id: ID!): Node
     nodes(ids: [ID!]!): [Node]!
@@ -72,6 +78,12 @@ export const schema = buildSchema(`
     productSet(input: ProductSetInput!, synchronous: Boolean = true,
       identifier: ProductSetIdentifiers): ProductSetPayload
     inventorySetQuantities(input: InventorySetQuantitiesInput!): InventorySetQuantitiesPayload
+    fulfillmentCreate(fulfillment: FulfillmentInput!, message: String): FulfillmentCreatePayload
+    fulfillmentTrackingInfoUpdate(fulfillmentId: ID!, trackingInfoInput: FulfillmentTrackingInput!,
+      notifyCustomer: Boolean): FulfillmentTrackingInfoUpdatePayload
+    fulfillmentOrderHold(id: ID!, fulfillmentHold: FulfillmentOrderHoldInput!):
+      FulfillmentOrderHoldPayload
+    fulfillmentOrderReleaseHold(id: ID!): FulfillmentOrderReleaseHoldPayload
     bulkOperationRunQuery(query: String!): BulkOperationRunQueryPayload
     webhookSubscriptionCreate(topic: WebhookSubscriptionTopic!,
       webhookSubscription: WebhookSubscriptionInput!): WebhookSubscriptionCreatePayload
@@ -169,6 +181,8 @@ export const schema = buildSchema(`
 
   ${orderTypes}
 
+  ${fulfillmentTypes}
+
   ${catalogTypes}
 
 
@@ -203,8 +217,9 @@ export const schema = buildSchema(`
   }
 
   enum WebhookSubscriptionTopic {
-    APP_UNINSTALLED INVENTORY_LEVELS_UPDATE ORDERS_CANCELLED ORDERS_PAID PRODUCTS_CREATE
-    PRODUCTS_DELETE PRODUCTS_UPDATE REFUNDS_CREATE
+    APP_UNINSTALLED FULFILLMENT_ORDERS_HOLD_RELEASED FULFILLMENT_ORDERS_PLACED_ON_HOLD
+    FULFILLMENTS_CREATE FULFILLMENTS_UPDATE INVENTORY_LEVELS_UPDATE ORDERS_CANCELLED ORDERS_PAID
+    PRODUCTS_CREATE PRODUCTS_DELETE PRODUCTS_UPDATE REFUNDS_CREATE
   }
 
   enum WebhookSubscriptionFormat { JSON XML }

@@ -9,6 +9,7 @@ import {
   STRIPE_PAID_ORDERS,
   type SeedProduct,
 } from '../../server/src/seed/sandbox-data'
+import { newFulfillmentOrder } from './fulfillments'
 import { orderTotals } from './order-figures'
 import { CHECKOUT_GATEWAY, recordSale } from './payments'
 import {
@@ -115,7 +116,11 @@ function productRecord(state: EmulatorState, entry: CatalogueEntry): ProductReco
   )
 }
 
-function seedOrder(shop: ShopRecord, order: (typeof ORDERS)[number]): OrderRecord {
+function seedOrder(
+  state: EmulatorState,
+  shop: ShopRecord,
+  order: (typeof ORDERS)[number],
+): OrderRecord {
   const { customer } = order
   const record: OrderRecord = {
     id: order.id,
@@ -165,7 +170,11 @@ function seedOrder(shop: ShopRecord, order: (typeof ORDERS)[number]): OrderRecor
     discountCodes: [],
     transactions: [],
     refunds: [],
+    fulfillmentOrders: [],
+    fulfillments: [],
   }
+  // Not shipped yet.
+  record.fulfillmentOrders.push(newFulfillmentOrder(state, record.lines))
   // Paid at checkout, on the date the order was placed.
   recordSale(record, orderTotals(record).totalMinor, CHECKOUT_GATEWAY).createdAt = order.createdAt
   return record
@@ -183,7 +192,7 @@ export function seedSandbox(state: EmulatorState, imageBaseUrl: string): void {
   for (const order of ORDERS) {
     const shop = state.shops[order.store]
     if (!shop) throw new Error(`Seed order ${order.id} names unknown store ${order.store}`)
-    shop.orders.push(seedOrder(shop, order))
+    shop.orders.push(seedOrder(state, shop, order))
   }
   const productIds = catalogue.map((entry) => gidNumber(entry.productId, 'Product') ?? 0)
   const variantIds = catalogue.map((entry) => gidNumber(entry.variantId, 'ProductVariant') ?? 0)

@@ -1,3 +1,4 @@
+import { newFulfillmentOrder } from './fulfillments'
 import { CHECKOUT_GATEWAY } from './payments'
 import {
   DEFAULT_OPTION,
@@ -70,6 +71,26 @@ export function withOrderHistory(state: EmulatorState): EmulatorState {
           line.subtotalMinor ??= 0
         })
       })
+    }
+  }
+  return state
+}
+
+/**
+ * A state file written before orders were shipped, read as orders none of which shipped: each
+ * gets its fulfillment order (cancelled with the order, if it was) and no fulfillments.
+ */
+export function withFulfillments(state: EmulatorState): EmulatorState {
+  const lastIds = state.lastIds as Partial<EmulatorState['lastIds']>
+  lastIds.fulfillmentOrder ??= 0
+  lastIds.fulfillmentOrderLineItem ??= 0
+  lastIds.fulfillment ??= 0
+  lastIds.fulfillmentLineItem ??= 0
+  lastIds.fulfillmentHold ??= 0
+  for (const shop of Object.values(state.shops)) {
+    for (const order of shop.orders as Partial<OrderRecord>[]) {
+      order.fulfillmentOrders ??= [newFulfillmentOrder(state, order.lines ?? [])]
+      order.fulfillments ??= []
     }
   }
   return state

@@ -132,6 +132,54 @@ export interface RefundRecord {
   transactionIds: string[]
 }
 
+/** Shopify's FulfillmentHoldReason. */
+export type FulfillmentHoldReason =
+  | 'AWAITING_PAYMENT'
+  | 'AWAITING_RETURN_ITEMS'
+  | 'HIGH_RISK_OF_FRAUD'
+  | 'INCORRECT_ADDRESS'
+  | 'INVENTORY_OUT_OF_STOCK'
+  | 'ONLINE_STORE_POST_PURCHASE_CROSS_SELL'
+  | 'OTHER'
+  | 'UNKNOWN_DELIVERY_DATE'
+
+export interface FulfillmentHoldRecord {
+  /** A FulfillmentHold GID. */
+  id: string
+  reason: FulfillmentHoldReason
+  reasonNotes: string | null
+}
+
+/**
+ * The work of shipping an order's lines from the shop's one location. What is left to ship and
+ * the status are worked out from the order (fulfillments.ts), never kept, so that edits, refunds
+ * and cancellation need not update them.
+ */
+export interface FulfillmentOrderRecord {
+  /** A FulfillmentOrder GID. */
+  id: string
+  /** One per order line; totalQuantity as ordered. */
+  lineItems: { id: string; lineItemId: string; totalQuantity: number }[]
+  holds: FulfillmentHoldRecord[]
+}
+
+/** A shipment of some of an order's units, with its tracking. */
+export interface FulfillmentRecord {
+  /** A Fulfillment GID. */
+  id: string
+  /** The order's name and its number among the order's fulfillments: #1001-F1. */
+  name: string
+  status: 'SUCCESS' | 'CANCELLED'
+  createdAt: string
+  updatedAt: string
+  trackingInfo: { company: string | null; number: string | null; url: string | null }[]
+  /** Each with a FulfillmentLineItem GID. */
+  lines: { id: string; lineItemId: string; quantity: number }[]
+  notifyCustomer: boolean
+  /** The shipping emails the customer got: the creation's and each tracking update's. */
+  customerNotifications: number
+}
+
 /** Shopify's OrderCancelReason. */
 export type CancelReason = 'CUSTOMER' | 'DECLINED' | 'FRAUD' | 'INVENTORY' | 'OTHER' | 'STAFF'
 
@@ -161,6 +209,9 @@ export interface OrderRecord {
   discountCodes: string[]
   transactions: TransactionRecord[]
   refunds: RefundRecord[]
+  /** Made with the order. */
+  fulfillmentOrders: FulfillmentOrderRecord[]
+  fulfillments: FulfillmentRecord[]
 }
 
 export interface WebhookRecord {
@@ -247,6 +298,11 @@ export interface EmulatorState {
     adjustmentGroup: number
     order: number
     webhook: number
+    fulfillmentOrder: number
+    fulfillmentOrderLineItem: number
+    fulfillment: number
+    fulfillmentLineItem: number
+    fulfillmentHold: number
   }
 }
 
@@ -260,6 +316,11 @@ export const emptyState = (): EmulatorState => ({
     adjustmentGroup: 0,
     order: 0,
     webhook: 0,
+    fulfillmentOrder: 0,
+    fulfillmentOrderLineItem: 0,
+    fulfillment: 0,
+    fulfillmentLineItem: 0,
+    fulfillmentHold: 0,
   },
 })
 

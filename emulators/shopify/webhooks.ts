@@ -15,9 +15,27 @@ export type WebhookTopic =
   | 'PRODUCTS_UPDATE'
   | 'PRODUCTS_DELETE'
   | 'INVENTORY_LEVELS_UPDATE'
+  | 'FULFILLMENTS_CREATE'
+  | 'FULFILLMENTS_UPDATE'
+  | 'FULFILLMENT_ORDERS_PLACED_ON_HOLD'
+  | 'FULFILLMENT_ORDERS_HOLD_RELEASED'
 
-/** The header form of a topic: ORDERS_PAID → orders/paid, INVENTORY_LEVELS_UPDATE → inventory_levels/update. */
-export const headerTopic = (topic: WebhookTopic) => topic.toLowerCase().replace(/_(?=[a-z]+$)/, '/')
+/** The resources whose names have an underscore; the others are the topic's first word. */
+const RESOURCES_WITH_UNDERSCORES = ['inventory_levels', 'fulfillment_orders']
+
+/**
+ * The header form of a topic, resource/event: ORDERS_PAID → orders/paid,
+ * INVENTORY_LEVELS_UPDATE → inventory_levels/update,
+ * FULFILLMENT_ORDERS_PLACED_ON_HOLD → fulfillment_orders/placed_on_hold. Either part may have
+ * underscores, so the resource is looked up rather than read off the name.
+ */
+export function headerTopic(topic: WebhookTopic): string {
+  const name = topic.toLowerCase()
+  const resource =
+    RESOURCES_WITH_UNDERSCORES.find((candidate) => name.startsWith(`${candidate}_`)) ??
+    name.slice(0, name.indexOf('_'))
+  return `${resource}/${name.slice(resource.length + 1)}`
+}
 
 const ATTEMPT_TIMEOUT_MS = 5000
 /** Waits before the second and third attempts: short, so that tests see retries quickly. */

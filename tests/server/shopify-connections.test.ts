@@ -67,6 +67,10 @@ describe('a shop’s connection', () => {
         'read_inventory',
         'write_inventory',
         'read_locations',
+        'read_fulfillments',
+        'write_fulfillments',
+        'read_merchant_managed_fulfillment_orders',
+        'write_merchant_managed_fulfillment_orders',
       ],
       message: null,
     }
