@@ -458,7 +458,7 @@ describe('rate limits', () => {
     // Connected first, its webhooks registered: their calls would use the bucket too.
     const { api } = adapter()
     await api.request(NORTHWIND, 'query Shop { shop { id } }')
-    await expect.poll(() => server.shopify.webhookSubscriptions(NORTHWIND).length).toBe(4)
+    await expect.poll(() => server.shopify.webhookSubscriptions(NORTHWIND).length).toBe(9)
     server.shopify.setThrottle(NORTHWIND, { maximumAvailable: 150, restoreRate: 50 })
     const page = () =>
       api.request<{ products: { nodes: unknown[] } }>(

@@ -84,7 +84,17 @@ describe('a shop’s connection', () => {
           .map((s) => s.topic)
           .sort(),
       )
-      .toEqual(['APP_UNINSTALLED', 'INVENTORY_LEVELS_UPDATE', 'PRODUCTS_DELETE', 'PRODUCTS_UPDATE'])
+      .toEqual([
+        'APP_UNINSTALLED',
+        'FULFILLMENTS_CREATE',
+        'FULFILLMENTS_UPDATE',
+        'FULFILLMENT_ORDERS_HOLD_RELEASED',
+        'FULFILLMENT_ORDERS_PLACED_ON_HOLD',
+        'INVENTORY_LEVELS_UPDATE',
+        'ORDERS_CANCELLED',
+        'PRODUCTS_DELETE',
+        'PRODUCTS_UPDATE',
+      ])
     expect(server.shopify.webhookSubscriptions(NORTHWIND)[0]?.uri).toBe(
       'http://127.0.0.1:8787/webhooks/shopify',
     )
@@ -345,6 +355,8 @@ describe('the authorization-code install', () => {
         'read_orders',
         'read_all_orders',
         'write_orders',
+        'write_fulfillments',
+        'write_merchant_managed_fulfillment_orders',
       ],
     })
     // The token works, and the same callback again is refused: its state was used.

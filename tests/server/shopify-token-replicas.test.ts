@@ -49,7 +49,7 @@ const connection = async (shop: string) =>
 async function bothConnected(a: Replica, b: Replica) {
   await a.commerce.countProducts(NORTHWIND)
   await b.commerce.countProducts(NORTHWIND)
-  await expect.poll(() => server.shopify.webhookSubscriptions(NORTHWIND).length).toBe(4)
+  await expect.poll(() => server.shopify.webhookSubscriptions(NORTHWIND).length).toBe(9)
 }
 
 /** The merchant approves the app, and a replica exchanges the code Shopify sends back. */

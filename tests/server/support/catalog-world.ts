@@ -27,7 +27,7 @@ export function catalogWorld() {
         const tested = await call('POST', '/admin-test-shop-connection', { shop })
         expect(tested.json()).toMatchObject({ state: 'CONNECTED' })
       }
-      await expect.poll(() => server.shopify.webhookSubscriptions(NORTHWIND).length).toBe(4)
+      await expect.poll(() => server.shopify.webhookSubscriptions(NORTHWIND).length).toBe(9)
       expect((await syncProducts(server, NORTHWIND)).statusCode).toBe(200)
       return server
     },

@@ -21,9 +21,15 @@ export function refundWorld() {
   const world = {
     server: () => server,
     call,
-    /** A server with Maya connected; her payout account set unless told otherwise. */
-    async start({ creatorAccount = true } = {}) {
-      server = await startListeningServer({ stripeApi: { wait: async () => {} } })
+    /**
+     * A server with Maya connected; her payout account set unless told otherwise; its clock `now`
+     * when given.
+     */
+    async start({
+      creatorAccount = true,
+      now,
+    }: { creatorAccount?: boolean; now?: () => Date } = {}) {
+      server = await startListeningServer({ stripeApi: { wait: async () => {} }, now })
       const connected = await call('POST', '/admin-test-shop-connection', { shop: MAYA })
       expect(connected.json()).toMatchObject({ state: 'CONNECTED' })
       await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(4)

@@ -11,13 +11,29 @@ import type { ShopifyApi } from './shopify-api'
 // orders and fulfillments read at once, fulfillmentCreate and fulfillmentTrackingInfoUpdate.
 // An order Tandem mirrors has a few lines and shipments: one page of each is all of it.
 
+/**
+ * Within Shopify's 1,000-point query cost: a variant is read once per order line, not per
+ * fulfillment-order line and fulfillment line. Tandem's brand orders have a line per brand
+ * variant; a creator order of more lines is read in part (its lines past these have no variant).
+ */
+const LINES_READ = 50
+const FULFILLMENT_ORDERS_READ = 5
+
 const ORDER_SHIPPING = /* GraphQL */ `
   query OrderShipping($id: ID!) {
     order(id: $id) {
       id
       cancelledAt
       cancelReason
-      fulfillmentOrders(first: 20) {
+      lineItems(first: ${LINES_READ}) {
+        nodes {
+          id
+          variant {
+            id
+          }
+        }
+      }
+      fulfillmentOrders(first: ${FULFILLMENT_ORDERS_READ}) {
         nodes {
           id
           status
@@ -25,16 +41,13 @@ const ORDER_SHIPPING = /* GraphQL */ `
             reason
             reasonNotes
           }
-          lineItems(first: 250) {
+          lineItems(first: ${LINES_READ}) {
             nodes {
               id
               totalQuantity
               remainingQuantity
               lineItem {
                 id
-                variant {
-                  id
-                }
               }
             }
           }
@@ -49,14 +62,11 @@ const ORDER_SHIPPING = /* GraphQL */ `
           number
           url
         }
-        fulfillmentLineItems(first: 250) {
+        fulfillmentLineItems(first: ${LINES_READ}) {
           nodes {
             quantity
             lineItem {
               id
-              variant {
-                id
-              }
             }
           }
         }
@@ -105,15 +115,11 @@ const TRACKING_UPDATE = /* GraphQL */ `
   }
 `
 
-interface LineNode {
-  id: string
-  variant: { id: string } | null
-}
-
 interface OrderShippingNode {
   id: string
   cancelledAt: string | null
   cancelReason: string | null
+  lineItems: { nodes: { id: string; variant: { id: string } | null }[] }
   fulfillmentOrders: {
     nodes: {
       id: string
@@ -124,7 +130,7 @@ interface OrderShippingNode {
           id: string
           totalQuantity: number
           remainingQuantity: number
-          lineItem: LineNode
+          lineItem: { id: string }
         }[]
       }
     }[]
@@ -134,7 +140,7 @@ interface OrderShippingNode {
     status: string
     createdAt: string
     trackingInfo: Tracking[]
-    fulfillmentLineItems: { nodes: { quantity: number; lineItem: LineNode }[] }
+    fulfillmentLineItems: { nodes: { quantity: number; lineItem: { id: string } }[] }
   }[]
 }
 
@@ -155,6 +161,8 @@ export function shopifyShipping(api: ShopifyApi): ShippingPort {
       })
       const order = answer.order
       if (!order) return null
+      const variants = new Map(order.lineItems.nodes.map((line) => [line.id, line.variant?.id]))
+      const variantOf = (lineItemId: string) => variants.get(lineItemId) ?? null
       return {
         id: order.id,
         cancelledAt: order.cancelledAt,
@@ -169,7 +177,7 @@ export function shopifyShipping(api: ShopifyApi): ShippingPort {
           lines: fulfillmentOrder.lineItems.nodes.map((line) => ({
             id: line.id,
             lineItemId: line.lineItem.id,
-            variantId: line.lineItem.variant?.id ?? null,
+            variantId: variantOf(line.lineItem.id),
             totalQuantity: line.totalQuantity,
             remainingQuantity: line.remainingQuantity,
           })),
@@ -181,7 +189,7 @@ export function shopifyShipping(api: ShopifyApi): ShippingPort {
           tracking: fulfillment.trackingInfo,
           lines: fulfillment.fulfillmentLineItems.nodes.map((line) => ({
             lineItemId: line.lineItem.id,
-            variantId: line.lineItem.variant?.id ?? null,
+            variantId: variantOf(line.lineItem.id),
             quantity: line.quantity,
           })),
         })),

@@ -66,44 +66,40 @@ function PolicyForm({ policy, onSaved }: PolicyFormProps) {
   }
 
   return (
-    <Stack
-      component="form"
-      gap="sm"
-      aria-label="Shipping policy"
-      onSubmit={(event: FormEvent<HTMLFormElement>) => void save(event)}
-      noValidate
-    >
-      <NumberInput
-        label="Late after (days)"
-        description="A brand order not shipped in full this many days after its transfer is late."
-        value={days}
-        onChange={(value) => {
-          setDays(value)
-          setInvalid(null)
-          write.clearRefusal()
-        }}
-        error={invalid}
-        min={LATE_AFTER_DAYS.min}
-        max={LATE_AFTER_DAYS.max}
-        clampBehavior="none"
-        allowNegative={false}
-        allowDecimal={false}
-        // Save beside the field itself, level with it whatever the label, description or error.
-        inputContainer={(field) => (
-          <Group gap="sm" wrap="nowrap">
-            <Box w={120}>{field}</Box>
-            <Button
-              type="submit"
-              variant="default"
-              disabled={days === policy.lateAfterDays || days === ''}
-              loading={write.busy}
-            >
-              Save
-            </Button>
-          </Group>
-        )}
-      />
-      <RefusalAlert refusal={write.refusal} />
-    </Stack>
+    <form aria-label="Shipping policy" onSubmit={(event) => void save(event)} noValidate>
+      <Stack gap="sm">
+        <NumberInput
+          label="Late after (days)"
+          description="A brand order not shipped in full this many days after its transfer is late."
+          value={days}
+          onChange={(value) => {
+            setDays(value)
+            setInvalid(null)
+            write.clearRefusal()
+          }}
+          error={invalid}
+          min={LATE_AFTER_DAYS.min}
+          max={LATE_AFTER_DAYS.max}
+          clampBehavior="none"
+          allowNegative={false}
+          allowDecimal={false}
+          // Save beside the field itself, level with it whatever the label, description or error.
+          inputContainer={(field) => (
+            <Group gap="sm" wrap="nowrap">
+              <Box w={120}>{field}</Box>
+              <Button
+                type="submit"
+                variant="default"
+                disabled={days === policy.lateAfterDays || days === ''}
+                loading={write.busy}
+              >
+                Save
+              </Button>
+            </Group>
+          )}
+        />
+        <RefusalAlert refusal={write.refusal} />
+      </Stack>
+    </form>
   )
 }

@@ -1,0 +1,287 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { sandboxApp } from '../../server/src/seed/sandbox-data'
+import { catchUpShipments } from '../../server/src/shipping/shipping-catch-up'
+import { postWebhook, signBody } from './support/signed-webhook'
+import {
+  CREATOR_1001,
+  FOR_JOBS,
+  LUMEN,
+  MAYA,
+  NORTHWIND,
+  UPS,
+  shippingWorld,
+} from './support/shipping-world'
+
+// Shipping (issue 35): what a brand ships of an order Tandem made reaches the creator's order in
+// the creator's Shopify, once, with the brand's tracking, and the Shipping screen's list shows
+// each brand order as the brand's Shopify has it. Order 1001: 2 × Linen Overshirt (Northwind),
+// 1 × Rosehip Face Oil (Lumen), 1 × Sticker Pack (Maya's own).
+
+const world = shippingWorld()
+afterEach(() => world.server()?.close())
+
+/** The units of Maya's order 1001 each of her fulfillments ships, by line item, and its tracking. */
+const creatorShipped = () =>
+  world.creatorFulfillments().map((fulfillment) => ({
+    lines: fulfillment.lines.map(({ lineItemId, quantity }) => ({ lineItemId, quantity })),
+    tracking: fulfillment.tracking,
+    customerNotifications: fulfillment.customerNotifications,
+  }))
+
+const OVERSHIRT_LINE = 'gid://shopify/LineItem/10011'
+
+describe('a brand fulfillment reaches the creator’s order', { timeout: 60_000 }, () => {
+  it('once, with its tracking, even when its webhook is delivered twice', async () => {
+    const server = await world.transferred1001()
+    await server.shopify.fulfill(NORTHWIND, world.brandOrderId(NORTHWIND), { tracking: UPS })
+    await expect.poll(creatorShipped, FOR_JOBS).toEqual([
+      {
+        lines: [{ lineItemId: OVERSHIRT_LINE, quantity: 2 }],
+        tracking: [UPS],
+        customerNotifications: 1,
+      },
+    ])
+
+    // Shopify sends a delivery again (a new id, as a resend after a timeout has), and an update.
+    const brandFulfillment = server.shopify.fulfillments(
+      NORTHWIND,
+      world.brandOrderId(NORTHWIND),
+    )[0]!
+    const body = JSON.stringify({
+      id: Number(brandFulfillment.id.split('/').pop()),
+      admin_graphql_api_id: brandFulfillment.id,
+      order_id: Number(world.brandOrderId(NORTHWIND).split('/').pop()),
+      status: 'success',
+    })
+    const secret = sandboxApp(NORTHWIND).clientSecret
+    const sentAgainAt = new Date()
+    for (const topic of ['fulfillments/create', 'fulfillments/update']) {
+      const delivered = await postWebhook(server, {
+        shop: NORTHWIND,
+        topic,
+        body,
+        signature: signBody(body, secret),
+      })
+      expect(delivered.statusCode).toBe(200)
+    }
+    await world.followedAfter(NORTHWIND, sentAgainAt)
+    expect(creatorShipped()).toHaveLength(1)
+    expect(server.shopify.calls(MAYA, 'fulfillmentCreate')).toBe(1)
+
+    const northwind = await world.shipmentOf(NORTHWIND)
+    expect(northwind).toMatchObject({
+      creatorOrderId: '1001',
+      creatorOrderName: '#1001',
+      creatorStoreShop: MAYA,
+      fulfillmentOrderStatus: 'CLOSED',
+      holds: [],
+      cancelReason: null,
+      late: false,
+      fulfillments: [
+        {
+          status: 'SUCCESS',
+          tracking: [UPS],
+          quantity: 2,
+          mirrorState: 'MIRRORED',
+          mirrorMessage: null,
+        },
+      ],
+    })
+    // Lumen has shipped nothing: its order is open, and Maya's face oil unfulfilled.
+    expect(await world.shipmentOf(LUMEN)).toMatchObject({ fulfillments: [] })
+    expect(server.shopify.fulfillmentOrders(MAYA, CREATOR_1001)[0]!.lines).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ lineItemId: OVERSHIRT_LINE, remainingQuantity: 0 }),
+        expect.objectContaining({
+          lineItemId: 'gid://shopify/LineItem/10012',
+          remainingQuantity: 1,
+        }),
+      ]),
+    )
+  })
+
+  it('in part: one of the two brands ships one of its two units, then the other', async () => {
+    const server = await world.transferred1001()
+    const northwindOrder = world.brandOrderId(NORTHWIND)
+    await server.shopify.fulfill(NORTHWIND, northwindOrder, {
+      lines: [{ line: 0, quantity: 1 }],
+      tracking: UPS,
+    })
+    await expect.poll(creatorShipped, FOR_JOBS).toEqual([
+      {
+        lines: [{ lineItemId: OVERSHIRT_LINE, quantity: 1 }],
+        tracking: [UPS],
+        customerNotifications: 1,
+      },
+    ])
+    const sinceFirst = new Date()
+    const northwind = await world.followedAfter(NORTHWIND, new Date(0))
+    expect(northwind.fulfillmentOrderStatus).toBe('IN_PROGRESS')
+    expect(
+      server.shopify.orders(MAYA).find((o) => o.id === CREATOR_1001)?.displayFulfillmentStatus,
+    ).toBe('PARTIALLY_FULFILLED')
+
+    const second = { company: 'UPS', number: '1Z999AA10123456785', url: null }
+    await server.shopify.fulfill(NORTHWIND, northwindOrder, {
+      lines: [{ line: 0, quantity: 1 }],
+      tracking: { company: second.company, number: second.number },
+    })
+    await world.followedAfter(NORTHWIND, sinceFirst)
+    expect(creatorShipped()).toEqual([
+      expect.objectContaining({
+        lines: [{ lineItemId: OVERSHIRT_LINE, quantity: 1 }],
+        tracking: [UPS],
+      }),
+      expect.objectContaining({
+        lines: [{ lineItemId: OVERSHIRT_LINE, quantity: 1 }],
+        tracking: [second],
+      }),
+    ])
+    expect((await world.shipmentOf(NORTHWIND)).fulfillmentOrderStatus).toBe('CLOSED')
+    // Lumen's face oil and Maya's own sticker pack are still to ship.
+    expect(
+      server.shopify
+        .fulfillmentOrders(MAYA, CREATOR_1001)
+        .flatMap((fulfillmentOrder) => fulfillmentOrder.lines)
+        .filter((line) => line.remainingQuantity > 0)
+        .map((line) => line.lineItemId)
+        .sort(),
+    ).toEqual(['gid://shopify/LineItem/10012', 'gid://shopify/LineItem/10013'])
+  })
+
+  it('and its tracking follows a change of the brand’s', async () => {
+    const server = await world.transferred1001()
+    const brandFulfillment = await server.shopify.fulfill(
+      NORTHWIND,
+      world.brandOrderId(NORTHWIND),
+      {
+        tracking: UPS,
+      },
+    )
+    await expect.poll(() => creatorShipped().length, FOR_JOBS).toBe(1)
+    const corrected = {
+      company: 'FedEx',
+      number: '449044304137821',
+      url: 'https://www.fedex.com/fedextrack/?trknbr=449044304137821',
+    }
+    await server.shopify.updateTracking(NORTHWIND, brandFulfillment, corrected)
+    await expect.poll(() => creatorShipped()[0]?.tracking, FOR_JOBS).toEqual([corrected])
+    expect(creatorShipped()).toHaveLength(1)
+    // Shopify emailed Jane Doe at the shipment and at its new tracking.
+    expect(creatorShipped()[0]!.customerNotifications).toBe(2)
+    expect((await world.shipmentOf(NORTHWIND)).fulfillments[0]!.tracking).toEqual([corrected])
+  })
+})
+
+describe('the Shipping list', { timeout: 60_000 }, () => {
+  it('shows a brand’s hold with its reason, until it is released', async () => {
+    const server = await world.transferred1001()
+    const heldAt = new Date()
+    await server.shopify.holdFulfillment(
+      LUMEN,
+      world.brandOrderId(LUMEN),
+      'INCORRECT_ADDRESS',
+      'Apartment number missing',
+    )
+    const held = await world.followedAfter(LUMEN, heldAt)
+    expect(held).toMatchObject({
+      fulfillmentOrderStatus: 'ON_HOLD',
+      holds: [{ reason: 'INCORRECT_ADDRESS', notes: 'Apartment number missing' }],
+    })
+    expect(await world.shipments('?status=ON_HOLD')).toEqual([held])
+
+    const releasedAt = new Date()
+    await server.shopify.releaseFulfillmentHold(LUMEN, world.brandOrderId(LUMEN))
+    expect(await world.followedAfter(LUMEN, releasedAt)).toMatchObject({
+      fulfillmentOrderStatus: 'OPEN',
+      holds: [],
+    })
+  })
+
+  it('shows a brand order the brand cancelled, with its reason', async () => {
+    const server = await world.transferred1001()
+    const cancelledAt = new Date()
+    await server.shopify.cancel(LUMEN, world.brandOrderId(LUMEN), { reason: 'INVENTORY' })
+    expect(await world.followedAfter(LUMEN, cancelledAt)).toMatchObject({
+      cancelReason: 'INVENTORY',
+      fulfillmentOrderStatus: 'CANCELLED',
+      late: false,
+    })
+  })
+
+  it('flags a brand order not shipped in full within the policy’s days, and filters', async () => {
+    let clock = Date.now()
+    const server = await world.transferred1001({ now: () => new Date(clock) })
+    await server.shopify.fulfill(NORTHWIND, world.brandOrderId(NORTHWIND), { tracking: UPS })
+    await expect.poll(() => creatorShipped().length, FOR_JOBS).toBe(1)
+    await world.followedAfter(NORTHWIND, new Date(0))
+    expect((await world.call('GET', '/admin-shipping-policy')).json()).toEqual({ lateAfterDays: 3 })
+
+    clock += 3 * 86_400_000 + 60_000
+    const late = await world.shipments('?late=true')
+    expect(late.map((shipment) => shipment.brandStoreShop)).toEqual([LUMEN])
+    expect((await world.shipmentOf(NORTHWIND)).late).toBe(false)
+
+    const set = await world.call('POST', '/admin-set-shipping-policy', { lateAfterDays: 5 })
+    expect(set.json()).toEqual({ lateAfterDays: 5 })
+    expect(await world.shipments('?late=true')).toEqual([])
+    expect(await world.activity('shipping-policy.set')).toEqual([
+      { before: { lateAfterDays: 3 }, after: { lateAfterDays: 5 } },
+    ])
+    const refused = await world.call('POST', '/admin-set-shipping-policy', { lateAfterDays: 0 })
+    expect(refused.statusCode).toBe(400)
+    expect(JSON.stringify(refused.json())).toContain('must be at least 1')
+
+    expect((await world.shipments(`?brandShop=${LUMEN}`)).map((s) => s.brandStoreShop)).toEqual([
+      LUMEN,
+    ])
+    expect(await world.shipments(`?creatorShop=urban-trail-edits.myshopify.com`)).toEqual([])
+  })
+})
+
+describe('news Tandem does not act on', { timeout: 60_000 }, () => {
+  it('another brand’s signed fulfillment news of Northwind’s order changes nothing', async () => {
+    const server = await world.transferred1001()
+    const northwindOrder = world.brandOrderId(NORTHWIND)
+    // Lumen holds its own app's secret: it can sign any body, naming any order.
+    const body = JSON.stringify({
+      id: 999001,
+      admin_graphql_api_id: 'gid://shopify/Fulfillment/999001',
+      order_id: Number(northwindOrder.split('/').pop()),
+      status: 'success',
+      tracking_number: 'FORGED',
+    })
+    const delivered = await postWebhook(server, {
+      shop: LUMEN,
+      topic: 'fulfillments/create',
+      body,
+      signature: signBody(body, sandboxApp(LUMEN).clientSecret),
+    })
+    expect(delivered.statusCode).toBe(200)
+    // Then a real shipment of Lumen's, which is followed: the forged one before it was not.
+    const sentAt = new Date()
+    await server.shopify.fulfill(LUMEN, world.brandOrderId(LUMEN), { tracking: UPS })
+    await world.followedAfter(LUMEN, sentAt)
+    expect(creatorShipped()).toEqual([
+      expect.objectContaining({
+        lines: [{ lineItemId: 'gid://shopify/LineItem/10012', quantity: 1 }],
+      }),
+    ])
+    expect((await world.shipmentOf(NORTHWIND)).readAt).toBeNull()
+  })
+
+  it('the catch-up finds a shipment made while no webhook reached the server', async () => {
+    // Northwind never subscribed: its fulfillment is announced to nobody.
+    const server = await world.transferred1001({ brandsSubscribed: false })
+    await server.shopify.fulfill(NORTHWIND, world.brandOrderId(NORTHWIND), { tracking: UPS })
+    expect(
+      await catchUpShipments({ db: server.db, jobs: server.jobs, now: () => new Date() }),
+    ).toBe(2)
+    await expect.poll(creatorShipped, FOR_JOBS).toEqual([
+      expect.objectContaining({
+        lines: [{ lineItemId: OVERSHIRT_LINE, quantity: 2 }],
+        tracking: [UPS],
+      }),
+    ])
+  })
+})
