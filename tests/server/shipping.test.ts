@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { sandboxApp } from '../../server/src/seed/sandbox-data'
+import { createStripePaidOrder } from '../../emulators/stripe-paid-order'
+import { creatorVariantId, sandboxApp } from '../../server/src/seed/sandbox-data'
 import { catchUpShipments } from '../../server/src/shipping/shipping-catch-up'
 import { postWebhook, signBody } from './support/signed-webhook'
 import {
@@ -283,5 +284,66 @@ describe('news Tandem does not act on', { timeout: 60_000 }, () => {
         tracking: [UPS],
       }),
     ])
+  })
+})
+
+describe('what could make the creator’s order ship twice', { timeout: 60_000 }, () => {
+  // Short, so that a run after a lost answer looks for what it made within seconds.
+  const transferTiming = { leaseMs: 6000 }
+
+  it('a lost answer, then tracking the brand added: the made fulfillment is found, and updated', async () => {
+    const server = await world.transferred1001({ transferTiming })
+    server.shopify.script({ operation: 'fulfillmentCreate', mode: 'drop_after_write', shop: MAYA })
+    const brandFulfillment = await server.shopify.fulfill(
+      NORTHWIND,
+      world.brandOrderId(NORTHWIND),
+      {
+        lines: [{ line: 0, quantity: 1 }],
+      },
+    )
+    // Made in Maya's store, its answer lost; the brand then adds the tracking it forgot.
+    await expect.poll(() => creatorShipped().length, FOR_JOBS).toBe(1)
+    await server.shopify.updateTracking(NORTHWIND, brandFulfillment, UPS)
+    await expect
+      .poll(async () => (await world.shipmentOf(NORTHWIND)).fulfillments[0]?.mirrorState, FOR_JOBS)
+      .toBe('MIRRORED')
+    expect(creatorShipped()).toEqual([
+      {
+        lines: [{ lineItemId: OVERSHIRT_LINE, quantity: 1 }],
+        tracking: [UPS],
+        customerNotifications: 2,
+      },
+    ])
+    expect(server.shopify.calls(MAYA, 'fulfillmentCreate')).toBe(1)
+  })
+
+  it('two lines of one variant: each ships its own unit, in one fulfillment', async () => {
+    const server = await world.transferred1001()
+    const overshirt = creatorVariantId(MAYA, 0)
+    const { orderId } = await createStripePaidOrder(
+      server,
+      MAYA,
+      {
+        lines: [
+          { variantId: overshirt, quantity: 1 },
+          { variantId: overshirt, quantity: 1 },
+        ],
+      },
+      { amountMinor: 13_600, currency: 'usd' },
+    )
+    await world.transfer(orderId)
+    const brandOrder = world.brandOrder(NORTHWIND, orderId)
+    await server.shopify.fulfill(NORTHWIND, brandOrder.id, { tracking: UPS })
+    const creatorOrder = `gid://shopify/Order/${orderId}`
+    await expect
+      .poll(
+        () =>
+          server.shopify
+            .fulfillmentOrders(MAYA, creatorOrder)[0]!
+            .lines.map((line) => line.remainingQuantity),
+        FOR_JOBS,
+      )
+      .toEqual([0, 0])
+    expect(server.shopify.fulfillments(MAYA, creatorOrder)).toHaveLength(1)
   })
 })

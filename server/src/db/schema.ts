@@ -477,8 +477,13 @@ export interface FulfillmentMirrorsTable {
   state: 'PENDING' | 'MIRRORED' | 'FAILED'
   message: string | null
   pending_since: string | null
-  /** JSON [{ fulfillmentOrderId, lineItemId, quantity }]: the creator lines the call fulfils. */
-  pending_lines: string | null
+  /**
+   * JSON [{ fulfillmentOrderId, fulfillmentOrderLineItemId, lineItemId, quantity }]: the creator
+   * lines and units it fulfils, from its intent on.
+   */
+  lines: string | null
+  /** JSON of the Tracking (or null) the intent sends: how the made fulfillment is recognised. */
+  sent_tracking: string | null
   creator_fulfillment_id: string | null
   /** JSON of the Tracking last written to the creator's fulfillment. */
   mirrored_tracking: string | null

@@ -2,6 +2,7 @@ import type { OrderShipping } from '../adapters/commerce/shipping-port'
 import { underLeaseInTurn } from '../db/lease'
 import type { RouteDeps } from '../deps'
 import { withDeadline } from '../lib/remote-call'
+import type { FrozenLine } from '../transfers/transfer-repository'
 import { transferTiming } from '../transfers/transfer-timing'
 import { mirrorFulfillment, type MadeOrder } from './fulfillment-mirror'
 import { findBrandOrderMade, type BrandShipmentJob } from './shipping-jobs'
@@ -52,16 +53,28 @@ export async function followShipment(deps: Deps, job: BrandShipmentJob): Promise
     const made = await findBrandOrderMade(deps.db, job.brandStoreShop, job.brandOrderId)
     if (!made) return
     const reading = await withDeadline(timing.remoteTimeoutMs, () =>
-      deps.commerce.readOrderShipping(made.brandStoreShop, made.brandOrderId!),
+      deps.commerce.readOrderShipping(made.brandStoreShop, job.brandOrderId),
     )
     // Shopify keeps every order it took payment for: one gone is none to follow.
     if (!reading) return
-    const order: MadeOrder = { ...made, brandOrderId: made.brandOrderId! }
-    for (const fulfillment of reading.fulfillments) {
-      if (fulfillment.status === 'SUCCESS') await mirrorFulfillment(deps, order, fulfillment)
+    const order: MadeOrder = {
+      ...made,
+      brandOrderId: job.brandOrderId,
+      lines: JSON.parse(made.lines) as FrozenLine[],
     }
-    // Kept once the creator's order follows it: a reading's time says the run is over.
+    // Each fulfillment on its own: one that fails (Shopify away) keeps none of the others back.
+    const failures: unknown[] = []
+    for (const fulfillment of reading.fulfillments) {
+      if (fulfillment.status !== 'SUCCESS') continue
+      await mirrorFulfillment(deps, order, fulfillment).catch((error: unknown) => {
+        failures.push(error)
+      })
+    }
+    // Kept once the creator's order follows it, or failed to: a reading's time says the run is
+    // over, and the catch-up reads it again an hour later at the earliest.
     await keepReading(deps, order, reading)
+    // The job is retried for what failed; what was done is found done then.
+    if (failures.length > 0) throw failures[0]
   })
 }
 

@@ -44,7 +44,8 @@ export async function catchUpShipments(deps: Deps): Promise<number> {
         ]),
       ]),
     )
-    .orderBy('t.created_at', 'desc')
+    // Never read first, then the longest unread: a shop failing for long keeps none back.
+    .orderBy((eb) => eb.fn.coalesce('s.read_at', eb.val('')))
     .limit(PER_CATCH_UP)
     .execute()
   for (const row of due) {

@@ -42,6 +42,7 @@ export const findBrandOrderMade = (db: Db, shop: string, brandOrderId: string) =
       'order_transfers.creator_store_shop as creatorStoreShop',
       'order_transfer_brands.brand_store_shop as brandStoreShop',
       'order_transfer_brands.brand_order_id as brandOrderId',
+      'order_transfer_brands.lines',
     ])
     .where('order_transfer_brands.brand_store_shop', '=', shop)
     .where('order_transfer_brands.brand_order_id', '=', brandOrderId)

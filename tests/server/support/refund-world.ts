@@ -1,7 +1,7 @@
 import { expect } from 'vitest'
 import { createStripePaidOrder } from '../../../emulators/stripe-paid-order'
 import { BRAND_PRODUCTS, creatorVariantId } from '../../../server/src/seed/sandbox-data'
-import { startListeningServer, type ServerUnderTest } from './server-under-test'
+import { startListeningServer, type ServerOptions, type ServerUnderTest } from './server-under-test'
 
 // The marketplace a refund test works in (issue 33): a listening server whose creator shop Maya
 // is connected (her refunds/create and orders/cancelled reach it), her payout account known to
@@ -22,14 +22,14 @@ export function refundWorld() {
     server: () => server,
     call,
     /**
-     * A server with Maya connected; her payout account set unless told otherwise; its clock `now`
-     * when given.
+     * A server with Maya connected; her payout account set unless told otherwise; its clock and
+     * transfer timing when given.
      */
     async start({
       creatorAccount = true,
-      now,
-    }: { creatorAccount?: boolean; now?: () => Date } = {}) {
-      server = await startListeningServer({ stripeApi: { wait: async () => {} }, now })
+      ...options
+    }: { creatorAccount?: boolean } & Pick<ServerOptions, 'now' | 'transferTiming'> = {}) {
+      server = await startListeningServer({ stripeApi: { wait: async () => {} }, ...options })
       const connected = await call('POST', '/admin-test-shop-connection', { shop: MAYA })
       expect(connected.json()).toMatchObject({ state: 'CONNECTED' })
       await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(4)

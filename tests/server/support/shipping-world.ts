@@ -2,6 +2,7 @@ import { expect } from 'vitest'
 import type { Shipment } from '@shared/contract'
 import { LUMEN, NORTHWIND } from '../../support/sandbox-figures'
 import { FOR_JOBS, MAYA, refundWorld } from './refund-world'
+import type { ServerOptions } from './server-under-test'
 
 // The marketplace a shipping test works in (issue 35): order 1001 transferred into Northwind's and
 // Lumen's orders, every shop connected (the brands' fulfillments, holds and cancellations reach the
@@ -23,13 +24,13 @@ export function shippingWorld() {
     ...base,
     /**
      * Order 1001 transferred, with every shop connected (the brands' news reaching the server
-     * unless `brandsSubscribed` is false); the server's clock `now` when given.
+     * unless `brandsSubscribed` is false); the server's clock and transfer timing when given.
      */
     async transferred1001({
-      now,
       brandsSubscribed = true,
-    }: { now?: () => Date; brandsSubscribed?: boolean } = {}) {
-      const server = await base.start({ now })
+      ...options
+    }: { brandsSubscribed?: boolean } & Pick<ServerOptions, 'now' | 'transferTiming'> = {}) {
+      const server = await base.start(options)
       if (brandsSubscribed) {
         for (const shop of [NORTHWIND, LUMEN]) {
           const tested = await base.call('POST', '/admin-test-shop-connection', { shop })

@@ -11,10 +11,11 @@ import { inOneTransaction } from './in-one-transaction'
  * shipped (`shipped_at`), or the order was cancelled.
  *
  * fulfillment_mirrors: each brand fulfillment, and the creator fulfillment made for it. Its
- * intent (`pending_since`, `pending_lines`: the creator's fulfillment-order lines and units) is
- * recorded before fulfillmentCreate, its result (`creator_fulfillment_id`) after: a run finding
- * the intent without the result looks for the fulfillment it may have made before making one.
- * `mirrored_tracking` is the tracking last written to the creator's fulfillment.
+ * intent (`lines`: the creator's fulfillment-order lines and units, `sent_tracking`, and
+ * `pending_since`) is recorded before fulfillmentCreate, its result (`creator_fulfillment_id`)
+ * after: a run finding the intent without the result looks for the fulfillment it may have made
+ * before making one. `lines` stays, so that the units Tandem shipped of each creator line are
+ * known. `mirrored_tracking` is the tracking last written to the creator's fulfillment.
  *
  * shipping_policy: the marketplace's one row, the days within which a brand order should ship.
  */
@@ -39,7 +40,8 @@ export const up = (db: Kysely<unknown>): Promise<void> =>
       .addColumn('state', 'text', (c) => c.notNull())
       .addColumn('message', 'text')
       .addColumn('pending_since', 'text')
-      .addColumn('pending_lines', 'text')
+      .addColumn('lines', 'text')
+      .addColumn('sent_tracking', 'text')
       .addColumn('creator_fulfillment_id', 'text')
       .addColumn('mirrored_tracking', 'text')
       .addColumn('updated_at', 'text', (c) => c.notNull())
@@ -49,11 +51,19 @@ export const up = (db: Kysely<unknown>): Promise<void> =>
       .on('fulfillment_mirrors')
       .column('brand_order_id')
       .execute()
-    // Brand news names the brand order: which transfer made it is found by its id.
+    // Brand news names the brand order: which transfer made it is found by its id, which Shopify
+    // gives one order only.
     await trx.schema
       .createIndex('order_transfer_brands_brand_order')
+      .unique()
       .on('order_transfer_brands')
       .column('brand_order_id')
+      .execute()
+    // The Shipping list and its catch-up read transfers newest first.
+    await trx.schema
+      .createIndex('order_transfers_created')
+      .on('order_transfers')
+      .column('created_at')
       .execute()
     await trx.schema
       .createTable('shipping_policy')

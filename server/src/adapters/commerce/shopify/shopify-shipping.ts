@@ -5,6 +5,7 @@ import {
   type ShippingPort,
   type Tracking,
 } from '../shipping-port'
+import { CommerceError } from '../commerce-port'
 import type { ShopifyApi } from './shopify-api'
 
 // The shipping part of the commerce port on Shopify's Admin GraphQL API: an order's fulfillment
@@ -144,6 +145,23 @@ interface OrderShippingNode {
   }[]
 }
 
+/**
+ * A shop connected before Tandem asked for the fulfillment scopes is refused them until it is
+ * connected again: a refusal, not an outage to wait out.
+ */
+async function grantedOrRefused<T>(shop: string, call: Promise<T>): Promise<T> {
+  try {
+    return await call
+  } catch (error) {
+    if (error instanceof CommerceError && /Access denied/.test(error.message)) {
+      throw new FulfillmentRefused(
+        `${error.message} Test the connection of ${shop} on its store page to grant it.`,
+      )
+    }
+    throw error
+  }
+}
+
 const refusedWith = (shop: string, userErrors: { message: string }[]) =>
   new FulfillmentRefused(
     `Shopify refused the fulfillment in ${shop}: ${userErrors.map((e) => e.message).join('; ')}`,
@@ -209,22 +227,28 @@ export function shopifyShipping(api: ShopifyApi): ShippingPort {
       const fulfillmentOrderIds = [...new Set(input.lines.map((line) => line.fulfillmentOrderId))]
       const answer: {
         fulfillmentCreate: { fulfillment: { id: string } | null; userErrors: { message: string }[] }
-      } = await api.request(
+      } = await grantedOrRefused(
         shop,
-        FULFILLMENT_CREATE,
-        {
-          fulfillment: {
-            lineItemsByFulfillmentOrder: fulfillmentOrderIds.map((id) => ({
-              fulfillmentOrderId: id,
-              fulfillmentOrderLineItems: input.lines
-                .filter((line) => line.fulfillmentOrderId === id)
-                .map((line) => ({ id: line.fulfillmentOrderLineItemId, quantity: line.quantity })),
-            })),
-            notifyCustomer: input.notifyCustomer,
-            ...(input.tracking ? { trackingInfo: trackingInput(input.tracking) } : {}),
+        api.request(
+          shop,
+          FULFILLMENT_CREATE,
+          {
+            fulfillment: {
+              lineItemsByFulfillmentOrder: fulfillmentOrderIds.map((id) => ({
+                fulfillmentOrderId: id,
+                fulfillmentOrderLineItems: input.lines
+                  .filter((line) => line.fulfillmentOrderId === id)
+                  .map((line) => ({
+                    id: line.fulfillmentOrderLineItemId,
+                    quantity: line.quantity,
+                  })),
+              })),
+              notifyCustomer: input.notifyCustomer,
+              ...(input.tracking ? { trackingInfo: trackingInput(input.tracking) } : {}),
+            },
           },
-        },
-        options,
+          options,
+        ),
       )
       const { fulfillment, userErrors } = answer.fulfillmentCreate
       if (userErrors.length > 0 || !fulfillment) throw refusedWith(shop, userErrors)
@@ -234,11 +258,14 @@ export function shopifyShipping(api: ShopifyApi): ShippingPort {
     async updateTracking(shop, fulfillmentId, tracking, options) {
       const answer: {
         fulfillmentTrackingInfoUpdate: { userErrors: { message: string }[] }
-      } = await api.request(
+      } = await grantedOrRefused(
         shop,
-        TRACKING_UPDATE,
-        { id: fulfillmentId, tracking: trackingInput(tracking) },
-        options,
+        api.request(
+          shop,
+          TRACKING_UPDATE,
+          { id: fulfillmentId, tracking: trackingInput(tracking) },
+          options,
+        ),
       )
       const { userErrors } = answer.fulfillmentTrackingInfoUpdate
       if (userErrors.length > 0) throw refusedWith(shop, userErrors)
