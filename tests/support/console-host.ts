@@ -9,6 +9,8 @@ export const RENDERER_DIR = resolve(__dirname, '../../out/renderer')
 
 export interface ConsoleUnderTest extends BrowserHost {
   clipboard: RecordingClipboard
+  /** The links the console asked to open in the person's browser, oldest first. */
+  opened: string[]
   dataDir: string
   stop(): Promise<void>
 }
@@ -23,12 +25,18 @@ export async function startConsole(options: {
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'tandem-console-'))
   const clipboard = new RecordingClipboard(consoleLogger)
+  // Browser mode's opener names each link in the log (node-ports.ts loggingOpener).
+  const opened: string[] = []
+  const info = (message: string) => {
+    const link = /^Open in your browser: (.+)$/.exec(message)?.[1]
+    if (link) opened.push(link)
+  }
   const host = await startBrowserHost({
     port: 0,
     rendererDir: RENDERER_DIR,
     dataDir,
     clipboard,
-    log: { ...consoleLogger, info: () => {} },
+    log: { ...consoleLogger, info },
     buildEnvironment: {
       ...LOCAL_DEFAULTS,
       // No Tandem server in these tests unless one is given: calls fail fast on a closed port.
@@ -39,6 +47,7 @@ export async function startConsole(options: {
   return {
     ...host,
     clipboard,
+    opened,
     dataDir,
     stop: async () => {
       await host.close()
