@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { NORTHWIND } from '../support/sandbox-figures'
-import { crashScenarios } from './support/crash-scenario'
-import type { ServerProcess } from './support/server-process'
+import { crashScenarios, TAKEOVER } from './support/crash-scenario'
 
 // The crash harness for listings (issue 34): the real server, in processes of its own on SQLite (and
 // on PostgreSQL when TANDEM_TEST_DATABASE_URL is set), is killed with SIGKILL once productSet made
@@ -11,29 +10,10 @@ import type { ServerProcess } from './support/server-process'
 const MAYA = 'maya-makes.myshopify.com'
 const OVERSHIRT = 'gid://shopify/Product/101'
 const OVERSHIRT_VARIANT = 'gid://shopify/ProductVariant/201'
-/** Short, so that the killed process's hold on the listing runs out soon (as in refund-crash). */
-const LEASE_MS = 3600
-/** Past the lease: pg-boss takes at least 10 s to run a dead process's job again. */
-const JOB_LEASE_MS = 4000
-const TAKEOVER = { timeout: 60_000, interval: 200 }
 
 const crash = crashScenarios()
-const start = (failpoints?: string) =>
-  crash.current().start({
-    leaseMs: LEASE_MS,
-    jobLeaseMs: JOB_LEASE_MS,
-    jobRetryDelaySeconds: 1,
-    ...(failpoints ? { failpoints } : {}),
-  })
-
-async function call(on: ServerProcess, method: 'GET' | 'POST', path: string, body?: object) {
-  const response = await fetch(`${on.url}${path}`, {
-    method,
-    headers: { ...crash.admin(), ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  })
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
-}
+const start = crash.startTakenOverSoon
+const call = crash.call
 
 describe('killed with SIGKILL while listing, then started again', { timeout: 120_000 }, () => {
   it("at listing:after-call: the creator's store has the product once, linked", async () => {

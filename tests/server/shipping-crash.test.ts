@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Shipment } from '@shared/contract'
 import { NORTHWIND } from '../support/sandbox-figures'
-import { crashScenarios } from './support/crash-scenario'
-import type { ServerProcess } from './support/server-process'
+import { crashScenarios, TAKEOVER } from './support/crash-scenario'
 
 // The crash harness for shipping (issue 35): the real server, in processes of its own on SQLite
 // (and on PostgreSQL when TANDEM_TEST_DATABASE_URL is set), is killed with SIGKILL once
@@ -13,29 +12,10 @@ import type { ServerProcess } from './support/server-process'
 const MAYA = 'maya-makes.myshopify.com'
 const CREATOR_1001 = 'gid://shopify/Order/1001'
 const UPS = { company: 'UPS', number: '1Z999AA10123456784', url: 'https://www.ups.com/track' }
-/** Short, so that the killed process's hold on the brand order runs out soon (as in refund-crash). */
-const LEASE_MS = 3600
-/** Past the lease: pg-boss takes at least 10 s to run a dead process's job again. */
-const JOB_LEASE_MS = 4000
-const TAKEOVER = { timeout: 60_000, interval: 200 }
 
 const crash = crashScenarios()
-const start = (failpoints?: string) =>
-  crash.current().start({
-    leaseMs: LEASE_MS,
-    jobLeaseMs: JOB_LEASE_MS,
-    jobRetryDelaySeconds: 1,
-    ...(failpoints ? { failpoints } : {}),
-  })
-
-async function call(on: ServerProcess, method: 'GET' | 'POST', path: string, body?: object) {
-  const response = await fetch(`${on.url}${path}`, {
-    method,
-    headers: { ...crash.admin(), ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  })
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
-}
+const start = crash.startTakenOverSoon
+const call = crash.call
 
 describe(
   'killed with SIGKILL while mirroring a shipment, then started again',

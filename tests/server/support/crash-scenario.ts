@@ -33,6 +33,16 @@ export interface CrashScenario {
   db(): Promise<Db>
 }
 
+/**
+ * What a process is started with to be taken over soon once killed: its hold on an order or a
+ * listing runs out after 3.6 s (its remote calls get a third of it), and its job runs again after
+ * 4 s, past that (pg-boss takes at least 10 s), then 1 s after each failure.
+ */
+const SHORT_LEASES = { leaseMs: 3600, jobLeaseMs: 4000, jobRetryDelaySeconds: 1 }
+
+/** How long a test waits for a process started again to take a killed one's work over. */
+export const TAKEOVER = { timeout: 60_000, interval: 200 }
+
 export function crashScenarios(shopifyOptions: { searchLagMs?: number } = {}) {
   let server: Awaited<ReturnType<typeof buildServer>>
   let admin: { authorization: string }
@@ -58,6 +68,18 @@ export function crashScenarios(shopifyOptions: { searchLagMs?: number } = {}) {
 
   return {
     admin: () => admin,
+    /** A process of the current scenario on SHORT_LEASES, with these failpoints armed. */
+    startTakenOverSoon: (failpoints?: string) =>
+      current!.start({ ...SHORT_LEASES, ...(failpoints ? { failpoints } : {}) }),
+    /** An administrator's call to one of the scenario's processes: its status and JSON body. */
+    async call(on: ServerProcess, method: 'GET' | 'POST', path: string, body?: object) {
+      const response = await fetch(`${on.url}${path}`, {
+        method,
+        headers: { ...admin, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      })
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+    },
     async begin(): Promise<CrashScenario> {
       const database = await freshSharedDatabase()
       ending.push(() => database.remove())
