@@ -154,6 +154,7 @@ describe('processing order 1001', () => {
       tags: ['tandem', 'tandem-transfer-1001'],
       note,
       displayFinancialStatus: 'PAID',
+      displayFulfillmentStatus: 'UNFULFILLED',
       cancelledAt: null,
       lines: [line],
     })

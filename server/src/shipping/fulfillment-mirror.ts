@@ -101,7 +101,8 @@ export async function mirrorFulfillment(
     }
   }
   const plan = await planLines(deps, order, brand, creator)
-  if ('refusal' in plan) return fail(deps, mirror, plan.refusal)
+  // An earlier intent found unmade ships nothing: its units are no longer counted as shipping.
+  if ('refusal' in plan) return fail(deps, mirror, plan.refusal, { dropIntent: true })
 
   const now = deps.now().toISOString()
   // Taken only from the state this run read: of two runs that read it, one records its intent.
@@ -146,12 +147,7 @@ export async function mirrorFulfillment(
   } catch (error) {
     // Refused, Shopify made nothing: the intent goes, and the reason stays for a person.
     if (!(error instanceof FulfillmentRefused)) throw error
-    await deps.db
-      .updateTable('fulfillment_mirrors')
-      .set({ pending_since: null, lines: null, sent_tracking: null })
-      .where('brand_fulfillment_id', '=', brand.id)
-      .execute()
-    return fail(deps, mirror, error.message)
+    return fail(deps, mirror, error.message, { dropIntent: true })
   }
   await timing.failpoint('shipment:after-call')
   await recordMirrored(deps, mirror, creatorFulfillmentId, tracking)
@@ -346,10 +342,16 @@ async function recordMirrored(
     .execute()
 }
 
-async function fail(deps: Deps, mirror: MirrorRow, message: string) {
+/** The reason stays for a person; `dropIntent` when no call of it can have made anything. */
+async function fail(deps: Deps, mirror: MirrorRow, message: string, { dropIntent = false } = {}) {
   await deps.db
     .updateTable('fulfillment_mirrors')
-    .set({ state: 'FAILED', message, updated_at: deps.now().toISOString() })
+    .set({
+      state: 'FAILED',
+      message,
+      updated_at: deps.now().toISOString(),
+      ...(dropIntent ? { pending_since: null, lines: null, sent_tracking: null } : {}),
+    })
     .where('brand_fulfillment_id', '=', mirror.brand_fulfillment_id)
     .execute()
 }
