@@ -271,6 +271,18 @@ describe('news Tandem does not act on', { timeout: 60_000 }, () => {
     expect((await world.shipmentOf(NORTHWIND)).readAt).toBeNull()
   })
 
+  it('a tracking address that is no web page reaches neither the console nor the customer', async () => {
+    const server = await world.transferred1001()
+    // The brand writes its tracking: a link it would have the console and the email open.
+    const forged = { company: 'UPS', number: '1Z999AA10123456784', url: 'javascript:alert(1)' }
+    await server.shopify.fulfill(NORTHWIND, world.brandOrderId(NORTHWIND), { tracking: forged })
+    const safe = { ...forged, url: null }
+    await expect.poll(() => creatorShipped()[0]?.tracking, FOR_JOBS).toEqual([safe])
+    await expect
+      .poll(async () => (await world.shipmentOf(NORTHWIND)).fulfillments[0]?.tracking, FOR_JOBS)
+      .toEqual([safe])
+  })
+
   it('the catch-up finds a shipment made while no webhook reached the server', async () => {
     // Northwind never subscribed: its fulfillment is announced to nobody.
     const server = await world.transferred1001({ brandsSubscribed: false })

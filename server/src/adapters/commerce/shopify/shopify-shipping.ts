@@ -167,6 +167,15 @@ const refusedWith = (shop: string, userErrors: { message: string }[]) =>
     `Shopify refused the fulfillment in ${shop}: ${userErrors.map((e) => e.message).join('; ')}`,
   )
 
+/**
+ * Tracking as the brand's shop gave it, its address kept only when it is a web page's: the brand
+ * writes it, and it becomes a link in the console and in the creator's customer's email.
+ */
+function trackingOf(tracking: Tracking): Tracking {
+  const url = tracking.url && /^https?:\/\//i.test(tracking.url) ? tracking.url : null
+  return { ...tracking, url }
+}
+
 /** Shopify's tracking input: only what the brand gave, so that nothing is cleared by a null. */
 const trackingInput = (tracking: Tracking) =>
   Object.fromEntries(Object.entries(tracking).filter(([, value]) => value !== null))
@@ -204,7 +213,7 @@ export function shopifyShipping(api: ShopifyApi): ShippingPort {
           id: fulfillment.id,
           status: fulfillment.status,
           createdAt: fulfillment.createdAt,
-          tracking: fulfillment.trackingInfo,
+          tracking: fulfillment.trackingInfo.map(trackingOf),
           lines: fulfillment.fulfillmentLineItems.nodes.map((line) => ({
             lineItemId: line.lineItem.id,
             variantId: variantOf(line.lineItem.id),
