@@ -8,7 +8,7 @@ import {
   NO_STRIPE_WAITS,
   ORDER_1001,
   transfer1001,
-} from '../server/support/refunds-after-transfer'
+} from '../server/support/refund-world'
 import { consoleForTests, screenshot, screenshotsOf, shows, waitForInk } from './console'
 
 // Issue 33's end to end: order 1001 transferred and its creator paid; the creator refunds an
@@ -61,11 +61,11 @@ const brandOrderOf = (shop: string) =>
 it('shows each reversal and amount owed after refunds in the money trail, with no click', async () => {
   await transfer1001(under.stack.server)
   const answeredBefore = under.stack.exchanges.length
-  await creatorRefunds(under.stack.server, 0, 1, 'RETURN')
+  await creatorRefunds(under.stack.server, ORDER_1001, [{ line: 0, quantity: 1 }])
   await expect.poll(async () => (await trailShown()).length, FOR_JOBS).toBe(5)
   // Lumen was paid out since: its Stripe balance cannot cover the face oil's 24.84.
   under.stack.server.stripe.setBalance(LUMEN_ACCOUNT, 'usd', 0)
-  await creatorRefunds(under.stack.server, 1, 1, 'RETURN')
+  await creatorRefunds(under.stack.server, ORDER_1001, [{ line: 1, quantity: 1 }])
   await expect.poll(async () => (await trailShown()).length, FOR_JOBS).toBe(7)
 
   const rows = await trailShown()
@@ -149,7 +149,9 @@ it("previews a refund's split before it runs: what each party would give back an
     ['Tandem, the platform', '$16.36', '$0.00'],
   ])
   // Nothing was refunded: the Shopify emulator has the creator's two refunds only.
-  expect(under.stack.server.shopify.refunds(MAYA, ORDER_1001)).toHaveLength(2)
+  expect(
+    under.stack.server.shopify.refunds(MAYA, `gid://shopify/Order/${ORDER_1001.orderId}`),
+  ).toHaveLength(2)
 
   await page.locator('.mantine-Notification-root').getByRole('button').click()
   await screenshotsOf(page, card, 'refund-split')

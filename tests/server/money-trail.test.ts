@@ -5,12 +5,13 @@ import { pdfText } from '../support/pdf-text'
 import { LUMEN, LUMEN_ACCOUNT, NORTHWIND, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
 import {
   creatorRefunds,
+  ORDER_1001,
   FOR_JOBS,
   MAYA,
   MAYA_ACCOUNT,
   transferTo,
   transferred1001,
-} from './support/refunds-after-transfer'
+} from './support/refund-world'
 import type { ServerUnderTest } from './support/server-under-test'
 import { transferCalls } from './support/transfer-calls'
 
@@ -77,7 +78,7 @@ describe('the money trail of order 1001', () => {
 
   it("adds each reversal after a refund, with Stripe's reversal id, once it is made", async () => {
     server = await transferred1001()
-    await creatorRefunds(server, 0, 1, 'RETURN')
+    await creatorRefunds(server, ORDER_1001, [{ line: 0, quantity: 1 }])
 
     await expect.poll(async () => (await trailOfPreview()).length, FOR_JOBS).toBe(5)
     const trail = await trailOfPreview()
@@ -115,7 +116,7 @@ describe('the money trail of order 1001', () => {
     server = await transferred1001()
     // Northwind was paid out: its Stripe balance is down to 5.00.
     server.stripe.setBalance(NORTHWIND_ACCOUNT, 'usd', 500)
-    await creatorRefunds(server, 0, 1, 'RETURN')
+    await creatorRefunds(server, ORDER_1001, [{ line: 0, quantity: 1 }])
 
     await expect.poll(async () => (await trailOfPreview()).length, FOR_JOBS).toBe(5)
     expectTrail(await trailOfPreview(), [

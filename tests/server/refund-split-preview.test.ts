@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { NORTHWIND, ONE_OVERSHIRT_SPLIT, splitParts as parts } from '../support/sandbox-figures'
-import { creatorRefunds, transferred1001 } from './support/refunds-after-transfer'
+import { creatorRefunds, ORDER_1001, transferred1001 } from './support/refund-world'
 import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
 import { transferCalls } from './support/transfer-calls'
 
@@ -50,7 +50,7 @@ describe('a refund split before it runs', () => {
 
   it('shows the split of the refunds already made, and adds the units chosen to them', async () => {
     server = await transferred1001()
-    await creatorRefunds(server, 0, 1, 'RETURN')
+    await creatorRefunds(server, ORDER_1001, [{ line: 0, quantity: 1 }])
 
     expect((await splitOf([])).json()).toEqual(ONE_OVERSHIRT_SPLIT)
     const andTheOther = await splitOf([{ lineItemId: OVERSHIRTS, quantity: 1 }])

@@ -11,12 +11,87 @@ export const MAYA = 'maya-makes.myshopify.com'
 export const MAYA_ACCOUNT = 'acct_maya_makes'
 export const IRONPEAK = 'ironpeak-outdoor.myshopify.com'
 export const IRONPEAK_ACCOUNT = 'acct_ironpeak_outdoor'
-export const FOR_JOBS = { timeout: 12_000, interval: 100 }
+/** The background jobs' work is polled for. */
+export const FOR_JOBS = { timeout: 20_000, interval: 100 }
+
+/** Stripe's retries are not waited for. */
+export const NO_STRIPE_WAITS = { stripeApi: { wait: async () => {} } }
+
+const adminCall = (
+  server: ServerUnderTest,
+  method: 'GET' | 'POST',
+  url: string,
+  payload?: object,
+) => server.app.inject({ method, url, headers: server.asAdmin, payload })
+
+/** Stripe's transfer to the account, as its dashboard shows it. */
+export const transferTo = (server: ServerUnderTest, account: string) =>
+  server.stripe.transfers().find((transfer) => transfer.destination === account)
+
+/** The store's payout account, known to Stripe and set in Tandem. */
+async function setAccount(server: ServerUnderTest, shop: string, accountId: string) {
+  server.stripe.addAccount({ id: accountId })
+  const set = await adminCall(server, 'POST', '/admin-set-store-payment-account', {
+    shop,
+    accountId,
+  })
+  expect(set.statusCode).toBe(200)
+}
+
+/** Maya connected (her refunds and cancellations reach the server), her account set if told. */
+async function connectMaya(server: ServerUnderTest, { creatorAccount = true } = {}) {
+  const connected = await adminCall(server, 'POST', '/admin-test-shop-connection', { shop: MAYA })
+  expect(connected.json()).toMatchObject({ state: 'CONNECTED' })
+  await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(4)
+  if (creatorAccount) await setAccount(server, MAYA, MAYA_ACCOUNT)
+}
+
+/** Processes the order as an administrator's click does, and expects it completed. */
+async function transfer(server: ServerUnderTest, orderId: string) {
+  const processed = await adminCall(server, 'POST', '/admin-create-order-transfer', {
+    creatorOrderId: orderId,
+  })
+  expect(processed.json()).toMatchObject({ status: 'COMPLETED' })
+}
+
+/**
+ * Order 1001 transferred on a listening server (the test's own, or a stack's), with Maya connected
+ * and paid her 27.30 commission.
+ */
+export async function transfer1001(server: ServerUnderTest): Promise<void> {
+  await connectMaya(server)
+  await transfer(server, '1001')
+  await expect.poll(() => transferTo(server, MAYA_ACCOUNT)?.amount, FOR_JOBS).toBe(2730)
+}
+
+/** A listening server of the test's own with order 1001 transferred (transfer1001). */
+export async function transferred1001(): Promise<ServerUnderTest> {
+  const server = await startListeningServer(NO_STRIPE_WAITS)
+  await transfer1001(server)
+  return server
+}
+
+/**
+ * Maya refunds units in her Shopify admin; unless told otherwise, her payment app then refunds
+ * the customer's Stripe charge by as much. Answers the refund as her Shopify shows it.
+ */
+export async function creatorRefunds(
+  server: ServerUnderTest,
+  order: { orderId: string; chargeId: string },
+  units: { line: number; quantity: number }[],
+  { restockType = 'RETURN' as 'RETURN' | 'NO_RESTOCK', stripeToo = true } = {},
+) {
+  const gid = `gid://shopify/Order/${order.orderId}`
+  await server.shopify.refund(MAYA, gid, units, { restockType })
+  const made = server.shopify.refunds(MAYA, gid).at(-1)!
+  if (stripeToo) server.stripe.refund(order.chargeId, minor(made.amount))
+  return made
+}
 
 export function refundWorld() {
   let server!: ServerUnderTest
   const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
-    server.app.inject({ method, url, headers: server.asAdmin, payload })
+    adminCall(server, method, url, payload)
 
   const world = {
     server: () => server,
@@ -29,32 +104,17 @@ export function refundWorld() {
       creatorAccount = true,
       ...options
     }: { creatorAccount?: boolean } & Pick<ServerOptions, 'now' | 'transferTiming'> = {}) {
-      server = await startListeningServer({ stripeApi: { wait: async () => {} }, ...options })
-      const connected = await call('POST', '/admin-test-shop-connection', { shop: MAYA })
-      expect(connected.json()).toMatchObject({ state: 'CONNECTED' })
-      await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(4)
-      if (creatorAccount) await world.setAccount(MAYA, MAYA_ACCOUNT)
+      server = await startListeningServer({ ...NO_STRIPE_WAITS, ...options })
+      await connectMaya(server, { creatorAccount })
       return server
     },
     /** Order 1001 transferred and Maya paid her 27.30 commission. */
     async transferred1001() {
-      await world.start()
-      await world.transfer('1001')
-      await expect.poll(() => world.commissionOwed(), FOR_JOBS).toEqual([])
+      server = await transferred1001()
       return server
     },
-    async setAccount(shop: string, accountId: string) {
-      server.stripe.addAccount({ id: accountId })
-      const set = await call('POST', '/admin-set-store-payment-account', { shop, accountId })
-      expect(set.statusCode).toBe(200)
-    },
-    /** Processes the order as an administrator's click does, and expects it completed. */
-    async transfer(orderId: string) {
-      const processed = await call('POST', '/admin-create-order-transfer', {
-        creatorOrderId: orderId,
-      })
-      expect(processed.json()).toMatchObject({ status: 'COMPLETED' })
-    },
+    setAccount: (shop: string, accountId: string) => setAccount(server, shop, accountId),
+    transfer: (orderId: string) => transfer(server, orderId),
     /** A customer's order on Maya's store of `units` of brand products, paid through Stripe. */
     async customerBuys(units: Record<string, number>) {
       const lines = Object.entries(units).map(([key, quantity]) => ({
@@ -71,21 +131,11 @@ export function refundWorld() {
       )
       return createStripePaidOrder(server, MAYA, { lines }, { amountMinor, currency: 'usd' })
     },
-    /**
-     * Maya refunds units in her Shopify admin; unless told otherwise, her payment app then refunds
-     * the customer's Stripe charge by as much.
-     */
-    async creatorRefunds(
+    creatorRefunds: (
       order: { orderId: string; chargeId: string },
       units: { line: number; quantity: number }[],
-      { restockType = 'RETURN' as 'RETURN' | 'NO_RESTOCK', stripeToo = true } = {},
-    ) {
-      const gid = `gid://shopify/Order/${order.orderId}`
-      await server.shopify.refund(MAYA, gid, units, { restockType })
-      const made = server.shopify.refunds(MAYA, gid).at(-1)!
-      if (stripeToo) server.stripe.refund(order.chargeId, minor(made.amount))
-      return made
-    },
+      options?: { restockType?: 'RETURN' | 'NO_RESTOCK'; stripeToo?: boolean },
+    ) => creatorRefunds(server, order, units, options),
     /** Every reversal Stripe made, as its dashboard lists them, by account. */
     reversals: () =>
       server.stripe
