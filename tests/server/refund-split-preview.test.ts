@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { NORTHWIND, ONE_OVERSHIRT_SPLIT, splitParts as parts } from '../support/sandbox-figures'
-import { creatorRefunds, ORDER_1001, transferred1001 } from './support/refund-world'
+import { creatorRefunds, MAYA, ORDER_1001, transferred1001 } from './support/refund-world'
 import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
 import { transferCalls } from './support/transfer-calls'
 
@@ -67,6 +67,19 @@ describe('a refund split before it runs', () => {
       error: 'invalid_input',
       message: 'Linen Overshirt of creator order #1001 still sells 1 unit: 2 cannot be refunded',
     })
+  })
+
+  it('counts only units Shopify refunded, as the refund job does: an edit that refunds nobody takes nothing', async () => {
+    server = await transferred1001()
+    // Maya takes an overshirt off the order in her admin, and gives the customer nothing back.
+    server.shopify.removeUnits(MAYA, 'gid://shopify/Order/1001', [{ line: 0, quantity: 1 }])
+
+    expect((await splitOf([])).json().totals.back).toEqual(parts('0.00', '0.00', '0.00'))
+    const preview = await server.app.inject({
+      url: '/admin-preview-order-transfer?creatorOrderId=1001',
+      headers: server.asAdmin,
+    })
+    expect(preview.json().preview.refunds ?? []).toEqual([])
   })
 
   it('refuses a line the order lacks, and an order whose transfer is not complete', async () => {

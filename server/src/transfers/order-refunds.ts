@@ -1,7 +1,7 @@
 import type { Db } from '../db/connect'
 import { underLeaseInTurn } from '../db/lease'
 import type { RouteDeps } from '../deps'
-import type { CommerceOrder, RefundedLine } from '../adapters/commerce/commerce-port'
+import type { RefundedLine } from '../adapters/commerce/commerce-port'
 import type { Charge } from '../adapters/payments/payments-port'
 import { formatMinorUnits } from '../domain/money'
 import { refundSplit, type BrandRefundSplit } from '../domain/refund-split'
@@ -12,17 +12,12 @@ import { reversalsOf, type OrderReversalRow } from '../repositories/order-revers
 import { refundBrandOrder } from './brand-order-refund'
 import { orderCharge } from './creator-payout-checks'
 import { sendPayoutJob } from './creator-payout'
-import { linkOrder, type LinkedLine, type LinkedOrder } from './linked-order'
 import type { PlanInput } from '../domain/transfer-plan'
 import { inSettlement, type Settlement } from './order-payment'
 import { reverseParty } from './party-reversal'
-import { frozenPartOf } from './refund-splits'
+import { asRefunded, frozenPartOf } from './refund-splits'
 import { loadPlanInput } from './plan-input'
-import {
-  createTransferRepository,
-  type FrozenLine,
-  type StoredTransfer,
-} from './transfer-repository'
+import { createTransferRepository, type StoredTransfer } from './transfer-repository'
 import { transferTiming } from './transfer-timing'
 
 // After the sale (docs/integrations.md "After the sale"): a creator order refunded or cancelled
@@ -125,7 +120,7 @@ async function settleUnderLease(deps: Deps, id: string, timing: ReturnType<typeo
     throw new Error(`${transfer.creator_store_shop} no longer has creator order ${id}`)
   }
   const refunded = await remote(() => deps.commerce.refundedLines(order.storeShop, order.id))
-  const input = await loadPlanInput(deps.db, await asRefunded(deps, order, transfer, refunded))
+  const input = await loadPlanInput(deps.db, await asRefunded(deps.db, order, transfer, refunded))
   if (!input) throw new Error(`${order.storeShop} is no longer a creator store`)
   const splits = refundSplit(input, transfer.brands.map(frozenPartOf))
   if (splits.every((split) => split.refundedUnits.length === 0)) return
@@ -191,48 +186,6 @@ async function settleUnderLease(deps: Deps, id: string, timing: ReturnType<typeo
     )
   }
   if (failures.length > 0) throw failures[0]
-}
-
-/**
- * The order as far as its refunds go. A unit counts as no longer sold only when Shopify's refunds
- * gave it back (a creator's edit that refunds nobody takes nothing from the brands), or when the
- * order was cancelled. Each line belongs to the brand variant it froze as, whatever the links say
- * now; transfers frozen before lines were kept go by today's links.
- */
-async function asRefunded(
-  deps: Deps,
-  order: CommerceOrder,
-  transfer: StoredTransfer,
-  refunded: readonly RefundedLine[],
-): Promise<LinkedOrder> {
-  const linked = await linkOrder(deps.db, order)
-  // What was transferred goes back whatever became of its listing since.
-  const frozenSources = new Map<string, NonNullable<LinkedLine['source']>>()
-  for (const brand of transfer.brands) {
-    for (const line of JSON.parse(brand.lines) as FrozenLine[]) {
-      if (line.lineItemId) {
-        frozenSources.set(line.lineItemId, {
-          brandStoreShop: brand.brand_store_shop,
-          brandVariantId: line.brandVariantId,
-          stoppedListing: null,
-        })
-      }
-    }
-  }
-  return {
-    ...linked,
-    lines: linked.lines.map((line) => {
-      const refundedUnits = refunded
-        .filter((refund) => refund.lineItemId === line.id)
-        .reduce((sum, refund) => sum + refund.quantity, 0)
-      const removed = Math.min(line.quantity - line.currentQuantity, refundedUnits)
-      return {
-        ...line,
-        currentQuantity: line.quantity - removed,
-        source: frozenSources.size > 0 ? (frozenSources.get(line.id) ?? null) : line.source,
-      }
-    }),
-  }
 }
 
 /**

@@ -3,15 +3,24 @@ import type { Db } from '../db/connect'
 import { Refusal } from '../domain/errors'
 import { fromHundredths } from '../domain/money'
 import { refundSplit, type BrandRefundSplit, type FrozenBrandPart } from '../domain/refund-split'
-import type { LinkedOrder } from './linked-order'
+import type { CommerceOrder, RefundedLine } from '../adapters/commerce/commerce-port'
+import type { RouteDeps } from '../deps'
+import { linkOrder, type LinkedLine, type LinkedOrder } from './linked-order'
 import { loadPlanInput } from './plan-input'
 import { amountsOf } from './transfer-view'
-import { frozenLines, type StoredTransfer, type TransferBrandRow } from './transfer-repository'
+import {
+  frozenLines,
+  type FrozenLine,
+  type StoredTransfer,
+  type TransferBrandRow,
+} from './transfer-repository'
 
 // What the refunds of a creator order since its transfer take back from each brand's part, split
-// as the refund job splits it (order-refunds.ts, domain/refund-split.ts): from the order as Shopify
-// has it now, or as it would be with more units refunded, and the parts frozen when the transfer
-// ran.
+// as the refund job splits it (order-refunds.ts, domain/refund-split.ts), by one rule (asRefunded):
+// from the units Shopify's refunds gave back, or would with more units refunded, and the parts
+// frozen when the transfer ran.
+
+type Deps = Pick<RouteDeps, 'db' | 'commerce'>
 
 /** A brand's part of the transfer as it froze. */
 export function frozenPartOf(brand: TransferBrandRow): FrozenBrandPart {
@@ -30,16 +39,21 @@ export function frozenPartOf(brand: TransferBrandRow): FrozenBrandPart {
 }
 
 /**
- * The splits of the brands whose units the order no longer sells, once the transfer is complete
- * (before, processing transfers only what is still sold); none when nothing was refunded.
+ * The splits of the brands whose units the order's refunds gave back, once the transfer is
+ * complete (before, processing transfers only what is still sold); none when nothing was refunded.
  */
 export async function refundsSinceTransfer(
-  db: Db,
+  deps: Deps,
   order: LinkedOrder,
   transfer: StoredTransfer,
 ): Promise<BrandRefundSplit[]> {
   if (transfer.status !== 'COMPLETED') return []
-  const splits = await splitsOf(db, order, transfer)
+  const refunded = await deps.commerce.refundedLines(order.storeShop, order.id)
+  const splits = await splitsOf(
+    deps.db,
+    await asRefunded(deps.db, order, transfer, refunded),
+    transfer,
+  )
   return (splits ?? []).filter((split) => split.refundedUnits.length > 0)
 }
 
@@ -47,6 +61,48 @@ export async function refundsSinceTransfer(
 async function splitsOf(db: Db, order: LinkedOrder, transfer: StoredTransfer) {
   const input = await loadPlanInput(db, order)
   return input && refundSplit(input, transfer.brands.map(frozenPartOf))
+}
+
+/**
+ * The order as far as its refunds go. A unit counts as no longer sold only when Shopify's refunds
+ * gave it back (a creator's edit that refunds nobody takes nothing from the brands), or when the
+ * order was cancelled. Each line belongs to the brand variant it froze as, whatever the links say
+ * now; transfers frozen before lines were kept go by today's links.
+ */
+export async function asRefunded(
+  db: Db,
+  order: CommerceOrder,
+  transfer: StoredTransfer,
+  refunded: readonly RefundedLine[],
+): Promise<LinkedOrder> {
+  const linked = await linkOrder(db, order)
+  // What was transferred goes back whatever became of its listing since.
+  const frozenSources = new Map<string, NonNullable<LinkedLine['source']>>()
+  for (const brand of transfer.brands) {
+    for (const line of JSON.parse(brand.lines) as FrozenLine[]) {
+      if (line.lineItemId) {
+        frozenSources.set(line.lineItemId, {
+          brandStoreShop: brand.brand_store_shop,
+          brandVariantId: line.brandVariantId,
+          stoppedListing: null,
+        })
+      }
+    }
+  }
+  return {
+    ...linked,
+    lines: linked.lines.map((line) => {
+      const refundedUnits = refunded
+        .filter((refund) => refund.lineItemId === line.id)
+        .reduce((sum, refund) => sum + refund.quantity, 0)
+      const removed = Math.min(line.quantity - line.currentQuantity, refundedUnits)
+      return {
+        ...line,
+        currentQuantity: line.quantity - removed,
+        source: frozenSources.size > 0 ? (frozenSources.get(line.id) ?? null) : line.source,
+      }
+    }),
+  }
 }
 
 /** Units of one of the order's lines to refund. */
@@ -60,7 +116,7 @@ export interface RefundLine {
  * each would keep, in the order's currency; with no lines, what the refunds already made take.
  */
 export async function previewRefundSplit(
-  db: Db,
+  deps: Deps,
   { order, transfer }: { order: LinkedOrder; transfer: StoredTransfer | null },
   lines: readonly RefundLine[],
 ): Promise<RefundSplitPreview> {
@@ -70,7 +126,14 @@ export async function previewRefundSplit(
       `The transfer of creator order ${order.name} is not complete: a refund before it lowers what it transfers, and nothing goes back`,
     )
   }
-  const splits = await splitsOf(db, withRefunded(order, lines), transfer)
+  const refunded = await deps.commerce.refundedLines(order.storeShop, order.id)
+  // The lines chosen count as a refund of theirs would: taken off the order, and refunded.
+  const chosen = lines.map((line) => ({ ...line, restocked: false }))
+  const splits = await splitsOf(
+    deps.db,
+    await asRefunded(deps.db, withRefunded(order, lines), transfer, [...refunded, ...chosen]),
+    transfer,
+  )
   if (!splits) throw new Refusal('not_found', TRANSFER_ERRORS.creatorOrderNotFound)
   const back = amountsOf(
     splits.map((split) => split.back),

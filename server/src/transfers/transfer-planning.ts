@@ -122,7 +122,7 @@ export function createTransferPlanning(
     if (transfer) {
       const [moneyTrail, refunds] = await Promise.all([
         readMoneyTrail(deps.db, transfer),
-        refundsSinceTransfer(deps.db, order, transfer),
+        refundsSinceTransfer(deps, order, transfer),
       ])
       return {
         order,

@@ -145,7 +145,7 @@ export function createTransferService(
     },
 
     async refundSplit(creatorOrderId: string, lines: readonly RefundLine[]) {
-      return previewRefundSplit(deps.db, await loadOrder(creatorOrderId), lines)
+      return previewRefundSplit(deps, await loadOrder(creatorOrderId), lines)
     },
 
     async receipt(creatorOrderId: string): Promise<Uint8Array> {
