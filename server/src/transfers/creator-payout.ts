@@ -4,7 +4,8 @@ import { PaymentsError } from '../adapters/payments/payments-port'
 import type { Db } from '../db/connect'
 import type { RouteDeps } from '../deps'
 import { formatMinorUnits } from '../domain/money'
-import type { JobExecutor, RegisterOptions } from '../jobs/job-queue'
+import type { RegisterOptions } from '../jobs/job-queue'
+import { orderJobSender, type OrderJob } from '../jobs/order-job'
 import { RemoteTimeoutError, withDeadline, type Remote } from '../lib/remote-call'
 import { PRODUCT_NAME } from '@shared/product'
 import {
@@ -45,9 +46,7 @@ export const CREATOR_PAYOUT_JOB = 'creator-payout'
 /** Stripe's outages, as an order's transfer waits them out. */
 export const CREATOR_PAYOUT_RETRIES: RegisterOptions = { retryLimit: 8, retryDelaySeconds: 30 }
 
-export interface CreatorPayoutJob {
-  creatorOrderId: string
-}
+export type CreatorPayoutJob = OrderJob
 
 type Deps = Pick<RouteDeps, 'db' | 'jobs' | 'payments' | 'now' | 'transferTiming'>
 
@@ -61,16 +60,8 @@ const payoutMetadata = (creatorOrderId: string, creatorShop: string) => ({
 const payoutKey = (creatorOrderId: string, currency: string, attempt: number) =>
   `creator-commission:${creatorOrderId}:${currency.toLowerCase()}${attempt ? `:${attempt}` : ''}`
 
-/**
- * Without a singleton key: a job sent while another of the order's runs (or lies orphaned by a
- * dead process) pays once the other's lease has run out, rather than being dropped; the payout's
- * own lease keeps two runs from paying at once, and a run that finds it paid does nothing.
- */
-export const sendPayoutJob = (
-  deps: Pick<Deps, 'jobs'>,
-  within: JobExecutor,
-  creatorOrderId: string,
-) => deps.jobs.send(CREATOR_PAYOUT_JOB, { creatorOrderId } satisfies CreatorPayoutJob, { within })
+/** A run that finds the commission paid does nothing. */
+export const sendPayoutJob = orderJobSender(CREATOR_PAYOUT_JOB)
 
 /**
  * Within the transaction that completes the order: its creator's commission owed, and paid by a

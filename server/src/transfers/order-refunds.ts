@@ -6,6 +6,7 @@ import type { Charge } from '../adapters/payments/payments-port'
 import { formatMinorUnits } from '../domain/money'
 import { refundSplit, type BrandRefundSplit } from '../domain/refund-split'
 import type { JobExecutor, RegisterOptions } from '../jobs/job-queue'
+import { orderJobSender, type OrderJob } from '../jobs/order-job'
 import { withDeadline, type Remote } from '../lib/remote-call'
 import { findCreatorPayout, reduceUnpaidCommission } from '../repositories/creator-payouts'
 import { reversalsOf, type OrderReversalRow } from '../repositories/order-reversals'
@@ -34,18 +35,12 @@ import { transferTiming } from './transfer-timing'
 export const ORDER_REFUND_JOB = 'order-refund'
 export const ORDER_REFUND_RETRIES: RegisterOptions = { retryLimit: 8, retryDelaySeconds: 30 }
 
-export interface OrderRefundJob {
-  creatorOrderId: string
-}
+export type OrderRefundJob = OrderJob
 
 type Deps = Pick<RouteDeps, 'db' | 'jobs' | 'payments' | 'commerce' | 'now' | 'transferTiming'>
 
 /** Within a delivery's transaction, or the catch-up's: the order's refunds settled by a job. */
-export const sendRefundJob = (
-  deps: Pick<Deps, 'jobs'>,
-  within: JobExecutor,
-  creatorOrderId: string,
-) => deps.jobs.send(ORDER_REFUND_JOB, { creatorOrderId } satisfies OrderRefundJob, { within })
+export const sendRefundJob = orderJobSender(ORDER_REFUND_JOB)
 
 /**
  * Within a refunds/create or orders/cancelled delivery's job: the order noticed, and settled now
