@@ -1,22 +1,16 @@
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { TroubledJob } from '@shared/contract'
 import { formatDateTime } from '@renderer/lib/format'
 import { SIGNED_IN, fakeBridge, serverRefusal, type FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
-import { cellTexts, rowOf } from './support/table'
+import { cellTexts, rowOf, layOutAsInAWindow } from './support/table'
 import { expectToast } from './support/toasts'
 
 // docs/product-rules.md "The console's screens": /main/jobs, the background jobs that failed.
 
-// jsdom lays nothing out: the scroller gets a viewport-sized client box, what the virtualizer reads
-// in a browser to know which rows are in view.
-beforeAll(() => {
-  vi.spyOn(Element.prototype, 'clientHeight', 'get').mockReturnValue(800)
-  vi.spyOn(Element.prototype, 'clientWidth', 'get').mockReturnValue(1000)
-})
-afterAll(() => vi.restoreAllMocks())
+layOutAsInAWindow()
 
 const DEAD_WEBHOOK: TroubledJob = {
   id: 'job-1',

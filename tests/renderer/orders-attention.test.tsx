@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { CreatorOrderSummary, OrderReadiness } from '@shared/contract'
 import { ATTENTION_POLL_MS } from '@renderer/features/orders/attention-count'
 import { useOrdersPage } from '@renderer/features/orders/orders-page-state'
@@ -8,7 +8,7 @@ import { formatDateTime } from '@renderer/lib/format'
 import { MAYA, creatorOrder } from './support/creator-orders'
 import { SIGNED_IN, fakeBridge, serverRefusal, type FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
-import { cellTexts, dataRows } from './support/table'
+import { cellTexts, dataRows, layOutAsInAWindow } from './support/table'
 import { expectToast } from './support/toasts'
 
 // Issue 32, as an administrator sees it: under each order of the inbox, what will happen to it and
@@ -55,13 +55,7 @@ const ORDERS: CreatorOrderSummary[] = [
   }),
 ]
 
-// jsdom lays nothing out: the scroller gets a window's box, each order's rows a height.
-beforeAll(() => {
-  vi.spyOn(Element.prototype, 'clientHeight', 'get').mockReturnValue(800)
-  vi.spyOn(Element.prototype, 'clientWidth', 'get').mockReturnValue(1000)
-  vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(100)
-})
-afterAll(() => vi.restoreAllMocks())
+layOutAsInAWindow(100)
 beforeEach(() => {
   useOrdersPage.setState({ tab: 'orders', status: null, needsAttention: false, search: '' })
 })

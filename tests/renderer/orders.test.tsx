@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { CreatorOrderSummary, OrderTransferRecord, Store } from '@shared/contract'
 import type { ChannelArgs, ChannelResult, SavedFile } from '@shared/ipc'
 import { useOrdersPage } from '@renderer/features/orders/orders-page-state'
@@ -19,6 +19,7 @@ import type { FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
 import { declaredStyle } from './support/styles'
 import { expectToast } from './support/toasts'
+import { layOutAsInAWindow } from './support/table'
 
 // docs/product-rules.md "The console's screens": /main/orders and its Transfer history tab, as a
 // person sees them.
@@ -189,14 +190,7 @@ vi.setConfig({ testTimeout: 15_000 })
 /** An order's rows (its own and its readiness), or a transfer's, as measured here. */
 const ORDER_HEIGHT = 160
 
-// jsdom lays nothing out: the scroller gets a viewport-sized client box and each transfer's row
-// group a height, which is what the virtualizer reads in a browser.
-beforeAll(() => {
-  vi.spyOn(Element.prototype, 'clientHeight', 'get').mockReturnValue(800)
-  vi.spyOn(Element.prototype, 'clientWidth', 'get').mockReturnValue(1000)
-  vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(ORDER_HEIGHT)
-})
-afterAll(() => vi.restoreAllMocks())
+layOutAsInAWindow(ORDER_HEIGHT)
 
 // The page's tab and filters outlive it by design; each test starts afresh.
 beforeEach(() => {

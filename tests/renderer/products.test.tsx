@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import type { ProductSyncStatus, Store, StoreProduct } from '@shared/contract'
 import type { ChannelArgs, ChannelResult } from '@shared/ipc'
 import { useStoresPage } from '@renderer/features/stores/stores-page-state'
@@ -8,7 +8,7 @@ import { formatDateTime } from '@renderer/lib/format'
 import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
 import type { FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
-import { cellTexts, dataRows } from './support/table'
+import { cellTexts, dataRows, layOutAsInAWindow } from './support/table'
 
 /** The sync's progress is asked every 500 ms: a few of those, however loaded the machine. */
 const POLLS_WITHIN = 10_000
@@ -60,12 +60,7 @@ const status = (storeShop: string, overrides: Partial<ProductSyncStatus> = {}) =
     ...overrides,
   }) satisfies ProductSyncStatus
 
-// jsdom lays nothing out: a viewport-sized client box lets the virtualizer render the rows in view.
-beforeAll(() => {
-  vi.spyOn(Element.prototype, 'clientHeight', 'get').mockReturnValue(800)
-  vi.spyOn(Element.prototype, 'clientWidth', 'get').mockReturnValue(1000)
-})
-afterAll(() => vi.restoreAllMocks())
+layOutAsInAWindow()
 
 // Syncs outlive a page by design (the stores page's state); each test starts with none.
 beforeEach(() => {

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { Shipment, ShippingPolicy, Store } from '@shared/contract'
 import type { ChannelArgs, ChannelResult } from '@shared/ipc'
 import { formatDateTime } from '@renderer/lib/format'
@@ -11,6 +11,7 @@ import type { FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
 import { declaredStyle } from './support/styles'
 import { expectToast } from './support/toasts'
+import { layOutAsInAWindow } from './support/table'
 
 // /main/shipping as an administrator sees it: what each brand of a transferred order shipped,
 // whether the creator's order shows it, which are late, and the policy that says when.
@@ -136,14 +137,7 @@ vi.setConfig({ testTimeout: 15_000 })
 /** A shipment's rows (its own and what it shipped), as measured here. */
 const SHIPMENT_HEIGHT = 160
 
-// jsdom lays nothing out: the scroller gets a viewport-sized client box and each shipment's row
-// group a height, which is what the virtualizer reads in a browser.
-beforeAll(() => {
-  vi.spyOn(Element.prototype, 'clientHeight', 'get').mockReturnValue(800)
-  vi.spyOn(Element.prototype, 'clientWidth', 'get').mockReturnValue(1000)
-  vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(SHIPMENT_HEIGHT)
-})
-afterAll(() => vi.restoreAllMocks())
+layOutAsInAWindow(SHIPMENT_HEIGHT)
 
 function renderShipping(answers: FakeAnswers = {}) {
   const fake = fakeBridge({

@@ -1,7 +1,7 @@
 import { Link, type RouteObject } from 'react-router'
 import { act, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import type { Store } from '@shared/contract'
 import type { ChannelResult } from '@shared/ipc'
 import { routes } from '@renderer/app/routes'
@@ -10,7 +10,7 @@ import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-b
 import type { FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
 import { declaredStyle } from './support/styles'
-import { cellTexts, dataRows, rowOf } from './support/table'
+import { cellTexts, dataRows, rowOf, layOutAsInAWindow } from './support/table'
 
 // docs/product-rules.md "The console's screens" (/main/stores), issue 4 and its deliberate
 // departures, as a person sees them.
@@ -30,14 +30,7 @@ const synced = (storeShop: string, productCount: number): SyncResult => ({
   syncedAt: '2025-01-01T00:00:00.000Z',
 })
 
-// jsdom lays nothing out, so every element is 0 px tall and the virtualizer would render no row.
-// Giving elements a viewport-sized client box (what the virtualizer reads of its scroll element)
-// lets it render the rows that would be in view, as in a browser.
-beforeAll(() => {
-  vi.spyOn(Element.prototype, 'clientHeight', 'get').mockReturnValue(800)
-  vi.spyOn(Element.prototype, 'clientWidth', 'get').mockReturnValue(1000)
-})
-afterAll(() => vi.restoreAllMocks())
+layOutAsInAWindow()
 
 // The page's tab, selection and syncs outlive it by design; each test starts afresh.
 beforeEach(() => {

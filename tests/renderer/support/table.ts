@@ -1,4 +1,5 @@
 import { screen, within } from '@testing-library/react'
+import { afterAll, beforeAll, vi } from 'vitest'
 
 /** The page's table rows that hold cells: the header row and any virtualizer spacers left out. */
 export const dataRows = () =>
@@ -17,3 +18,20 @@ export const cellTexts = (row: HTMLElement) =>
   within(row)
     .getAllByRole('cell')
     .map((cell) => cell.textContent)
+
+/**
+ * jsdom lays nothing out, so every element is 0 px tall and a virtualized table would render no
+ * row. For the file's tests, the scroller gets a window's box (800 × 1000 px, what the virtualizer
+ * reads of its scroll element) and, given `rowHeight`, each row group that height, as measured in
+ * a browser: the rows that would be in view are rendered.
+ */
+export function layOutAsInAWindow(rowHeight?: number): void {
+  beforeAll(() => {
+    vi.spyOn(Element.prototype, 'clientHeight', 'get').mockReturnValue(800)
+    vi.spyOn(Element.prototype, 'clientWidth', 'get').mockReturnValue(1000)
+    if (rowHeight !== undefined) {
+      vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(rowHeight)
+    }
+  })
+  afterAll(() => vi.restoreAllMocks())
+}
