@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import type { CreatorOrderSummary, OrderTransferRecord, Store } from '@shared/contract'
+import type { CreatorOrderSummary, OrderTransferRecord } from '@shared/contract'
 import type { ChannelArgs, ChannelResult, SavedFile } from '@shared/ipc'
 import { useOrdersPage } from '@renderer/features/orders/orders-page-state'
 import { formatDateTime } from '@renderer/lib/format'
@@ -13,7 +13,12 @@ import {
   order1001Brands,
   order1001CreatorOrder,
 } from '../support/sandbox-figures'
-import { MAYA, creatorOrder as order } from './support/creator-orders'
+import {
+  FILTER_STORES as STORES,
+  MAYA,
+  URBAN,
+  creatorOrder as order,
+} from './support/creator-orders'
 import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
 import type { FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
@@ -27,15 +32,6 @@ import { layOutAsInAWindow } from './support/table'
 type OrdersPage = ChannelResult<'adminCreatorOrders'>
 type OrdersQuery = ChannelArgs<'adminCreatorOrders'>
 type TransfersPage = ChannelResult<'adminOrderTransfers'>
-
-const URBAN = 'urban-trail-edits.myshopify.com'
-
-const STORES: Store[] = [
-  { shop: NORTHWIND, shopType: 'BRAND' },
-  { shop: LUMEN, shopType: 'BRAND' },
-  { shop: MAYA, shopType: 'CREATOR' },
-  { shop: URBAN, shopType: 'CREATOR' },
-]
 
 /** The sandbox's orders, newest first, as the inbox lists them after 1001 was processed. */
 const ORDERS: CreatorOrderSummary[] = [

@@ -1,11 +1,11 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
-import type { Shipment, ShippingPolicy, Store } from '@shared/contract'
+import type { Shipment, ShippingPolicy } from '@shared/contract'
 import type { ChannelArgs, ChannelResult } from '@shared/ipc'
 import { formatDateTime } from '@renderer/lib/format'
 import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
-import { MAYA } from './support/creator-orders'
+import { FILTER_STORES as STORES, MAYA, URBAN } from './support/creator-orders'
 import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
 import type { FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
@@ -18,15 +18,6 @@ import { layOutAsInAWindow } from './support/table'
 
 type ShipmentsPage = ChannelResult<'adminShipments'>
 type ShipmentsQuery = ChannelArgs<'adminShipments'>
-
-const URBAN = 'urban-trail-edits.myshopify.com'
-
-const STORES: Store[] = [
-  { shop: NORTHWIND, shopType: 'BRAND' },
-  { shop: LUMEN, shopType: 'BRAND' },
-  { shop: MAYA, shopType: 'CREATOR' },
-  { shop: URBAN, shopType: 'CREATOR' },
-]
 
 const UPS_URL = 'https://www.ups.com/track?tracknum=1Z999AA10123456784'
 const MIRROR_FAILED =
