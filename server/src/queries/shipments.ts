@@ -10,6 +10,7 @@ import type { OrderShipping } from '../adapters/commerce/shipping-port'
 import type { Db } from '../db/connect'
 import { readPage } from '../db/keyset'
 import { findShippingPolicy } from '../shipping/shipping-policy'
+import { brandOrdersMade } from '../shipping/shipping-jobs'
 
 // The Shipping screen's list: each brand order of a transferred creator order, newest transfer
 // first, with its shipping as Tandem last read it (shipping/brand-shipment.ts) and how far the
@@ -29,10 +30,7 @@ export async function listShipments(db: Db, query: Query, now: Date) {
   const { lateAfterDays } = await findShippingPolicy(db)
   const lateBefore = new Date(now.getTime() - lateAfterDays * DAY_MS).toISOString()
   const { rows, nextCursor } = await readPage(
-    db
-      .selectFrom('order_transfer_brands as b')
-      .innerJoin('order_transfers as t', 't.creator_order_id', 'b.creator_order_id')
-      .leftJoin('shipments as s', 's.brand_order_id', 'b.brand_order_id')
+    brandOrdersMade(db)
       .select([
         'b.brand_order_id',
         'b.brand_store_shop',
@@ -45,7 +43,6 @@ export async function listShipments(db: Db, query: Query, now: Date) {
         's.shipped_at',
       ])
       .$narrowType<{ brand_order_id: string }>()
-      .where('b.brand_order_id', 'is not', null)
       .$if(query.status !== undefined, (qb) =>
         qb.where('s.fulfillment_order_status', '=', query.status!),
       )

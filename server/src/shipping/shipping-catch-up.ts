@@ -1,5 +1,5 @@
 import type { RouteDeps } from '../deps'
-import { sendShipmentJob } from './shipping-jobs'
+import { brandOrdersMade, sendShipmentJob } from './shipping-jobs'
 
 // News of a shipment can be missed: sent while no server listened, or by a shop connected before
 // it subscribed to the shipping topics. So each catch-up (every few minutes) reads again the
@@ -18,13 +18,9 @@ const PER_CATCH_UP = 500
 export async function catchUpShipments(deps: Deps): Promise<number> {
   const now = deps.now().getTime()
   const readBefore = new Date(now - READ_AGAIN_AFTER_MS).toISOString()
-  const due = await deps.db
-    .selectFrom('order_transfer_brands as b')
-    .innerJoin('order_transfers as t', 't.creator_order_id', 'b.creator_order_id')
-    .leftJoin('shipments as s', 's.brand_order_id', 'b.brand_order_id')
+  const due = await brandOrdersMade(deps.db)
     .select(['b.brand_store_shop', 'b.brand_order_id'])
     .$narrowType<{ brand_order_id: string }>()
-    .where('b.brand_order_id', 'is not', null)
     .where('t.created_at', '>=', new Date(now - FOLLOWED_FOR_MS).toISOString())
     .where((eb) =>
       eb.or([

@@ -28,6 +28,17 @@ export const sendShipmentJob = (
   job: BrandShipmentJob,
 ) => deps.jobs.send(BRAND_SHIPMENT_JOB, job satisfies BrandShipmentJob, { within })
 
+/**
+ * The brand orders Tandem made (b), the transfers that made them (t), and their last reading (s,
+ * absent before the first): what the Shipping list and the catch-up each select from.
+ */
+export const brandOrdersMade = (db: Db) =>
+  db
+    .selectFrom('order_transfer_brands as b')
+    .innerJoin('order_transfers as t', 't.creator_order_id', 'b.creator_order_id')
+    .leftJoin('shipments as s', 's.brand_order_id', 'b.brand_order_id')
+    .where('b.brand_order_id', 'is not', null)
+
 /** The transfer's record of a brand order Tandem made in `shop`, or undefined for any other. */
 export const findBrandOrderMade = (db: Db, shop: string, brandOrderId: string) =>
   db
