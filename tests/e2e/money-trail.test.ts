@@ -110,8 +110,22 @@ it('shows each reversal and amount owed after refunds in the money trail, with n
     .filter((exchange) => /^(POST|PUT|DELETE) \/admin-/.test(exchange.request))
   expect(changes).toEqual([])
 
-  // The preview's toast is closed: it would cover the trail's last rows.
-  await under.page.locator('.mantine-Notification-root').getByRole('button').click()
+  // The previews' toasts are closed, each as it shows (a later one may follow a leaving one):
+  // they would cover the trail's last rows.
+  const toasts = under.page.locator('.mantine-Notification-root')
+  await expect
+    .poll(async () => {
+      const shown = await toasts.count()
+      if (shown > 0) {
+        await toasts
+          .first()
+          .getByRole('button', { name: 'Dismiss' })
+          .click({ timeout: 1000 })
+          .catch(() => {})
+      }
+      return shown
+    }, FOR_JOBS)
+    .toBe(0)
   await screenshotsOf(under.page, moneyTrail(), 'money-trail')
 
   // The receipt gains what the refunds took back and the reversals, below the brands' transfers:
