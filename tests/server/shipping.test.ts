@@ -127,6 +127,7 @@ describe('a brand fulfillment reaches the creator’s order', { timeout: 60_000 
       lines: [{ line: 0, quantity: 1 }],
       tracking: { company: second.company, number: second.number },
     })
+    await expect.poll(() => creatorShipped().length, FOR_JOBS).toBe(2)
     await world.followedAfter(NORTHWIND, sinceFirst)
     expect(creatorShipped()).toEqual([
       expect.objectContaining({
