@@ -139,7 +139,9 @@ describe('a brand fulfillment reaches the creator’s order', { timeout: 60_000 
         tracking: [second],
       }),
     ])
-    expect((await world.shipmentOf(NORTHWIND)).fulfillmentOrderStatus).toBe('CLOSED')
+    await expect
+      .poll(async () => (await world.shipmentOf(NORTHWIND)).fulfillmentOrderStatus, FOR_JOBS)
+      .toBe('CLOSED')
     // Lumen's face oil and Maya's own sticker pack are still to ship.
     expect(
       server.shopify
