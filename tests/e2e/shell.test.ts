@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { DEMO_ADMIN, upsertEmulatorUser } from '../../scripts/lib/auth-emulator'
+import { BROWSER_HOST } from '../../src/shared/browser-host'
 import { launchChromium } from '../support/chromium'
 import { startConsole, type ConsoleUnderTest } from '../support/console-host'
 import { chooseTheme, colorScheme, onScreen, route, screenshot, shows, signIn } from './console'
@@ -86,8 +87,16 @@ describe('sign-in and shell in Chromium', () => {
   })
 
   it('switches to the light theme and remembers it after a reload', async () => {
+    // The page shows the choice at once and saves it after: reloading before the host answered
+    // the save would read the theme it had (a CI run failed so), so the answer is waited for.
+    const saved = page.waitForResponse(
+      (response) =>
+        decodeURIComponent(new URL(response.url()).pathname) ===
+          `${BROWSER_HOST.invokePath}settings/update` && response.ok(),
+    )
     await chooseTheme(page, 'Light')
     await expect.poll(() => colorScheme(page)).toBe('light')
+    await saved
     await page.reload()
     await shows(page.getByRole('heading', { name: 'Add Config' }))
     await expect.poll(() => colorScheme(page)).toBe('light')
