@@ -51,7 +51,7 @@ async function start(options: ServerOptions = {}) {
   for (const shop of [MAYA, URBAN]) {
     const connected = await call('POST', '/admin-test-shop-connection', { shop })
     expect(connected.json()).toMatchObject({ state: 'CONNECTED' })
-    await expect.poll(() => server.shopify.webhookSubscriptions(shop).length).toBe(4)
+    await expect.poll(() => server.shopify.webhookSubscriptions(shop).length).toBe(5)
   }
 }
 

@@ -417,6 +417,43 @@ describe('what a creator or a repeated change could make of a listing', () => {
     expect((await world.creatorProduct(MAYA))?.variants[0]?.price).toBe('70.00')
   })
 
+  it('puts back the price a creator lowered in its own admin, at its own products/update', async () => {
+    const server = await world.start()
+    await world.list(MAYA, [OVERSHIRT])
+    const before = world.writes(MAYA)
+    const variant = (await world.creatorProduct(MAYA))!.variants[0]!
+    // Maya sells the overshirt at 40.00 rather than the listing's 68.00.
+    await server.shopify.editVariant(MAYA, variant.id, { priceMinor: 4000 })
+    await expect
+      .poll(async () => (await world.creatorProduct(MAYA))?.variants[0]?.price, FOR_JOBS)
+      .toBe('68.00')
+    await world.settled(MAYA)
+    // Written once: Tandem's own write, announced back, is read and left as it is.
+    expect(world.writes(MAYA)).toEqual({ ...before, productSet: before.productSet + 1 })
+    expect(await world.creatorProduct(MAYA)).toMatchObject({
+      status: 'ACTIVE',
+      variants: [expect.objectContaining({ id: variant.id, price: '68.00' })],
+    })
+  }, 60_000)
+
+  it("puts back the price a creator lowered unannounced, at the brand's next news", async () => {
+    // Maya's connection was never tested again: she sends Tandem no news of her products.
+    const server = await world.start([NORTHWIND])
+    await world.list(MAYA, [OVERSHIRT])
+    const variant = (await world.creatorProduct(MAYA))!.variants[0]!
+    await server.shopify.editVariant(MAYA, variant.id, { priceMinor: 4000 })
+    // Northwind's stock changes: nothing of the product Maya's listing writes, but its sync looks.
+    await server.shopify.setStock(NORTHWIND, OVERSHIRT_VARIANT, 12)
+    await expect
+      .poll(
+        async () => (await world.creatorProduct(MAYA))?.variants[0]?.inventoryQuantity,
+        FOR_JOBS,
+      )
+      .toBe(12)
+    await world.settled(MAYA)
+    expect((await world.creatorProduct(MAYA))?.variants[0]?.price).toBe('68.00')
+  }, 60_000)
+
   it('follows the brand product as it is now when a removed listing is set active again', async () => {
     const server = await world.start()
     const [listing] = await world.list(MAYA, [OVERSHIRT])

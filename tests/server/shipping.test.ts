@@ -171,9 +171,50 @@ describe('a brand fulfillment reaches the creator’s order', { timeout: 60_000 
     await server.shopify.updateTracking(NORTHWIND, brandFulfillment, corrected)
     await expect.poll(() => creatorShipped()[0]?.tracking, FOR_JOBS).toEqual([corrected])
     expect(creatorShipped()).toHaveLength(1)
-    // Shopify emailed Jane Doe at the shipment and at its new tracking.
-    expect(creatorShipped()[0]!.customerNotifications).toBe(2)
+    // Shopify emailed Jane Doe at the shipment; its new tracking is on her order's status page.
+    expect(creatorShipped()[0]!.customerNotifications).toBe(1)
     expect((await world.shipmentOf(NORTHWIND)).fulfillments[0]!.tracking).toEqual([corrected])
+  })
+})
+
+describe('a brand’s tracking changes', { timeout: 90_000 }, () => {
+  it('flipped back and forth over two days, unannounced by the brand, are followed without emailing the customer again', async () => {
+    let clock = Date.now()
+    const server = await world.transferred1001({ now: () => new Date(clock) })
+    const brandFulfillment = await server.shopify.fulfill(
+      NORTHWIND,
+      world.brandOrderId(NORTHWIND),
+      { tracking: UPS },
+    )
+    await expect.poll(() => creatorShipped()[0]?.tracking, FOR_JOBS).toEqual([UPS])
+    const fedex = {
+      company: 'FedEx',
+      number: '449044304137821',
+      url: 'https://www.fedex.com/fedextrack/?trknbr=449044304137821',
+    }
+    const upsElsewhere = { ...UPS, url: 'https://www.ups.com/track?loc=en_GB&tracknum=' }
+    // Northwind tells its own customer nothing of these (notifyCustomer: false); the last two
+    // come a day later.
+    for (const [flip, tracking] of [fedex, UPS, fedex, UPS, upsElsewhere, fedex].entries()) {
+      if (flip === 4) clock += 86_400_000 + 60_000
+      await server.shopify.updateTracking(NORTHWIND, brandFulfillment, tracking, {
+        notifyCustomer: false,
+      })
+      // Followed on Maya's order, and the run that followed it over (its reading kept after).
+      await expect.poll(() => creatorShipped()[0]?.tracking, FOR_JOBS).toEqual([tracking])
+      await expect
+        .poll(async () => (await world.shipmentOf(NORTHWIND)).fulfillments[0]?.tracking, FOR_JOBS)
+        .toEqual([tracking])
+    }
+    // Jane Doe was emailed once, by the shipment; its tracking is the brand's last.
+    expect(creatorShipped()).toEqual([
+      {
+        lines: [{ lineItemId: OVERSHIRT_LINE, quantity: 2 }],
+        tracking: [fedex],
+        customerNotifications: 1,
+      },
+    ])
+    expect(server.shopify.calls(MAYA, 'fulfillmentTrackingInfoUpdate')).toBe(6)
   })
 })
 
@@ -325,7 +366,7 @@ describe('what could make the creator’s order ship twice', { timeout: 60_000 }
       {
         lines: [{ lineItemId: OVERSHIRT_LINE, quantity: 1 }],
         tracking: [UPS],
-        customerNotifications: 2,
+        customerNotifications: 1,
       },
     ])
     await expect

@@ -191,7 +191,7 @@ describe('POST /webhooks/shopify', () => {
   it('indexes the paid orders the emulator sends, and forgets an uninstalled shop', async () => {
     await startListening()
     expect((await testConnection(MAYA)).json()).toMatchObject({ state: 'CONNECTED' })
-    await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(4)
+    await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(5)
     const order = await server.shopify.createPaidOrder(MAYA, {
       lines: [{ variantId: 'gid://shopify/ProductVariant/401', quantity: 1 }],
     })

@@ -424,7 +424,7 @@ describe('shop/redact', () => {
 
   it('erases the shop once Shopify confirms the app is gone, and keeps its money records under a pseudonym', async () => {
     server = await startListeningServer()
-    await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(4)
+    await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(5)
     expect((await processOrder('1001')).statusCode).toBe(201)
     await deliverPaidOrders()
     const money = await moneyRecords()

@@ -211,11 +211,11 @@ describe('a signed body under another topic', () => {
     expect(unknown.json().message).toBe(
       'Tandem does not subscribe creator shops to orders/create (X-Shopify-Topic)',
     )
-    // A creator holds its app's secret: a product body it signs is none Shopify sends Tandem.
-    const creatorProduct = await webhook(MAYA, 'products/update', PRODUCT)
+    // A creator holds its app's secret: a brand's topic it signs is none Shopify sends Tandem.
+    const creatorProduct = await webhook(MAYA, 'products/delete', { id: 101 })
     expect(creatorProduct.statusCode).toBe(400)
     expect(creatorProduct.json().message).toBe(
-      'Tandem does not subscribe creator shops to products/update (X-Shopify-Topic)',
+      'Tandem does not subscribe creator shops to products/delete (X-Shopify-Topic)',
     )
     expect(await state()).toEqual(before)
   })
@@ -278,7 +278,7 @@ describe('app/uninstalled', () => {
   it('disconnects the shop when Shopify uninstalled the app, which then refuses it a token', async () => {
     await startListening()
     expect(await testConnection(MAYA)).toMatchObject({ state: 'CONNECTED' })
-    await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(4)
+    await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(5)
     await server.shopify.uninstall(MAYA)
     await expect.poll(() => connection(MAYA)).toMatchObject({ state: 'NOT_CONNECTED' })
     expect(await testConnection(MAYA)).toMatchObject({
@@ -292,7 +292,7 @@ describe('app/uninstalled', () => {
     const logged: string[] = []
     await startListening({ shopifyEmulator: { log: (line) => logged.push(line) } })
     expect(await testConnection(MAYA)).toMatchObject({ state: 'CONNECTED' })
-    await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(4)
+    await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(5)
     return logged
   }
 

@@ -23,8 +23,10 @@ import { findListing, listingVariants, type ListingRow } from './listings-reposi
 // One listing's creator product made to follow its brand product (docs/integrations.md
 // "Catalog"), as the brand's Shopify last showed it (brand-readings.ts: read after each piece of
 // news, never taken from it, so that deliveries twice or out of order converge on the newest
-// state). What the job would write is compared with what it last wrote: news that changes nothing
-// for this creator writes nothing. Runs of one listing take turns under a lease; a run killed
+// state). What the job would write is compared with what it last wrote, and the creator product's
+// status and prices with the product as the creator's Shopify has it now (a creator controls its
+// store, and may have changed them in its admin): news that changes nothing for this creator
+// writes nothing, and a creator's change is put back. Runs of one listing take turns under a lease; a run killed
 // after Shopify's answer and before its record writes the same again, to the same product (named
 // by its handle until its id is recorded).
 
@@ -89,7 +91,12 @@ async function follow(deps: Deps, listing: ListingRow): Promise<void> {
     ? stockOf(brand, await stockBuffer(deps.db, listing.brand_store_shop))
     : before!.stock
   let written = before
-  if (!written || !listing.creator_product_id || digest(written.fields) !== digest(fields)) {
+  if (
+    !written ||
+    !listing.creator_product_id ||
+    digest(written.fields) !== digest(fields) ||
+    (await strayed(deps, listing, listing.creator_product_id, fields))
+  ) {
     written = await writeProduct(deps, listing, place.locationId, fields, stock, before)
   }
   const items = new Map(
@@ -119,6 +126,40 @@ async function follow(deps: Deps, listing: ListingRow): Promise<void> {
     sync_message: null,
     synced_at: deps.now().toISOString(),
   })
+}
+
+/**
+ * Whether the creator product as its Shopify has it strays from what the listing writes: its
+ * status (what sells) or a variant's price (at what price), or it is gone (the write then answers
+ * why). Read on every sync rather than on the creator's news alone: a creator's news may never
+ * come (it controls its store's subscriptions). One small query on the creator's own cost budget;
+ * a brand's news fanned out to many stores costs each store one.
+ */
+async function strayed(
+  deps: Deps,
+  listing: ListingRow,
+  creatorProductId: string,
+  fields: ProductFields,
+): Promise<boolean> {
+  const shown = await remote(deps, () =>
+    deps.commerce.readCreatorProduct(
+      listing.creator_store_shop,
+      creatorProductId,
+      fields.variants.length,
+    ),
+  )
+  if (!shown || shown.status !== fields.status) return true
+  const creatorVariant = new Map(
+    (await listingVariants(deps.db, listing.id)).map((row) => [
+      row.brand_variant_id,
+      row.creator_variant_id,
+    ]),
+  )
+  const prices = new Map(shown.variants.map((variant) => [variant.id, variant.priceMinor]))
+  return fields.variants.some(
+    (variant) =>
+      prices.get(creatorVariant.get(variant.brandVariantId) ?? '') !== variant.priceMinor,
+  )
 }
 
 /**

@@ -6,6 +6,7 @@ import type {
 import type { RouteDeps } from '../deps'
 import { toMinorUnits } from '../domain/money'
 import { followBrandProduct, followInventoryItem } from '../catalog/brand-news'
+import { followCreatorProduct } from '../catalog/creator-news'
 import { findIndexedShop, indexCreatorOrder } from '../repositories/creator-orders'
 import { findShopConnection } from '../repositories/shop-connections'
 import {
@@ -85,8 +86,10 @@ export async function actOnWebhook(
       await followBrandProduct(deps, shop, `gid://shopify/Product/${payload.body.id}`)
       return
     case 'products/update':
+      // A brand's product is followed by its listings; a creator's one Tandem wrote is put back.
       await updateProduct(deps, shop, payload.body)
       await followBrandProduct(deps, shop, payload.body.admin_graphql_api_id)
+      await followCreatorProduct(deps, shop, payload.body.admin_graphql_api_id)
       return
     case 'inventory_levels/update':
       await followInventoryItem(

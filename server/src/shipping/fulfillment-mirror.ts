@@ -14,13 +14,13 @@ import type { FrozenLine } from '../transfers/transfer-repository'
 // One brand fulfillment mirrored on the creator's order, exactly once: the creator's lines the
 // brand's lines were frozen for (order_transfer_brands.lines, never today's links) fulfilled with
 // the brand's tracking, no more units of a line than the transfer froze for it, and the customer
-// told by Shopify's shipping email; later tracking changes follow. fulfillmentCreate has no
-// idempotency key, so its intent (the creator lines and units, the tracking) is recorded before the
-// call and its result after; a run finding the intent without its result (the process died
-// between the two, or the answer was lost) looks on the creator's order for the fulfillment of
-// exactly those lines and that tracking before making one. Runs of one brand order take turns
-// under a lease (brand-shipment.ts); should one lose it while it works, an intent is recorded only
-// over the state its run read, and a young one is left to its run.
+// told by Shopify's shipping email; later tracking changes follow, without an email (followTracking
+// says why). fulfillmentCreate has no idempotency key, so its intent (the creator lines and units,
+// the tracking) is recorded before the call and its result after; a run finding the intent without
+// its result (the process died between the two, or the answer was lost) looks on the creator's
+// order for the fulfillment of exactly those lines and that tracking before making one. Runs of
+// one brand order take turns under a lease (brand-shipment.ts); should one lose it while it works,
+// an intent is recorded only over the state its run read, and a young one is left to its run.
 
 type Deps = Pick<RouteDeps, 'db' | 'commerce' | 'now' | 'transferTiming'>
 
@@ -298,9 +298,12 @@ async function madeBefore(
 }
 
 /**
- * The brand's new tracking written to the creator's fulfillment; Shopify emails the customer. A
- * run killed after the write and before its record writes it again (one more email, the same
- * tracking).
+ * The brand's new tracking written to the creator's fulfillment, the customer not emailed: the
+ * brand chose whether its change is announced (notifyCustomer), and Shopify does not let its
+ * choice be read (the Fulfillment object has no such field, the argument is the mutation's only),
+ * so the stricter reading is taken: none is. A brand flipping its tracking back and forth reaches
+ * the customer's order status page, which shows the tracking as it is, and never its inbox. A run
+ * killed after the write and before its record writes the same again.
  */
 async function followTracking(deps: Deps, order: MadeOrder, mirror: MirrorRow, tracking: Tracking) {
   const timing = transferTiming(deps.transferTiming)

@@ -30,7 +30,7 @@ export async function startWithMayaConnected(options: ServerOptions = {}) {
     payload: { shop: MAYA },
   })
   expect(connected.json()).toMatchObject({ state: 'CONNECTED' })
-  await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(4)
+  await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(5)
   return server
 }
 

@@ -15,7 +15,7 @@ export async function failingUninstall(server: ServerUnderTest, shop: string): P
   })
   expect(tested.json()).toMatchObject({ state: 'CONNECTED' })
   // Testing the connection registers the shop's webhooks, the uninstall's among them.
-  await expect.poll(() => server.shopify.webhookSubscriptions(shop).length).toBe(4)
+  await expect.poll(() => server.shopify.webhookSubscriptions(shop).length).toBe(5)
   server.shopify.script({
     operation: 'currentAppInstallation',
     shop,

@@ -42,7 +42,7 @@ async function setAccount(server: ServerUnderTest, shop: string, accountId: stri
 async function connectMaya(server: ServerUnderTest, { creatorAccount = true } = {}) {
   const connected = await adminCall(server, 'POST', '/admin-test-shop-connection', { shop: MAYA })
   expect(connected.json()).toMatchObject({ state: 'CONNECTED' })
-  await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(4)
+  await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(5)
   if (creatorAccount) await setAccount(server, MAYA, MAYA_ACCOUNT)
 }
 

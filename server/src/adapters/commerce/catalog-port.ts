@@ -73,6 +73,13 @@ export interface CreatorProductWritten {
   variants: { id: string; selectedOptions: SelectedOption[]; inventoryItemId: string }[]
 }
 
+/** What of a creator product decides what sells, and at what price: read back to compare. */
+export interface CreatorProductShown {
+  /** Shopify's ProductStatus. */
+  status: string
+  variants: { id: string; priceMinor: number }[]
+}
+
 export interface StockLevel {
   inventoryItemId: string
   locationId: string
@@ -95,6 +102,15 @@ export class ProductRefused extends Error {
 export interface CatalogPort {
   /** The brand product whole, or null when its shop no longer has it. */
   readCatalogProduct(shop: string, productId: string): Promise<CatalogProduct | null>
+  /**
+   * A creator product's status and its first `variants` variants' prices, as its shop has them
+   * now; null when the shop no longer has it.
+   */
+  readCreatorProduct(
+    shop: string,
+    productId: string,
+    variants: number,
+  ): Promise<CreatorProductShown | null>
   /** The shop's currency, and its first location: where a listing keeps the creator's stock. */
   stockPlace(shop: string): Promise<{ currency: string; locationId: string }>
   /** productSet: creates or updates the product whole; throws ProductRefused for its userErrors. */

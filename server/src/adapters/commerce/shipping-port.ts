@@ -74,7 +74,7 @@ export interface ShippingPort {
     input: FulfillmentInput,
     options?: MutationOptions,
   ): Promise<string>
-  /** fulfillmentTrackingInfoUpdate, notifying the customer; throws FulfillmentRefused. */
+  /** fulfillmentTrackingInfoUpdate, not emailing the customer; throws FulfillmentRefused. */
   updateTracking(
     shop: string,
     fulfillmentId: string,

@@ -9,8 +9,8 @@ import { CommerceError } from '../commerce-port'
 import type { ShopifyApi } from './shopify-api'
 
 // The catalogue part of the commerce port on Shopify's Admin GraphQL API: a brand product read
-// whole, a creator product written whole by productSet, and a creator's stock set by
-// inventorySetQuantities.
+// whole, a creator product written whole by productSet (and its status and prices read back), and
+// a creator's stock set by inventorySetQuantities.
 
 /** The variants a listing copies: more is refused rather than copied in part. */
 export const LISTED_VARIANTS_MAX = 250
@@ -61,6 +61,27 @@ const CATALOG_PRODUCT = /* GraphQL */ `
         }
         pageInfo {
           hasNextPage
+        }
+      }
+    }
+  }
+`
+
+/**
+ * Only what the listing sync compares, for no more variants than it wrote: a few points of the
+ * creator's own cost budget per sync (a connection costs 2 + first × its node).
+ */
+const CREATOR_PRODUCT = /* GraphQL */ `
+  query CreatorProduct($id: ID!, $variants: Int!) {
+    shop {
+      currencyCode
+    }
+    product(id: $id) {
+      status
+      variants(first: $variants) {
+        nodes {
+          id
+          price
         }
       }
     }
@@ -198,6 +219,25 @@ export function shopifyCatalog(api: ShopifyApi): CatalogPort {
           // Shopify answers null for a variant whose stock it does not track: none to promise.
           available: Math.max(0, variant.inventoryQuantity ?? 0),
           inventoryItemId: variant.inventoryItem.id,
+        })),
+      }
+    },
+
+    async readCreatorProduct(shop, productId, variants) {
+      const answer: {
+        shop: { currencyCode: string }
+        product: { status: string; variants: { nodes: { id: string; price: string }[] } } | null
+      } = await api.request(shop, CREATOR_PRODUCT, {
+        id: productId,
+        variants: Math.min(Math.max(variants, 1), LISTED_VARIANTS_MAX),
+      })
+      if (!answer.product) return null
+      const currency = answer.shop.currencyCode
+      return {
+        status: answer.product.status,
+        variants: answer.product.variants.nodes.map((variant) => ({
+          id: variant.id,
+          priceMinor: toMinorUnits(variant.price, currency),
         })),
       }
     },

@@ -98,12 +98,17 @@ const FULFILLMENT_CREATE = /* GraphQL */ `
   }
 `
 
+/**
+ * Written without emailing the customer, and saying so: notifyCustomer decides for "this update
+ * and future updates for the fulfillment" (Admin GraphQL 2026-10, fulfillmentTrackingInfoUpdate),
+ * so it is not left to a default (fulfillment-mirror.ts says why no email).
+ */
 const TRACKING_UPDATE = /* GraphQL */ `
   mutation MirrorTracking($id: ID!, $tracking: FulfillmentTrackingInput!) {
     fulfillmentTrackingInfoUpdate(
       fulfillmentId: $id
       trackingInfoInput: $tracking
-      notifyCustomer: true
+      notifyCustomer: false
     ) {
       fulfillment {
         id

@@ -4,14 +4,20 @@ import { COMPLIANCE_TOPICS } from './shopify-webhook-payloads'
 
 // The webhooks each connected shop sends Tandem (docs/integrations.md "Shopify"): creator shops
 // their paid orders (the creator-order index), refunds and cancellations (what goes back after the
-// transfer), every shop its uninstall, brand shops their product and stock changes (what listings
-// follow) and their shipments, holds and cancellations (what the creators' orders follow); and
-// every shop Shopify's
+// transfer) and product changes (a listed product's price or status put back), every shop its
+// uninstall, brand shops their product and stock changes (what listings follow) and their
+// shipments, holds and cancellations (what the creators' orders follow); and every shop Shopify's
 // mandatory compliance topics (docs/privacy.md). A shop connected before a topic was added here
 // sends it once its connection is tested again, which registers every topic.
 
 const TOPICS = {
-  CREATOR: ['ORDERS_PAID', 'APP_UNINSTALLED', 'REFUNDS_CREATE', 'ORDERS_CANCELLED'],
+  CREATOR: [
+    'ORDERS_PAID',
+    'APP_UNINSTALLED',
+    'REFUNDS_CREATE',
+    'ORDERS_CANCELLED',
+    'PRODUCTS_UPDATE',
+  ],
   BRAND: [
     'APP_UNINSTALLED',
     'PRODUCTS_UPDATE',
