@@ -63,8 +63,8 @@ export const ANONYMISED_WITH_SHOP: ShopColumn[] = [
 /**
  * Free text and JSON that may name the shop anywhere (Tandem's sentences, Stripe's and Shopify's
  * messages, job payloads, lease names, an administrator's reasons): each mention replaced by the
- * pseudonym. A domain is letters, digits, '-' and '.', none special in JSON or to LIKE, so
- * replacing it keeps the text valid.
+ * pseudonym. A domain is letters, digits, '-' and '.', none special in JSON or to LIKE (which
+ * finds the candidates), so replacing it keeps the text valid.
  */
 export const TEXT_NAMING_SHOP: (ShopColumn | [...ShopColumn, RawBuilder<unknown>])[] = [
   ['audit_log', 'target'],
@@ -150,14 +150,32 @@ export async function eraseShop(
       where ${sql.ref(column)} = ${shop}`.execute(db)
     count(anonymised, `${table}.${column}`, result.numAffectedRows)
   }
+  const mention = mentionOf(shop)
   for (const [table, column, only] of TEXT_NAMING_SHOP) {
-    const result = await sql`update ${sql.table(table)}
-      set ${sql.ref(column)} = replace(${sql.ref(column)}, ${shop}, ${pseudonym})
-      where ${sql.ref(column)} like ${`%${shop}%`} ${only ? sql`and ${only}` : sql``}`.execute(db)
-    count(anonymised, `${table}.${column}`, result.numAffectedRows)
+    const where = sql`${sql.ref(column)} like ${`%${shop}%`} ${only ? sql`and ${only}` : sql``}`
+    const texts = await sql<{ text: string }>`select distinct ${sql.ref(column)} as text
+      from ${sql.table(table)} where ${where}`.execute(db)
+    // Each text rewritten once: every row holding it gets the same.
+    for (const { text } of texts.rows) {
+      const renamed = text.replace(mention, pseudonym)
+      if (renamed === text) continue
+      const result = await sql`update ${sql.table(table)} set ${sql.ref(column)} = ${renamed}
+        where ${sql.ref(column)} = ${text} and ${where}`.execute(db)
+      count(anonymised, `${table}.${column}`, result.numAffectedRows)
+    }
   }
   return { erased, anonymised }
 }
+
+/**
+ * The shop's domain where it stands as a whole: not the tail of another shop's that ends like it
+ * (`a.myshopify.com` in `ba.myshopify.com`), whose mentions are that shop's.
+ */
+const mentionOf = (shop: string) =>
+  new RegExp(
+    `(?<![A-Za-z0-9.-])${shop.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9-])`,
+    'g',
+  )
 
 /** An orders/paid body Tandem keeps, of one of the customer's orders. */
 export interface CustomerOrderDelivery {
