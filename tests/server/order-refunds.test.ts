@@ -161,10 +161,7 @@ describe('a cancellation', () => {
 
   it('after the transfer, with its refund: every party gives back, and the brand orders are cancelled', async () => {
     await world.transferred1001()
-    const server = world.server()
-    await server.shopify.cancel(MAYA, 'gid://shopify/Order/1001', { refund: true, restock: true })
-    const refunded = server.shopify.refunds(MAYA, 'gid://shopify/Order/1001').at(-1)!
-    server.stripe.refund(ORDER_1001.chargeId, Math.round(Number(refunded.amount) * 100))
+    await world.creatorCancels(ORDER_1001)
     await expect
       .poll(world.reversals, FOR_JOBS)
       .toEqual([

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import type { CreatorOrderHeader } from '../adapters/commerce/commerce-port'
 import type { CreatorOrderIndex } from '../adapters/commerce/shopify/shopify-commerce'
 import type { Db } from '../db/connect'
@@ -23,7 +24,6 @@ export async function indexCreatorOrder(db: Db, order: CreatorOrderHeader): Prom
     .execute()
 }
 
-/** The shop the index says has the order, whatever the shop is now; null when it knows none. */
 /** Each order's name (its id while its header is unknown) and store, by id. */
 export async function findOrderSubjects(
   db: Db,
@@ -43,13 +43,33 @@ export async function findOrderSubjects(
   )
 }
 
-export async function findIndexedShop(db: Db, orderId: number): Promise<string | null> {
+/**
+ * The shop whose creator order it is, for its money: as the order's transfer or its automatic
+ * processing recorded it, else as the index has it (an order known only from its sighting);
+ * null when Tandem knows no such order.
+ */
+export async function findOrderShop(db: Db, orderId: number): Promise<string | null> {
+  const id = String(orderId)
   const row = await db
-    .selectFrom('creator_order_index')
-    .select('store_shop')
-    .where('order_id', '=', orderId)
+    .selectFrom('order_transfers')
+    .select(['creator_store_shop as shop', sql<number>`1`.as('rank')])
+    .where('creator_order_id', '=', id)
+    .unionAll(
+      db
+        .selectFrom('order_automation')
+        .select(['store_shop as shop', sql<number>`2`.as('rank')])
+        .where('creator_order_id', '=', id),
+    )
+    .unionAll(
+      db
+        .selectFrom('creator_order_index')
+        .select(['store_shop as shop', sql<number>`3`.as('rank')])
+        .where('order_id', '=', orderId),
+    )
+    .orderBy('rank')
+    .limit(1)
     .executeTakeFirst()
-  return row?.store_shop ?? null
+  return row?.shop ?? null
 }
 
 /** The Shopify adapter's CreatorOrderIndex over the database. */

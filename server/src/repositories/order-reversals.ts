@@ -3,9 +3,10 @@ import type { Db } from '../db/connect'
 import type { OrderReversalsTable } from '../db/schema'
 
 // order_reversals: each reversal of a party's transfer after a refund (transfers/order-refunds.ts).
-// A party's next reversal is inserted at the seq after the last its run saw: when another run
+// A transfer's next reversal is inserted at the seq after the last its run saw: when another run
 // added one meanwhile, the insert conflicts and nothing is sent, so money is never reversed twice
-// on the strength of an old reading.
+// on the strength of an old reading. Rows are told apart by their transfer, which no erasure
+// renames (migration 024); store_shop says whose it is, and becomes a pseudonym with the shop.
 
 export type OrderReversalRow = Selectable<OrderReversalsTable>
 
@@ -14,13 +15,13 @@ export class ReversalRaceError extends Error {
   override name = 'ReversalRaceError'
 }
 
-/** The order's reversals, each party's oldest first. */
+/** The order's reversals, each transfer's oldest first. */
 export const reversalsOf = (db: Db, creatorOrderId: string) =>
   db
     .selectFrom('order_reversals')
     .selectAll()
     .where('creator_order_id', '=', creatorOrderId)
-    .orderBy('store_shop')
+    .orderBy('transfer_id')
     .orderBy('seq')
     .execute()
 
@@ -35,23 +36,22 @@ export async function recordReversalIntent(
   const inserted = await db
     .insertInto('order_reversals')
     .values(row)
-    .onConflict((oc) => oc.columns(['creator_order_id', 'store_shop', 'seq']).doNothing())
+    .onConflict((oc) => oc.columns(['transfer_id', 'seq']).doNothing())
     .executeTakeFirst()
   if (inserted.numInsertedOrUpdatedRows === 0n) {
     throw new ReversalRaceError(
-      `Another run reversed money of ${row.store_shop} on creator order ${row.creator_order_id} meanwhile`,
+      `Another run reversed money of ${row.store_shop} on creator order ${row.creator_order_id} meanwhile (${row.transfer_id})`,
     )
   }
 }
 
-const ofRow = (db: Db, row: Pick<OrderReversalRow, 'creator_order_id' | 'store_shop' | 'seq'>) =>
+type RowKey = Pick<OrderReversalRow, 'transfer_id' | 'seq'>
+
+const ofRow = (db: Db, row: RowKey) =>
   db
     .updateTable('order_reversals')
-    .where('creator_order_id', '=', row.creator_order_id)
-    .where('store_shop', '=', row.store_shop)
+    .where('transfer_id', '=', row.transfer_id)
     .where('seq', '=', row.seq)
-
-type RowKey = Pick<OrderReversalRow, 'creator_order_id' | 'store_shop' | 'seq'>
 
 /** Stripe's reversal, once it answered (or reconciling found it); a second record changes nothing. */
 export const recordReversed = (db: Db, row: RowKey, reversalId: string, at: string) =>
@@ -173,7 +173,6 @@ export async function transfersSince(db: Db, storeShop: string, currency: string
   const taken = await db
     .selectFrom('order_reversals')
     .select(['transfer_id', 'amount_minor'])
-    .where('store_shop', '=', storeShop)
     .where('declined_at', 'is', null)
     .where('owed_since', 'is', null)
     .where(

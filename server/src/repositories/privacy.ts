@@ -1,4 +1,4 @@
-import { sql } from 'kysely'
+import { sql, type RawBuilder } from 'kysely'
 import type { Db } from '../db/connect'
 import type { Database } from '../db/schema'
 import { lockStore } from './stores'
@@ -7,14 +7,19 @@ import { lockStore } from './stores'
 // topics (docs/privacy.md lists each table and why it is erased or kept). Every statement names
 // the shop: what one shop asks never reaches another shop's rows.
 
-/** A column naming a shop, in a table whose rows are the shop's own. */
+/** A table's column, by its name in the schema. */
 type ShopColumn = { [T in keyof Database]: [T, keyof Database[T] & string] }[keyof Database]
 
+// Every column of the schema that can name a shop is in one of the three lists below, or is said
+// to name none (tests/server/shop-erasure-schema.test.ts reads the live schema and fails on a
+// column in neither): a new table that names a shop cannot be forgotten.
+
 /**
- * The shop's configuration, tokens, catalogue, orders and deliveries: erased with the shop.
- * Children before `stores`, which the commission and product tables reference.
+ * The shop's own rows, erased with it where the column names it: its configuration, tokens,
+ * catalogue and listings, order index and deliveries. Children before `stores`, which the
+ * commission and product tables reference.
  */
-const ERASED_WITH_SHOP: ShopColumn[] = [
+export const ERASED_WITH_SHOP: ShopColumn[] = [
   ['app_configs', 'shop'],
   ['shop_connections', 'shop'],
   ['oauth_states', 'shop'],
@@ -29,17 +34,68 @@ const ERASED_WITH_SHOP: ShopColumn[] = [
   ['unique_commission_rates', 'creator_store_shop'],
   ['variant_links', 'brand_store_shop'],
   ['variant_links', 'creator_store_shop'],
+  ['catalog_listings', 'brand_store_shop'],
+  ['catalog_listings', 'creator_store_shop'],
+  ['brand_product_readings', 'brand_store_shop'],
   ['stores', 'shop'],
 ]
 
-/** The money records: kept as the law requires, the shop's name replaced by a pseudonym. */
-const ANONYMISED_WITH_SHOP: ShopColumn[] = [
+/**
+ * What money moved, or was decided, for orders the shop had part in: kept (the law requires the
+ * money records; holds, pauses, shipments and notices are what settles them), the shop's name
+ * replaced by the pseudonym in all of them at once, so that each still finds the others.
+ */
+export const ANONYMISED_WITH_SHOP: ShopColumn[] = [
   ['order_transfers', 'creator_store_shop'],
   ['order_transfer_brands', 'brand_store_shop'],
   ['payment_intent_orders', 'creator_store_shop'],
+  ['creator_payouts', 'creator_store_shop'],
+  ['order_reversals', 'store_shop'],
+  ['order_refund_notices', 'store_shop'],
+  ['order_automation', 'store_shop'],
+  ['order_automation', 'paused_brand'],
+  ['order_attention', 'brand_store_shop'],
+  ['brand_pauses', 'brand_store_shop'],
+  ['shipments', 'brand_store_shop'],
+  ['fulfillment_mirrors', 'creator_store_shop'],
 ]
 
-/** Whether any table still names the shop: false once its redaction is done. */
+/**
+ * Free text and JSON that may name the shop anywhere (Tandem's sentences, Stripe's and Shopify's
+ * messages, job payloads, lease names, an administrator's reasons): each mention replaced by the
+ * pseudonym. A domain is letters, digits, '-' and '.', none special in JSON or to LIKE (which
+ * finds the candidates), so replacing it keeps the text valid.
+ */
+export const TEXT_NAMING_SHOP: (ShopColumn | [...ShopColumn, RawBuilder<unknown>])[] = [
+  ['audit_log', 'target'],
+  ['audit_log', 'details'],
+  ['price_exceptions', 'accepted_lines'],
+  ['price_exceptions', 'reason'],
+  ['order_holds', 'reason'],
+  ['brand_pauses', 'reason'],
+  ['order_transfer_brands', 'failed_message'],
+  ['creator_payouts', 'waiting_reason'],
+  ['order_reversals', 'failed_message'],
+  ['order_automation', 'message'],
+  ['order_attention', 'sentence'],
+  ['shipments', 'reading'],
+  ['fulfillment_mirrors', 'message'],
+  ['leases', 'name'],
+  ['jobs', 'payload'],
+  ['jobs', 'singleton_key'],
+  ['jobs', 'error_message'],
+  ['jobs', 'error_stack'],
+  // A reversal's key named its shop before migration 024. One whose outcome is unknown is looked
+  // for in Stripe by that key and sent again under it (party-reversal.ts), so it keeps its key
+  // until it is settled; a settled one's key is never used again.
+  [
+    'order_reversals',
+    'idempotency_key',
+    sql`(reversal_id is not null or owed_since is not null or declined_at is not null)`,
+  ],
+]
+
+/** Whether any table still names the shop where it names a shop: false once its redaction is done. */
 export async function holdsShop(db: Db, shop: string): Promise<boolean> {
   for (const [table, column] of [...ERASED_WITH_SHOP, ...ANONYMISED_WITH_SHOP]) {
     const found = await sql`select 1 from ${sql.table(table)} where ${sql.ref(column)} = ${shop}`
@@ -51,8 +107,9 @@ export async function holdsShop(db: Db, shop: string): Promise<boolean> {
 }
 
 /**
- * Erases the shop's own rows and names it by `pseudonym` in the money records, the audit log and
- * the accepted price exceptions; answers how many rows of each table it changed.
+ * Erases the shop's own rows and names it by `pseudonym` wherever else it is named (within the
+ * caller's transaction: all at once, or nothing); answers how many rows of each table it erased,
+ * and of each column it renamed.
  */
 export async function eraseShop(
   db: Db,
@@ -61,58 +118,64 @@ export async function eraseShop(
 ): Promise<{ erased: Record<string, number>; anonymised: Record<string, number> }> {
   const erased: Record<string, number> = {}
   const anonymised: Record<string, number> = {}
-  const count = (tally: Record<string, number>, table: string, rows: bigint | undefined) => {
-    if (rows) tally[table] = (tally[table] ?? 0) + Number(rows)
+  const count = (tally: Record<string, number>, name: string, rows: bigint | undefined) => {
+    if (rows) tally[name] = (tally[name] ?? 0) + Number(rows)
   }
   // The store's row first, as every change to a store's settings locks it before its other rows
   // (a commission, a payout account): in the other order, the two could deadlock.
   await lockStore(db, shop)
+  // A listing's variants name no shop: they go with their listing.
+  const variants = await db
+    .deleteFrom('listing_variants')
+    .where('listing_id', 'in', (eb) =>
+      eb
+        .selectFrom('catalog_listings')
+        .select('id')
+        .where((listing) =>
+          listing.or([
+            listing('brand_store_shop', '=', shop),
+            listing('creator_store_shop', '=', shop),
+          ]),
+        ),
+    )
+    .executeTakeFirst()
+  count(erased, 'listing_variants', variants.numDeletedRows)
   for (const [table, column] of ERASED_WITH_SHOP) {
     const result =
       await sql`delete from ${sql.table(table)} where ${sql.ref(column)} = ${shop}`.execute(db)
     count(erased, table, result.numAffectedRows)
   }
-  // The shop's token-renewal lease (repositories/shop-connections.ts) is named after it.
-  const leases = await db.deleteFrom('leases').where('name', 'like', `%:${shop}`).executeTakeFirst()
-  count(erased, 'leases', leases.numDeletedRows)
   for (const [table, column] of ANONYMISED_WITH_SHOP) {
     const result = await sql`update ${sql.table(table)} set ${sql.ref(column)} = ${pseudonym}
       where ${sql.ref(column)} = ${shop}`.execute(db)
-    count(anonymised, table, result.numAffectedRows)
+    count(anonymised, `${table}.${column}`, result.numAffectedRows)
   }
-  // Free text and JSON that may name the shop anywhere: a domain is letters, digits, '-' and
-  // '.', none special in JSON, so replacing it keeps the text valid.
-  const audit = await db
-    .selectFrom('audit_log')
-    .select(['id', 'target', 'details'])
-    .where((eb) => eb.or([eb('target', '=', shop), eb('details', 'like', `%${shop}%`)]))
-    .execute()
-  for (const entry of audit) {
-    await db
-      .updateTable('audit_log')
-      .set({
-        target: entry.target.replaceAll(shop, pseudonym),
-        details: entry.details.replaceAll(shop, pseudonym),
-      })
-      .where('id', '=', entry.id)
-      .execute()
+  const mention = mentionOf(shop)
+  for (const [table, column, only] of TEXT_NAMING_SHOP) {
+    const where = sql`${sql.ref(column)} like ${`%${shop}%`} ${only ? sql`and ${only}` : sql``}`
+    const texts = await sql<{ text: string }>`select distinct ${sql.ref(column)} as text
+      from ${sql.table(table)} where ${where}`.execute(db)
+    // Each text rewritten once: every row holding it gets the same.
+    for (const { text } of texts.rows) {
+      const renamed = text.replace(mention, pseudonym)
+      if (renamed === text) continue
+      const result = await sql`update ${sql.table(table)} set ${sql.ref(column)} = ${renamed}
+        where ${sql.ref(column)} = ${text} and ${where}`.execute(db)
+      count(anonymised, `${table}.${column}`, result.numAffectedRows)
+    }
   }
-  count(anonymised, 'audit_log', BigInt(audit.length))
-  const exceptions = await db
-    .selectFrom('price_exceptions')
-    .select(['creator_order_id', 'accepted_lines'])
-    .where('accepted_lines', 'like', `%${shop}%`)
-    .execute()
-  for (const exception of exceptions) {
-    await db
-      .updateTable('price_exceptions')
-      .set({ accepted_lines: exception.accepted_lines.replaceAll(shop, pseudonym) })
-      .where('creator_order_id', '=', exception.creator_order_id)
-      .execute()
-  }
-  count(anonymised, 'price_exceptions', BigInt(exceptions.length))
   return { erased, anonymised }
 }
+
+/**
+ * The shop's domain where it stands as a whole: not the tail of another shop's that ends like it
+ * (`a.myshopify.com` in `ba.myshopify.com`), whose mentions are that shop's.
+ */
+const mentionOf = (shop: string) =>
+  new RegExp(
+    `(?<![A-Za-z0-9.-])${shop.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9-])`,
+    'g',
+  )
 
 /** An orders/paid body Tandem keeps, of one of the customer's orders. */
 export interface CustomerOrderDelivery {
@@ -156,27 +219,18 @@ export async function customerOrderDeliveries(
 }
 
 /**
- * Erases the customer's orders from the shop's order index, the stored bodies of their orders
- * (each delivery kept, done, to ignore Shopify's resend), and their data requests.
+ * Erases the stored bodies of the customer's orders (each delivery kept, done, to ignore
+ * Shopify's resend) and their data requests, for the shop only. The order index is kept: an
+ * order's id, shop, number, date and total name no one (docs/privacy.md), and its shop is what
+ * the order's refunds, holds and transfer are settled by.
  */
 export async function eraseCustomer(
   db: Db,
   shop: string,
   customerId: number,
-  orderIds: number[],
   deliveryIds: string[],
   at: string,
-): Promise<{ creatorOrders: number; orderBodies: number; dataRequests: number }> {
-  const creatorOrders =
-    orderIds.length === 0
-      ? 0n
-      : (
-          await db
-            .deleteFrom('creator_order_index')
-            .where('store_shop', '=', shop)
-            .where('order_id', 'in', orderIds)
-            .executeTakeFirst()
-        ).numDeletedRows
+): Promise<{ orderBodies: number; dataRequests: number }> {
   const orderBodies =
     deliveryIds.length === 0
       ? 0n
@@ -194,7 +248,6 @@ export async function eraseCustomer(
     .where('customer_id', '=', String(customerId))
     .executeTakeFirst()
   return {
-    creatorOrders: Number(creatorOrders),
     orderBodies: Number(orderBodies),
     dataRequests: Number(dataRequests.numDeletedRows),
   }

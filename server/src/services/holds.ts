@@ -2,7 +2,7 @@ import { TRANSFER_ERRORS, type BrandPause, type OrderHold } from '@shared/contra
 import { orderNumber } from '../adapters/commerce/shopify/order-gid'
 import type { RouteDeps } from '../deps'
 import { Refusal } from '../domain/errors'
-import { findIndexedShop } from '../repositories/creator-orders'
+import { findOrderShop } from '../repositories/creator-orders'
 import {
   findBrandPause,
   findOrderHold,
@@ -24,7 +24,7 @@ type Deps = Pick<RouteDeps, 'db' | 'jobs' | 'now'>
 /** The order's numeric id, once Tandem knows it as a creator order. */
 async function knownOrder(deps: Deps, creatorOrderId: string): Promise<string> {
   const id = orderNumber(creatorOrderId)
-  if (id === null || (await findIndexedShop(deps.db, id)) === null) {
+  if (id === null || (await findOrderShop(deps.db, id)) === null) {
     throw new Refusal('not_found', `${TRANSFER_ERRORS.creatorOrderNotFound}: ${creatorOrderId}`)
   }
   return String(id)

@@ -126,7 +126,11 @@ export async function answerDataRequest(
   })
 }
 
-/** customers/redact: erases what Tandem holds on the customer for the shop, and only for it. */
+/**
+ * customers/redact: erases what Tandem holds on the customer for the shop, and only for it. What
+ * settles the orders' money (which shop has each, the money records) is kept: a creator signing
+ * the erasure of its own order does not take it out of its refunds or an administrator's hold.
+ */
 export async function redactCustomer(
   deps: Deps,
   delivery: SignedDelivery,
@@ -148,7 +152,6 @@ export async function redactCustomer(
       trx,
       shop,
       body.customer.id,
-      orders,
       deliveries.map((found) => found.webhookId),
       at.toISOString(),
     )

@@ -7,7 +7,7 @@ import type { RouteDeps } from '../deps'
 import { toMinorUnits } from '../domain/money'
 import { followBrandProduct, followInventoryItem } from '../catalog/brand-news'
 import { followCreatorProduct } from '../catalog/creator-news'
-import { findIndexedShop, indexCreatorOrder } from '../repositories/creator-orders'
+import { findOrderShop, indexCreatorOrder } from '../repositories/creator-orders'
 import { findShopConnection } from '../repositories/shop-connections'
 import {
   deleteStoreProduct,
@@ -140,14 +140,14 @@ async function indexPaidOrder(
 }
 
 /**
- * A refund or cancellation of one of the shop's creator orders, as Tandem indexed it: noticed, and
- * settled by a job that reads the order from Shopify and the charge from Stripe, now if its
- * transfer froze, else once it completes (transfers/order-refunds.ts). The body is only a reason to
- * look (a creator can sign any): an order Tandem does not hold for this shop is left alone; one
- * not transferred yet is transferred only for what it still sells.
+ * A refund or cancellation of one of the shop's creator orders, as Tandem's records have it:
+ * noticed, and settled by a job that reads the order from Shopify and the charge from Stripe, now
+ * if its transfer froze, else once it completes (transfers/order-refunds.ts). The body is only a
+ * reason to look (a creator can sign any): an order Tandem does not hold for this shop is left
+ * alone; one not transferred yet is transferred only for what it still sells.
  */
 async function lookAtRefunds(deps: Deps, shop: string, orderId: number) {
-  if ((await findIndexedShop(deps.db, orderId)) === shop) {
+  if ((await findOrderShop(deps.db, orderId)) === shop) {
     await noticeRefund(deps, String(orderId), shop)
   }
 }

@@ -35,8 +35,11 @@ export interface PartyReversal {
   owedBackMinor: number
 }
 
-const reversalKey = (creatorOrderId: string, storeShop: string, seq: number) =>
-  `reversal:${creatorOrderId}:${storeShop}:${seq}`
+/**
+ * Named after the transfer, which nothing renames: a shop's domain in the key would outlive the
+ * shop's erasure, in Tandem's records and in Stripe's.
+ */
+const reversalKey = (transferId: string, seq: number) => `reversal:${transferId}:${seq}`
 
 /** Stripe's code for an account whose balance cannot cover the reversal. */
 const BALANCE_INSUFFICIENT = 'balance_insufficient'
@@ -44,7 +47,9 @@ const BALANCE_INSUFFICIENT = 'balance_insufficient'
 /**
  * Brings the party's reversals up to `owedBackMinor`. `recorded` is the order's reversals as read
  * before: a reversal recorded by another run since makes this one's insert fail, not reverse again.
- * A party owed a minor unit by rounding (owedBackMinor below what went back) gets nothing back.
+ * What went back is summed over the party's own transfer, never by its shop's name, which a
+ * shop's erasure changes. A party owed a minor unit by rounding (owedBackMinor below what went
+ * back) gets nothing back.
  */
 export async function reverseParty(
   deps: Deps,
@@ -53,9 +58,9 @@ export async function reverseParty(
   remote: Remote,
   failpoint: (name: string) => Promise<void>,
 ): Promise<void> {
-  const ofStore = recorded.filter((row) => row.store_shop === reversal.storeShop)
-  await settleUnknown(deps, ofStore, remote, failpoint)
-  const accounted = ofStore
+  const ofTransfer = recorded.filter((row) => row.transfer_id === reversal.transferId)
+  await settleUnknown(deps, ofTransfer, remote, failpoint)
+  const accounted = ofTransfer
     .filter((row) => row.party === reversal.party)
     .reduce((sum, row) => sum + row.amount_minor, 0)
   const dueMinor = reversal.owedBackMinor - accounted
@@ -64,15 +69,19 @@ export async function reverseParty(
   // been taken from it (store-debt.ts): what it no longer carries is owed, as a refused one is.
   const carried =
     reversal.transferredMinor -
-    ofStore
-      .filter(
-        (row) => row.transfer_id === reversal.transferId && !row.owed_since && !row.declined_at,
-      )
+    ofTransfer
+      .filter((row) => !row.owed_since && !row.declined_at)
       .reduce((sum, row) => sum + row.amount_minor, 0)
   const fromTransfer = Math.min(dueMinor, Math.max(carried, 0))
-  let seq = nextSeq(ofStore)
+  let seq = nextSeq(ofTransfer)
   if (fromTransfer > 0) {
-    await reverseAnew(deps, { ...reversal, amountMinor: fromTransfer }, ofStore, remote, failpoint)
+    await reverseAnew(
+      deps,
+      { ...reversal, amountMinor: fromTransfer },
+      ofTransfer,
+      remote,
+      failpoint,
+    )
     seq += 1
   }
   if (fromTransfer < dueMinor) {
@@ -90,8 +99,8 @@ export async function reverseParty(
   }
 }
 
-const nextSeq = (ofStore: readonly OrderReversalRow[]) =>
-  ofStore.reduce((last, row) => Math.max(last, row.seq), -1) + 1
+const nextSeq = (ofTransfer: readonly OrderReversalRow[]) =>
+  ofTransfer.reduce((last, row) => Math.max(last, row.seq), -1) + 1
 
 /** The row of a reversal's intent at `seq`: its amount and key, pending from `at`. */
 const intentOf = (
@@ -109,7 +118,7 @@ const intentOf = (
   transfer_id: reversal.transferId,
   currency: reversal.currency,
   amount_minor: reversal.amountMinor,
-  idempotency_key: reversalKey(reversal.creatorOrderId, reversal.storeShop, seq),
+  idempotency_key: reversalKey(reversal.transferId, seq),
   pending_since: at.toISOString(),
 })
 
@@ -126,8 +135,8 @@ export async function settleUnknown(
 }
 
 /**
- * A new reversal of `amountMinor` from the transfer, at the seq after the store's last on this
- * order (`ofStore`, as read before): its intent recorded, then sent.
+ * A new reversal of `amountMinor` from the transfer, at the seq after its last (`ofTransfer`, its
+ * reversals as read before): its intent recorded, then sent.
  */
 export async function reverseAnew(
   deps: Deps,
@@ -135,11 +144,11 @@ export async function reverseAnew(
     party: OrderReversalRow['party']
     amountMinor: number
   },
-  ofStore: readonly OrderReversalRow[],
+  ofTransfer: readonly OrderReversalRow[],
   remote: Remote,
   failpoint: (name: string) => Promise<void>,
 ): Promise<void> {
-  const intent = intentOf(reversal, nextSeq(ofStore), deps.now())
+  const intent = intentOf(reversal, nextSeq(ofTransfer), deps.now())
   await failpoint('reversal:before-intent')
   await recordReversalIntent(deps.db, intent)
   await send(deps, pendingRow(intent), remote, failpoint)

@@ -71,10 +71,10 @@ export async function collectStoreDebt(deps: Deps, { storeShop }: StoreDebtJob):
           debt.since,
         )) {
           if (owedMinor <= 0) break
-          const ofStore = (await reversalsOf(deps.db, transfer.creatorOrderId)).filter(
-            (row) => row.store_shop === storeShop,
+          const ofTransfer = (await reversalsOf(deps.db, transfer.creatorOrderId)).filter(
+            (row) => row.transfer_id === transfer.transferId,
           )
-          await settleUnknown(deps, ofStore, remote, timing.failpoint)
+          await settleUnknown(deps, ofTransfer, remote, timing.failpoint)
           const amountMinor = Math.min(owedMinor, transfer.leftMinor)
           if (amountMinor <= 0) continue
           await reverseAnew(
@@ -87,7 +87,7 @@ export async function collectStoreDebt(deps: Deps, { storeShop }: StoreDebtJob):
               currency: debt.currency,
               amountMinor,
             },
-            ofStore,
+            ofTransfer,
             remote,
             timing.failpoint,
           )

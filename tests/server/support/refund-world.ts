@@ -88,6 +88,20 @@ export async function creatorRefunds(
   return made
 }
 
+/**
+ * Maya cancels the order in her Shopify admin, refunding and restocking everything; her payment
+ * app then refunds the customer's Stripe charge by as much.
+ */
+export async function creatorCancels(
+  server: ServerUnderTest,
+  order: { orderId: string; chargeId: string },
+) {
+  const gid = `gid://shopify/Order/${order.orderId}`
+  await server.shopify.cancel(MAYA, gid, { refund: true, restock: true })
+  const refunded = server.shopify.refunds(MAYA, gid).at(-1)!
+  server.stripe.refund(order.chargeId, minor(refunded.amount))
+}
+
 export function refundWorld() {
   let server!: ServerUnderTest
   const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
@@ -136,7 +150,8 @@ export function refundWorld() {
       units: { line: number; quantity: number }[],
       options?: { restockType?: 'RETURN' | 'NO_RESTOCK'; stripeToo?: boolean },
     ) => creatorRefunds(server, order, units, options),
-    /** Every reversal Stripe made, as its dashboard lists them, by account. */
+    creatorCancels: (order: { orderId: string; chargeId: string }) => creatorCancels(server, order),
+    /** Every reversal Stripe made, as its dashboard lists them: by account, order, then seq. */
     reversals: () =>
       server.stripe
         .reversals()
@@ -146,7 +161,12 @@ export function refundWorld() {
           order: metadata.creator_order_id,
           key: metadata.reversal_key,
         }))
-        .sort((a, b) => a.destination.localeCompare(b.destination) || a.key!.localeCompare(b.key!)),
+        .sort(
+          (a, b) =>
+            a.destination.localeCompare(b.destination) ||
+            a.order!.localeCompare(b.order!) ||
+            seqOf(a.key!) - seqOf(b.key!),
+        ),
     /** The brand's order of a creator order, as the brand's Shopify admin shows it. */
     brandOrder(shop: string, creatorOrderId: string) {
       const order = server.shopify
@@ -180,14 +200,26 @@ export function refundWorld() {
   return world
 }
 
-/** A reversal as `reversals()` lists it: `amount` from `destination`'s transfer of `order`. */
+/**
+ * A reversal as `reversals()` lists it: `amount` from `destination`'s transfer of `order` (the
+ * transfer of `storeShop`), the `seq`th of that transfer. Its key names the transfer only: neither
+ * the order nor the store, whose name an erasure changes.
+ */
 export const reversal = (
   destination: string,
   amount: number,
   order: string,
   storeShop: string,
   seq = 0,
-) => ({ destination, amount, order, key: `reversal:${order}:${storeShop}:${seq}` })
+) => ({
+  destination,
+  amount,
+  order,
+  key: expect.stringMatching(`^reversal:tr_[A-Za-z0-9]+:${seq}$`),
+})
+
+/** The seq a reversal's key ends with. */
+const seqOf = (key: string) => Number(key.split(':').at(-1))
 
 const minor = (amount: string) => Math.round(Number(amount) * 100)
 

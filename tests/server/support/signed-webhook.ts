@@ -1,4 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto'
+import { sandboxApp } from '../../../server/src/seed/sandbox-data'
 import type { ServerUnderTest } from './server-under-test'
 
 // A webhook delivery as Shopify posts it: signed (X-Shopify-Hmac-Sha256, base64 HMAC-SHA256 of
@@ -24,3 +25,19 @@ export const postWebhook = (
     },
     payload: delivery.body,
   })
+
+/** A delivery of `payload` signed with the shop's own client secret: what its owner, or Shopify, can send. */
+export function signedByShop(
+  server: ServerUnderTest,
+  shop: string,
+  topic: string,
+  payload: object,
+) {
+  const body = JSON.stringify(payload)
+  return postWebhook(server, {
+    shop,
+    topic,
+    body,
+    signature: signBody(body, sandboxApp(shop).clientSecret),
+  })
+}
