@@ -34,7 +34,7 @@ export const REFUND_CATCH_UP_JOB = 'refund-catch-up'
 
 const DAY_MS = 86_400_000
 /** How long after its transfer an order's refunds are looked for. */
-export const FOLLOWED_FOR_MS = 90 * DAY_MS
+const FOLLOWED_FOR_MS = 90 * DAY_MS
 /**
  * How far behind Tandem's clock Shopify's search index may be: a look never records that it saw
  * past this long ago, so the next reads the last stretch again (what it sent a job for is not
@@ -54,8 +54,16 @@ export const REFUND_CATCH_UP_FAILPOINTS = [
   'refund-catch-up:sent',
 ] as const
 
-/** One catch-up: Shopify's changes, then Stripe's refunds; a failing shop is logged and skipped. */
-export async function catchUpRefunds(deps: Deps, log: (message: string) => void): Promise<void> {
+/**
+ * One catch-up: Shopify's changes, then Stripe's refunds; a failing shop is logged and skipped.
+ * `signal`: a stopping server has it end after the page or charge under way (what it did is
+ * recorded), so that the database is not closed under it.
+ */
+export async function catchUpRefunds(
+  deps: Deps,
+  log: (message: string) => void,
+  signal?: AbortSignal,
+): Promise<void> {
   const timing = transferTiming(deps.transferTiming)
   // One process at a time; one started meanwhile looks after it, from where it stopped.
   await underLeaseInTurn(
@@ -66,11 +74,12 @@ export async function catchUpRefunds(deps: Deps, log: (message: string) => void)
       const since = new Date(deps.now().getTime() - FOLLOWED_FOR_MS).toISOString()
       const sent = new Set<string>()
       for (const { shop, from } of await shopsToLookAt(deps.db, since, SEARCH_LAG_MS)) {
-        await lookAtShop(deps, { shop, from, since }, sent).catch((error: unknown) =>
+        if (signal?.aborted) return
+        await lookAtShop(deps, { shop, from, since }, sent, signal).catch((error: unknown) =>
           log(`Refunds of ${shop} not caught up: ${messageOf(error)}`),
         )
       }
-      await readCharges(deps, since, sent, log)
+      await readCharges(deps, { since, sent, signal }, log)
     },
   )
 }
@@ -80,6 +89,7 @@ async function lookAtShop(
   deps: Deps,
   look: { shop: string; from: string; since: string },
   sent: Set<string>,
+  signal: AbortSignal | undefined,
 ) {
   const { shop, since } = look
   const { failpoint } = transferTiming(deps.transferTiming)
@@ -107,17 +117,16 @@ async function lookAtShop(
     }
     const last = orders.at(-1)
     if (last) await recordLook(deps.db, shop, upTo(last.updatedAt), deps.now().toISOString())
-    return orders.length > 0
+    return orders.length > 0 && !signal?.aborted
   })
   // Every change up to the search index's lag was read.
-  await recordLook(deps.db, shop, seenUpTo, deps.now().toISOString())
+  if (!signal?.aborted) await recordLook(deps.db, shop, seenUpTo, deps.now().toISOString())
 }
 
 /** The charges of orders refunded in Shopify, read again; those sent a job this time are left. */
 async function readCharges(
   deps: Deps,
-  since: string,
-  sent: Set<string>,
+  { since, sent, signal }: { since: string; sent: Set<string>; signal: AbortSignal | undefined },
   log: (message: string) => void,
 ) {
   const timing = transferTiming(deps.transferTiming)
@@ -125,6 +134,7 @@ async function readCharges(
   const due = await chargesToRead(deps.db, since, readBefore, CHARGES_PER_CATCH_UP)
   for (const row of due) {
     const id = row.creator_order_id
+    if (signal?.aborted) return
     if (sent.has(id)) continue
     try {
       const charge = await orderCharge(deps, id, (call) =>

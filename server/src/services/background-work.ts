@@ -200,7 +200,12 @@ export async function startBackgroundWork(
   // A failed refund catch-up waits for the next schedule too.
   await register(
     REFUND_CATCH_UP_JOB,
-    () => catchUpRefunds(deps, (message) => log.warn({ job: REFUND_CATCH_UP_JOB }, message)),
+    (_payload, job) =>
+      catchUpRefunds(
+        deps,
+        (message) => log.warn({ job: REFUND_CATCH_UP_JOB }, message),
+        job.signal,
+      ),
     { retryLimit: 0, retryDelaySeconds: 0 },
   )
   await register(RETENTION_JOB, () => removeExpired(deps, log), {
