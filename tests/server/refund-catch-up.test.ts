@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { REFUND_CATCH_UP_JOB } from '../../server/src/refunds/refund-catch-up'
 import { ORDER_REFUND_JOB } from '../../server/src/transfers/order-refunds'
 import { NORTHWIND, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
-import { jobsDone, jobStates, jobTableOf } from './support/job-states'
+import { jobsEnded, jobStates, jobTableOf } from './support/job-states'
 import {
   creatorStopsRefundNews,
   FOR_JOBS,
@@ -11,6 +11,7 @@ import {
   ORDER_1001,
   refundWorld,
   reversal,
+  transferTo,
 } from './support/refund-world'
 import { usesPostgres } from './support/server-under-test'
 
@@ -28,9 +29,9 @@ async function catchUp() {
   const server = world.server()
   expect(await server.jobs.send(REFUND_CATCH_UP_JOB, {})).not.toBeNull()
   const jobTable = await jobTableOf(server.db, usesPostgres(), true)
-  await jobsDone(server.db, jobTable, [REFUND_CATCH_UP_JOB], FOR_JOBS)
-  // A catch-up sends its refund jobs before it ends: once they are done, nothing more moves.
-  await jobsDone(server.db, jobTable, [ORDER_REFUND_JOB], FOR_JOBS)
+  await jobsEnded(server.db, jobTable, [REFUND_CATCH_UP_JOB], FOR_JOBS)
+  // A catch-up sends its refund jobs before it ends: once they ended, nothing more moves.
+  await jobsEnded(server.db, jobTable, [ORDER_REFUND_JOB], FOR_JOBS)
 }
 
 /** One overshirt's share back from Northwind and Maya, as Stripe and Northwind's Shopify show it. */
@@ -79,6 +80,39 @@ describe('the refund catch-up', () => {
     const server = world.server()
     const jobTable = await jobTableOf(server.db, usesPostgres(), true)
     expect(await jobStates(server.db, jobTable, ORDER_REFUND_JOB)).toEqual(['done', 'done'])
+  })
+
+  it('reverses a refund made in Shopify once Stripe shows the customer refunded, after its job gave up', async () => {
+    // Jobs are not retried: the refund's gives up at once while the customer waits. The server's
+    // clock is moved on below, past the hour before a charge is read again.
+    let later = 0
+    const server = await world.start({
+      jobRetries: { limit: 0 },
+      now: () => new Date(Date.now() + later),
+    })
+    await world.transfer('1001')
+    await expect.poll(() => transferTo(server, MAYA_ACCOUNT)?.amount, FOR_JOBS).toBe(2730)
+    await creatorStopsRefundNews(server.shopify)
+    await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 1 }], { stripeToo: false })
+    await catchUp()
+    expect(world.reversals()).toEqual([])
+    expect(await world.troubledJobs()).toEqual([
+      expect.objectContaining({
+        kind: ORDER_REFUND_JOB,
+        errorMessage: expect.stringContaining('nothing goes back until the customer is refunded'),
+      }),
+    ])
+    // Stripe read: nothing refunded yet, nothing sent.
+    await catchUp()
+    expect(world.reversals()).toEqual([])
+
+    // Maya's payment app refunds the customer; the charge is read again an hour later.
+    server.stripe.refund(ORDER_1001.chargeId, 6800)
+    await catchUp()
+    expect(world.reversals()).toEqual([])
+    later = 61 * 60_000
+    await catchUp()
+    await expectOneOvershirtBack()
   })
 
   it('resumes from where it last looked when a look failed', async () => {

@@ -20,8 +20,8 @@ import {
 // orders transferred in the last 90 days, and sends the refund job (transfers/order-refunds.ts,
 // the one a webhook sends, which bears any number of runs) where something did:
 // - Shopify: each creator shop's orders changed since its last look (updated_at), a page of 100
-//   at a time; a transferred order refunded or cancelled, changed since the catch-up last sent it a
-//   job, is noticed as its webhook would have noticed it.
+//   at a time, 20 pages a catch-up; a transferred order refunded or cancelled, changed since the
+//   catch-up last sent it a job, is noticed as its webhook would have noticed it.
 // - Stripe: the charges of the orders Shopify shows refunded (a refund in Shopify alone moves
 //   nothing until the customer is refunded), each read at most once an hour, 100 per catch-up,
 //   until one is refunded in full; a charge refunded further than last read gets the job.
@@ -41,6 +41,11 @@ const FOLLOWED_FOR_MS = 90 * DAY_MS
  * sent again).
  */
 const SEARCH_LAG_MS = 10 * 60_000
+/**
+ * Pages of a shop's changes read per catch-up at most (2,000 orders): a busy shop's rest waits for
+ * the next, which starts where this one recorded it stopped.
+ */
+const PAGES_PER_SHOP = 20
 const CHARGE_READ_AGAIN_AFTER_MS = 60 * 60_000
 /** Charges read per catch-up at most: the rest wait for the next. */
 const CHARGES_PER_CATCH_UP = 100
@@ -97,6 +102,8 @@ async function lookAtShop(
   // Changes newer than this may not be searchable yet: the next look reads them again.
   const seenUpTo = new Date(startedAt - SEARCH_LAG_MS).toISOString()
   const upTo = (updatedAt: string) => (updatedAt < seenUpTo ? updatedAt : seenUpTo)
+  let pages = 0
+  let stoppedShort = false
   await deps.commerce.readOrdersChangedSince(shop, look.from, async (orders) => {
     const moved = orders.filter((order) => order.refundedOrCancelled)
     const transferred = await transferredAmong(
@@ -117,10 +124,11 @@ async function lookAtShop(
     }
     const last = orders.at(-1)
     if (last) await recordLook(deps.db, shop, upTo(last.updatedAt), deps.now().toISOString())
-    return orders.length > 0 && !signal?.aborted
+    stoppedShort = orders.length > 0 && (++pages === PAGES_PER_SHOP || signal?.aborted === true)
+    return orders.length > 0 && !stoppedShort
   })
-  // Every change up to the search index's lag was read.
-  if (!signal?.aborted) await recordLook(deps.db, shop, seenUpTo, deps.now().toISOString())
+  // Every change up to the search index's lag was read, unless the look stopped short.
+  if (!stoppedShort) await recordLook(deps.db, shop, seenUpTo, deps.now().toISOString())
 }
 
 /** The charges of orders refunded in Shopify, read again; those sent a job this time are left. */

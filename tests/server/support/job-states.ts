@@ -25,8 +25,8 @@ export async function jobStates(db: Db, jobTable: string, name: string): Promise
   return jobs.rows.map(({ state }) => PG_BOSS_STATES[state] ?? state)
 }
 
-/** Waits until every job of these names (none, too) ended done. */
-export async function jobsDone(
+/** Waits until every job of these names (none, too) ended: done, or dead. */
+export async function jobsEnded(
   db: Db,
   jobTable: string,
   names: string[],
@@ -36,7 +36,7 @@ export async function jobsDone(
     .poll(async () => {
       for (const name of names) {
         const states = await jobStates(db, jobTable, name)
-        if (states.some((state) => state !== 'done')) return false
+        if (states.some((state) => state !== 'done' && state !== 'dead')) return false
       }
       return true
     }, wait)
