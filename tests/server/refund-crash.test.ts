@@ -339,8 +339,9 @@ describe('killed with SIGKILL in a refund’s job, then started again', { timeou
 })
 
 /**
- * Maya's refund reaches no server (she deleted her subscriptions): a process started after it
- * learns of it in its start-up refund catch-up, and is killed there; the next one catches it up.
+ * Maya's refund reaches no server (she deleted her subscriptions, and none runs as she refunds): a
+ * process started after learns of it in its start-up refund catch-up, and is killed there; the
+ * next one catches it up.
  */
 describe('killed with SIGKILL in the refund catch-up, then started again', { timeout: 120_000 }, () => {
   it.each(REFUND_CATCH_UP_FAILPOINTS)('at %s: one overshirt refunded', async (failpoint) => {
@@ -349,8 +350,8 @@ describe('killed with SIGKILL in the refund catch-up, then started again', { tim
     const before = await through(first)
     await transferred(before)
     await creatorStopsRefundNews(before.shopify)
-    await creatorRefunds(before, 1)
     await first.stop()
+    await creatorRefunds(before, 1)
 
     const doomed = await start(`${failpoint}=kill`)
     expect(await doomed.exited).toEqual({ code: null, signal: 'SIGKILL' })
