@@ -5,9 +5,10 @@ import type { Db } from '../db/connect'
 // job was last sent for, and what Stripe last said the charge had refunded.
 
 /**
- * The creator shops with an order transferred at `since` or later, each with the moment its next
- * look starts from: where the last one stopped, and never before its first such transfer less
- * `margin` (Shopify's clock, and its search index, may be that far behind Tandem's).
+ * The creator shops Tandem can reach (an app config) with an order transferred at `since` or
+ * later, each with the moment its next look starts from: where the last one stopped, and never
+ * before its first such transfer less `margin` (Shopify's clock, and its search index, may be that
+ * far behind Tandem's).
  */
 export async function shopsToLookAt(
   db: Db,
@@ -16,6 +17,7 @@ export async function shopsToLookAt(
 ): Promise<{ shop: string; from: string }[]> {
   const rows = await db
     .selectFrom('order_transfers as t')
+    .innerJoin('app_configs as a', 'a.shop', 't.creator_store_shop')
     .leftJoin('refund_catch_up_shops as s', 's.creator_store_shop', 't.creator_store_shop')
     .select(['t.creator_store_shop as shop', 's.looked_from'])
     .select((eb) => eb.fn.min('t.created_at').as('first_transfer'))
