@@ -61,9 +61,9 @@ import {
 // Every piece of background work the server does, as jobs of the queue (jobs/job-queue.ts): the
 // webhook inbox's deliveries, automatic transfers and the recheck of those needing attention,
 // creators' commissions, refunds, listings following their brand products, creators' orders
-// following their brands' shipments, the catch-up of orders, shipments and refunds, and retention. Each server process
-// registers them all and works the one queue, so that a job runs once across replicas, and
-// survives a crash of the process running it.
+// following their brands' shipments, the catch-up of orders, shipments and refunds, and retention.
+// Each server process registers them all and works the one queue, so that a job runs once across
+// replicas, and survives a crash of the process running it.
 
 /** What a job's failure is told to: the server's log (pino: `err` keeps the message and stack). */
 export interface JobLog {
