@@ -4,7 +4,13 @@ import { currentQuantity, shippingLeftMinor } from './order-figures'
 import { findOrder } from './orders'
 import { firstSale, netPaymentMinor, receivedMinor } from './payments'
 import { applyRefund, planLines } from './refunds'
-import { findVariant, type CancelReason, type RefundRecord, type ShopRecord } from './state'
+import {
+  findVariant,
+  touch,
+  type CancelReason,
+  type RefundRecord,
+  type ShopRecord,
+} from './state'
 
 // orderCancel, with Shopify's refusals as captured on API 2026-04. Shopify cancels in a job and
 // answers `done: false`; the emulator cancels at once, so a read right after sees the order
@@ -106,6 +112,7 @@ export function cancelOrder(
   order.closedAt = now
   order.cancelReason = args.reason
   order.cancelStaffNote = args.staffNote ?? null
+  touch(order)
   runtime.save()
   const announced = (async () => {
     if (refund) await announceRefund(runtime, shop, order, refund)

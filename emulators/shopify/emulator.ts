@@ -52,7 +52,12 @@ import {
   type ProductRecord,
   type ShopRecord,
 } from './state'
-import { withCatalogue, withFulfillments, withOrderHistory } from './state-upgrade'
+import {
+  withCatalogue,
+  withFulfillments,
+  withOrderHistory,
+  withOrderUpdates,
+} from './state-upgrade'
 import { LeakyBucket, type ThrottleConfig } from './throttle'
 import { Timers } from './timers'
 import { WebhookDispatcher } from './webhooks'
@@ -273,7 +278,8 @@ export async function startShopifyEmulator(
 ): Promise<ShopifyEmulator> {
   const log = options.log ?? (() => {})
   const file = options.stateFile ? loadStateFile<EmulatorState>(options.stateFile) : undefined
-  const loaded = file && withFulfillments(withCatalogue(withOrderHistory(file)))
+  const loaded =
+    file && withOrderUpdates(withFulfillments(withCatalogue(withOrderHistory(file))))
   const state = loaded ?? emptyState()
   if (!loaded && options.seed !== false) seedSandbox(state, options.imageBaseUrl)
 

@@ -16,6 +16,7 @@ import {
   type OrderLineRecord,
   type OrderRecord,
   type ShopRecord,
+  touch,
 } from './state'
 
 // Shipping an order, as a merchant-managed location does it on Shopify: each order gets one
@@ -182,6 +183,7 @@ export function createFulfillment(
     customerNotifications: notifyCustomer ? 1 : 0,
   }
   order.fulfillments.push(fulfillment)
+  touch(order)
   runtime.save()
   const announced = announceFulfillment(runtime, shop, order, fulfillment, 'create')
   return { fulfillment, order, announced }
@@ -205,6 +207,7 @@ export function updateTracking(
   fulfillment.trackingInfo = trackingOf(tracking)
   fulfillment.updatedAt = new Date().toISOString()
   if (notifyCustomer) fulfillment.customerNotifications += 1
+  touch(order)
   runtime.save()
   const announced = announceFulfillment(runtime, shop, order, fulfillment, 'update')
   return { fulfillment, order, announced }
@@ -234,6 +237,7 @@ export function holdFulfillmentOrder(
     reasonNotes: hold.reasonNotes ?? null,
   }
   fulfillmentOrder.holds.push(record)
+  touch(order)
   runtime.save()
   const announced = announceHold(runtime, shop, order, fulfillmentOrder, record)
   return { order, fulfillmentOrder, hold: record, announced }
@@ -251,6 +255,7 @@ export function releaseFulfillmentHold(
   if (fulfillmentOrder.holds.length === 0)
     return { error: { field: ['id'], message: 'The fulfillment order is not on hold.' } }
   fulfillmentOrder.holds = []
+  touch(order)
   runtime.save()
   const announced = announceHoldReleased(runtime, shop, order, fulfillmentOrder)
   return { order, fulfillmentOrder, announced }

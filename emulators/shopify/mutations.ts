@@ -233,5 +233,16 @@ export function mutationRoot(ctx: RequestContext) {
       runtime.save()
       return { webhookSubscription: webhookView(subscription), userErrors: [] }
     },
+
+    // A shop's app may delete any subscription of its own: Shopify delivers nothing more to it.
+    webhookSubscriptionDelete: ({ id }: { id: string }) => {
+      if (!shop.webhooks.some((subscription) => subscription.id === id)) {
+        const message = 'Webhook subscription does not exist'
+        return { deletedWebhookSubscriptionId: null, userErrors: [{ field: ['id'], message }] }
+      }
+      shop.webhooks = shop.webhooks.filter((subscription) => subscription.id !== id)
+      runtime.save()
+      return { deletedWebhookSubscriptionId: id, userErrors: [] }
+    },
   }
 }

@@ -58,6 +58,7 @@ export function orderView(ctx: RequestContext, order: OrderRecord) {
     name: order.name,
     email: order.email,
     createdAt: order.createdAt,
+    updatedAt: order.updatedAt,
     cancelledAt: order.cancelledAt,
     cancelReason: order.cancelReason,
     cancellation: order.cancelledAt ? { staffNote: order.cancelStaffNote } : null,

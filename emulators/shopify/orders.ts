@@ -8,6 +8,7 @@ import {
   findVariant,
   gid,
   gidNumber,
+  touch,
   type AddressRecord,
   type FinancialStatus,
   type OrderRecord,
@@ -117,11 +118,13 @@ export function createOrder(
     throw new Error(`The shop already has an order ${options.id}`)
   }
   const id = options.id ?? ++runtime.state.lastIds.order
+  const createdAt = new Date().toISOString()
   const order: OrderRecord = {
     id,
     name: `#${id}`,
     email: input.email ?? null,
-    createdAt: new Date().toISOString(),
+    createdAt,
+    updatedAt: createdAt,
     financialStatus: options.financialStatus,
     cancelledAt: null,
     cancelReason: null,
@@ -206,6 +209,7 @@ export function removeFromOrder(order: OrderRecord, lineItemId: string, quantity
   if (quantity < 1 || quantity > currentQuantity(line))
     throw new Error(`Line ${lineItemId} has ${currentQuantity(line)} units left, not ${quantity}`)
   line.removedQuantity += quantity
+  touch(order)
 }
 
 /** PENDING → PAID, announced to the shop's orders/paid subscriptions; a paid order is refused. */
@@ -221,6 +225,7 @@ export function markOrderPaid(runtime: Runtime, shop: ShopRecord, id: string) {
   // The balance, paid outside Shopify: a manual payment.
   recordSale(order, orderTotals(order).totalMinor - receivedMinor(order), MANUAL_GATEWAY)
   order.financialStatus = 'PAID'
+  touch(order)
   runtime.save()
   // The mutation answers without waiting for the webhook, as Shopify's does.
   void announcePaid(runtime, shop, order)

@@ -1,4 +1,4 @@
-import { gid, type OrderRecord, type TransactionRecord } from './state'
+import { gid, touch, type OrderRecord, type TransactionRecord } from './state'
 
 // The money of an order, as its transactions tell it: what the customer paid (SALE) and what went
 // back (REFUND). The financial status follows from them once anything was refunded.
@@ -26,6 +26,7 @@ function addTransaction(
     ...fields,
   }
   order.transactions.push(transaction)
+  touch(order)
   return transaction
 }
 

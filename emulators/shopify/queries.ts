@@ -35,6 +35,7 @@ const productSortKeys = {
 const orderSortKeys = {
   ID: (order: OrderRecord) => order.id,
   CREATED_AT: (order: OrderRecord) => order.createdAt,
+  UPDATED_AT: (order: OrderRecord) => order.updatedAt,
 }
 
 /** Without read_all_orders an app sees only the orders of the last 60 days (Shopify's Order docs). */

@@ -7,6 +7,7 @@ import { netPaymentMinor, recordRefund, refundedMinor, settleFinancialStatus } f
 import {
   findVariant,
   gid,
+  touch,
   type OrderLineRecord,
   type OrderRecord,
   type RefundRecord,
@@ -245,5 +246,6 @@ export function applyRefund(
   }
   order.refunds.push(refund)
   settleFinancialStatus(order)
+  touch(order)
   return refund
 }

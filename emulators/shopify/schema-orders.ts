@@ -9,7 +9,7 @@ export const orderTypes = `
     AUTHORIZED EXPIRED PAID PARTIALLY_PAID PARTIALLY_REFUNDED PENDING REFUNDED VOIDED
   }
 
-  enum OrderSortKeys { CREATED_AT ID }
+  enum OrderSortKeys { CREATED_AT ID UPDATED_AT }
 
   type MoneyV2 { amount: Decimal!, currencyCode: CurrencyCode! }
 
@@ -33,6 +33,7 @@ export const orderTypes = `
     name: String!
     email: String
     createdAt: DateTime!
+    updatedAt: DateTime!
     cancelledAt: DateTime
     displayFinancialStatus: OrderDisplayFinancialStatus
     currencyCode: CurrencyCode!

@@ -87,6 +87,7 @@ export const schema = buildSchema(`
     bulkOperationRunQuery(query: String!): BulkOperationRunQueryPayload
     webhookSubscriptionCreate(topic: WebhookSubscriptionTopic!,
       webhookSubscription: WebhookSubscriptionInput!): WebhookSubscriptionCreatePayload
+    webhookSubscriptionDelete(id: ID!): WebhookSubscriptionDeletePayload
   }
 
   type Shop implements Node {
@@ -241,6 +242,11 @@ export const schema = buildSchema(`
 
   type WebhookSubscriptionCreatePayload {
     webhookSubscription: WebhookSubscription
+    userErrors: [UserError!]!
+  }
+
+  type WebhookSubscriptionDeletePayload {
+    deletedWebhookSubscriptionId: ID
     userErrors: [UserError!]!
   }
   ${connections}

@@ -127,6 +127,7 @@ function seedOrder(
     name: `#${order.id}`,
     email: customer.email,
     createdAt: order.createdAt,
+    updatedAt: order.createdAt,
     financialStatus: 'PAID',
     cancelledAt: null,
     cancelReason: null,
@@ -177,6 +178,7 @@ function seedOrder(
   record.fulfillmentOrders.push(newFulfillmentOrder(state, record.lines))
   // Paid at checkout, on the date the order was placed.
   recordSale(record, orderTotals(record).totalMinor, CHECKOUT_GATEWAY).createdAt = order.createdAt
+  record.updatedAt = order.createdAt
   return record
 }
 

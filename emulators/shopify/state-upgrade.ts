@@ -96,6 +96,25 @@ export function withFulfillments(state: EmulatorState): EmulatorState {
   return state
 }
 
+/**
+ * A state file written before orders kept their last change, read as changed last by the latest
+ * change it shows: made, refunded, cancelled or shipped.
+ */
+export function withOrderUpdates(state: EmulatorState): EmulatorState {
+  for (const shop of Object.values(state.shops)) {
+    for (const order of shop.orders as (Omit<OrderRecord, 'updatedAt'> & { updatedAt?: string })[]) {
+      const changes = [
+        order.createdAt,
+        order.cancelledAt ?? '',
+        ...order.refunds.map((refund) => refund.createdAt),
+        ...order.fulfillments.map((fulfillment) => fulfillment.updatedAt),
+      ]
+      order.updatedAt ??= changes.sort().at(-1)!
+    }
+  }
+  return state
+}
+
 /** The payment of an order paid before transactions were kept, and its refunds' transactions. */
 function pastTransactions(order: OrderRecord): TransactionRecord[] {
   if (!['PAID', 'PARTIALLY_REFUNDED', 'REFUNDED'].includes(order.financialStatus)) return []

@@ -188,6 +188,11 @@ export interface OrderRecord {
   name: string
   email: string | null
   createdAt: string
+  /**
+   * Its last change: an edit, payment, refund, cancellation, fulfillment or hold. What
+   * `updated_at:>…` searches and the UPDATED_AT sort read.
+   */
+  updatedAt: string
   financialStatus: FinancialStatus
   /** When the merchant cancelled it; null while it stands. */
   cancelledAt: string | null
@@ -373,12 +378,12 @@ export const shopLocation = (shop: ShopRecord) => ({
 })
 
 /**
- * Marks a product changed now, and always later than its last change: webhooks and syncs order a
- * product's versions by updatedAt, so two changes within a millisecond must still differ.
+ * Marks a product or an order changed now, and always later than its last change: webhooks, syncs
+ * and searches order their versions by updatedAt, so two changes within a millisecond must differ.
  */
-export function touch(product: ProductRecord): void {
-  const at = Math.max(Date.now(), Date.parse(product.updatedAt) + 1)
-  product.updatedAt = new Date(at).toISOString()
+export function touch(record: ProductRecord | OrderRecord): void {
+  const at = Math.max(Date.now(), Date.parse(record.updatedAt) + 1)
+  record.updatedAt = new Date(at).toISOString()
 }
 
 export const featuredImageUrl = (product: ProductRecord) => product.images[0]?.url ?? null

@@ -1,7 +1,9 @@
 import { expect, it } from 'vitest'
 import { LUMEN, LUMEN_ACCOUNT, NORTHWIND, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
+import { REFUND_CATCH_UP_JOB } from '../../server/src/refunds/refund-catch-up'
 import {
   creatorRefunds,
+  creatorStopsRefundNews,
   FOR_JOBS,
   MAYA,
   MAYA_ACCOUNT,
@@ -55,6 +57,33 @@ const stripeIdOf = {
       .at(nth)!.id,
 }
 
+/** The changes the console asked of the server since its `answered`th exchange. */
+const changesAskedSince = (answered: number) =>
+  under.stack.exchanges
+    .slice(answered)
+    .filter((exchange) => /^(POST|PUT|DELETE) \/admin-/.test(exchange.request))
+
+/**
+ * The previews' toasts closed, each as it shows (a later one may follow a leaving one): they would
+ * cover the trail's last rows.
+ */
+async function toastsClosed() {
+  const toasts = under.page.locator('.mantine-Notification-root')
+  await expect
+    .poll(async () => {
+      const shown = await toasts.count()
+      if (shown > 0) {
+        await toasts
+          .first()
+          .getByRole('button', { name: 'Dismiss' })
+          .click({ timeout: 1000 })
+          .catch(() => {})
+      }
+      return shown
+    }, FOR_JOBS)
+    .toBe(0)
+}
+
 const brandOrderOf = (shop: string) =>
   under.stack.server.shopify.orders(shop).find((order) => order.tags.includes('tandem'))!
 
@@ -105,27 +134,9 @@ it('shows each reversal and amount owed after refunds in the money trail, with n
   expect(under.stack.server.shopify.refunds(NORTHWIND, brandOrderOf(NORTHWIND).id)).toHaveLength(1)
   expect(brandOrderOf(LUMEN).cancelledAt).not.toBeNull()
   // Nobody clicked: the console asked the server for no change.
-  const changes = under.stack.exchanges
-    .slice(answeredBefore)
-    .filter((exchange) => /^(POST|PUT|DELETE) \/admin-/.test(exchange.request))
-  expect(changes).toEqual([])
+  expect(changesAskedSince(answeredBefore)).toEqual([])
 
-  // The previews' toasts are closed, each as it shows (a later one may follow a leaving one):
-  // they would cover the trail's last rows.
-  const toasts = under.page.locator('.mantine-Notification-root')
-  await expect
-    .poll(async () => {
-      const shown = await toasts.count()
-      if (shown > 0) {
-        await toasts
-          .first()
-          .getByRole('button', { name: 'Dismiss' })
-          .click({ timeout: 1000 })
-          .catch(() => {})
-      }
-      return shown
-    }, FOR_JOBS)
-    .toBe(0)
+  await toastsClosed()
   await screenshotsOf(under.page, moneyTrail(), 'money-trail')
 
   // The receipt gains what the refunds took back and the reversals, below the brands' transfers:
@@ -196,4 +207,42 @@ it('records in Activity what went back, from whom, and the brands’ orders refu
   await shows(drawer.getByText('Creator maya makes').first())
   await shows(drawer.getByText('Amount 24.84 USD'))
   await screenshot(under.page, 'money-trail-activity-dark-wide')
+})
+
+it('shows a refund whose webhook never came once the refund catch-up reversed it, with no click', async () => {
+  const { server } = under.stack
+  // Back from Activity to the order's money trail.
+  await under.page.keyboard.press('Escape')
+  await under.page.getByRole('dialog', { name: 'Activity' }).waitFor({ state: 'hidden' })
+  await under.page.goto(
+    under.stack.console.url.replace('#/signin', '#/main/create-order-transfer'),
+  )
+  await shows(under.page.getByRole('heading', { name: 'Create Order Transfer' }))
+  // Maya deletes her app's subscriptions, then refunds the last overshirt: no server hears of it.
+  await creatorStopsRefundNews(server.shopify)
+  const answeredBefore = under.stack.exchanges.length
+  await creatorRefunds(server, ORDER_1001, [{ line: 0, quantity: 1 }])
+  // The catch-up, as its schedule sends it.
+  await server.jobs.send(REFUND_CATCH_UP_JOB, {})
+  await expect.poll(async () => (await trailShown()).length, FOR_JOBS).toBe(9)
+
+  const rows = await trailShown()
+  expect(rows.slice(7).map(([, what, id, amount]) => [what, id, amount])).toEqual([
+    [
+      'Taken back from northwind apparel, the brand, after a refund.',
+      stripeIdOf.reversal(NORTHWIND_ACCOUNT, 1),
+      '$51.00',
+    ],
+    [
+      'Taken back from maya makes, the creator, after a refund.',
+      stripeIdOf.reversal(MAYA_ACCOUNT, 2),
+      '$10.20',
+    ],
+  ])
+  // Northwind's order sells nothing any more: cancelled in its store.
+  expect(brandOrderOf(NORTHWIND).cancelledAt).not.toBeNull()
+  expect(changesAskedSince(answeredBefore)).toEqual([])
+  await toastsClosed()
+  await moneyTrail().scrollIntoViewIfNeeded()
+  await screenshot(under.page, 'money-trail-catch-up-dark-wide')
 })

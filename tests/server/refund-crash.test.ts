@@ -4,9 +4,11 @@ import type { ShopifyEmulator } from '../../emulators/shopify/emulator'
 import type { StripeEmulator } from '../../emulators/stripe/emulator'
 import type { Db } from '../../server/src/db/connect'
 import { JOB_SCHEMA } from '../../server/src/jobs/open-job-queue'
+import { REFUND_CATCH_UP_FAILPOINTS } from '../../server/src/refunds/refund-catch-up'
 import { ORDER_REFUND_JOB } from '../../server/src/transfers/order-refunds'
 import { LUMEN, NORTHWIND, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
 import { crashScenarios } from './support/crash-scenario'
+import { creatorStopsRefundNews } from './support/refund-world'
 import type { ServerProcess } from './support/server-process'
 import { jobSchema, startListeningServer, type ServerUnderTest } from './support/server-under-test'
 
@@ -335,6 +337,29 @@ describe('killed with SIGKILL in a refund’s job, then started again', { timeou
 
   it('at brandRefund:after-call: both refunded, Northwind’s order cancelled', () =>
     killedThenRestarted('brandRefund:after-call', 2))
+})
+
+/**
+ * Maya's refund reaches no server (she deleted her subscriptions, and none runs as she refunds): a
+ * process started after learns of it in its start-up refund catch-up, and is killed there; the
+ * next one catches it up.
+ */
+describe('killed with SIGKILL in the refund catch-up, then started again', { timeout: 120_000 }, () => {
+  it.each(REFUND_CATCH_UP_FAILPOINTS)('at %s: one overshirt refunded', async (failpoint) => {
+    await crash.begin()
+    const first = await start()
+    const before = await through(first)
+    await transferred(before)
+    await creatorStopsRefundNews(before.shopify)
+    await first.stop()
+    await creatorRefunds(before, 1)
+
+    const doomed = await start(`${failpoint}=kill`)
+    expect(await doomed.exited).toEqual({ code: null, signal: 'SIGKILL' })
+    await doomed.line(new RegExp(`^failpoint ${failpoint}: kill$`))
+    const restarted = await start()
+    await expectGivenBackOnce(await through(restarted), 1)
+  })
 })
 
 let server: (ServerUnderTest & { port: number }) | undefined

@@ -3,6 +3,7 @@ import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
 import {
   CommerceError,
   type BrandOrderInput,
+  type ChangedOrder,
   type CommercePort,
   type CommerceProduct,
 } from '../../server/src/adapters/commerce/commerce-port'
@@ -327,6 +328,51 @@ describe('the commerce port on Shopify', () => {
     ).rejects.toBeInstanceOf(CommerceError)
     expect(stock(SOCKS)).toBe(100)
     expect(server.shopify.orders(NORTHWIND)).toEqual([])
+  })
+
+  it('reads the orders changed since a moment, oldest change first, 100 a page, as long as told', async () => {
+    const since = new Date().toISOString()
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    const made: string[] = []
+    for (let n = 0; n < 101; n++) {
+      made.push(
+        await server.shopify.createCustomerOrder(NORTHWIND, {
+          lines: [{ variantId: SOCKS, quantity: 1 }],
+        }),
+      )
+    }
+    const pages: ChangedOrder[][] = []
+    const readPages = (take: (page: ChangedOrder[]) => boolean) =>
+      shopify.readOrdersChangedSince(NORTHWIND, since, async (page) => {
+        pages.push(page)
+        return take(page)
+      })
+    await readPages(() => true)
+    expect(pages.map((page) => page.length)).toEqual([100, 1])
+    const changes = pages.flat()
+    expect(changes.map((order) => `gid://shopify/Order/${order.id}`)).toEqual(made)
+    expect(changes.every((order) => order.updatedAt > since && !order.refundedOrCancelled)).toBe(
+      true,
+    )
+    // Told to stop after the first page, it reads no second.
+    pages.length = 0
+    await readPages(() => false)
+    expect(pages.map((page) => page.length)).toEqual([100])
+
+    // The first order cancelled since: read after those changed at the last moment read (>=).
+    const last = changes.at(-1)!.updatedAt
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    await server.shopify.cancel(NORTHWIND, made[0]!)
+    pages.length = 0
+    await shopify.readOrdersChangedSince(NORTHWIND, last, async (page) => {
+      pages.push(page)
+      return true
+    })
+    const afterLast = pages.flat()
+    expect(afterLast.at(-1)).toMatchObject({ id: changes[0]!.id, refundedOrCancelled: true })
+    expect(afterLast.slice(0, -1).map((order) => order.updatedAt)).toEqual(
+      changes.filter((order) => order.updatedAt === last).map(() => last),
+    )
   })
 
   it('finds an order by a whole tag of its shop only', async () => {

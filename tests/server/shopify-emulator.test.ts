@@ -431,6 +431,25 @@ describe('Shopify emulator', () => {
     }
   })
 
+  it('finds the orders changed after a quoted moment by updated_at, oldest change first', async () => {
+    const changed = `query ($query: String!) {
+      orders(first: 10, query: $query, sortKey: UPDATED_AT) { nodes { name updatedAt } } }`
+    const later = () => new Promise((resolve) => setTimeout(resolve, 5))
+    const since = new Date().toISOString()
+    await later()
+    await emulator.refund(CREATOR, 'gid://shopify/Order/1005', [{ line: 0, quantity: 1 }])
+    await later()
+    await emulator.cancel(CREATOR, 'gid://shopify/Order/1003')
+    const after = await data(CREATOR, changed, { query: `updated_at:>'${since}'` })
+    expect(after.orders.nodes.map((order: Json) => order.name)).toEqual(['#1005', '#1003'])
+    expect(after.orders.nodes[0].updatedAt > since).toBe(true)
+    // The seeded orders not changed since, by :<=; a date not in quotes is no date.
+    const before = await data(CREATOR, changed, { query: `updated_at:<='${since}'` })
+    expect(before.orders.nodes.map((order: Json) => order.name)).toEqual(['#1001'])
+    const unquoted = await data(CREATOR, changed, { query: `updated_at:>${since}` })
+    expect(unquoted.orders.nodes).toEqual([])
+  })
+
   it('marks a pending order paid once and refuses it after', async () => {
     const { id } = (await orderCreate([OVERSHIRT, 1])).order
     const markPaid = `mutation ($id: ID!) { orderMarkAsPaid(input: { id: $id }) {
@@ -516,6 +535,23 @@ describe('Shopify emulator', () => {
     const retried = await until(() => received[1])
     const webhookId = first?.headers['x-shopify-webhook-id']
     expect(retried.headers['x-shopify-webhook-id']).toBe(webhookId)
+
+    // The app deletes its subscription: the next order is delivered to nobody.
+    const remove = `mutation ($id: ID!) { webhookSubscriptionDelete(id: $id) {
+      deletedWebhookSubscriptionId userErrors { field message } } }`
+    const subscriptionId = emulator.webhookSubscriptions(CREATOR)[0]!.id
+    expect((await data(CREATOR, remove, { id: subscriptionId })).webhookSubscriptionDelete).toEqual(
+      { deletedWebhookSubscriptionId: subscriptionId, userErrors: [] },
+    )
+    expect(emulator.webhookSubscriptions(CREATOR)).toEqual([])
+    expect((await data(CREATOR, remove, { id: subscriptionId })).webhookSubscriptionDelete).toEqual(
+      {
+        deletedWebhookSubscriptionId: null,
+        userErrors: [{ field: ['id'], message: 'Webhook subscription does not exist' }],
+      },
+    )
+    await emulator.createPaidOrder(CREATOR, { lines })
+    expect(received).toHaveLength(2)
     await new Promise((resolve) => receiver.close(resolve))
   })
 

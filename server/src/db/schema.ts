@@ -379,6 +379,22 @@ export interface OrderRefundNoticesTable {
   noticed_at: string
 }
 
+/** Where the refund catch-up's next look at a creator shop's changed orders starts. */
+export interface RefundCatchUpShopsTable {
+  creator_store_shop: string
+  looked_from: string
+  looked_at: string
+}
+
+/** What the refund catch-up last read of a transferred order, in Shopify and in Stripe. */
+export interface RefundCatchUpOrdersTable {
+  creator_order_id: string
+  shopify_updated_at: string | null
+  charge_refunded_minor: number | null
+  charge_read_at: string | null
+  charge_refunded_in_full_at: string | null
+}
+
 /**
  * A customers/data_request Shopify sent: the customer it is about (Shopify's id) and, as JSON,
  * what Tandem held on them for the shop when it came (services/privacy.ts). Erased with the
@@ -514,6 +530,8 @@ export interface Database {
   creator_payouts: CreatorPayoutsTable
   order_reversals: OrderReversalsTable
   order_refund_notices: OrderRefundNoticesTable
+  refund_catch_up_shops: RefundCatchUpShopsTable
+  refund_catch_up_orders: RefundCatchUpOrdersTable
   audit_log: AuditLogTable
   leases: LeasesTable
   jobs: JobsTable

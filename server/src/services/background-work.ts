@@ -44,6 +44,7 @@ import {
 import { syncListing } from '../catalog/listing-sync'
 import { followShipment } from '../shipping/brand-shipment'
 import { catchUpShipments } from '../shipping/shipping-catch-up'
+import { catchUpRefunds, REFUND_CATCH_UP_JOB } from '../refunds/refund-catch-up'
 import {
   BRAND_SHIPMENT_JOB,
   BRAND_SHIPMENT_RETRIES,
@@ -60,9 +61,9 @@ import {
 // Every piece of background work the server does, as jobs of the queue (jobs/job-queue.ts): the
 // webhook inbox's deliveries, automatic transfers and the recheck of those needing attention,
 // creators' commissions, refunds, listings following their brand products, creators' orders
-// following their brands' shipments, the catch-up of orders and shipments, and retention. Each server process
-// registers them all and works the one queue, so that a job runs once across replicas, and
-// survives a crash of the process running it.
+// following their brands' shipments, the catch-up of orders, shipments and refunds, and retention.
+// Each server process registers them all and works the one queue, so that a job runs once across
+// replicas, and survives a crash of the process running it.
 
 /** What a job's failure is told to: the server's log (pino: `err` keeps the message and stack). */
 export interface JobLog {
@@ -81,6 +82,11 @@ export const RETENTION_JOB = 'retention'
 const CATCH_UP_CRON = '*/5 * * * *'
 /** Hourly, at a minute no other schedule uses. */
 const RETENTION_CRON = '17 * * * *'
+/**
+ * Every quarter of an hour, between the order catch-ups: a refund whose webhook was lost goes
+ * back within this time (refunds/refund-catch-up.ts says what each costs).
+ */
+const REFUND_CATCH_UP_CRON = '3,18,33,48 * * * *'
 /**
  * Hourly too: an order stopped by a cause fixed outside Tandem (a Stripe account onboarded)
  * transfers within the hour, at the cost of asking Shopify and Stripe again for those still not
@@ -122,7 +128,7 @@ export interface BackgroundOptions {
   retryLimit?: number
 }
 
-/** Registers every job, starts the queue, and (with schedules) a catch-up at once. */
+/** Registers every job, starts the queue, and (with schedules) the catch-ups at once. */
 export async function startBackgroundWork(
   deps: Deps,
   log: JobLog,
@@ -191,6 +197,17 @@ export async function startBackgroundWork(
     retryLimit: 0,
     retryDelaySeconds: 0,
   })
+  // A failed refund catch-up waits for the next schedule too.
+  await register(
+    REFUND_CATCH_UP_JOB,
+    (_payload, job) =>
+      catchUpRefunds(
+        deps,
+        (message) => log.warn({ job: REFUND_CATCH_UP_JOB }, message),
+        job.signal,
+      ),
+    { retryLimit: 0, retryDelaySeconds: 0 },
+  )
   await register(RETENTION_JOB, () => removeExpired(deps, log), {
     retryLimit: 2,
     retryDelaySeconds: 60,
@@ -210,11 +227,15 @@ export async function startBackgroundWork(
   )
   if (options.schedules) {
     await jobs.schedule(CATCH_UP_JOB, CATCH_UP_CRON)
+    await jobs.schedule(REFUND_CATCH_UP_JOB, REFUND_CATCH_UP_CRON)
     await jobs.schedule(RETENTION_JOB, RETENTION_CRON)
     await jobs.schedule(ATTENTION_RECHECK_JOB, ATTENTION_RECHECK_CRON)
   }
   await jobs.start()
-  if (options.schedules) await jobs.send(CATCH_UP_JOB, {})
+  if (options.schedules) {
+    await jobs.send(CATCH_UP_JOB, {})
+    await jobs.send(REFUND_CATCH_UP_JOB, {})
+  }
 }
 
 /** The handler, its failures logged: a warning while it will be retried, an error once dead. */

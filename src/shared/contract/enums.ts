@@ -203,6 +203,7 @@ export const JOB_KINDS = [
   'brand-shipment',
   'attention-recheck',
   'creator-order-catch-up',
+  'refund-catch-up',
   'retention',
 ] as const
 export const JobKind = z.enum(JOB_KINDS)

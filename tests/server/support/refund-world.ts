@@ -1,7 +1,10 @@
 import { expect } from 'vitest'
+import type { ShopifyEmulator } from '../../../emulators/shopify/emulator'
+import { API_VERSION } from '../../../emulators/shopify/schema'
 import { createStripePaidOrder } from '../../../emulators/stripe-paid-order'
 import { BRAND_PRODUCTS, creatorVariantId } from '../../../server/src/seed/sandbox-data'
 import { startListeningServer, type ServerOptions, type ServerUnderTest } from './server-under-test'
+import { appToken } from './shopify-admin-client'
 
 // The marketplace a refund test works in (issue 33): a listening server whose creator shop Maya
 // is connected (her refunds/create and orders/cancelled reach it), her payout account known to
@@ -44,6 +47,31 @@ async function connectMaya(server: ServerUnderTest, { creatorAccount = true } = 
   expect(connected.json()).toMatchObject({ state: 'CONNECTED' })
   await expect.poll(() => server.shopify.webhookSubscriptions(MAYA).length).toBe(5)
   if (creatorAccount) await setAccount(server, MAYA, MAYA_ACCOUNT)
+}
+
+/**
+ * The creator deletes her app's subscriptions to refunds/create and orders/cancelled, with her own
+ * app's token (webhookSubscriptionDelete): Shopify tells the server of none of her refunds since.
+ */
+export async function creatorStopsRefundNews(shopify: ShopifyEmulator, shop = MAYA) {
+  const token = await appToken(shopify, shop)
+  const news = shopify
+    .webhookSubscriptions(shop)
+    .filter((subscription) => ['REFUNDS_CREATE', 'ORDERS_CANCELLED'].includes(subscription.topic))
+  expect(news).toHaveLength(2)
+  for (const { id } of news) {
+    const answer = await fetch(`${shopify.url}/${shop}/admin/api/${API_VERSION}/graphql.json`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': token },
+      body: JSON.stringify({
+        query: `mutation ($id: ID!) { webhookSubscriptionDelete(id: $id) { userErrors { message } } }`,
+        variables: { id },
+      }),
+    })
+    expect(await answer.json()).toMatchObject({
+      data: { webhookSubscriptionDelete: { userErrors: [] } },
+    })
+  }
 }
 
 /** Processes the order as an administrator's click does, and expects it completed. */
@@ -111,13 +139,16 @@ export function refundWorld() {
     server: () => server,
     call,
     /**
-     * A server with Maya connected; her payout account set unless told otherwise; its clock and
-     * transfer timing when given.
+     * A server with Maya connected; her payout account set unless told otherwise; its clock,
+     * transfer timing and jobs' retries when given.
      */
     async start({
       creatorAccount = true,
       ...options
-    }: { creatorAccount?: boolean } & Pick<ServerOptions, 'now' | 'transferTiming'> = {}) {
+    }: { creatorAccount?: boolean } & Pick<
+      ServerOptions,
+      'now' | 'transferTiming' | 'jobRetries'
+    > = {}) {
       server = await startListeningServer({ ...NO_STRIPE_WAITS, ...options })
       await connectMaya(server, { creatorAccount })
       return server

@@ -27,21 +27,24 @@ export interface ShopifyUnderTest {
   data(shop: string, query: string, variables?: object): Promise<Json>
 }
 
+/** A fresh access token of the shop's own app, by the client-credentials grant. */
+export async function appToken(emulator: ShopifyEmulator, shop: string): Promise<string> {
+  const response = await fetch(`${emulator.url}/${shop}/admin/oauth/access_token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      grant_type: 'client_credentials',
+      client_id: sandboxApp(shop).clientId,
+      client_secret: sandboxApp(shop).clientSecret,
+    }),
+  })
+  return ((await response.json()) as { access_token: string }).access_token
+}
+
 /** A fresh seeded emulator for each test of the file, closed after it. */
 export function shopifyEmulatorPerTest(): ShopifyUnderTest {
   const under = {} as ShopifyUnderTest
-  under.token = async (shop) => {
-    const response = await fetch(`${under.emulator.url}/${shop}/admin/oauth/access_token`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        grant_type: 'client_credentials',
-        client_id: sandboxApp(shop).clientId,
-        client_secret: sandboxApp(shop).clientSecret,
-      }),
-    })
-    return ((await response.json()) as { access_token: string }).access_token
-  }
+  under.token = (shop) => appToken(under.emulator, shop)
   under.admin = async (shop, query, variables = {}, accessToken) => {
     const response = await fetch(`${under.emulator.url}/${shop}/admin/api/2026-10/graphql.json`, {
       method: 'POST',

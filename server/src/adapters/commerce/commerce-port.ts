@@ -120,6 +120,15 @@ export interface RefundedLine {
   restocked: boolean
 }
 
+/** An order of a shop as it stood at its last change: what the refund catch-up reads. */
+export interface ChangedOrder {
+  id: number
+  /** Shopify's updatedAt: the order's last change of any kind. */
+  updatedAt: string
+  /** Whether it was cancelled, or refunded in part or whole, at any time. */
+  refundedOrCancelled: boolean
+}
+
 export interface MutationOptions {
   /**
    * Aborted when the caller stops waiting: a mutation not sent by then is never sent (it would
@@ -172,6 +181,15 @@ export interface CommercePort extends CatalogPort, ShippingPort {
   orderFinancialStatus(shop: string, orderId: string): Promise<string>
   /** The lines of the refunds of a creator order, every refund's (refunds/create confirmed). */
   refundedLines(shop: string, orderId: number): Promise<RefundedLine[]>
+  /**
+   * The shop's orders changed at `since` or after (Shopify's updated_at search), oldest change
+   * first, a page at a time: the next page is read only once `take` has answered true.
+   */
+  readOrdersChangedSince(
+    shop: string,
+    since: string,
+    take: (orders: ChangedOrder[]) => Promise<boolean>,
+  ): Promise<void>
   /** A brand order's lines now, or null when its shop has no such order. */
   readBrandOrder(shop: string, orderId: string): Promise<BrandOrderState | null>
   /**

@@ -215,6 +215,30 @@ export const ORDER_CANCEL = /* GraphQL */ `
  * The lines of a creator order's refunds. Ten refunds of fifty lines each (about 510 points): what
  * is read is only whether units were restocked; what was refunded is each line's currentQuantity.
  */
+/**
+ * The orders changed since a moment, oldest change first: `updated_at:>='…'` in Shopify's search
+ * syntax (https://shopify.dev/docs/api/usage/search-syntax; a date value must be quoted). One
+ * refund tells whether there was any.
+ */
+export const ORDERS_CHANGED_SINCE = /* GraphQL */ `
+  query OrdersChangedSince($query: String!, $after: String) {
+    orders(first: 100, after: $after, query: $query, sortKey: UPDATED_AT) {
+      nodes {
+        id
+        updatedAt
+        cancelledAt
+        refunds(first: 1) {
+          id
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`
+
 export const REFUNDED_LINES = /* GraphQL */ `
   query RefundedLines($id: ID!) {
     order(id: $id) {

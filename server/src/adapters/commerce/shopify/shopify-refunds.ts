@@ -1,14 +1,16 @@
 import {
   CommerceError,
   type BrandOrderState,
+  type ChangedOrder,
   type CommercePort,
   type RefundedLine,
 } from '../commerce-port'
-import { orderGid } from './order-gid'
+import { orderGid, orderNumber } from './order-gid'
 import type { ShopifyApi } from './shopify-api'
 import {
   BRAND_ORDER_LINES,
   ORDER_CANCEL,
+  ORDERS_CHANGED_SINCE,
   REFUND_CREATE,
   REFUNDED_LINES,
 } from './shopify-operations'
@@ -22,6 +24,26 @@ interface BrandOrderNode {
     nodes: { id: string; currentQuantity: number; variant: { id: string } | null }[]
     pageInfo: { hasNextPage: boolean; endCursor: string | null }
   }
+}
+
+interface ChangedOrderNode {
+  id: string
+  updatedAt: string
+  cancelledAt: string | null
+  refunds: { id: string }[]
+}
+
+interface PageInfo {
+  hasNextPage: boolean
+  endCursor: string | null
+}
+
+/** An order as the catch-up reads it; none for one whose id is not an order's. */
+function changedOrder(node: ChangedOrderNode): ChangedOrder[] {
+  const id = orderNumber(node.id)
+  if (id === null) return []
+  const refundedOrCancelled = node.cancelledAt !== null || node.refunds.length > 0
+  return [{ id, updatedAt: node.updatedAt, refundedOrCancelled }]
 }
 
 interface Refusals {
@@ -39,9 +61,24 @@ export function shopifyRefunds(
   api: ShopifyApi,
 ): Pick<
   CommercePort,
-  'refundedLines' | 'readBrandOrder' | 'refundBrandOrder' | 'cancelBrandOrder'
+  | 'refundedLines'
+  | 'readOrdersChangedSince'
+  | 'readBrandOrder'
+  | 'refundBrandOrder'
+  | 'cancelBrandOrder'
 > {
   return {
+    async readOrdersChangedSince(shop, since, take) {
+      const query = `updated_at:>='${since}'`
+      for (let after: string | null = null; ;) {
+        const page: { orders: { nodes: ChangedOrderNode[]; pageInfo: PageInfo } } =
+          await api.request(shop, ORDERS_CHANGED_SINCE, { query, after })
+        const more = await take(page.orders.nodes.flatMap(changedOrder))
+        if (!more || !page.orders.pageInfo.hasNextPage) return
+        after = page.orders.pageInfo.endCursor
+      }
+    },
+
     async refundedLines(shop, orderId): Promise<RefundedLine[]> {
       const answer: {
         order: {

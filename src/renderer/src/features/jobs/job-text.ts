@@ -13,6 +13,7 @@ export const JOB_KIND_LABELS: Record<JobKind, string> = {
   'brand-shipment': 'Brand shipment',
   'attention-recheck': 'Needs-attention recheck',
   'creator-order-catch-up': 'Creator-order catch-up',
+  'refund-catch-up': 'Refund catch-up',
   retention: 'Retention',
 }
 
