@@ -97,13 +97,16 @@ export function refundWorld() {
     server: () => server,
     call,
     /**
-     * A server with Maya connected; her payout account set unless told otherwise; its clock and
-     * transfer timing when given.
+     * A server with Maya connected; her payout account set unless told otherwise; its clock,
+     * transfer timing and job retries when given.
      */
     async start({
       creatorAccount = true,
       ...options
-    }: { creatorAccount?: boolean } & Pick<ServerOptions, 'now' | 'transferTiming'> = {}) {
+    }: { creatorAccount?: boolean } & Pick<
+      ServerOptions,
+      'now' | 'transferTiming' | 'jobRetries'
+    > = {}) {
       server = await startListeningServer({ ...NO_STRIPE_WAITS, ...options })
       await connectMaya(server, { creatorAccount })
       return server
