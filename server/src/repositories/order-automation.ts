@@ -115,8 +115,9 @@ const EXCEPTION_FIXES: readonly AttentionKind[] = ['priceBelowBrand']
  * Locks the order for the outcome of its job of `generation`, and answers whether that outcome
  * is stale: a newer job was sent ('superseded'), or a fix made through Tandem after the job's reads
  * answers one of `reasons` ('fixed': a default commission or payout account set for a brand they
- * name, a price exception accepted for the order), or else 'current'. The brands' stores are locked
- * first, then the order, as the fixes lock them (requeueOrdersWaitingOn, requeueOrderFrom), so
+ * name, a price exception accepted or a fraud check released for the order), or else 'current'.
+ * The brands' stores are locked first, then the order, as the fixes lock them
+ * (requeueOrdersWaitingOn, requeueOrderFrom), so
  * that a fix either is seen here or sees the outcome written after. `since`, when Tandem last wrote
  * where the order stands, comes before the job's reads; a fix dated later than `now` (a clock
  * ahead) is not counted, so that it cannot requeue the order over and over.
@@ -169,6 +170,16 @@ export async function outcomeStaleness(
       .where('accepted_at', '<=', now)
       .executeTakeFirst()
     if (exception) return 'fixed'
+  }
+  if (reasons.some((reason) => reason.kind === 'fraudRisk')) {
+    const release = await trx
+      .selectFrom('fraud_releases')
+      .select('creator_order_id')
+      .where('creator_order_id', '=', job.creatorOrderId)
+      .where('released_at', '>', since)
+      .where('released_at', '<=', now)
+      .executeTakeFirst()
+    if (release) return 'fixed'
   }
   return 'current'
 }
