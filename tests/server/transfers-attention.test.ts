@@ -194,6 +194,38 @@ describe('an order Shopify found a risk of fraud on', () => {
     })
   })
 
+  it('stops a transfer begun before Shopify found it from going on, until released', async () => {
+    // Stripe fails Lumen's transfer: Northwind is ordered and paid, Lumen ordered only.
+    server.stripe.script({
+      operation: 'transfers.create',
+      mode: 'fail',
+      status: 500,
+      target: LUMEN_ACCOUNT,
+      times: 1000,
+    })
+    expect((await processOrder('1001')).statusCode).toBe(502)
+    const northwindPaid = { destination: NORTHWIND_ACCOUNT, amount: 10200 }
+    expect(made()).toEqual({ brandOrders: 2, transfers: [northwindPaid] })
+    server.stripe.unscript()
+    server.shopify.assessRisk(MAYA, ORDER_1001, { riskLevel: 'HIGH', provider: null, facts: [] })
+
+    const resumed = await processOrder('1001')
+    expect({ status: resumed.statusCode, body: resumed.json() }).toEqual({
+      status: 422,
+      body: {
+        error: 'business_rule',
+        message: `Creator order #1001 may be fraudulent: Shopify recommends cancelling it; Shopify rates its risk of fraud high. ${REVIEW}`,
+      },
+    })
+    expect(made()).toEqual({ brandOrders: 2, transfers: [northwindPaid] })
+    expect((await release('Checked with the customer: a genuine order')).statusCode).toBe(200)
+    expect((await processOrder('1001')).json()).toMatchObject({ status: 'COMPLETED' })
+    expect(made()).toEqual({
+      brandOrders: 2,
+      transfers: [{ destination: LUMEN_ACCOUNT, amount: 2484 }, northwindPaid],
+    })
+  })
+
   it('has nothing to release while Shopify finds nothing', async () => {
     const released = await release('Nothing was found, but release it anyway')
     expect({ status: released.statusCode, body: released.json() }).toEqual({
