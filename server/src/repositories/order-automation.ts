@@ -109,7 +109,31 @@ const automaticOrderOf = (row: Selectable<OrderAutomationTable>): AutomaticOrder
 /** What each reason fixed through Tandem's own calls is fixed by. */
 const COMMISSION_FIXES: readonly AttentionKind[] = ['noDefaultCommission']
 const ACCOUNT_FIXES: readonly AttentionKind[] = ['noPayoutAccount', 'payoutAccountUnknown']
-const EXCEPTION_FIXES: readonly AttentionKind[] = ['priceBelowBrand']
+/** What an administrator overrides for one order, the reasons each fixes, and when it was made. */
+const ORDER_OVERRIDES: readonly {
+  fixes: readonly AttentionKind[]
+  madeAt: (
+    trx: Db,
+    creatorOrderId: string,
+  ) => { executeTakeFirst(): Promise<{ at: string } | undefined> }
+}[] = [
+  {
+    fixes: ['priceBelowBrand'],
+    madeAt: (trx, creatorOrderId) =>
+      trx
+        .selectFrom('price_exceptions')
+        .select('accepted_at as at')
+        .where('creator_order_id', '=', creatorOrderId),
+  },
+  {
+    fixes: ['fraudRisk'],
+    madeAt: (trx, creatorOrderId) =>
+      trx
+        .selectFrom('fraud_releases')
+        .select('released_at as at')
+        .where('creator_order_id', '=', creatorOrderId),
+  },
+]
 
 /**
  * Locks the order for the outcome of its job of `generation`, and answers whether that outcome
@@ -161,25 +185,10 @@ export async function outcomeStaleness(
       .executeTakeFirst()
     if (account) return 'fixed'
   }
-  if (reasons.some((reason) => EXCEPTION_FIXES.includes(reason.kind))) {
-    const exception = await trx
-      .selectFrom('price_exceptions')
-      .select('creator_order_id')
-      .where('creator_order_id', '=', job.creatorOrderId)
-      .where('accepted_at', '>', since)
-      .where('accepted_at', '<=', now)
-      .executeTakeFirst()
-    if (exception) return 'fixed'
-  }
-  if (reasons.some((reason) => reason.kind === 'fraudRisk')) {
-    const release = await trx
-      .selectFrom('fraud_releases')
-      .select('creator_order_id')
-      .where('creator_order_id', '=', job.creatorOrderId)
-      .where('released_at', '>', since)
-      .where('released_at', '<=', now)
-      .executeTakeFirst()
-    if (release) return 'fixed'
+  for (const override of ORDER_OVERRIDES) {
+    if (!reasons.some((reason) => override.fixes.includes(reason.kind))) continue
+    const made = await override.madeAt(trx, job.creatorOrderId).executeTakeFirst()
+    if (made && made.at > since && made.at <= now) return 'fixed'
   }
   return 'current'
 }
