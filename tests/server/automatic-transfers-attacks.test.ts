@@ -276,11 +276,27 @@ describe('an order Shopify found a risk of fraud on', () => {
   const flagged = (orderId: string) =>
     `Creator order #${orderId} may be fraudulent: Shopify recommends cancelling it; Shopify rates its risk of fraud high (Card verification (CVV) failed; Billing address is far from the IP address); Shopify holds its fulfillment for a high risk of fraud (Flagged by Shopify's fraud analysis). Review it in maya-makes's Shopify admin and cancel it there if it is fraud; an administrator may release it for transfer once satisfied that the order is genuine`
 
-  it('is neither ordered nor paid when its hold ends, nor on a click, until an administrator releases it', async () => {
-    await start()
+  /** An automatic order of an overshirt, waiting out its 30-minute hold. */
+  async function overshirtWaiting() {
     await setPolicy('AUTOMATIC', 30)
     const orderId = await customerPays(MAYA, 'linen-overshirt')
     await expect.poll(() => readiness(orderId)).toMatchObject({ state: 'WAITING' })
+    return orderId
+  }
+
+  /** Its hold ends: two hours on, the recheck runs the job it finds overdue. */
+  async function holdEnds() {
+    offsetMs = 2 * 60 * 60_000
+    await server.jobs.send('attention-recheck', {})
+  }
+
+  const RELEASE_REASON = 'Called the customer, who confirmed the order'
+  const release = (orderId: string) =>
+    call('POST', '/admin-release-fraud-check', { creatorOrderId: orderId, reason: RELEASE_REASON })
+
+  it('is neither ordered nor paid when its hold ends, nor on a click, until an administrator releases it', async () => {
+    await start()
+    const orderId = await overshirtWaiting()
     // During the hold, Shopify's fraud analysis rates the order high and holds its fulfillment.
     const gid = `gid://shopify/Order/${orderId}`
     server.shopify.assessRisk(MAYA, gid, {
@@ -298,9 +314,7 @@ describe('an order Shopify found a risk of fraud on', () => {
       'HIGH_RISK_OF_FRAUD',
       "Flagged by Shopify's fraud analysis",
     )
-    // The hold ends (two hours on, the recheck runs the job it finds overdue).
-    offsetMs = 2 * 60 * 60_000
-    await server.jobs.send('attention-recheck', {})
+    await holdEnds()
     await expect
       .poll(() => readiness(orderId), { timeout: 10_000 })
       .toEqual({ state: 'NEEDS_ATTENTION', reasons: [flagged(orderId)] })
@@ -317,11 +331,7 @@ describe('an order Shopify found a risk of fraud on', () => {
     expect(northwindOrders()).toEqual([])
     expect(transfers()).toEqual([])
 
-    const released = await call('POST', '/admin-release-fraud-check', {
-      creatorOrderId: orderId,
-      reason: 'Called the customer, who confirmed the order',
-    })
-    expect(released.statusCode).toBe(200)
+    expect((await release(orderId)).statusCode).toBe(200)
     // The order is back on the queue, and transfers itself: one overshirt, Northwind paid 51.00.
     await expect.poll(() => readiness(orderId), { timeout: 10_000 }).toEqual({ state: 'COMPLETED' })
     expect(northwindOrders().map((order) => order.lines.map((line) => line.quantity))).toEqual([
@@ -336,10 +346,36 @@ describe('an order Shopify found a risk of fraud on', () => {
         action: 'transfer.release-fraud-check',
         target: orderId,
         details: {
-          reason: 'Called the customer, who confirmed the order',
+          reason: RELEASE_REASON,
           findings: expect.stringContaining('Shopify recommends cancelling it'),
         },
       }),
     )
+  })
+
+  it('transfers without a click when released while its job decides', async () => {
+    let released = false
+    await start({
+      transferTiming: {
+        // The job found the order needs attention; the administrator releases it before it says so.
+        failpoint: async (name) => {
+          if (name !== 'automatic:before-attention' || released) return
+          released = true
+          expect((await release(orderId)).statusCode).toBe(200)
+        },
+      },
+    })
+    const orderId = await overshirtWaiting()
+    server.shopify.assessRisk(MAYA, `gid://shopify/Order/${orderId}`, {
+      riskLevel: 'HIGH',
+      provider: null,
+      facts: [],
+    })
+    await holdEnds()
+    await expect.poll(() => readiness(orderId), { timeout: 10_000 }).toEqual({ state: 'COMPLETED' })
+    expect(released).toBe(true)
+    expect(transfers().map(({ destination, amount }) => ({ destination, amount }))).toEqual([
+      { destination: NORTHWIND_ACCOUNT, amount: 5100 },
+    ])
   })
 })
