@@ -342,7 +342,7 @@ describe('A price exception', () => {
 
 describe('An order Shopify found a risk of fraud on', () => {
   const FLAGGED =
-    'Creator order #1001 may be fraudulent: Shopify recommends cancelling it; Shopify holds its fulfillment for a high risk of fraud. ' +
+    'Creator order #1001 may be fraudulent: Shopify recommends cancelling it; its fulfillment is on hold for a high risk of fraud. ' +
     `Review it in maya-makes's Shopify admin and cancel it there if it is fraud; ${FRAUD_RELEASE_HINT}`
   const REASON = 'Called the customer, who confirmed the order'
 

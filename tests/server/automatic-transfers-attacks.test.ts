@@ -274,7 +274,7 @@ describe('a brand resumed while the job is stopping at its pause', () => {
 describe('an order Shopify found a risk of fraud on', () => {
   /** What the orders inbox and the transfer screen say of an overshirt order Shopify flagged. */
   const flagged = (orderId: string) =>
-    `Creator order #${orderId} may be fraudulent: Shopify recommends cancelling it; Shopify rates its risk of fraud high (Card verification (CVV) failed; Billing address is far from the IP address); Shopify holds its fulfillment for a high risk of fraud (Flagged by Shopify's fraud analysis). Review it in maya-makes's Shopify admin and cancel it there if it is fraud; an administrator may release it for transfer once satisfied that the order is genuine`
+    `Creator order #${orderId} may be fraudulent: Shopify recommends cancelling it; Shopify rates its risk of fraud high (Card verification (CVV) failed; Billing address is far from the IP address); its fulfillment is on hold for a high risk of fraud (Flagged by Shopify's fraud analysis). Review it in maya-makes's Shopify admin and cancel it there if it is fraud; an administrator may release it for transfer once satisfied that the order is genuine`
 
   /** An automatic order of an overshirt, waiting out its 30-minute hold. */
   async function overshirtWaiting() {

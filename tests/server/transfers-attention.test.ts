@@ -175,12 +175,12 @@ describe('an order Shopify found a risk of fraud on', () => {
     await expectRefused(
       '1001',
       422,
-      'Creator order #1001 may be fraudulent: Shopify recommends investigating it; Fraud Filter rates its risk of fraud medium (Shipping and billing countries differ); Shopify holds its fulfillment for a high risk of fraud. ' +
+      'Creator order #1001 may be fraudulent: Shopify recommends investigating it; Fraud Filter rates its risk of fraud medium (Shipping and billing countries differ); its fulfillment is on hold for a high risk of fraud. ' +
         REVIEW,
     )
-    expect((await release('Looked again: the hold is the same order, still genuine')).statusCode).toBe(
-      200,
-    )
+    expect(
+      (await release('Looked again: the hold is the same order, still genuine')).statusCode,
+    ).toBe(200)
 
     const processed = await processOrder('1001')
     expect(processed.json()).toMatchObject({ status: 'COMPLETED' })

@@ -13,12 +13,12 @@ import type { TransferPlanning } from './transfer-planning'
 // Before any transfer of a creator order, hands-free or clicked (docs/product-rules.md "Order
 // transfers"): what Shopify found of fraud on it. A customer paying with a stolen card leaves the
 // creator's store with a chargeback later, but a brand ordered and paid keeps the money and ships
-// the goods. So an order Shopify recommends cancelling or investigating, one any assessment rates
-// a high or medium risk, or one whose fulfillment Shopify holds for HIGH_RISK_OF_FRAUD needs attention until
-// an administrator, having looked, releases it. Shopify's recommendation follows the most severe
-// assessment, a medium risk INVESTIGATE ("contact the buyer"): that too is for a person to judge
-// before a brand ships, so a medium risk or INVESTIGATE stops the order as a high risk does. A
-// PENDING assessment says nothing yet, and stops nothing.
+// the goods. So an order Shopify recommends cancelling or investigating, one any assessment rates a
+// high or medium risk, or one whose fulfillment is on hold for HIGH_RISK_OF_FRAUD (by Shopify or
+// the merchant) needs attention until an administrator, having looked, releases it. Shopify's
+// recommendation follows the most severe assessment, a medium risk INVESTIGATE ("contact the
+// buyer"): that too is for a person to judge before a brand ships, so a medium risk or INVESTIGATE
+// stops the order as a high risk does. A PENDING assessment says nothing yet, and stops nothing.
 
 type Deps = Pick<RouteDeps, 'db' | 'commerce'>
 
@@ -31,7 +31,7 @@ const RECOMMENDATIONS: Readonly<Record<string, string>> = {
 const STOPPING_LEVELS: readonly string[] = ['HIGH', 'MEDIUM']
 
 /** What Shopify found, each a phrase of the attention's sentence; none when nothing stops it. */
-export function fraudFindings(reading: OrderFraudReading): string[] {
+function fraudFindings(reading: OrderFraudReading): string[] {
   const recommendation = RECOMMENDATIONS[reading.recommendation]
   const assessed = reading.assessments
     .filter((assessment) => STOPPING_LEVELS.includes(assessment.riskLevel))
@@ -44,7 +44,7 @@ export function fraudFindings(reading: OrderFraudReading): string[] {
     .filter((hold) => hold.reason === 'HIGH_RISK_OF_FRAUD')
     .map(
       (hold) =>
-        'Shopify holds its fulfillment for a high risk of fraud' +
+        'its fulfillment is on hold for a high risk of fraud' +
         (hold.notes ? ` (${hold.notes})` : ''),
     )
   return [...(recommendation ? [recommendation] : []), ...assessed, ...new Set(held)]
