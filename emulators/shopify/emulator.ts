@@ -50,6 +50,7 @@ import {
   type MetafieldRecord,
   type OrderRecord,
   type ProductRecord,
+  type RiskAssessmentRecord,
   type ShopRecord,
 } from './state'
 import {
@@ -243,6 +244,11 @@ export interface ShopifyEmulator {
    * first attempted.
    */
   releaseFulfillmentHold(shop: string, orderId: string): Promise<void>
+  /**
+   * A risk assessment of the order, as Shopify's fraud analysis (no provider) or an app's
+   * orderRiskAssessmentCreate adds one: Order.risk shows it from then on.
+   */
+  assessRisk(shop: string, orderId: string, assessment: RiskAssessmentRecord): void
   /** The fulfillments of an order, oldest first. */
   fulfillments(shop: string, orderId: string): EmulatedFulfillment[]
   /** The fulfillment orders of an order (one, at the shop's location). */
@@ -501,6 +507,11 @@ export async function startShopifyEmulator(
       }),
     releaseFulfillmentHold: (shop, orderId) =>
       releaseInAdmin(runtime, shopOf(shop), orderOf(shop, orderId)),
+    assessRisk: (shop, orderId, assessment) => {
+      const order = orderOf(shop, orderId)
+      order.riskAssessments = [...(order.riskAssessments ?? []), assessment]
+      runtime.save()
+    },
     fulfillments: (shop, orderId) => fulfillmentSummaries(orderOf(shop, orderId)),
     fulfillmentOrders: (shop, orderId) => fulfillmentOrderSummaries(orderOf(shop, orderId)),
     setScopes: (shop, scopes) => {

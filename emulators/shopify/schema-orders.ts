@@ -28,6 +28,25 @@ export const orderTypes = `
     phone: String
   }
 
+  "Order risk (Admin API 2026-10: Order.risk, OrderRiskSummary, OrderRiskAssessment, RiskFact)."
+  enum OrderRiskRecommendationResult { ACCEPT CANCEL INVESTIGATE NONE }
+
+  enum RiskAssessmentResult { HIGH LOW MEDIUM NONE PENDING }
+
+  enum RiskFactSentiment { NEGATIVE NEUTRAL POSITIVE }
+
+  type RiskFact { description: String!, sentiment: RiskFactSentiment! }
+
+  "The app that made an assessment; only its title is modelled."
+  type App { title: String! }
+
+  type OrderRiskAssessment { facts: [RiskFact!]!, provider: App, riskLevel: RiskAssessmentResult! }
+
+  type OrderRiskSummary {
+    assessments: [OrderRiskAssessment!]!
+    recommendation: OrderRiskRecommendationResult!
+  }
+
   type Order implements Node {
     id: ID!
     name: String!
@@ -56,6 +75,7 @@ export const orderTypes = `
     closedAt: DateTime
     shippingAddress: MailingAddress
     displayFulfillmentStatus: OrderDisplayFulfillmentStatus!
+    risk: OrderRiskSummary!
     fulfillmentOrders(first: Int, last: Int, after: String, before: String):
       FulfillmentOrderConnection!
     fulfillments(first: Int): [Fulfillment!]!

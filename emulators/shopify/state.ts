@@ -183,6 +183,20 @@ export interface FulfillmentRecord {
 /** Shopify's OrderCancelReason. */
 export type CancelReason = 'CUSTOMER' | 'DECLINED' | 'FRAUD' | 'INVENTORY' | 'OTHER' | 'STAFF'
 
+/** Shopify's RiskAssessmentResult: an assessment's risk level. */
+export type RiskLevel = 'HIGH' | 'MEDIUM' | 'LOW' | 'NONE' | 'PENDING'
+
+/**
+ * An order risk assessment (Shopify's OrderRiskAssessment, made by Shopify's fraud analysis or by
+ * an app's orderRiskAssessmentCreate): its level and the facts it gives.
+ */
+export interface RiskAssessmentRecord {
+  riskLevel: RiskLevel
+  /** The app's title; null when Shopify itself assessed the order. */
+  provider: string | null
+  facts: { description: string; sentiment: 'NEGATIVE' | 'NEUTRAL' | 'POSITIVE' }[]
+}
+
 export interface OrderRecord {
   id: number
   name: string
@@ -217,6 +231,8 @@ export interface OrderRecord {
   /** Made with the order. */
   fulfillmentOrders: FulfillmentOrderRecord[]
   fulfillments: FulfillmentRecord[]
+  /** Its risk assessments, oldest first; absent (none) in a state file written before them. */
+  riskAssessments?: RiskAssessmentRecord[]
 }
 
 export interface WebhookRecord {

@@ -95,6 +95,7 @@ describe('contract', () => {
       'GET /admin-preview-order-transfer-receipt-pdf',
       'POST /admin-create-order-transfer',
       'POST /admin-accept-price-exception',
+      'POST /admin-release-fraud-check',
       'GET /admin-transfer-policy',
       'POST /admin-set-transfer-policy',
       'GET /admin-shipments',

@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
-import { PRICE_EXCEPTION_HINT } from '@shared/contract'
+import { FRAUD_RELEASE_HINT, PRICE_EXCEPTION_HINT } from '@shared/contract'
 import type { ChannelResult, FetchedReceipt, SavedFile } from '@shared/ipc'
 import { BridgeError } from '@renderer/lib/bridge'
 import { formatDateTime } from '@renderer/lib/format'
@@ -337,6 +337,56 @@ describe('A price exception', () => {
     await user.type(await screen.findByLabelText('Creator order ID'), '1002{Enter}')
     await expectToast('Failed to fetch preview', 'Commission not found', 'error')
     expect(screen.queryByRole('button', { name: 'Accept price exception' })).toBeNull()
+  })
+})
+
+describe('An order Shopify found a risk of fraud on', () => {
+  const FLAGGED =
+    'Creator order #1001 may be fraudulent: Shopify recommends cancelling it; its fulfillment is on hold for a high risk of fraud. ' +
+    `Review it in maya-makes's Shopify admin and cancel it there if it is fraud; ${FRAUD_RELEASE_HINT}`
+  const REASON = 'Called the customer, who confirmed the order'
+
+  it('is offered for release, and only that, with a reason, then previewed again', async () => {
+    let previews = 0
+    const { user, callsTo } = renderTransfer({
+      adminPreviewOrderTransfer: () => {
+        previews += 1
+        if (previews === 1) throw serverRefusal('fetch preview', FLAGGED)
+        return order1001()
+      },
+      adminReleaseFraudCheck: () => ({
+        creatorOrderId: 'gid://shopify/Order/1001',
+        findings: 'Shopify recommends cancelling it',
+        releasedAt: '2026-11-25T10:00:00.000Z',
+      }),
+    })
+    await user.type(await screen.findByLabelText('Creator order ID'), '1001{Enter}')
+    await expectToast('Failed to fetch preview', FLAGGED, 'error')
+    expect(screen.queryByRole('button', { name: 'Accept price exception' })).toBeNull()
+    await user.click(screen.getByRole('button', { name: 'Release for transfer' }))
+
+    const dialog = await screen.findByRole('dialog', { name: 'Release for transfer' })
+    expect(
+      within(dialog).getByText(
+        'Creator order 1001 will be transferred although Shopify found a risk of fraud on it: its brands ordered and paid. The release covers what Shopify found so far only, and the activity log keeps your reason.',
+      ),
+    ).toBeInTheDocument()
+    const release = within(dialog).getByRole('button', { name: 'Release order' })
+    await user.click(within(dialog).getByLabelText(/Reason/))
+    await user.paste('genuine')
+    expect(release).toBeDisabled()
+    await user.paste(`, ${REASON}`)
+    await user.click(release)
+
+    await expectToast('Success', 'Preview fetched successfully')
+    expect(callsTo('adminReleaseFraudCheck')).toEqual([
+      {
+        channel: 'adminReleaseFraudCheck',
+        args: { creatorOrderId: '1001', reason: `genuine, ${REASON}` },
+      },
+    ])
+    expect(screen.queryByRole('dialog', { name: 'Release for transfer' })).toBeNull()
+    expect(field('Creator Order', 'Name')).toBe('#1001')
   })
 })
 

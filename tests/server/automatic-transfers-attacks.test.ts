@@ -10,7 +10,7 @@ import {
   TRANSFER_RETRIES,
   transferAutomatically,
 } from '../../server/src/services/automatic-transfers'
-import { NORTHWIND, LUMEN } from '../support/sandbox-figures'
+import { NORTHWIND, LUMEN, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
 import { postWebhook, signBody } from './support/signed-webhook'
 import {
   startListeningServer,
@@ -269,4 +269,113 @@ describe('a brand resumed while the job is stopping at its pause', () => {
     // Northwind is no longer paused: the order must transfer itself (or at least be queued).
     await expect.poll(() => readiness(orderId), { timeout: 10_000 }).toEqual({ state: 'COMPLETED' })
   }, 40_000)
+})
+
+describe('an order Shopify found a risk of fraud on', () => {
+  /** What the orders inbox and the transfer screen say of an overshirt order Shopify flagged. */
+  const flagged = (orderId: string) =>
+    `Creator order #${orderId} may be fraudulent: Shopify recommends cancelling it; Shopify rates its risk of fraud high (Card verification (CVV) failed; Billing address is far from the IP address); its fulfillment is on hold for a high risk of fraud (Flagged by Shopify's fraud analysis). Review it in maya-makes's Shopify admin and cancel it there if it is fraud; an administrator may release it for transfer once satisfied that the order is genuine`
+
+  /** An automatic order of an overshirt, waiting out its 30-minute hold. */
+  async function overshirtWaiting() {
+    await setPolicy('AUTOMATIC', 30)
+    const orderId = await customerPays(MAYA, 'linen-overshirt')
+    await expect.poll(() => readiness(orderId)).toMatchObject({ state: 'WAITING' })
+    return orderId
+  }
+
+  /** Its hold ends: two hours on, the recheck runs the job it finds overdue. */
+  async function holdEnds() {
+    offsetMs = 2 * 60 * 60_000
+    await server.jobs.send('attention-recheck', {})
+  }
+
+  const RELEASE_REASON = 'Called the customer, who confirmed the order'
+  const release = (orderId: string) =>
+    call('POST', '/admin-release-fraud-check', { creatorOrderId: orderId, reason: RELEASE_REASON })
+
+  it('is neither ordered nor paid when its hold ends, nor on a click, until an administrator releases it', async () => {
+    await start()
+    const orderId = await overshirtWaiting()
+    // During the hold, Shopify's fraud analysis rates the order high and holds its fulfillment.
+    const gid = `gid://shopify/Order/${orderId}`
+    server.shopify.assessRisk(MAYA, gid, {
+      riskLevel: 'HIGH',
+      provider: null,
+      facts: [
+        { description: 'Card verification (CVV) failed', sentiment: 'NEGATIVE' },
+        { description: 'Billing address is far from the IP address', sentiment: 'NEGATIVE' },
+        { description: 'The customer has ordered before', sentiment: 'POSITIVE' },
+      ],
+    })
+    await server.shopify.holdFulfillment(
+      MAYA,
+      gid,
+      'HIGH_RISK_OF_FRAUD',
+      "Flagged by Shopify's fraud analysis",
+    )
+    await holdEnds()
+    await expect
+      .poll(() => readiness(orderId), { timeout: 10_000 })
+      .toEqual({ state: 'NEEDS_ATTENTION', reasons: [flagged(orderId)] })
+    // An administrator's click is stopped the same way.
+    const clicked = await call('POST', '/admin-create-order-transfer', { creatorOrderId: orderId })
+    expect({ status: clicked.statusCode, body: clicked.json() }).toEqual({
+      status: 422,
+      body: { error: 'business_rule', message: flagged(orderId) },
+    })
+    const northwindOrders = () =>
+      server.shopify
+        .orders(NORTHWIND)
+        .filter((order) => order.tags.includes(`tandem-transfer-${orderId}`))
+    expect(northwindOrders()).toEqual([])
+    expect(transfers()).toEqual([])
+
+    expect((await release(orderId)).statusCode).toBe(200)
+    // The order is back on the queue, and transfers itself: one overshirt, Northwind paid 51.00.
+    await expect.poll(() => readiness(orderId), { timeout: 10_000 }).toEqual({ state: 'COMPLETED' })
+    expect(northwindOrders().map((order) => order.lines.map((line) => line.quantity))).toEqual([
+      [1],
+    ])
+    expect(transfers().map(({ destination, amount }) => ({ destination, amount }))).toEqual([
+      { destination: NORTHWIND_ACCOUNT, amount: 5100 },
+    ])
+    const audit = await call('GET', '/admin-audit-log')
+    expect(audit.json().entries).toContainEqual(
+      expect.objectContaining({
+        action: 'transfer.release-fraud-check',
+        target: orderId,
+        details: {
+          reason: RELEASE_REASON,
+          findings: expect.stringContaining('Shopify recommends cancelling it'),
+        },
+      }),
+    )
+  })
+
+  it('transfers without a click when released while its job decides', async () => {
+    let released = false
+    await start({
+      transferTiming: {
+        // The job found the order needs attention; the administrator releases it before it says so.
+        failpoint: async (name) => {
+          if (name !== 'automatic:before-attention' || released) return
+          released = true
+          expect((await release(orderId)).statusCode).toBe(200)
+        },
+      },
+    })
+    const orderId = await overshirtWaiting()
+    server.shopify.assessRisk(MAYA, `gid://shopify/Order/${orderId}`, {
+      riskLevel: 'HIGH',
+      provider: null,
+      facts: [],
+    })
+    await holdEnds()
+    await expect.poll(() => readiness(orderId), { timeout: 10_000 }).toEqual({ state: 'COMPLETED' })
+    expect(released).toBe(true)
+    expect(transfers().map(({ destination, amount }) => ({ destination, amount }))).toEqual([
+      { destination: NORTHWIND_ACCOUNT, amount: 5100 },
+    ])
+  })
 })

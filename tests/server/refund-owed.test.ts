@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { STRIPE_ATTEMPTS } from '../../server/src/adapters/payments/stripe/stripe-payments'
 import { LUMEN_ACCOUNT, NORTHWIND, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
 import {
   FOR_JOBS,
@@ -7,6 +8,7 @@ import {
   ORDER_1001,
   refundWorld,
   reversal,
+  transferTo,
 } from './support/refund-world'
 
 // What a refund leaves owed (issue 33): a brand whose Stripe balance cannot cover its reversal
@@ -68,6 +70,68 @@ describe('a brand that cannot cover its reversal', () => {
         expect.objectContaining({ storeShop: NORTHWIND, amount: '51.00 USD' }),
         expect.objectContaining({ storeShop: NORTHWIND, amount: '51.00 USD' }),
       ])
+  })
+})
+
+describe('a debt whose taking Stripe failed', () => {
+  /** Northwind owes 51.00 (its balance could not cover an overshirt's reversal). */
+  async function northwindOwes() {
+    world.server().stripe.setBalance(NORTHWIND_ACCOUNT, 'usd', 0)
+    await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 1 }])
+    await expect
+      .poll(() => world.activity('transfer.reversal-owed'), FOR_JOBS)
+      .toEqual([expect.objectContaining({ storeShop: NORTHWIND, amount: '51.00 USD' })])
+  }
+
+  /** Northwind's next sale (102.00) has 51.00 taken back from it, once, as its balance shows. */
+  async function debtTakenFrom(next: { orderId: string }) {
+    await expect
+      .poll(world.reversals, FOR_JOBS)
+      .toEqual([
+        reversal(MAYA_ACCOUNT, 1020, '1001', MAYA),
+        reversal(NORTHWIND_ACCOUNT, 5100, next.orderId, NORTHWIND),
+      ])
+    await expect
+      .poll(() => world.activity('transfer.debt-deduction'), FOR_JOBS)
+      .toEqual([expect.objectContaining({ storeShop: NORTHWIND, amount: '51.00 USD' })])
+    expect(world.server().stripe.balance(NORTHWIND_ACCOUNT).usd).toBe(10200 - 5100)
+  }
+
+  /**
+   * Northwind's next sale is transferred; every try of the call that takes its debt back fails,
+   * so that the taking's outcome is unknown to Tandem.
+   */
+  async function nextSaleAsTakingFails() {
+    world.server().stripe.script({
+      operation: 'transfers.createReversal',
+      mode: 'fail',
+      status: 500,
+      target: NORTHWIND_ACCOUNT,
+      times: STRIPE_ATTEMPTS,
+    })
+    const next = await world.customerBuys({ 'linen-overshirt': 2 })
+    await world.transfer(next.orderId)
+    return next
+  }
+
+  it("is taken on the job's retry, its unknown intent settled before the debt is counted", async () => {
+    await world.transferred1001()
+    await northwindOwes()
+    const next = await nextSaleAsTakingFails()
+    await debtTakenFrom(next)
+  })
+
+  it('is taken by the hourly recheck once the job has run out of retries', async () => {
+    await world.start({ jobRetries: { limit: 0 } })
+    await world.transfer('1001')
+    await expect.poll(() => transferTo(world.server(), MAYA_ACCOUNT)?.amount, FOR_JOBS).toBe(2730)
+    await northwindOwes()
+    const next = await nextSaleAsTakingFails()
+    await expect
+      .poll(() => world.troubledJobs(), FOR_JOBS)
+      .toEqual([expect.objectContaining({ kind: 'store-debt' })])
+    await world.server().jobs.send('attention-recheck', {})
+    await debtTakenFrom(next)
   })
 })
 

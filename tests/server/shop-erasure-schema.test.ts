@@ -53,6 +53,8 @@ const NAMES_NO_SHOP: Record<string, string[]> = {
   store_payment_accounts: ['account_id', 'updated_at'],
   data_requests: ['id', 'request_id', 'customer_id', 'received_at', 'report'],
   variant_links: ['creator_variant_id', 'brand_variant_id', 'linked_at'],
+  // An order released despite Shopify's fraud findings, by its id (its texts are renamed).
+  fraud_releases: ['creator_order_id', 'released_by', 'released_at'],
   // Where the refund catch-up last looked: the shop's row goes with it; an order's, by its id.
   refund_catch_up_shops: ['looked_from', 'looked_at'],
   refund_catch_up_orders: [

@@ -687,3 +687,45 @@ describe('Shopify emulator', () => {
     }
   })
 })
+
+describe('Order.risk', () => {
+  const RISK = `query ($id: ID!) { order(id: $id) { risk { recommendation
+    assessments { riskLevel provider { title } facts { description sentiment } } } } }`
+  const ORDER_1001 = 'gid://shopify/Order/1001'
+  const riskOf1001 = async () => (await data(CREATOR, RISK, { id: ORDER_1001 })).order.risk
+
+  it('answers no assessment and NONE, then the most severe assessment’s recommendation', async () => {
+    expect(await riskOf1001()).toEqual({ recommendation: 'NONE', assessments: [] })
+    const fact = {
+      description: 'Shipping and billing countries differ',
+      sentiment: 'NEGATIVE' as const,
+    }
+    emulator.assessRisk(CREATOR, ORDER_1001, { riskLevel: 'LOW', provider: null, facts: [] })
+    expect((await riskOf1001()).recommendation).toBe('ACCEPT')
+    emulator.assessRisk(CREATOR, ORDER_1001, {
+      riskLevel: 'MEDIUM',
+      provider: 'Fraud Filter',
+      facts: [fact],
+    })
+    expect(await riskOf1001()).toEqual({
+      recommendation: 'INVESTIGATE',
+      assessments: [
+        { riskLevel: 'LOW', provider: null, facts: [] },
+        { riskLevel: 'MEDIUM', provider: { title: 'Fraud Filter' }, facts: [fact] },
+      ],
+    })
+    emulator.assessRisk(CREATOR, ORDER_1001, { riskLevel: 'HIGH', provider: null, facts: [] })
+    expect((await riskOf1001()).recommendation).toBe('CANCEL')
+  })
+
+  it('needs read_orders, as the order does', async () => {
+    emulator.setScopes(CREATOR, 'read_products')
+    const { body } = await admin(CREATOR, RISK, { id: ORDER_1001 })
+    expect(body.errors).toEqual([
+      expect.objectContaining({
+        path: ['order'],
+        extensions: expect.objectContaining({ code: 'ACCESS_DENIED' }),
+      }),
+    ])
+  })
+})

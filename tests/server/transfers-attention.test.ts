@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { NO_COMMISSION_1002, NORTHWIND } from '../support/sandbox-figures'
+import {
+  LUMEN,
+  LUMEN_ACCOUNT,
+  NO_COMMISSION_1002,
+  NORTHWIND,
+  NORTHWIND_ACCOUNT,
+} from '../support/sandbox-figures'
 import { linkVariants } from '../../server/src/repositories/variant-links'
 import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
 import { transferCalls } from './support/transfer-calls'
@@ -14,7 +20,7 @@ const variant = (id: number) => `gid://shopify/ProductVariant/${id}`
 const STICKER_LINE = 'gid://shopify/LineItem/10013'
 
 let server: ServerUnderTest
-const { preview } = transferCalls(() => server)
+const { preview, processOrder } = transferCalls(() => server)
 
 beforeEach(async () => {
   server = await startServerUnderTest({ stripeApi: { wait: async () => {} } })
@@ -111,5 +117,124 @@ describe('a preview that needs attention', () => {
 describe('a preview with nothing to transfer', () => {
   it('says so in the specification’s words for an order of no brand lines (1003)', async () => {
     await expectRefused('1003', 422, 'No brand orders found')
+  })
+})
+
+describe('an order Shopify found a risk of fraud on', () => {
+  const ORDER_1001 = 'gid://shopify/Order/1001'
+  const REVIEW =
+    "Review it in maya-makes's Shopify admin and cancel it there if it is fraud; an administrator may release it for transfer once satisfied that the order is genuine"
+  const release = (reason: string) =>
+    server.app.inject({
+      method: 'POST',
+      url: '/admin-release-fraud-check',
+      headers: server.asAdmin,
+      payload: { creatorOrderId: '1001', reason },
+    })
+  /** What was made for order 1001: brand orders in the brands' Shopify, transfers in Stripe. */
+  const made = () => ({
+    brandOrders: [NORTHWIND, LUMEN].flatMap((shop) =>
+      server.shopify.orders(shop).filter((order) => order.tags.includes('tandem-transfer-1001')),
+    ).length,
+    transfers: server.stripe
+      .transfers()
+      .map(({ destination, amount }) => ({ destination, amount }))
+      .sort((a, b) => a.destination.localeCompare(b.destination)),
+  })
+
+  it('is refused, on preview and click, until an administrator releases what Shopify found; then paid to the cent', async () => {
+    // An app's assessment rates the order a medium risk: Shopify recommends investigating it.
+    server.shopify.assessRisk(MAYA, ORDER_1001, {
+      riskLevel: 'MEDIUM',
+      provider: 'Fraud Filter',
+      facts: [{ description: 'Shipping and billing countries differ', sentiment: 'NEGATIVE' }],
+    })
+    const investigate =
+      'Creator order #1001 may be fraudulent: Shopify recommends investigating it; Fraud Filter rates its risk of fraud medium (Shipping and billing countries differ). ' +
+      REVIEW
+    await expectRefused('1001', 422, investigate)
+    const clicked = await processOrder('1001')
+    expect({ status: clicked.statusCode, body: clicked.json() }).toEqual({
+      status: 422,
+      body: { error: 'business_rule', message: investigate },
+    })
+    expect(made()).toEqual({ brandOrders: 0, transfers: [] })
+
+    const released = await release('The customer ships to a relative abroad; confirmed by phone')
+    expect({ status: released.statusCode, body: released.json() }).toEqual({
+      status: 200,
+      body: {
+        creatorOrderId: ORDER_1001,
+        findings:
+          'Shopify recommends investigating it; Fraud Filter rates its risk of fraud medium (Shipping and billing countries differ)',
+        releasedAt: expect.any(String),
+      },
+    })
+    // Shopify then finds more: the release does not cover it.
+    await server.shopify.holdFulfillment(MAYA, ORDER_1001, 'HIGH_RISK_OF_FRAUD')
+    await expectRefused(
+      '1001',
+      422,
+      'Creator order #1001 may be fraudulent: Shopify recommends investigating it; Fraud Filter rates its risk of fraud medium (Shipping and billing countries differ); its fulfillment is on hold for a high risk of fraud. ' +
+        REVIEW,
+    )
+    expect(
+      (await release('Looked again: the hold is the same order, still genuine')).statusCode,
+    ).toBe(200)
+
+    const processed = await processOrder('1001')
+    expect(processed.json()).toMatchObject({ status: 'COMPLETED' })
+    // Northwind's two overshirts (102.00) and Lumen's face oil (24.84).
+    expect(made()).toEqual({
+      brandOrders: 2,
+      transfers: [
+        { destination: LUMEN_ACCOUNT, amount: 2484 },
+        { destination: NORTHWIND_ACCOUNT, amount: 10200 },
+      ],
+    })
+  })
+
+  it('stops a transfer begun before Shopify found it from going on, until released', async () => {
+    // Stripe fails Lumen's transfer: Northwind is ordered and paid, Lumen ordered only.
+    server.stripe.script({
+      operation: 'transfers.create',
+      mode: 'fail',
+      status: 500,
+      target: LUMEN_ACCOUNT,
+      times: 1000,
+    })
+    expect((await processOrder('1001')).statusCode).toBe(502)
+    const northwindPaid = { destination: NORTHWIND_ACCOUNT, amount: 10200 }
+    expect(made()).toEqual({ brandOrders: 2, transfers: [northwindPaid] })
+    server.stripe.unscript()
+    server.shopify.assessRisk(MAYA, ORDER_1001, { riskLevel: 'HIGH', provider: null, facts: [] })
+
+    const resumed = await processOrder('1001')
+    expect({ status: resumed.statusCode, body: resumed.json() }).toEqual({
+      status: 422,
+      body: {
+        error: 'business_rule',
+        message: `Creator order #1001 may be fraudulent: Shopify recommends cancelling it; Shopify rates its risk of fraud high. ${REVIEW}`,
+      },
+    })
+    expect(made()).toEqual({ brandOrders: 2, transfers: [northwindPaid] })
+    expect((await release('Checked with the customer: a genuine order')).statusCode).toBe(200)
+    expect((await processOrder('1001')).json()).toMatchObject({ status: 'COMPLETED' })
+    expect(made()).toEqual({
+      brandOrders: 2,
+      transfers: [{ destination: LUMEN_ACCOUNT, amount: 2484 }, northwindPaid],
+    })
+  })
+
+  it('has nothing to release while Shopify finds nothing', async () => {
+    const released = await release('Nothing was found, but release it anyway')
+    expect({ status: released.statusCode, body: released.json() }).toEqual({
+      status: 422,
+      body: {
+        error: 'business_rule',
+        message:
+          'Shopify finds no risk of fraud on creator order #1001: there is nothing to release',
+      },
+    })
   })
 })

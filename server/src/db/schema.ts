@@ -239,6 +239,15 @@ export interface PriceExceptionsTable {
   accepted_at: string
 }
 
+/** An order released for transfer despite what Shopify found of fraud (022-fraud-releases.ts). */
+export interface FraudReleasesTable {
+  creator_order_id: string
+  findings: string
+  reason: string
+  released_by: string | null
+  released_at: string
+}
+
 // Order transfers: what processing did, step by step, so that it is idempotent and resumable.
 
 export interface OrderTransfersTable {
@@ -540,6 +549,7 @@ export interface Database {
   listing_variants: ListingVariantsTable
   brand_product_readings: BrandProductReadingsTable
   price_exceptions: PriceExceptionsTable
+  fraud_releases: FraudReleasesTable
   data_requests: DataRequestsTable
   transfer_policy: TransferPolicyTable
   shipments: ShipmentsTable

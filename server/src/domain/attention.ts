@@ -1,4 +1,4 @@
-import { PRICE_EXCEPTION_HINT, TRANSFER_ERRORS } from '@shared/contract'
+import { FRAUD_RELEASE_HINT, PRICE_EXCEPTION_HINT, TRANSFER_ERRORS } from '@shared/contract'
 import { Refusal, type RefusalKind } from './errors'
 
 // The reasons a transfer cannot go ahead until a person fixes something (issue 32, "needs
@@ -19,10 +19,12 @@ export type AttentionKind =
   | 'productNotOnSale'
   | 'listingStopped'
   | 'priceBelowBrand'
+  | 'fraudRisk'
 
 /** One reason a person must act on before a brand's part of a transfer can go ahead. */
 export interface AttentionReason<Kind extends AttentionKind = AttentionKind> {
   kind: Kind
+  /** The store whose fix it waits on: a brand's, or the creator's for what its order itself shows. */
   brandStoreShop: string
   sentence: string
 }
@@ -129,6 +131,17 @@ export const attention = {
       'priceBelowBrand',
       line.brandStoreShop,
       `${lineCannot(line)}: ${why}; ${PRICE_EXCEPTION_HINT}`,
+    ),
+
+  /**
+   * Shopify found a risk of fraud on the creator's order (`findings`, transfers/fraud-check.ts):
+   * nothing is ordered or paid until an administrator releases it.
+   */
+  fraudRisk: (creatorShop: string, orderName: string, findings: string) =>
+    reason(
+      'fraudRisk',
+      creatorShop,
+      `Creator order ${orderName} may be fraudulent: ${findings}. Review it in ${nameOf(creatorShop)}'s Shopify admin and cancel it there if it is fraud; ${FRAUD_RELEASE_HINT}`,
     ),
 }
 

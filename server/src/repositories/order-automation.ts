@@ -109,14 +109,39 @@ const automaticOrderOf = (row: Selectable<OrderAutomationTable>): AutomaticOrder
 /** What each reason fixed through Tandem's own calls is fixed by. */
 const COMMISSION_FIXES: readonly AttentionKind[] = ['noDefaultCommission']
 const ACCOUNT_FIXES: readonly AttentionKind[] = ['noPayoutAccount', 'payoutAccountUnknown']
-const EXCEPTION_FIXES: readonly AttentionKind[] = ['priceBelowBrand']
+/** What an administrator overrides for one order, the reasons each fixes, and when it was made. */
+const ORDER_OVERRIDES: readonly {
+  fixes: readonly AttentionKind[]
+  madeAt: (
+    trx: Db,
+    creatorOrderId: string,
+  ) => { executeTakeFirst(): Promise<{ at: string } | undefined> }
+}[] = [
+  {
+    fixes: ['priceBelowBrand'],
+    madeAt: (trx, creatorOrderId) =>
+      trx
+        .selectFrom('price_exceptions')
+        .select('accepted_at as at')
+        .where('creator_order_id', '=', creatorOrderId),
+  },
+  {
+    fixes: ['fraudRisk'],
+    madeAt: (trx, creatorOrderId) =>
+      trx
+        .selectFrom('fraud_releases')
+        .select('released_at as at')
+        .where('creator_order_id', '=', creatorOrderId),
+  },
+]
 
 /**
  * Locks the order for the outcome of its job of `generation`, and answers whether that outcome
  * is stale: a newer job was sent ('superseded'), or a fix made through Tandem after the job's reads
  * answers one of `reasons` ('fixed': a default commission or payout account set for a brand they
- * name, a price exception accepted for the order), or else 'current'. The brands' stores are locked
- * first, then the order, as the fixes lock them (requeueOrdersWaitingOn, requeueOrderFrom), so
+ * name, a price exception accepted or a fraud check released for the order), or else 'current'.
+ * The brands' stores are locked first, then the order, as the fixes lock them
+ * (requeueOrdersWaitingOn, requeueOrderFrom), so
  * that a fix either is seen here or sees the outcome written after. `since`, when Tandem last wrote
  * where the order stands, comes before the job's reads; a fix dated later than `now` (a clock
  * ahead) is not counted, so that it cannot requeue the order over and over.
@@ -160,15 +185,10 @@ export async function outcomeStaleness(
       .executeTakeFirst()
     if (account) return 'fixed'
   }
-  if (reasons.some((reason) => EXCEPTION_FIXES.includes(reason.kind))) {
-    const exception = await trx
-      .selectFrom('price_exceptions')
-      .select('creator_order_id')
-      .where('creator_order_id', '=', job.creatorOrderId)
-      .where('accepted_at', '>', since)
-      .where('accepted_at', '<=', now)
-      .executeTakeFirst()
-    if (exception) return 'fixed'
+  for (const override of ORDER_OVERRIDES) {
+    if (!reasons.some((reason) => override.fixes.includes(reason.kind))) continue
+    const made = await override.madeAt(trx, job.creatorOrderId).executeTakeFirst()
+    if (made && made.at > since && made.at <= now) return 'fixed'
   }
   return 'current'
 }

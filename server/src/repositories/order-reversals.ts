@@ -83,9 +83,27 @@ export const isUnsettled = (row: OrderReversalRow) =>
   row.reversal_id === null && row.owed_since === null && row.declined_at === null
 
 /**
+ * The stores' debt takings (DEBT rows) whose outcome is unknown: a call that failed or was cut
+ * off. Each may have taken its amount or not, so it is settled (store-debt.ts) before a debt is
+ * counted.
+ */
+export const unsettledDebtTakings = (db: Db, storeShops: readonly string[]) =>
+  storeShops.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('order_reversals')
+        .selectAll()
+        .where('store_shop', 'in', storeShops)
+        .where('party', '=', 'DEBT')
+        .where('reversal_id', 'is', null)
+        .where('owed_since', 'is', null)
+        .where('declined_at', 'is', null)
+        .execute()
+
+/**
  * What each store (a brand, a creator) still owes, per currency: reversals Stripe refused for its
  * balance, less what reversals of its later transfers took back or are taking (an intent counts
- * until declined).
+ * until declined: one whose outcome is unknown is settled first, see unsettledDebtTakings).
  */
 export async function outstandingDebts(
   db: Db,

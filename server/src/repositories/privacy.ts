@@ -72,6 +72,8 @@ export const TEXT_NAMING_SHOP: (ShopColumn | [...ShopColumn, RawBuilder<unknown>
   ['audit_log', 'details'],
   ['price_exceptions', 'accepted_lines'],
   ['price_exceptions', 'reason'],
+  ['fraud_releases', 'findings'],
+  ['fraud_releases', 'reason'],
   ['order_holds', 'reason'],
   ['brand_pauses', 'reason'],
   ['order_transfer_brands', 'failed_message'],

@@ -18,6 +18,8 @@ export function transferRoutes(deps: RouteDeps) {
     adminPreviewRefundSplit: ({ body }) => transfers.refundSplit(body.creatorOrderId, body.lines),
     adminAcceptPriceException: ({ body, actor }) =>
       transfers.acceptPriceException(body.creatorOrderId, body.reason, actor),
+    adminReleaseFraudCheck: ({ body, actor }) =>
+      transfers.releaseFraudCheck(body.creatorOrderId, body.reason, actor),
     adminCreateOrderTransfer: ({ body, actor, log }) =>
       transfers.process(actor, body.creatorOrderId, (err) =>
         log.error(

@@ -114,6 +114,7 @@ const FIXED_THROUGH_TANDEM: readonly AttentionKind[] = [
   'noDefaultCommission',
   'noPayoutAccount',
   'priceBelowBrand',
+  'fraudRisk',
 ]
 
 /**

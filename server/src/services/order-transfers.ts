@@ -3,7 +3,8 @@ import { createTransferService, type TransferActor } from '../transfers/transfer
 import { auditAfterTheFact, type Actor } from './audited-change'
 
 // The transfer screen's calls: its reads (preview, receipt, a refund's split) and its changes,
-// processing a creator order into brand orders and payouts, and accepting a price exception. The
+// processing a creator order into brand orders and payouts, accepting a price exception and
+// releasing an order Shopify found a risk of fraud on. The
 // processing itself is transfers/transfer-service.ts.
 
 export function createOrderTransferService(
@@ -15,6 +16,7 @@ export function createOrderTransferService(
     receipt: transfers.receipt,
     refundSplit: transfers.refundSplit,
     acceptPriceException: transfers.acceptPriceException,
+    releaseFraudCheck: transfers.releaseFraudCheck,
 
     /**
      * Audited once the transfer was claimed, whatever came of it; a refusal before (conflict,

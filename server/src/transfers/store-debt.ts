@@ -3,7 +3,12 @@ import { underLease } from '../db/lease'
 import type { RouteDeps } from '../deps'
 import type { RegisterOptions } from '../jobs/job-queue'
 import { withDeadline, type Remote } from '../lib/remote-call'
-import { outstandingDebts, reversalsOf, transfersSince } from '../repositories/order-reversals'
+import {
+  outstandingDebts,
+  reversalsOf,
+  transfersSince,
+  unsettledDebtTakings,
+} from '../repositories/order-reversals'
 import { reverseAnew, settleUnknown } from './party-reversal'
 import { transferTiming } from './transfer-timing'
 
@@ -13,7 +18,9 @@ import { transferTiming } from './transfer-timing'
 // DEBT row of order_reversals), as much of the debt as it carries. A transfer just made has
 // reached the store's balance, so Stripe takes it back where it refused the first reversal. Each
 // taking is an exactly-once step like any reversal (intent before, result after, reconciled by its
-// key); Stripe refusing one leaves the debt owed for the next.
+// key); Stripe refusing one leaves the debt owed for the next. A taking whose outcome is unknown
+// (its call failed) counts as taken, so it is settled (looked up by its key, then sent again or
+// declined) before the debt is counted, and a store with one is sent a job like a store that owes.
 
 export const STORE_DEBT_JOB = 'store-debt'
 export const STORE_DEBT_RETRIES: RegisterOptions = { retryLimit: 8, retryDelaySeconds: 30 }
@@ -24,25 +31,45 @@ export interface StoreDebtJob {
 
 type Deps = Pick<RouteDeps, 'db' | 'jobs' | 'payments' | 'now' | 'transferTiming'>
 
-/** Within the transaction that pays stores (an order's completion, a commission): those that owe, each sent a job. */
+/**
+ * Within the transaction that pays stores (an order's completion, a commission): those that owe,
+ * or have a taking to settle, each sent a job.
+ */
 export async function collectDebtsOf(
   deps: Pick<Deps, 'jobs'>,
   trx: Db,
   storeShops: readonly string[],
 ): Promise<void> {
-  const owing = new Set((await outstandingDebts(trx, storeShops)).map((debt) => debt.storeShop))
+  const owing = new Set(
+    [
+      ...(await outstandingDebts(trx, storeShops)),
+      ...(await unsettledDebtTakings(trx, storeShops)),
+    ].map((row) => ('storeShop' in row ? row.storeShop : row.store_shop)),
+  )
   for (const storeShop of owing) {
     await deps.jobs.send(STORE_DEBT_JOB, { storeShop } satisfies StoreDebtJob, { within: trx })
   }
 }
 
-/** Hourly: every store that owes, in case a job was lost or ran out of retries. */
+/**
+ * Hourly: every store that owes or has a taking to settle, in case a job was lost or ran out of
+ * retries.
+ */
 export async function recheckDebts(deps: Pick<Deps, 'db' | 'jobs'>): Promise<void> {
   const shops = await deps.db
     .selectFrom('order_reversals')
     .select('store_shop')
     .distinct()
-    .where('owed_since', 'is not', null)
+    .where((eb) =>
+      eb.or([
+        eb('owed_since', 'is not', null),
+        eb.and([
+          eb('party', '=', 'DEBT'),
+          eb('reversal_id', 'is', null),
+          eb('declined_at', 'is', null),
+        ]),
+      ]),
+    )
     .execute()
   await deps.db.transaction().execute((trx) =>
     collectDebtsOf(
@@ -62,6 +89,12 @@ export async function collectStoreDebt(deps: Deps, { storeShop }: StoreDebtJob):
     `store-debt:${storeShop}`,
     { ttlMs: timing.leaseMs, now: deps.now },
     async () => {
+      await settleUnknown(
+        deps,
+        await unsettledDebtTakings(deps.db, [storeShop]),
+        remote,
+        timing.failpoint,
+      )
       for (const debt of await outstandingDebts(deps.db, [storeShop])) {
         let owedMinor = debt.owedMinor
         for (const transfer of await transfersSince(

@@ -12,6 +12,7 @@ import {
 } from '../domain/transfer-plan'
 import { findAcceptedShortfalls } from '../repositories/price-exceptions'
 import { checkLinesAgainstCatalogues } from './catalogue-checks'
+import { fraudReasons } from './fraud-check'
 import { linkOrder, type LinkedOrder } from './linked-order'
 import { orderNumber } from '../adapters/commerce/shopify/order-gid'
 import { readOrderCharge } from './order-payment'
@@ -29,7 +30,8 @@ import { settledFiguresOf, type TransferView } from './transfer-view'
 // What a creator order's transfer would be, or is: the order as Shopify has it with Tandem's
 // links, its plan checked against the brands' stores (refused whole when a line fails), and, once
 // frozen, the figures that processing keeps to. Preview, receipt, processing and price exceptions
-// all read an order through this.
+// all read an order through this, and no transfer starts or goes on while Shopify finds a risk of
+// fraud on it that no administrator released (fraud-check.ts).
 
 /** How much of a frozen brand's units the order still sells. */
 export type StillSoldOf = (brand: TransferBrandRow) => StillSold
@@ -95,12 +97,22 @@ export function createTransferPlanning(
     return 'settlement' in charge ? charge.settlement : null
   }
 
-  /** The plan, refused whole when a line fails the catalogue checks: no brand is ordered or paid. */
+  /**
+   * The plan, refused whole when Shopify found a risk of fraud on the order or a line fails the
+   * catalogue checks: no brand is ordered or paid.
+   */
   async function plan(order: LinkedOrder): Promise<BrandPlan[]> {
+    const fraud = await fraudReasons(deps, remote, order)
     const accepted = await findAcceptedShortfalls(deps.db, String(order.id))
     const { brands, failures } = await planAndCheck(order, accepted)
-    if (failures.length > 0) throw new NeedsAttention(failures)
+    if (fraud.length + failures.length > 0) throw new NeedsAttention([...fraud, ...failures])
     return brands
+  }
+
+  /** A transfer frozen earlier goes on only while Shopify finds no risk of fraud not released. */
+  async function refuseFraud(order: LinkedOrder): Promise<void> {
+    const fraud = await fraudReasons(deps, remote, order)
+    if (fraud.length > 0) throw new NeedsAttention(fraud)
   }
 
   /**
@@ -151,7 +163,7 @@ export function createTransferPlanning(
     }
   }
 
-  return { loadOrder, planAndCheck, plan, stillSoldOf, view }
+  return { loadOrder, planAndCheck, plan, refuseFraud, stillSoldOf, view }
 }
 
 export type TransferPlanning = ReturnType<typeof createTransferPlanning>

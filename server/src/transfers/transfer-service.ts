@@ -10,6 +10,7 @@ import { brandProcessing, owesTransfer, toPay, type StepDeps } from './brand-ste
 import { payoutChecks, type BrandToPay } from './payout-checks'
 import { holdPaymentIntent, settlementColumns, type OrderPayment } from './order-payment'
 import { acceptPriceException } from './price-exception'
+import { releaseFraudCheck } from './fraud-check'
 import { settleWithLimit, withDeadline } from '../lib/remote-call'
 import { overtakenAnswer, transferClaims } from './transfer-claim'
 import {
@@ -155,6 +156,9 @@ export function createTransferService(
     acceptPriceException: (creatorOrderId: string, reason: string, adminEmail: string | null) =>
       acceptPriceException({ ...deps, planning }, { creatorOrderId, reason, adminEmail }),
 
+    releaseFraudCheck: (creatorOrderId: string, reason: string, adminEmail: string | null) =>
+      releaseFraudCheck({ ...deps, planning, remote }, { creatorOrderId, reason, adminEmail }),
+
     /**
      * Freezes the plan on the first attempt, then runs every brand's steps (several brands at
      * once) under a lease on the transfer. A request that finds the lease held is answered 409 at
@@ -170,6 +174,7 @@ export function createTransferService(
       // A request another one is processing gets its answer before anything is asked of Stripe.
       claims.refuseWhileHeld(existing)
       const stillSold: StillSoldOf = existing ? await stillSoldOf(order) : () => 'all'
+      if (existing) await planning.refuseFraud(order)
       const planned = existing ? null : await plan(order)
       // Whether every brand still owed can be paid, before anything is frozen or ordered.
       const owed = brandsToPay(existing, planned, stillSold)

@@ -74,6 +74,9 @@ const call = <C extends CallShape>(shape: C): C => shape
 
 const NoQuery = z.object({}).strict()
 
+/** An administrator's override of one check of one order, with the reason the audit log keeps. */
+const OrderOverride = z.object({ creatorOrderId: CreatorOrderId, reason: HoldReason }).strict()
+
 export const calls = {
   getAllAppConfig: call({
     method: 'GET',
@@ -281,16 +284,27 @@ export const calls = {
     method: 'POST',
     path: '/admin-accept-price-exception',
     action: 'accept price exception',
-    body: z
-      .object({
-        creatorOrderId: CreatorOrderId,
-        reason: HoldReason,
-      })
-      .strict(),
+    body: OrderOverride,
     response: z.object({
       creatorOrderId: z.string(),
       acceptedLines: z.number().int().positive(),
       acceptedAt: z.string(),
+    }),
+    status: 200,
+  }),
+  /**
+   * Releases one order for transfer although Shopify found a risk of fraud on it (Order.risk, a
+   * HIGH_RISK_OF_FRAUD hold), as Shopify has it now, with a reason.
+   */
+  adminReleaseFraudCheck: call({
+    method: 'POST',
+    path: '/admin-release-fraud-check',
+    action: 'release fraud check',
+    body: OrderOverride,
+    response: z.object({
+      creatorOrderId: z.string(),
+      findings: z.string(),
+      releasedAt: z.string(),
     }),
     status: 200,
   }),

@@ -50,3 +50,10 @@ export const TRANSFER_ERRORS = {
  * price): the console offers "Accept price exception" on a refusal that says it.
  */
 export const PRICE_EXCEPTION_HINT = 'an administrator may accept a price exception for this order'
+
+/**
+ * How a transfer refusal says that an administrator may release the order despite what Shopify
+ * found of fraud: the console offers "Release for transfer" on a refusal that says it.
+ */
+export const FRAUD_RELEASE_HINT =
+  'an administrator may release it for transfer once satisfied that the order is genuine'

@@ -113,6 +113,26 @@ export interface BrandOrderState {
   lines: { id: string; variantId: string | null; currentQuantity: number }[]
 }
 
+/**
+ * What Shopify found of fraud on an order: its Order.risk (recommendation and assessments) and the
+ * holds on its fulfillment orders. Enum values are Shopify's, kept as strings: a value Shopify adds
+ * later reaches the checks as it is.
+ */
+export interface OrderFraudReading {
+  /** OrderRiskRecommendationResult: ACCEPT, CANCEL, INVESTIGATE or NONE. */
+  recommendation: string
+  assessments: {
+    /** RiskAssessmentResult: HIGH, MEDIUM, LOW, NONE or PENDING. */
+    riskLevel: string
+    /** The app that assessed it; null for Shopify's own analysis. */
+    provider: string | null
+    /** The facts that raise the risk (sentiment NEGATIVE), in Shopify's words. */
+    negativeFacts: string[]
+  }[]
+  /** FulfillmentHoldReason of each hold (HIGH_RISK_OF_FRAUD, …), with its notes. */
+  holds: { reason: string; notes: string | null }[]
+}
+
 /** Units of the creator order's lines its refunds gave back, and whether each was restocked. */
 export interface RefundedLine {
   lineItemId: string
@@ -179,6 +199,8 @@ export interface CommercePort extends CatalogPort, ShippingPort {
   ): Promise<{ id: string; name: string } | null>
   /** The order's displayFinancialStatus: PAID once marked as paid. */
   orderFinancialStatus(shop: string, orderId: string): Promise<string>
+  /** What Shopify found of fraud on the shop's order, or null when the shop has no such order. */
+  readFraudSignals(shop: string, orderId: number): Promise<OrderFraudReading | null>
   /** The lines of the refunds of a creator order, every refund's (refunds/create confirmed). */
   refundedLines(shop: string, orderId: number): Promise<RefundedLine[]>
   /**

@@ -24,6 +24,7 @@ import { readProducts } from './shopify-products'
 import { shopifyCatalog } from './shopify-catalog'
 import { shopifyShipping } from './shopify-shipping'
 import { shopifyRefunds } from './shopify-refunds'
+import { shopifyRisk } from './shopify-risk'
 
 // The commerce port on Shopify's Admin GraphQL API: each method one or a few of the documents in
 // shopify-operations.ts, with Shopify's MoneyV2 decimal strings turned into minor units of the
@@ -202,6 +203,7 @@ export function createShopifyCommerce(deps: {
     readProducts: (shop, reading) => readProducts(api, shop, reading),
 
     ...shopifyRefunds(api),
+    ...shopifyRisk(api),
 
     ...shopifyCatalog(api),
     ...shopifyShipping(api),

@@ -23,6 +23,7 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   'order.brand-refund': 'Brand order refunded',
   'order.brand-cancel': 'Brand order cancelled',
   'transfer.accept-price-exception': 'Price exception accepted',
+  'transfer.release-fraud-check': 'Order released despite a fraud risk',
   'privacy.data-request': 'Customer data requested',
   'privacy.customer-redact': 'Customer data erased',
   'privacy.shop-redact': 'Store data erased',

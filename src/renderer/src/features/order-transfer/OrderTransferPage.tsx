@@ -1,12 +1,11 @@
 import { useEffect, useEffectEvent, useMemo, useRef, useState, type FormEvent } from 'react'
 import { Alert, Button, Group, Stack, Tabs, Text, TextInput } from '@mantine/core'
 import { useLocation, useSearchParams } from 'react-router'
-import { PRICE_EXCEPTION_HINT } from '@shared/contract'
 import { PageHeading } from '@renderer/app/PageHeading'
 import { ConfirmDialog } from '@renderer/app/ConfirmDialog'
 import { formatDateTime, formatMoney, plural, storeName } from '@renderer/lib/format'
 import { TransferStatusBadge } from '@renderer/features/orders/TransferStatusBadge'
-import { PriceExceptionDialog } from './PriceExceptionDialog'
+import { OVERRIDES, OverrideDialog, type Override } from './OverrideDialog'
 import { ReceiptPanel } from './ReceiptPanel'
 import { TransferReadiness } from './TransferReadiness'
 import { TransferSummary } from './TransferSummary'
@@ -36,7 +35,9 @@ export default function OrderTransferPage() {
   const requestedId = useRequestedOrderId()
   const [orderIdInput, setOrderIdInput] = useState(requestedId?.orderId ?? '')
   const [confirming, setConfirming] = useState(false)
-  const [excepting, setExcepting] = useState<string | null>(null)
+  const [overriding, setOverriding] = useState<{ override: Override; orderId: string } | null>(
+    null,
+  )
 
   // Opened with ?creatorOrderId=…: the ID is filled in (above, or here when another navigation
   // brings one to the open page) and sent, once per navigation, as if typed and sent by hand.
@@ -135,17 +136,10 @@ export default function OrderTransferPage() {
             {preview.status === 'failed' && (
               <Alert color="red" variant="light" title="Failed to fetch preview" maw={640}>
                 Creator order {preview.orderId}: {preview.message}
-                {preview.message.includes(PRICE_EXCEPTION_HINT) && (
-                  <Group mt="sm">
-                    <Button
-                      size="xs"
-                      variant="default"
-                      onClick={() => setExcepting(preview.orderId)}
-                    >
-                      Accept price exception
-                    </Button>
-                  </Group>
-                )}
+                <OverridesOffered
+                  message={preview.message}
+                  onChoose={(override) => setOverriding({ override, orderId: preview.orderId })}
+                />
               </Alert>
             )}
             {preview.status === 'loaded' && <TransferSummary answer={preview.answer} />}
@@ -164,11 +158,11 @@ export default function OrderTransferPage() {
         </Tabs>
       </Stack>
 
-      <PriceExceptionDialog
-        orderId={excepting}
-        onClose={() => setExcepting(null)}
-        onAccepted={(orderId) => {
-          setExcepting(null)
+      <OverrideDialog
+        open={overriding}
+        onClose={() => setOverriding(null)}
+        onDone={(orderId) => {
+          setOverriding(null)
           void transfer.send(orderId)
         }}
       />
@@ -192,6 +186,29 @@ function useRequestedOrderId(): { orderId: string; navigation: string } | null {
   const orderId = searchParams.get(ORDER_ID_PARAM)
   // Memoized by value, so that the effect above reruns only for a new navigation.
   return useMemo(() => (orderId === null ? null : { orderId, navigation: key }), [orderId, key])
+}
+
+/** A button for each override the refusal says an administrator may make (its hint). */
+function OverridesOffered({
+  message,
+  onChoose,
+}: {
+  message: string
+  onChoose: (override: Override) => void
+}) {
+  const offered = (Object.keys(OVERRIDES) as Override[]).filter((override) =>
+    message.includes(OVERRIDES[override].hint),
+  )
+  if (offered.length === 0) return null
+  return (
+    <Group mt="sm">
+      {offered.map((override) => (
+        <Button key={override} size="xs" variant="default" onClick={() => onChoose(override)}>
+          {OVERRIDES[override].title}
+        </Button>
+      ))}
+    </Group>
+  )
 }
 
 function NothingPreviewed() {
