@@ -341,6 +341,32 @@ describe('the commerce port on Shopify', () => {
   })
 })
 
+describe('after the sale', () => {
+  it('refunds a brand order under a new key once Shopify refused the first, and once only', async () => {
+    const order = await shopify.createOrder(
+      NORTHWIND,
+      brandOrder([{ variantId: OVERSHIRT, quantity: 2 }]),
+    )
+    const [line] = (await shopify.readBrandOrder(NORTHWIND, order.id))!.lines
+    const units = (quantity: number) => ({
+      lines: [{ lineItemId: line!.id, quantity, restock: false }],
+      note: 'a refund',
+      idempotencyKey: 'brand-refund:test',
+    })
+    // Three units of two: refused, and its key with it, for good.
+    await expect(shopify.refundBrandOrder(NORTHWIND, order.id, units(3))).rejects.toBeInstanceOf(
+      CommerceError,
+    )
+    // One unit under the same key: made under the next attempt's key, and only once.
+    await shopify.refundBrandOrder(NORTHWIND, order.id, units(1))
+    await shopify.refundBrandOrder(NORTHWIND, order.id, units(1))
+    expect(server.shopify.refunds(NORTHWIND, order.id).map((refund) => refund.lines)).toEqual([
+      [expect.objectContaining({ quantity: 1 })],
+    ])
+    expect((await shopify.readBrandOrder(NORTHWIND, order.id))!.lines[0]!.currentQuantity).toBe(1)
+  })
+})
+
 describe('finding an order by its tag while the search index lags', () => {
   const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString()
   /** `count` orders of other customers in the brand's shop, made `minutes` ago. */

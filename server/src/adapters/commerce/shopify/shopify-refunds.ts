@@ -24,10 +24,23 @@ interface BrandOrderNode {
   }
 }
 
+/** Tries of a brand refund under successive keys, each refused for an earlier try's failure. */
+const MOST_KEY_ATTEMPTS = 10
+
 interface Refusals {
   userErrors?: { message: string }[]
   orderCancelUserErrors?: { message: string }[]
 }
+
+/**
+ * Shopify refuses for good a key whose call failed: "A previous request with this idempotency key
+ * failed. Retry with a new idempotency key." (IDEMPOTENCY_PREVIOUS_ATTEMPT_FAILED, Admin GraphQL's
+ * idempotency error codes). refundCreate's userErrors carry no code, so its message is read.
+ */
+const keyFailedBefore = (answer: Refusals) =>
+  (answer.userErrors ?? []).some((error) =>
+    error.message.startsWith('A previous request with this idempotency key failed'),
+  )
 
 function refused(what: string, answer: Refusals) {
   const errors = [...(answer.userErrors ?? []), ...(answer.orderCancelUserErrors ?? [])]
@@ -83,26 +96,33 @@ export function shopifyRefunds(
       }
     },
 
+    // A refusal leaves its key refused for good: the refund is tried again under the key with an
+    // attempt number, the same sequence for every run, so that a retry after a lost answer still
+    // meets the key that made its refund.
     async refundBrandOrder(shop, orderId, refund, options) {
-      const answer: { refundCreate: Refusals } = await api.request(
-        shop,
-        REFUND_CREATE,
-        {
-          key: refund.idempotencyKey,
-          input: {
-            orderId,
-            note: refund.note,
-            notify: false,
-            refundLineItems: refund.lines.map((line) => ({
-              lineItemId: line.lineItemId,
-              quantity: line.quantity,
-              restockType: line.restock ? 'CANCEL' : 'NO_RESTOCK',
-            })),
+      for (let attempt = 1; ; attempt++) {
+        const answer: { refundCreate: Refusals } = await api.request(
+          shop,
+          REFUND_CREATE,
+          {
+            key: attempt === 1 ? refund.idempotencyKey : `${refund.idempotencyKey}#${attempt}`,
+            input: {
+              orderId,
+              note: refund.note,
+              notify: false,
+              refundLineItems: refund.lines.map((line) => ({
+                lineItemId: line.lineItemId,
+                quantity: line.quantity,
+                restockType: line.restock ? 'CANCEL' : 'NO_RESTOCK',
+              })),
+            },
           },
-        },
-        options,
-      )
-      refused(`Shopify refused the refund of ${orderId} in ${shop}`, answer.refundCreate)
+          options,
+        )
+        if (keyFailedBefore(answer.refundCreate) && attempt < MOST_KEY_ATTEMPTS) continue
+        refused(`Shopify refused the refund of ${orderId} in ${shop}`, answer.refundCreate)
+        return
+      }
     },
 
     async cancelBrandOrder(shop, orderId, staffNote, options) {
