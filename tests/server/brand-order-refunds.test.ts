@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { LUMEN, LUMEN_ACCOUNT } from '../support/sandbox-figures'
+import { LUMEN, LUMEN_ACCOUNT, NORTHWIND, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
 import {
   FOR_JOBS,
   MAYA,
@@ -49,4 +49,34 @@ describe('a second refund of as many units of the same line', () => {
       .poll(() => brandRefundedUnits(LUMEN, order.orderId), { timeout: 5_000, interval: 100 })
       .toEqual([1, 1])
   }, 60_000)
+})
+
+describe('an order refunded more than ten times', () => {
+  it('gives back what its eleventh refund took off, as it does for the first ten', async () => {
+    await world.start()
+    // Eleven face oils and an overshirt: one face oil is never refunded, so the order stays sold.
+    const order = await world.customerBuys({ 'rosehip-face-oil': 11, 'linen-overshirt': 1 })
+    await world.transfer(order.orderId)
+    // Ten refunds of a face oil each: Lumen gives back 24.84 and Maya 6.90 each time.
+    for (let refund = 0; refund < 10; refund++) {
+      await world.creatorRefunds(order, [{ line: 0, quantity: 1 }])
+      await expect
+        .poll(
+          () => world.reversals().filter((made) => made.destination === LUMEN_ACCOUNT),
+          FOR_JOBS,
+        )
+        .toHaveLength(refund + 1)
+    }
+    // The eleventh: the overshirt, refunded to the customer in Shopify and Stripe (68.00).
+    await world.creatorRefunds(order, [{ line: 1, quantity: 1 }])
+    await expect
+      .poll(
+        () => world.reversals().filter((made) => made.destination === NORTHWIND_ACCOUNT),
+        FOR_JOBS,
+      )
+      .toEqual([reversal(NORTHWIND_ACCOUNT, 5100, order.orderId, NORTHWIND)])
+    // Northwind sells nothing of this order any more: it keeps nothing, and does not ship.
+    expect(world.server().stripe.balance(NORTHWIND_ACCOUNT).usd).toBe(0)
+    await expect.poll(() => world.brandOrder(NORTHWIND, order.orderId).cancelledAt).not.toBeNull()
+  }, 120_000)
 })

@@ -9,8 +9,9 @@ import type { ShopifyApi } from './shopify-api'
 import {
   BRAND_ORDER_LINES,
   ORDER_CANCEL,
+  ORDER_REFUNDS,
   REFUND_CREATE,
-  REFUNDED_LINES,
+  REFUND_LINES,
 } from './shopify-operations'
 
 // What a refund of a creator order reads of it, and does to its brands' orders (refundCreate,
@@ -24,8 +25,20 @@ interface BrandOrderNode {
   }
 }
 
+/** As many refunds as ORDER_REFUNDS asks for: a list this long may have been cut short. */
+const MOST_REFUNDS = 250
+
 /** Tries of a brand refund under successive keys, each refused for an earlier try's failure. */
 const MOST_KEY_ATTEMPTS = 10
+
+interface RefundLinesPage {
+  node: {
+    refundLineItems?: {
+      nodes: { lineItem: { id: string }; quantity: number; restocked: boolean }[]
+      pageInfo: { hasNextPage: boolean; endCursor: string | null }
+    }
+  } | null
+}
 
 interface Refusals {
   userErrors?: { message: string }[]
@@ -55,23 +68,40 @@ export function shopifyRefunds(
   'refundedLines' | 'readBrandOrder' | 'refundBrandOrder' | 'cancelBrandOrder'
 > {
   return {
+    // Every refund, every line of each: a refund left unread is money Tandem never takes back.
     async refundedLines(shop, orderId): Promise<RefundedLine[]> {
-      const answer: {
-        order: {
-          refunds: {
-            refundLineItems: {
-              nodes: { lineItem: { id: string }; quantity: number; restocked: boolean }[]
-            }
-          }[]
-        } | null
-      } = await api.request(shop, REFUNDED_LINES, { id: orderGid(orderId) })
-      return (answer.order?.refunds ?? []).flatMap((refund) =>
-        refund.refundLineItems.nodes.map((line) => ({
-          lineItemId: line.lineItem.id,
-          quantity: line.quantity,
-          restocked: line.restocked,
-        })),
+      const listed: { order: { refunds: { id: string }[] } | null } = await api.request(
+        shop,
+        ORDER_REFUNDS,
+        { id: orderGid(orderId) },
       )
+      const refunds = listed.order?.refunds ?? []
+      if (refunds.length >= MOST_REFUNDS) {
+        throw new CommerceError(
+          `Order ${orderId} of ${shop} has ${MOST_REFUNDS} refunds or more, as many as Shopify lists at once, so Tandem cannot tell that it read them all: it gives nothing back for this order. Settle its refunds by hand`,
+        )
+      }
+      const lines: RefundedLine[] = []
+      for (const refund of refunds) {
+        for (let after: string | null = null; ;) {
+          const page: RefundLinesPage = await api.request(shop, REFUND_LINES, {
+            id: refund.id,
+            after,
+          })
+          const connection = page.node?.refundLineItems
+          if (!connection) throw new CommerceError(`${shop} no longer has refund ${refund.id}`)
+          for (const line of connection.nodes) {
+            lines.push({
+              lineItemId: line.lineItem.id,
+              quantity: line.quantity,
+              restocked: line.restocked,
+            })
+          }
+          if (!connection.pageInfo.hasNextPage) break
+          after = connection.pageInfo.endCursor
+        }
+      }
+      return lines
     },
 
     async readBrandOrder(shop, orderId): Promise<BrandOrderState | null> {
