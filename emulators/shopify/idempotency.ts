@@ -4,7 +4,11 @@ import type { IdempotencyRecord, ShopRecord } from './state'
 // The @idempotent(key:) directive of API 2026-04 and later, on the mutations that require it
 // (refundCreate and inventorySetQuantities, among those the emulator serves). A key Shopify has
 // seen answers the result of its first call instead of acting again; the same key with other
-// arguments is refused; a call without the directive fails outright. Shopify keeps keys 24 hours:
+// arguments is refused, and so is, whatever its arguments, a key whose refundCreate was refused
+// (IDEMPOTENCY_PREVIOUS_ATTEMPT_FAILED: "A previous request with this idempotency key failed.
+// Retry with a new idempotency key."); a call without the directive fails outright. (A refused
+// inventorySetQuantities does not keep its key here yet: the listing sync sends a refused stock
+// write again under its key.) Shopify keeps keys 24 hours:
 // a retry after that acts again, which is why a caller that lost an answer still reads the order's
 // refunds (or the stock) to be sure.
 
@@ -44,23 +48,27 @@ export function fingerprintOf(value: unknown): string {
   return JSON.stringify(sorted(value))
 }
 
-/** What a key already did in this shop: what its call made, or another call's arguments. */
+export const PREVIOUS_ATTEMPT_FAILED =
+  'A previous request with this idempotency key failed. Retry with a new idempotency key.'
+
+/**
+ * What a key already did in this shop: what its call made, a refusal (whatever the arguments now),
+ * or another call's arguments.
+ */
 export function recall(
   shop: ShopRecord,
   key: string,
   fingerprint: string,
-): IdempotencyRecord | 'other arguments' | undefined {
+): IdempotencyRecord | 'failed before' | 'other arguments' | undefined {
   const now = Date.now()
   shop.idempotencyKeys = (shop.idempotencyKeys ?? []).filter((k) => now - k.at < RETENTION_MS)
   const seen = shop.idempotencyKeys.find((k) => k.key === key)
   if (!seen) return undefined
+  if (seen.failed) return 'failed before'
   return seen.fingerprint === fingerprint ? seen : 'other arguments'
 }
 
-/**
- * Only a call that made its refund or changes keeps its key: one refused with userErrors can be
- * sent again with the same key once corrected.
- */
+/** A call that made its refund or changes keeps its key, and so does a refused one (`failed`). */
 export function remember(shop: ShopRecord, record: Omit<IdempotencyRecord, 'at'>): void {
   shop.idempotencyKeys = [...(shop.idempotencyKeys ?? []), { ...record, at: Date.now() }]
 }

@@ -12,7 +12,13 @@ import {
   type HoldInput,
   type TrackingInput,
 } from './fulfillments'
-import { fingerprintOf, idempotencyKey, recall, remember } from './idempotency'
+import {
+  fingerprintOf,
+  idempotencyKey,
+  PREVIOUS_ATTEMPT_FAILED,
+  recall,
+  remember,
+} from './idempotency'
 import { setQuantities, type InventorySetQuantitiesInput } from './inventory'
 import { fulfillmentOrderView, fulfillmentView, orderView, refundView } from './order-views'
 import { createOrder, markOrderPaid, type InventoryBehaviour, type OrderInput } from './orders'
@@ -66,8 +72,10 @@ export function mutationRoot(ctx: RequestContext) {
       const key = idempotencyKey(info)
       const fingerprint = fingerprintOf(args)
       const seen = recall(shop, key, fingerprint)
-      if (seen === 'other arguments')
-        return { refund: null, order: null, userErrors: [{ field: null, message: KEY_REUSED }] }
+      if (seen === 'failed before' || seen === 'other arguments') {
+        const message = seen === 'failed before' ? PREVIOUS_ATTEMPT_FAILED : KEY_REUSED
+        return { refund: null, order: null, userErrors: [{ field: null, message }] }
+      }
       const refundId = seen?.refundId
       if (refundId) {
         // The first call's refund, as it stands now: nothing is refunded or announced again.
@@ -81,10 +89,9 @@ export function mutationRoot(ctx: RequestContext) {
           }
       }
       const result = createRefund(runtime, shop, args.input)
-      if (result.refund) {
-        remember(shop, { key, fingerprint, refundId: result.refund.id })
-        runtime.save()
-      }
+      const made = result.refund ? { refundId: result.refund.id } : { failed: true }
+      remember(shop, { key, fingerprint, ...made })
+      runtime.save()
       return {
         refund: result.order && result.refund && refundView(ctx, result.order, result.refund),
         order: result.order && orderView(ctx, result.order),
@@ -181,9 +188,16 @@ export function mutationRoot(ctx: RequestContext) {
       const key = idempotencyKey(info)
       const fingerprint = fingerprintOf({ inventorySetQuantities: args })
       const seen = recall(shop, key, fingerprint)
-      if (seen === 'other arguments') {
-        const code = 'IDEMPOTENCY_KEY_PARAMETER_MISMATCH'
-        const userErrors = [{ field: null, message: KEY_REUSED, code }]
+      if (seen === 'failed before' || seen === 'other arguments') {
+        const userErrors = [
+          seen === 'failed before'
+            ? {
+                field: null,
+                message: PREVIOUS_ATTEMPT_FAILED,
+                code: 'IDEMPOTENCY_PREVIOUS_ATTEMPT_FAILED',
+              }
+            : { field: null, message: KEY_REUSED, code: 'IDEMPOTENCY_KEY_PARAMETER_MISMATCH' },
+        ]
         return { inventoryAdjustmentGroup: null, userErrors }
       }
       // The first call's changes, made once.

@@ -5,7 +5,7 @@ import { findFulfillment, findFulfillmentOrder } from './fulfillments'
 import { findOrder } from './orders'
 import { searchOrders, searchProducts, searchVariants } from './search'
 import { findVariant, gid, type OrderRecord, type ProductRecord } from './state'
-import { fulfillmentOrderView, fulfillmentView, orderView } from './order-views'
+import { fulfillmentOrderView, fulfillmentView, orderView, refundView } from './order-views'
 import { productView, locationView, shopView, variantView, webhookView } from './views'
 
 // The Query root: every field reads the shop the request is addressed to. Arguments arrive coerced
@@ -69,12 +69,20 @@ export function queryRoot(ctx: RequestContext) {
     return found ? variantView(ctx, found.product, found.variant) : null
   }
 
+  // A refund is a Node (Refund object, Admin GraphQL 2026-10), seen as its order is.
+  const refund = ({ id }: { id: string }) => {
+    const found = shop.orders.find((o) => visible(o) && o.refunds.some((r) => r.id === id))
+    const record = found?.refunds.find((r) => r.id === id)
+    return found && record ? refundView(ctx, found, record) : null
+  }
+
   const node = (id: string) => {
     const lookups: Record<string, (args: { id: string }) => unknown> = {
       BulkOperation: () => runtime.bulk.find(shop, id),
       Order: order,
       Product: product,
       ProductVariant: variant,
+      Refund: refund,
     }
     const type = /^gid:\/\/shopify\/([A-Za-z]+)\//.exec(checkedGid(id))?.[1] ?? ''
     return lookups[type]?.({ id }) ?? null

@@ -304,6 +304,8 @@ export interface IdempotencyRecord {
   /** What the first call made: a refund, or a group of inventory changes. */
   refundId?: string
   adjustmentGroup?: AdjustmentGroupRecord
+  /** The call was refused: the key is refused for good. */
+  failed?: boolean
   /** Epoch ms. */
   at: number
 }

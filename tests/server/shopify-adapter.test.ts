@@ -387,6 +387,69 @@ describe('the commerce port on Shopify', () => {
   })
 })
 
+describe('after the sale', () => {
+  it('reads every refund of an order, and refuses a list of refunds Shopify may have cut short', async () => {
+    const id = await server.shopify.createCustomerOrder(MAYA, {
+      lines: [{ variantId: 'gid://shopify/ProductVariant/401', quantity: 250 }],
+    })
+    const number = Number(id.slice(id.lastIndexOf('/') + 1))
+    // 249 refunds of an overshirt each: every one is read, past the ten a first page held.
+    for (let refund = 0; refund < 249; refund++) {
+      await server.shopify.refund(MAYA, id, [{ line: 0, quantity: 1 }])
+    }
+    const lines = await shopify.refundedLines(MAYA, number)
+    expect(lines).toHaveLength(249)
+    expect(lines.reduce((sum, line) => sum + line.quantity, 0)).toBe(249)
+
+    // The 250th: Order.refunds lists no more at once, so a 251st could not be seen.
+    await server.shopify.refund(MAYA, id, [{ line: 0, quantity: 1 }])
+    await expect(shopify.refundedLines(MAYA, number)).rejects.toThrow(
+      new CommerceError(
+        `Order ${number} of ${MAYA} has 250 refunds or more, as many as Shopify lists at once, so Tandem cannot tell that it read them all: it gives nothing back for this order. Settle its refunds by hand`,
+      ),
+    )
+  }, 60_000)
+
+  it('reads every line of a refund of more lines than a page holds', async () => {
+    const lines = Array.from({ length: 251 }, () => ({
+      variantId: 'gid://shopify/ProductVariant/401',
+      quantity: 1,
+    }))
+    const id = await server.shopify.createCustomerOrder(MAYA, { lines })
+    await server.shopify.refund(
+      MAYA,
+      id,
+      lines.map((_, line) => ({ line, quantity: 1 })),
+    )
+    const refunded = await shopify.refundedLines(MAYA, Number(id.slice(id.lastIndexOf('/') + 1)))
+    expect(new Set(refunded.map((line) => line.lineItemId)).size).toBe(251)
+  })
+
+  it('refunds a brand order under a new key once Shopify refused the first, and once only', async () => {
+    const order = await shopify.createOrder(
+      NORTHWIND,
+      brandOrder([{ variantId: OVERSHIRT, quantity: 2 }]),
+    )
+    const [line] = (await shopify.readBrandOrder(NORTHWIND, order.id))!.lines
+    const units = (quantity: number) => ({
+      lines: [{ lineItemId: line!.id, quantity, restock: false }],
+      note: 'a refund',
+      idempotencyKey: 'brand-refund:test',
+    })
+    // Three units of two: refused, and its key with it, for good.
+    await expect(shopify.refundBrandOrder(NORTHWIND, order.id, units(3))).rejects.toBeInstanceOf(
+      CommerceError,
+    )
+    // One unit under the same key: made under the next attempt's key, and only once.
+    await shopify.refundBrandOrder(NORTHWIND, order.id, units(1))
+    await shopify.refundBrandOrder(NORTHWIND, order.id, units(1))
+    expect(server.shopify.refunds(NORTHWIND, order.id).map((refund) => refund.lines)).toEqual([
+      [expect.objectContaining({ quantity: 1 })],
+    ])
+    expect((await shopify.readBrandOrder(NORTHWIND, order.id))!.lines[0]!.currentQuantity).toBe(1)
+  })
+})
+
 describe('finding an order by its tag while the search index lags', () => {
   const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString()
   /** `count` orders of other customers in the brand's shop, made `minutes` ago. */

@@ -99,4 +99,38 @@ describe('refundCreate’s idempotency key', () => {
       totalRefundedSet: usd('120.00'),
     })
   })
+
+  it('refuses for good a key whose refund was refused: the corrected refund takes a new key', async () => {
+    const { id } = await brandOrder()
+    const [line] = (await orderOf(BRAND, id)).lineItems.nodes
+    const units = (quantity: number) => ({
+      orderId: id,
+      note: 'tandem-units',
+      refundLineItems: [{ lineItemId: line.id, quantity, restockType: 'NO_RESTOCK' }],
+    })
+    // Three units of a line of two: refused, and nothing refunded.
+    const tooMany = await refundCreate(BRAND, units(3), 'brand-refund-1')
+    expect(tooMany.refund).toBeNull()
+    expect(tooMany.userErrors).not.toEqual([])
+
+    // Corrected, under the same key: refused still, whatever the arguments now.
+    expect(await refundCreate(BRAND, units(1), 'brand-refund-1')).toEqual({
+      refund: null,
+      order: null,
+      userErrors: [
+        {
+          field: null,
+          message:
+            'A previous request with this idempotency key failed. Retry with a new idempotency key.',
+        },
+      ],
+    })
+    expect((await orderOf(BRAND, id)).refunds).toEqual([])
+
+    const retried = await refundCreate(BRAND, units(1), 'brand-refund-1#2')
+    expect(retried.userErrors).toEqual([])
+    const order = await orderOf(BRAND, id)
+    expect(order.lineItems.nodes[0].currentQuantity).toBe(1)
+    expect(order.refunds).toHaveLength(1)
+  })
 })

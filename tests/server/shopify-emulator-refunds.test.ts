@@ -253,4 +253,53 @@ describe('refundCreate', () => {
     })
     expect((await orderOf(CREATOR, ORDER_1001)).lineItems.nodes[1].currentQuantity).toBe(0)
   })
+
+  it("lists an order's refunds as far as `first` asks, and a refund's lines page by page as a node", async () => {
+    const id = await under.emulator.createCustomerOrder(CREATOR, {
+      lines: [
+        { variantId: OVERSHIRT_COPY, quantity: 2 },
+        { variantId: variant(403), quantity: 1 },
+      ],
+    })
+    const [overshirts, faceOil] = (await orderOf(CREATOR, id)).lineItems.nodes
+    const units = (lines: [Json, number][]) => ({
+      orderId: id,
+      refundLineItems: lines.map(([line, quantity]) => ({ lineItemId: line.id, quantity })),
+    })
+    await refundCreate(
+      CREATOR,
+      units([
+        [overshirts, 1],
+        [faceOil, 1],
+      ]),
+      'first-refund',
+    )
+    await refundCreate(CREATOR, units([[overshirts, 1]]), 'second-refund')
+
+    // Order.refunds is a list its `first` truncates, with no cursor to read on.
+    const listed = await under.data(
+      CREATOR,
+      `query ($id: ID!) { order(id: $id) { refunds(first: 1) { id } } }`,
+      { id },
+    )
+    expect(listed.order.refunds).toHaveLength(1)
+
+    // Refund.refundLineItems is a connection: read on by its cursor.
+    const page = async (after: string | null) =>
+      (
+        await under.data(
+          CREATOR,
+          `query ($id: ID!, $after: String) { node(id: $id) { ... on Refund {
+            refundLineItems(first: 1, after: $after) {
+              nodes { lineItem { id } quantity } pageInfo { hasNextPage endCursor } } } } }`,
+          { id: listed.order.refunds[0].id, after },
+        )
+      ).node.refundLineItems
+    const first = await page(null)
+    expect(first.nodes).toEqual([{ lineItem: { id: overshirts.id }, quantity: 1 }])
+    expect(first.pageInfo.hasNextPage).toBe(true)
+    const second = await page(first.pageInfo.endCursor)
+    expect(second.nodes).toEqual([{ lineItem: { id: faceOil.id }, quantity: 1 }])
+    expect(second.pageInfo.hasNextPage).toBe(false)
+  })
 })

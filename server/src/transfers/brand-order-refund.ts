@@ -9,8 +9,8 @@ import type { FrozenLine, TransferBrandRow } from './transfer-repository'
 // longer sells are refunded in the brand's order, restocked where the creator's refund restocked
 // them, and the order is cancelled once it sells nothing. What is left to do is read from the
 // brand's order each time (what its lines still sell), so a run after a lost answer does only what
-// the last one did not; the refund goes under Shopify's idempotency key of its lines and
-// quantities, so that two runs reading the same order make one refund.
+// the last one did not; the refund goes under an idempotency key of the state it leaves the order
+// in, so that two runs reading the same order make one refund and a later refund another.
 
 type Deps = Pick<RouteDeps, 'db' | 'commerce' | 'now'>
 
@@ -62,7 +62,7 @@ export async function refundBrandOrder(
   }
 
   // Per variant: the units the creator order no longer sells, less those the brand's order already gave back.
-  const lines: { lineItemId: string; quantity: number; restock: boolean }[] = []
+  const lines: { lineItemId: string; quantity: number; restock: boolean; sold: number }[] = []
   let givenBack = 0
   for (const { brandVariantId, quantity: target } of split.refundedUnits) {
     const ordered = frozen
@@ -75,7 +75,12 @@ export async function refundBrandOrder(
     for (const line of ofVariant) {
       const quantity = Math.min(toRefund, line.currentQuantity)
       if (quantity <= 0) continue
-      lines.push({ lineItemId: line.id, quantity, restock: restocked.has(brandVariantId) })
+      lines.push({
+        lineItemId: line.id,
+        quantity,
+        restock: restocked.has(brandVariantId),
+        sold: line.currentQuantity,
+      })
       toRefund -= quantity
     }
   }
@@ -87,15 +92,22 @@ export async function refundBrandOrder(
     await audit('order.brand-refund', { brandShop: shop, brandOrderId: orderId, units: unsaid })
   }
   if (lines.length === 0) return
-  // The same lines and quantities of the same order, and only those, make the same refund.
+  // The key names each line's units before and after the refund: two runs reading the same order
+  // send the same key, and Shopify makes one refund; a later refund of as many units of the same
+  // line starts from fewer units, so it has a key of its own (the key of its lines and quantities
+  // alone had Shopify answer the second refund with the first, and the brand ship what the
+  // customer returned). What a line still sells only goes down, so no state comes back.
   const idempotencyKey = `brand-refund:${orderId}:${lines
-    .map((line) => `${line.lineItemId}=${line.quantity}`)
+    .map((line) => `${line.lineItemId}=${line.sold}>${line.sold - line.quantity}`)
     .sort()
     .join(',')}`
+  const refund = {
+    lines: lines.map(({ lineItemId, quantity, restock }) => ({ lineItemId, quantity, restock })),
+    note,
+    idempotencyKey,
+  }
   await failpoint('brandRefund:before-call')
-  await remote((signal) =>
-    deps.commerce.refundBrandOrder(shop, orderId, { lines, note, idempotencyKey }, { signal }),
-  )
+  await remote((signal) => deps.commerce.refundBrandOrder(shop, orderId, refund, { signal }))
   await failpoint('brandRefund:after-call')
   await audit('order.brand-refund', {
     brandShop: shop,

@@ -212,10 +212,6 @@ export const ORDER_CANCEL = /* GraphQL */ `
 `
 
 /**
- * The lines of a creator order's refunds. Ten refunds of fifty lines each (about 510 points): what
- * is read is only whether units were restocked; what was refunded is each line's currentQuantity.
- */
-/**
  * The orders changed since a moment, oldest change first: `updated_at:>='…'` in Shopify's search
  * syntax (https://shopify.dev/docs/api/usage/search-syntax; a date value must be quoted). One
  * refund tells whether there was any.
@@ -239,18 +235,45 @@ export const ORDERS_CHANGED_SINCE = /* GraphQL */ `
   }
 `
 
-export const REFUNDED_LINES = /* GraphQL */ `
-  query RefundedLines($id: ID!) {
+/**
+ * The ids of an order's refunds. Order.refunds is a list, not a connection: its `first` truncates
+ * it ("Truncate the array result to this size", Order object, Admin GraphQL 2026-10) and there is
+ * no cursor to read on, so it is asked for the most Shopify serves of a list (250, the largest
+ * page of its pagination limits) and a list that long is refused rather than acted on (see
+ * shopify-refunds.ts). Priced as 250 refunds of one object each (251 points), under the 1,000 a
+ * query may cost.
+ */
+export const ORDER_REFUNDS = /* GraphQL */ `
+  query OrderRefunds($id: ID!) {
     order(id: $id) {
       id
-      refunds(first: 10) {
-        refundLineItems(first: 50) {
+      refunds(first: 250) {
+        id
+      }
+    }
+  }
+`
+
+/**
+ * A page of one refund's lines: Refund.refundLineItems is a connection (RefundLineItemConnection,
+ * Admin GraphQL 2026-10), read on by its cursor. What is read is only whether units were restocked;
+ * what was refunded is each line's currentQuantity. 250 lines of two objects (503 points).
+ */
+export const REFUND_LINES = /* GraphQL */ `
+  query RefundLines($id: ID!, $after: String) {
+    node(id: $id) {
+      ... on Refund {
+        refundLineItems(first: 250, after: $after) {
           nodes {
             lineItem {
               id
             }
             quantity
             restocked
+          }
+          pageInfo {
+            hasNextPage
+            endCursor
           }
         }
       }

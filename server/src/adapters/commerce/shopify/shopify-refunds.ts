@@ -10,9 +10,10 @@ import type { ShopifyApi } from './shopify-api'
 import {
   BRAND_ORDER_LINES,
   ORDER_CANCEL,
+  ORDER_REFUNDS,
   ORDERS_CHANGED_SINCE,
   REFUND_CREATE,
-  REFUNDED_LINES,
+  REFUND_LINES,
 } from './shopify-operations'
 
 // What a refund of a creator order reads of it, and does to its brands' orders (refundCreate,
@@ -46,10 +47,35 @@ function changedOrder(node: ChangedOrderNode): ChangedOrder[] {
   return [{ id, updatedAt: node.updatedAt, refundedOrCancelled }]
 }
 
+/** As many refunds as ORDER_REFUNDS asks for: a list this long may have been cut short. */
+const MOST_REFUNDS = 250
+
+/** Tries of a brand refund under successive keys, each refused for an earlier try's failure. */
+const MOST_KEY_ATTEMPTS = 10
+
+interface RefundLinesPage {
+  node: {
+    refundLineItems?: {
+      nodes: { lineItem: { id: string }; quantity: number; restocked: boolean }[]
+      pageInfo: PageInfo
+    }
+  } | null
+}
+
 interface Refusals {
   userErrors?: { message: string }[]
   orderCancelUserErrors?: { message: string }[]
 }
+
+/**
+ * Shopify refuses for good a key whose call failed: "A previous request with this idempotency key
+ * failed. Retry with a new idempotency key." (IDEMPOTENCY_PREVIOUS_ATTEMPT_FAILED, Admin GraphQL's
+ * idempotency error codes). refundCreate's userErrors carry no code, so its message is read.
+ */
+const keyFailedBefore = (answer: Refusals) =>
+  (answer.userErrors ?? []).some((error) =>
+    error.message.startsWith('A previous request with this idempotency key failed'),
+  )
 
 function refused(what: string, answer: Refusals) {
   const errors = [...(answer.userErrors ?? []), ...(answer.orderCancelUserErrors ?? [])]
@@ -79,23 +105,40 @@ export function shopifyRefunds(
       }
     },
 
+    // Every refund, every line of each: a refund left unread is money Tandem never takes back.
     async refundedLines(shop, orderId): Promise<RefundedLine[]> {
-      const answer: {
-        order: {
-          refunds: {
-            refundLineItems: {
-              nodes: { lineItem: { id: string }; quantity: number; restocked: boolean }[]
-            }
-          }[]
-        } | null
-      } = await api.request(shop, REFUNDED_LINES, { id: orderGid(orderId) })
-      return (answer.order?.refunds ?? []).flatMap((refund) =>
-        refund.refundLineItems.nodes.map((line) => ({
-          lineItemId: line.lineItem.id,
-          quantity: line.quantity,
-          restocked: line.restocked,
-        })),
+      const listed: { order: { refunds: { id: string }[] } | null } = await api.request(
+        shop,
+        ORDER_REFUNDS,
+        { id: orderGid(orderId) },
       )
+      const refunds = listed.order?.refunds ?? []
+      if (refunds.length >= MOST_REFUNDS) {
+        throw new CommerceError(
+          `Order ${orderId} of ${shop} has ${MOST_REFUNDS} refunds or more, as many as Shopify lists at once, so Tandem cannot tell that it read them all: it gives nothing back for this order. Settle its refunds by hand`,
+        )
+      }
+      const lines: RefundedLine[] = []
+      for (const refund of refunds) {
+        for (let after: string | null = null; ;) {
+          const page: RefundLinesPage = await api.request(shop, REFUND_LINES, {
+            id: refund.id,
+            after,
+          })
+          const connection = page.node?.refundLineItems
+          if (!connection) throw new CommerceError(`${shop} no longer has refund ${refund.id}`)
+          for (const line of connection.nodes) {
+            lines.push({
+              lineItemId: line.lineItem.id,
+              quantity: line.quantity,
+              restocked: line.restocked,
+            })
+          }
+          if (!connection.pageInfo.hasNextPage) break
+          after = connection.pageInfo.endCursor
+        }
+      }
+      return lines
     },
 
     async readBrandOrder(shop, orderId): Promise<BrandOrderState | null> {
@@ -120,26 +163,33 @@ export function shopifyRefunds(
       }
     },
 
+    // A refusal leaves its key refused for good: the refund is tried again under the key with an
+    // attempt number, the same sequence for every run, so that a retry after a lost answer still
+    // meets the key that made its refund.
     async refundBrandOrder(shop, orderId, refund, options) {
-      const answer: { refundCreate: Refusals } = await api.request(
-        shop,
-        REFUND_CREATE,
-        {
-          key: refund.idempotencyKey,
-          input: {
-            orderId,
-            note: refund.note,
-            notify: false,
-            refundLineItems: refund.lines.map((line) => ({
-              lineItemId: line.lineItemId,
-              quantity: line.quantity,
-              restockType: line.restock ? 'CANCEL' : 'NO_RESTOCK',
-            })),
+      for (let attempt = 1; ; attempt++) {
+        const answer: { refundCreate: Refusals } = await api.request(
+          shop,
+          REFUND_CREATE,
+          {
+            key: attempt === 1 ? refund.idempotencyKey : `${refund.idempotencyKey}#${attempt}`,
+            input: {
+              orderId,
+              note: refund.note,
+              notify: false,
+              refundLineItems: refund.lines.map((line) => ({
+                lineItemId: line.lineItemId,
+                quantity: line.quantity,
+                restockType: line.restock ? 'CANCEL' : 'NO_RESTOCK',
+              })),
+            },
           },
-        },
-        options,
-      )
-      refused(`Shopify refused the refund of ${orderId} in ${shop}`, answer.refundCreate)
+          options,
+        )
+        if (keyFailedBefore(answer.refundCreate) && attempt < MOST_KEY_ATTEMPTS) continue
+        refused(`Shopify refused the refund of ${orderId} in ${shop}`, answer.refundCreate)
+        return
+      }
     },
 
     async cancelBrandOrder(shop, orderId, staffNote, options) {

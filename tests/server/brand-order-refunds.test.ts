@@ -1,0 +1,82 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { LUMEN, LUMEN_ACCOUNT, NORTHWIND, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
+import {
+  FOR_JOBS,
+  MAYA,
+  MAYA_ACCOUNT,
+  refundWorld,
+  reversal,
+  transferTo,
+} from './support/refund-world'
+
+// Refunds after refunds (issue 45, the second review of the money after the sale): a second refund
+// as large as the first, and an order refunded more than ten times, are followed as the first is.
+// Order figures: an overshirt 68.00 (Northwind 75 %: 51.00), a face oil 34.50 (Lumen 72 %: 24.84,
+// Maya 20 %: 6.90).
+
+const world = refundWorld()
+afterEach(() => world.server().close())
+
+/** The units each refund of the brand's order gave back, as the brand's Shopify admin lists them. */
+const brandRefundedUnits = (shop: string, creatorOrderId: string) =>
+  world
+    .server()
+    .shopify.refunds(shop, world.brandOrder(shop, creatorOrderId).id)
+    .map((refund) => refund.lines.reduce((sum, line) => sum + line.quantity, 0))
+
+describe('a second refund of as many units of the same line', () => {
+  it("is made in the brand's order too, not answered by the first refund's idempotency key", async () => {
+    await world.start()
+    const order = await world.customerBuys({ 'rosehip-face-oil': 3 })
+    await world.transfer(order.orderId)
+    // Lumen paid 74.52 for three face oils, Maya her 20.70.
+    await expect.poll(() => transferTo(world.server(), MAYA_ACCOUNT)?.amount, FOR_JOBS).toBe(2070)
+
+    // The customer returns one face oil, and a week later another: two refunds of one unit each.
+    await world.creatorRefunds(order, [{ line: 0, quantity: 1 }])
+    await expect.poll(() => brandRefundedUnits(LUMEN, order.orderId), FOR_JOBS).toEqual([1])
+    await world.creatorRefunds(order, [{ line: 0, quantity: 1 }])
+    await expect
+      .poll(world.reversals, FOR_JOBS)
+      .toEqual([
+        reversal(MAYA_ACCOUNT, 690, order.orderId, MAYA),
+        reversal(MAYA_ACCOUNT, 690, order.orderId, MAYA, 1),
+        reversal(LUMEN_ACCOUNT, 2484, order.orderId, LUMEN),
+        reversal(LUMEN_ACCOUNT, 2484, order.orderId, LUMEN, 1),
+      ])
+    // Lumen gave back 49.68 for two face oils: its order must ship one, not two.
+    await expect
+      .poll(() => brandRefundedUnits(LUMEN, order.orderId), { timeout: 5_000, interval: 100 })
+      .toEqual([1, 1])
+  }, 60_000)
+})
+
+describe('an order refunded more than ten times', () => {
+  it('gives back what its eleventh refund took off, as it does for the first ten', async () => {
+    await world.start()
+    // Eleven face oils and an overshirt: one face oil is never refunded, so the order stays sold.
+    const order = await world.customerBuys({ 'rosehip-face-oil': 11, 'linen-overshirt': 1 })
+    await world.transfer(order.orderId)
+    // Ten refunds of a face oil each: Lumen gives back 24.84 and Maya 6.90 each time.
+    for (let refund = 0; refund < 10; refund++) {
+      await world.creatorRefunds(order, [{ line: 0, quantity: 1 }])
+      await expect
+        .poll(
+          () => world.reversals().filter((made) => made.destination === LUMEN_ACCOUNT),
+          FOR_JOBS,
+        )
+        .toHaveLength(refund + 1)
+    }
+    // The eleventh: the overshirt, refunded to the customer in Shopify and Stripe (68.00).
+    await world.creatorRefunds(order, [{ line: 1, quantity: 1 }])
+    await expect
+      .poll(
+        () => world.reversals().filter((made) => made.destination === NORTHWIND_ACCOUNT),
+        FOR_JOBS,
+      )
+      .toEqual([reversal(NORTHWIND_ACCOUNT, 5100, order.orderId, NORTHWIND)])
+    // Northwind sells nothing of this order any more: it keeps nothing, and does not ship.
+    expect(world.server().stripe.balance(NORTHWIND_ACCOUNT).usd).toBe(0)
+    await expect.poll(() => world.brandOrder(NORTHWIND, order.orderId).cancelledAt).not.toBeNull()
+  }, 120_000)
+})
