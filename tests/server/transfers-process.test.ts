@@ -219,6 +219,7 @@ describe('processing order 1001', () => {
       processed_at: response.json().processedAt,
       processed_by: 'claim-admin@tandem.test',
       created_at: isoDate,
+      refunded_at_freeze_minor: 0,
     })
     const [northwindPayment, lumenPayment] = [
       (await payments()).find((p) => p.destination === NORTHWIND_ACCOUNT)!,

@@ -95,8 +95,8 @@ export function createTransferService(
 
   /**
    * Freezes the figures on the first attempt, in the order's currency and in the one its charge
-   * settled in, and holds the order's PaymentIntent for it; a concurrent first attempt's figures
-   * stand.
+   * settled in, with what the charge was refunded so far, and holds the order's PaymentIntent for
+   * it; a concurrent first attempt's figures stand.
    */
   async function freeze(
     order: LinkedOrder,
@@ -109,6 +109,8 @@ export function createTransferService(
         creator_order_id: String(order.id),
         creator_store_shop: order.storeShop,
         currency: order.currency,
+        // Refunds before the freeze are left out of its figures: later ones are measured from here.
+        refunded_at_freeze_minor: payment?.refundedMinor ?? null,
       },
       brands.map((brand) => ({
         brand_store_shop: brand.brandStoreShop,

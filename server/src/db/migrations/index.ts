@@ -20,6 +20,7 @@ import * as creatorPayouts from './017-creator-payouts'
 import * as orderReversals from './018-order-reversals'
 import * as catalogListings from './019-catalog-listings'
 import * as shipments from './020-shipments'
+import * as refundedAtFreeze from './021-refunded-at-freeze'
 
 // Migrations live in code (one module each, imported here and bundled with the server: no folder
 // to find at run time) and run at every start. Column types are the ones SQLite and PostgreSQL
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '018_order_reversals': orderReversals,
   '019_catalog_listings': catalogListings,
   '020_shipments': shipments,
+  '021_refunded_at_freeze': refundedAtFreeze,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

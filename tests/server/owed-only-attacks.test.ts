@@ -1,0 +1,98 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { LUMEN, LUMEN_ACCOUNT, NORTHWIND, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
+import {
+  FOR_JOBS,
+  MAYA,
+  MAYA_ACCOUNT,
+  ORDER_1001,
+  refundWorld,
+  reversal,
+} from './support/refund-world'
+
+// Money moves only for what is owed (issue 45, attacks 3 and 9). Order 1001 of maya-makes sells
+// two Linen Overshirts of Northwind (one: Northwind 51.00, Maya 10.20), a Rosehip Face Oil of
+// Lumen (Lumen 24.84, Maya 6.90) and a sticker pack of Maya's own (nobody else's money).
+
+const world = refundWorld()
+afterEach(() => world.server().close())
+
+/** The amounts Stripe transferred to the account, as its dashboard lists them. */
+const paidTo = (account: string) =>
+  world
+    .server()
+    .stripe.transfers()
+    .filter((made) => made.destination === account)
+    .map((made) => made.amount)
+
+/** Once the server recorded the order's refunds/create (Tandem noticed the refund). */
+const refundNoticed = (orderId: string) =>
+  expect
+    .poll(
+      async () =>
+        (await world
+          .server()
+          .db.selectFrom('order_refund_notices')
+          .select('creator_order_id')
+          .where('creator_order_id', '=', orderId)
+          .executeTakeFirst()) !== undefined,
+      FOR_JOBS,
+    )
+    .toBe(true)
+
+describe('a refund made in Shopify alone, after one the customer got back before the transfer', () => {
+  it('moves no money: what the customer got back is measured from the transfer on', async () => {
+    await world.start()
+    // Before the transfer, an overshirt is refunded in Shopify and to the customer in Stripe:
+    // the transfer pays only what is still sold.
+    const overshirt = await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 1 }])
+    await refundNoticed('1001')
+    await world.transfer('1001')
+    expect(paidTo(NORTHWIND_ACCOUNT)).toEqual([5100])
+    expect(paidTo(LUMEN_ACCOUNT)).toEqual([2484])
+    // Maya: 27.30 less the refunded overshirt's 10.20.
+    await expect.poll(() => paidTo(MAYA_ACCOUNT), FOR_JOBS).toEqual([1710])
+
+    // Maya refunds the face oil in her Shopify, and nobody refunds the customer: the charge's
+    // earlier refund, for the overshirt, covers nothing refunded since.
+    const faceOil = await world.creatorRefunds(ORDER_1001, [{ line: 1, quantity: 1 }], {
+      stripeToo: false,
+    })
+    await expect.poll(world.troubledJobs, FOR_JOBS).toEqual([
+      expect.objectContaining({
+        kind: 'order-refund',
+        errorMessage: `Stripe shows 0.00 USD refunded of charge ch_sandbox_order_1001 since the transfer of creator order 1001 (${overshirt.amount} USD in all), less than the 34.50 USD the units refunded since cost: nothing goes back until the customer is refunded`,
+      }),
+    ])
+    expect(world.reversals()).toEqual([])
+    // Lumen's order no longer ships the face oil the creator refunded, all the same.
+    await expect.poll(() => world.brandOrder(LUMEN, '1001').cancelledAt, FOR_JOBS).not.toBeNull()
+
+    // The customer is refunded for the face oil: Lumen and Maya give back its share, once.
+    world.paymentAppRefunds(ORDER_1001.chargeId, faceOil)
+    await expect
+      .poll(world.reversals, FOR_JOBS)
+      .toEqual([
+        reversal(MAYA_ACCOUNT, 690, '1001', MAYA),
+        reversal(LUMEN_ACCOUNT, 2484, '1001', LUMEN),
+      ])
+  })
+})
+
+describe('a refund noticed before the order completed that owes nothing back', () => {
+  it("pays the creator's commission at once", async () => {
+    await world.start()
+    // Stripe fails Lumen's transfer: the transfer stops with Northwind ordered and paid.
+    await world.stoppedAtLumen()
+    // Maya refunds her own sticker pack: nobody else's money, nothing goes back.
+    await world.creatorRefunds(ORDER_1001, [{ line: 2, quantity: 1 }])
+    await refundNoticed('1001')
+
+    world.server().stripe.unscript()
+    await world.transfer('1001')
+    await expect.poll(() => paidTo(MAYA_ACCOUNT), FOR_JOBS).toEqual([2730])
+    expect(paidTo(NORTHWIND_ACCOUNT)).toEqual([10200])
+    expect(paidTo(LUMEN_ACCOUNT)).toEqual([2484])
+    expect(world.reversals()).toEqual([])
+    expect(world.brandOrder(NORTHWIND, '1001').cancelledAt).toBeNull()
+  })
+})
