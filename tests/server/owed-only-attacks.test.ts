@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { LUMEN, LUMEN_ACCOUNT, NORTHWIND, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
+import { automaticOrders } from './support/automatic-orders'
 import {
   FOR_JOBS,
   MAYA,
@@ -9,12 +10,17 @@ import {
   reversal,
 } from './support/refund-world'
 
-// Money moves only for what is owed (issue 45, attacks 3 and 9). Order 1001 of maya-makes sells
+// Money moves only for what is owed (issue 45, attacks 3, 9 and 12). Order 1001 of maya-makes sells
 // two Linen Overshirts of Northwind (one: Northwind 51.00, Maya 10.20), a Rosehip Face Oil of
 // Lumen (Lumen 24.84, Maya 6.90) and a sticker pack of Maya's own (nobody else's money).
 
+/** What an attack would have done shows within this: waiting longer only delays its failure. */
+const FOR_THE_JOB = { timeout: 10_000, interval: 100 }
+
 const world = refundWorld()
 afterEach(() => world.server().close())
+const { call, setPolicy, customerPays, readiness, made, pause, resume, heldByPause, completes } =
+  automaticOrders(world.server)
 
 /** The amounts Stripe transferred to the account, as its dashboard lists them. */
 const paidTo = (account: string) =>
@@ -57,7 +63,7 @@ describe('a refund made in Shopify alone, after one the customer got back before
     const faceOil = await world.creatorRefunds(ORDER_1001, [{ line: 1, quantity: 1 }], {
       stripeToo: false,
     })
-    await expect.poll(world.troubledJobs, FOR_JOBS).toEqual([
+    await expect.poll(world.troubledJobs, FOR_THE_JOB).toEqual([
       expect.objectContaining({
         kind: 'order-refund',
         errorMessage: `Stripe shows 0.00 USD refunded of charge ch_sandbox_order_1001 since the transfer of creator order 1001 (${overshirt.amount} USD in all), less than the 34.50 USD the units refunded since cost: nothing goes back until the customer is refunded`,
@@ -89,10 +95,43 @@ describe('a refund noticed before the order completed that owes nothing back', (
 
     world.server().stripe.unscript()
     await world.transfer('1001')
-    await expect.poll(() => paidTo(MAYA_ACCOUNT), FOR_JOBS).toEqual([2730])
+    await expect.poll(() => paidTo(MAYA_ACCOUNT), FOR_THE_JOB).toEqual([2730])
     expect(paidTo(NORTHWIND_ACCOUNT)).toEqual([10200])
     expect(paidTo(LUMEN_ACCOUNT)).toEqual([2484])
     expect(world.reversals()).toEqual([])
     expect(world.brandOrder(NORTHWIND, '1001').cancelledAt).toBeNull()
+  })
+})
+
+describe('a paused brand whose lines are free', () => {
+  it('gets no order from the automatic transfer until it is resumed', async () => {
+    await world.start()
+    await setPolicy('AUTOMATIC', 0)
+    const reason = 'Northwind is moving warehouses this week'
+    await pause(NORTHWIND, reason)
+    // A code takes the whole 68.00 off the overshirt: Northwind is owed nothing, and its line is
+    // let through by a price exception.
+    const orderId = await customerPays([{ key: 'linen-overshirt', quantity: 1 }], 0, {
+      code: 'FREESHIRT',
+      amountMinor: 6800,
+    })
+    await expect
+      .poll(() => readiness(orderId), FOR_JOBS)
+      .toMatchObject({ state: 'NEEDS_ATTENTION' })
+    const accepted = await call('POST', '/admin-accept-price-exception', {
+      creatorOrderId: orderId,
+      reason: 'A gift agreed with Northwind',
+    })
+    expect(accepted.statusCode).toBe(200)
+
+    await heldByPause(orderId, NORTHWIND, reason)
+    expect(made()).toEqual({ brandOrders: [], transfers: [] })
+
+    await resume(NORTHWIND)
+    await completes(orderId)
+    expect(made()).toEqual({
+      brandOrders: [{ shop: NORTHWIND, lines: [['gid://shopify/ProductVariant/201', 1]] }],
+      transfers: [],
+    })
   })
 })
