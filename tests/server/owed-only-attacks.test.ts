@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { LUMEN, LUMEN_ACCOUNT, NORTHWIND, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
-import { automaticOrders } from './support/automatic-orders'
+import { automaticOrders, copyOf } from './support/automatic-orders'
 import {
   FOR_JOBS,
   MAYA,
@@ -10,7 +10,7 @@ import {
   reversal,
 } from './support/refund-world'
 
-// Money moves only for what is owed (issue 45, attacks 3, 9 and 12). Order 1001 of maya-makes sells
+// Money moves only for what is owed (issue 45, attacks 3, 4, 9 and 12). Order 1001 of maya-makes sells
 // two Linen Overshirts of Northwind (one: Northwind 51.00, Maya 10.20), a Rosehip Face Oil of
 // Lumen (Lumen 24.84, Maya 6.90) and a sticker pack of Maya's own (nobody else's money).
 
@@ -133,5 +133,33 @@ describe('a paused brand whose lines are free', () => {
       brandOrders: [{ shop: NORTHWIND, lines: [['gid://shopify/ProductVariant/201', 1]] }],
       transfers: [],
     })
+  })
+})
+
+describe('an order its creator added a line to after checkout', () => {
+  it('needs attention: neither the automatic transfer nor a click orders or pays what nobody paid for', async () => {
+    await world.start()
+    const server = world.server()
+    await setPolicy('AUTOMATIC', 0)
+    // Northwind's pause keeps the order waiting while its creator edits it.
+    const reason = 'Northwind is moving warehouses this week'
+    await pause(NORTHWIND, reason)
+    const { orderId, intentId } = await world.customerBuys({ 'linen-overshirt': 1 })
+    await heldByPause(orderId, NORTHWIND, reason)
+
+    // Maya adds Northwind's socks (18.00) to the customer's order and marks it paid by hand.
+    const gid = `gid://shopify/Order/${orderId}`
+    server.shopify.addUnits(MAYA, gid, copyOf('merino-crew-socks'), 1)
+    await server.shopify.markAsPaid(MAYA, gid)
+    const sentence = `Creator order #${orderId} totals 86.00 USD, more than the 68.00 USD its payment ${intentId} received: lines were added or prices raised after checkout, or paid outside Tandem. Check the order's edits and payments in the creator's Shopify admin, and have the creator remove or refund what the customer did not pay through Tandem. Nothing was ordered or paid`
+
+    await resume(NORTHWIND)
+    await expect
+      .poll(() => readiness(orderId), FOR_THE_JOB)
+      .toEqual({ state: 'NEEDS_ATTENTION', reasons: [sentence] })
+    const clicked = await call('POST', '/admin-create-order-transfer', { creatorOrderId: orderId })
+    expect(clicked.statusCode).toBe(422)
+    expect(clicked.json()).toEqual({ error: 'business_rule', message: sentence })
+    expect(made()).toEqual({ brandOrders: [], transfers: [] })
   })
 })

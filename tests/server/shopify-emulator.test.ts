@@ -599,6 +599,44 @@ describe('Shopify emulator', () => {
     )
   })
 
+  it('leaves a balance on a paid order a line was added to, which marking it paid settles by hand', async () => {
+    const id = await emulator.createCustomerOrder(CREATOR, {
+      lines: [{ variantId: variant(401), quantity: 1 }],
+    })
+    const query = `query ($id: ID!) { order(id: $id) {
+      displayFinancialStatus totalPriceSet { shopMoney { amount } }
+      totalReceivedSet { shopMoney { amount } }
+      transactions { kind gateway manualPaymentGateway amountSet { shopMoney { amount } } }
+      lineItems(first: 5) { nodes { quantity currentQuantity } }
+      fulfillmentOrders(first: 5) { nodes { lineItems(first: 5) { nodes { totalQuantity } } } } } }`
+    const order = async () => (await data(CREATOR, query, { id })).order
+    const amount = (value: string) => ({ shopMoney: { amount: value } })
+
+    emulator.addUnits(CREATOR, id, variant(402), 2)
+    expect(await order()).toMatchObject({
+      displayFinancialStatus: 'PARTIALLY_PAID',
+      totalPriceSet: amount('104.00'),
+      totalReceivedSet: amount('68.00'),
+      lineItems: { nodes: [{ quantity: 1 }, { quantity: 2, currentQuantity: 2 }] },
+      fulfillmentOrders: {
+        nodes: [
+          { lineItems: { nodes: [{ totalQuantity: 1 }] } },
+          { lineItems: { nodes: [{ totalQuantity: 2 }] } },
+        ],
+      },
+    })
+    await emulator.markAsPaid(CREATOR, id)
+    expect(await order()).toMatchObject({
+      displayFinancialStatus: 'PAID',
+      totalReceivedSet: amount('104.00'),
+      transactions: [
+        { kind: 'SALE', manualPaymentGateway: false, amountSet: amount('68.00') },
+        { kind: 'SALE', manualPaymentGateway: true, amountSet: amount('36.00') },
+      ],
+    })
+    await expect(emulator.markAsPaid(CREATOR, id)).rejects.toThrow('Order cannot be marked as paid.')
+  })
+
   it('hides orders older than 60 days from an app without read_all_orders', async () => {
     const old = await emulator.createCustomerOrder(CREATOR, {
       lines: [{ variantId: variant(401), quantity: 1 }],
