@@ -84,6 +84,34 @@ describe('a refund made in Shopify alone, after one the customer got back before
   })
 })
 
+describe('a refund of a transfer frozen before Tandem recorded what the customer had been refunded', () => {
+  it('moves nothing by itself when a refund came before the transfer: a person checks Stripe', async () => {
+    await world.start()
+    await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 1 }])
+    await refundNoticed('1001')
+    await world.transfer('1001')
+    // The refund job completion sent has looked at the order (and paid Maya what it earns her).
+    await expect.poll(() => paidTo(MAYA_ACCOUNT), FOR_JOBS).toEqual([1710])
+    // As a transfer frozen before migration 021 is: without what the charge was refunded then.
+    await world
+      .server()
+      .db.updateTable('order_transfers')
+      .set({ refunded_at_freeze_minor: null })
+      .where('creator_order_id', '=', '1001')
+      .execute()
+
+    await world.creatorRefunds(ORDER_1001, [{ line: 1, quantity: 1 }])
+    await expect.poll(world.troubledJobs, FOR_THE_JOB).toEqual([
+      expect.objectContaining({
+        kind: 'order-refund',
+        errorMessage:
+          "The transfer of creator order 1001 froze before Tandem recorded what its customer had been refunded, and a refund of it came before: nothing goes back by itself. Check in Stripe that charge ch_sandbox_order_1001 was refunded, since the transfer, at least the 34.50 USD the units refunded since cost, and reverse the brands' and creator's shares by hand",
+      }),
+    ])
+    expect(world.reversals()).toEqual([])
+  })
+})
+
 describe('a refund noticed before the order completed that owes nothing back', () => {
   it("pays the creator's commission at once", async () => {
     await world.start()
