@@ -298,6 +298,7 @@ export async function startShopifyEmulator(
     url,
     searchLagMs: options.searchLagMs ?? 0,
     searchableAt: new Map(),
+    orderEdits: new Map(),
     save: () => {
       if (options.stateFile) saveStateFile(options.stateFile, state)
     },
