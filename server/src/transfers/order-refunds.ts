@@ -226,6 +226,8 @@ function checkCustomerRefunded(
       `Charge ${charge.id} is in ${charge.currency}, creator order ${id} in ${currency}: review the order's payment in Stripe`,
     )
   }
+  // Units nobody paid for (free lines, a transfer frozen with no payment read) need no refund.
+  if (backMinor === 0) return
   if (refundedAtFreezeMinor === null) {
     throw new Error(
       `The transfer of creator order ${id} froze before Tandem recorded what its customer had been refunded, and a refund of it came before: nothing goes back by itself. Check in Stripe that charge ${charge.id} was refunded, since the transfer, at least the ${money(backMinor)} the units refunded since cost, and reverse the brands' and creator's shares by hand`,
