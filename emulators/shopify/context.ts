@@ -1,4 +1,5 @@
 import type { BulkOperations } from './bulk'
+import type { OrderEdit } from './order-edits'
 import type { ProductSetOperations } from './product-operations'
 import type { EmulatorState, ShopRecord } from './state'
 import type { WebhookDispatcher } from './webhooks'
@@ -16,6 +17,8 @@ export interface Runtime {
   save(): void
   bulk: BulkOperations
   productSetOperations: ProductSetOperations
+  /** Order edits by number, open until committed (an edit lives no longer than the process). */
+  orderEdits: Map<number, OrderEdit>
   webhooks: WebhookDispatcher
   log(line: string): void
 }

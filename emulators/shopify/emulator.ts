@@ -33,7 +33,7 @@ import {
   type EmulatedProduct,
 } from './merchant-catalog'
 import { signedAppLaunch } from './oauth'
-import { createOrder, findOrder, removeFromOrder } from './orders'
+import { addToOrder, createOrder, findOrder, markOrderPaid, removeFromOrder } from './orders'
 import { ProductSetOperations } from './product-operations'
 import { requestListener, type Surface } from './routes'
 import { addCopies, addGeneratedProducts, seedSandbox } from './seed'
@@ -199,6 +199,16 @@ export interface ShopifyEmulator {
   /** The merchant edits the order, taking these units off (orderEditBegin … orderEditCommit). */
   removeUnits(shop: string, orderId: string, units: LineUnits[]): void
   /**
+   * The merchant edits the order, adding a line of `quantity` units of its variant
+   * (orderEditBegin, orderEditAddVariant, orderEditCommit): a paid order owes the balance.
+   */
+  addUnits(shop: string, orderId: string, variantId: string, quantity: number): void
+  /**
+   * The merchant marks the order as paid in the admin (orderMarkAsPaid), paying its balance by a
+   * manual payment; resolves once orders/paid was first attempted.
+   */
+  markAsPaid(shop: string, orderId: string): Promise<void>
+  /**
    * The merchant cancels the order in the admin: without a refund or restock unless told, for
    * OTHER unless told. Changes the order at once; resolves once refunds/create (when it refunded)
    * and orders/cancelled were attempted.
@@ -300,6 +310,7 @@ export async function startShopifyEmulator(
     url,
     searchLagMs: options.searchLagMs ?? 0,
     searchableAt: new Map(),
+    orderEdits: new Map(),
     save: () => {
       if (options.stateFile) saveStateFile(options.stateFile, state)
     },
@@ -470,6 +481,13 @@ export async function startShopifyEmulator(
         removeFromOrder(order, lineItemId, quantity)
       }
       runtime.save()
+    },
+    addUnits: (shop, orderId, variantId, quantity) =>
+      addToOrder(runtime, shopOf(shop), orderOf(shop, orderId), variantId, quantity),
+    markAsPaid: async (shop, orderId) => {
+      const { userErrors, announced } = markOrderPaid(runtime, shopOf(shop), orderId)
+      if (userErrors.length > 0) throw new Error(userErrors[0]!.message)
+      await announced
     },
     cancel: (shop, orderId, cancelOptions = {}) => {
       orderOf(shop, orderId)

@@ -20,6 +20,7 @@ import {
   remember,
 } from './idempotency'
 import { setQuantities, type InventorySetQuantitiesInput } from './inventory'
+import { orderEditMutations } from './order-edits'
 import { fulfillmentOrderView, fulfillmentView, orderView, refundView } from './order-views'
 import { createOrder, markOrderPaid, type InventoryBehaviour, type OrderInput } from './orders'
 import { setProduct, type ProductSetIdentifiers, type ProductSetInput } from './product-set'
@@ -62,6 +63,8 @@ export function mutationRoot(ctx: RequestContext) {
       })
       return { order: result.order && orderView(ctx, result.order), userErrors: result.userErrors }
     },
+
+    ...orderEditMutations(ctx),
 
     orderMarkAsPaid: ({ input }: { input: { id: string } }) => {
       const result = markOrderPaid(runtime, shop, input.id)

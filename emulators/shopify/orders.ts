@@ -11,7 +11,9 @@ import {
   touch,
   type AddressRecord,
   type FinancialStatus,
+  type OrderLineRecord,
   type OrderRecord,
+  type ProductRecord,
   type ShopRecord,
   type VariantRecord,
 } from './state'
@@ -95,6 +97,26 @@ function claimLines(shop: ShopRecord, input: OrderInput, behaviour: InventoryBeh
     : { found: found.filter((line) => line !== undefined), claimed }
 }
 
+/** The order's line at `position`: units of a variant, at its price, discounted by nothing yet. */
+const lineOf = (
+  orderId: number,
+  position: number,
+  {
+    product,
+    variant,
+    quantity,
+  }: { product: ProductRecord; variant: VariantRecord; quantity: number },
+): OrderLineRecord => ({
+  id: gid('LineItem', orderId * 1000 + position + 1),
+  variantId: variant.id,
+  title: product.title,
+  quantity,
+  removedQuantity: 0,
+  unitPriceMinor: variant.priceMinor,
+  imageUrl: featuredImageUrl(product),
+  discountAllocations: [],
+})
+
 /** All or nothing: with any user error, no order is made and no stock is touched. */
 export function createOrder(
   runtime: Runtime,
@@ -133,16 +155,7 @@ export function createOrder(
     currency: input.currency ?? shop.currency,
     tags: input.tags ?? [],
     note: input.note ?? null,
-    lines: claim.found.map(({ product, variant, quantity }, position) => ({
-      id: gid('LineItem', id * 1000 + position + 1),
-      variantId: variant.id,
-      title: product.title,
-      quantity,
-      removedQuantity: 0,
-      unitPriceMinor: variant.priceMinor,
-      imageUrl: featuredImageUrl(product),
-      discountAllocations: [],
-    })),
+    lines: claim.found.map((found, position) => lineOf(id, position, found)),
     taxMinor: 0,
     shippingMinor: 0,
     shippingAddress: input.shippingAddress ? { ...NO_ADDRESS, ...input.shippingAddress } : null,
@@ -212,15 +225,47 @@ export function removeFromOrder(order: OrderRecord, lineItemId: string, quantity
   touch(order)
 }
 
-/** PENDING → PAID, announced to the shop's orders/paid subscriptions; a paid order is refused. */
+/**
+ * An order edit adding `quantity` units of the shop's variant as a new line (orderEditBegin,
+ * orderEditAddVariant, orderEditCommit), at the variant's price, in a fulfillment order of its
+ * own. Committed, an edit that raises the total leaves the customer a balance to pay
+ * (https://shopify.dev/docs/api/admin-graphql/2026-10/mutations/orderEditCommit): a paid order is
+ * PARTIALLY_PAID until it is paid, by orderMarkAsPaid or otherwise.
+ */
+export function addToOrder(
+  runtime: Runtime,
+  shop: ShopRecord,
+  order: OrderRecord,
+  variantId: string,
+  quantity: number,
+) {
+  const claim = claimLines(shop, { lineItems: [{ variantId, quantity }] }, 'BYPASS')
+  if (claim.errors) throw new Error(claim.errors.map((error) => error.message).join('; '))
+  const line = lineOf(order.id, order.lines.length, claim.found[0]!)
+  order.lines.push(line)
+  order.fulfillmentOrders.push(newFulfillmentOrder(runtime.state, [line]))
+  if (order.financialStatus === 'PAID' && receivedMinor(order) < orderTotals(order).totalMinor)
+    order.financialStatus = 'PARTIALLY_PAID'
+  runtime.save()
+}
+
+/**
+ * PENDING → PAID, announced to the shop's orders/paid subscriptions (`announced`, settled once the
+ * delivery was first attempted); a paid order is refused.
+ */
 export function markOrderPaid(runtime: Runtime, shop: ShopRecord, id: string) {
   const order = findOrder(shop, id)
+  const announced = Promise.resolve()
   if (!order)
-    return { order: null, userErrors: [{ field: ['id'], message: 'Order does not exist' }] }
+    return {
+      order: null,
+      userErrors: [{ field: ['id'], message: 'Order does not exist' }],
+      announced,
+    }
   // Only an order with a balance left to pay can be marked as paid.
   if (!['PENDING', 'AUTHORIZED', 'PARTIALLY_PAID'].includes(order.financialStatus)) {
     const refusal = { field: ['id'], message: 'Order cannot be marked as paid.' }
-    return { order, userErrors: [refusal] }
+    return { order, userErrors: [refusal], announced }
   }
   // The balance, paid outside Shopify: a manual payment.
   recordSale(order, orderTotals(order).totalMinor - receivedMinor(order), MANUAL_GATEWAY)
@@ -228,6 +273,5 @@ export function markOrderPaid(runtime: Runtime, shop: ShopRecord, id: string) {
   touch(order)
   runtime.save()
   // The mutation answers without waiting for the webhook, as Shopify's does.
-  void announcePaid(runtime, shop, order)
-  return { order, userErrors: [] }
+  return { order, userErrors: [], announced: announcePaid(runtime, shop, order) }
 }

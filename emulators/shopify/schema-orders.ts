@@ -270,6 +270,40 @@ export const orderTypes = `
 
   type RefundCreatePayload { order: Order, refund: Refund, userErrors: [UserError!]! }
 
+  type CalculatedLineItem {
+    id: ID!
+    title: String!
+    quantity: Int!
+    variant: ProductVariant
+    originalUnitPriceSet: MoneyBag!
+  }
+
+  type CalculatedOrder implements Node {
+    id: ID!
+    committed: Boolean!
+    originalOrder: Order!
+    addedLineItems(first: Int, after: String): CalculatedLineItemConnection!
+    totalPriceSet: MoneyBag!
+    totalOutstandingSet: MoneyBag!
+  }
+
+  type OrderEditSession implements Node { id: ID! }
+
+  type OrderEditBeginPayload {
+    calculatedOrder: CalculatedOrder
+    orderEditSession: OrderEditSession
+    userErrors: [UserError!]!
+  }
+
+  type OrderEditAddVariantPayload {
+    calculatedLineItem: CalculatedLineItem
+    calculatedOrder: CalculatedOrder
+    orderEditSession: OrderEditSession
+    userErrors: [UserError!]!
+  }
+
+  type OrderEditCommitPayload { order: Order, successMessages: [String!], userErrors: [UserError!]! }
+
   input OrderCancelStoreCreditRefundInput { expiresAt: DateTime }
 
   input OrderCancelRefundMethodInput {

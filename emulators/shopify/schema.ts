@@ -23,6 +23,7 @@ const connections = [
   'FulfillmentOrderLineItem',
   'FulfillmentLineItem',
   'WebhookSubscription',
+  'CalculatedLineItem',
 ]
   .map(
     (type) => `
@@ -71,6 +72,10 @@ export const schema = buildSchema(`
   type Mutation {
     orderCreate(order: OrderCreateOrderInput!, options: OrderCreateOptionsInput): OrderCreatePayload
     orderMarkAsPaid(input: OrderMarkAsPaidInput!): OrderMarkAsPaidPayload
+    orderEditBegin(id: ID!): OrderEditBeginPayload
+    orderEditAddVariant(id: ID!, variantId: ID!, quantity: Int!, locationId: ID,
+      allowDuplicates: Boolean = false): OrderEditAddVariantPayload
+    orderEditCommit(id: ID!, notifyCustomer: Boolean, staffNote: String): OrderEditCommitPayload
     refundCreate(input: RefundInput!): RefundCreatePayload
     orderCancel(orderId: ID!, refund: Boolean @deprecated(reason: "Use \`refundMethod\` instead."),
       refundMethod: OrderCancelRefundMethodInput, restock: Boolean!, reason: OrderCancelReason!,

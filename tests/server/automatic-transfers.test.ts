@@ -21,6 +21,9 @@ const {
   customerPays,
   readiness,
   made,
+  pause,
+  resume,
+  heldByPause,
   completes,
 } = automaticOrders(() => server)
 
@@ -353,20 +356,12 @@ describe('holds', () => {
   it("leaves a paused brand's orders until it is resumed, then they transfer themselves", async () => {
     await setPolicy('AUTOMATIC', 0)
     const reason = 'Northwind is moving warehouses this week'
-    const paused = await call('POST', '/admin-pause-brand', { shop: NORTHWIND, reason })
-    expect(paused.statusCode).toBe(200)
+    await pause(NORTHWIND, reason)
     const orderId = await customerPays([{ key: 'linen-overshirt', quantity: 1 }], 6800)
-    await expect
-      .poll(() => readiness(orderId), { timeout: 10_000 })
-      .toEqual({
-        state: 'HELD',
-        reason: `${NORTHWIND} is paused: ${reason}`,
-        by: 'claim-admin@tandem.test',
-        since: expect.any(String),
-      })
+    await heldByPause(orderId, NORTHWIND, reason)
     expect(made()).toEqual({ brandOrders: [], transfers: [] })
 
-    expect((await call('POST', '/admin-resume-brand', { shop: NORTHWIND })).statusCode).toBe(200)
+    await resume(NORTHWIND)
     await completes(orderId)
     expect(made().brandOrders).toEqual([
       { shop: NORTHWIND, lines: [['gid://shopify/ProductVariant/201', 1]] },

@@ -189,7 +189,7 @@ describe('a refund Tandem is told of', () => {
         kind: 'order-refund',
         about: { order: '#1001', shop: MAYA },
         errorMessage:
-          'Stripe shows 0.00 USD refunded of charge ch_sandbox_order_1001, less than the 68.00 USD the refunded units of creator order 1001 cost: nothing goes back until the customer is refunded',
+          'Stripe shows 0.00 USD refunded of charge ch_sandbox_order_1001 since the transfer of creator order 1001 (0.00 USD in all), less than the 68.00 USD the units refunded since cost: nothing goes back until the customer is refunded',
       }),
     ])
     const server = world.server()
@@ -200,7 +200,7 @@ describe('a refund Tandem is told of', () => {
     ])
 
     // The payment app refunds the customer: the next run gives back.
-    server.stripe.refund(ORDER_1001.chargeId, Math.round(Number(refund.amount) * 100))
+    world.paymentAppRefunds(ORDER_1001.chargeId, refund)
     await expect
       .poll(world.reversals, FOR_JOBS)
       .toEqual([

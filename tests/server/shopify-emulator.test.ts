@@ -635,6 +635,112 @@ describe('Shopify emulator', () => {
     )
   })
 
+  it('leaves a balance on a paid order a line was added to, which marking it paid settles by hand', async () => {
+    const id = await emulator.createCustomerOrder(CREATOR, {
+      lines: [{ variantId: variant(401), quantity: 1 }],
+    })
+    const query = `query ($id: ID!) { order(id: $id) {
+      displayFinancialStatus totalPriceSet { shopMoney { amount } }
+      totalReceivedSet { shopMoney { amount } }
+      transactions { kind gateway manualPaymentGateway amountSet { shopMoney { amount } } }
+      lineItems(first: 5) { nodes { quantity currentQuantity } }
+      fulfillmentOrders(first: 5) { nodes { lineItems(first: 5) { nodes { totalQuantity } } } } } }`
+    const order = async () => (await data(CREATOR, query, { id })).order
+    const amount = (value: string) => ({ shopMoney: { amount: value } })
+
+    emulator.addUnits(CREATOR, id, variant(402), 2)
+    expect(await order()).toMatchObject({
+      displayFinancialStatus: 'PARTIALLY_PAID',
+      totalPriceSet: amount('104.00'),
+      totalReceivedSet: amount('68.00'),
+      lineItems: { nodes: [{ quantity: 1 }, { quantity: 2, currentQuantity: 2 }] },
+      fulfillmentOrders: {
+        nodes: [
+          { lineItems: { nodes: [{ totalQuantity: 1 }] } },
+          { lineItems: { nodes: [{ totalQuantity: 2 }] } },
+        ],
+      },
+    })
+    await emulator.markAsPaid(CREATOR, id)
+    expect(await order()).toMatchObject({
+      displayFinancialStatus: 'PAID',
+      totalReceivedSet: amount('104.00'),
+      transactions: [
+        { kind: 'SALE', manualPaymentGateway: false, amountSet: amount('68.00') },
+        { kind: 'SALE', manualPaymentGateway: true, amountSet: amount('36.00') },
+      ],
+    })
+    await expect(emulator.markAsPaid(CREATOR, id)).rejects.toThrow(
+      'Order cannot be marked as paid.',
+    )
+  })
+
+  it('edits an order as orderEditBegin, orderEditAddVariant and orderEditCommit do, for an app with write_order_edits', async () => {
+    const id = await emulator.createCustomerOrder(CREATOR, {
+      lines: [{ variantId: variant(401), quantity: 1 }],
+    })
+    const begin = `mutation ($id: ID!) { orderEditBegin(id: $id) {
+      calculatedOrder { id } orderEditSession { id } userErrors { field message } } }`
+    const add = `mutation ($id: ID!, $variantId: ID!, $quantity: Int!) {
+      orderEditAddVariant(id: $id, variantId: $variantId, quantity: $quantity) {
+        calculatedLineItem { title quantity originalUnitPriceSet { shopMoney { amount } } }
+        calculatedOrder { totalPriceSet { shopMoney { amount } }
+          totalOutstandingSet { shopMoney { amount } } }
+        userErrors { field message } } }`
+    const commit = `mutation ($id: ID!) { orderEditCommit(id: $id, notifyCustomer: false) {
+      order { displayFinancialStatus totalPriceSet { shopMoney { amount } }
+        lineItems(first: 5) { nodes { title quantity } } }
+      successMessages userErrors { field message } } }`
+
+    const denied = await admin(CREATOR, begin, { id })
+    expect(denied.body.errors[0].extensions.code).toBe('ACCESS_DENIED')
+    emulator.setScopes(CREATOR, 'read_products,read_orders,write_orders,write_order_edits')
+    const opened = (await data(CREATOR, begin, { id })).orderEditBegin
+    expect(opened.userErrors).toEqual([])
+    const editId = opened.calculatedOrder.id
+    expect(
+      (await data(CREATOR, add, { id: editId, variantId: variant(401), quantity: 1 }))
+        .orderEditAddVariant.userErrors,
+    ).toEqual([{ field: ['variantId'], message: 'The variant is on the order already.' }])
+    expect(
+      (
+        await data(CREATOR, add, {
+          id: opened.orderEditSession.id,
+          variantId: variant(402),
+          quantity: 2,
+        })
+      ).orderEditAddVariant,
+    ).toEqual({
+      calculatedLineItem: {
+        title: 'Merino Crew Socks',
+        quantity: 2,
+        originalUnitPriceSet: { shopMoney: { amount: '18.00' } },
+      },
+      calculatedOrder: {
+        totalPriceSet: { shopMoney: { amount: '104.00' } },
+        totalOutstandingSet: { shopMoney: { amount: '36.00' } },
+      },
+      userErrors: [],
+    })
+    expect((await data(CREATOR, commit, { id: editId })).orderEditCommit).toEqual({
+      order: {
+        displayFinancialStatus: 'PARTIALLY_PAID',
+        totalPriceSet: { shopMoney: { amount: '104.00' } },
+        lineItems: {
+          nodes: [
+            { title: 'Linen Overshirt', quantity: 1 },
+            { title: 'Merino Crew Socks', quantity: 2 },
+          ],
+        },
+      },
+      successMessages: ['Order updated'],
+      userErrors: [],
+    })
+    expect((await data(CREATOR, commit, { id: editId })).orderEditCommit.userErrors).toEqual([
+      { field: ['id'], message: 'The order edit does not exist or was committed already.' },
+    ])
+  })
+
   it('hides orders older than 60 days from an app without read_all_orders', async () => {
     const old = await emulator.createCustomerOrder(CREATOR, {
       lines: [{ variantId: variant(401), quantity: 1 }],

@@ -219,6 +219,7 @@ describe('processing order 1001', () => {
       processed_at: response.json().processedAt,
       processed_by: 'claim-admin@tandem.test',
       created_at: isoDate,
+      refunded_at_freeze_minor: 0,
     })
     const [northwindPayment, lumenPayment] = [
       (await payments()).find((p) => p.destination === NORTHWIND_ACCOUNT)!,
@@ -747,7 +748,7 @@ describe('payment checks, before anything is ordered', () => {
       id,
       metadata: { creator_shop: 'maya-makes.myshopify.com', creator_order_id: orderId },
     })
-    return { orderId, chargeId }
+    return { orderId, chargeId, intentId: id }
   }
 
   /** The refusal, and nothing ordered, paid, transferred or frozen. */
@@ -827,7 +828,7 @@ describe('payment checks, before anything is ordered', () => {
     }
   })
 
-  it('refuses a PaymentIntent in another currency, or whose charge holds less than the brands are owed', async () => {
+  it('refuses a PaymentIntent in another currency, or that received less than the order totals', async () => {
     await start()
     const mismatch = 'Payment intent does not match the creator order'
     await expectRefused(
@@ -835,11 +836,12 @@ describe('payment checks, before anything is ordered', () => {
       422,
       `${mismatch}: it is in EUR, the order in USD for ${NORTHWIND}`,
     )
+    // The order's overshirt (68.00) is not what the customer paid through Tandem (1.00).
     const tooLittle = await paidWithOwn({ amount: 100, currency: 'usd' })
     await expectRefused(
       tooLittle.orderId,
       422,
-      `${mismatch}: its charge ${tooLittle.chargeId} holds 1.00 USD after refunds and transfers, less than the 51.00 USD the brands are owed; nothing was ordered or paid (review the charge's refunds and transfers in Stripe)`,
+      `Creator order #${tooLittle.orderId} totals 68.00 USD, more than the 1.00 USD its payment ${tooLittle.intentId} received: lines were added or prices raised after checkout, or paid outside Tandem. Check the order's edits and payments in the creator's Shopify admin, and have the creator remove or refund what the customer did not pay through Tandem. Nothing was ordered or paid`,
     )
   })
 

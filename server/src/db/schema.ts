@@ -266,6 +266,12 @@ export interface OrderTransfersTable {
   /** The administrator whose request processed it last (completed it, or left it partial). */
   processed_by: string | null
   created_at: string
+  /**
+   * What Stripe showed refunded of the order's charge when the transfer froze (minor units of the
+   * order's currency): refunds since are measured from it. Null when frozen before it was kept
+   * (migration 021) or with no payment read.
+   */
+  refunded_at_freeze_minor: number | null
 }
 
 export interface OrderTransferBrandsTable {

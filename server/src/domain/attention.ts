@@ -1,5 +1,6 @@
 import { FRAUD_RELEASE_HINT, PRICE_EXCEPTION_HINT, TRANSFER_ERRORS } from '@shared/contract'
 import { Refusal, type RefusalKind } from './errors'
+import { formatMinorUnits } from './money'
 
 // The reasons a transfer cannot go ahead until a person fixes something (issue 32, "needs
 // attention"): each names its brand by its store name and says where the fix is, so that whoever
@@ -143,6 +144,25 @@ export const attention = {
       creatorShop,
       `Creator order ${orderName} may be fraudulent: ${findings}. Review it in ${nameOf(creatorShop)}'s Shopify admin and cancel it there if it is fraud; ${FRAUD_RELEASE_HINT}`,
     ),
+}
+
+/**
+ * What a person must check of the order itself before any brand of it is ordered or paid: no brand
+ * to name, so each is the whole order's refusal.
+ */
+export const orderAttention = {
+  /**
+   * The creator controls its store: a line added (or a price raised) after checkout, paid by hand
+   * or not at all, is not what the customer paid Tandem for.
+   */
+  totalAboveReceived: (
+    order: { name: string; currency: string; totalMinor: number },
+    intentId: string,
+    receivedMinor: number,
+  ) => {
+    const money = (minor: number) => `${formatMinorUnits(minor, order.currency)} ${order.currency}`
+    return `Creator order ${order.name} totals ${money(order.totalMinor)}, more than the ${money(receivedMinor)} its payment ${intentId} received: lines were added or prices raised after checkout, or paid outside Tandem. Check the order's edits and payments in the creator's Shopify admin, and have the creator remove or refund what the customer did not pay through Tandem. Nothing was ordered or paid`
+  },
 }
 
 /**

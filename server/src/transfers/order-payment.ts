@@ -5,9 +5,11 @@ import {
   type CallOptions,
   type Charge,
   type MadeTransfer,
+  type PaymentIntent,
   type PaymentsPort,
 } from '../adapters/payments/payments-port'
 import type { Db } from '../db/connect'
+import { orderAttention } from '../domain/attention'
 import { Refusal } from '../domain/errors'
 import { convertMinorUnits, formatMinorUnits } from '../domain/money'
 import type { Remote } from '../lib/remote-call'
@@ -27,6 +29,8 @@ export interface Settlement {
 export interface OrderPayment {
   chargeId: string
   settlement: Settlement
+  /** What Stripe shows refunded of the charge, in minor units of the order's currency. */
+  refundedMinor: number
   /**
    * What transfers from the charge may still move, in minor units of the settlement currency:
    * captured − refunded (at the charge's rate) − what the order's transfers took from it.
@@ -76,6 +80,16 @@ export async function readOrderCharge(
   order: CommerceOrder,
   intentId: string,
 ): Promise<Charge | { refusal: string }> {
+  const read = await readIntentAndCharge(deps, order, intentId)
+  return 'refusal' in read ? read : read.charge
+}
+
+/** The order's PaymentIntent and its charge, as readOrderCharge checks them. */
+async function readIntentAndCharge(
+  deps: PaymentDeps,
+  order: CommerceOrder,
+  intentId: string,
+): Promise<{ intent: PaymentIntent; charge: Charge } | { refusal: string }> {
   const { db, payments, remote } = deps
   const intent = await remote((signal) => payments.paymentIntent(intentId, { signal }))
   if (!intent) return { refusal: TRANSFER_ERRORS.paymentIntentNotFound }
@@ -110,24 +124,35 @@ export async function readOrderCharge(
 
   const chargeId = intent.latestChargeId
   const charge = await remote((signal) => payments.charge(chargeId, { signal }))
-  return (
-    charge ?? {
-      refusal: `${TRANSFER_ERRORS.paymentIntentNotFound}: Stripe has no charge ${chargeId}`,
-    }
-  )
+  if (!charge) {
+    return { refusal: `${TRANSFER_ERRORS.paymentIntentNotFound}: Stripe has no charge ${chargeId}` }
+  }
+  return { intent, charge }
 }
 
-/** The order's payment: its charge (as readOrderCharge) and what the charge still holds. */
+/**
+ * The order's payment: its charge (as readOrderCharge) and what the charge still holds. The
+ * order must be what the customer paid for through it: its total (every line, as its creator
+ * may have edited it since checkout) no more than the intent received, or it needs attention.
+ */
 export async function readOrderPayment(
   deps: PaymentDeps,
   order: CommerceOrder,
   intentId: string,
 ): Promise<OrderPayment | { refusal: string }> {
-  const charge = await readOrderCharge(deps, order, intentId)
-  if ('refusal' in charge) return charge
+  const read = await readIntentAndCharge(deps, order, intentId)
+  if ('refusal' in read) return read
+  const { intent, charge } = read
+  if (order.totalMinor > intent.amountReceivedMinor) {
+    throw new Refusal(
+      'business_rule',
+      orderAttention.totalAboveReceived(order, intent.id, intent.amountReceivedMinor),
+    )
+  }
   return {
     chargeId: charge.id,
     settlement: charge.settlement,
+    refundedMinor: charge.refundedMinor,
     ...(await chargeHolds(deps, String(order.id), charge)),
   }
 }

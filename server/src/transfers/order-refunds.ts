@@ -118,7 +118,12 @@ async function settleUnderLease(deps: Deps, id: string, timing: ReturnType<typeo
   const input = await loadPlanInput(deps.db, await asRefunded(deps.db, order, transfer, refunded))
   if (!input) throw new Error(`${order.storeShop} is no longer a creator store`)
   const splits = refundSplit(input, transfer.brands.map(frozenPartOf))
-  if (splits.every((split) => split.refundedUnits.length === 0)) return
+  if (splits.every((split) => split.refundedUnits.length === 0)) {
+    // Nothing goes back: a commission whose payout waited for this look (a refund noticed before
+    // the order completed) is paid now. A commission paid already is left as it is.
+    if (transfer.status === 'COMPLETED') await sendPayoutJob(deps, deps.db, id)
+    return
+  }
 
   // Each party apart: one Stripe or Shopify refuses is retried without holding up the others.
   const failures: unknown[] = []
@@ -139,7 +144,7 @@ async function settleUnderLease(deps: Deps, id: string, timing: ReturnType<typeo
   }
 
   const charge = await orderCharge(deps, id, remote)
-  checkCustomerRefunded(transfer, charge, splits)
+  checkCustomerRefunded(transfer, charge, splits, await refundedBeforeFreeze(deps.db, transfer))
   const frozen = transfer.brands.find((brand) => brand.settlement_currency && brand.exchange_rate)
   const settlement: Settlement = frozen
     ? { currency: frozen.settlement_currency!, exchangeRate: frozen.exchange_rate! }
@@ -184,26 +189,54 @@ async function settleUnderLease(deps: Deps, id: string, timing: ReturnType<typeo
 }
 
 /**
+ * What the customer had been refunded of the charge when the transfer froze, which its figures
+ * already left out: what the freeze recorded. A transfer frozen before that was recorded
+ * (migration 021) reads 0 when Tandem noticed no refund of the order before it froze (a Stripe
+ * refund comes with the Shopify refund that sends refunds/create), and unknown (null) otherwise.
+ */
+async function refundedBeforeFreeze(db: Db, transfer: StoredTransfer): Promise<number | null> {
+  if (transfer.refunded_at_freeze_minor !== null) return transfer.refunded_at_freeze_minor
+  const notice = await db
+    .selectFrom('order_refund_notices')
+    .select('noticed_at')
+    .where('creator_order_id', '=', transfer.creator_order_id)
+    .executeTakeFirst()
+  return notice && notice.noticed_at < transfer.created_at ? null : 0
+}
+
+/**
  * A creator controls its store, and can refund or edit an order there without the customer
  * getting a cent back: the parties give back only once Stripe (the platform's own account) shows
- * the charge refunded by at least what the units no longer sold cost. Until then the job is
- * retried, and when it stops retrying the Jobs page names the order.
+ * the charge refunded, since the transfer froze, by at least what the units no longer sold since
+ * cost. A refund made before the freeze paid for units the transfer never counted, and covers
+ * none after it. Until then the job is retried, and when it stops retrying the Jobs page names
+ * the order.
  */
 function checkCustomerRefunded(
   transfer: StoredTransfer,
   charge: Charge,
   splits: BrandRefundSplit[],
+  refundedAtFreezeMinor: number | null,
 ) {
   const backMinor = splits.reduce((sum, split) => sum + split.back.baseMinor, 0)
-  const { currency } = transfer
+  const { currency, creator_order_id: id } = transfer
+  const money = (minor: number) => `${formatMinorUnits(minor, currency)} ${currency}`
   if (charge.currency !== currency) {
     throw new Error(
-      `Charge ${charge.id} is in ${charge.currency}, creator order ${transfer.creator_order_id} in ${currency}: review the order's payment in Stripe`,
+      `Charge ${charge.id} is in ${charge.currency}, creator order ${id} in ${currency}: review the order's payment in Stripe`,
     )
   }
-  if (charge.refundedMinor < backMinor) {
+  // Units nobody paid for (free lines, a transfer frozen with no payment read) need no refund.
+  if (backMinor === 0) return
+  if (refundedAtFreezeMinor === null) {
     throw new Error(
-      `Stripe shows ${formatMinorUnits(charge.refundedMinor, currency)} ${currency} refunded of charge ${charge.id}, less than the ${formatMinorUnits(backMinor, currency)} ${currency} the refunded units of creator order ${transfer.creator_order_id} cost: nothing goes back until the customer is refunded`,
+      `The transfer of creator order ${id} froze before Tandem recorded what its customer had been refunded, and a refund of it came before: nothing goes back by itself. Check in Stripe that charge ${charge.id} was refunded, since the transfer, at least the ${money(backMinor)} the units refunded since cost, and reverse the brands' and creator's shares by hand`,
+    )
+  }
+  const sinceMinor = charge.refundedMinor - refundedAtFreezeMinor
+  if (sinceMinor < backMinor) {
+    throw new Error(
+      `Stripe shows ${money(Math.max(sinceMinor, 0))} refunded of charge ${charge.id} since the transfer of creator order ${id} (${money(charge.refundedMinor)} in all), less than the ${money(backMinor)} the units refunded since cost: nothing goes back until the customer is refunded`,
     )
   }
 }

@@ -88,7 +88,10 @@ export function createTransferRepository(db: Db) {
      * earlier: then the insert does nothing and the earlier figures stand.
      */
     async createIfAbsent(
-      transfer: Pick<TransferRow, 'creator_order_id' | 'creator_store_shop' | 'currency'>,
+      transfer: Pick<
+        TransferRow,
+        'creator_order_id' | 'creator_store_shop' | 'currency' | 'refunded_at_freeze_minor'
+      >,
       brands: NewTransferBrand[],
       now: string,
       first: (trx: Db) => Promise<void> = async () => {},

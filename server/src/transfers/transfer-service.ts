@@ -15,6 +15,7 @@ import { settleWithLimit, withDeadline } from '../lib/remote-call'
 import { overtakenAnswer, transferClaims } from './transfer-claim'
 import {
   createTransferRepository,
+  isOwedNothing,
   LeaseLostError,
   type StoredTransfer,
 } from './transfer-repository'
@@ -44,8 +45,9 @@ export interface TransferActor {
   /** Must not throw: the outcome stands whether or not its record could be written. */
   audit: (creatorOrderId: string, details: Record<string, unknown>) => Promise<void>
   /**
-   * Refuses (throws) before anything is asked of Stripe or made, given the brands still owed:
-   * automatic processing stops at a paused brand; an administrator's click has no such check.
+   * Refuses (throws) before anything is asked of Stripe or made, given the brands the attempt
+   * would still order from or pay: automatic processing stops at a paused brand; an
+   * administrator's click has no such check.
    */
   checkBrands?: (brandStoreShops: readonly string[]) => Promise<void>
 }
@@ -74,6 +76,26 @@ function brandsToPay(
     }))
 }
 
+/**
+ * The brands the attempt would still order from, mark paid or pay, whatever they are owed (a
+ * brand whose lines are all free is ordered all the same): a pause covers each.
+ */
+function brandsToReach(
+  transfer: StoredTransfer | null,
+  planned: BrandPlan[] | null,
+  stillSold: StillSoldOf,
+): string[] {
+  if (!transfer) return (planned ?? []).map((brand) => brand.brandStoreShop)
+  return transfer.brands
+    .filter(
+      (brand) =>
+        !isOwedNothing(brand) &&
+        stillSold(brand) === 'all' &&
+        (brand.brand_order_id === null || brand.paid_at === null || owesTransfer(brand)),
+    )
+    .map((brand) => brand.brand_store_shop)
+}
+
 export function createTransferService(
   deps: Pick<RouteDeps, 'db' | 'jobs' | 'commerce' | 'payments' | 'now' | 'transferTiming'>,
 ) {
@@ -96,8 +118,8 @@ export function createTransferService(
 
   /**
    * Freezes the figures on the first attempt, in the order's currency and in the one its charge
-   * settled in, and holds the order's PaymentIntent for it; a concurrent first attempt's figures
-   * stand.
+   * settled in, with what the charge was refunded so far, and holds the order's PaymentIntent for
+   * it; a concurrent first attempt's figures stand.
    */
   async function freeze(
     order: LinkedOrder,
@@ -110,6 +132,8 @@ export function createTransferService(
         creator_order_id: String(order.id),
         creator_store_shop: order.storeShop,
         currency: order.currency,
+        // Refunds before the freeze are left out of its figures: later ones are measured from here.
+        refunded_at_freeze_minor: payment?.refundedMinor ?? null,
       },
       brands.map((brand) => ({
         brand_store_shop: brand.brandStoreShop,
@@ -178,7 +202,7 @@ export function createTransferService(
       const planned = existing ? null : await plan(order)
       // Whether every brand still owed can be paid, before anything is frozen or ordered.
       const owed = brandsToPay(existing, planned, stillSold)
-      await actor.checkBrands?.(owed.map((brand) => brand.shop))
+      await actor.checkBrands?.(brandsToReach(existing, planned, stillSold))
       const payout = payoutChecks({ db: deps.db, payments: deps.payments, remote }, order)
       const refused = (await settleWithLimit(owed, timing.brandConcurrency, payout)).find(
         (outcome) => outcome.status === 'rejected',

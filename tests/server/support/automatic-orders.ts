@@ -109,6 +109,21 @@ export function automaticOrders(server: () => ServerUnderTest) {
         .sort((a, b) => a.destination.localeCompare(b.destination)),
     }),
 
+    /** An administrator pauses the brand's automatic transfers, with a reason; or resumes them. */
+    pause: async (shop: string, reason: string) =>
+      expect((await call('POST', '/admin-pause-brand', { shop, reason })).statusCode).toBe(200),
+    resume: async (shop: string) =>
+      expect((await call('POST', '/admin-resume-brand', { shop })).statusCode).toBe(200),
+
+    /** The inbox shows the order held by the brand's pause, as the administrator set it. */
+    heldByPause: (orderId: string, shop: string, reason: string) =>
+      expect.poll(() => readiness(orderId), { timeout: 10_000 }).toEqual({
+        state: 'HELD',
+        reason: `${shop} is paused: ${reason}`,
+        by: 'claim-admin@tandem.test',
+        since: expect.any(String),
+      }),
+
     completes: (orderId: string) =>
       expect.poll(() => readiness(orderId), { timeout: 10_000 }).toEqual({ state: 'COMPLETED' }),
   }

@@ -3,6 +3,7 @@ import type { ShopifyEmulator } from '../../../emulators/shopify/emulator'
 import { API_VERSION } from '../../../emulators/shopify/schema'
 import { createStripePaidOrder } from '../../../emulators/stripe-paid-order'
 import { BRAND_PRODUCTS, creatorVariantId } from '../../../server/src/seed/sandbox-data'
+import { LUMEN_ACCOUNT, NORTHWIND_ACCOUNT } from '../../support/sandbox-figures'
 import { startListeningServer, type ServerOptions, type ServerUnderTest } from './server-under-test'
 import { appToken } from './shopify-admin-client'
 
@@ -130,6 +131,25 @@ export async function creatorCancels(
   server.stripe.refund(order.chargeId, minor(refunded.amount))
 }
 
+/**
+ * Order 1001's transfer stopped PARTIAL on Stripe failing Lumen's transfer, Northwind ordered and
+ * paid; the failure stays scripted until the test unscripts it.
+ */
+async function stoppedAtLumen(server: ServerUnderTest) {
+  server.stripe.script({
+    operation: 'transfers.create',
+    mode: 'fail',
+    status: 500,
+    target: LUMEN_ACCOUNT,
+    times: 1000,
+  })
+  const first = await adminCall(server, 'POST', '/admin-create-order-transfer', {
+    creatorOrderId: '1001',
+  })
+  expect(first.statusCode).toBe(502)
+  expect(server.stripe.transfers().map((made) => made.destination)).toEqual([NORTHWIND_ACCOUNT])
+}
+
 export function refundWorld() {
   let server!: ServerUnderTest
   const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
@@ -181,6 +201,11 @@ export function refundWorld() {
       units: { line: number; quantity: number }[],
       options?: { restockType?: 'RETURN' | 'NO_RESTOCK'; stripeToo?: boolean },
     ) => creatorRefunds(server, order, units, options),
+    /** The payment app refunds the customer's charge what the creator's refund gave back. */
+    paymentAppRefunds: (chargeId: string, refund: { amount: string }) =>
+      server.stripe.refund(chargeId, minor(refund.amount)),
+    stoppedAtLumen: () => stoppedAtLumen(server),
+    /** Every reversal Stripe made, as its dashboard lists them, by account. */
     creatorCancels: (order: { orderId: string; chargeId: string }) => creatorCancels(server, order),
     /** Every reversal Stripe made, as its dashboard lists them: by account, order, then seq. */
     reversals: () =>

@@ -20,6 +20,7 @@ import * as creatorPayouts from './017-creator-payouts'
 import * as orderReversals from './018-order-reversals'
 import * as catalogListings from './019-catalog-listings'
 import * as shipments from './020-shipments'
+import * as refundedAtFreeze from './021-refunded-at-freeze'
 import * as fraudReleases from './022-fraud-releases'
 import * as refundCatchUp from './023-refund-catch-up'
 import * as reversalsByTransfer from './024-reversals-by-transfer'
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '018_order_reversals': orderReversals,
   '019_catalog_listings': catalogListings,
   '020_shipments': shipments,
+  '021_refunded_at_freeze': refundedAtFreeze,
   '022_fraud_releases': fraudReleases,
   '023_refund_catch_up': refundCatchUp,
   '024_reversals_by_transfer': reversalsByTransfer,
