@@ -1,16 +1,19 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PRICE_EXCEPTION_HINT } from '@shared/contract'
+import { FRAUD_RELEASE_HINT, PRICE_EXCEPTION_HINT } from '@shared/contract'
 import { LUMEN } from '../support/sandbox-figures'
 import { startStack, type StackUnderTest } from '../support/stack-under-test'
 import { chooseTheme, onScreen, opacity, screenshot, shows, signedInConsole } from './console'
 
-// A brand raised a price after a creator sold at the old one: the transfer screen says which line
-// and why, and an administrator accepts the exception with a reason, in Chromium against the real
-// server and the Shopify emulator.
+// A brand raised a price after a creator sold at the old one, or Shopify found a risk of fraud on
+// an order: the transfer screen says why it cannot go ahead, and an administrator accepts the
+// exception or releases the order with a reason, in Chromium against the real server and the
+// Shopify emulator.
 
 const FACE_OIL = 'gid://shopify/ProductVariant/203'
 const REASON = 'Lumen agreed to honour the launch price for this order'
+const RELEASE_REASON = 'Called the customer: the card is theirs'
+const URBAN_TRAIL = 'urban-trail-edits.myshopify.com'
 
 let browser: Browser
 let stack: StackUnderTest
@@ -118,6 +121,63 @@ describe('an order paid in euros, in Chromium', () => {
     // The sidebar slides away in a narrow window: the picture is taken once it has gone.
     await expect.poll(() => onScreen(page, page.getByRole('link', { name: 'Orders' }))).toBe(false)
     await screenshot(page, 'price-exception-history-euros-dark-narrow')
+  })
+})
+
+describe('an order Shopify found a risk of fraud on, in Chromium', () => {
+  it('says what Shopify found, and is released with a reason, then transferred', async () => {
+    const transfersBefore = stack.server.stripe.transfers().length
+    // Shopify's fraud analysis rates order 1004 of Urban Trail Edits high.
+    stack.server.shopify.assessRisk(URBAN_TRAIL, 'gid://shopify/Order/1004', {
+      riskLevel: 'HIGH',
+      provider: null,
+      facts: [{ description: 'Card verification (CVV) failed', sentiment: 'NEGATIVE' }],
+    })
+    await chooseTheme(page, 'Dark')
+    await page.setViewportSize({ width: 1400, height: 1000 })
+    await page.getByRole('link', { name: 'Create Order Transfer' }).click()
+    await page.getByRole('button', { name: 'Clear' }).click()
+    await page.getByLabel('Creator order ID').fill('1004')
+    await page.getByRole('button', { name: 'Send' }).click()
+    await shows(
+      page.getByText(/Creator order #1004 may be fraudulent: .*Card verification \(CVV\) failed/),
+    )
+    await shows(page.getByText(new RegExp(`${FRAUD_RELEASE_HINT}$`)).first())
+    await screenshot(page, 'fraud-refused-dark-wide')
+
+    await page.getByRole('button', { name: 'Release for transfer' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Release for transfer' })
+    await dialog.getByLabel('Reason').fill(RELEASE_REASON)
+    await expect.poll(() => opacity(dialog)).toBe('1')
+    await screenshot(page, 'fraud-release-dialog-dark-wide')
+    await dialog.getByRole('button', { name: 'Cancel' }).click()
+    await chooseTheme(page, 'Light')
+    await page.setViewportSize({ width: 700, height: 1000 })
+    await screenshot(page, 'fraud-refused-light-narrow')
+    await page.getByRole('button', { name: 'Release for transfer' }).click()
+    await dialog.getByLabel('Reason').fill(RELEASE_REASON)
+    await expect.poll(() => opacity(dialog)).toBe('1')
+    await screenshot(page, 'fraud-release-dialog-light-narrow')
+    await dialog.getByRole('button', { name: 'Release order' }).click()
+
+    // Previewed again: nothing was ordered or paid before the release; then transferred, each
+    // brand its amount (22.20 and 13.50, as order-transfer.test.ts shows them).
+    await shows(page.getByRole('region', { name: 'Totals' }))
+    await expect.poll(() => dialog.count()).toBe(0)
+    expect(stack.server.stripe.transfers()).toHaveLength(transfersBefore)
+    await processShownTransfer(page)
+    expect(
+      stack.server.stripe
+        .transfers()
+        .slice(transfersBefore)
+        .map((made) => made.amount),
+    ).toEqual(expect.arrayContaining([2220, 1350]))
+    const release = await stack.server.db
+      .selectFrom('audit_log')
+      .select('details')
+      .where('action', '=', 'transfer.release-fraud-check')
+      .executeTakeFirstOrThrow()
+    expect(JSON.parse(release.details)).toMatchObject({ reason: RELEASE_REASON })
   })
 })
 

@@ -53,6 +53,21 @@ async function expectOneOvershirtBack() {
   ).toEqual([{ amount: '0.00', lines: [{ line: 0, quantity: 1 }] }])
 }
 
+/**
+ * Order 1001 transferred and Maya paid, on a server whose jobs are not retried (one that fails
+ * gives up at once) and whose clock `hourOn` moves 61 minutes on.
+ */
+async function transferredWithJobsGivingUp() {
+  let later = 0
+  const server = await world.start({
+    jobRetries: { limit: 0 },
+    now: () => new Date(Date.now() + later),
+  })
+  await world.transfer('1001')
+  await expect.poll(() => transferTo(server, MAYA_ACCOUNT)?.amount, FOR_JOBS).toBe(2730)
+  return { server, hourOn: () => void (later = 61 * 60_000) }
+}
+
 describe('the refund catch-up', () => {
   it('reverses a refund whose webhook never came, once, however often it looks', async () => {
     const server = await world.transferred1001()
@@ -83,22 +98,19 @@ describe('the refund catch-up', () => {
   })
 
   it('reverses a refund made in Shopify once Stripe shows the customer refunded, after its job gave up', async () => {
-    // Jobs are not retried: the refund's gives up at once while the customer waits. The server's
-    // clock is moved on below, past the hour before a charge is read again.
-    let later = 0
-    const server = await world.start({
-      jobRetries: { limit: 0 },
-      now: () => new Date(Date.now() + later),
-    })
-    await world.transfer('1001')
-    await expect.poll(() => transferTo(server, MAYA_ACCOUNT)?.amount, FOR_JOBS).toBe(2730)
+    // The refund's job gives up at once while the customer waits; the clock is moved on below,
+    // past the hour before a charge is read again.
+    const { server, hourOn } = await transferredWithJobsGivingUp()
     await creatorStopsRefundNews(server.shopify)
     await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 1 }], { stripeToo: false })
     await catchUp()
     expect(world.reversals()).toEqual([])
     // The Jobs page names it: Stripe shows nothing refunded.
     expect(await world.troubledJobs()).toEqual([
-      expect.objectContaining({ kind: ORDER_REFUND_JOB, errorMessage: expect.stringMatching(/Stripe/) }),
+      expect.objectContaining({
+        kind: ORDER_REFUND_JOB,
+        errorMessage: expect.stringMatching(/Stripe/),
+      }),
     ])
     // Stripe read: nothing refunded yet, nothing sent.
     await catchUp()
@@ -108,7 +120,39 @@ describe('the refund catch-up', () => {
     server.stripe.refund(ORDER_1001.chargeId, 6800)
     await catchUp()
     expect(world.reversals()).toEqual([])
-    later = 61 * 60_000
+    hourOn()
+    await catchUp()
+    await expectOneOvershirtBack()
+  })
+
+  it('settles a reversal whose outcome Stripe left unknown after its job gave up', async () => {
+    // The clock is moved on below, past the hour a reversal's outcome may stay unknown before
+    // its order's job is sent again.
+    const { server, hourOn } = await transferredWithJobsGivingUp()
+    // Stripe fails every reversal of Northwind's transfer: its intent is left with no outcome.
+    server.stripe.script({
+      operation: 'transfers.createReversal',
+      mode: 'fail',
+      status: 500,
+      target: NORTHWIND_ACCOUNT,
+      times: 1000,
+    })
+    await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 1 }])
+    await expect
+      .poll(world.reversals, FOR_JOBS)
+      .toEqual([reversal(MAYA_ACCOUNT, 1020, '1001', MAYA)])
+    // The catch-ups that see the refund in Shopify, then the charge in Stripe, send the job again:
+    // Stripe still fails it.
+    await catchUp()
+    await catchUp()
+    expect(world.reversals()).toEqual([reversal(MAYA_ACCOUNT, 1020, '1001', MAYA)])
+
+    // Stripe answers again; nothing has changed in Shopify or Stripe since, but the intent is
+    // still unsettled an hour on: its order's job is sent again and reverses Northwind once.
+    server.stripe.unscript()
+    hourOn()
+    await catchUp()
+    await expectOneOvershirtBack()
     await catchUp()
     await expectOneOvershirtBack()
   })

@@ -83,7 +83,9 @@ export const chargesToRead = (db: Db, since: string, readBefore: string, limit: 
     .select(['t.creator_order_id', 'c.charge_refunded_minor'])
     .where('t.created_at', '>=', since)
     .where('c.charge_refunded_in_full_at', 'is', null)
-    .where((eb) => eb.or([eb('c.charge_read_at', 'is', null), eb('c.charge_read_at', '<', readBefore)]))
+    .where((eb) =>
+      eb.or([eb('c.charge_read_at', 'is', null), eb('c.charge_read_at', '<', readBefore)]),
+    )
     .orderBy((eb) => eb.fn.coalesce('c.charge_read_at', eb.val('')))
     .limit(limit)
     .execute()
@@ -105,3 +107,20 @@ export const recordChargeReading = (
     .onConflict((oc) => oc.column('creator_order_id').doUpdateSet(values))
     .execute()
 }
+
+/**
+ * The orders with a reversal of a party's share whose outcome is still unknown since before
+ * `pendingBefore` (its call failed or was cut off, and its job may have given up since): their
+ * refund job settles it, looked up by its key, then sent again.
+ */
+export const ordersWithUnsettledReversals = (db: Db, pendingBefore: string) =>
+  db
+    .selectFrom('order_reversals')
+    .select('creator_order_id')
+    .distinct()
+    .where('party', '!=', 'DEBT')
+    .where('reversal_id', 'is', null)
+    .where('owed_since', 'is', null)
+    .where('declined_at', 'is', null)
+    .where('pending_since', '<', pendingBefore)
+    .execute()

@@ -7,6 +7,7 @@ import { noticeRefund, sendRefundJob } from '../transfers/order-refunds'
 import { transferTiming } from '../transfers/transfer-timing'
 import {
   chargesToRead,
+  ordersWithUnsettledReversals,
   recordChargeReading,
   recordLook,
   recordShopifyChange,
@@ -25,6 +26,8 @@ import {
 // - Stripe: the charges of the orders Shopify shows refunded (a refund in Shopify alone moves
 //   nothing until the customer is refunded), each read at most once an hour, 100 per catch-up,
 //   until one is refunded in full; a charge refunded further than last read gets the job.
+// - Tandem: an order with a reversal whose outcome stayed unknown past its job's retries (Stripe
+//   failing for hours) gets the job again, which looks the reversal up by its key, then sends it.
 // Where each look stopped is recorded page by page, with the job it sends, so that a crash loses
 // nothing: the next look reads again from the last recorded page.
 
@@ -47,6 +50,8 @@ const SEARCH_LAG_MS = 10 * 60_000
  */
 const PAGES_PER_SHOP = 20
 const CHARGE_READ_AGAIN_AFTER_MS = 60 * 60_000
+/** How long a reversal's outcome may stay unknown before its order's job is sent again. */
+const UNSETTLED_FOR_MS = 60 * 60_000
 /** Charges read per catch-up at most: the rest wait for the next. */
 const CHARGES_PER_CATCH_UP = 100
 
@@ -85,6 +90,7 @@ export async function catchUpRefunds(
         )
       }
       await readCharges(deps, { since, sent, signal }, log)
+      await settleLeftReversals(deps, sent)
     },
   )
 }
@@ -163,6 +169,17 @@ async function readCharges(
       log(`The charge of creator order ${id} was not read: ${messageOf(error)}`)
     }
   }
+}
+
+/** The orders whose reversals were left unsettled, sent their job again (unless sent it now). */
+async function settleLeftReversals(deps: Deps, sent: Set<string>) {
+  const pendingBefore = new Date(deps.now().getTime() - UNSETTLED_FOR_MS).toISOString()
+  const left = await ordersWithUnsettledReversals(deps.db, pendingBefore)
+  await deps.db.transaction().execute(async (trx: Db) => {
+    for (const { creator_order_id: id } of left) {
+      if (!sent.has(id)) await sendRefundJob(deps, trx, id)
+    }
+  })
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
