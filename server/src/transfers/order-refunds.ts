@@ -21,6 +21,7 @@ import { sendPayoutJob } from './creator-payout'
 import type { PlanInput } from '../domain/transfer-plan'
 import { inSettlement, type Settlement } from './order-payment'
 import { reverseParty } from './party-reversal'
+import { beyondUnitsReason, recordRefundBeyondUnits } from './refund-beyond-units'
 import { asRefunded, frozenPartOf, refundedLinesOf } from './refund-splits'
 import { loadPlanInput } from './plan-input'
 import { createTransferRepository, frozenLines, type StoredTransfer } from './transfer-repository'
@@ -337,6 +338,8 @@ async function settleCommission(
     0,
   )
   const beyondSettlementMinor = inSettlement(beyondUnitsMinor, transfer.currency, settlement)
+  const beyond = `${formatMinorUnits(beyondUnitsMinor, transfer.currency)} ${transfer.currency}`
+  if (beyondUnitsMinor > 0) await recordRefundBeyondUnits(deps, id, beyond)
   if (payout.paid_at === null) {
     const lowered = await reduceUnpaidCommission(deps.db, id, {
       amountMinor: Math.max(keptMinor - beyondUnitsMinor, 0),
@@ -364,7 +367,7 @@ async function settleCommission(
       currency: payout.settlement_currency!,
       transferredMinor: payout.amount_settlement_minor,
       owedBackMinor: payout.amount_settlement_minor - keptSettlementMinor + beyondSettlementMinor,
-      beyondTransfer: `The customer of creator order ${id} was refunded ${formatMinorUnits(beyondUnitsMinor, transfer.currency)} ${transfer.currency} in Stripe beyond what its refunds gave back for units, tax and shipping: the creator refunded it, so she pays what her commission on the order cannot carry`,
+      beyondTransfer: beyondUnitsReason(id, beyond),
     },
     reversals,
     remote,
