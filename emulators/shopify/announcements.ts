@@ -165,8 +165,8 @@ function refundBody(order: OrderRecord, refund: RefundRecord) {
         restock_type: refunded.restockType.toLowerCase(),
         subtotal: Number(money(refunded.subtotalMinor)),
         subtotal_set: moneySet(refunded.subtotalMinor),
-        total_tax: 0,
-        total_tax_set: moneySet(0),
+        total_tax: Number(money(refunded.taxMinor ?? 0)),
+        total_tax_set: moneySet(refunded.taxMinor ?? 0),
         line_item: line && lineItemBody(order, line),
       }
     }),

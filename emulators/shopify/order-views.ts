@@ -254,7 +254,7 @@ function refundLineView(
   order: OrderRecord,
   refunded: { id: string | null; line: OrderLineRecord; quantity: number },
   restockType: string,
-  subtotalMinor: number,
+  { subtotalMinor, taxMinor }: { subtotalMinor: number; taxMinor: number },
 ) {
   const money = (minor: number) => moneyBag(minor, order.currency)
   return {
@@ -266,7 +266,7 @@ function refundLineView(
     restocked: refunded.id !== null && restockType !== 'NO_RESTOCK',
     priceSet: money(refunded.line.unitPriceMinor),
     subtotalSet: money(subtotalMinor),
-    totalTaxSet: money(0),
+    totalTaxSet: money(taxMinor),
   }
 }
 
@@ -290,7 +290,22 @@ export function refundView(ctx: RequestContext, order: OrderRecord, refund: Refu
         args.reverse ? [...lines].reverse() : lines,
         args,
         (refunded) =>
-          refundLineView(ctx, order, refunded, refunded.restockType, refunded.subtotalMinor),
+          refundLineView(ctx, order, refunded, refunded.restockType, {
+            subtotalMinor: refunded.subtotalMinor,
+            taxMinor: refunded.taxMinor ?? 0,
+          }),
+        ctx.bulk,
+      ),
+    // The emulator keeps one shipping line an order (no tax on it): a refund of shipping refunds it.
+    refundShippingLines: (args: PageArgs & { reverse: boolean }) =>
+      connection(
+        refund.shippingMinor > 0 ? [refund] : [],
+        args,
+        () => ({
+          id: refund.id.replace('/Refund/', '/RefundShippingLine/'),
+          subtotalAmountSet: moneyBag(refund.shippingMinor, order.currency),
+          taxAmountSet: moneyBag(0, order.currency),
+        }),
         ctx.bulk,
       ),
     transactions: (args: PageArgs & { reverse: boolean }) =>
@@ -343,7 +358,10 @@ function suggestedRefundView(ctx: RequestContext, order: OrderRecord, args: Sugg
       taxSet: money(0),
     },
     refundLineItems: plan.lines.map((p) =>
-      refundLineView(ctx, order, { id: null, ...p }, p.restockType, p.subtotalMinor),
+      refundLineView(ctx, order, { id: null, ...p }, p.restockType, {
+        subtotalMinor: p.subtotalMinor,
+        taxMinor: 0,
+      }),
     ),
     suggestedTransactions:
       sale && amountMinor > 0

@@ -220,6 +220,7 @@ export function applyRefund(
   { note, shop }: { note: string | null; shop: ShopRecord },
 ): RefundRecord {
   const number = order.id * 100 + order.refunds.length + 1
+  const lastUnits = takesLastUnits(order, plan.lines)
   const transactions = money.map(({ parent, amountMinor }) =>
     recordRefund(order, parent, amountMinor),
   )
@@ -234,6 +235,7 @@ export function applyRefund(
       quantity,
       restockType,
       subtotalMinor,
+      taxMinor: lastUnits && i === 0 ? order.taxMinor : 0,
     })),
     shippingMinor: plan.shippingMinor,
     transactionIds: transactions.map((t) => t.id),

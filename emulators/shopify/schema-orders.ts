@@ -210,8 +210,17 @@ export const orderTypes = `
     totalRefundedSet: MoneyBag!
     refundLineItems(first: Int, last: Int, after: String, before: String,
       reverse: Boolean = false): RefundLineItemConnection!
+    refundShippingLines(first: Int, last: Int, after: String, before: String,
+      reverse: Boolean = false): RefundShippingLineConnection!
     transactions(first: Int, last: Int, after: String, before: String,
       reverse: Boolean = false): OrderTransactionConnection!
+  }
+
+  # Refund.refundShippingLines (Admin GraphQL 2026-10); its shippingLine field is not emulated.
+  type RefundShippingLine {
+    id: ID!
+    subtotalAmountSet: MoneyBag!
+    taxAmountSet: MoneyBag!
   }
 
   type ShippingRefund { amountSet: MoneyBag!, maximumRefundableSet: MoneyBag!, taxSet: MoneyBag! }

@@ -18,6 +18,7 @@ const connections = [
   'Order',
   'LineItem',
   'RefundLineItem',
+  'RefundShippingLine',
   'OrderTransaction',
   'FulfillmentOrder',
   'FulfillmentOrderLineItem',

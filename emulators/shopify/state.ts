@@ -103,6 +103,12 @@ export interface RefundLineRecord {
   restockType: RestockType
   /** What these units cost the customer after their discounts. */
   subtotalMinor: number
+  /**
+   * The tax given back with them (RefundLineItem.totalTaxSet). The emulator keeps tax for the whole
+   * order, so the refund of the order's last units gives all of it back, on its first line; absent
+   * (none) in a state file written before it.
+   */
+  taxMinor?: number
 }
 
 /**

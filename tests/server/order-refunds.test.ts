@@ -189,7 +189,7 @@ describe('a refund Tandem is told of', () => {
         kind: 'order-refund',
         about: { order: '#1001', shop: MAYA },
         errorMessage:
-          'Stripe shows 0.00 USD refunded of charge ch_sandbox_order_1001 since the transfer of creator order 1001 (0.00 USD in all), less than the 68.00 USD the units refunded since cost: nothing goes back until the customer is refunded',
+          "Stripe shows 0.00 USD refunded of charge ch_sandbox_order_1001 since the transfer of creator order 1001 (0.00 USD in all), less than the 68.00 USD Shopify's refunds gave back for the brands' units refunded since: nothing goes back until the customer is refunded",
       }),
     ])
     const server = world.server()
@@ -218,15 +218,19 @@ describe('a creator editing an order after its transfer', () => {
     // 80.00 in Stripe for something else (goodwill): more than the overshirt's 68.00.
     server.shopify.removeUnits(MAYA, 'gid://shopify/Order/1001', [{ line: 0, quantity: 1 }])
     server.stripe.refund(ORDER_1001.chargeId, 8000)
-    // Then she refunds the face oil, and Stripe the customer for it: Lumen and Maya give back
-    // its share; Northwind, whose overshirt nobody was refunded for, nothing.
+    // Then she refunds the face oil, and Stripe the customer for it: Lumen gives back its share;
+    // Northwind, whose overshirt nobody was refunded for, nothing. Maya gives back her face oil
+    // share and pays the 80.00 goodwill: all her 27.30 goes back, and she owes the 59.60 left.
     await world.creatorRefunds(ORDER_1001, [{ line: 1, quantity: 1 }])
     await expect
       .poll(world.reversals, FOR_JOBS)
       .toEqual([
-        reversal(MAYA_ACCOUNT, 690, '1001', MAYA),
+        reversal(MAYA_ACCOUNT, 2730, '1001', MAYA),
         reversal(LUMEN_ACCOUNT, 2484, '1001', LUMEN),
       ])
+    await expect
+      .poll(() => world.activity('transfer.reversal-owed'), FOR_JOBS)
+      .toEqual([expect.objectContaining({ party: 'CREATOR', amount: '59.60 USD' })])
     expect(server.shopify.refunds(NORTHWIND, world.brandOrder(NORTHWIND, '1001').id)).toEqual([])
   })
 })

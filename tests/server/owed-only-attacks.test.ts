@@ -66,7 +66,7 @@ describe('a refund made in Shopify alone, after one the customer got back before
     await expect.poll(world.troubledJobs, FOR_THE_JOB).toEqual([
       expect.objectContaining({
         kind: 'order-refund',
-        errorMessage: `Stripe shows 0.00 USD refunded of charge ch_sandbox_order_1001 since the transfer of creator order 1001 (${overshirt.amount} USD in all), less than the 34.50 USD the units refunded since cost: nothing goes back until the customer is refunded`,
+        errorMessage: `Stripe shows 0.00 USD refunded of charge ch_sandbox_order_1001 since the transfer of creator order 1001 (${overshirt.amount} USD in all), less than the 34.50 USD Shopify's refunds gave back for the brands' units refunded since: nothing goes back until the customer is refunded`,
       }),
     ])
     expect(world.reversals()).toEqual([])

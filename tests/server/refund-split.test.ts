@@ -121,7 +121,6 @@ describe('the refund split', () => {
     for (const order of [
       refunded(ORDER, { '1': 2, '2': 3, '3': 1 }),
       { ...ORDER, order: { ...ORDER.order, cancelledAt: '2026-11-27T10:00:00Z' } },
-      { ...ORDER, order: { ...ORDER.order, financialStatus: 'REFUNDED' } },
     ]) {
       const split = refundSplit(order, transfer)
       expect(split.map((brand) => brand.back)).toEqual(everything)
@@ -132,6 +131,16 @@ describe('the refund split', () => {
         [{ brandVariantId: 'variant-3', quantity: 1 }],
       ])
     }
+  })
+
+  it('of the money alone, every unit still sold, takes no unit off', () => {
+    // REFUNDED as money with no item refunded: the brands shipped what they were paid for.
+    const split = refundSplit(
+      { ...ORDER, order: { ...ORDER.order, financialStatus: 'REFUNDED' } },
+      transfer,
+    )
+    expect(split.map((brand) => brand.back)).toEqual([NOTHING, NOTHING, NOTHING])
+    expect(split.map((brand) => brand.refundedUnits)).toEqual([[], [], []])
   })
 
   it('never pays for units an edit added after the transfer', () => {

@@ -397,18 +397,45 @@ describe('after the sale', () => {
     for (let refund = 0; refund < 249; refund++) {
       await server.shopify.refund(MAYA, id, [{ line: 0, quantity: 1 }])
     }
-    const lines = await shopify.refundedLines(MAYA, number)
-    expect(lines).toHaveLength(249)
-    expect(lines.reduce((sum, line) => sum + line.quantity, 0)).toBe(249)
+    const refunds = await shopify.orderRefunds(MAYA, number)
+    expect(refunds).toHaveLength(249)
+    expect(refunds.flatMap((refund) => refund.lines.map((line) => line.quantity))).toEqual(
+      Array(249).fill(1),
+    )
 
     // The 250th: Order.refunds lists no more at once, so a 251st could not be seen.
     await server.shopify.refund(MAYA, id, [{ line: 0, quantity: 1 }])
-    await expect(shopify.refundedLines(MAYA, number)).rejects.toThrow(
+    await expect(shopify.orderRefunds(MAYA, number)).rejects.toThrow(
       new CommerceError(
         `Order ${number} of ${MAYA} has 250 refunds or more, as many as Shopify lists at once, so Tandem cannot tell that it read them all: it gives nothing back for this order. Settle its refunds by hand`,
       ),
     )
   }, 60_000)
+
+  it('reads what each refund gave back: its money, each line after discounts and in tax, its shipping', async () => {
+    // Order 1001: two overshirts (136.00), a face oil (34.50), a sticker pack (5.00), tax 14.04,
+    // shipping 8.00. The face oil is refunded, then the order cancelled with the rest refunded.
+    const id = 'gid://shopify/Order/1001'
+    await server.shopify.refund(MAYA, id, [{ line: 1, quantity: 1 }])
+    await server.shopify.cancel(MAYA, id, { refund: true })
+    const [overshirts, faceOil, stickers] = [1, 2, 3].map((n) => `gid://shopify/LineItem/1001${n}`)
+    const line = (lineItemId: string, quantity: number, subtotalMinor: number, taxMinor = 0) => ({
+      lineItemId,
+      quantity,
+      restocked: false,
+      subtotalMinor,
+      taxMinor,
+    })
+    expect(await shopify.orderRefunds(MAYA, 1001)).toEqual([
+      { refundedMinor: 3450, shippingMinor: 0, lines: [line(faceOil!, 1, 3450)] },
+      // The last units give back the order's tax (the emulator keeps it whole, on the first line).
+      {
+        refundedMinor: 16304,
+        shippingMinor: 800,
+        lines: [line(overshirts!, 2, 13600, 1404), line(stickers!, 1, 500)],
+      },
+    ])
+  })
 
   it('reads every line of a refund of more lines than a page holds', async () => {
     const lines = Array.from({ length: 251 }, () => ({
@@ -421,8 +448,8 @@ describe('after the sale', () => {
       id,
       lines.map((_, line) => ({ line, quantity: 1 })),
     )
-    const refunded = await shopify.refundedLines(MAYA, Number(id.slice(id.lastIndexOf('/') + 1)))
-    expect(new Set(refunded.map((line) => line.lineItemId)).size).toBe(251)
+    const [refund] = await shopify.orderRefunds(MAYA, Number(id.slice(id.lastIndexOf('/') + 1)))
+    expect(new Set(refund!.lines.map((line) => line.lineItemId)).size).toBe(251)
   })
 
   it('refunds a brand order under a new key once Shopify refused the first, and once only', async () => {

@@ -1,5 +1,5 @@
 import { splitBase, type ResolvedRates } from './commission'
-import { lineBaseMinor, sellsNothing, type PlanInput } from './transfer-plan'
+import { lineBaseMinor, type PlanInput } from './transfer-plan'
 
 // What goes back when a creator order is refunded, edited or cancelled after its transfer
 // (docs/integrations.md "After the sale"). Each brand keeps what a transfer of its still-sold units
@@ -47,13 +47,16 @@ export interface BrandRefundSplit {
 /**
  * Each frozen brand's split of the refunds so far, from the order as it is now (`input`: its
  * lines' current quantities, whether it was cancelled). Units a creator's edit added are never
- * paid for: a variant's units are counted at most as many as froze.
+ * paid for: a variant's units are counted at most as many as froze. Only a cancellation or units
+ * given back take a brand's units off: an order refunded in full as money alone (REFUNDED, every
+ * unit still sold) still sells them, and what the customer got back beyond its units is the
+ * creator's to pay (order-refunds.ts).
  */
 export function refundSplit(
   input: PlanInput,
   frozen: readonly FrozenBrandPart[],
 ): BrandRefundSplit[] {
-  const lines = sellsNothing(input.order) ? [] : input.lines
+  const lines = input.order.cancelledAt !== null ? [] : input.lines
   return frozen.map((brand) => {
     const unitsLeft = new Map<string, number>()
     for (const line of brand.lines) {

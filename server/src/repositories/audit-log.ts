@@ -26,6 +26,21 @@ export async function recordAudit(db: Db, at: Date, record: AuditRecord): Promis
     .execute()
 }
 
+/** The details of the entries of `action` about `target`, as recorded. */
+export async function auditDetailsOf(
+  db: Db,
+  action: string,
+  target: string,
+): Promise<Record<string, unknown>[]> {
+  const rows = await db
+    .selectFrom('audit_log')
+    .select('details')
+    .where('action', '=', action)
+    .where('target', '=', target)
+    .execute()
+  return rows.map((row) => JSON.parse(row.details) as Record<string, unknown>)
+}
+
 /**
  * Sorts as the entries were made: entries of one millisecond by this process's monotonic clock
  * (entries of another process in the same millisecond come in either order), made unique apart.

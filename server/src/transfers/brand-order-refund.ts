@@ -1,7 +1,7 @@
 import type { RouteDeps } from '../deps'
 import type { BrandRefundSplit } from '../domain/refund-split'
 import type { Remote } from '../lib/remote-call'
-import { recordAudit } from '../repositories/audit-log'
+import { auditDetailsOf, recordAudit } from '../repositories/audit-log'
 import { PRODUCT_NAME } from '@shared/product'
 import type { FrozenLine, TransferBrandRow } from './transfer-repository'
 
@@ -123,13 +123,7 @@ async function auditedOf(
   creatorOrderId: string,
   shop: string,
 ): Promise<Record<string, unknown>[]> {
-  const rows = await deps.db
-    .selectFrom('audit_log')
-    .select('details')
-    .where('action', '=', action)
-    .where('target', '=', creatorOrderId)
-    .execute()
-  return rows
-    .map((row) => JSON.parse(row.details) as Record<string, unknown>)
-    .filter((details) => details.brandShop === shop)
+  return (await auditDetailsOf(deps.db, action, creatorOrderId)).filter(
+    (details) => details.brandShop === shop,
+  )
 }

@@ -1,9 +1,14 @@
 import type { Db } from '../db/connect'
 import { underLeaseInTurn } from '../db/lease'
 import type { RouteDeps } from '../deps'
-import type { RefundedLine } from '../adapters/commerce/commerce-port'
+import type { CreatorRefund, RefundedLine } from '../adapters/commerce/commerce-port'
 import type { Charge } from '../adapters/payments/payments-port'
 import { formatMinorUnits } from '../domain/money'
+import {
+  brandUnitsRefundedMinor,
+  refundedBeyondUnitsMinor,
+  shopifyRefundedMinor,
+} from '../domain/refund-money'
 import { refundSplit, type BrandRefundSplit } from '../domain/refund-split'
 import type { JobExecutor, RegisterOptions } from '../jobs/job-queue'
 import { orderJobSender, type OrderJob } from '../jobs/order-job'
@@ -11,14 +16,15 @@ import { withDeadline, type Remote } from '../lib/remote-call'
 import { findCreatorPayout, reduceUnpaidCommission } from '../repositories/creator-payouts'
 import { reversalsOf, type OrderReversalRow } from '../repositories/order-reversals'
 import { refundBrandOrder } from './brand-order-refund'
-import { orderCharge } from './creator-payout-checks'
+import { orderCharge, PayoutWaits } from './creator-payout-checks'
 import { sendPayoutJob } from './creator-payout'
 import type { PlanInput } from '../domain/transfer-plan'
 import { inSettlement, type Settlement } from './order-payment'
 import { reverseParty } from './party-reversal'
-import { asRefunded, frozenPartOf } from './refund-splits'
+import { beyondUnitsReason, recordRefundBeyondUnits } from './refund-beyond-units'
+import { asRefunded, frozenPartOf, refundedLinesOf } from './refund-splits'
 import { loadPlanInput } from './plan-input'
-import { createTransferRepository, type StoredTransfer } from './transfer-repository'
+import { createTransferRepository, frozenLines, type StoredTransfer } from './transfer-repository'
 import { transferTiming } from './transfer-timing'
 
 // After the sale (docs/integrations.md "After the sale"): a creator order refunded or cancelled
@@ -30,7 +36,10 @@ import { transferTiming } from './transfer-timing'
 // - each brand's transfer and the creator's paid commission are reversed (party-reversal.ts);
 // - a commission not yet paid is lowered, under the payout's own fence;
 // - each brand's order refunds the same units, or is cancelled (brand-order-refund.ts).
-// The platform's commission goes back with the customer's refund, which it received.
+// The platform's commission goes back with the customer's refund, which it received. What the
+// customer got back in Stripe beyond what the refunds gave back for units, tax and shipping (a
+// goodwill amount, a refund as money alone) is the creator's: it comes off her commission, and
+// what that cannot carry she owes (domain/refund-money.ts).
 
 export const ORDER_REFUND_JOB = 'order-refund'
 export const ORDER_REFUND_RETRIES: RegisterOptions = { retryLimit: 8, retryDelaySeconds: 30 }
@@ -114,11 +123,17 @@ async function settleUnderLease(deps: Deps, id: string, timing: ReturnType<typeo
   if (!order || order.storeShop !== transfer.creator_store_shop) {
     throw new Error(`${transfer.creator_store_shop} no longer has creator order ${id}`)
   }
-  const refunded = await remote(() => deps.commerce.refundedLines(order.storeShop, order.id))
+  const refunds = await remote(() => deps.commerce.orderRefunds(order.storeShop, order.id))
+  const refunded = refundedLinesOf(refunds)
   const input = await loadPlanInput(deps.db, await asRefunded(deps.db, order, transfer, refunded))
   if (!input) throw new Error(`${order.storeShop} is no longer a creator store`)
   const splits = refundSplit(input, transfer.brands.map(frozenPartOf))
-  if (splits.every((split) => split.refundedUnits.length === 0)) {
+  const beyondUnits = (charge: Charge) =>
+    refundedBeyondUnitsMinor(charge.refundedMinor, refunds, order)
+  if (
+    splits.every((split) => split.refundedUnits.length === 0) &&
+    (await chargeOf(deps, id, remote).then((charge) => !charge || beyondUnits(charge) === 0))
+  ) {
     // Nothing goes back: a commission whose payout waited for this look (a refund noticed before
     // the order completed) is paid now. A commission paid already is left as it is.
     if (transfer.status === 'COMPLETED') await sendPayoutJob(deps, deps.db, id)
@@ -144,7 +159,12 @@ async function settleUnderLease(deps: Deps, id: string, timing: ReturnType<typeo
   }
 
   const charge = await orderCharge(deps, id, remote)
-  checkCustomerRefunded(transfer, charge, splits, await refundedBeforeFreeze(deps.db, transfer))
+  checkCustomerRefunded(
+    transfer,
+    charge,
+    { brandUnitsMinor: brandMoneyBack(transfer, input, splits, refunds), refunds },
+    await refundedBeforeFreeze(deps.db, transfer),
+  )
   const frozen = transfer.brands.find((brand) => brand.settlement_currency && brand.exchange_rate)
   const settlement: Settlement = frozen
     ? { currency: frozen.settlement_currency!, exchangeRate: frozen.exchange_rate! }
@@ -176,7 +196,14 @@ async function settleUnderLease(deps: Deps, id: string, timing: ReturnType<typeo
   // The commission is owed from the order's completion: until then the job comes back for it.
   if (transfer.status === 'COMPLETED') {
     await attempt(() =>
-      settleCommission(deps, transfer, splits, settlement, reversals, remote, timing.failpoint),
+      settleCommission(
+        deps,
+        { transfer, splits, beyondUnitsMinor: beyondUnits(charge) },
+        settlement,
+        reversals,
+        remote,
+        timing.failpoint,
+      ),
     )
   } else {
     failures.push(
@@ -187,6 +214,13 @@ async function settleUnderLease(deps: Deps, id: string, timing: ReturnType<typeo
   }
   if (failures.length > 0) throw failures[0]
 }
+
+/** The order's charge; none when Tandem holds no payment of it (no refund through Stripe to see). */
+const chargeOf = (deps: Deps, id: string, remote: Remote) =>
+  orderCharge(deps, id, remote).catch((error: unknown) => {
+    if (error instanceof PayoutWaits) return null
+    throw error
+  })
 
 /**
  * What the customer had been refunded of the charge when the transfer froze, which its figures
@@ -205,20 +239,48 @@ async function refundedBeforeFreeze(db: Db, transfer: StoredTransfer): Promise<n
 }
 
 /**
+ * What Shopify's refunds gave back for the brand units no longer sold since the freeze, each at
+ * what its line's refunds gave it (domain/refund-money.ts). A cancellation takes units off that
+ * no refund may have given back: they count at Tandem's base, as do lines frozen before their
+ * line items were kept.
+ */
+function brandMoneyBack(
+  transfer: StoredTransfer,
+  input: PlanInput,
+  splits: readonly BrandRefundSplit[],
+  refunds: readonly CreatorRefund[],
+): number {
+  if (input.order.cancelledAt !== null) {
+    return splits.reduce((sum, split) => sum + split.back.baseMinor, 0)
+  }
+  const soldNow = new Map(input.lines.map((line) => [line.lineItemId, line.currentQuantity]))
+  return brandUnitsRefundedMinor(
+    transfer.brands.map((brand, i) => ({
+      lines: frozenLines(brand),
+      fallbackMinor: splits[i]!.back.baseMinor,
+    })),
+    soldNow,
+    refunds,
+  )
+}
+
+/**
  * A creator controls its store, and can refund or edit an order there without the customer
  * getting a cent back: the parties give back only once Stripe (the platform's own account) shows
- * the charge refunded, since the transfer froze, by at least what the units no longer sold since
- * cost. A refund made before the freeze paid for units the transfer never counted, and covers
- * none after it. Until then the job is retried, and when it stops retrying the Jobs page names
- * the order.
+ * the charge refunded, since the transfer froze, by at least what Shopify's refunds gave for the
+ * units no longer sold since (`owed.brandUnitsMinor`), and in all by at least all that Shopify's refunds
+ * of the order say went back (a refund of the creator's own products or of shipping does not
+ * stand for a brand unit's). A refund made before the freeze paid for units the transfer never
+ * counted, and covers none after it. Until then the job is retried, and when it stops retrying
+ * the Jobs page names the order.
  */
 function checkCustomerRefunded(
   transfer: StoredTransfer,
   charge: Charge,
-  splits: BrandRefundSplit[],
+  owed: { brandUnitsMinor: number; refunds: readonly CreatorRefund[] },
   refundedAtFreezeMinor: number | null,
 ) {
-  const backMinor = splits.reduce((sum, split) => sum + split.back.baseMinor, 0)
+  const backMinor = owed.brandUnitsMinor
   const { currency, creator_order_id: id } = transfer
   const money = (minor: number) => `${formatMinorUnits(minor, currency)} ${currency}`
   if (charge.currency !== currency) {
@@ -236,19 +298,30 @@ function checkCustomerRefunded(
   const sinceMinor = charge.refundedMinor - refundedAtFreezeMinor
   if (sinceMinor < backMinor) {
     throw new Error(
-      `Stripe shows ${money(Math.max(sinceMinor, 0))} refunded of charge ${charge.id} since the transfer of creator order ${id} (${money(charge.refundedMinor)} in all), less than the ${money(backMinor)} the units refunded since cost: nothing goes back until the customer is refunded`,
+      `Stripe shows ${money(Math.max(sinceMinor, 0))} refunded of charge ${charge.id} since the transfer of creator order ${id} (${money(charge.refundedMinor)} in all), less than the ${money(backMinor)} Shopify's refunds gave back for the brands' units refunded since: nothing goes back until the customer is refunded`,
+    )
+  }
+  const shopifyMinor = shopifyRefundedMinor(owed.refunds)
+  if (charge.refundedMinor < shopifyMinor) {
+    throw new Error(
+      `Stripe shows ${money(charge.refundedMinor)} refunded of charge ${charge.id} in all, less than the ${money(shopifyMinor)} the refunds of creator order ${id} gave back in Shopify: nothing goes back from the brands until the customer is refunded all of it`,
     )
   }
 }
 
 /**
  * The creator's commission: reversed once paid; lowered while unpaid and no transfer of it is
- * under way (the payout then pays what is left); waited for while one is.
+ * under way (the payout then pays what is left); waited for while one is. What the customer got
+ * back beyond the units refunded (`beyondUnitsMinor`) is the creator's to pay, not the
+ * platform's: it comes off her commission too, and what her transfer cannot carry is owed by her.
  */
 async function settleCommission(
   deps: Deps,
-  transfer: StoredTransfer,
-  splits: BrandRefundSplit[],
+  {
+    transfer,
+    splits,
+    beyondUnitsMinor,
+  }: { transfer: StoredTransfer; splits: BrandRefundSplit[]; beyondUnitsMinor: number },
   settlement: Settlement,
   reversals: readonly OrderReversalRow[],
   remote: Remote,
@@ -264,11 +337,14 @@ async function settleCommission(
       sum + inSettlement(split.kept.creatorCommissionMinor, transfer.currency, settlement),
     0,
   )
+  const beyondSettlementMinor = inSettlement(beyondUnitsMinor, transfer.currency, settlement)
+  const beyond = `${formatMinorUnits(beyondUnitsMinor, transfer.currency)} ${transfer.currency}`
+  if (beyondUnitsMinor > 0) await recordRefundBeyondUnits(deps, id, beyond)
   if (payout.paid_at === null) {
     const lowered = await reduceUnpaidCommission(deps.db, id, {
-      amountMinor: keptMinor,
+      amountMinor: Math.max(keptMinor - beyondUnitsMinor, 0),
       settlementCurrency: settlement.currency,
-      amountSettlementMinor: keptSettlementMinor,
+      amountSettlementMinor: Math.max(keptSettlementMinor - beyondSettlementMinor, 0),
       now: deps.now().toISOString(),
     })
     if (!lowered) {
@@ -290,7 +366,8 @@ async function settleCommission(
       transferId: payout.payment_transfer_id,
       currency: payout.settlement_currency!,
       transferredMinor: payout.amount_settlement_minor,
-      owedBackMinor: payout.amount_settlement_minor - keptSettlementMinor,
+      owedBackMinor: payout.amount_settlement_minor - keptSettlementMinor + beyondSettlementMinor,
+      beyondTransfer: beyondUnitsReason(id, beyond),
     },
     reversals,
     remote,

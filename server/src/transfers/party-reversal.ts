@@ -31,8 +31,13 @@ export interface PartyReversal {
   transferId: string
   currency: string
   transferredMinor: number
-  /** All that should have gone back from the transfer by now: paid less what is still earned. */
+  /**
+   * All that should have gone back from the transfer by now: paid less what is still earned, and
+   * for a creator what she refunded beyond it (order-refunds.ts), which may exceed the transfer.
+   */
   owedBackMinor: number
+  /** Why what the transfer cannot carry is owed, when it is more than it was paid. */
+  beyondTransfer?: string
 }
 
 /**
@@ -73,6 +78,7 @@ export async function reverseParty(
       .filter((row) => !row.owed_since && !row.declined_at)
       .reduce((sum, row) => sum + row.amount_minor, 0)
   const fromTransfer = Math.min(dueMinor, Math.max(carried, 0))
+  const beyond = reversal.owedBackMinor > reversal.transferredMinor && reversal.beyondTransfer
   let seq = nextSeq(ofTransfer)
   if (fromTransfer > 0) {
     await reverseAnew(
@@ -86,7 +92,9 @@ export async function reverseParty(
   }
   if (fromTransfer < dueMinor) {
     const intent = intentOf({ ...reversal, amountMinor: dueMinor - fromTransfer }, seq, deps.now())
-    const message = `${reversal.transferId} no longer carries it: a debt of ${reversal.storeShop}'s was taken from it`
+    const message =
+      beyond ||
+      `${reversal.transferId} no longer carries it: a debt of ${reversal.storeShop}'s was taken from it`
     // Recorded owed in the one statement that records it: never an intent to send to Stripe.
     await deps.db.transaction().execute(async (trx) => {
       await recordReversalIntent(trx, {

@@ -3,7 +3,7 @@ import type { Db } from '../db/connect'
 import { Refusal } from '../domain/errors'
 import { fromHundredths } from '../domain/money'
 import { refundSplit, type BrandRefundSplit, type FrozenBrandPart } from '../domain/refund-split'
-import type { CommerceOrder, RefundedLine } from '../adapters/commerce/commerce-port'
+import type { CommerceOrder, CreatorRefund, RefundedLine } from '../adapters/commerce/commerce-port'
 import type { RouteDeps } from '../deps'
 import { linkOrder, type LinkedLine, type LinkedOrder } from './linked-order'
 import { loadPlanInput } from './plan-input'
@@ -48,7 +48,7 @@ export async function refundsSinceTransfer(
   transfer: StoredTransfer,
 ): Promise<BrandRefundSplit[]> {
   if (transfer.status !== 'COMPLETED') return []
-  const refunded = await deps.commerce.refundedLines(order.storeShop, order.id)
+  const refunded = refundedLinesOf(await deps.commerce.orderRefunds(order.storeShop, order.id))
   const splits = await splitsOf(
     deps.db,
     await asRefunded(deps.db, order, transfer, refunded),
@@ -56,6 +56,10 @@ export async function refundsSinceTransfer(
   )
   return (splits ?? []).filter((split) => split.refundedUnits.length > 0)
 }
+
+/** The lines of every refund of the order. */
+export const refundedLinesOf = (refunds: readonly CreatorRefund[]): RefundedLine[] =>
+  refunds.flatMap((refund) => refund.lines)
 
 /** Each frozen brand's split of the order as `order` has it; null for an order of no creator store. */
 async function splitsOf(db: Db, order: LinkedOrder, transfer: StoredTransfer) {
@@ -73,7 +77,7 @@ export async function asRefunded(
   db: Db,
   order: CommerceOrder,
   transfer: StoredTransfer,
-  refunded: readonly RefundedLine[],
+  refunded: readonly Pick<RefundedLine, 'lineItemId' | 'quantity'>[],
 ): Promise<LinkedOrder> {
   const linked = await linkOrder(db, order)
   // What was transferred goes back whatever became of its listing since.
@@ -126,12 +130,11 @@ export async function previewRefundSplit(
       `The transfer of creator order ${order.name} is not complete: a refund before it lowers what it transfers, and nothing goes back`,
     )
   }
-  const refunded = await deps.commerce.refundedLines(order.storeShop, order.id)
+  const refunded = refundedLinesOf(await deps.commerce.orderRefunds(order.storeShop, order.id))
   // The lines chosen count as a refund of theirs would: taken off the order, and refunded.
-  const chosen = lines.map((line) => ({ ...line, restocked: false }))
   const splits = await splitsOf(
     deps.db,
-    await asRefunded(deps.db, withRefunded(order, lines), transfer, [...refunded, ...chosen]),
+    await asRefunded(deps.db, withRefunded(order, lines), transfer, [...refunded, ...lines]),
     transfer,
   )
   if (!splits) throw new Refusal('not_found', TRANSFER_ERRORS.creatorOrderNotFound)

@@ -138,6 +138,19 @@ export interface RefundedLine {
   lineItemId: string
   quantity: number
   restocked: boolean
+  /** What the refund gave back for these units, after their discounts (RefundLineItem.subtotalSet). */
+  subtotalMinor: number
+  /** The tax it gave back with them (RefundLineItem.totalTaxSet). */
+  taxMinor: number
+}
+
+/** One refund of a creator order, in the order's currency. */
+export interface CreatorRefund {
+  /** The money its transactions gave back (Refund.totalRefundedSet): what Shopify says it paid. */
+  refundedMinor: number
+  /** The shipping it gave back, with its tax (refundShippingLines). */
+  shippingMinor: number
+  lines: RefundedLine[]
 }
 
 /** An order of a shop as it stood at its last change: what the refund catch-up reads. */
@@ -201,8 +214,8 @@ export interface CommercePort extends CatalogPort, ShippingPort {
   orderFinancialStatus(shop: string, orderId: string): Promise<string>
   /** What Shopify found of fraud on the shop's order, or null when the shop has no such order. */
   readFraudSignals(shop: string, orderId: number): Promise<OrderFraudReading | null>
-  /** The lines of the refunds of a creator order, every refund's (refunds/create confirmed). */
-  refundedLines(shop: string, orderId: number): Promise<RefundedLine[]>
+  /** Every refund of a creator order, oldest first, with all its lines (refunds/create confirmed). */
+  orderRefunds(shop: string, orderId: number): Promise<CreatorRefund[]>
   /**
    * The shop's orders changed at `since` or after (Shopify's updated_at search), oldest change
    * first, a page at a time: the next page is read only once `take` has answered true.

@@ -236,12 +236,12 @@ export const ORDERS_CHANGED_SINCE = /* GraphQL */ `
 `
 
 /**
- * The ids of an order's refunds. Order.refunds is a list, not a connection: its `first` truncates
+ * The ids of an order's refunds and the money each gave back. Order.refunds is a list, not a connection: its `first` truncates
  * it ("Truncate the array result to this size", Order object, Admin GraphQL 2026-10) and there is
  * no cursor to read on, so it is asked for the most Shopify serves of a list (250, the largest
  * page of its pagination limits) and a list that long is refused rather than acted on (see
- * shopify-refunds.ts). Priced as 250 refunds of one object each (251 points), under the 1,000 a
- * query may cost.
+ * shopify-refunds.ts). Priced as 250 refunds of three objects each (Refund, MoneyBag, MoneyV2: 751
+ * points), under the 1,000 a query may cost.
  */
 export const ORDER_REFUNDS = /* GraphQL */ `
   query OrderRefunds($id: ID!) {
@@ -249,6 +249,9 @@ export const ORDER_REFUNDS = /* GraphQL */ `
       id
       refunds(first: 250) {
         id
+        totalRefundedSet {
+          ${MONEY}
+        }
       }
     }
   }
@@ -256,20 +259,38 @@ export const ORDER_REFUNDS = /* GraphQL */ `
 
 /**
  * A page of one refund's lines: Refund.refundLineItems is a connection (RefundLineItemConnection,
- * Admin GraphQL 2026-10), read on by its cursor. What is read is only whether units were restocked;
- * what was refunded is each line's currentQuantity. 250 lines of two objects (503 points).
+ * Admin GraphQL 2026-10), read on by its cursor: each line's units, whether they were restocked, and
+ * what the refund gave back for them after discounts (subtotalSet) and in tax (totalTaxSet); with
+ * the shipping it gave back (refundShippingLines: an order has a few shipping lines, 10 read).
+ * Six objects a line: 100 lines a page (about 653 points of the 1,000 a query may cost).
  */
 export const REFUND_LINES = /* GraphQL */ `
   query RefundLines($id: ID!, $after: String) {
     node(id: $id) {
       ... on Refund {
-        refundLineItems(first: 250, after: $after) {
+        refundShippingLines(first: 10) {
+          nodes {
+            subtotalAmountSet {
+              ${MONEY}
+            }
+            taxAmountSet {
+              ${MONEY}
+            }
+          }
+        }
+        refundLineItems(first: 100, after: $after) {
           nodes {
             lineItem {
               id
             }
             quantity
             restocked
+            subtotalSet {
+              ${MONEY}
+            }
+            totalTaxSet {
+              ${MONEY}
+            }
           }
           pageInfo {
             hasNextPage

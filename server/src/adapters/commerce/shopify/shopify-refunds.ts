@@ -3,8 +3,9 @@ import {
   type BrandOrderState,
   type ChangedOrder,
   type CommercePort,
-  type RefundedLine,
+  type CreatorRefund,
 } from '../commerce-port'
+import { toMinorUnits } from '../../../domain/money'
 import { orderGid, orderNumber } from './order-gid'
 import type { ShopifyApi } from './shopify-api'
 import {
@@ -53,14 +54,29 @@ const MOST_REFUNDS = 250
 /** Tries of a brand refund under successive keys, each refused for an earlier try's failure. */
 const MOST_KEY_ATTEMPTS = 10
 
+interface MoneyBag {
+  presentmentMoney: { amount: string; currencyCode: string }
+}
+
 interface RefundLinesPage {
   node: {
+    refundShippingLines?: { nodes: { subtotalAmountSet: MoneyBag; taxAmountSet: MoneyBag }[] }
     refundLineItems?: {
-      nodes: { lineItem: { id: string }; quantity: number; restocked: boolean }[]
+      nodes: {
+        lineItem: { id: string }
+        quantity: number
+        restocked: boolean
+        subtotalSet: MoneyBag
+        totalTaxSet: MoneyBag
+      }[]
       pageInfo: PageInfo
     }
   } | null
 }
+
+/** An amount of the order's presentment currency, in its minor units. */
+const minorOf = (money: MoneyBag) =>
+  toMinorUnits(money.presentmentMoney.amount, money.presentmentMoney.currencyCode)
 
 interface Refusals {
   userErrors?: { message: string }[]
@@ -87,7 +103,7 @@ export function shopifyRefunds(
   api: ShopifyApi,
 ): Pick<
   CommercePort,
-  | 'refundedLines'
+  | 'orderRefunds'
   | 'readOrdersChangedSince'
   | 'readBrandOrder'
   | 'refundBrandOrder'
@@ -106,20 +122,20 @@ export function shopifyRefunds(
     },
 
     // Every refund, every line of each: a refund left unread is money Tandem never takes back.
-    async refundedLines(shop, orderId): Promise<RefundedLine[]> {
-      const listed: { order: { refunds: { id: string }[] } | null } = await api.request(
-        shop,
-        ORDER_REFUNDS,
-        { id: orderGid(orderId) },
-      )
+    async orderRefunds(shop, orderId): Promise<CreatorRefund[]> {
+      const listed: {
+        order: { refunds: { id: string; totalRefundedSet: MoneyBag }[] } | null
+      } = await api.request(shop, ORDER_REFUNDS, { id: orderGid(orderId) })
       const refunds = listed.order?.refunds ?? []
       if (refunds.length >= MOST_REFUNDS) {
         throw new CommerceError(
           `Order ${orderId} of ${shop} has ${MOST_REFUNDS} refunds or more, as many as Shopify lists at once, so Tandem cannot tell that it read them all: it gives nothing back for this order. Settle its refunds by hand`,
         )
       }
-      const lines: RefundedLine[] = []
+      const read: CreatorRefund[] = []
       for (const refund of refunds) {
+        const lines: CreatorRefund['lines'] = []
+        let shippingMinor = 0
         for (let after: string | null = null; ;) {
           const page: RefundLinesPage = await api.request(shop, REFUND_LINES, {
             id: refund.id,
@@ -127,18 +143,27 @@ export function shopifyRefunds(
           })
           const connection = page.node?.refundLineItems
           if (!connection) throw new CommerceError(`${shop} no longer has refund ${refund.id}`)
+          // Every page answers the refund's shipping lines: counted once.
+          if (after === null) {
+            for (const shipping of page.node?.refundShippingLines?.nodes ?? []) {
+              shippingMinor += minorOf(shipping.subtotalAmountSet) + minorOf(shipping.taxAmountSet)
+            }
+          }
           for (const line of connection.nodes) {
             lines.push({
               lineItemId: line.lineItem.id,
               quantity: line.quantity,
               restocked: line.restocked,
+              subtotalMinor: minorOf(line.subtotalSet),
+              taxMinor: minorOf(line.totalTaxSet),
             })
           }
           if (!connection.pageInfo.hasNextPage) break
           after = connection.pageInfo.endCursor
         }
+        read.push({ refundedMinor: minorOf(refund.totalRefundedSet), shippingMinor, lines })
       }
-      return lines
+      return read
     },
 
     async readBrandOrder(shop, orderId): Promise<BrandOrderState | null> {

@@ -20,6 +20,7 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   'transfer.creator-commission': 'Creator commission paid',
   'transfer.reversal': 'Transfer reversed after a refund',
   'transfer.reversal-owed': 'Amount owed after a refund',
+  'transfer.refund-beyond-units': 'Refund beyond the units charged to the creator',
   'order.brand-refund': 'Brand order refunded',
   'order.brand-cancel': 'Brand order cancelled',
   'transfer.accept-price-exception': 'Price exception accepted',
