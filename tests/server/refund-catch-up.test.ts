@@ -125,7 +125,7 @@ describe('the refund catch-up', () => {
     await expectOneOvershirtBack()
   })
 
-  it('settles a reversal whose outcome Stripe left unknown after its job gave up', async () => {
+  it('settles a reversal whose outcome Stripe left unknown after its job gave up, its creator gone since', async () => {
     // The clock is moved on below, past the hour a reversal's outcome may stay unknown before
     // its order's job is sent again.
     const { server, hourOn } = await transferredWithJobsGivingUp()
@@ -147,8 +147,10 @@ describe('the refund catch-up', () => {
     await catchUp()
     expect(world.reversals()).toEqual([reversal(MAYA_ACCOUNT, 1020, '1001', MAYA)])
 
-    // Stripe answers again; nothing has changed in Shopify or Stripe since, but the intent is
-    // still unsettled an hour on: its order's job is sent again and reverses Northwind once.
+    // Maya uninstalls the app: her orders can no longer be read. Stripe answers again; nothing
+    // has changed in Shopify or Stripe since, but the intent is still unsettled an hour on: its
+    // order's job is sent again and sends the 51.00 it decided, with nothing to read of Maya's.
+    await server.shopify.uninstall(MAYA)
     server.stripe.unscript()
     hourOn()
     await catchUp()

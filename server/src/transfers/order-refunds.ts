@@ -20,7 +20,7 @@ import { orderCharge, PayoutWaits } from './creator-payout-checks'
 import { sendPayoutJob } from './creator-payout'
 import type { PlanInput } from '../domain/transfer-plan'
 import { inSettlement, type Settlement } from './order-payment'
-import { reverseParty } from './party-reversal'
+import { reverseParty, settleUnknown } from './party-reversal'
 import { beyondUnitsReason, recordRefundBeyondUnits } from './refund-beyond-units'
 import { asRefunded, frozenPartOf, refundedLinesOf } from './refund-splits'
 import { loadPlanInput } from './plan-input'
@@ -119,6 +119,10 @@ async function settleUnderLease(deps: Deps, id: string, timing: ReturnType<typeo
   // Read under the lease: what the brands' steps and an earlier run recorded.
   const transfer = (await createTransferRepository(deps.db).find(id))!
   const remote: Remote = (call) => withDeadline(timing.remoteTimeoutMs, call)
+  // Reversals an earlier run decided and could not settle need nothing from Shopify: settled
+  // first, so that a creator's store gone since (uninstalled, erased) does not keep them unsent.
+  const decided = (await reversalsOf(deps.db, id)).filter((row) => row.party !== 'DEBT')
+  await settleUnknown(deps, decided, remote, timing.failpoint)
   const order = await remote(() => deps.commerce.findCreatorOrder(Number(id)))
   if (!order || order.storeShop !== transfer.creator_store_shop) {
     throw new Error(`${transfer.creator_store_shop} no longer has creator order ${id}`)
