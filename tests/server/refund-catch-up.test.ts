@@ -159,6 +159,30 @@ describe('the refund catch-up', () => {
     await expectOneOvershirtBack()
   })
 
+  it('sends the job again, hourly, until a run settles the refund its failed jobs left', async () => {
+    const { server, hourOn } = await transferredWithJobsGivingUp()
+    await creatorStopsRefundNews(server.shopify)
+    await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 1 }])
+    // Maya's Shopify fails the refund job's reads of her order for a while (an outage, or her
+    // app's budget spent): the jobs the catch-ups send, on seeing the order changed and then its
+    // charge refunded, both give up before anything is reversed.
+    server.shopify.script({ operation: 'order', shop: MAYA, mode: 'error', status: 400, times: 2 })
+    await catchUp()
+    await catchUp()
+    expect(await world.troubledJobs()).toEqual([
+      expect.objectContaining({ kind: ORDER_REFUND_JOB }),
+      expect.objectContaining({ kind: ORDER_REFUND_JOB }),
+    ])
+    expect(world.reversals()).toEqual([])
+    // Shopify answers again, and nothing moves in Shopify or Stripe; an hour after the last news
+    // the refund, still unsettled, is looked at again, and settled.
+    hourOn()
+    await catchUp()
+    await expectOneOvershirtBack()
+    await catchUp()
+    await expectOneOvershirtBack()
+  })
+
   it('resumes from where it last looked when a look failed', async () => {
     const server = await world.transferred1001()
     await creatorStopsRefundNews(server.shopify)

@@ -141,7 +141,7 @@ const NAMES_NO_SHOP: Record<string, string[]> = {
     'owed_since',
     'declined_at',
   ],
-  order_refund_notices: ['creator_order_id', 'noticed_at'],
+  order_refund_notices: ['creator_order_id', 'noticed_at', 'news_at'],
   order_automation: ['creator_order_id', 'created_at', 'paid_at', 'state', 'due_at', 'updated_at'],
   order_holds: ['creator_order_id', 'held_by', 'held_at'],
   brand_pauses: ['paused_by', 'paused_at'],

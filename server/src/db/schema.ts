@@ -387,11 +387,21 @@ export interface OrderReversalsTable {
   failed_message: string | null
 }
 
-/** A creator order a refunds/create or orders/cancelled named (migration 018). */
+/**
+ * A creator order whose refunds Tandem was told to look at (migration 018): first by a
+ * refunds/create or orders/cancelled, or the refund catch-up. Each piece of news since is counted,
+ * and what a run of its refund job settled (migration 025, repositories/refund-notices.ts).
+ */
 export interface OrderRefundNoticesTable {
   creator_order_id: string
   store_shop: string
+  /** When the first news came: a refund noticed before the freeze is one its figures left out. */
   noticed_at: string
+  news: Generated<number>
+  /** When the last news came; every row has it (set from noticed_at for rows from before 025). */
+  news_at: string
+  /** The news a run of the refund job had taken in when it last ended settled; null until one did. */
+  settled_news: number | null
 }
 
 /** Where the refund catch-up's next look at a creator shop's changed orders starts. */

@@ -107,20 +107,3 @@ export const recordChargeReading = (
     .onConflict((oc) => oc.column('creator_order_id').doUpdateSet(values))
     .execute()
 }
-
-/**
- * The orders with a reversal of a party's share whose outcome is still unknown since before
- * `pendingBefore` (its call failed or was cut off, and its job may have given up since): their
- * refund job settles it, looked up by its key, then sent again.
- */
-export const ordersWithUnsettledReversals = (db: Db, pendingBefore: string) =>
-  db
-    .selectFrom('order_reversals')
-    .select('creator_order_id')
-    .distinct()
-    .where('party', '!=', 'DEBT')
-    .where('reversal_id', 'is', null)
-    .where('owed_since', 'is', null)
-    .where('declined_at', 'is', null)
-    .where('pending_since', '<', pendingBefore)
-    .execute()

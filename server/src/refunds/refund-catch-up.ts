@@ -5,9 +5,9 @@ import { withDeadline } from '../lib/remote-call'
 import { orderCharge } from '../transfers/creator-payout-checks'
 import { noticeRefund, sendRefundJob } from '../transfers/order-refunds'
 import { transferTiming } from '../transfers/transfer-timing'
+import { ordersUnsettled, recordMoreRefundNews } from '../repositories/refund-notices'
 import {
   chargesToRead,
-  ordersWithUnsettledReversals,
   recordChargeReading,
   recordLook,
   recordShopifyChange,
@@ -26,8 +26,9 @@ import {
 // - Stripe: the charges of the orders Shopify shows refunded (a refund in Shopify alone moves
 //   nothing until the customer is refunded), each read at most once an hour, 100 per catch-up,
 //   until one is refunded in full; a charge refunded further than last read gets the job.
-// - Tandem: an order with a reversal whose outcome stayed unknown past its job's retries (Stripe
-//   failing for hours) gets the job again, which looks the reversal up by its key, then sends it.
+// - Tandem: an order whose refunds were news since its refund job last ended settled (its runs
+//   failed past their retries: Shopify or Stripe failing for hours, a reversal's outcome unknown)
+//   gets the job again an hour after the last news, and every hour until a run settles it.
 // Where each look stopped is recorded page by page, with the job it sends, so that a crash loses
 // nothing: the next look reads again from the last recorded page.
 
@@ -50,7 +51,7 @@ const SEARCH_LAG_MS = 10 * 60_000
  */
 const PAGES_PER_SHOP = 20
 const CHARGE_READ_AGAIN_AFTER_MS = 60 * 60_000
-/** How long a reversal's outcome may stay unknown before its order's job is sent again. */
+/** How long after the last news of an unsettled order its job is sent again. */
 const UNSETTLED_FOR_MS = 60 * 60_000
 /** Charges read per catch-up at most: the rest wait for the next. */
 const CHARGES_PER_CATCH_UP = 100
@@ -90,7 +91,7 @@ export async function catchUpRefunds(
         )
       }
       await readCharges(deps, { since, sent, signal }, log)
-      await settleLeftReversals(deps, sent)
+      await lookAgainAtUnsettled(deps, { since, sent })
     },
   )
 }
@@ -162,6 +163,7 @@ async function readCharges(
       await deps.db.transaction().execute(async (trx: Db) => {
         await recordChargeReading(trx, id, reading)
         if (charge.refundedMinor > (row.charge_refunded_minor ?? 0)) {
+          await recordMoreRefundNews(trx, id, reading.at)
           await sendRefundJob(deps, trx, id)
         }
       })
@@ -171,13 +173,22 @@ async function readCharges(
   }
 }
 
-/** The orders whose reversals were left unsettled, sent their job again (unless sent it now). */
-async function settleLeftReversals(deps: Deps, sent: Set<string>) {
-  const pendingBefore = new Date(deps.now().getTime() - UNSETTLED_FOR_MS).toISOString()
-  const left = await ordersWithUnsettledReversals(deps.db, pendingBefore)
+/**
+ * The orders whose refunds are not settled since their last news, an hour on: news again, and
+ * their job sent (unless sent it now).
+ */
+async function lookAgainAtUnsettled(
+  deps: Deps,
+  { since, sent }: { since: string; sent: Set<string> },
+) {
+  const now = deps.now()
+  const quietSince = new Date(now.getTime() - UNSETTLED_FOR_MS).toISOString()
+  const unsettled = await ordersUnsettled(deps.db, since, quietSince)
   await deps.db.transaction().execute(async (trx: Db) => {
-    for (const { creator_order_id: id } of left) {
-      if (!sent.has(id)) await sendRefundJob(deps, trx, id)
+    for (const { creator_order_id: id } of unsettled) {
+      if (sent.has(id)) continue
+      await recordMoreRefundNews(trx, id, now.toISOString())
+      await sendRefundJob(deps, trx, id)
     }
   })
 }

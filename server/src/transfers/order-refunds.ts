@@ -15,6 +15,11 @@ import { orderJobSender, type OrderJob } from '../jobs/order-job'
 import { withDeadline, type Remote } from '../lib/remote-call'
 import { findCreatorPayout, reduceUnpaidCommission } from '../repositories/creator-payouts'
 import { reversalsOf, type OrderReversalRow } from '../repositories/order-reversals'
+import {
+  recordRefundNews,
+  recordRefundsSettled,
+  refundNewsOf,
+} from '../repositories/refund-notices'
 import { refundBrandOrder } from './brand-order-refund'
 import { orderCharge, PayoutWaits } from './creator-payout-checks'
 import { sendPayoutJob } from './creator-payout'
@@ -62,15 +67,7 @@ export async function noticeRefund(
   storeShop: string,
 ): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('order_refund_notices')
-      .values({
-        creator_order_id: creatorOrderId,
-        store_shop: storeShop,
-        noticed_at: deps.now().toISOString(),
-      })
-      .onConflict((oc) => oc.column('creator_order_id').doNothing())
-      .execute()
+    await recordRefundNews(trx, { creatorOrderId, storeShop, at: deps.now().toISOString() })
     const frozen = await trx
       .selectFrom('order_transfers')
       .select('creator_order_id')
@@ -111,7 +108,12 @@ export async function settleOrderRefunds(
     deps.db,
     `order-refund:${creatorOrderId}`,
     { ttlMs: timing.leaseMs, now: deps.now, pollMs: 250 },
-    () => settleUnderLease(deps, creatorOrderId, timing),
+    async () => {
+      const news = await refundNewsOf(deps.db, creatorOrderId)
+      await settleUnderLease(deps, creatorOrderId, timing)
+      // Reached only with nothing left to retry: the news this run began with is settled.
+      if (news !== null) await recordRefundsSettled(deps.db, creatorOrderId, news)
+    },
   )
 }
 
