@@ -256,7 +256,9 @@ export interface ShopifyEmulator {
   releaseFulfillmentHold(shop: string, orderId: string): Promise<void>
   /**
    * A risk assessment of the order, as Shopify's fraud analysis (no provider) or an app's
-   * orderRiskAssessmentCreate adds one: Order.risk shows it from then on.
+   * orderRiskAssessmentCreate adds one: Order.risk shows it from then on. One that rates an order
+   * its provider had PENDING ("still pending", RiskAssessmentResult, Admin API 2026-10) takes the
+   * pending one's place: the analysis is done.
    */
   assessRisk(shop: string, orderId: string, assessment: RiskAssessmentRecord): void
   /** The fulfillments of an order, oldest first. */
@@ -294,8 +296,7 @@ export async function startShopifyEmulator(
 ): Promise<ShopifyEmulator> {
   const log = options.log ?? (() => {})
   const file = options.stateFile ? loadStateFile<EmulatorState>(options.stateFile) : undefined
-  const loaded =
-    file && withOrderUpdates(withFulfillments(withCatalogue(withOrderHistory(file))))
+  const loaded = file && withOrderUpdates(withFulfillments(withCatalogue(withOrderHistory(file))))
   const state = loaded ?? emptyState()
   if (!loaded && options.seed !== false) seedSandbox(state, options.imageBaseUrl)
 
@@ -527,7 +528,12 @@ export async function startShopifyEmulator(
       releaseInAdmin(runtime, shopOf(shop), orderOf(shop, orderId)),
     assessRisk: (shop, orderId, assessment) => {
       const order = orderOf(shop, orderId)
-      order.riskAssessments = [...(order.riskAssessments ?? []), assessment]
+      const rated = (earlier: RiskAssessmentRecord) =>
+        earlier.riskLevel === 'PENDING' && earlier.provider === assessment.provider
+      order.riskAssessments = [
+        ...(order.riskAssessments ?? []).filter((earlier) => !rated(earlier)),
+        assessment,
+      ]
       runtime.save()
     },
     fulfillments: (shop, orderId) => fulfillmentSummaries(orderOf(shop, orderId)),

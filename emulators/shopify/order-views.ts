@@ -76,6 +76,9 @@ export function orderView(ctx: RequestContext, order: OrderRecord) {
     totalTaxSet: money(order.taxMinor),
     totalShippingPriceSet: money(order.shippingMinor),
     totalPriceSet: money(totals.totalMinor),
+    // Order.totalRefundedSet (Admin GraphQL 2026-10, shopify.dev/docs/api/admin-graphql/2026-10/
+    // objects/Order): "the total amount that was refunded", the refunds' transactions' money; it
+    // changes with the refund that takes its units off the lines, in the same answer.
     totalRefundedSet: money(refundedMinor(order)),
     totalRefundedShippingSet: money(refundedShippingMinor),
     totalReceivedSet: money(receivedMinor(order)),

@@ -353,6 +353,34 @@ describe('an order Shopify found a risk of fraud on', () => {
     )
   })
 
+  it("waits, retried, while Shopify's fraud analysis is pending, and transfers once it rates the order low", async () => {
+    await start({ jobRetries: { delaySeconds: 2 } })
+    const orderId = await overshirtWaiting()
+    const gid = `gid://shopify/Order/${orderId}`
+    // Shopify's analysis has not rated the order yet when its hold ends.
+    server.shopify.assessRisk(MAYA, gid, { riskLevel: 'PENDING', provider: null, facts: [] })
+    await holdEnds()
+    await expect
+      .poll(() => readiness(orderId), { timeout: 10_000 })
+      .toEqual({
+        state: 'RETRYING',
+        until: expect.any(String),
+        message: `Shopify's fraud analysis of creator order #${orderId} is still under way: try again in a few minutes, once it has rated the order`,
+      })
+    expect(
+      server.shopify
+        .orders(NORTHWIND)
+        .filter((order) => order.tags.includes(`tandem-transfer-${orderId}`)),
+    ).toEqual([])
+    expect(transfers()).toEqual([])
+    // The analysis is done: a low risk. The next attempt transfers the overshirt, 51.00.
+    server.shopify.assessRisk(MAYA, gid, { riskLevel: 'LOW', provider: null, facts: [] })
+    await expect.poll(() => readiness(orderId), { timeout: 15_000 }).toEqual({ state: 'COMPLETED' })
+    expect(transfers().map(({ destination, amount }) => ({ destination, amount }))).toEqual([
+      { destination: NORTHWIND_ACCOUNT, amount: 5100 },
+    ])
+  }, 40_000)
+
   it('transfers without a click when released while its job decides', async () => {
     let released = false
     await start({

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import type { PaymentsPort } from '../../server/src/adapters/payments/payments-port'
 import { LUMEN, LUMEN_ACCOUNT, NORTHWIND, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
 import { automaticOrders, copyOf } from './support/automatic-orders'
 import {
@@ -8,6 +9,7 @@ import {
   ORDER_1001,
   refundWorld,
   reversal,
+  transferTo,
 } from './support/refund-world'
 
 // Money moves only for what is owed (issue 45, attacks 3, 4, 9 and 12). Order 1001 of maya-makes sells
@@ -29,6 +31,14 @@ const paidTo = (account: string) =>
     .stripe.transfers()
     .filter((made) => made.destination === account)
     .map((made) => made.amount)
+
+/** What Stripe shows the account kept of its transfers: transferred less reversed. */
+const kept = (account: string) => {
+  const stripe = world.server().stripe
+  const to = <T extends { destination: string; amount: number }>(made: T[]) =>
+    made.filter((one) => one.destination === account).reduce((sum, one) => sum + one.amount, 0)
+  return to(stripe.transfers()) - to(stripe.reversals())
+}
 
 /** Once the server recorded the order's refunds/create (Tandem noticed the refund). */
 const refundNoticed = (orderId: string) =>
@@ -190,4 +200,50 @@ describe('an order its creator added a line to after checkout', () => {
     expect(clicked.json()).toEqual({ error: 'business_rule', message: sentence })
     expect(made()).toEqual({ brandOrders: [], transfers: [] })
   })
+})
+
+describe('a refund between the order read and the charge read of the freeze', () => {
+  it("takes back the refunded overshirt's 51.00 from Northwind", async () => {
+    // The payments port as the server uses it, with a moment just before the charge is read.
+    let beforeChargeRead: (() => Promise<void>) | null = null
+    const payments = (port: PaymentsPort): PaymentsPort => ({
+      ...port,
+      async charge(id, options) {
+        const moment = beforeChargeRead
+        beforeChargeRead = null
+        if (moment) await moment()
+        return port.charge(id, options)
+      },
+    })
+    await world.start({ payments })
+    // A customer buys five overshirts (340.00); Northwind is owed 255.00, Maya 51.00.
+    const order = await world.customerBuys({ 'linen-overshirt': 5 })
+    // Maya refunds one overshirt, in Shopify and Stripe (68.00), while the transfer is under
+    // way: after it read her order (five overshirts), before it read the charge (which still
+    // covers what the brands are owed).
+    beforeChargeRead = async () => {
+      await world.creatorRefunds(order, [{ line: 0, quantity: 1 }])
+    }
+    await world.transfer(order.orderId)
+    expect(beforeChargeRead).toBeNull()
+    expect(transferTo(world.server(), NORTHWIND_ACCOUNT)?.amount).toBe(25500)
+    // The customer has 68.00 back for one overshirt: Northwind keeps 204.00 of four, Maya 40.80.
+    await expect.poll(() => kept(NORTHWIND_ACCOUNT), FOR_JOBS).toBe(20400)
+    await expect.poll(() => kept(MAYA_ACCOUNT), FOR_JOBS).toBe(4080)
+  }, 60_000)
+})
+
+describe('a refund the customer got in Stripe before its creator made it in Shopify, around the transfer', () => {
+  it('takes back the overshirt once Shopify refunds it: the transfer had paid for it', async () => {
+    const server = await world.start()
+    const order = await world.customerBuys({ 'linen-overshirt': 5 })
+    // The customer has 68.00 back in Stripe; Maya's Shopify still sells five overshirts.
+    server.stripe.refund(order.chargeId, 6800)
+    await world.transfer(order.orderId)
+    expect(transferTo(server, NORTHWIND_ACCOUNT)?.amount).toBe(25500)
+    // Maya then refunds the overshirt in Shopify alone: the customer had its money already.
+    await world.creatorRefunds(order, [{ line: 0, quantity: 1 }], { stripeToo: false })
+    await expect.poll(() => kept(NORTHWIND_ACCOUNT), FOR_JOBS).toBe(20400)
+    await expect.poll(() => kept(MAYA_ACCOUNT), FOR_JOBS).toBe(4080)
+  }, 60_000)
 })

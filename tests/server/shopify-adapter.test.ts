@@ -254,6 +254,38 @@ describe('the commerce port on Shopify', () => {
     expect(new Set(order?.lines.map((line) => line.id)).size).toBe(120)
   })
 
+  it('reads a long order again from its first page when it is refunded between two pages', async () => {
+    const variants = server.shopify.addProducts(MAYA, 120)
+    const id = await server.shopify.createPaidOrder(MAYA, {
+      lines: variants.map((variantId) => ({ variantId, quantity: 1 })),
+    })
+    // The merchant refunds the first line once its page was read, before the next page is.
+    const { api } = adapter()
+    let refundAfterPage = true
+    const refundingMeanwhile: ShopifyApi = {
+      async request<T>(shop: string, document: string, variables?: Record<string, unknown>) {
+        const answer = await api.request<T>(shop, document, variables)
+        if (refundAfterPage) {
+          refundAfterPage = false
+          await server.shopify.refund(MAYA, id, [{ line: 0, quantity: 1 }])
+        }
+        return answer
+      },
+    }
+    const commerce = createShopifyCommerce({
+      index: creatorOrderIndex(server.db),
+      api: refundingMeanwhile,
+    })
+    const order = await commerce.findCreatorOrder(Number(id.split('/').pop()))
+    // The lines and the refunds' money as of one moment: the refunded line no longer sold.
+    const [refund] = server.shopify.refunds(MAYA, id)
+    expect(order?.refundedMinor).toBe(Math.round(Number(refund!.amount) * 100))
+    expect(order?.refundedMinor).toBeGreaterThan(0)
+    expect(order?.lines[0]?.currentQuantity).toBe(0)
+    expect(order?.lines.slice(1).every((line) => line.currentQuantity === 1)).toBe(true)
+    expect(order?.lines).toHaveLength(120)
+  })
+
   it('confirms an order in its own shop by its header alone, one query however long it is', async () => {
     const variants = server.shopify.addProducts(MAYA, 120)
     const id = await server.shopify.createPaidOrder(MAYA, {

@@ -226,6 +226,36 @@ describe('an order Shopify found a risk of fraud on', () => {
     })
   })
 
+  it("refuses a click while Shopify's fraud analysis is pending, and transfers once it is done", async () => {
+    // Shopify's own analysis is under way; an app rated the order low already.
+    server.shopify.assessRisk(MAYA, ORDER_1001, { riskLevel: 'PENDING', provider: null, facts: [] })
+    server.shopify.assessRisk(MAYA, ORDER_1001, {
+      riskLevel: 'LOW',
+      provider: 'Fraud Filter',
+      facts: [],
+    })
+    const clicked = await processOrder('1001')
+    expect({ status: clicked.statusCode, body: clicked.json() }).toEqual({
+      status: 409,
+      body: {
+        error: 'conflict',
+        message:
+          "Shopify's fraud analysis of creator order #1001 is still under way: try again in a few minutes, once it has rated the order",
+      },
+    })
+    expect(made()).toEqual({ brandOrders: 0, transfers: [] })
+
+    server.shopify.assessRisk(MAYA, ORDER_1001, { riskLevel: 'LOW', provider: null, facts: [] })
+    expect((await processOrder('1001')).json()).toMatchObject({ status: 'COMPLETED' })
+    expect(made()).toEqual({
+      brandOrders: 2,
+      transfers: [
+        { destination: LUMEN_ACCOUNT, amount: 2484 },
+        { destination: NORTHWIND_ACCOUNT, amount: 10200 },
+      ],
+    })
+  })
+
   it('has nothing to release while Shopify finds nothing', async () => {
     const released = await release('Nothing was found, but release it anyway')
     expect({ status: released.statusCode, body: released.json() }).toEqual({

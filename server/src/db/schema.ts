@@ -267,9 +267,9 @@ export interface OrderTransfersTable {
   processed_by: string | null
   created_at: string
   /**
-   * What Stripe showed refunded of the order's charge when the transfer froze (minor units of the
-   * order's currency): refunds since are measured from it. Null when frozen before it was kept
-   * (migration 021) or with no payment read.
+   * What the order's refunds had given back (Shopify's Order.totalRefundedSet, minor units of the
+   * order's currency) in the read the frozen figures came from: Stripe's refunds beyond it are the
+   * customer's refunds since. Null when frozen before it was kept (migration 021).
    */
   refunded_at_freeze_minor: number | null
 }

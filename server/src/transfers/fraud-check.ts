@@ -18,7 +18,10 @@ import type { TransferPlanning } from './transfer-planning'
 // the merchant) needs attention until an administrator, having looked, releases it. Shopify's
 // recommendation follows the most severe assessment, a medium risk INVESTIGATE ("contact the
 // buyer"): that too is for a person to judge before a brand ships, so a medium risk or INVESTIGATE
-// stops the order as a high risk does. A PENDING assessment says nothing yet, and stops nothing.
+// stops the order as a high risk does. While an assessment is PENDING ("still pending",
+// RiskAssessmentResult, Admin API 2026-10) the transfer waits: with a hold of a few minutes a
+// hands-free transfer would otherwise run before Shopify's analysis has said anything. The
+// automatic job is retried later, and an administrator's click is refused until it is done.
 
 type Deps = Pick<RouteDeps, 'db' | 'commerce'>
 
@@ -51,7 +54,11 @@ function fraudFindings(reading: OrderFraudReading): string[] {
 }
 
 /** What Shopify finds of fraud on the order now, read from its store. */
-async function readFindings(deps: Deps, remote: Remote, order: LinkedOrder): Promise<string[]> {
+async function readFindings(
+  deps: Deps,
+  remote: Remote,
+  order: LinkedOrder,
+): Promise<{ findings: string[]; pending: boolean }> {
   const reading = await remote(() =>
     deps.commerce.readFraudSignals(order.storeShop, order.id),
   ).catch((error: unknown) => {
@@ -60,23 +67,36 @@ async function readFindings(deps: Deps, remote: Remote, order: LinkedOrder): Pro
   if (!reading) {
     throw new Refusal('not_found', `${order.storeShop} no longer has creator order ${order.name}`)
   }
-  return fraudFindings(reading)
+  return {
+    findings: fraudFindings(reading),
+    pending: reading.assessments.some((assessment) => assessment.riskLevel === 'PENDING'),
+  }
 }
 
 /**
  * The order's fraud reason, or none: none when Shopify finds nothing, or only what an
- * administrator released the order with.
+ * administrator released the order with. Refused as a conflict (what a later attempt may find
+ * gone; the automatic job retries it) while an assessment is still pending.
  */
 export async function fraudReasons(
   deps: Deps,
   remote: Remote,
   order: LinkedOrder,
 ): Promise<AttentionReason[]> {
-  const findings = await readFindings(deps, remote, order)
-  if (findings.length === 0) return []
-  const released = await findReleasedFindings(deps.db, String(order.id))
-  if (released && findings.every((finding) => released.includes(finding))) return []
-  return [attention.fraudRisk(order.storeShop, order.name, findings.join('; '))]
+  const { findings, pending } = await readFindings(deps, remote, order)
+  if (findings.length > 0) {
+    const released = await findReleasedFindings(deps.db, String(order.id))
+    if (!released || !findings.every((finding) => released.includes(finding))) {
+      return [attention.fraudRisk(order.storeShop, order.name, findings.join('; '))]
+    }
+  }
+  if (pending) {
+    throw new Refusal(
+      'conflict',
+      `Shopify's fraud analysis of creator order ${order.name} is still under way: try again in a few minutes, once it has rated the order`,
+    )
+  }
+  return []
 }
 
 /**
@@ -97,7 +117,7 @@ export async function releaseFraudCheck(
       `Creator order ${order.name} was transferred already: there is nothing to release`,
     )
   }
-  const findings = await readFindings(deps, deps.remote, order)
+  const { findings } = await readFindings(deps, deps.remote, order)
   if (findings.length === 0) {
     throw new Refusal(
       'business_rule',

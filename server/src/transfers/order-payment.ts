@@ -29,8 +29,6 @@ export interface Settlement {
 export interface OrderPayment {
   chargeId: string
   settlement: Settlement
-  /** What Stripe shows refunded of the charge, in minor units of the order's currency. */
-  refundedMinor: number
   /**
    * What transfers from the charge may still move, in minor units of the settlement currency:
    * captured − refunded (at the charge's rate) − what the order's transfers took from it.
@@ -152,7 +150,6 @@ export async function readOrderPayment(
   return {
     chargeId: charge.id,
     settlement: charge.settlement,
-    refundedMinor: charge.refundedMinor,
     ...(await chargeHolds(deps, String(order.id), charge)),
   }
 }

@@ -118,8 +118,8 @@ export function createTransferService(
 
   /**
    * Freezes the figures on the first attempt, in the order's currency and in the one its charge
-   * settled in, with what the charge was refunded so far, and holds the order's PaymentIntent for
-   * it; a concurrent first attempt's figures stand.
+   * settled in, with what the order's refunds had given back when it was read, and holds the
+   * order's PaymentIntent for it; a concurrent first attempt's figures stand.
    */
   async function freeze(
     order: LinkedOrder,
@@ -132,8 +132,10 @@ export function createTransferService(
         creator_order_id: String(order.id),
         creator_store_shop: order.storeShop,
         currency: order.currency,
-        // Refunds before the freeze are left out of its figures: later ones are measured from here.
-        refunded_at_freeze_minor: payment?.refundedMinor ?? null,
+        // The refunds' money as the read the figures come from showed it: their units are left out
+        // of the figures, and the customer's refunds since are measured from it. Stripe's
+        // refunded amount, read moments later, may already hold a refund whose units were sold.
+        refunded_at_freeze_minor: order.refundedMinor,
       },
       brands.map((brand) => ({
         brand_store_shop: brand.brandStoreShop,

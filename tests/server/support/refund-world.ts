@@ -160,14 +160,14 @@ export function refundWorld() {
     call,
     /**
      * A server with Maya connected; her payout account set unless told otherwise; its clock,
-     * transfer timing and jobs' retries when given.
+     * transfer timing, jobs' retries and payments port when given.
      */
     async start({
       creatorAccount = true,
       ...options
     }: { creatorAccount?: boolean } & Pick<
       ServerOptions,
-      'now' | 'transferTiming' | 'jobRetries'
+      'now' | 'transferTiming' | 'jobRetries' | 'payments'
     > = {}) {
       server = await startListeningServer({ ...NO_STRIPE_WAITS, ...options })
       await connectMaya(server, { creatorAccount })

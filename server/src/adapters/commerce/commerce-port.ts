@@ -48,6 +48,11 @@ export interface CommerceOrder {
   taxMinor: number
   shippingMinor: number
   totalMinor: number
+  /**
+   * What the order's refunds gave back, as the same read showed its lines (Shopify's
+   * Order.totalRefundedSet): money of refunds whose units no longer count as sold.
+   */
+  refundedMinor: number
   shippingAddress: CommerceAddress | null
   /** The Stripe PaymentIntent the customer paid with (metafield `tandem.payment_intent`). */
   paymentIntentId: string | null

@@ -42,6 +42,9 @@ const CREATOR_SHOPS_ASKED_AT_ONCE = 8
  */
 const CLOCK_SKEW_MS = 5 * 60_000
 
+/** How many times an order refunded while its pages are read is read again before giving up. */
+const ORDER_READS_WHILE_REFUNDED = 3
+
 interface Money {
   presentmentMoney: { amount: string; currencyCode: string }
 }
@@ -57,6 +60,7 @@ interface OrderNode {
   totalTaxSet: Money
   totalShippingPriceSet: Money
   totalPriceSet: Money
+  totalRefundedSet: Money
   shippingAddress: {
     firstName: string | null
     lastName: string | null
@@ -120,9 +124,25 @@ export function createShopifyCommerce(deps: {
 }): CommercePort {
   const { api, index } = deps
 
-  /** The order as `shop` has it, every page of its lines; null when the shop has no such order. */
+  /**
+   * The order as `shop` has it, every page of its lines, all as of one refund total: a refund made
+   * between two pages changed lines already read, so the order is read again from its first page.
+   * Null when the shop has no such order.
+   */
   async function orderOf(shop: string, id: number): Promise<CommerceOrder | null> {
-    let order: OrderNode
+    for (let attempt = 1; ; attempt++) {
+      const read = await readOrderPages(shop, id)
+      if (read !== 'refunded meanwhile') return read && orderFrom(shop, id, read.order, read.lines)
+      if (attempt === ORDER_READS_WHILE_REFUNDED) {
+        throw new Error(
+          `Creator order ${id} of ${shop} was refunded again while its lines were read, ${attempt} times: try again once its refunds are done`,
+        )
+      }
+    }
+  }
+
+  async function readOrderPages(shop: string, id: number) {
+    let order: OrderNode | null = null
     const lines: OrderNode['lineItems']['nodes'] = []
     for (let after: string | null = null; ;) {
       const page: { order: OrderNode | null } = await api.request(shop, CREATOR_ORDER, {
@@ -130,11 +150,23 @@ export function createShopifyCommerce(deps: {
         after,
       })
       if (!page.order) return null
-      order = page.order
+      const refunded = page.order.totalRefundedSet.presentmentMoney.amount
+      if (order && order.totalRefundedSet.presentmentMoney.amount !== refunded) {
+        return 'refunded meanwhile'
+      }
+      order ??= page.order
       lines.push(...page.order.lineItems.nodes)
-      if (!page.order.lineItems.pageInfo.hasNextPage) break
+      if (!page.order.lineItems.pageInfo.hasNextPage) return { order, lines }
       after = page.order.lineItems.pageInfo.endCursor
     }
+  }
+
+  function orderFrom(
+    shop: string,
+    id: number,
+    order: OrderNode,
+    lines: OrderNode['lineItems']['nodes'],
+  ): CommerceOrder {
     const currency = order.presentmentCurrencyCode
     const minor = (money: Money) => toMinorUnits(money.presentmentMoney.amount, currency)
     const address = order.shippingAddress
@@ -151,6 +183,7 @@ export function createShopifyCommerce(deps: {
       taxMinor: minor(order.totalTaxSet),
       shippingMinor: minor(order.totalShippingPriceSet),
       totalMinor: minor(order.totalPriceSet),
+      refundedMinor: minor(order.totalRefundedSet),
       shippingAddress: address && {
         firstName: address.firstName,
         lastName: address.lastName,

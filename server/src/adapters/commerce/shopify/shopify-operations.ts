@@ -22,6 +22,7 @@ export const CREATOR_ORDER = /* GraphQL */ `
       totalTaxSet { ${MONEY} }
       totalShippingPriceSet { ${MONEY} }
       totalPriceSet { ${MONEY} }
+      totalRefundedSet { ${MONEY} }
       shippingAddress { firstName lastName address1 city zip countryCodeV2 }
       paymentIntent: metafield(namespace: "tandem", key: "payment_intent") { value }
       lineItems(first: 50, after: $after) {
