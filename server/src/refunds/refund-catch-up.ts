@@ -5,7 +5,7 @@ import { withDeadline } from '../lib/remote-call'
 import { orderCharge } from '../transfers/creator-payout-checks'
 import { noticeRefund, sendRefundJob } from '../transfers/order-refunds'
 import { transferTiming } from '../transfers/transfer-timing'
-import { ordersUnsettled, recordMoreRefundNews } from '../repositories/refund-notices'
+import { ordersUnsettled } from '../repositories/refund-notices'
 import {
   chargesToRead,
   recordChargeReading,
@@ -163,7 +163,6 @@ async function readCharges(
       await deps.db.transaction().execute(async (trx: Db) => {
         await recordChargeReading(trx, id, reading)
         if (charge.refundedMinor > (row.charge_refunded_minor ?? 0)) {
-          await recordMoreRefundNews(trx, id, reading.at)
           await sendRefundJob(deps, trx, id)
         }
       })
@@ -187,7 +186,6 @@ async function lookAgainAtUnsettled(
   await deps.db.transaction().execute(async (trx: Db) => {
     for (const { creator_order_id: id } of unsettled) {
       if (sent.has(id)) continue
-      await recordMoreRefundNews(trx, id, now.toISOString())
       await sendRefundJob(deps, trx, id)
     }
   })

@@ -16,6 +16,7 @@ import { withDeadline, type Remote } from '../lib/remote-call'
 import { findCreatorPayout, reduceUnpaidCommission } from '../repositories/creator-payouts'
 import { reversalsOf, type OrderReversalRow } from '../repositories/order-reversals'
 import {
+  recordMoreRefundNews,
   recordRefundNews,
   recordRefundsSettled,
   refundNewsOf,
@@ -53,8 +54,21 @@ export type OrderRefundJob = OrderJob
 
 type Deps = Pick<RouteDeps, 'db' | 'jobs' | 'payments' | 'commerce' | 'now' | 'transferTiming'>
 
-/** Within a delivery's transaction, or the catch-up's: the order's refunds settled by a job. */
-export const sendRefundJob = orderJobSender(ORDER_REFUND_JOB)
+const sendOrderRefundJob = orderJobSender(ORDER_REFUND_JOB)
+
+/**
+ * Within a delivery's transaction, or the catch-up's, or an order's completion: the order's
+ * refunds settled by a job. Each job sent is news of them, counted (repositories/refund-notices.ts),
+ * so that an order whose jobs all gave up is looked at again until one settles it.
+ */
+export async function sendRefundJob(
+  deps: Pick<Deps, 'jobs' | 'now'>,
+  trx: JobExecutor & Db,
+  creatorOrderId: string,
+): Promise<void> {
+  await recordMoreRefundNews(trx, creatorOrderId, deps.now().toISOString())
+  await sendOrderRefundJob(deps, trx, creatorOrderId)
+}
 
 /**
  * Within a refunds/create or orders/cancelled delivery's job: the order noticed, and settled now
@@ -82,7 +96,7 @@ export async function noticeRefund(
  * Answers whether one was.
  */
 export async function settleNoticedRefunds(
-  deps: Pick<Deps, 'jobs'>,
+  deps: Pick<Deps, 'jobs' | 'now'>,
   trx: JobExecutor & Db,
   creatorOrderId: string,
 ): Promise<boolean> {
