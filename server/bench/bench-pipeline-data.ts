@@ -6,6 +6,7 @@ import {
   type StripeEmulator,
 } from '../../emulators/stripe/emulator'
 import { connectShopify } from '../src/adapters/commerce/shopify/shopify'
+import { webhookTopicsOf } from '../src/adapters/commerce/shopify/shopify-webhooks'
 import { openDatabase, type Db } from '../src/db/connect'
 import { insertAppConfig } from '../src/repositories/app-configs'
 import { creatorOrderIndex } from '../src/repositories/creator-orders'
@@ -184,9 +185,10 @@ async function connectShops(
   const all = [...shops.creators, ...shops.brands]
   for (const shop of all) await adapter.connections.accessToken(shop)
   // The registration runs in the background of the connection: its last subscription made, it is
-  // done (a creator has two topics, a brand three).
+  // done (every topic of its type).
   const subscribed = (shop: string) =>
-    shopify.webhookSubscriptions(shop).length === (shops.creators.includes(shop) ? 2 : 3)
+    shopify.webhookSubscriptions(shop).length ===
+    webhookTopicsOf(shops.creators.includes(shop) ? 'CREATOR' : 'BRAND').length
   const deadline = Date.now() + 60_000
   while (!all.every(subscribed)) {
     if (failures.length > 0 || Date.now() > deadline) {

@@ -102,9 +102,18 @@ export function createTransferPlanning(
    * catalogue checks: no brand is ordered or paid.
    */
   async function plan(order: LinkedOrder): Promise<BrandPlan[]> {
-    const fraud = await fraudReasons(deps, remote, order)
-    const accepted = await findAcceptedShortfalls(deps.db, String(order.id))
-    const { brands, failures } = await planAndCheck(order, accepted)
+    // The fraud read beside the catalogue checks' reads, rather than one more round of Shopify's
+    // latency before them; its refusal still comes first when both refuse.
+    const [fraudRead, checked] = await Promise.allSettled([
+      fraudReasons(deps, remote, order),
+      findAcceptedShortfalls(deps.db, String(order.id)).then((accepted) =>
+        planAndCheck(order, accepted),
+      ),
+    ])
+    if (fraudRead.status === 'rejected') throw fraudRead.reason
+    if (checked.status === 'rejected') throw checked.reason
+    const fraud = fraudRead.value
+    const { brands, failures } = checked.value
     if (fraud.length + failures.length > 0) throw new NeedsAttention([...fraud, ...failures])
     return brands
   }

@@ -31,6 +31,9 @@ const TOPICS = {
   ],
 } as const
 
+/** The topics a shop of the type is subscribed to when it connects. */
+export const webhookTopicsOf = (type: ShopType): readonly string[] => TOPICS[type]
+
 const SUBSCRIBE = /* GraphQL */ `
   mutation WebhookSubscribe($topic: WebhookSubscriptionTopic!, $uri: String!) {
     webhookSubscriptionCreate(topic: $topic, webhookSubscription: { uri: $uri, format: JSON }) {
