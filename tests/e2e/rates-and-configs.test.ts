@@ -118,6 +118,8 @@ describe('unique commission rates', () => {
 
     await shows(page.getByText('Commission rate updated successfully.'))
     await shows(rowOf('lumen botanicals').getByText('15%'))
+    // The dialog closes with a transition after the answer: the next test starts once it is gone.
+    await expect.poll(() => dialog.count()).toBe(0)
     const stored = await stack.server.db
       .selectFrom('unique_commission_rates')
       .select(['brand_store_shop', 'rate_hundredths'])

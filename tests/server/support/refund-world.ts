@@ -237,6 +237,15 @@ export function refundWorld() {
       }
       return log.entries.filter((entry) => entry.action === action).map((entry) => entry.details)
     },
+    /** Whether a run of the order's refund job took in all news of its refunds and ended well. */
+    async refundsSettled(creatorOrderId: string) {
+      const notice = await server.db
+        .selectFrom('order_refund_notices')
+        .select(['news', 'settled_news'])
+        .where('creator_order_id', '=', creatorOrderId)
+        .executeTakeFirst()
+      return notice !== undefined && notice.settled_news === notice.news
+    },
     async troubledJobs() {
       return (
         (await call('GET', '/admin-troubled-jobs')).json() as {
