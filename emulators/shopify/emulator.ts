@@ -31,6 +31,7 @@ import {
   setHandleInAdmin,
   setStockInAdmin,
   type EmulatedProduct,
+  type VariantEdit,
 } from './merchant-catalog'
 import { signedAppLaunch } from './oauth'
 import { addToOrder, createOrder, findOrder, markOrderPaid, removeFromOrder } from './orders'
@@ -47,7 +48,6 @@ import {
   type EmulatorState,
   type FinancialStatus,
   type FulfillmentHoldReason,
-  type MetafieldRecord,
   type OrderRecord,
   type ProductRecord,
   type RiskAssessmentRecord,
@@ -136,14 +136,10 @@ export interface ShopifyEmulator {
   /** Creator copies of brand variants: their variant ids (Tandem's database links them). */
   addCopies(creatorShop: string, brandShop: string, brandVariantIds: string[]): string[]
   /**
-   * What a merchant edits of a variant in its admin: its price and metafields. Changes it at once;
-   * resolves once products/update was first attempted.
+   * What a merchant edits of a variant in its admin: its price, metafields, or components (a
+   * bundle). Changes it at once; resolves once products/update was first attempted.
    */
-  editVariant(
-    shop: string,
-    variantId: string,
-    edit: { priceMinor?: number; metafields?: MetafieldRecord[] },
-  ): Promise<void>
+  editVariant(shop: string, variantId: string, edit: VariantEdit): Promise<void>
   /** A shop with no products or orders; its app is sandboxApp(shop) unless given. */
   addShop(shop: string, options?: { app?: AppRecord; currency?: string }): void
   /**

@@ -1,16 +1,18 @@
 import { GraphQLError, getDirectiveValues, type GraphQLResolveInfo } from 'graphql'
-import type { IdempotencyRecord, ShopRecord } from './state'
+import type { RequestContext } from './context'
+import type { IdempotencyRecord } from './state'
 
 // The @idempotent(key:) directive of API 2026-04 and later, on the mutations that require it
-// (refundCreate and inventorySetQuantities, among those the emulator serves). A key Shopify has
-// seen answers the result of its first call instead of acting again; the same key with other
-// arguments is refused, and so is, whatever its arguments, a key whose refundCreate was refused
-// (IDEMPOTENCY_PREVIOUS_ATTEMPT_FAILED: "A previous request with this idempotency key failed.
-// Retry with a new idempotency key."); a call without the directive fails outright. (A refused
-// inventorySetQuantities does not keep its key here yet: the listing sync sends a refused stock
-// write again under its key.) Shopify keeps keys 24 hours:
-// a retry after that acts again, which is why a caller that lost an answer still reads the order's
-// refunds (or the stock) to be sure.
+// (refundCreate and inventorySetQuantities, among those the emulator serves), one rule for both as
+// Shopify's guide gives it for every @idempotent mutation ("Implementing idempotency",
+// shopify.dev/docs/api/usage/implementing-idempotency, with the codes of Admin API 2026-10's
+// InventorySetQuantitiesUserErrorCode): a key whose call made its change answers that change again
+// instead of acting; the same key with other arguments is refused
+// (IDEMPOTENCY_KEY_PARAMETER_MISMATCH); a key whose call was refused (userErrors) is refused for
+// good, whatever its arguments now (IDEMPOTENCY_PREVIOUS_ATTEMPT_FAILED: "A previous request with
+// this idempotency key failed. Retry with a new idempotency key."); a call without the directive
+// fails outright. Shopify keeps keys 24 hours: a retry after that acts again, which is why a caller
+// that lost an answer still reads the order's refunds (or the stock) to be sure.
 
 const RETENTION_MS = 24 * 60 * 60 * 1000
 
@@ -18,7 +20,7 @@ const badRequest = (message: string) =>
   new GraphQLError(message, { extensions: { code: 'BAD_REQUEST' } })
 
 /** The key on the field being resolved; throws Shopify's BAD_REQUEST when it is missing or blank. */
-export function idempotencyKey(info: GraphQLResolveInfo): string {
+function idempotencyKey(info: GraphQLResolveInfo): string {
   const directive = info.schema.getDirective('idempotent')
   const node = info.fieldNodes[0]
   const values = directive && node && getDirectiveValues(directive, node, info.variableValues)
@@ -48,27 +50,52 @@ export function fingerprintOf(value: unknown): string {
   return JSON.stringify(sorted(value))
 }
 
-export const PREVIOUS_ATTEMPT_FAILED =
-  'A previous request with this idempotency key failed. Retry with a new idempotency key.'
+/** Why a key was not acted on, in Shopify's code and words. */
+export interface KeyRefusal {
+  code: 'IDEMPOTENCY_PREVIOUS_ATTEMPT_FAILED' | 'IDEMPOTENCY_KEY_PARAMETER_MISMATCH'
+  message: string
+}
 
-/**
- * What a key already did in this shop: what its call made, a refusal (whatever the arguments now),
- * or another call's arguments.
- */
-export function recall(
-  shop: ShopRecord,
-  key: string,
-  fingerprint: string,
-): IdempotencyRecord | 'failed before' | 'other arguments' | undefined {
+const PREVIOUS_ATTEMPT_FAILED: KeyRefusal = {
+  code: 'IDEMPOTENCY_PREVIOUS_ATTEMPT_FAILED',
+  message: 'A previous request with this idempotency key failed. Retry with a new idempotency key.',
+}
+const KEY_REUSED: KeyRefusal = {
+  code: 'IDEMPOTENCY_KEY_PARAMETER_MISMATCH',
+  message: 'The same idempotency key cannot be used with different operation parameters.',
+}
+
+/** What a call that acted made: a refund, or a group of inventory changes. */
+export type Made = Pick<IdempotencyRecord, 'refundId' | 'adjustmentGroup'>
+
+/** One @idempotent mutation's payloads: its own work, its first call's again, or a refusal. */
+export interface IdempotentCall<Payload> {
+  /** Acts: its payload, and what it made, or null when it was refused (its userErrors). */
+  act(): { payload: Payload; made: Made | null }
+  /** The payload of the first call's change as it stands now; null when it is gone. */
+  replay(made: Made): Payload | null
+  refuse(refusal: KeyRefusal): Payload
+}
+
+/** Runs the mutation being resolved under its key, by the rule above. */
+export function idempotent<Payload>(
+  { shop, runtime }: RequestContext,
+  info: GraphQLResolveInfo,
+  args: unknown,
+  call: IdempotentCall<Payload>,
+): Payload {
+  const key = idempotencyKey(info)
+  const fingerprint = fingerprintOf({ [info.fieldName]: args })
   const now = Date.now()
   shop.idempotencyKeys = (shop.idempotencyKeys ?? []).filter((k) => now - k.at < RETENTION_MS)
   const seen = shop.idempotencyKeys.find((k) => k.key === key)
-  if (!seen) return undefined
-  if (seen.failed) return 'failed before'
-  return seen.fingerprint === fingerprint ? seen : 'other arguments'
-}
-
-/** A call that made its refund or changes keeps its key, and so does a refused one (`failed`). */
-export function remember(shop: ShopRecord, record: Omit<IdempotencyRecord, 'at'>): void {
-  shop.idempotencyKeys = [...(shop.idempotencyKeys ?? []), { ...record, at: Date.now() }]
+  if (seen?.failed) return call.refuse(PREVIOUS_ATTEMPT_FAILED)
+  if (seen && seen.fingerprint !== fingerprint) return call.refuse(KEY_REUSED)
+  const again = seen && call.replay(seen)
+  if (again) return again
+  const { payload, made } = call.act()
+  const record = { key, fingerprint, at: Date.now(), ...(made ?? { failed: true }) }
+  shop.idempotencyKeys = [...shop.idempotencyKeys.filter((k) => k !== seen), record]
+  runtime.save()
+  return payload
 }

@@ -30,7 +30,8 @@ export interface InventorySetQuantitiesInput {
 }
 
 export interface InventoryUserError {
-  field: string[]
+  /** Null for a refusal of the whole call (its idempotency key). */
+  field: string[] | null
   message: string
   code: string
 }
@@ -81,6 +82,15 @@ function errorsOf(shop: ShopRecord, input: InventorySetQuantitiesInput): Invento
       refuse(
         'INVALID_INVENTORY_ITEM',
         'The specified inventory item could not be found.',
+        ...at,
+        'inventoryItemId',
+      )
+    // Admin API 2026-10's InventorySetQuantitiesUserErrorCode: "Example: if the inventory item
+    // is a parent bundle."
+    if (item?.variant.bundle)
+      refuse(
+        'NON_MUTABLE_INVENTORY_ITEM',
+        'The specified inventory item is not allowed to be adjusted via API.',
         ...at,
         'inventoryItemId',
       )

@@ -53,6 +53,13 @@ export function productSummary(shop: ShopRecord, product: ProductRecord): Emulat
   }
 }
 
+export interface VariantEdit {
+  priceMinor?: number
+  metafields?: MetafieldRecord[]
+  /** Made a bundle's parent (true) or its components taken away (false). */
+  bundle?: boolean
+}
+
 function variantOf(shop: ShopRecord, variantId: string) {
   const found = findVariant(shop, variantId)
   if (!found) throw new Error(`${shop.domain} has no variant ${variantId}`)
@@ -65,16 +72,17 @@ function productOf(shop: ShopRecord, productId: string): ProductRecord {
   return product
 }
 
-/** The merchant edits a variant's price or metafields. */
+/** The merchant edits a variant's price or metafields, or gives it components or takes them. */
 export function editVariantInAdmin(
   runtime: Runtime,
   shop: ShopRecord,
   variantId: string,
-  edit: { priceMinor?: number; metafields?: MetafieldRecord[] },
+  edit: VariantEdit,
 ): Promise<void> {
   const { product, variant } = variantOf(shop, variantId)
   if (edit.priceMinor !== undefined) variant.priceMinor = edit.priceMinor
   if (edit.metafields) variant.metafields = edit.metafields
+  if (edit.bundle !== undefined) variant.bundle = edit.bundle
   touch(product)
   runtime.save()
   return announceProduct(runtime, shop, product, 'update')

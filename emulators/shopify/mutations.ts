@@ -12,13 +12,7 @@ import {
   type HoldInput,
   type TrackingInput,
 } from './fulfillments'
-import {
-  fingerprintOf,
-  idempotencyKey,
-  PREVIOUS_ATTEMPT_FAILED,
-  recall,
-  remember,
-} from './idempotency'
+import { idempotent } from './idempotency'
 import { setQuantities, type InventorySetQuantitiesInput } from './inventory'
 import { orderEditMutations } from './order-edits'
 import { fulfillmentOrderView, fulfillmentView, orderView, refundView } from './order-views'
@@ -37,8 +31,6 @@ interface WebhookSubscriptionInput {
   /** Deprecated by Shopify in favour of `uri`, still accepted. */
   callbackUrl?: string | null
 }
-
-const KEY_REUSED = 'The same idempotency key cannot be used with different operation parameters.'
 
 function validAddress(uri: string): boolean {
   try {
@@ -71,36 +63,38 @@ export function mutationRoot(ctx: RequestContext) {
       return { order: result.order && orderView(ctx, result.order), userErrors: result.userErrors }
     },
 
-    refundCreate: (args: { input: RefundInput }, _context: unknown, info: GraphQLResolveInfo) => {
-      const key = idempotencyKey(info)
-      const fingerprint = fingerprintOf(args)
-      const seen = recall(shop, key, fingerprint)
-      if (seen === 'failed before' || seen === 'other arguments') {
-        const message = seen === 'failed before' ? PREVIOUS_ATTEMPT_FAILED : KEY_REUSED
-        return { refund: null, order: null, userErrors: [{ field: null, message }] }
-      }
-      const refundId = seen?.refundId
-      if (refundId) {
-        // The first call's refund, as it stands now: nothing is refunded or announced again.
-        const order = shop.orders.find((o) => o.refunds.some((r) => r.id === refundId))
-        const refund = order?.refunds.find((r) => r.id === refundId)
-        if (order && refund)
+    // refundCreate's userErrors are plain UserErrors: a refused key is told in words alone.
+    refundCreate: (args: { input: RefundInput }, _context: unknown, info: GraphQLResolveInfo) =>
+      idempotent(ctx, info, args, {
+        act: () => {
+          const result = createRefund(runtime, shop, args.input)
           return {
-            refund: refundView(ctx, order, refund),
-            order: orderView(ctx, order),
-            userErrors: [],
+            payload: {
+              refund: result.order && result.refund && refundView(ctx, result.order, result.refund),
+              order: result.order && orderView(ctx, result.order),
+              userErrors: result.userErrors,
+            },
+            made: result.refund && { refundId: result.refund.id },
           }
-      }
-      const result = createRefund(runtime, shop, args.input)
-      const made = result.refund ? { refundId: result.refund.id } : { failed: true }
-      remember(shop, { key, fingerprint, ...made })
-      runtime.save()
-      return {
-        refund: result.order && result.refund && refundView(ctx, result.order, result.refund),
-        order: result.order && orderView(ctx, result.order),
-        userErrors: result.userErrors,
-      }
-    },
+        },
+        // The first call's refund, as it stands now: nothing is refunded or announced again.
+        replay: ({ refundId }) => {
+          const order = shop.orders.find((o) => o.refunds.some((r) => r.id === refundId))
+          const refund = order?.refunds.find((r) => r.id === refundId)
+          return order && refund
+            ? {
+                refund: refundView(ctx, order, refund),
+                order: orderView(ctx, order),
+                userErrors: [],
+              }
+            : null
+        },
+        refuse: ({ message }) => ({
+          refund: null,
+          order: null,
+          userErrors: [{ field: null, message }],
+        }),
+      }),
 
     orderCancel: (args: CancelArgs) => {
       const { userErrors, announced } = cancelOrder(runtime, shop, args)
@@ -187,39 +181,33 @@ export function mutationRoot(ctx: RequestContext) {
       args: { input: InventorySetQuantitiesInput },
       _context: unknown,
       info: GraphQLResolveInfo,
-    ) => {
-      const key = idempotencyKey(info)
-      const fingerprint = fingerprintOf({ inventorySetQuantities: args })
-      const seen = recall(shop, key, fingerprint)
-      if (seen === 'failed before' || seen === 'other arguments') {
-        const userErrors = [
-          seen === 'failed before'
+    ) =>
+      idempotent(ctx, info, args, {
+        act: () => {
+          const result = setQuantities(runtime, shop, args.input)
+          void result.announced
+          const { group, userErrors } = result
+          return {
+            payload: {
+              inventoryAdjustmentGroup: group && adjustmentGroupView(ctx, group),
+              userErrors,
+            },
+            made: group && { adjustmentGroup: group },
+          }
+        },
+        // The first call's changes, made once.
+        replay: ({ adjustmentGroup }) =>
+          adjustmentGroup
             ? {
-                field: null,
-                message: PREVIOUS_ATTEMPT_FAILED,
-                code: 'IDEMPOTENCY_PREVIOUS_ATTEMPT_FAILED',
+                inventoryAdjustmentGroup: adjustmentGroupView(ctx, adjustmentGroup),
+                userErrors: [],
               }
-            : { field: null, message: KEY_REUSED, code: 'IDEMPOTENCY_KEY_PARAMETER_MISMATCH' },
-        ]
-        return { inventoryAdjustmentGroup: null, userErrors }
-      }
-      // The first call's changes, made once.
-      if (seen?.adjustmentGroup)
-        return {
-          inventoryAdjustmentGroup: adjustmentGroupView(ctx, seen.adjustmentGroup),
-          userErrors: [],
-        }
-      const result = setQuantities(runtime, shop, args.input)
-      void result.announced
-      if (result.group) {
-        remember(shop, { key, fingerprint, adjustmentGroup: result.group })
-        runtime.save()
-      }
-      return {
-        inventoryAdjustmentGroup: result.group && adjustmentGroupView(ctx, result.group),
-        userErrors: result.userErrors,
-      }
-    },
+            : null,
+        refuse: (refusal) => ({
+          inventoryAdjustmentGroup: null,
+          userErrors: [{ field: null, ...refusal }],
+        }),
+      }),
 
     bulkOperationRunQuery: ({ query }: { query: string }) => runtime.bulk.run(ctx, query),
 

@@ -24,6 +24,11 @@ export interface VariantRecord {
   selectedOptions: { name: string; value: string }[]
   /** An InventoryItem GID: what stock levels and inventory webhooks name, not the variant. */
   inventoryItemId: string
+  /**
+   * The merchant gave the variant components (a bundle's parent): Shopify counts its stock from
+   * theirs, and no app may set it.
+   */
+  bundle?: boolean
 }
 
 export interface ImageRecord {

@@ -430,6 +430,55 @@ describe('inventorySetQuantities', () => {
     expect(under.emulator.stockOf(small.id)).toBe(4)
   })
 
+  // Shopify's rule for every @idempotent mutation (InventorySetQuantitiesUserErrorCode, 2026-10).
+  it('refuses for good a key whose call was refused: the same call, once it can be made, takes a new key', async () => {
+    const created = await productSet({ input: listing() })
+    const [small] = created.product.variants.nodes
+    const nine = [
+      {
+        inventoryItemId: small.inventoryItem.id,
+        locationId: location,
+        quantity: 9,
+        changeFromQuantity: null,
+      },
+    ]
+    // The merchant made the variant a bundle's parent: its stock is its components', not an app's.
+    await under.emulator.editVariant(CREATOR, small.id, { bundle: true })
+    const refused = await setQuantities(nine, 'stock-1')
+    expect(refused.data.inventorySetQuantities).toEqual({
+      inventoryAdjustmentGroup: null,
+      userErrors: [
+        {
+          field: ['input', 'quantities', '0', 'inventoryItemId'],
+          message: 'The specified inventory item is not allowed to be adjusted via API.',
+          code: 'NON_MUTABLE_INVENTORY_ITEM',
+        },
+      ],
+    })
+
+    await under.emulator.editVariant(CREATOR, small.id, { bundle: false })
+    const again = await setQuantities(nine, 'stock-1')
+    expect(again.data.inventorySetQuantities).toEqual({
+      inventoryAdjustmentGroup: null,
+      userErrors: [
+        {
+          field: null,
+          message:
+            'A previous request with this idempotency key failed. Retry with a new idempotency key.',
+          code: 'IDEMPOTENCY_PREVIOUS_ATTEMPT_FAILED',
+        },
+      ],
+    })
+    expect(under.emulator.stockOf(small.id)).toBe(7)
+
+    const renewed = await setQuantities(nine, 'stock-1#2')
+    expect(renewed.data.inventorySetQuantities.userErrors).toEqual([])
+    expect(under.emulator.stockOf(small.id)).toBe(9)
+    // A key whose call made its change answers it again, as before.
+    expect((await setQuantities(nine, 'stock-1#2')).data).toEqual(renewed.data)
+    expect(under.emulator.stockOf(small.id)).toBe(9)
+  })
+
   it('fails the request without changeFromQuantity or without an idempotency key', async () => {
     const [variant] = under.emulator.product(CREATOR, 'gid://shopify/Product/301')!.variants
     const quantities = [
