@@ -344,6 +344,36 @@ describe('a lost answer while listing', () => {
   })
 })
 
+describe('a stock write Shopify refused', () => {
+  // Shopify refuses for good an idempotency key whose call failed (issue 46): one refusal of a
+  // listing's stock must not be repeated under its key once its cause is gone.
+  it('is made, under a new key, once the creator undid what Shopify refused it for', async () => {
+    const server = await world.start()
+    await world.list(MAYA, [OVERSHIRT])
+    const creatorVariant = (await world.creatorProduct(MAYA))!.variants[0]!
+    const creatorStock = async () =>
+      (await world.creatorProduct(MAYA))?.variants[0]?.inventoryQuantity
+    // Maya makes the listed overshirt a bundle in her admin: Shopify lets no app set its stock.
+    await server.shopify.editVariant(MAYA, creatorVariant.id, { bundle: true })
+    await world.settled(MAYA)
+    await server.shopify.setStock(NORTHWIND, OVERSHIRT_VARIANT, 40)
+    await expect
+      .poll(async () => (await world.listings(MAYA))[0]?.syncState, FOR_JOBS)
+      .toBe('FAILED')
+    expect((await world.listings(MAYA))[0]?.syncMessage).toBe(
+      "The creator's store made a variant of the listed product one whose stock Shopify lets no app set (a bundle of other products, say): its stock was not set; undo that in its Shopify admin and the stock is set again",
+    )
+    expect(await creatorStock()).toBe(creatorVariant.inventoryQuantity)
+
+    // She undoes it: her products/update has the listing follow again, and the stock is set.
+    await server.shopify.editVariant(MAYA, creatorVariant.id, { bundle: false })
+    await expect.poll(creatorStock, FOR_JOBS).toBe(40)
+    expect(await world.settled(MAYA)).toEqual([
+      expect.objectContaining({ syncState: 'IN_SYNC', syncMessage: null }),
+    ])
+  })
+})
+
 // Found by an adversarial review of this issue; each failed before its fix.
 describe('what a creator or a repeated change could make of a listing', () => {
   it('sets stock going 10 → 9 → 10 → 9 each time: a stock write is never taken for an earlier one', async () => {

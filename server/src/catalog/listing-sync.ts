@@ -40,7 +40,11 @@ interface Written {
   fields: ProductFields
   /** Units last set, by brand variant. */
   stock: Record<string, number>
-  /** Stock writes made so far: each write's idempotency key is new, a retry's the same. */
+  /**
+   * Stock writes made or refused so far: each write's idempotency key is new, a retry's after an
+   * unknown outcome the same. A refused key is refused for good (Shopify's idempotency rule), so a
+   * refusal counts too: the write after it takes a new key.
+   */
   stockWrites: number
 }
 
@@ -114,9 +118,19 @@ async function follow(deps: Deps, listing: ListingRow): Promise<void> {
     // Numbered, so that stock going back to what it was is set again; a retry of a write whose
     // answer was lost repeats its key, and is set once.
     const key = digest([listing.id, stockWrites, stock])
-    await remote(deps, (signal) =>
-      deps.commerce.setStock(listing.creator_store_shop, levels, key, { signal }),
-    )
+    try {
+      await remote(deps, (signal) =>
+        deps.commerce.setStock(listing.creator_store_shop, levels, key, { signal }),
+      )
+    } catch (error) {
+      if (error instanceof ProductRefused) {
+        const refused = { ...written, stockWrites: stockWrites + 1 }
+        await recordSync(deps, deps.db, listing.id, {
+          written: JSON.stringify(refused satisfies Written),
+        })
+      }
+      throw error
+    }
     stockWrites += 1
   }
   await recordSync(deps, deps.db, listing.id, {

@@ -1,8 +1,9 @@
 import type { ProductRefused } from '../adapters/commerce/catalog-port'
 
 // Why Shopify would not take a listed product, in an administrator's words: what is wrong and
-// what to do. Codes are Shopify's ProductSetUserErrorCode, and Tandem's own for what it refuses
-// before asking (a currency mismatch, too many variants); any other is told in Shopify's words.
+// what to do. Codes are Shopify's ProductSetUserErrorCode and InventorySetQuantitiesUserErrorCode,
+// and Tandem's own for what it refuses before asking (a currency mismatch, too many variants); any
+// other is told in Shopify's words.
 
 const IN_WORDS: Record<string, (message: string) => string> = {
   CURRENCY_MISMATCH: (message) =>
@@ -24,6 +25,8 @@ const IN_WORDS: Record<string, (message: string) => string> = {
     `${message}: nothing was linked to the brand's; remove the listing and list the product again`,
   INVALID_VARIANT: (message) => `Shopify refused a variant of the product: ${message}`,
   INVALID_PRODUCT: (message) => `Shopify refused the product: ${message}`,
+  NON_MUTABLE_INVENTORY_ITEM: () =>
+    "The creator's store made a variant of the listed product one whose stock Shopify lets no app set (a bundle of other products, say): its stock was not set; undo that in its Shopify admin and the stock is set again",
   NOT_FOUND: () =>
     "The creator's store no longer has the location its stock was kept at: remove the listing and list the product again",
 }

@@ -119,7 +119,11 @@ export interface CatalogPort {
     input: CreatorProductInput,
     options?: MutationOptions,
   ): Promise<CreatorProductWritten>
-  /** inventorySetQuantities of "available", whatever the shop has now, once per key. */
+  /**
+   * inventorySetQuantities of "available", whatever the shop has now, once per key; throws
+   * ProductRefused for its userErrors, after which the key is refused for good (a new write takes
+   * a new key).
+   */
   setStock(
     shop: string,
     levels: StockLevel[],

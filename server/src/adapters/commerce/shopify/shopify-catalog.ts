@@ -6,6 +6,7 @@ import {
   type SelectedOption,
 } from '../catalog-port'
 import { CommerceError } from '../commerce-port'
+import { underLiveKey } from './idempotency-keys'
 import type { ShopifyApi } from './shopify-api'
 
 // The catalogue part of the commerce port on Shopify's Admin GraphQL API: a brand product read
@@ -329,29 +330,38 @@ export function shopifyCatalog(api: ShopifyApi): CatalogPort {
       }
     },
 
+    // A refused key is refused for good: the write goes on under the key with an attempt number
+    // (idempotency-keys.ts). A refusal is the stock's (ProductRefused), for the listing to fail
+    // with and its next write to take a new key; a call still under way under the key
+    // (IDEMPOTENCY_CONCURRENT_REQUEST) has no outcome yet, and is retried under the same key.
     async setStock(shop, levels, idempotencyKey, options) {
       if (levels.length === 0) return
-      const answer: { inventorySetQuantities: { userErrors: UserError[] } } = await api.request(
-        shop,
-        SET_STOCK,
-        {
-          input: {
-            name: 'available',
-            reason: 'correction',
-            referenceDocumentUri: `tandem://stock/${idempotencyKey}`,
-            // Tandem is the source of these quantities: it sets them whatever the shop had.
-            quantities: levels.map((level) => ({ ...level, changeFromQuantity: null })),
+      const send = (key: string) =>
+        api.request<{ inventorySetQuantities: { userErrors: UserError[] } }>(
+          shop,
+          SET_STOCK,
+          {
+            input: {
+              name: 'available',
+              reason: 'correction',
+              referenceDocumentUri: `tandem://stock/${idempotencyKey}`,
+              // Tandem is the source of these quantities: it sets them whatever the shop had.
+              quantities: levels.map((level) => ({ ...level, changeFromQuantity: null })),
+            },
+            key,
           },
-          key: idempotencyKey,
-        },
-        options,
+          options,
+        )
+      const answer = await underLiveKey(
+        idempotencyKey,
+        send,
+        (sent) => sent.inventorySetQuantities.userErrors,
       )
       const { userErrors } = answer.inventorySetQuantities
-      if (userErrors.length > 0) {
-        throw new CommerceError(
-          `Shopify refused the stock in ${shop}: ${userErrors.map((e) => e.message).join('; ')}`,
-        )
+      if (userErrors.some((error) => error.code === 'IDEMPOTENCY_CONCURRENT_REQUEST')) {
+        throw new CommerceError(`Shopify is still setting the stock in ${shop} under this key`)
       }
+      if (userErrors.length > 0) throw refused(userErrors)
     },
   }
 }

@@ -6,6 +6,7 @@ import {
   type CreatorRefund,
 } from '../commerce-port'
 import { toMinorUnits } from '../../../domain/money'
+import { underLiveKey } from './idempotency-keys'
 import { orderGid, orderNumber } from './order-gid'
 import type { ShopifyApi } from './shopify-api'
 import {
@@ -51,9 +52,6 @@ function changedOrder(node: ChangedOrderNode): ChangedOrder[] {
 /** As many refunds as ORDER_REFUNDS asks for: a list this long may have been cut short. */
 const MOST_REFUNDS = 250
 
-/** Tries of a brand refund under successive keys, each refused for an earlier try's failure. */
-const MOST_KEY_ATTEMPTS = 10
-
 interface MoneyBag {
   presentmentMoney: { amount: string; currencyCode: string }
 }
@@ -82,16 +80,6 @@ interface Refusals {
   userErrors?: { message: string }[]
   orderCancelUserErrors?: { message: string }[]
 }
-
-/**
- * Shopify refuses for good a key whose call failed: "A previous request with this idempotency key
- * failed. Retry with a new idempotency key." (IDEMPOTENCY_PREVIOUS_ATTEMPT_FAILED, Admin GraphQL's
- * idempotency error codes). refundCreate's userErrors carry no code, so its message is read.
- */
-const keyFailedBefore = (answer: Refusals) =>
-  (answer.userErrors ?? []).some((error) =>
-    error.message.startsWith('A previous request with this idempotency key failed'),
-  )
 
 function refused(what: string, answer: Refusals) {
   const errors = [...(answer.userErrors ?? []), ...(answer.orderCancelUserErrors ?? [])]
@@ -189,15 +177,15 @@ export function shopifyRefunds(
     },
 
     // A refusal leaves its key refused for good: the refund is tried again under the key with an
-    // attempt number, the same sequence for every run, so that a retry after a lost answer still
-    // meets the key that made its refund.
+    // attempt number (idempotency-keys.ts), so that a retry after a lost answer still meets the
+    // key that made its refund.
     async refundBrandOrder(shop, orderId, refund, options) {
-      for (let attempt = 1; ; attempt++) {
-        const answer: { refundCreate: Refusals } = await api.request(
+      const send = (key: string) =>
+        api.request<{ refundCreate: Refusals }>(
           shop,
           REFUND_CREATE,
           {
-            key: attempt === 1 ? refund.idempotencyKey : `${refund.idempotencyKey}#${attempt}`,
+            key,
             input: {
               orderId,
               note: refund.note,
@@ -211,10 +199,12 @@ export function shopifyRefunds(
           },
           options,
         )
-        if (keyFailedBefore(answer.refundCreate) && attempt < MOST_KEY_ATTEMPTS) continue
-        refused(`Shopify refused the refund of ${orderId} in ${shop}`, answer.refundCreate)
-        return
-      }
+      const answer = await underLiveKey(
+        refund.idempotencyKey,
+        send,
+        (sent) => sent.refundCreate.userErrors ?? [],
+      )
+      refused(`Shopify refused the refund of ${orderId} in ${shop}`, answer.refundCreate)
     },
 
     async cancelBrandOrder(shop, orderId, staffNote, options) {
