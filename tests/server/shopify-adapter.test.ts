@@ -509,6 +509,30 @@ describe('after the sale', () => {
   })
 })
 
+describe("a creator's stock", () => {
+  // Shopify refuses for good a key whose call was refused (issue 46): the same write, its cause
+  // undone, goes under the key's next attempt; a retry after an unknown outcome meets that attempt.
+  it('is set under a new key once Shopify refused the first, and once only when sent again', async () => {
+    const [variant] = server.shopify.product(MAYA, 'gid://shopify/Product/301')!.variants
+    const { locationId } = await shopify.stockPlace(MAYA)
+    const nine = [{ inventoryItemId: variant!.inventoryItemId, locationId, quantity: 9 }]
+    await server.shopify.editVariant(MAYA, variant!.id, { bundle: true })
+    await expect(shopify.setStock(MAYA, nine, 'stock:test')).rejects.toMatchObject({
+      name: 'ProductRefused',
+      refusals: [expect.objectContaining({ code: 'NON_MUTABLE_INVENTORY_ITEM' })],
+    })
+
+    await server.shopify.editVariant(MAYA, variant!.id, { bundle: false })
+    await shopify.setStock(MAYA, nine, 'stock:test')
+    expect(server.shopify.stockOf(variant!.id)).toBe(9)
+    // Maya sells two; the same write again (a retry whose answer was lost, a crash before its
+    // record) is answered by the attempt that made it, and sets nothing again.
+    await server.shopify.setStock(MAYA, variant!.id, 7)
+    await shopify.setStock(MAYA, nine, 'stock:test')
+    expect(server.shopify.stockOf(variant!.id)).toBe(7)
+  })
+})
+
 describe('finding an order by its tag while the search index lags', () => {
   const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString()
   /** `count` orders of other customers in the brand's shop, made `minutes` ago. */
