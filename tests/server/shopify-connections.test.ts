@@ -71,6 +71,7 @@ describe('a shop’s connection', () => {
         'write_fulfillments',
         'read_merchant_managed_fulfillment_orders',
         'write_merchant_managed_fulfillment_orders',
+        'read_third_party_fulfillment_orders',
       ],
       message: null,
     }
