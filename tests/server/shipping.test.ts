@@ -173,7 +173,10 @@ describe('a brand fulfillment reaches the creator’s order', { timeout: 60_000 
     expect(creatorShipped()).toHaveLength(1)
     // Shopify emailed Jane Doe at the shipment; its new tracking is on her order's status page.
     expect(creatorShipped()[0]!.customerNotifications).toBe(1)
-    expect((await world.shipmentOf(NORTHWIND)).fulfillments[0]!.tracking).toEqual([corrected])
+    // The run keeps its reading after it wrote the creator's tracking: waited for, not raced.
+    await expect
+      .poll(async () => (await world.shipmentOf(NORTHWIND)).fulfillments[0]!.tracking, FOR_JOBS)
+      .toEqual([corrected])
   })
 })
 
