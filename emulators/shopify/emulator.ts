@@ -259,8 +259,13 @@ export interface ShopifyEmulator {
   assessRisk(shop: string, orderId: string, assessment: RiskAssessmentRecord): void
   /** The fulfillments of an order, oldest first. */
   fulfillments(shop: string, orderId: string): EmulatedFulfillment[]
-  /** The fulfillment orders of an order (one, at the shop's location). */
+  /** The fulfillment orders of an order, one per location its lines are assigned to. */
   fulfillmentOrders(shop: string, orderId: string): EmulatedFulfillmentOrder[]
+  /**
+   * The merchant has the variant stocked by the shop's fulfillment service (a 3PL) from now on:
+   * orders placed after assign its units to that location. Answers the location's name.
+   */
+  stockAtFulfillmentService(shop: string, variantId: string): string
   /** What the shop's app configuration grants tokens issued from now on (client credentials). */
   setScopes(shop: string, scopes: string): void
   /** The query Shopify appends to the App URL, signed with the shop's client secret. */
@@ -533,7 +538,15 @@ export async function startShopifyEmulator(
       runtime.save()
     },
     fulfillments: (shop, orderId) => fulfillmentSummaries(orderOf(shop, orderId)),
-    fulfillmentOrders: (shop, orderId) => fulfillmentOrderSummaries(orderOf(shop, orderId)),
+    fulfillmentOrders: (shop, orderId) =>
+      fulfillmentOrderSummaries(shopOf(shop), orderOf(shop, orderId)),
+    stockAtFulfillmentService: (shop, variantId) => {
+      const [service] = shopOf(shop).serviceLocations ?? []
+      if (!service) throw new Error(`${shop} has no fulfillment service`)
+      service.variantIds.push(variantId)
+      runtime.save()
+      return service.name
+    },
     setScopes: (shop, scopes) => {
       shopOf(shop).scopes = scopes
       runtime.save()

@@ -1,8 +1,8 @@
 import type { Runtime } from './context'
 import { fulfillmentOrderStatus } from './fulfillment-figures'
 import {
+  assignedLocation,
   gidNumber,
-  shopLocation,
   type FulfillmentHoldRecord,
   type FulfillmentOrderRecord,
   type FulfillmentRecord,
@@ -70,6 +70,8 @@ function fulfillmentBody(shop: ShopRecord, order: OrderRecord, fulfillment: Fulf
   const tracking = fulfillment.trackingInfo
   const numbers = tracking.flatMap((info) => (info.number === null ? [] : [info.number]))
   const urls = tracking.flatMap((info) => (info.url === null ? [] : [info.url]))
+  const location = assignedLocation(shop, fulfillment)
+  const { serviceName } = location
   return {
     id: gidNumber(fulfillment.id, 'Fulfillment'),
     admin_graphql_api_id: fulfillment.id,
@@ -78,15 +80,15 @@ function fulfillmentBody(shop: ShopRecord, order: OrderRecord, fulfillment: Fulf
     status: fulfillment.status.toLowerCase(),
     created_at: fulfillment.createdAt,
     updated_at: fulfillment.updatedAt,
-    // Fulfilled by the merchant, not by a fulfillment service.
-    service: 'manual',
+    // The fulfillment service's handle, or "manual" when the merchant fulfilled it.
+    service: serviceName?.toLowerCase().replace(/\W+/g, '-') ?? 'manual',
     tracking_company: tracking[0]?.company ?? null,
     tracking_number: numbers[0] ?? null,
     tracking_numbers: numbers,
     tracking_url: urls[0] ?? null,
     tracking_urls: urls,
     shipment_status: null,
-    location_id: gidNumber(shopLocation(shop).id, 'Location'),
+    location_id: gidNumber(location.id, 'Location'),
     line_items: fulfillment.lines.map((fulfilled) => {
       const line = order.lines.find((candidate) => candidate.id === fulfilled.lineItemId)
       return {

@@ -13,12 +13,13 @@ import {
   type FulfillmentInput,
   type TrackingInput,
 } from './fulfillments'
-import type {
-  FulfillmentHoldReason,
-  FulfillmentHoldRecord,
-  FulfillmentRecord,
-  OrderRecord,
-  ShopRecord,
+import {
+  assignedLocation,
+  type FulfillmentHoldReason,
+  type FulfillmentHoldRecord,
+  type FulfillmentRecord,
+  type OrderRecord,
+  type ShopRecord,
 } from './state'
 
 // What the merchant does to ship an order in the Shopify admin, for the emulator's test controls,
@@ -40,6 +41,8 @@ export interface EmulatedFulfillment {
 
 export interface EmulatedFulfillmentOrder {
   id: string
+  /** The name of the location it is assigned to. */
+  location: string
   status: FulfillmentOrderStatus
   holds: FulfillmentHoldRecord[]
   lines: { lineItemId: string; totalQuantity: number; remainingQuantity: number }[]
@@ -60,9 +63,13 @@ export const fulfillmentSummaries = (order: OrderRecord): EmulatedFulfillment[] 
     })),
   }))
 
-export const fulfillmentOrderSummaries = (order: OrderRecord): EmulatedFulfillmentOrder[] =>
+export const fulfillmentOrderSummaries = (
+  shop: ShopRecord,
+  order: OrderRecord,
+): EmulatedFulfillmentOrder[] =>
   order.fulfillmentOrders.map((fulfillmentOrder) => ({
     id: fulfillmentOrder.id,
+    location: assignedLocation(shop, fulfillmentOrder).name,
     status: fulfillmentOrderStatus(order, fulfillmentOrder),
     holds: fulfillmentOrder.holds.map((hold) => ({ ...hold })),
     lines: fulfillmentOrder.lineItems.map((item) => ({

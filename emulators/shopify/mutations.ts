@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { GraphQLResolveInfo } from 'graphql'
-import { missingTopicScope } from './access'
+import { missingTopicScope, reachOf } from './access'
 import { cancelOrder, type CancelArgs } from './cancellation'
 import type { RequestContext } from './context'
 import {
@@ -42,6 +42,8 @@ function validAddress(uri: string): boolean {
 
 export function mutationRoot(ctx: RequestContext) {
   const { shop, runtime } = ctx
+  /** The fulfillment orders the token's write scopes reach (access.ts). */
+  const writes = reachOf(ctx.scopes, 'write')
   return {
     // The emulator sends no receipts, so sendReceipt and sendFulfillmentReceipt change nothing.
     orderCreate: (args: {
@@ -108,9 +110,10 @@ export function mutationRoot(ctx: RequestContext) {
       }
     },
 
-    // The emulator sends no emails: notifyCustomer is only counted, and `message` is not read.
+    // The emulator sends no emails: notifyCustomer is only counted, and `message` is not read. A
+    // fulfillment order the token's write scopes do not cover is not found (access.ts).
     fulfillmentCreate: (args: { fulfillment: FulfillmentInput }) => {
-      const result = createFulfillment(runtime, shop, args.fulfillment)
+      const result = createFulfillment(runtime, shop, args.fulfillment, writes)
       if ('error' in result) return { fulfillment: null, userErrors: [result.error] }
       void result.announced
       return { fulfillment: fulfillmentView(ctx, result.order, result.fulfillment), userErrors: [] }
@@ -128,6 +131,7 @@ export function mutationRoot(ctx: RequestContext) {
         fulfillmentId,
         trackingInfoInput,
         notifyCustomer ?? false,
+        writes,
       )
       if ('error' in result) return { fulfillment: null, userErrors: [result.error] }
       void result.announced
@@ -135,7 +139,7 @@ export function mutationRoot(ctx: RequestContext) {
     },
 
     fulfillmentOrderHold: (args: { id: string; fulfillmentHold: HoldInput }) => {
-      const result = holdFulfillmentOrder(runtime, shop, args.id, args.fulfillmentHold)
+      const result = holdFulfillmentOrder(runtime, shop, args.id, args.fulfillmentHold, writes)
       if ('error' in result)
         return { fulfillmentHold: null, fulfillmentOrder: null, userErrors: [result.error] }
       void result.announced
@@ -146,8 +150,9 @@ export function mutationRoot(ctx: RequestContext) {
       }
     },
 
-    fulfillmentOrderReleaseHold: ({ id }: { id: string }) => {
-      const result = releaseFulfillmentHold(runtime, shop, id)
+    // `externalId` only names the releasing system to the merchant: the emulator does not keep it.
+    fulfillmentOrderReleaseHold: ({ id, holdIds }: { id: string; holdIds?: string[] | null }) => {
+      const result = releaseFulfillmentHold(runtime, shop, id, { holdIds, reach: writes })
       if ('error' in result) return { fulfillmentOrder: null, userErrors: [result.error] }
       void result.announced
       return {

@@ -14,6 +14,7 @@ const ALL_SCOPES = [
   'read_inventory,write_inventory,read_locations',
   'read_fulfillments,write_fulfillments',
   'read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders',
+  'read_third_party_fulfillment_orders',
 ].join(',')
 const CLIENT_CREDENTIALS_TTL_S = 86399
 const EXPIRING_OFFLINE_TTL_S = 3600

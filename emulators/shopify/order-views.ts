@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql'
-import { guarded } from './access'
+import { guarded, kindOf, reachOf } from './access'
 import { connection, type PageArgs } from './connection'
 import type { RequestContext } from './context'
 import {
@@ -24,8 +24,8 @@ import {
   type RefundPlan,
 } from './refunds'
 import {
+  assignedLocation,
   findVariant,
-  shopLocation,
   type AddressRecord,
   type FulfillmentOrderRecord,
   type FulfillmentRecord,
@@ -52,6 +52,7 @@ export function orderView(ctx: RequestContext, order: OrderRecord) {
   const totals = orderTotals(order)
   const money = (minor: number) => moneyBag(minor, order.currency)
   const refundedShippingMinor = order.shippingMinor - shippingLeftMinor(order)
+  const sees = reachOf(ctx.scopes, 'read')
   const view = {
     __typename: 'Order',
     id: gid('Order', order.id),
@@ -86,15 +87,17 @@ export function orderView(ctx: RequestContext, order: OrderRecord) {
     shippingAddress: order.shippingAddress && addressView(order.shippingAddress),
     displayFulfillmentStatus: displayFulfillmentStatus(order),
     risk: riskView(order),
+    // Only those the scopes reach (access.ts), and the fulfillments made from them.
     fulfillmentOrders: (args: PageArgs) =>
       connection(
-        order.fulfillmentOrders,
+        order.fulfillmentOrders.filter((fulfillmentOrder) => sees(kindOf(fulfillmentOrder))),
         args,
         (fulfillmentOrder) => fulfillmentOrderView(ctx, order, fulfillmentOrder),
         ctx.bulk,
       ),
     fulfillments: ({ first }: { first?: number | null }) =>
       order.fulfillments
+        .filter((fulfillment) => sees(kindOf(fulfillment)))
         .slice(0, first ?? undefined)
         .map((fulfillment) => fulfillmentView(ctx, order, fulfillment)),
     refunds: ({ first }: { first?: number | null }) =>
@@ -185,7 +188,10 @@ export function fulfillmentOrderView(
       __typename: 'FulfillmentHold',
       ...hold,
     })),
-    assignedLocation: { name: shopLocation(ctx.shop).name, location: locationView(ctx.shop) },
+    assignedLocation: {
+      name: assignedLocation(ctx.shop, fulfillmentOrder).name,
+      location: locationView(ctx.shop, assignedLocation(ctx.shop, fulfillmentOrder)),
+    },
     lineItems: (args: PageArgs) =>
       connection(
         fulfillmentOrder.lineItems,

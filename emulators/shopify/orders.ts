@@ -1,6 +1,6 @@
 import { announcePaid } from './announcements'
 import type { Runtime } from './context'
-import { newFulfillmentOrder } from './fulfillments'
+import { newFulfillmentOrders } from './fulfillments'
 import { currentQuantity, orderTotals } from './order-figures'
 import { CHECKOUT_GATEWAY, MANUAL_GATEWAY, receivedMinor, recordSale } from './payments'
 import {
@@ -171,7 +171,7 @@ export function createOrder(
     fulfillmentOrders: [],
     fulfillments: [],
   }
-  order.fulfillmentOrders.push(newFulfillmentOrder(runtime.state, order.lines))
+  order.fulfillmentOrders.push(...newFulfillmentOrders(runtime.state, shop, order.lines))
   if (options.discount) allocateOrderDiscount(order, options.discount)
   // A checkout's order is paid as it is placed.
   if (options.financialStatus === 'PAID')
@@ -243,7 +243,7 @@ export function addToOrder(
   if (claim.errors) throw new Error(claim.errors.map((error) => error.message).join('; '))
   const line = lineOf(order.id, order.lines.length, claim.found[0]!)
   order.lines.push(line)
-  order.fulfillmentOrders.push(newFulfillmentOrder(runtime.state, [line]))
+  order.fulfillmentOrders.push(...newFulfillmentOrders(runtime.state, shop, [line]))
   if (order.financialStatus === 'PAID' && receivedMinor(order) < orderTotals(order).totalMinor)
     order.financialStatus = 'PARTIALLY_PAID'
   runtime.save()

@@ -1,10 +1,11 @@
 import { GraphQLError } from 'graphql'
+import { reachOf } from './access'
 import { connection, type PageArgs } from './connection'
 import type { RequestContext } from './context'
 import { findFulfillment, findFulfillmentOrder } from './fulfillments'
 import { findOrder } from './orders'
 import { searchOrders, searchProducts, searchVariants } from './search'
-import { findVariant, gid, type OrderRecord, type ProductRecord } from './state'
+import { findVariant, gid, shopLocations, type OrderRecord, type ProductRecord } from './state'
 import { fulfillmentOrderView, fulfillmentView, orderView, refundView } from './order-views'
 import { productView, locationView, shopView, variantView, webhookView } from './views'
 
@@ -108,8 +109,9 @@ export function queryRoot(ctx: RequestContext) {
     product,
     productOperation: ({ id }: { id: string }) =>
       runtime.productSetOperations.view(ctx, checkedGid(id)),
-    // A shop has one location.
-    locations: (args: PageArgs) => connection([locationView(shop)], args, (l) => l, ctx.bulk),
+    // The shop's own location first, then its fulfillment services' (a 3PL's warehouse).
+    locations: (args: PageArgs) =>
+      connection(shopLocations(shop), args, (location) => locationView(shop, location), ctx.bulk),
     productVariants: (args: PageArgs & { query?: string | null }) =>
       connection(
         searchVariants(shop.products, args.query),
@@ -131,11 +133,11 @@ export function queryRoot(ctx: RequestContext) {
       return connection(ordered, args, (o) => orderView(ctx, o), ctx.bulk)
     },
     fulfillment: ({ id }: { id: string }) => {
-      const found = findFulfillment(shop, checkedGid(id))
+      const found = findFulfillment(shop, checkedGid(id), reachOf(ctx.scopes, 'read'))
       return found ? fulfillmentView(ctx, found.order, found.fulfillment) : null
     },
     fulfillmentOrder: ({ id }: { id: string }) => {
-      const found = findFulfillmentOrder(shop, checkedGid(id))
+      const found = findFulfillmentOrder(shop, checkedGid(id), reachOf(ctx.scopes, 'read'))
       return found ? fulfillmentOrderView(ctx, found.order, found.fulfillmentOrder) : null
     },
     currentBulkOperation: ({ type }: { type: string }) => runtime.bulk.current(shop, type),

@@ -18,7 +18,16 @@ export const catalogTypes = `
 
   type SelectedOption { name: String!, value: String! }
 
-  type Location implements Node { id: ID!, name: String!, isActive: Boolean! }
+  "A location; a fulfillment service's has its service (a 3PL's warehouse)."
+  type Location implements Node {
+    id: ID!
+    name: String!
+    isActive: Boolean!
+    isFulfillmentService: Boolean!
+    fulfillmentService: FulfillmentService
+  }
+
+  type FulfillmentService { serviceName: String! }
 
   type InventoryItem implements Node {
     id: ID!

@@ -1,8 +1,8 @@
 // The shipping part of the schema: an order's fulfillment orders (what is to ship, from where, on
-// hold or not) and fulfillments (what shipped, with tracking), and the mutations a merchant-managed
-// location ships with. Shopify's names and shapes, as far as Tandem reads and writes them;
-// fulfillment services, splits and moves are left out, so that a request using them fails
-// validation instead of being ignored.
+// hold or not) and fulfillments (what shipped, with tracking), and the mutations they ship with.
+// Shopify's names and shapes, as far as Tandem reads and writes them; fulfillment requests,
+// splits and moves are left out, so that a request using them fails validation instead of being
+// ignored.
 
 export const fulfillmentTypes = `
   enum OrderDisplayFulfillmentStatus {
@@ -12,7 +12,7 @@ export const fulfillmentTypes = `
 
   enum FulfillmentOrderStatus { CANCELLED CLOSED INCOMPLETE IN_PROGRESS ON_HOLD OPEN SCHEDULED }
 
-  "Fulfillment services' requests; a merchant-managed location's are always UNSUBMITTED."
+  "Fulfillment services' requests; the emulator makes none, so every one is UNSUBMITTED."
   enum FulfillmentOrderRequestStatus {
     ACCEPTED CANCELLATION_ACCEPTED CANCELLATION_REJECTED CANCELLATION_REQUESTED CLOSED REJECTED
     SUBMITTED UNSUBMITTED

@@ -89,7 +89,8 @@ export const schema = buildSchema(`
       notifyCustomer: Boolean): FulfillmentTrackingInfoUpdatePayload
     fulfillmentOrderHold(id: ID!, fulfillmentHold: FulfillmentOrderHoldInput!):
       FulfillmentOrderHoldPayload
-    fulfillmentOrderReleaseHold(id: ID!): FulfillmentOrderReleaseHoldPayload
+    fulfillmentOrderReleaseHold(id: ID!, holdIds: [ID!], externalId: String):
+      FulfillmentOrderReleaseHoldPayload
     bulkOperationRunQuery(query: String!): BulkOperationRunQueryPayload
     webhookSubscriptionCreate(topic: WebhookSubscriptionTopic!,
       webhookSubscription: WebhookSubscriptionInput!): WebhookSubscriptionCreatePayload

@@ -34,6 +34,17 @@ import {
 const SEEDED_AT = '2026-11-01T00:00:00.000Z'
 const SEED_STOCK = 100
 
+/**
+ * A brand that ships from a third-party warehouse as well as its own: the fulfillment service's
+ * location, "named after the fulfillment service" (fulfillmentServiceCreate, Admin GraphQL
+ * 2026-10), stocking none of its variants until a test has one stocked there
+ * (stockAtFulfillmentService). Numbered apart from the shops' own locations.
+ */
+const SERVICE_LOCATIONS: Record<string, { name: string; serviceName: string }> = {
+  'northwind-apparel.myshopify.com': { name: 'Harbor 3PL', serviceName: 'Harbor 3PL' },
+}
+const SERVICE_LOCATION_IDS_FROM = 1_000_000
+
 export interface CatalogueEntry extends SeedProduct {
   /** The shop that sells this copy. */
   store: string
@@ -190,6 +201,11 @@ export function seedSandbox(state: EmulatorState, imageBaseUrl: string): void {
     shop.products = catalogue
       .filter((entry) => entry.store === store.shop)
       .map((entry) => productRecord(state, entry))
+    const service = SERVICE_LOCATIONS[store.shop]
+    if (service) {
+      const id = gid('Location', SERVICE_LOCATION_IDS_FROM + shop.numericId)
+      shop.serviceLocations = [{ id, ...service, variantIds: [] }]
+    }
   }
   for (const order of ORDERS) {
     const shop = state.shops[order.store]

@@ -162,13 +162,15 @@ export interface FulfillmentHoldRecord {
 }
 
 /**
- * The work of shipping an order's lines from the shop's one location. What is left to ship and
- * the status are worked out from the order (fulfillments.ts), never kept, so that edits, refunds
- * and cancellation need not update them.
+ * The work of shipping some of an order's lines from one location. What is left to ship and the
+ * status are worked out from the order (fulfillments.ts), never kept, so that edits, refunds and
+ * cancellation need not update them.
  */
 export interface FulfillmentOrderRecord {
   /** A FulfillmentOrder GID. */
   id: string
+  /** A fulfillment service's location (ShopRecord.serviceLocations); absent: the shop's own. */
+  locationId?: string
   /** One per order line; totalQuantity as ordered. */
   lineItems: { id: string; lineItemId: string; totalQuantity: number }[]
   holds: FulfillmentHoldRecord[]
@@ -186,6 +188,8 @@ export interface FulfillmentRecord {
   trackingInfo: { company: string | null; number: string | null; url: string | null }[]
   /** Each with a FulfillmentLineItem GID. */
   lines: { id: string; lineItemId: string; quantity: number }[]
+  /** Its fulfillment orders' location, as theirs (absent: the shop's own). */
+  locationId?: string
   notifyCustomer: boolean
   /** The shipping emails the customer got: the creation's and each tracking update's. */
   customerNotifications: number
@@ -277,6 +281,8 @@ export interface ShopRecord {
   scopes?: string
   /** Set once the merchant uninstalled the app; cleared when they approve it again. */
   uninstalled?: true
+  /** Locations fulfillment services manage for the shop (a 3PL's warehouse); none when absent. */
+  serviceLocations?: ServiceLocationRecord[]
   products: ProductRecord[]
   orders: OrderRecord[]
   webhooks: WebhookRecord[]
@@ -289,6 +295,20 @@ export interface ShopRecord {
    * (Shopify keeps them 24 h).
    */
   idempotencyKeys?: IdempotencyRecord[]
+}
+
+/**
+ * A location a third-party fulfillment service manages (Shopify's FulfillmentService.location):
+ * the units of the variants it stocks are assigned to it, in fulfillment orders of their own.
+ */
+export interface ServiceLocationRecord {
+  /** A Location GID. */
+  id: string
+  name: string
+  /** The fulfillment service's name (FulfillmentService.serviceName). */
+  serviceName: string
+  /** The variants it stocks: an order's units of them are assigned to this location. */
+  variantIds: string[]
 }
 
 /** One change an inventorySetQuantities call made, as its InventoryAdjustmentGroup lists it. */
@@ -405,6 +425,17 @@ export const shopLocation = (shop: ShopRecord) => ({
   id: gid('Location', shop.numericId),
   name: 'Shop location',
 })
+
+/** A shop's locations: its own first, then those of its fulfillment services. */
+export const shopLocations = (shop: ShopRecord) => [
+  { ...shopLocation(shop), serviceName: null as string | null },
+  ...(shop.serviceLocations ?? []).map(({ id, name, serviceName }) => ({ id, name, serviceName })),
+]
+
+/** The location a fulfillment order (or a fulfillment made from it) is assigned to. */
+export const assignedLocation = (shop: ShopRecord, record: { locationId?: string }) =>
+  shopLocations(shop).find((location) => location.id === record.locationId) ??
+  shopLocations(shop)[0]!
 
 /**
  * Marks a product or an order changed now, and always later than its last change: webhooks, syncs

@@ -6,7 +6,7 @@ import {
   gid,
   gidNumber,
   productFacts,
-  shopLocation,
+  shopLocations,
   type AdjustmentGroupRecord,
   type ImageRecord,
   type MetafieldRecord,
@@ -138,11 +138,20 @@ export const inventoryItemView = (
   variant: () => variantView(ctx, product, variant),
 })
 
-export const locationView = (shop: ShopRecord) => ({
-  __typename: 'Location',
-  ...shopLocation(shop),
-  isActive: true,
-})
+/** A location: the shop's own unless one of its fulfillment services' is given. */
+export function locationView(
+  shop: ShopRecord,
+  { id, name, serviceName } = shopLocations(shop)[0]!,
+) {
+  return {
+    __typename: 'Location',
+    id,
+    name,
+    isActive: true,
+    isFulfillmentService: serviceName !== null,
+    fulfillmentService: serviceName && { __typename: 'FulfillmentService', serviceName },
+  }
+}
 
 export const adjustmentGroupView = (ctx: RequestContext, group: AdjustmentGroupRecord) => ({
   __typename: 'InventoryAdjustmentGroup',

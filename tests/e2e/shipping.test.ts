@@ -1,5 +1,8 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createStripePaidOrder } from '../../emulators/stripe-paid-order'
+import { brandVariantId, creatorVariantId } from '../../server/src/seed/sandbox-data'
+import { INSTALL_SCOPES } from '../../server/src/services/shop-connections'
 import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
 import { startStack, type StackUnderTest } from '../support/stack-under-test'
 import { screenshotsOf, shows, signedInConsole } from './console'
@@ -8,6 +11,8 @@ import { screenshotsOf, shows, signedInConsole } from './console'
 // order of Maya's order 1001 in its Shopify admin with a UPS tracking number; Maya's order is
 // fulfilled with that tracking by itself, and the Shipping screen shows the shipment with its
 // tracking as a link that opens in the person's browser. Lumen meanwhile holds its order.
+// Issue 46: Northwind then ships an overshirt from its 3PL's warehouse while Tandem's access is
+// one granted before it asked to read third-party fulfillment orders: the screen says so.
 
 const MAYA = 'maya-makes.myshopify.com'
 const CREATOR_1001 = 'gid://shopify/Order/1001'
@@ -97,5 +102,51 @@ describe('a brand’s shipment, in Chromium', () => {
       .poll(() => page.getByText('Welcome back, admin@tandem.test').count(), FOR_JOBS)
       .toBe(0)
     await screenshotsOf(page, table, 'shipping')
+  })
+})
+
+describe('a brand shipping from a warehouse Tandem may not see, in Chromium', () => {
+  it('is shown on the Shipping screen with what to grant, naming the location', async () => {
+    // Northwind's overshirts are stocked by its 3PL from now on, and Tandem's access is that of a
+    // shop connected before it asked to read third-party fulfillment orders.
+    const { shopify } = stack.server
+    shopify.stockAtFulfillmentService(NORTHWIND, brandVariantId(0))
+    shopify.setScopes(NORTHWIND, INSTALL_SCOPES.replace(',read_third_party_fulfillment_orders', ''))
+    shopify.expireTokens(NORTHWIND)
+    const { orderId } = await createStripePaidOrder(
+      stack.server,
+      MAYA,
+      { lines: [{ variantId: creatorVariantId(MAYA, 0), quantity: 1 }] },
+      { amountMinor: 6_800, currency: 'usd' },
+    )
+    const processed = await asAdmin('POST', '/admin-create-order-transfer', {
+      creatorOrderId: orderId,
+    })
+    expect(processed.statusCode).toBe(201)
+    const brandOrder = shopify
+      .orders(NORTHWIND)
+      .find((order) => order.tags.includes(`tandem-transfer-${orderId}`))!.id
+    await shopify.fulfill(NORTHWIND, brandOrder, { tracking: UPS })
+    await expect
+      .poll(async () => {
+        const answer = await asAdmin('GET', `/admin-shipments?brandShop=${NORTHWIND}`)
+        return (answer.json() as { shipments: { unseen: unknown }[] }).shipments[0]?.unseen
+      }, FOR_JOBS)
+      .toEqual({ units: 1, locations: ['Harbor 3PL'] })
+
+    // The list again, this order's row first (the newest transfer).
+    await page
+      .getByRole('navigation')
+      .getByRole('link', { name: /^Stores/ })
+      .click()
+    await page.getByRole('link', { name: 'Shipping' }).click()
+    const table = page.getByRole('table', { name: 'Shipments' })
+    const unseen = table.getByText(
+      "cannot see: grant the app access to Harbor 3PL's fulfillments (1 unit)",
+    )
+    await shows(unseen)
+    await shows(table.getByText('Cannot see', { exact: true }))
+    await page.mouse.move(0, 0)
+    await screenshotsOf(page, table, 'shipping-unseen')
   })
 })

@@ -35,6 +35,7 @@ const shipment = (brandOrder: number, overrides: Partial<Shipment> = {}): Shipme
   holds: [],
   cancelReason: null,
   fulfillments: [],
+  unseen: null,
   late: false,
   readAt: '2026-11-05T08:00:00.000Z',
   ...overrides,

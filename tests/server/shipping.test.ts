@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createStripePaidOrder } from '../../emulators/stripe-paid-order'
-import { creatorVariantId, sandboxApp } from '../../server/src/seed/sandbox-data'
+import { brandVariantId, creatorVariantId, sandboxApp } from '../../server/src/seed/sandbox-data'
+import { INSTALL_SCOPES } from '../../server/src/services/shop-connections'
 import { catchUpShipments } from '../../server/src/shipping/shipping-catch-up'
 import { postWebhook, signBody } from './support/signed-webhook'
 import {
@@ -173,7 +174,10 @@ describe('a brand fulfillment reaches the creator’s order', { timeout: 60_000 
     expect(creatorShipped()).toHaveLength(1)
     // Shopify emailed Jane Doe at the shipment; its new tracking is on her order's status page.
     expect(creatorShipped()[0]!.customerNotifications).toBe(1)
-    expect((await world.shipmentOf(NORTHWIND)).fulfillments[0]!.tracking).toEqual([corrected])
+    // The run keeps its reading after it wrote the creator's tracking: waited for, not raced.
+    await expect
+      .poll(async () => (await world.shipmentOf(NORTHWIND)).fulfillments[0]!.tracking, FOR_JOBS)
+      .toEqual([corrected])
   })
 })
 
@@ -403,5 +407,57 @@ describe('what could make the creator’s order ship twice', { timeout: 60_000 }
       )
       .toEqual([0, 0])
     expect(server.shopify.fulfillments(MAYA, creatorOrder)).toHaveLength(1)
+  })
+})
+
+describe('a brand shipping from a third-party warehouse (issue 46)', { timeout: 60_000 }, () => {
+  /** Northwind has its overshirts stocked, and shipped, by its 3PL's location. */
+  const OVERSHIRT = brandVariantId(0)
+  /** What a shop connected before Tandem asked for the third-party fulfillment orders granted. */
+  const SCOPES_BEFORE = INSTALL_SCOPES.replace(',read_third_party_fulfillment_orders', '')
+
+  it('is shown as units Tandem cannot see, naming the location, when the app may not see it', async () => {
+    const server = await world.transferred1001({
+      beforeConnecting: (shopify) => {
+        shopify.stockAtFulfillmentService(NORTHWIND, OVERSHIRT)
+        shopify.setScopes(NORTHWIND, SCOPES_BEFORE)
+      },
+    })
+    const shippedAt = new Date()
+    await server.shopify.fulfill(NORTHWIND, world.brandOrderId(NORTHWIND), { tracking: UPS })
+
+    // Shopify leaves the 3PL's fulfillment order out of the app's reading, not refused: the
+    // order's lines say two overshirts are somewhere Tandem cannot see.
+    expect(await world.followedAfter(NORTHWIND, shippedAt)).toMatchObject({
+      fulfillmentOrderStatus: null,
+      fulfillments: [],
+      unseen: { units: 2, locations: ['Harbor 3PL'] },
+      late: false,
+    })
+    // Lumen, shipping from its own location, is seen whole.
+    expect((await world.shipmentOf(LUMEN)).unseen).toBeNull()
+    expect(creatorShipped()).toEqual([])
+  })
+
+  it('is mirrored on the creator’s order once the app may see it', async () => {
+    const server = await world.transferred1001({
+      beforeConnecting: (shopify) => shopify.stockAtFulfillmentService(NORTHWIND, OVERSHIRT),
+    })
+    expect(
+      server.shopify.fulfillmentOrders(NORTHWIND, world.brandOrderId(NORTHWIND)),
+    ).toMatchObject([{ location: 'Harbor 3PL' }])
+    await server.shopify.fulfill(NORTHWIND, world.brandOrderId(NORTHWIND), { tracking: UPS })
+    await expect.poll(creatorShipped, FOR_JOBS).toEqual([
+      {
+        lines: [{ lineItemId: OVERSHIRT_LINE, quantity: 2 }],
+        tracking: [UPS],
+        customerNotifications: 1,
+      },
+    ])
+    expect(await world.followedAfter(NORTHWIND, new Date(0))).toMatchObject({
+      fulfillmentOrderStatus: 'CLOSED',
+      unseen: null,
+      fulfillments: [{ status: 'SUCCESS', quantity: 2, mirrorState: 'MIRRORED' }],
+    })
   })
 })

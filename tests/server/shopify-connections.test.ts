@@ -71,6 +71,7 @@ describe('a shop’s connection', () => {
         'write_fulfillments',
         'read_merchant_managed_fulfillment_orders',
         'write_merchant_managed_fulfillment_orders',
+        'read_third_party_fulfillment_orders',
       ],
       message: null,
     }
@@ -357,6 +358,7 @@ describe('the authorization-code install', () => {
         'write_orders',
         'write_fulfillments',
         'write_merchant_managed_fulfillment_orders',
+        'read_third_party_fulfillment_orders',
       ],
     })
     // The token works, and the same callback again is refused: its state was used.

@@ -266,7 +266,7 @@ describe('holds', () => {
       },
     ])
     expect(await release(CREATOR, id)).toEqual({
-      fulfillmentOrder: { id, status: 'OPEN' },
+      fulfillmentOrder: { id, status: 'OPEN', fulfillmentHolds: [] },
       userErrors: [],
     })
     expect((await fulfillmentCreate(CREATOR, all)).userErrors).toEqual([])
@@ -290,6 +290,7 @@ describe('holds', () => {
     expect(under.emulator.fulfillmentOrders(CREATOR, ORDER_1001)).toEqual([
       {
         id: expect.stringMatching(/^gid:\/\/shopify\/FulfillmentOrder\/\d+$/),
+        location: 'Shop location',
         status: 'ON_HOLD',
         holds: [
           { id: expect.any(String), reason: 'AWAITING_PAYMENT', reasonNotes: 'bank transfer' },
@@ -318,6 +319,37 @@ describe('holds', () => {
     expect(under.emulator.fulfillmentOrders(CREATOR, ORDER_1001)[0]).toMatchObject({
       status: 'IN_PROGRESS',
       holds: [],
+    })
+  })
+})
+
+describe('fulfillmentOrderReleaseHold', () => {
+  it('releases only the holds named by holdIds, and every hold when none are named', async () => {
+    const { id } = await fulfillmentOrderOf(CREATOR, ORDER_1001)
+    const address = await hold(CREATOR, id, { reason: 'INCORRECT_ADDRESS' })
+    const payment = await hold(CREATOR, id, { reason: 'AWAITING_PAYMENT' })
+    const addressHold = address.fulfillmentHold.id as string
+    const paymentHold = payment.fulfillmentHold.id as string
+
+    // Admin GraphQL 2026-10: "Holds will only be released if they belong to the fulfillment
+    // order specified by the id argument"; the order stays on hold while one is left.
+    expect(await release(CREATOR, id, [addressHold])).toEqual({
+      fulfillmentOrder: {
+        id,
+        status: 'ON_HOLD',
+        fulfillmentHolds: [{ id: paymentHold, reason: 'AWAITING_PAYMENT' }],
+      },
+      userErrors: [],
+    })
+    expect(await release(CREATOR, id, ['gid://shopify/FulfillmentHold/999999'])).toEqual({
+      fulfillmentOrder: null,
+      userErrors: [
+        { field: ['holdIds'], message: 'None of the holds given belong to the fulfillment order.' },
+      ],
+    })
+    expect(await release(CREATOR, id)).toEqual({
+      fulfillmentOrder: { id, status: 'OPEN', fulfillmentHolds: [] },
+      userErrors: [],
     })
   })
 })
@@ -487,13 +519,37 @@ describe('shipping webhooks', () => {
   })
 })
 
-describe('access scopes', () => {
-  const denied = (path: string[], scope: string) => ({
-    message: `Access denied for ${path.at(-1)} field. Required access: \`${scope}\` access scope.`,
+/** Shopify's ACCESS_DENIED at the path, for a field needing the scope or any one of a list. */
+const denied = (path: string[], ...scopes: string[]) => {
+  const each = scopes.map((scope) => `\`${scope}\` access scope`)
+  const last = each.pop()
+  const requiredAccess = `${each.length > 0 ? `${each.join(', ')} or ` : ''}${last}.`
+  return {
+    message: `Access denied for ${path.at(-1)} field. Required access: ${requiredAccess}`,
     path,
-    extensions: { code: 'ACCESS_DENIED', requiredAccess: `\`${scope}\` access scope.` },
-  })
+    extensions: { code: 'ACCESS_DENIED', requiredAccess },
+  }
+}
 
+/** Admin GraphQL 2026-10: the scopes each shipping field needs, any one of them. */
+const FULFILLMENT_ORDER_READS = [
+  'read_assigned_fulfillment_orders',
+  'read_merchant_managed_fulfillment_orders',
+  'read_third_party_fulfillment_orders',
+  'read_marketplace_fulfillment_orders',
+]
+const FULFILLMENT_WRITES = [
+  'write_assigned_fulfillment_orders',
+  'write_merchant_managed_fulfillment_orders',
+  'write_third_party_fulfillment_orders',
+]
+const HOLD_WRITES = [
+  'write_merchant_managed_fulfillment_orders',
+  'write_third_party_fulfillment_orders',
+  'write_marketplace_fulfillment_orders',
+]
+
+describe('access scopes', () => {
   it('refuse shipping to a token without the fulfillment scopes, the rest of the order answering', async () => {
     under.emulator.setScopes(CREATOR, 'read_products,read_orders,write_orders')
     const created = await under.admin(CREATOR, FULFILLMENT_CREATE, {
@@ -503,22 +559,20 @@ describe('access scopes', () => {
     })
     expect(created.body).toMatchObject({
       data: { fulfillmentCreate: null },
-      errors: [denied(['fulfillmentCreate'], 'write_fulfillments')],
+      errors: [denied(['fulfillmentCreate'], ...FULFILLMENT_WRITES)],
     })
     const held = await under.admin(CREATOR, HOLD, {
       id: 'gid://shopify/FulfillmentOrder/1',
       hold: { reason: 'OTHER' },
     })
-    expect(held.body.errors).toMatchObject([
-      denied(['fulfillmentOrderHold'], 'write_merchant_managed_fulfillment_orders'),
-    ])
+    expect(held.body.errors).toMatchObject([denied(['fulfillmentOrderHold'], ...HOLD_WRITES)])
 
     // Order.fulfillmentOrders and Order.fulfillments are refused at their paths; being non-null,
     // they take their order with them, while a request for the rest of the order answers.
     const nested = await under.admin(CREATOR, SHIPPING, { id: ORDER_1001 })
     expect(nested.body).toMatchObject({
       data: { order: null },
-      errors: [denied(['order', 'fulfillmentOrders'], 'read_merchant_managed_fulfillment_orders')],
+      errors: [denied(['order', 'fulfillmentOrders'], ...FULFILLMENT_ORDER_READS)],
     })
     const fulfillments = await under.admin(
       CREATOR,
@@ -543,7 +597,7 @@ describe('access scopes', () => {
     })
     expect(roots.body.errors).toMatchObject([
       denied(['fulfillment'], 'read_fulfillments'),
-      denied(['fulfillmentOrder'], 'read_merchant_managed_fulfillment_orders'),
+      denied(['fulfillmentOrder'], ...FULFILLMENT_ORDER_READS),
     ])
     const subscribe = await under.data(
       CREATOR,
@@ -564,6 +618,151 @@ describe('access scopes', () => {
       'read_orders,write_fulfillments,write_merchant_managed_fulfillment_orders',
     )
     expect((await shippingOf(CREATOR, ORDER_1001)).fulfillments).toEqual([])
+  })
+})
+
+describe('a fulfillment service’s location (a brand shipping from a 3PL)', () => {
+  const OVERSHIRT = variant(201)
+  const SOCKS = variant(202)
+  const FULFILLMENT_ORDERS = `query ($id: ID!) {
+    order(id: $id) {
+      fulfillmentOrders(first: 5) { nodes { id status assignedLocation { name
+        location { name isFulfillmentService fulfillmentService { serviceName } } }
+        lineItems(first: 5) { nodes { id remainingQuantity lineItem { variant { id } } } } } }
+      fulfillments(first: 5) { id }
+      lineItems(first: 5) { nodes { currentQuantity variant { id } } }
+    }
+  }`
+  const THIRD_PARTY_FO = {
+    assignedLocation: {
+      name: 'Harbor 3PL',
+      location: {
+        name: 'Harbor 3PL',
+        isFulfillmentService: true,
+        fulfillmentService: { serviceName: 'Harbor 3PL' },
+      },
+    },
+  }
+
+  /** A Northwind order of an overshirt (stocked by its 3PL) and 2 pairs of socks (its own). */
+  async function orderFromBoth() {
+    expect(under.emulator.stockAtFulfillmentService(BRAND, OVERSHIRT)).toBe('Harbor 3PL')
+    const orderId = await under.emulator.createPaidOrder(BRAND, {
+      lines: [
+        { variantId: OVERSHIRT, quantity: 1 },
+        { variantId: SOCKS, quantity: 2 },
+      ],
+    })
+    const thirdParty = under.emulator.fulfillmentOrders(BRAND, orderId)[1]!
+    return { orderId, thirdParty: thirdParty.id }
+  }
+
+  it('is listed among the shop’s locations after its own', async () => {
+    const { locations } = await under.data(
+      BRAND,
+      '{ locations(first: 5) { nodes { name isFulfillmentService fulfillmentService { serviceName } } } }',
+    )
+    expect(locations.nodes).toEqual([
+      { name: 'Shop location', isFulfillmentService: false, fulfillmentService: null },
+      {
+        name: 'Harbor 3PL',
+        isFulfillmentService: true,
+        fulfillmentService: { serviceName: 'Harbor 3PL' },
+      },
+    ])
+  })
+
+  it('has its fulfillment orders left out, not refused, for a token without the third-party scopes', async () => {
+    const { orderId, thirdParty } = await orderFromBoth()
+    expect(under.emulator.fulfillmentOrders(BRAND, orderId).map((fo) => fo.location)).toEqual([
+      'Shop location',
+      'Harbor 3PL',
+    ])
+    await under.emulator.fulfill(BRAND, orderId, { lines: [{ line: 0, quantity: 1 }] })
+
+    under.emulator.setScopes(
+      BRAND,
+      'read_orders,read_fulfillments,read_merchant_managed_fulfillment_orders',
+    )
+    const merchantOnly = await under.admin(BRAND, FULFILLMENT_ORDERS, { id: orderId })
+    expect(merchantOnly.body.errors).toBeUndefined()
+    expect(merchantOnly.body.data.order).toMatchObject({
+      fulfillmentOrders: {
+        nodes: [
+          {
+            status: 'OPEN',
+            assignedLocation: { name: 'Shop location' },
+            lineItems: { nodes: [{ remainingQuantity: 2, lineItem: { variant: { id: SOCKS } } }] },
+          },
+        ],
+      },
+      // The 3PL's shipment, made from a fulfillment order out of reach, is not there either.
+      fulfillments: [],
+      // The order's lines are: what Tandem counts the units it cannot see by.
+      lineItems: {
+        nodes: [
+          { currentQuantity: 1, variant: { id: OVERSHIRT } },
+          { currentQuantity: 2, variant: { id: SOCKS } },
+        ],
+      },
+    })
+    const root = await under.admin(BRAND, 'query ($id: ID!) { fulfillmentOrder(id: $id) { id } }', {
+      id: thirdParty,
+    })
+    expect(root.body).toMatchObject({ data: { fulfillmentOrder: null } })
+    expect(root.body.errors).toBeUndefined()
+
+    under.emulator.setScopes(
+      BRAND,
+      'read_orders,read_fulfillments,read_third_party_fulfillment_orders',
+    )
+    const thirdPartyOnly = await under.data(BRAND, FULFILLMENT_ORDERS, { id: orderId })
+    expect(thirdPartyOnly.order.fulfillmentOrders.nodes).toMatchObject([
+      {
+        id: thirdParty,
+        status: 'CLOSED',
+        ...THIRD_PARTY_FO,
+        lineItems: { nodes: [{ remainingQuantity: 0, lineItem: { variant: { id: OVERSHIRT } } }] },
+      },
+    ])
+    expect(thirdPartyOnly.order.fulfillments).toHaveLength(1)
+  })
+
+  it('takes any one of the fulfillment-order write scopes to ship, each kind its own', async () => {
+    const { orderId, thirdParty } = await orderFromBoth()
+    const own = under.emulator.fulfillmentOrders(BRAND, orderId)[0]!.id
+    // write_fulfillments alone no longer ships anything.
+    under.emulator.setScopes(BRAND, 'read_orders,write_fulfillments')
+    const refused = await under.admin(BRAND, FULFILLMENT_CREATE, {
+      fulfillment: { lineItemsByFulfillmentOrder: [{ fulfillmentOrderId: thirdParty }] },
+    })
+    expect(refused.body.errors).toMatchObject([
+      denied(['fulfillmentCreate'], ...FULFILLMENT_WRITES),
+    ])
+
+    under.emulator.setScopes(BRAND, 'read_orders,write_third_party_fulfillment_orders')
+    const shipped = await fulfillmentCreate(BRAND, {
+      lineItemsByFulfillmentOrder: [{ fulfillmentOrderId: thirdParty }],
+      trackingInfo: UPS,
+    })
+    expect(shipped.userErrors).toEqual([])
+    const updated = await trackingUpdate(BRAND, shipped.fulfillment.id, { number: '1Z2' })
+    expect(updated.userErrors).toEqual([])
+    // The shop's own fulfillment order is out of this token's reach.
+    const mine = { lineItemsByFulfillmentOrder: [{ fulfillmentOrderId: own }] }
+    expect((await fulfillmentCreate(BRAND, mine)).userErrors).toEqual([
+      { field: ['fulfillment'], message: 'Fulfillment order does not exist.' },
+    ])
+
+    under.emulator.setScopes(BRAND, 'read_orders,write_merchant_managed_fulfillment_orders')
+    expect((await fulfillmentCreate(BRAND, mine)).userErrors).toEqual([])
+    expect(
+      (await trackingUpdate(BRAND, shipped.fulfillment.id, { number: '1Z3' })).userErrors,
+    ).toEqual([{ field: ['fulfillmentId'], message: 'Fulfillment not found.' }])
+    expect(under.emulator.fulfillments(BRAND, orderId).map((f) => f.tracking)).toEqual([
+      [{ company: null, number: '1Z2', url: null }],
+      [],
+    ])
   })
 })
 
@@ -599,6 +798,7 @@ describe('a state file from before shipping', () => {
         expect(second.fulfillmentOrders(CREATOR, open)).toEqual([
           {
             id: expect.any(String),
+            location: 'Shop location',
             status: 'OPEN',
             holds: [],
             lines: [{ lineItemId: expect.any(String), totalQuantity: 3, remainingQuantity: 3 }],

@@ -106,7 +106,8 @@ describe('Shopify emulator', () => {
       scope:
         'read_products,write_products,read_orders,read_all_orders,write_orders,read_inventory,write_inventory,read_locations,' +
         'read_fulfillments,write_fulfillments,' +
-        'read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders',
+        'read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,' +
+        'read_third_party_fulfillment_orders',
       expires_in: 86399,
     })
     expect((await postToken(BRAND, clientCredentials(BRAND), true)).status).toBe(200)

@@ -95,6 +95,7 @@ export async function listShipments(db: Db, query: Query, now: Date) {
         })),
       ),
       cancelReason: reading?.cancelledAt ? (reading.cancelReason ?? 'OTHER') : null,
+      unseen: reading?.unseen ?? null,
       fulfillments: (reading?.fulfillments ?? []).flatMap((fulfillment): BrandFulfillment[] => {
         const status = known(FULFILLMENT_STATUSES, fulfillment.status)
         if (!status) return []

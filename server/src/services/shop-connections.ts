@@ -30,10 +30,12 @@ type Deps = Pick<RouteDeps, 'db' | 'secrets' | 'shopify' | 'now' | 'jobs'>
  * listings on a creator's), with the location stock is kept at; orders to read and to create,
  * all of them, since without read_all_orders Shopify hides those older than 60 days; and their
  * fulfillments and fulfillment orders, to read (a brand's shipments) and to write (the creator's,
- * with the brand's tracking).
+ * with the brand's tracking). A brand shipping from a fulfillment service's location (a 3PL) has
+ * its fulfillment orders there left out for an app without read_third_party_fulfillment_orders
+ * (Admin GraphQL 2026-10, FulfillmentOrder); Tandem only reads those, a 3PL ships them.
  */
 export const INSTALL_SCOPES =
-  'read_products,write_products,read_inventory,write_inventory,read_locations,read_orders,read_all_orders,write_orders,write_fulfillments,write_merchant_managed_fulfillment_orders'
+  'read_products,write_products,read_inventory,write_inventory,read_locations,read_orders,read_all_orders,write_orders,write_fulfillments,write_merchant_managed_fulfillment_orders,read_third_party_fulfillment_orders'
 
 /** How long an install may take between its start and Shopify's callback. */
 const STATE_TTL_MS = 10 * 60_000

@@ -37,10 +37,14 @@ export function shownStatus(reading: OrderShipping): string | null {
   return BUSIEST_FIRST.find((status) => statuses.includes(status)) ?? statuses[0] ?? null
 }
 
-/** Nothing left to ship: every fulfillment order closed or cancelled, or the order cancelled. */
+/**
+ * Nothing left to ship: every fulfillment order closed or cancelled, none out of Tandem's sight,
+ * or the order cancelled.
+ */
 const doneShipping = (reading: OrderShipping) =>
   reading.cancelledAt !== null ||
-  (reading.fulfillmentOrders.length > 0 &&
+  (!reading.unseen &&
+    reading.fulfillmentOrders.length > 0 &&
     reading.fulfillmentOrders.every((fulfillmentOrder) =>
       ['CLOSED', 'CANCELLED'].includes(fulfillmentOrder.status),
     ))

@@ -603,6 +603,14 @@ export const Shipment = z.object({
   /** Shopify's OrderCancelReason when the brand cancelled its order; null while it stands. */
   cancelReason: z.string().nullable(),
   fulfillments: z.array(BrandFulfillment),
+  /**
+   * Units of the brand order Tandem cannot see (Shopify leaves out the fulfillment orders of a
+   * location the app has no access to, such as a third-party warehouse's), with the brand's
+   * fulfillment services' locations, where they can be; null when it sees them all.
+   */
+  unseen: z
+    .object({ units: z.number().int().positive(), locations: z.array(z.string()) })
+    .nullable(),
   /** Not shipped in full this many days after the transfer: the policy's lateAfterDays. */
   late: z.boolean(),
   /** When Tandem last read the brand order; null before the first reading. */

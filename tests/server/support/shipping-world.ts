@@ -2,6 +2,7 @@ import { expect } from 'vitest'
 import type { Shipment } from '@shared/contract'
 import { LUMEN, NORTHWIND } from '../../support/sandbox-figures'
 import { FOR_JOBS, MAYA, refundWorld } from './refund-world'
+import type { ShopifyEmulator } from '../../../emulators/shopify/emulator'
 import type { ServerOptions } from './server-under-test'
 
 // The marketplace a shipping test works in (issue 35): order 1001 transferred into Northwind's and
@@ -24,13 +25,19 @@ export function shippingWorld() {
     ...base,
     /**
      * Order 1001 transferred, with every shop connected (the brands' news reaching the server
-     * unless `brandsSubscribed` is false); the server's clock and transfer timing when given.
+     * unless `brandsSubscribed` is false); the server's clock and transfer timing when given, and
+     * what the merchants set up in Shopify before Tandem connects (`beforeConnecting`).
      */
     async transferred1001({
       brandsSubscribed = true,
+      beforeConnecting,
       ...options
-    }: { brandsSubscribed?: boolean } & Pick<ServerOptions, 'now' | 'transferTiming'> = {}) {
+    }: {
+      brandsSubscribed?: boolean
+      beforeConnecting?: (shopify: ShopifyEmulator) => void
+    } & Pick<ServerOptions, 'now' | 'transferTiming'> = {}) {
       const server = await base.start(options)
+      beforeConnecting?.(server.shopify)
       if (brandsSubscribed) {
         for (const shop of [NORTHWIND, LUMEN]) {
           const tested = await base.call('POST', '/admin-test-shop-connection', { shop })

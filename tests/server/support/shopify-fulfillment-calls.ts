@@ -36,8 +36,10 @@ export const HOLD = `mutation ($id: ID!, $hold: FulfillmentOrderHoldInput!) {
     userErrors { field message code }
   }
 }`
-export const RELEASE = `mutation ($id: ID!) {
-  fulfillmentOrderReleaseHold(id: $id) { fulfillmentOrder { id status } userErrors { field message } }
+export const RELEASE = `mutation ($id: ID!, $holdIds: [ID!]) {
+  fulfillmentOrderReleaseHold(id: $id, holdIds: $holdIds) {
+    fulfillmentOrder { id status fulfillmentHolds { id reason } } userErrors { field message }
+  }
 }`
 export const ROOTS = `query ($fulfillment: ID!, $fulfillmentOrder: ID!) {
   fulfillment(id: $fulfillment) { id name order { id } }
@@ -56,7 +58,7 @@ export function fulfillmentCalls(under: ShopifyUnderTest) {
         .fulfillmentTrackingInfoUpdate,
     hold: async (shop: string, id: string, hold: object) =>
       (await under.data(shop, HOLD, { id, hold })).fulfillmentOrderHold,
-    release: async (shop: string, id: string) =>
-      (await under.data(shop, RELEASE, { id })).fulfillmentOrderReleaseHold,
+    release: async (shop: string, id: string, holdIds?: string[]) =>
+      (await under.data(shop, RELEASE, { id, holdIds })).fulfillmentOrderReleaseHold,
   }
 }

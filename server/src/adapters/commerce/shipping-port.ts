@@ -38,11 +38,17 @@ export interface FulfillmentReading {
   lines: { lineItemId: string; variantId: string | null; quantity: number }[]
 }
 
-/** An order's shipping as its shop has it now. */
+/** An order's shipping as its shop has it now, as far as Tandem's access lets it see. */
 export interface OrderShipping {
   id: string
   cancelledAt: string | null
   cancelReason: string | null
+  /**
+   * Units of the order at fulfillment orders Tandem's access scopes do not cover (Shopify leaves
+   * them out, with the fulfillments made from them), and the shop's fulfillment services'
+   * locations, where they can be; null when it sees every unit. Absent from readings kept before.
+   */
+  unseen?: { units: number; locations: string[] } | null
   fulfillmentOrders: FulfillmentOrderReading[]
   fulfillments: FulfillmentReading[]
 }

@@ -11,6 +11,17 @@ import type { ShopifyApi } from './shopify-api'
 // The shipping part of the commerce port on Shopify's Admin GraphQL API: an order's fulfillment
 // orders and fulfillments read at once, fulfillmentCreate and fulfillmentTrackingInfoUpdate.
 // An order Tandem mirrors has a few lines and shipments: one page of each is all of it.
+//
+// Shopify leaves out, rather than refuses, the fulfillment orders the app's scopes do not cover:
+// "An API client will only receive a subset of the fulfillment orders which belong to an order if
+// they don't have the necessary access scopes to view all of the fulfillment orders", an empty
+// list when none (Admin GraphQL 2026-10, FulfillmentOrder and FulfillmentOrderConnection). A
+// brand shipping from a fulfillment service's location (a 3PL) to an app without its scopes would
+// look as if nothing shipped. The order's lines are not filtered (read_orders): each line's units
+// (currentQuantity) that no fulfillment order seen has left to ship and no fulfillment seen
+// shipped are units Tandem cannot see, and the shop's fulfillment services' locations are where
+// they can be. That reading holds whether or not Shopify also hides the fulfillments made from a
+// hidden fulfillment order (it does not say; the emulator does).
 
 /**
  * Within Shopify's 1,000-point query cost: a variant is read once per order line, not per
@@ -29,6 +40,7 @@ const ORDER_SHIPPING = /* GraphQL */ `
       lineItems(first: ${LINES_READ}) {
         nodes {
           id
+          currentQuantity
           variant {
             id
           }
@@ -70,6 +82,20 @@ const ORDER_SHIPPING = /* GraphQL */ `
               id
             }
           }
+        }
+      }
+    }
+  }
+`
+
+/** A shop has few locations; a fulfillment service's has its service (Location, 2026-10). */
+const SERVICE_LOCATIONS = /* GraphQL */ `
+  query ServiceLocations {
+    locations(first: 50) {
+      nodes {
+        name
+        fulfillmentService {
+          serviceName
         }
       }
     }
@@ -125,7 +151,7 @@ interface OrderShippingNode {
   id: string
   cancelledAt: string | null
   cancelReason: string | null
-  lineItems: { nodes: { id: string; variant: { id: string } | null }[] }
+  lineItems: { nodes: { id: string; currentQuantity: number; variant: { id: string } | null }[] }
   fulfillmentOrders: {
     nodes: {
       id: string
@@ -148,6 +174,30 @@ interface OrderShippingNode {
     trackingInfo: Tracking[]
     fulfillmentLineItems: { nodes: { quantity: number; lineItem: { id: string } }[] }
   }[]
+}
+
+/**
+ * The units of the order's lines that neither a fulfillment order seen has left to ship nor a
+ * fulfillment seen shipped: they are at fulfillment orders the app's scopes do not cover. A
+ * cancelled order has nothing left to ship.
+ */
+function unseenUnits(order: OrderShippingNode): number {
+  if (order.cancelledAt) return 0
+  const seen = new Map<string, number>()
+  const count = (lineItemId: string, units: number) =>
+    seen.set(lineItemId, (seen.get(lineItemId) ?? 0) + units)
+  for (const fulfillmentOrder of order.fulfillmentOrders.nodes)
+    for (const line of fulfillmentOrder.lineItems.nodes)
+      count(line.lineItem.id, line.remainingQuantity)
+  for (const fulfillment of order.fulfillments) {
+    if (fulfillment.status !== 'SUCCESS') continue
+    for (const line of fulfillment.fulfillmentLineItems.nodes)
+      count(line.lineItem.id, line.quantity)
+  }
+  return order.lineItems.nodes.reduce(
+    (sum, line) => sum + Math.max(0, line.currentQuantity - (seen.get(line.id) ?? 0)),
+    0,
+  )
 }
 
 /**
@@ -186,6 +236,16 @@ const trackingInput = (tracking: Tracking) =>
   Object.fromEntries(Object.entries(tracking).filter(([, value]) => value !== null))
 
 export function shopifyShipping(api: ShopifyApi): ShippingPort {
+  /** The names of the shop's fulfillment services' locations. */
+  async function serviceLocations(shop: string): Promise<string[]> {
+    const answer: {
+      locations: { nodes: { name: string; fulfillmentService: object | null }[] }
+    } = await api.request(shop, SERVICE_LOCATIONS, {})
+    return answer.locations.nodes
+      .filter((location) => location.fulfillmentService !== null)
+      .map((location) => location.name)
+  }
+
   return {
     async readOrderShipping(shop, orderId): Promise<OrderShipping | null> {
       const answer: { order: OrderShippingNode | null } = await api.request(shop, ORDER_SHIPPING, {
@@ -193,12 +253,14 @@ export function shopifyShipping(api: ShopifyApi): ShippingPort {
       })
       const order = answer.order
       if (!order) return null
+      const unseen = unseenUnits(order)
       const variants = new Map(order.lineItems.nodes.map((line) => [line.id, line.variant?.id]))
       const variantOf = (lineItemId: string) => variants.get(lineItemId) ?? null
       return {
         id: order.id,
         cancelledAt: order.cancelledAt,
         cancelReason: order.cancelReason,
+        unseen: unseen > 0 ? { units: unseen, locations: await serviceLocations(shop) } : null,
         fulfillmentOrders: order.fulfillmentOrders.nodes.map((fulfillmentOrder) => ({
           id: fulfillmentOrder.id,
           status: fulfillmentOrder.status,

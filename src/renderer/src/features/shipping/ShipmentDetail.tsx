@@ -13,11 +13,24 @@ const LINE_HEIGHT = 26
 export const orderText = (shipment: Shipment): string =>
   shipment.creatorOrderName ?? shipment.creatorOrderId
 
+/**
+ * What an administrator does about units of a brand order Tandem cannot see: the brand's
+ * fulfillment services' locations named (its store's, when it has none Tandem knows of).
+ */
+function unseenText(shipment: Shipment): { sentence: string; units: number } | null {
+  if (!shipment.unseen) return null
+  const { locations, units } = shipment.unseen
+  const owners = locations.length > 0 ? locations : [storeName(shipment.brandStoreShop)]
+  const whose = owners.map((owner) => `${owner}'s`).join(' and ')
+  return { sentence: `cannot see: grant the app access to ${whose} fulfillments`, units }
+}
+
 /** The lines ShipmentDetail draws: each refusal to ship, then each fulfillment and its message. */
 export function shipmentHeight(shipment: Shipment): number {
   const messages = shipment.fulfillments.filter((fulfillment) => fulfillment.mirrorMessage).length
   const lines =
     (shipment.cancelReason === null ? 0 : 1) +
+    (shipment.unseen === null ? 0 : 1) +
     shipment.holds.length +
     Math.max(1, shipment.fulfillments.length) +
     messages
@@ -26,11 +39,13 @@ export function shipmentHeight(shipment: Shipment): number {
 
 /**
  * Under a brand order's row, across the columns: why it does not ship (the brand cancelled it, or
- * holds it), then what it shipped, each fulfillment with its tracking and whether the creator's
- * order shows it. Sentences wrap here rather than be cut short in a cell.
+ * holds it), what of it Tandem cannot see, then what it shipped, each fulfillment with its
+ * tracking and whether the creator's order shows it. Sentences wrap here rather than be cut short
+ * in a cell.
  */
 export function ShipmentDetail({ shipment }: { shipment: Shipment }) {
   const { cancelReason, holds, fulfillments } = shipment
+  const unseen = unseenText(shipment)
   return (
     <Stack gap={4} pb={6}>
       {cancelReason !== null && (
@@ -44,6 +59,11 @@ export function ShipmentDetail({ shipment }: { shipment: Shipment }) {
           {hold.notes && ` — ${hold.notes}`}
         </Text>
       ))}
+      {unseen && (
+        <Text size="xs" c="orange">
+          {unseen.sentence} ({plural(unseen.units, 'unit', 'units')})
+        </Text>
+      )}
       {fulfillments.length > 0 ? (
         <Stack
           component="ul"
@@ -56,8 +76,10 @@ export function ShipmentDetail({ shipment }: { shipment: Shipment }) {
           ))}
         </Stack>
       ) : (
-        // A cancelled order ships nothing, and its reason says so already.
-        cancelReason === null && (
+        // A cancelled order ships nothing, and its reason says so already; what Tandem cannot
+        // see may have shipped.
+        cancelReason === null &&
+        !unseen && (
           <Text size="xs" c="dimmed">
             Nothing shipped yet.
           </Text>

@@ -51,7 +51,10 @@ export const SHIPMENTS_TABLE: TableSpec<Shipment> = {
       width: '10rem',
       cell: (shipment) => (
         <Group gap={4} wrap="nowrap">
-          <FulfillmentOrderStatusBadge status={shipment.fulfillmentOrderStatus} />
+          <FulfillmentOrderStatusBadge
+            status={shipment.fulfillmentOrderStatus}
+            unseen={shipment.unseen !== null}
+          />
           {shipment.late && <LateBadge />}
         </Group>
       ),

@@ -30,12 +30,21 @@ const MIRROR_COLORS: Readonly<Record<MirrorState, string>> = {
   FAILED: 'red',
 }
 
-/** The brand's fulfillment order's status; until Tandem first reads it, "Not read yet". */
-export function FulfillmentOrderStatusBadge({ status }: { status: FulfillmentOrderStatus | null }) {
+/**
+ * The brand's fulfillment order's status; "Cannot see" when Tandem's access shows it none of them
+ * (ShipmentDetail says what to grant), and "Not read yet" until Tandem first reads it.
+ */
+export function FulfillmentOrderStatusBadge({
+  status,
+  unseen,
+}: {
+  status: FulfillmentOrderStatus | null
+  unseen: boolean
+}) {
   if (status === null) {
     return (
-      <Badge variant="light" color="gray">
-        Not read yet
+      <Badge variant="light" color={unseen ? 'orange' : 'gray'}>
+        {unseen ? 'Cannot see' : 'Not read yet'}
       </Badge>
     )
   }
