@@ -241,6 +241,24 @@ describe('refundCreate', () => {
   it('cancels only units that never shipped, and takes shipped ones back as returns to their location', async () => {
     // One of the two overshirts shipped.
     await under.emulator.fulfill(CREATOR, ORDER_1001, { lines: [{ line: 0, quantity: 1 }] })
+    const stock = under.emulator.stockOf(OVERSHIRT_COPY)
+
+    // Both cancelled: the shipped one cannot be.
+    const both = await refundCreate(CREATOR, {
+      orderId: ORDER_1001,
+      refundLineItems: [{ lineItemId: lineItem(10011), quantity: 2, restockType: 'CANCEL' }],
+    })
+    expect(both).toMatchObject({
+      refund: null,
+      userErrors: [
+        {
+          field: ['refundLineItems', '0', 'restockType'],
+          message:
+            'Restock type cancel only restocks unfulfilled items, and this line item has 1 unfulfilled: refund fulfilled items with restock type return (at a location) or no_restock',
+        },
+      ],
+    })
+    expect(under.emulator.stockOf(OVERSHIRT_COPY)).toBe(stock)
     const shipping = async () =>
       (
         await under.data(
@@ -255,38 +273,14 @@ describe('refundCreate', () => {
     expect(shipped.lineItems.nodes).toEqual([{ currentQuantity: 2, unfulfilledQuantity: 1 }])
     const [{ location }] = shipped.fulfillments
     expect(location.id).toMatch(/^gid:\/\/shopify\/Location\/\d+$/)
-    const stock = under.emulator.stockOf(OVERSHIRT_COPY)
-
-    // Both cancelled: the shipped one cannot be.
-    const overshirts = (quantity: number, restockType: string) => ({
-      lineItemId: lineItem(10011),
-      quantity,
-      restockType,
-      ...(restockType === 'RETURN' ? { locationId: location.id } : {}),
-    })
-    const both = await refundCreate(CREATOR, {
-      orderId: ORDER_1001,
-      refundLineItems: [overshirts(2, 'CANCEL')],
-    })
-    expect(both).toMatchObject({
-      refund: null,
-      userErrors: [
-        {
-          field: ['refundLineItems', '0', 'restockType'],
-          message:
-            'Restock type cancel only restocks unfulfilled items, and this line item has 1 unfulfilled: refund fulfilled items with restock type return (at a location) or no_restock',
-        },
-      ],
-    })
-    expect(under.emulator.stockOf(OVERSHIRT_COPY)).toBe(stock)
-    expect((await shipping()).lineItems.nodes).toEqual([
-      { currentQuantity: 2, unfulfilledQuantity: 1 },
-    ])
 
     // The unshipped one cancelled, the shipped one returned: both back in stock.
     const made = await refundCreate(CREATOR, {
       orderId: ORDER_1001,
-      refundLineItems: [overshirts(1, 'CANCEL'), overshirts(1, 'RETURN')],
+      refundLineItems: [
+        { lineItemId: lineItem(10011), quantity: 1, restockType: 'CANCEL' },
+        { lineItemId: lineItem(10011), quantity: 1, restockType: 'RETURN', locationId: location.id },
+      ],
     })
     expect(made.userErrors).toEqual([])
     expect(made.refund.refundLineItems.nodes).toEqual([
