@@ -1,4 +1,5 @@
 import type { BulkOperations } from './bulk'
+import type { CancelJobs } from './cancellation'
 import type { OrderEdit } from './order-edits'
 import type { ProductSetOperations } from './product-operations'
 import type { EmulatorState, ShopRecord } from './state'
@@ -16,6 +17,8 @@ export interface Runtime {
   /** Persists the state after a change (a no-op without a state file). */
   save(): void
   bulk: BulkOperations
+  /** orderCancel's jobs (Query.job), which cancel after a delay. */
+  cancelJobs: CancelJobs
   productSetOperations: ProductSetOperations
   /** Order edits by number, open until committed (an edit lives no longer than the process). */
   orderEdits: Map<number, OrderEdit>

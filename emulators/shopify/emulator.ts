@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { loadStateFile, saveStateFile } from '../state-file'
 import { announcePaid } from './announcements'
 import { BulkOperations, DEFAULT_BULK_OBJECTS_PER_SECOND } from './bulk'
-import { cancelOrder } from './cancellation'
+import { CancelJobs, cancelOrder } from './cancellation'
 import type { Runtime } from './context'
 import { FaultScript, type ShopifyFault } from './faults'
 import {
@@ -89,6 +89,8 @@ export interface ShopifyEmulatorOptions {
   searchLagMs?: number
   /** How fast bulk operations read; 20,000 objects a second unless told otherwise. */
   bulkObjectsPerSecond?: number
+  /** How long orderCancel's job takes to cancel (setCancelDelay changes it); 0 when absent. */
+  cancelDelayMs?: number
   log?: (line: string) => void
 }
 
@@ -127,6 +129,8 @@ export interface ShopifyEmulator {
   script(fault: ShopifyFault): void
   /** Also refills the shop's bucket. */
   setThrottle(shop: string, throttle: ThrottleConfig): void
+  /** How long orderCancel's jobs started from now on take to cancel their orders. */
+  setCancelDelay(ms: number): void
   /** 'refuse': the client-credentials grant fails, as for an app of another organisation. */
   setGrant(shop: string, grant: 'allow' | 'refuse'): void
   /** Every access token of the shop answers 401 from now on (refresh tokens still work). */
@@ -206,7 +210,8 @@ export interface ShopifyEmulator {
   markAsPaid(shop: string, orderId: string): Promise<void>
   /**
    * The merchant cancels the order in the admin: without a refund or restock unless told, for
-   * OTHER unless told. Changes the order at once; resolves once refunds/create (when it refunded)
+   * OTHER unless told. Refuses what orderCancel refuses, with Shopify's words. Changes the order
+   * at once (the admin waits for its job); resolves once refunds/create (when it refunded)
    * and orders/cancelled were attempted.
    */
   cancel(
@@ -322,6 +327,7 @@ export async function startShopifyEmulator(
       options.bulkObjectsPerSecond ?? DEFAULT_BULK_OBJECTS_PER_SECOND,
     ),
     productSetOperations: new ProductSetOperations(),
+    cancelJobs: new CancelJobs(timers, options.cancelDelayMs ?? 0),
     webhooks: new WebhookDispatcher(timers, log),
     log,
   }
@@ -397,6 +403,7 @@ export async function startShopifyEmulator(
     script: (fault) => faults.add(fault),
     setThrottle: (shop, throttle) =>
       void buckets.set(shopOf(shop).domain, new LeakyBucket(throttle)),
+    setCancelDelay: (ms) => void (runtime.cancelJobs.delayMs = ms),
     setGrant: (shop, grant) => {
       shopOf(shop).grant = grant
       runtime.save()

@@ -48,7 +48,14 @@ export interface EmulatedRefund {
   /** The shipping it took back. */
   shipping: string
   /** Each line by its position in the order (0 for the first). */
-  lines: { line: number; lineItemId: string; quantity: number; restockType: RestockType }[]
+  lines: {
+    line: number
+    lineItemId: string
+    quantity: number
+    restockType: RestockType
+    /** The location the units went back to, when the refund named one. */
+    locationId: string | null
+  }[]
   createdAt: string
 }
 
@@ -114,6 +121,7 @@ export const refundSummaries = (order: OrderRecord): EmulatedRefund[] =>
       lineItemId: line.lineItemId,
       quantity: line.quantity,
       restockType: line.restockType,
+      locationId: line.locationId ?? null,
     })),
     createdAt: refund.createdAt,
   }))

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto'
 import type { GraphQLResolveInfo } from 'graphql'
 import { missingTopicScope, reachOf } from './access'
-import { cancelOrder, type CancelArgs } from './cancellation'
+import { requestCancel, type CancelArgs } from './cancellation'
 import type { RequestContext } from './context'
 import {
   createFulfillment,
@@ -99,12 +98,10 @@ export function mutationRoot(ctx: RequestContext) {
       }),
 
     orderCancel: (args: CancelArgs) => {
-      const { userErrors, announced } = cancelOrder(runtime, shop, args)
-      // The mutation answers without waiting for the webhooks, as Shopify's does.
-      void announced
+      const { jobId, userErrors } = requestCancel(runtime, shop, args)
       const plainErrors = userErrors.map(({ field, message }) => ({ field, message }))
       return {
-        job: userErrors.length === 0 ? { id: gid('Job', randomUUID()), done: false } : null,
+        job: jobId && { id: jobId, done: false },
         orderCancelUserErrors: userErrors,
         userErrors: plainErrors,
       }

@@ -20,6 +20,7 @@ import {
   planLines,
   planShipping,
   suggestedAmountMinor,
+  unfulfilledQuantity,
   type RefundLineInput,
   type RefundPlan,
 } from './refunds'
@@ -157,6 +158,7 @@ function lineItemView(ctx: RequestContext, order: OrderRecord, line: OrderLineRe
     title: line.title,
     quantity: line.quantity,
     currentQuantity: currentQuantity(line),
+    unfulfilledQuantity: unfulfilledQuantity(order, line),
     variant: found ? variantView(ctx, found.product, found.variant) : null,
     image: line.imageUrl ? { url: line.imageUrl, altText: null } : null,
     originalUnitPriceSet: money(line.unitPriceMinor),
@@ -236,6 +238,8 @@ export function fulfillmentView(
         }),
         ctx.bulk,
       ),
+    // Every fulfillment ships from the shop's one location.
+    location: locationView(ctx.shop),
     order: () => orderView(ctx, order),
   }
 }

@@ -140,6 +140,7 @@ export function queryRoot(ctx: RequestContext) {
       const found = findFulfillmentOrder(shop, checkedGid(id), reachOf(ctx.scopes, 'read'))
       return found ? fulfillmentOrderView(ctx, found.order, found.fulfillmentOrder) : null
     },
+    job: ({ id }: { id: string }) => runtime.cancelJobs.view(id),
     currentBulkOperation: ({ type }: { type: string }) => runtime.bulk.current(shop, type),
     node: ({ id }: { id: string }) => node(id),
     nodes: ({ ids }: { ids: string[] }) => {

@@ -1,6 +1,7 @@
 import { announceRefund } from './announcements'
 import type { Runtime } from './context'
 import { parseMinor, moneyText } from './money'
+import { fulfilledQuantity } from './fulfillment-figures'
 import { currentQuantity, orderTotals, shippingLeftMinor, unitsValueMinor } from './order-figures'
 import { findOrder } from './orders'
 import { netPaymentMinor, recordRefund, refundedMinor, settleFinancialStatus } from './payments'
@@ -26,7 +27,7 @@ export interface RefundLineInput {
   lineItemId: string
   quantity: number
   restockType?: RestockType | null
-  /** Where restocked units go; the emulator keeps one stock per variant, so it is not read. */
+  /** Where restocked units go; the emulator keeps one stock per variant, so it only records it. */
   locationId?: string | null
 }
 
@@ -63,9 +64,23 @@ export interface RefundPlan {
     line: OrderLineRecord
     quantity: number
     restockType: RestockType
+    locationId: string | null
     subtotalMinor: number
   }[]
   shippingMinor: number
+}
+
+/**
+ * The units of a line still on the order that never shipped (LineItem.unfulfilledQuantity): what
+ * is left of it, less what shipped and was not returned since.
+ */
+export function unfulfilledQuantity(order: OrderRecord, line: OrderLineRecord): number {
+  const returned = order.refunds
+    .flatMap((refund) => refund.lines)
+    .filter((refunded) => refunded.lineItemId === line.id && refunded.restockType === 'RETURN')
+    .reduce((sum, refunded) => sum + refunded.quantity, 0)
+  const shippedLeft = Math.max(0, fulfilledQuantity(order, line.id) - returned)
+  return Math.max(0, currentQuantity(line) - shippedLeft)
 }
 
 /** The lines asked for, checked against what is left of each, or the first error Shopify gives. */
@@ -74,6 +89,7 @@ export function planLines(
   inputs: RefundLineInput[],
 ): { lines: RefundPlan['lines'] } | { error: UserError } {
   const taken = new Map<OrderLineRecord, number>()
+  const cancelled = new Map<OrderLineRecord, number>()
   const lines: RefundPlan['lines'] = []
   for (const [i, input] of inputs.entries()) {
     const field = (name: string) => ['refundLineItems', String(i), name]
@@ -91,11 +107,25 @@ export function planLines(
       const message = 'Restock type legacy_restock is not accepted for new refunds'
       return { error: { field: field('restockType'), message } }
     }
+    // RefundLineItemRestockType (Admin GraphQL 2026-10): CANCEL is "for restocking unfulfilled
+    // line items", RETURN for "line items that were fulfilled". Shopify's refusal of CANCEL for
+    // shipped units is not documented, nor its words: the stricter reading, in a sentence of the
+    // emulator's own that says what to send instead.
+    const cancelledBefore = cancelled.get(line) ?? 0
+    if (restockType === 'CANCEL') {
+      const unfulfilled = unfulfilledQuantity(order, line)
+      if (cancelledBefore + input.quantity > unfulfilled) {
+        const message = `Restock type cancel only restocks unfulfilled items, and this line item has ${unfulfilled} unfulfilled: refund fulfilled items with restock type return (at a location) or no_restock`
+        return { error: { field: field('restockType'), message } }
+      }
+      cancelled.set(line, cancelledBefore + input.quantity)
+    }
     taken.set(line, before + input.quantity)
     const removed = line.removedQuantity + before
     const subtotalMinor =
       unitsValueMinor(line, removed + input.quantity) - unitsValueMinor(line, removed)
-    lines.push({ line, quantity: input.quantity, restockType, subtotalMinor })
+    const locationId = restockType === 'NO_RESTOCK' ? null : (input.locationId ?? null)
+    lines.push({ line, quantity: input.quantity, restockType, locationId, subtotalMinor })
   }
   return { lines }
 }
@@ -229,11 +259,12 @@ export function applyRefund(
     createdAt: new Date().toISOString(),
     note,
     amountMinor: transactions.reduce((sum, t) => sum + t.amountMinor, 0),
-    lines: plan.lines.map(({ line, quantity, restockType, subtotalMinor }, i) => ({
+    lines: plan.lines.map(({ line, quantity, restockType, locationId, subtotalMinor }, i) => ({
       id: gid('RefundLineItem', number * 100 + i + 1),
       lineItemId: line.id,
       quantity,
       restockType,
+      locationId,
       subtotalMinor,
       taxMinor: lastUnits && i === 0 ? order.taxMinor : 0,
     })),

@@ -61,6 +61,7 @@ export const fulfillmentTypes = `
     trackingInfo(first: Int): [FulfillmentTrackingInfo!]!
     fulfillmentLineItems(first: Int, last: Int, after: String, before: String):
       FulfillmentLineItemConnection!
+    location: Location
     order: Order!
   }
 

@@ -96,6 +96,7 @@ export const orderTypes = `
     title: String!
     quantity: Int!
     currentQuantity: Int!
+    unfulfilledQuantity: Int!
     variant: ProductVariant
     image: Image
     originalUnitPriceSet: MoneyBag!

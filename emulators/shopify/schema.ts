@@ -63,6 +63,7 @@ export const schema = buildSchema(`
       sortKey: OrderSortKeys = ID, reverse: Boolean = false): OrderConnection!
     fulfillment(id: ID!): Fulfillment
     fulfillmentOrder(id: ID!): FulfillmentOrder
+    job(id: ID!): Job
     currentBulkOperation(type: BulkOperationType = QUERY): BulkOperation
     node(id: ID!): Node
     nodes(ids: [ID!]!): [Node]!

@@ -106,6 +106,11 @@ export interface RefundLineRecord {
   lineItemId: string
   quantity: number
   restockType: RestockType
+  /**
+   * Where the units went back to stock: the refund's locationId, for the emulator's one stock per
+   * variant only recorded; null when not given, absent in a state file written before it.
+   */
+  locationId?: string | null
   /** What these units cost the customer after their discounts. */
   subtotalMinor: number
   /**

@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { LUMEN, LUMEN_ACCOUNT, NORTHWIND, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
 import {
+  asShopApp,
   FOR_JOBS,
   MAYA,
   MAYA_ACCOUNT,
+  ORDER_1001,
   refundWorld,
   reversal,
   transferTo,
@@ -11,11 +13,15 @@ import {
 
 // Refunds after refunds (issue 45, the second review of the money after the sale): a second refund
 // as large as the first, and an order refunded more than ten times, are followed as the first is.
-// Order figures: an overshirt 68.00 (Northwind 75 %: 51.00), a face oil 34.50 (Lumen 72 %: 24.84,
-// Maya 20 %: 6.90).
+// The brand's order as Shopify keeps it (issue 46): shipped units are returned, never cancelled,
+// and a cancel is Shopify's job, done a moment after it is asked for. Order figures: an overshirt
+// 68.00 (Northwind 75 %: 51.00), a face oil 34.50 (Lumen 72 %: 24.84, Maya 20 %: 6.90).
 
 const world = refundWorld()
 afterEach(() => world.server().close())
+
+/** Northwind's Linen Overshirt, of which order 1001 sells two. */
+const OVERSHIRT = 'gid://shopify/ProductVariant/201'
 
 /** The units each refund of the brand's order gave back, as the brand's Shopify admin lists them. */
 const brandRefundedUnits = (shop: string, creatorOrderId: string) =>
@@ -79,4 +85,81 @@ describe('an order refunded more than ten times', () => {
     expect(world.server().stripe.balance(NORTHWIND_ACCOUNT).usd).toBe(0)
     await expect.poll(() => world.brandOrder(NORTHWIND, order.orderId).cancelledAt).not.toBeNull()
   }, 120_000)
+})
+
+describe("the brand's order of a creator order refunded in full", () => {
+  it('is refunded if it shipped: shipped units returned where they shipped from, the rest cancelled, the order never cancelled', async () => {
+    const server = await world.transferred1001()
+    const northwind = world.brandOrder(NORTHWIND, '1001')
+    // Northwind ships one of its two overshirts.
+    await server.shopify.fulfill(NORTHWIND, northwind.id, { lines: [{ line: 0, quantity: 1 }] })
+    const shipped = (await asShopApp(
+      server.shopify,
+      NORTHWIND,
+      'query ($id: ID!) { order(id: $id) { fulfillments { location { id } } } }',
+      { id: northwind.id },
+    )) as { order: { fulfillments: { location: { id: string } }[] } }
+    const shippedFrom = shipped.order.fulfillments[0]!.location.id
+    const stock = server.shopify.stockOf(OVERSHIRT)
+
+    // The customer sends the one back and gets both refunded: Northwind's 102.00 and Maya's
+    // 20.40 go back.
+    await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 2 }])
+    await expect
+      .poll(world.reversals, FOR_JOBS)
+      .toEqual([
+        reversal(MAYA_ACCOUNT, 2040, '1001', MAYA),
+        reversal(NORTHWIND_ACCOUNT, 10200, '1001', NORTHWIND),
+      ])
+    const restocks = () =>
+      server.shopify
+        .refunds(NORTHWIND, northwind.id)
+        .map((refund) =>
+          refund.lines.map(({ line, quantity, restockType, locationId }) => ({
+            line,
+            quantity,
+            restockType,
+            locationId,
+          })),
+        )
+    await expect
+      .poll(restocks, FOR_JOBS)
+      .toEqual([
+        [
+          { line: 0, quantity: 1, restockType: 'CANCEL', locationId: null },
+          { line: 0, quantity: 1, restockType: 'RETURN', locationId: shippedFrom },
+        ],
+      ])
+    await expect.poll(() => world.refundsSettled('1001'), FOR_JOBS).toBe(true)
+    expect({
+      stock: server.shopify.stockOf(OVERSHIRT),
+      cancelledAt: world.brandOrder(NORTHWIND, '1001').cancelledAt,
+      activity: await world.activity('order.brand-refund'),
+      cancels: await world.activity('order.brand-cancel'),
+      troubled: await world.troubledJobs(),
+    }).toEqual({
+      stock: stock + 2,
+      cancelledAt: null,
+      activity: [{ brandShop: NORTHWIND, brandOrderId: northwind.id, units: 2 }],
+      cancels: [],
+      troubled: [],
+    })
+  }, 60_000)
+
+  it("is cancelled if it never shipped, said in Activity once Shopify's job has cancelled it", async () => {
+    const server = await world.transferred1001()
+    // Shopify's job takes a second and a half to cancel.
+    server.shopify.setCancelDelay(1500)
+    const stock = server.shopify.stockOf(OVERSHIRT)
+    await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 2 }])
+    await expect.poll(() => world.activity('order.brand-cancel'), FOR_JOBS).toHaveLength(1)
+    // Said once done, not when asked: the order reads cancelled, its two overshirts back in stock.
+    expect({
+      cancelled: world.brandOrder(NORTHWIND, '1001').cancelledAt !== null,
+      stock: server.shopify.stockOf(OVERSHIRT),
+      refunds: server.shopify.refunds(NORTHWIND, world.brandOrder(NORTHWIND, '1001').id),
+    }).toEqual({ cancelled: true, stock: stock + 2, refunds: [] })
+    await expect.poll(() => world.refundsSettled('1001'), FOR_JOBS).toBe(true)
+    expect(await world.troubledJobs()).toEqual([])
+  }, 60_000)
 })

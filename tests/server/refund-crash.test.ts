@@ -296,7 +296,9 @@ async function expectGivenBackOnce(market: Market, overshirts: 1 | 2) {
   ])
 }
 
-const crash = crashScenarios()
+/** Shopify's job cancels the brand's order this long after orderCancel: Tandem waits for it. */
+const CANCEL_JOB_MS = 500
+const crash = crashScenarios({ cancelDelayMs: CANCEL_JOB_MS })
 const start = (failpoints?: string) =>
   crash.current().start({
     leaseMs: LEASE_MS,

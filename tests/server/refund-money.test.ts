@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { LUMEN, LUMEN_ACCOUNT, NORTHWIND, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
 import { createStripePaidOrder } from '../../emulators/stripe-paid-order'
-import { API_VERSION } from '../../emulators/shopify/schema'
 import { BRAND_PRODUCTS, creatorVariantId } from '../../server/src/seed/sandbox-data'
 import {
+  asShopApp,
   FOR_JOBS,
   MAYA,
   MAYA_ACCOUNT,
@@ -12,7 +12,6 @@ import {
   reversal,
   transferTo,
 } from './support/refund-world'
-import { appToken } from './support/shopify-admin-client'
 
 // The money after the sale, from the second adversarial review (issue 45, findings 3 to 6): what
 // counts as the customer's refund, and who pays what was refunded beyond the units. Order figures: an overshirt
@@ -166,23 +165,8 @@ describe('a creator refunding money beyond the units she gives back', () => {
 })
 
 /** A GraphQL request to Maya's Admin API, as her own app (whose secret she holds) makes it. */
-async function asMaya(query: string, variables: object) {
-  const shopify = world.server().shopify
-  const answer = await fetch(`${shopify.url}/${MAYA}/admin/api/${API_VERSION}/graphql.json`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      'X-Shopify-Access-Token': await appToken(shopify, MAYA),
-    },
-    body: JSON.stringify({ query, variables }),
-  })
-  const { data, errors } = (await answer.json()) as {
-    data: Record<string, unknown>
-    errors?: unknown
-  }
-  expect(errors).toBeUndefined()
-  return data
-}
+const asMaya = (query: string, variables: object) =>
+  asShopApp(world.server().shopify, MAYA, query, variables)
 
 describe('an order refunded in full as money, after the brands shipped', () => {
   it('takes nothing back from brands whose goods were shipped and never refunded', async () => {

@@ -106,6 +106,55 @@ describe('orderCancel', () => {
   })
 })
 
+describe('orderCancel’s job and refusals (Admin GraphQL 2026-10)', () => {
+  it('cancels only when its job runs, after the delay, which job(id:) tells', async () => {
+    under.emulator.setCancelDelay(500)
+    const stock = under.emulator.stockOf(OVERSHIRT_COPY)
+    const started = await cancel(CREATOR, { orderId: ORDER_1001, restock: true })
+    expect(started).toMatchObject({ job: { done: false }, orderCancelUserErrors: [] })
+    const job = async () =>
+      (
+        await under.data(CREATOR, 'query ($id: ID!) { job(id: $id) { id done } }', {
+          id: started.job.id,
+        })
+      ).job
+    // Right after, Shopify's job has not run: the order stands, its units still sold.
+    expect(await job()).toEqual({ id: started.job.id, done: false })
+    expect(await orderOf(CREATOR, ORDER_1001)).toMatchObject({ cancelledAt: null, closed: false })
+    expect(under.emulator.stockOf(OVERSHIRT_COPY)).toBe(stock)
+
+    await expect.poll(job, { timeout: 5_000, interval: 50 }).toEqual({ ...started.job, done: true })
+    expect(await orderOf(CREATOR, ORDER_1001)).toMatchObject({
+      cancelledAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      closed: true,
+    })
+    // Its committed units back in stock: the two overshirts it never shipped.
+    expect(under.emulator.stockOf(OVERSHIRT_COPY)).toBe(stock + 2)
+    expect(await job()).toEqual({ ...started.job, done: true })
+  })
+
+  it('refuses an order that shipped, whose fulfillments it cannot cancel, restocking nothing', async () => {
+    await under.emulator.fulfill(CREATOR, ORDER_1001, { lines: [{ line: 0, quantity: 1 }] })
+    const stock = under.emulator.stockOf(OVERSHIRT_COPY)
+    const refused = await cancel(CREATOR, { orderId: ORDER_1001, refund: true, restock: true })
+    const message =
+      'Cannot cancel an order with fulfillments that cannot be canceled: refund its fulfilled items instead'
+    expect(refused).toEqual({
+      job: null,
+      orderCancelUserErrors: [{ field: ['orderId'], message, code: 'INVALID' }],
+      userErrors: [{ field: ['orderId'], message }],
+    })
+    // The merchant cannot either, in the admin.
+    expect(() => under.emulator.cancel(CREATOR, ORDER_1001, { restock: true })).toThrow(message)
+    expect(await orderOf(CREATOR, ORDER_1001)).toMatchObject({
+      cancelledAt: null,
+      displayFinancialStatus: 'PAID',
+      refunds: [],
+    })
+    expect(under.emulator.stockOf(OVERSHIRT_COPY)).toBe(stock)
+  })
+})
+
 describe('another shop’s token', () => {
   it('finds no order of this shop to refund or cancel', async () => {
     const refunded = await refundCreate(BRAND, {

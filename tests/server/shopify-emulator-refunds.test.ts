@@ -238,6 +238,65 @@ describe('refundCreate', () => {
     expect(order.lineItems.nodes[0].currentQuantity).toBe(2)
   })
 
+  it('cancels only units that never shipped, and takes shipped ones back as returns to their location', async () => {
+    // One of the two overshirts shipped.
+    await under.emulator.fulfill(CREATOR, ORDER_1001, { lines: [{ line: 0, quantity: 1 }] })
+    const stock = under.emulator.stockOf(OVERSHIRT_COPY)
+
+    // Both cancelled: the shipped one cannot be.
+    const both = await refundCreate(CREATOR, {
+      orderId: ORDER_1001,
+      refundLineItems: [{ lineItemId: lineItem(10011), quantity: 2, restockType: 'CANCEL' }],
+    })
+    expect(both).toMatchObject({
+      refund: null,
+      userErrors: [
+        {
+          field: ['refundLineItems', '0', 'restockType'],
+          message:
+            'Restock type cancel only restocks unfulfilled items, and this line item has 1 unfulfilled: refund fulfilled items with restock type return (at a location) or no_restock',
+        },
+      ],
+    })
+    expect(under.emulator.stockOf(OVERSHIRT_COPY)).toBe(stock)
+    const shipping = async () =>
+      (
+        await under.data(
+          CREATOR,
+          `query ($id: ID!) { order(id: $id) {
+            lineItems(first: 1) { nodes { currentQuantity unfulfilledQuantity } }
+            fulfillments { location { id } } } }`,
+          { id: ORDER_1001 },
+        )
+      ).order
+    const shipped = await shipping()
+    expect(shipped.lineItems.nodes).toEqual([{ currentQuantity: 2, unfulfilledQuantity: 1 }])
+    const [{ location }] = shipped.fulfillments
+    expect(location.id).toMatch(/^gid:\/\/shopify\/Location\/\d+$/)
+
+    // The unshipped one cancelled, the shipped one returned: both back in stock.
+    const made = await refundCreate(CREATOR, {
+      orderId: ORDER_1001,
+      refundLineItems: [
+        { lineItemId: lineItem(10011), quantity: 1, restockType: 'CANCEL' },
+        { lineItemId: lineItem(10011), quantity: 1, restockType: 'RETURN', locationId: location.id },
+      ],
+    })
+    expect(made.userErrors).toEqual([])
+    expect(made.refund.refundLineItems.nodes).toEqual([
+      { lineItem: { id: lineItem(10011) }, quantity: 1, restockType: 'CANCEL', restocked: true },
+      { lineItem: { id: lineItem(10011) }, quantity: 1, restockType: 'RETURN', restocked: true },
+    ])
+    expect(under.emulator.stockOf(OVERSHIRT_COPY)).toBe(stock + 2)
+    expect(under.emulator.refunds(CREATOR, ORDER_1001)[0]!.lines).toEqual([
+      expect.objectContaining({ restockType: 'CANCEL', locationId: null }),
+      expect.objectContaining({ restockType: 'RETURN', locationId: location.id }),
+    ])
+    expect((await shipping()).lineItems.nodes).toEqual([
+      { currentQuantity: 0, unfulfilledQuantity: 0 },
+    ])
+  })
+
   it('gives no money back for lines without transactions, as Shopify moves money only through them', async () => {
     const made = await refundCreate(CREATOR, {
       orderId: ORDER_1001,

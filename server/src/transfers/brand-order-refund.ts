@@ -1,3 +1,4 @@
+import type { BrandOrderState, CommercePort } from '../adapters/commerce/commerce-port'
 import type { RouteDeps } from '../deps'
 import type { BrandRefundSplit } from '../domain/refund-split'
 import type { Remote } from '../lib/remote-call'
@@ -7,12 +8,17 @@ import type { FrozenLine, TransferBrandRow } from './transfer-repository'
 
 // The brand's own order follows the creator's (order-refunds.ts): the units the creator order no
 // longer sells are refunded in the brand's order, restocked where the creator's refund restocked
-// them, and the order is cancelled once it sells nothing. What is left to do is read from the
-// brand's order each time (what its lines still sell), so a run after a lost answer does only what
-// the last one did not; the refund goes under an idempotency key of the state it leaves the order
-// in, so that two runs reading the same order make one refund and a later refund another.
+// them (units never shipped first, cancelled; shipped ones returned to where they shipped from),
+// and the order is cancelled once it sells nothing, unless it shipped: Shopify cancels no order
+// with fulfillments, so a shipped order is refunded in full instead. What is left to do is read
+// from the brand's order each time (what its lines still sell), so a run after a lost answer does
+// only what the last one did not; the refund goes under an idempotency key of the state it leaves
+// the order in, so that two runs reading the same order make one refund and a later refund
+// another. A cancel is Shopify's job, done a moment later: it is said in Activity once a read
+// shows the order cancelled.
 
 type Deps = Pick<RouteDeps, 'db' | 'commerce' | 'now'>
+type RefundLine = Parameters<CommercePort['refundBrandOrder']>[2]['lines'][number]
 
 export interface BrandOrderRefund {
   creatorOrderId: string
@@ -53,10 +59,16 @@ export async function refundBrandOrder(
     return
   }
 
-  if (refundedUnits >= frozenUnits) {
+  if (refundedUnits >= frozenUnits && state.shipped.length === 0) {
     await failpoint('brandRefund:before-call')
     await remote((signal) => deps.commerce.cancelBrandOrder(shop, orderId, note, { signal }))
     await failpoint('brandRefund:after-call')
+    const after = await remote(() => deps.commerce.readBrandOrder(shop, orderId))
+    if (!after?.cancelledAt) {
+      throw new Error(
+        `Shopify's job to cancel order ${orderId} in ${shop} ended without cancelling it: it is tried again`,
+      )
+    }
     await audit('order.brand-cancel', { brandShop: shop, brandOrderId: orderId })
     return
   }
@@ -101,11 +113,7 @@ export async function refundBrandOrder(
     .map((line) => `${line.lineItemId}=${line.sold}>${line.sold - line.quantity}`)
     .sort()
     .join(',')}`
-  const refund = {
-    lines: lines.map(({ lineItemId, quantity, restock }) => ({ lineItemId, quantity, restock })),
-    note,
-    idempotencyKey,
-  }
+  const refund = { lines: lines.flatMap((line) => byShipment(state, line)), note, idempotencyKey }
   await failpoint('brandRefund:before-call')
   await remote((signal) => deps.commerce.refundBrandOrder(shop, orderId, refund, { signal }))
   await failpoint('brandRefund:after-call')
@@ -126,4 +134,32 @@ async function auditedOf(
   return (await auditDetailsOf(deps.db, action, creatorOrderId)).filter(
     (details) => details.brandShop === shop,
   )
+}
+
+/**
+ * A line's refunded units as Shopify's restock types take them: those never shipped first (they
+ * must not ship now), then shipped ones, by the location they shipped from, in the order they
+ * shipped (a line shipped from two locations and returned in part may send a unit to the other
+ * one: Shopify lists shipments, not what came back to each). Units not restocked need no split.
+ */
+function byShipment(
+  state: BrandOrderState,
+  line: { lineItemId: string; quantity: number; restock: boolean },
+): RefundLine[] {
+  const { lineItemId, restock } = line
+  if (!restock) return [{ lineItemId, quantity: line.quantity, restock }]
+  const onOrder = state.lines.find((candidate) => candidate.id === lineItemId)
+  const parts: RefundLine[] = []
+  let left = line.quantity
+  const take = (most: number, shipped?: RefundLine['shipped']) => {
+    const quantity = Math.min(left, most)
+    if (quantity <= 0) return
+    parts.push({ lineItemId, quantity, restock, ...(shipped ? { shipped } : {}) })
+    left -= quantity
+  }
+  take(onOrder?.unfulfilledQuantity ?? 0)
+  for (const shipment of state.shipped.filter((unit) => unit.lineItemId === lineItemId)) {
+    take(shipment.quantity, { from: shipment.locationId })
+  }
+  return parts
 }

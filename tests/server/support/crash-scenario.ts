@@ -1,5 +1,9 @@
 import { afterAll, afterEach, beforeAll, inject } from 'vitest'
-import { startShopifyEmulator, type ShopifyEmulator } from '../../../emulators/shopify/emulator'
+import {
+  startShopifyEmulator,
+  type ShopifyEmulator,
+  type ShopifyEmulatorOptions,
+} from '../../../emulators/shopify/emulator'
 import { startStripeEmulator, type StripeEmulator } from '../../../emulators/stripe/emulator'
 import { readDatabaseSettings } from '../../../server/src/config'
 import { openDatabase, type Db } from '../../../server/src/db/connect'
@@ -43,7 +47,9 @@ const SHORT_LEASES = { leaseMs: 3600, jobLeaseMs: 4000, jobRetryDelaySeconds: 1 
 /** How long a test waits for a process started again to take a killed one's work over. */
 export const TAKEOVER = { timeout: 60_000, interval: 200 }
 
-export function crashScenarios(shopifyOptions: { searchLagMs?: number } = {}) {
+export function crashScenarios(
+  shopifyOptions: Pick<ShopifyEmulatorOptions, 'searchLagMs' | 'cancelDelayMs'> = {},
+) {
   let server: Awaited<ReturnType<typeof buildServer>>
   let admin: { authorization: string }
   beforeAll(async () => {

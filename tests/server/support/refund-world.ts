@@ -51,27 +51,48 @@ async function connectMaya(server: ServerUnderTest, { creatorAccount = true } = 
 }
 
 /**
+ * The `data` of a GraphQL request to the shop's Admin API, as its own app (whose secret the shop
+ * holds) makes it; it must have no GraphQL errors.
+ */
+export async function asShopApp(
+  shopify: ShopifyEmulator,
+  shop: string,
+  query: string,
+  variables: object,
+) {
+  const answer = await fetch(`${shopify.url}/${shop}/admin/api/${API_VERSION}/graphql.json`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Shopify-Access-Token': await appToken(shopify, shop),
+    },
+    body: JSON.stringify({ query, variables }),
+  })
+  const { data, errors } = (await answer.json()) as {
+    data: Record<string, unknown>
+    errors?: unknown
+  }
+  expect(errors).toBeUndefined()
+  return data
+}
+
+/**
  * The creator deletes her app's subscriptions to refunds/create and orders/cancelled, with her own
  * app's token (webhookSubscriptionDelete): Shopify tells the server of none of her refunds since.
  */
 export async function creatorStopsRefundNews(shopify: ShopifyEmulator, shop = MAYA) {
-  const token = await appToken(shopify, shop)
   const news = shopify
     .webhookSubscriptions(shop)
     .filter((subscription) => ['REFUNDS_CREATE', 'ORDERS_CANCELLED'].includes(subscription.topic))
   expect(news).toHaveLength(2)
   for (const { id } of news) {
-    const answer = await fetch(`${shopify.url}/${shop}/admin/api/${API_VERSION}/graphql.json`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': token },
-      body: JSON.stringify({
-        query: `mutation ($id: ID!) { webhookSubscriptionDelete(id: $id) { userErrors { message } } }`,
-        variables: { id },
-      }),
-    })
-    expect(await answer.json()).toMatchObject({
-      data: { webhookSubscriptionDelete: { userErrors: [] } },
-    })
+    const deleted = await asShopApp(
+      shopify,
+      shop,
+      `mutation ($id: ID!) { webhookSubscriptionDelete(id: $id) { userErrors { message } } }`,
+      { id },
+    )
+    expect(deleted).toEqual({ webhookSubscriptionDelete: { userErrors: [] } })
   }
 }
 

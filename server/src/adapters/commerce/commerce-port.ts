@@ -115,7 +115,15 @@ export interface ProductReading {
 /** A brand order as its shop has it now: each line's variant and the units still sold. */
 export interface BrandOrderState {
   cancelledAt: string | null
-  lines: { id: string; variantId: string | null; currentQuantity: number }[]
+  /** Each line: what it still sells, and how much of that never shipped (unfulfilledQuantity). */
+  lines: {
+    id: string
+    variantId: string | null
+    currentQuantity: number
+    unfulfilledQuantity: number
+  }[]
+  /** Units its successful fulfillments shipped, by line and the location they shipped from. */
+  shipped: { lineItemId: string; locationId: string | null; quantity: number }[]
 }
 
 /**
@@ -240,13 +248,27 @@ export interface CommercePort extends CatalogPort, ShippingPort {
     shop: string,
     orderId: string,
     refund: {
-      lines: { lineItemId: string; quantity: number; restock: boolean }[]
+      /**
+       * Units restocked or not. Restocked units that shipped (`shipped`, absent for units that
+       * never did) are returned to the location they shipped from (RETURN); the others are
+       * cancelled (CANCEL), as Shopify's restock types require.
+       */
+      lines: {
+        lineItemId: string
+        quantity: number
+        restock: boolean
+        shipped?: { from: string | null }
+      }[]
       note: string
       idempotencyKey: string
     },
     options?: MutationOptions,
   ): Promise<void>
-  /** orderCancel, restocking and refunding nothing; refused for an order cancelled already. */
+  /**
+   * orderCancel, restocking its committed units and refunding nothing; refused for an order
+   * cancelled already or one that shipped. Resolves once Shopify's job has run: whether it
+   * cancelled the order, a read of it tells.
+   */
   cancelBrandOrder(
     shop: string,
     orderId: string,

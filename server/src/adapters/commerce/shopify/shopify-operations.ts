@@ -152,16 +152,38 @@ export const ORDER_MARK_AS_PAID = /* GraphQL */ `
   }
 `
 
-/** A brand order's lines as its shop has them now: what is still sold of each variant. */
+/**
+ * A brand order's lines as its shop has them now: what is still sold of each variant and what of
+ * it never shipped; and its shipments, with the location each shipped from. A hundred lines a page
+ * (and a shipment's first hundred) keep the query under Shopify's 1,000-point limit.
+ */
 export const BRAND_ORDER_LINES = /* GraphQL */ `
   query BrandOrderLines($id: ID!, $after: String) {
     order(id: $id) {
       id
       cancelledAt
-      lineItems(first: 250, after: $after) {
+      fulfillments(first: 250) {
+        status
+        location {
+          id
+        }
+        fulfillmentLineItems(first: 100) {
+          nodes {
+            quantity
+            lineItem {
+              id
+            }
+          }
+          pageInfo {
+            hasNextPage
+          }
+        }
+      }
+      lineItems(first: 100, after: $after) {
         nodes {
           id
           currentQuantity
+          unfulfilledQuantity
           variant {
             id
           }
@@ -202,12 +224,23 @@ export const ORDER_CANCEL = /* GraphQL */ `
     ) {
       job {
         id
+        done
       }
       orderCancelUserErrors {
         field
         message
         code
       }
+    }
+  }
+`
+
+/** A job of Shopify's, such as orderCancel's: done once it has run. */
+export const JOB = /* GraphQL */ `
+  query Job($id: ID!) {
+    job(id: $id) {
+      id
+      done
     }
   }
 `

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import {
   CommerceError,
   type BrandOrderState,
@@ -11,6 +12,7 @@ import { orderGid, orderNumber } from './order-gid'
 import type { ShopifyApi } from './shopify-api'
 import {
   BRAND_ORDER_LINES,
+  JOB,
   ORDER_CANCEL,
   ORDER_REFUNDS,
   ORDERS_CHANGED_SINCE,
@@ -23,11 +25,60 @@ import {
 
 interface BrandOrderNode {
   cancelledAt: string | null
+  fulfillments: {
+    status: string
+    location: { id: string } | null
+    fulfillmentLineItems: {
+      nodes: { quantity: number; lineItem: { id: string } }[]
+      pageInfo: { hasNextPage: boolean }
+    }
+  }[]
   lineItems: {
-    nodes: { id: string; currentQuantity: number; variant: { id: string } | null }[]
+    nodes: {
+      id: string
+      currentQuantity: number
+      unfulfilledQuantity: number
+      variant: { id: string } | null
+    }[]
     pageInfo: { hasNextPage: boolean; endCursor: string | null }
   }
 }
+
+/** What a brand order's successful fulfillments shipped: each line's units, and from where. */
+function shippedOf(shop: string, orderId: string, order: BrandOrderNode): BrandOrderState['shipped'] {
+  const fulfillments = order.fulfillments.filter((fulfillment) => fulfillment.status === 'SUCCESS')
+  if (fulfillments.some((fulfillment) => fulfillment.fulfillmentLineItems.pageInfo.hasNextPage)) {
+    throw new CommerceError(
+      `Order ${orderId} of ${shop} has a shipment of more lines than Tandem reads at once, so it cannot tell what shipped: refund that order by hand`,
+    )
+  }
+  return fulfillments.flatMap((fulfillment) =>
+    fulfillment.fulfillmentLineItems.nodes.map((line) => ({
+      lineItemId: line.lineItem.id,
+      locationId: fulfillment.location?.id ?? null,
+      quantity: line.quantity,
+    })),
+  )
+}
+
+/**
+ * RefundLineItemRestockType (Admin GraphQL 2026-10): CANCEL "when restocking unfulfilled line
+ * items", RETURN "when restocking line items that were fulfilled", at the location in
+ * RefundLineItemInput.locationId.
+ */
+const restockOf = (line: { restock: boolean; shipped?: { from: string | null } }) => {
+  if (!line.restock) return { restockType: 'NO_RESTOCK' }
+  if (!line.shipped) return { restockType: 'CANCEL' }
+  return { restockType: 'RETURN', ...(line.shipped.from ? { locationId: line.shipped.from } : {}) }
+}
+
+interface Job {
+  id: string
+  done: boolean
+}
+
+/** How long Tandem waits between two looks at a job of Shopify's, at first and at most. */
+const JOB_POLL_MS = { first: 50, most: 1000 }
 
 interface ChangedOrderNode {
   id: string
@@ -167,10 +218,15 @@ export function shopifyRefunds(
             id: line.id,
             variantId: line.variant?.id ?? null,
             currentQuantity: line.currentQuantity,
+            unfulfilledQuantity: line.unfulfilledQuantity,
           })
         }
         if (!page.order.lineItems.pageInfo.hasNextPage) {
-          return { cancelledAt: page.order.cancelledAt, lines }
+          return {
+            cancelledAt: page.order.cancelledAt,
+            lines,
+            shipped: shippedOf(shop, orderId, page.order),
+          }
         }
         after = page.order.lineItems.pageInfo.endCursor
       }
@@ -193,7 +249,7 @@ export function shopifyRefunds(
               refundLineItems: refund.lines.map((line) => ({
                 lineItemId: line.lineItemId,
                 quantity: line.quantity,
-                restockType: line.restock ? 'CANCEL' : 'NO_RESTOCK',
+                ...restockOf(line),
               })),
             },
           },
@@ -207,14 +263,22 @@ export function shopifyRefunds(
       refused(`Shopify refused the refund of ${orderId} in ${shop}`, answer.refundCreate)
     },
 
+    // orderCancel only starts a job ("The job that asynchronously cancels the order",
+    // OrderCancelPayload, 2026-10): this waits for it to be done (Query.job); whether it
+    // cancelled, the caller reads. A caller that stops waiting first reads it on its next run.
     async cancelBrandOrder(shop, orderId, staffNote, options) {
-      const answer: { orderCancel: Refusals } = await api.request(
+      const answer: { orderCancel: Refusals & { job: Job | null } } = await api.request(
         shop,
         ORDER_CANCEL,
         { orderId, staffNote },
         options,
       )
       refused(`Shopify refused to cancel ${orderId} in ${shop}`, answer.orderCancel)
+      let job = answer.orderCancel.job
+      for (let wait = JOB_POLL_MS.first; job && !job.done; wait = Math.min(2 * wait, JOB_POLL_MS.most)) {
+        await sleep(wait, undefined, { signal: options?.signal })
+        job = (await api.request<{ job: Job | null }>(shop, JOB, { id: job.id })).job
+      }
     },
   }
 }
