@@ -238,8 +238,8 @@ export function fulfillmentView(
         }),
         ctx.bulk,
       ),
-    // Every fulfillment ships from the shop's one location.
-    location: locationView(ctx.shop),
+    // Where it shipped from: its fulfillment orders' location (Fulfillment.location, 2026-10).
+    location: locationView(ctx.shop, assignedLocation(ctx.shop, fulfillment)),
     order: () => orderView(ctx, order),
   }
 }
