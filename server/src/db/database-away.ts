@@ -55,7 +55,7 @@ const DRIVER_MESSAGES = [
  * (SQLSTATE class 08) and "operator intervention" when it shuts down, crashed, or is starting
  * (57P01, 57P02, 57P03; PostgreSQL's Appendix A, "PostgreSQL Error Codes").
  */
-export function isDatabaseUnreachable(error: unknown): boolean {
+function isDatabaseUnreachable(error: unknown): boolean {
   if (!(error instanceof Error)) return false
   const code = (error as { code?: unknown }).code
   if (typeof code === 'string') {
