@@ -14,8 +14,17 @@ import type { ServerProcess } from './support/server-process'
 // Retry-After while the database is away and 200 once it is back, with no restart; the transfer
 // and the job then finish, each brand order and transfer made once, the delivery acted on once.
 
+/** In the server's DATABASE_URL (the cluster trusts without asking for it), never in its log. */
+const PASSWORD = `never-logged-${randomUUID()}`
+
 const cluster = ownPostgres()
-const crash = crashScenarios({ postgresUrl: () => cluster.current().url })
+const crash = crashScenarios({
+  postgresUrl: () => {
+    const url = new URL(cluster.current().url)
+    url.password = PASSWORD
+    return url.toString()
+  },
+})
 const { processOrder, processAfterTheLease, expectExactlyOnce } = order1001Transfer(crash)
 const { deliver, expectDoneOnce } = paidOrderDelivery(crash)
 
@@ -109,6 +118,16 @@ async function expectCarriedOn(busy: Awaited<ReturnType<typeof busyServer>>, out
   await expectExactlyOnce(server)
   await expectDoneOnce(server, busy.webhookId)
   expect(server.child.exitCode).toBe(null)
+  // What an operator reads in the log: once that the database went, once that it came back.
+  const said = (words: string) =>
+    server
+      .output()
+      .split('\n')
+      .filter((line) => line.includes(words)).length
+  expect([said('The database cannot be reached:'), said('The database answers again:')]).toEqual([
+    1, 1,
+  ])
+  expect(server.output()).not.toContain(PASSWORD)
 }
 
 it(
