@@ -35,8 +35,9 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['tests/server/**/*.test.ts'],
-          // Production has no database but PostgreSQL: it runs in the project below.
-          exclude: ['tests/server/production-mode.test.ts'],
+          // Production has no database but PostgreSQL, and the database going away is PostgreSQL's
+          // (a cluster of the test's own): they run in the project below.
+          exclude: ['tests/server/production-mode.test.ts', 'tests/server/database-away.test.ts'],
           testTimeout: 20_000,
           // Always on the embedded SQLite; the project below repeats the suite on PostgreSQL.
           env: { TANDEM_TEST_DATABASE_URL: '' },

@@ -1,9 +1,6 @@
-import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
 import { onPostgres } from '../../scripts/lib/postgres'
-import { freePort } from '../../scripts/lib/ports'
+import { startPostgresCluster } from '../../scripts/lib/postgres-cluster'
 
 // The load test's PostgreSQL: the one named by TANDEM_BENCH_DATABASE_URL (or the tests'
 // TANDEM_TEST_DATABASE_URL), else a throwaway cluster started the way .ci/run starts the tests'
@@ -25,75 +22,23 @@ export async function benchPostgres(): Promise<BenchPostgres> {
   return startThrowawayCluster()
 }
 
-/** The newest PostgreSQL installed from Debian's packages (apt-get install postgresql). */
-function postgresBin(): string {
-  const root = '/usr/lib/postgresql'
-  const versions = existsSync(root)
-    ? readdirSync(root)
-        .filter((version) => existsSync(join(root, version, 'bin', 'initdb')))
-        .sort((a, b) => Number(a) - Number(b))
-    : []
-  const newest = versions.at(-1)
-  if (!newest) {
-    throw new Error(
-      'The load test needs PostgreSQL: set TANDEM_BENCH_DATABASE_URL, or apt-get install postgresql',
-    )
-  }
-  return join(root, newest, 'bin')
-}
-
 async function startThrowawayCluster(): Promise<BenchPostgres> {
-  const bin = postgresBin()
-  const dataDir = mkdtempSync('/tmp/tandem-bench-pg-')
-  const port = await freePort()
-  // PostgreSQL refuses to run as root: as root, its own user runs the cluster.
-  const asPostgres = process.getuid?.() === 0 ? userIds('postgres') : null
-  if (asPostgres) chownSync(dataDir, asPostgres.uid, asPostgres.gid)
-  const run = (tool: string, args: string[]) =>
-    execFileSync(join(bin, tool), args, {
-      ...asPostgres,
-      // Somewhere its user may read: not this (root's) working directory.
-      cwd: dataDir,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    })
-  const stopNow = () => {
-    try {
-      run('pg_ctl', ['-D', dataDir, '-m', 'fast', 'stop'])
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true })
-    }
-  }
+  const cluster = await startPostgresCluster(
+    'The load test needs PostgreSQL: set TANDEM_BENCH_DATABASE_URL, or apt-get install postgresql',
+  )
   // The cluster runs apart from this process: interrupted, the benchmark still removes it (and
   // its exit handlers stop the servers).
-  const interrupted = () => {
-    stopNow()
-    process.exit(130)
-  }
-  try {
-    run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'tandem'])
-    const options = `-p ${port} -k ${dataDir} -c listen_addresses=127.0.0.1`
-    run('pg_ctl', ['-D', dataDir, '-w', '-l', join(dataDir, 'log'), '-o', options, 'start'])
-  } catch (error) {
-    rmSync(dataDir, { recursive: true, force: true })
-    throw error
-  }
+  const interrupted = () => void cluster.remove().finally(() => process.exit(130))
   process.once('SIGINT', interrupted).once('SIGTERM', interrupted)
-  const version = execFileSync(join(bin, 'postgres'), ['--version'], { encoding: 'utf8' })
-  const postmasterPid = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0])
   return {
-    pid: postmasterPid,
-    url: `postgres://tandem@127.0.0.1:${port}/postgres`,
-    origin: `a throwaway PostgreSQL ${version.match(/\d+(\.\d+)?/)?.[0] ?? ''} cluster`,
+    pid: cluster.postmasterPid(),
+    url: cluster.url,
+    origin: `a throwaway PostgreSQL ${cluster.version} cluster`,
     stop: async () => {
       process.off('SIGINT', interrupted).off('SIGTERM', interrupted)
-      stopNow()
+      await cluster.remove()
     },
   }
-}
-
-function userIds(name: string): { uid: number; gid: number } {
-  const id = (flag: string) => Number(execFileSync('id', [flag, name], { encoding: 'utf8' }))
-  return { uid: id('-u'), gid: id('-g') }
 }
 
 export interface BenchDatabase {

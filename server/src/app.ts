@@ -5,6 +5,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify'
 import { isAdministrator, SignInServiceUnavailableError, TokenRejectedError } from './auth/verify'
+import { DATABASE_AWAY, DatabaseAwayError } from './db/database-away'
 import type { AppDeps } from './deps'
 import { answerFrameworkError, HttpError, installErrorHandling } from './http/errors'
 import { registerRoutes } from './routes'
@@ -84,6 +85,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorateRequest('adminEmail', null)
   app.addHook('onRequest', async (request) => {
     const path = request.url.split('?')[0] ?? ''
+    // Refused at once, rather than held until its first query gives up; the health check says why.
+    if (deps.database?.away() && path !== '/healthz') throw new DatabaseAwayError()
     if (PUBLIC_PATHS.some((pattern) => pattern.test(path))) return
     const header = request.headers.authorization
     const token = header?.match(/^Bearer (\S+)$/)?.[1]
@@ -119,7 +122,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
 
   // Asked every few seconds by the container's health check: not worth two log lines each time.
-  app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }))
+  app.get('/healthz', { logLevel: 'warn' }, async (_request, reply) =>
+    deps.database?.away()
+      ? reply.status(503).send({ status: 'database-away', message: DATABASE_AWAY })
+      : { status: 'ok' },
+  )
   registerRoutes(app, { ...deps, now: deps.now ?? (() => new Date()) })
   return app
 }

@@ -40,6 +40,8 @@ export interface AppDeps {
    * names, which the webhook route shares its budget by. None when absent.
    */
   trustedProxies?: string
+  /** Whether the database is known to be away (db/database-away.ts); never, when not given. */
+  database?: { away(): boolean }
 }
 
 /** What the routes are given: the app's parts with the clock filled in. */

@@ -1,10 +1,12 @@
+import type { FastifyBaseLogger } from 'fastify'
 import { connectShopify } from './adapters/commerce/shopify/shopify'
 import { connectStripe } from './adapters/payments/stripe/stripe-payments'
 import { StripeRate } from './adapters/payments/stripe/stripe-rate'
 import { buildApp } from './app'
 import { firebaseTokenVerifier } from './auth/verify'
 import { readServerConfig } from './config'
-import { openDatabase } from './db/connect'
+import { openDatabase, probePostgres } from './db/connect'
+import { loggableDatabaseError, watchDatabase, type DatabaseWatch } from './db/database-away'
 import { announcePresence } from './db/process-presence'
 import { creatorOrderIndex } from './repositories/creator-orders'
 import { shopConnectionStore } from './repositories/shop-connections'
@@ -29,11 +31,25 @@ const SHUTDOWN_GRACE_MS = 25_000
  */
 const PRESENCE_BEAT_MS = 5_000
 
+/** How often a process on PostgreSQL looks whether its database answers, and how long it waits. */
+const DATABASE_WATCH = { intervalMs: 5_000, timeoutMs: 3_000 }
+
 async function main(): Promise<void> {
   const config = readServerConfig(process.env)
+  // The app's log once it exists (the console before), and whether the database is known away.
+  let log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'> = console
+  let watch: DatabaseWatch | undefined
+  // Errors of connections and of the job queue's polls come by the dozen when the database goes
+  // away: the first has the watch look at once, and once it knows, its one line says so.
+  const unlessKnownAway = (what: string) => (error: unknown) => {
+    if (watch?.away()) return
+    watch?.lookNow()
+    log.warn({ cause: loggableDatabaseError(error) }, what)
+  }
   const db = await openDatabase({
     databaseUrl: config.databaseUrl ?? undefined,
     sqliteFile: config.sqliteFile,
+    onConnectionError: unlessKnownAway('a database connection failed; the pool makes another'),
   })
   const secrets = createSecretBox(config.secretKey, config.previousSecretKeys)
   // Production never seeds. The sandbox marketplace's stores live in the Shopify emulator: only
@@ -72,8 +88,7 @@ async function main(): Promise<void> {
   const jobs = openJobQueue(db, {
     databaseUrl: config.databaseUrl,
     ...(config.jobLeaseMs ? { leaseMs: config.jobLeaseMs } : {}),
-    // Called only once the queue runs, after the app below exists.
-    onError: (error) => app.log.error({ err: error }, 'the job queue failed; it recovers itself'),
+    onError: unlessKnownAway('the job queue failed; it recovers itself'),
   })
   const app = await buildApp({
     db,
@@ -88,7 +103,23 @@ async function main(): Promise<void> {
     transferTiming: timing,
     trustedProxies: config.trustedProxies,
     logger: { requests: config.logRequests },
+    database: { away: () => watch?.away() ?? false },
   })
+  log = app.log
+  const databaseUrl = config.databaseUrl
+  if (databaseUrl) {
+    watch = watchDatabase({
+      ...DATABASE_WATCH,
+      probe: (timeoutMs) => probePostgres(databaseUrl, timeoutMs),
+      onChange: (away, cause) =>
+        away
+          ? app.log.error(
+              { cause: loggableDatabaseError(cause) },
+              'The database cannot be reached: requests are answered 503, and jobs wait, until it answers again',
+            )
+          : app.log.info('The database answers again: requests and jobs go on'),
+    })
+  }
   // Before listening: a webhook's job is sent as it is answered, to a queue that must be running.
   // The catch-up sent at start runs in the background while the server answers.
   await startBackgroundWork(
@@ -134,6 +165,7 @@ async function main(): Promise<void> {
       process.exit(1)
     }
     stopping = true
+    watch?.stop()
     app.log.info(`${signal}: finishing the requests in flight, then stopping`)
     const overdue = setTimeout(() => {
       app.log.error(`Requests still running after ${SHUTDOWN_GRACE_MS / 1000} s: stopping anyway`)

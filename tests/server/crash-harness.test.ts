@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
-import { crashScenarios } from './support/crash-scenario'
+import { crashScenarios, SHORT_LEASES } from './support/crash-scenario'
+import { LUMEN_ACCOUNT, MAYA_ACCOUNT, order1001Transfer } from './support/order-1001-transfer'
 import type { ServerProcess } from './support/server-process'
 
 // The crash harness: the real server in processes of its own, on SQLite (and on PostgreSQL when
@@ -14,50 +15,22 @@ const BOUNDARIES = ['before-intent', 'before-call', 'after-call', 'after-record'
  * Short, so that a killed server's lease runs out soon; remote calls get a third of it, which
  * even a loaded machine's calls to the emulators (a few queries each) stay well within.
  */
-const LEASE_MS = 3600
+const LEASE_MS = SHORT_LEASES.leaseMs
 /**
  * Shopify's order search lags behind new orders: here longer than the lease, so that a restarted
  * server reconciles before the search could find the order its predecessor made.
  */
 const SEARCH_LAG_MS = 10_000
 
-const LUMEN_ACCOUNT = 'acct_sandbox_lumen_botanicals'
 const MAYA = 'maya-makes.myshopify.com'
-const MAYA_ACCOUNT = 'acct_maya_makes'
-const OVERSHIRT = 'gid://shopify/ProductVariant/201'
-const FACE_OIL = 'gid://shopify/ProductVariant/203'
 
 const crash = crashScenarios({ searchLagMs: SEARCH_LAG_MS })
+const { processOrder, processAfterTheLease, expectExactlyOnce } = order1001Transfer(crash)
 const scenario = () => crash.begin()
 const emulator = () => crash.current().shopify
 const payments = () => crash.current().stripe
 const start = (options: { failpoints?: string; leaseMs?: number } = {}) =>
   crash.current().start(options)
-
-async function processOrder(on: ServerProcess): Promise<{ status: number; message?: string }> {
-  const response = await fetch(`${on.url}/admin-create-order-transfer`, {
-    method: 'POST',
-    headers: { ...crash.admin(), 'content-type': 'application/json' },
-    body: JSON.stringify({ creatorOrderId: '1001' }),
-  })
-  const body = (await response.json()) as { message?: string }
-  return { status: response.status, message: body.message }
-}
-
-/**
- * Processes again once the lease of whoever died holding it has run out: until then the answer
- * is "already being processed", which the loop waits past.
- */
-async function processAfterTheLease(on: ServerProcess) {
-  const deadline = Date.now() + 4 * LEASE_MS
-  for (;;) {
-    const answer = await processOrder(on)
-    if (answer.message !== 'Order transfer is already being processed' || Date.now() > deadline) {
-      return answer
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-}
 
 /** Sets Maya's payout account, which (again) sends the payment of the commissions she is owed. */
 async function setCreatorAccount(on: ServerProcess): Promise<number> {
@@ -76,66 +49,6 @@ async function creatorOwed(on: ServerProcess): Promise<unknown> {
     { headers: crash.admin() },
   )
   return ((await response.json()) as { commissionOwed: unknown }).commissionOwed
-}
-
-/** Each brand order, payment mark and transfer of order 1001 made exactly once. */
-async function expectExactlyOnce(on: ServerProcess): Promise<void> {
-  const orders = [LUMEN, NORTHWIND].flatMap((shop) =>
-    emulator()
-      .orders(shop)
-      .map((order) => ({ shop, ...order })),
-  )
-  expect(
-    orders.map(({ shop, tags, displayFinancialStatus }) => ({
-      shop,
-      tags,
-      displayFinancialStatus,
-    })),
-  ).toEqual([
-    { shop: LUMEN, tags: ['tandem', 'tandem-transfer-1001'], displayFinancialStatus: 'PAID' },
-    { shop: NORTHWIND, tags: ['tandem', 'tandem-transfer-1001'], displayFinancialStatus: 'PAID' },
-  ])
-  const transfers = payments()
-    .transfers()
-    .filter((transfer) => transfer.destination !== MAYA_ACCOUNT)
-    .map(({ destination, amount, transferGroup, sourceTransaction }) => ({
-      destination,
-      amount,
-      transferGroup,
-      sourceTransaction,
-    }))
-    .sort((a, b) => a.destination.localeCompare(b.destination))
-  expect(transfers).toEqual([
-    {
-      destination: LUMEN_ACCOUNT,
-      amount: 2484,
-      transferGroup: 'tandem-order-1001',
-      sourceTransaction: 'ch_sandbox_order_1001',
-    },
-    {
-      destination: 'acct_sandbox_northwind_apparel',
-      amount: 10200,
-      transferGroup: 'tandem-order-1001',
-      sourceTransaction: 'ch_sandbox_order_1001',
-    },
-  ])
-  // The stock was taken once: 2 overshirts and 1 face oil of 100 each.
-  expect([emulator().stockOf(OVERSHIRT), emulator().stockOf(FACE_OIL)]).toEqual([98, 99])
-
-  const preview = await fetch(`${on.url}/admin-preview-order-transfer?creatorOrderId=1001`, {
-    headers: crash.admin(),
-  })
-  const { status, brands } = (
-    (await preview.json()) as {
-      preview: { status: string; brands: { brandStoreShop: string; brandOrderId: string }[] }
-    }
-  ).preview
-  expect(status).toBe('COMPLETED')
-  const gidOf = (shop: string) => orders.find((order) => order.shop === shop)!.id
-  expect(brands.map((brand) => [brand.brandStoreShop, brand.brandOrderId])).toEqual([
-    [NORTHWIND, gidOf(NORTHWIND)],
-    [LUMEN, gidOf(LUMEN)],
-  ])
 }
 
 describe('killed with SIGKILL mid-way, then started again', { timeout: 60_000 }, () => {

@@ -1,12 +1,18 @@
+import { randomUUID } from 'node:crypto'
 import Sqlite from 'better-sqlite3'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { WEBHOOK_JOB } from '../../server/src/services/webhook-inbox'
 import { LUMEN } from '../support/sandbox-figures'
 import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
+import { signedByShop } from './support/signed-webhook'
 
 // Another process holding SQLite's write lock (a second server on the same file, an operator's
 // sqlite3 shell): a write waits a short while without blocking the event loop, then answers 503
 // with Retry-After; reads and the health check go on meanwhile. (SQLite only: PostgreSQL waits
-// for its row locks on its own.)
+// for its row locks on its own.) And the disk full: a write answers 507, saving nothing of it.
+
+const MAYA = 'maya-makes.myshopify.com'
 
 let server: ServerUnderTest
 let otherWriter: Sqlite.Database
@@ -77,4 +83,60 @@ it('answers a write 503 with Retry-After while another process holds the lock, n
   const retried = await setLumenDefault(8)
   expect(retried.statusCode).toBe(200)
   expect(retried.json().defaultCommission.tandemCommissionRate).toBe(8)
+})
+
+it('answers a write 507 when the disk is full, keeping nothing of it, and takes it once there is room', async () => {
+  const webhookId = randomUUID()
+  // A paid order with a long note, as a customer may write: its delivery needs pages of its own.
+  const order = {
+    id: 7001,
+    admin_graphql_api_id: 'gid://shopify/Order/7001',
+    name: '#7001',
+    note: 'Please gift wrap. '.repeat(1_000),
+    line_items: [],
+  }
+  // The same webhook id each time: Shopify's resend of one delivery.
+  const deliver = async () => {
+    const response = await signedByShop(server, MAYA, 'orders/paid', order, webhookId)
+    return { status: response.statusCode, body: response.json() }
+  }
+  const kept = async () => ({
+    deliveries: (
+      await server.db
+        .selectFrom('webhook_deliveries')
+        .select('webhook_id')
+        .where('webhook_id', '=', webhookId)
+        .execute()
+    ).length,
+    jobs: (
+      await server.db
+        .selectFrom('jobs')
+        .select('id')
+        .where('name', '=', WEBHOOK_JOB)
+        .where('payload', 'like', `%${webhookId}%`)
+        .execute()
+    ).length,
+  })
+
+  // The file may not grow: as a full disk, for this server's connection.
+  const limit = await sql<{ max_page_count: number }>`pragma max_page_count`.execute(server.db)
+  const pages = await sql<{ page_count: number }>`pragma page_count`.execute(server.db)
+  await sql.raw(`pragma max_page_count = ${pages.rows[0]!.page_count}`).execute(server.db)
+  try {
+    expect(await deliver()).toEqual({
+      status: 507,
+      body: {
+        error: 'insufficient_storage',
+        message:
+          'The server’s disk is full: nothing of this request was saved. Free some space on it, then try again',
+      },
+    })
+    expect(await kept()).toEqual({ deliveries: 0, jobs: 0 })
+  } finally {
+    await sql.raw(`pragma max_page_count = ${limit.rows[0]!.max_page_count}`).execute(server.db)
+  }
+
+  // Shopify sends it again: taken, once.
+  expect(await deliver()).toEqual({ status: 200, body: { received: true } })
+  expect(await kept()).toEqual({ deliveries: 1, jobs: 1 })
 })

@@ -1,6 +1,11 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ERROR_CODES } from '@shared/contract'
-import { DatabaseBusyError } from '../db/connect'
+import { DatabaseBusyError, DatabaseFullError } from '../db/connect'
+import {
+  DATABASE_AWAY_RETRY_AFTER_SECONDS,
+  DatabaseAwayError,
+  loggableDatabaseError,
+} from '../db/database-away'
 import { Refusal, type RefusalKind } from '../domain/errors'
 import { SecretUnreadableError } from '../secrets'
 
@@ -65,6 +70,20 @@ export function installErrorHandling(app: FastifyInstance): void {
       return reply
         .status(503)
         .header('retry-after', '1')
+        .send({ error: ERROR_CODES[503], message: error.message })
+    }
+    if (error instanceof DatabaseFullError) {
+      request.log.error({ err: error.cause }, 'the database’s disk is full')
+      return reply.status(507).send({ error: ERROR_CODES[507], message: error.message })
+    }
+    if (error instanceof DatabaseAwayError) {
+      // Whatever the request began was committed whole or not at all: asking again is safe.
+      if (error.cause) {
+        request.log.warn({ cause: loggableDatabaseError(error.cause) }, 'the database is away')
+      }
+      return reply
+        .status(503)
+        .header('retry-after', String(DATABASE_AWAY_RETRY_AFTER_SECONDS))
         .send({ error: ERROR_CODES[503], message: error.message })
     }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {

@@ -1,4 +1,5 @@
 import { fromKysely, PgBoss } from 'pg-boss'
+import { markedIfAway } from '../db/database-away'
 import {
   checkSingletonKey,
   type JobHandler,
@@ -93,11 +94,16 @@ export function pgBossJobQueue(options: PgBossJobQueueOptions): JobQueue {
     },
     async send(name, payload, sendOptions: SendOptions = {}) {
       checkSingletonKey(name, registered.get(name)?.options, sendOptions.singletonKey)
-      return boss.send(name, payload, {
-        ...(sendOptions.singletonKey ? { singletonKey: sendOptions.singletonKey } : {}),
-        ...(sendOptions.startAfter ? { startAfter: sendOptions.startAfter } : {}),
-        ...(sendOptions.within ? { db: fromKysely(sendOptions.within) } : {}),
-      })
+      // A request that sends a job is answered 503 when the database is away, like its queries.
+      return boss
+        .send(name, payload, {
+          ...(sendOptions.singletonKey ? { singletonKey: sendOptions.singletonKey } : {}),
+          ...(sendOptions.startAfter ? { startAfter: sendOptions.startAfter } : {}),
+          ...(sendOptions.within ? { db: fromKysely(sendOptions.within) } : {}),
+        })
+        .catch((error: unknown) => {
+          throw markedIfAway(error)
+        })
     },
     async schedule(name, cron) {
       schedules.set(name, cron)

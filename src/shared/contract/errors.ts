@@ -18,6 +18,7 @@ export const ERROR_CODES = {
   422: 'business_rule',
   502: 'upstream_failed',
   503: 'unavailable',
+  507: 'insufficient_storage',
 } as const
 
 /**

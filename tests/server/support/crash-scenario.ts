@@ -42,13 +42,19 @@ export interface CrashScenario {
  * listing runs out after 3.6 s (its remote calls get a third of it), and its job runs again after
  * 4 s, past that (pg-boss takes at least 10 s), then 1 s after each failure.
  */
-const SHORT_LEASES = { leaseMs: 3600, jobLeaseMs: 4000, jobRetryDelaySeconds: 1 }
+export const SHORT_LEASES = { leaseMs: 3600, jobLeaseMs: 4000, jobRetryDelaySeconds: 1 }
 
 /** How long a test waits for a process started again to take a killed one's work over. */
 export const TAKEOVER = { timeout: 60_000, interval: 200 }
 
 export function crashScenarios(
-  shopifyOptions: Pick<ShopifyEmulatorOptions, 'searchLagMs' | 'cancelDelayMs'> = {},
+  {
+    postgresUrl,
+    ...shopifyOptions
+  }: Pick<ShopifyEmulatorOptions, 'searchLagMs' | 'cancelDelayMs'> & {
+    /** A PostgreSQL of the file's own (the suite's, or SQLite, unless given). */
+    postgresUrl?: () => string
+  } = {},
 ) {
   let server: Awaited<ReturnType<typeof buildServer>>
   let admin: { authorization: string }
@@ -87,7 +93,7 @@ export function crashScenarios(
       return { status: response.status, body: (await response.json()) as Record<string, unknown> }
     },
     async begin(): Promise<CrashScenario> {
-      const database = await freshSharedDatabase()
+      const database = await freshSharedDatabase(postgresUrl?.())
       ending.push(() => database.remove())
       const shopify = await startShopifyEmulator({
         imageBaseUrl: 'http://127.0.0.1',
@@ -106,13 +112,13 @@ export function crashScenarios(
         database,
         shopify,
         stripe,
-        async start(options = {}) {
+        async start(processOptions = {}) {
           const started = await startServerProcess({
             entry: server.entry,
             database,
             shopifyEndpoint: shopify.url,
             stripe: { endpoint: stripe.url, secretKey: stripe.secretKey },
-            ...options,
+            ...processOptions,
           })
           processes.push(started)
           return started

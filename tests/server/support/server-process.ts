@@ -30,8 +30,10 @@ export interface SharedDatabase {
   remove(): Promise<void>
 }
 
-export async function freshSharedDatabase(): Promise<SharedDatabase> {
-  const url = process.env.TANDEM_TEST_DATABASE_URL
+/** A database on the PostgreSQL at `url` (the suite's unless given), else a SQLite folder. */
+export async function freshSharedDatabase(
+  url = process.env.TANDEM_TEST_DATABASE_URL,
+): Promise<SharedDatabase> {
   if (url) {
     const name = `t_${randomBytes(6).toString('hex')}`
     await onPostgres(url, (client) => client.query(`CREATE DATABASE ${name}`))

@@ -26,12 +26,16 @@ export const postWebhook = (
     payload: delivery.body,
   })
 
-/** A delivery of `payload` signed with the shop's own client secret: what its owner, or Shopify, can send. */
+/**
+ * A delivery of `payload` signed with the shop's own client secret: what its owner, or Shopify, can
+ * send. Under a new webhook id unless given (Shopify resends a delivery under its own).
+ */
 export function signedByShop(
   server: ServerUnderTest,
   shop: string,
   topic: string,
   payload: object,
+  id?: string,
 ) {
   const body = JSON.stringify(payload)
   return postWebhook(server, {
@@ -39,5 +43,6 @@ export function signedByShop(
     topic,
     body,
     signature: signBody(body, sandboxApp(shop).clientSecret),
+    ...(id ? { id } : {}),
   })
 }
