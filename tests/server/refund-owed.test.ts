@@ -1,3 +1,4 @@
+import type Stripe from 'stripe'
 import { afterEach, describe, expect, it } from 'vitest'
 import { STRIPE_ATTEMPTS } from '../../server/src/adapters/payments/stripe/stripe-payments'
 import { NORTHWIND, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
@@ -10,6 +11,7 @@ import {
   reversal,
   transferTo,
 } from './support/refund-world'
+import { clientOf } from './support/stripe-client'
 
 // What a refund leaves owed (issue 33): a brand whose Stripe balance cannot cover its reversal
 // owes it, and its next transfer pays it back; a creator not paid yet is paid only what the order
@@ -70,6 +72,62 @@ describe('a brand that cannot cover its reversal', () => {
         expect.objectContaining({ storeShop: NORTHWIND, amount: '51.00 USD' }),
         expect.objectContaining({ storeShop: NORTHWIND, amount: '51.00 USD' }),
       ])
+  })
+})
+
+describe('a refund while the order’s funds are still pending in Stripe', () => {
+  it('waits for them, then reverses the brand and the creator to the cent, owing nothing', async () => {
+    // One clock for the server and Stripe, which a test moves on.
+    let offsetMs = 0
+    const now = () => new Date(Date.now() + offsetMs)
+    const server = await world.start({
+      now,
+      jobRetries: { limit: 0 },
+      stripeEmulator: { now, fundsPendingForSeconds: 2 * 24 * 60 * 60 },
+    })
+    await world.transfer('1001')
+    await expect.poll(() => transferTo(server, MAYA_ACCOUNT)?.amount, FOR_JOBS).toBe(2730)
+    // Stripe made every transfer, their funds pending until the charge's are available.
+    expect(server.stripe.pendingBalance(NORTHWIND_ACCOUNT)).toEqual({ usd: 10200 })
+
+    // A refund the day of the sale: Stripe refuses both reversals for the accounts' balances.
+    await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 1 }])
+    const charge = await clientOf(server.stripe).charges.retrieve(ORDER_1001.chargeId, {
+      expand: ['balance_transaction'],
+    })
+    const { available_on: availableOn } = charge.balance_transaction as Stripe.BalanceTransaction
+    const when = new Date(availableOn * 1000).toISOString().slice(0, 16).replace('T', ' ')
+    await expect
+      .poll(() => world.troubledJobs(), FOR_JOBS)
+      .toEqual([
+        expect.objectContaining({
+          kind: 'order-refund',
+          errorMessage: expect.stringMatching(
+            new RegExp(
+              `^Stripe still holds ${NORTHWIND}'s funds pending on ${NORTHWIND_ACCOUNT} ` +
+                String.raw`\(0\.00 USD available, 102\.00 USD pending\): the reversal of 51\.00 USD ` +
+                String.raw`from tr_\w+ waits for them to become available on ` +
+                `${when} UTC, and is tried again then$`,
+            ),
+          ),
+        }),
+      ])
+    expect(world.reversals()).toEqual([])
+    expect(await world.activity('transfer.reversal-owed')).toEqual([])
+
+    // Two days on, the funds are available: the refund catch-up sends the order's job again.
+    offsetMs = 2 * 24 * 60 * 60 * 1000 + 60 * 60 * 1000
+    await server.jobs.send('refund-catch-up', {})
+    await expect
+      .poll(world.reversals, FOR_JOBS)
+      .toEqual([
+        reversal(MAYA_ACCOUNT, 1020, '1001', MAYA, 1),
+        reversal(NORTHWIND_ACCOUNT, 5100, '1001', NORTHWIND, 1),
+      ])
+    await expect.poll(() => world.refundsSettled('1001'), FOR_JOBS).toBe(true)
+    expect(server.stripe.balance(NORTHWIND_ACCOUNT)).toEqual({ usd: 10200 - 5100 })
+    expect(server.stripe.balance(MAYA_ACCOUNT)).toEqual({ usd: 2730 - 1020 })
+    expect(await world.activity('transfer.reversal-owed')).toEqual([])
   })
 })
 
@@ -160,9 +218,20 @@ describe('a creator that cannot cover the reversal of her commission', () => {
 })
 
 describe('a creator not paid yet', () => {
-  it('is paid only what the order still earns her, once her account is set', async () => {
+  /** Maya's payouts in Stripe, oldest first. */
+  const paidToMaya = () =>
+    world
+      .server()
+      .stripe.transfers()
+      .filter((made) => made.destination === MAYA_ACCOUNT)
+      .map((made) => made.amount)
+
+  /**
+   * Order 1001 transferred before Maya's account is set, then an overshirt refunded: Northwind
+   * reversed, and Maya owed 17.10, which order 1001's charge no longer holds.
+   */
+  async function owedAfterRefund() {
     await world.start({ creatorAccount: false })
-    const server = world.server()
     await world.transfer('1001')
     await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 1 }])
     await expect
@@ -171,19 +240,40 @@ describe('a creator not paid yet', () => {
     await expect
       .poll(() => world.commissionOwed(), FOR_JOBS)
       .toEqual([{ currency: 'USD', amount: '17.10', orders: 1 }])
+  }
+
+  it('is paid only what the order still earns her, once her account is set', async () => {
+    await owedAfterRefund()
+    await world.setAccount(MAYA, MAYA_ACCOUNT)
+    await expect.poll(paidToMaya, FOR_JOBS).toEqual([1710])
+    expect(world.reversals()).toEqual([reversal(NORTHWIND_ACCOUNT, 5100, '1001', NORTHWIND)])
+  })
+
+  it("waits while the platform's available balance cannot pay it, saying so, then is paid once", async () => {
+    await owedAfterRefund()
+    const { stripe } = world.server()
+    // The platform's own payout took all its available balance.
+    stripe.setPlatformBalance('usd', 0)
+    const waiting = async () =>
+      (
+        await world.call('GET', `/admin-store-payment-account?shop=${encodeURIComponent(MAYA)}`)
+      ).json().commissionWaitingReason as string | null
 
     await world.setAccount(MAYA, MAYA_ACCOUNT)
     await expect
-      .poll(
-        () =>
-          server.stripe
-            .transfers()
-            .filter((made) => made.destination === MAYA_ACCOUNT)
-            .map((made) => made.amount),
-        FOR_JOBS,
+      .poll(waiting, FOR_JOBS)
+      .toBe(
+        "The platform's available Stripe balance (0.00 USD, 0.00 USD pending) does not cover the commission of 17.10 USD, paid from it since the charge of creator order 1001 no longer holds it: it is paid once the available balance covers it (looked at hourly), or add funds to the platform's balance in Stripe",
       )
-      .toEqual([1710])
-    expect(world.reversals()).toEqual([reversal(NORTHWIND_ACCOUNT, 5100, '1001', NORTHWIND)])
+    expect(paidToMaya()).toEqual([])
+
+    // Its balance covers the commission again: the hourly recheck pays it, once.
+    stripe.setPlatformBalance('usd', 1710)
+    await world.server().jobs.send('attention-recheck', {})
+    await expect.poll(paidToMaya, FOR_JOBS).toEqual([1710])
+    await expect.poll(waiting, FOR_JOBS).toBeNull()
+    expect(stripe.platformBalance().available).toEqual({ usd: 0 })
+    expect(await world.commissionOwed()).toEqual([])
   })
 })
 

@@ -1,0 +1,74 @@
+import type { RouteDeps } from '../deps'
+import { formatMinorUnits } from '../domain/money'
+import type { Remote } from '../lib/remote-call'
+import type { OrderReversalRow } from '../repositories/order-reversals'
+import { orderCharge, PayoutWaits } from './creator-payout-checks'
+
+// A reversal Stripe refuses for the account's balance (party-reversal.ts) may find the money
+// there, only not yet available: a transfer from a charge lands pending on its account until the
+// charge's funds are available, days after the sale (the `stripe` package's Transfers.d.ts, on
+// source_transaction). A refund in those days is not a debt of the brand's or the creator's: its
+// reversal waits for the funds and is sent again (a new seq, a new key: Stripe keeps the refusal
+// under the old one). Money gone from the account (paid out) is owed, as before. Which of the two
+// is Stripe's word alone: the account's balance as Stripe answers it (`balance.retrieve` as the
+// account), and when its funds come, the order's charge's balance transaction.
+
+type Deps = Pick<RouteDeps, 'db' | 'payments'>
+
+/** A reversal that waits for funds Stripe holds pending on the account: retried, never owed. */
+export class FundsPending extends Error {
+  override name = 'FundsPending'
+}
+
+/** The account Tandem recorded the transfer as made to: a brand's, or a creator's commission. */
+async function destinationOf(deps: Deps, transferId: string): Promise<string | null> {
+  const [brand, creator] = await Promise.all([
+    deps.db
+      .selectFrom('order_transfer_brands')
+      .select('transfer_destination')
+      .where('payment_transfer_id', '=', transferId)
+      .executeTakeFirst(),
+    deps.db
+      .selectFrom('creator_payouts')
+      .select('transfer_destination')
+      .where('payment_transfer_id', '=', transferId)
+      .executeTakeFirst(),
+  ])
+  return brand?.transfer_destination ?? creator?.transfer_destination ?? null
+}
+
+/** When the order's charge's funds become available, as Stripe says; null when not known. */
+async function fundsAvailableAt(deps: Deps, creatorOrderId: string, remote: Remote) {
+  try {
+    return (await orderCharge(deps, creatorOrderId, remote)).fundsAvailableAt
+  } catch (error) {
+    if (error instanceof PayoutWaits) return null
+    throw error
+  }
+}
+
+/**
+ * Why the reversal waits, when the account's available balance does not cover it and what Stripe
+ * holds pending there would; null otherwise (it is sent, or owed once refused).
+ */
+export async function pendingFundsWait(
+  deps: Deps,
+  row: Pick<
+    OrderReversalRow,
+    'creator_order_id' | 'store_shop' | 'transfer_id' | 'currency' | 'amount_minor'
+  >,
+  remote: Remote,
+): Promise<string | null> {
+  const accountId = await destinationOf(deps, row.transfer_id)
+  if (accountId === null) return null
+  const { currency } = row
+  const balance = await remote((signal) => deps.payments.balance(accountId, currency, { signal }))
+  const available = balance.availableMinor
+  if (available >= row.amount_minor || available + balance.pendingMinor < row.amount_minor) {
+    return null
+  }
+  const at = await fundsAvailableAt(deps, row.creator_order_id, remote)
+  const money = (minor: number) => `${formatMinorUnits(minor, currency)} ${currency}`
+  const when = at ? ` on ${at.slice(0, 16).replace('T', ' ')} UTC` : ''
+  return `Stripe still holds ${row.store_shop}'s funds pending on ${accountId} (${money(available)} available, ${money(balance.pendingMinor)} pending): the reversal of ${money(row.amount_minor)} from ${row.transfer_id} waits for them to become available${when}, and is tried again then`
+}
