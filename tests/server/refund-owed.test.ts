@@ -11,6 +11,8 @@ import {
   reversal,
   transferTo,
 } from './support/refund-world'
+import { jobStates, jobTableOf } from './support/job-states'
+import { usesPostgres } from './support/server-under-test'
 import { clientOf } from './support/stripe-client'
 
 // What a refund leaves owed (issue 33): a brand whose Stripe balance cannot cover its reversal
@@ -21,39 +23,51 @@ import { clientOf } from './support/stripe-client'
 const world = refundWorld()
 afterEach(() => world.server().close())
 
+/**
+ * Maya refunds an overshirt of order 1001, whose 51.00 Northwind was paid out: Northwind owes it,
+ * Maya's 10.20 went back.
+ */
+async function northwindOwesOvershirt() {
+  await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 1 }])
+  await expect
+    .poll(() => world.activity('transfer.reversal-owed'), FOR_JOBS)
+    .toEqual([
+      expect.objectContaining({ party: 'BRAND', storeShop: NORTHWIND, amount: '51.00 USD' }),
+    ])
+  await expect.poll(world.reversals, FOR_JOBS).toEqual([reversal(MAYA_ACCOUNT, 1020, '1001', MAYA)])
+}
+
+/**
+ * Northwind's sale `next` (102.00) has the overshirt's 51.00 taken back from it, once, as its
+ * balance shows: `balanceMinor` (its sales since 1001, less 51.00).
+ */
+async function debtTakenFrom(next: { orderId: string }, balanceMinor = 10200 - 5100) {
+  await expect
+    .poll(world.reversals, FOR_JOBS)
+    .toEqual([
+      reversal(MAYA_ACCOUNT, 1020, '1001', MAYA),
+      reversal(NORTHWIND_ACCOUNT, 5100, next.orderId, NORTHWIND),
+    ])
+  // Recorded once Stripe answered the reversal: wait for the record, not the reversal.
+  await expect
+    .poll(() => world.activity('transfer.debt-deduction'), FOR_JOBS)
+    .toEqual([
+      expect.objectContaining({ party: 'DEBT', storeShop: NORTHWIND, amount: '51.00 USD' }),
+    ])
+  expect(world.server().stripe.balance(NORTHWIND_ACCOUNT)).toEqual({ usd: balanceMinor })
+}
+
 describe('a brand that cannot cover its reversal', () => {
   it('owes it, and gives it back from its next transfer, each step recorded', async () => {
     const server = await world.transferred1001()
     // Northwind was paid out: nothing is left on its Stripe balance.
     server.stripe.setBalance(NORTHWIND_ACCOUNT, 'usd', 0)
-    await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 1 }])
-    await expect
-      .poll(() => world.activity('transfer.reversal-owed'), FOR_JOBS)
-      .toEqual([
-        expect.objectContaining({ party: 'BRAND', storeShop: NORTHWIND, amount: '51.00 USD' }),
-      ])
-    // Maya's part went back; Northwind's did not.
-    await expect
-      .poll(world.reversals, FOR_JOBS)
-      .toEqual([reversal(MAYA_ACCOUNT, 1020, '1001', MAYA)])
+    await northwindOwesOvershirt()
 
     // Northwind's next sale: two overshirts again, 102.00, of which 51.00 goes back at once.
     const next = await world.customerBuys({ 'linen-overshirt': 2 })
     await world.transfer(next.orderId)
-    await expect
-      .poll(world.reversals, FOR_JOBS)
-      .toEqual([
-        reversal(MAYA_ACCOUNT, 1020, '1001', MAYA),
-        reversal(NORTHWIND_ACCOUNT, 5100, next.orderId, NORTHWIND),
-      ])
-    // Recorded once Stripe answered the reversal: wait for the record, not the reversal.
-    await expect
-      .poll(() => world.activity('transfer.debt-deduction'), FOR_JOBS)
-      .toEqual([
-        expect.objectContaining({ party: 'DEBT', storeShop: NORTHWIND, amount: '51.00 USD' }),
-      ])
-    // Its balance: the new sale's 102.00 less the 51.00 it owed.
-    expect(server.stripe.balance(NORTHWIND_ACCOUNT).usd).toBe(10200 - 5100)
+    await debtTakenFrom(next)
 
     // The new sale refunded in full: its transfer carries only 51.00 more to reverse; the other
     // 51.00 it owes back again.
@@ -76,15 +90,22 @@ describe('a brand that cannot cover its reversal', () => {
 })
 
 describe('a refund while the order’s funds are still pending in Stripe', () => {
-  it('waits for them, then reverses the brand and the creator to the cent, owing nothing', async () => {
-    // One clock for the server and Stripe, which a test moves on.
-    let offsetMs = 0
-    const now = () => new Date(Date.now() + offsetMs)
-    const server = await world.start({
+  const TWO_DAYS_MS = 2 * 24 * 60 * 60 * 1000
+  /** One clock for the server and Stripe, which a test moves on. */
+  let offsetMs = 0
+  const now = () => new Date(Date.now() + offsetMs)
+  /** A charge's funds are pending for two days, and the transfers from it with them. */
+  function startPending(options: { jobRetries?: { limit: number } } = {}) {
+    offsetMs = 0
+    return world.start({
       now,
-      jobRetries: { limit: 0 },
-      stripeEmulator: { now, fundsPendingForSeconds: 2 * 24 * 60 * 60 },
+      ...options,
+      stripeEmulator: { now, fundsPendingForSeconds: TWO_DAYS_MS / 1000 },
     })
+  }
+
+  it('waits for them, then reverses the brand and the creator to the cent, owing nothing', async () => {
+    const server = await startPending({ jobRetries: { limit: 0 } })
     await world.transfer('1001')
     await expect.poll(() => transferTo(server, MAYA_ACCOUNT)?.amount, FOR_JOBS).toBe(2730)
     // Stripe made every transfer, their funds pending until the charge's are available.
@@ -116,7 +137,7 @@ describe('a refund while the order’s funds are still pending in Stripe', () =>
     expect(await world.activity('transfer.reversal-owed')).toEqual([])
 
     // Two days on, the funds are available: the refund catch-up sends the order's job again.
-    offsetMs = 2 * 24 * 60 * 60 * 1000 + 60 * 60 * 1000
+    offsetMs = TWO_DAYS_MS + 60 * 60 * 1000
     await server.jobs.send('refund-catch-up', {})
     await expect
       .poll(world.reversals, FOR_JOBS)
@@ -129,30 +150,50 @@ describe('a refund while the order’s funds are still pending in Stripe', () =>
     expect(server.stripe.balance(MAYA_ACCOUNT)).toEqual({ usd: 2730 - 1020 })
     expect(await world.activity('transfer.reversal-owed')).toEqual([])
   })
+
+  it('owes at once what a brand paid out, however much of a newer sale is pending, and takes it once that is available', async () => {
+    const server = await startPending()
+    // Order 1001's funds became available, and Northwind was paid them out.
+    server.stripe.makeFundsAvailable(ORDER_1001.chargeId)
+    await world.transfer('1001')
+    await expect.poll(() => transferTo(server, MAYA_ACCOUNT)?.amount, FOR_JOBS).toBe(2730)
+    server.stripe.setBalance(NORTHWIND_ACCOUNT, 'usd', 0)
+    // Its newer sale, two overshirts (102.00), is pending on its account.
+    await world.transfer((await world.customerBuys({ 'linen-overshirt': 2 })).orderId)
+    await expect
+      .poll(() => server.stripe.pendingBalance(NORTHWIND_ACCOUNT), FOR_JOBS)
+      .toEqual({
+        usd: 10200,
+      })
+
+    await northwindOwesOvershirt()
+
+    // A third sale, pending too: the debt is taken from it once its funds are available.
+    const third = await world.customerBuys({ 'linen-overshirt': 2 })
+    await world.transfer(third.orderId)
+    // The debt's job, sent by the third transfer, passes it over.
+    const jobTable = await jobTableOf(server.db, usesPostgres(), true)
+    await expect
+      .poll(() => jobStates(server.db, jobTable, 'store-debt'), FOR_JOBS)
+      .toEqual(['done'])
+    expect(world.reversals()).toEqual([reversal(MAYA_ACCOUNT, 1020, '1001', MAYA)])
+    offsetMs = TWO_DAYS_MS + 60 * 60 * 1000
+    await server.jobs.send('attention-recheck', {})
+    await debtTakenFrom(third, 2 * 10200 - 5100)
+    // Stripe refused Northwind one reversal: order 1001's, its money gone. The debt was never
+    // asked of Stripe while the third sale's funds were pending.
+    const refused = server.stripe
+      .calls()
+      .filter((call) => call.operation === 'transfers.createReversal' && call.status !== 200)
+    expect(refused).toHaveLength(1)
+  })
 })
 
 describe('a debt whose taking Stripe failed', () => {
   /** Northwind owes 51.00 (its balance could not cover an overshirt's reversal). */
   async function northwindOwes() {
     world.server().stripe.setBalance(NORTHWIND_ACCOUNT, 'usd', 0)
-    await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 1 }])
-    await expect
-      .poll(() => world.activity('transfer.reversal-owed'), FOR_JOBS)
-      .toEqual([expect.objectContaining({ storeShop: NORTHWIND, amount: '51.00 USD' })])
-  }
-
-  /** Northwind's next sale (102.00) has 51.00 taken back from it, once, as its balance shows. */
-  async function debtTakenFrom(next: { orderId: string }) {
-    await expect
-      .poll(world.reversals, FOR_JOBS)
-      .toEqual([
-        reversal(MAYA_ACCOUNT, 1020, '1001', MAYA),
-        reversal(NORTHWIND_ACCOUNT, 5100, next.orderId, NORTHWIND),
-      ])
-    await expect
-      .poll(() => world.activity('transfer.debt-deduction'), FOR_JOBS)
-      .toEqual([expect.objectContaining({ storeShop: NORTHWIND, amount: '51.00 USD' })])
-    expect(world.server().stripe.balance(NORTHWIND_ACCOUNT).usd).toBe(10200 - 5100)
+    await northwindOwesOvershirt()
   }
 
   /**

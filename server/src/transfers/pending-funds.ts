@@ -2,7 +2,7 @@ import type { RouteDeps } from '../deps'
 import { formatMinorUnits } from '../domain/money'
 import type { Remote } from '../lib/remote-call'
 import type { OrderReversalRow } from '../repositories/order-reversals'
-import { orderCharge, PayoutWaits } from './creator-payout-checks'
+import { findOrderTransfers } from './order-payment'
 
 // A reversal Stripe refuses for the account's balance (party-reversal.ts) may find the money
 // there, only not yet available: a transfer from a charge lands pending on its account until the
@@ -10,8 +10,8 @@ import { orderCharge, PayoutWaits } from './creator-payout-checks'
 // source_transaction). A refund in those days is not a debt of the brand's or the creator's: its
 // reversal waits for the funds and is sent again (a new seq, a new key: Stripe keeps the refusal
 // under the old one). Money gone from the account (paid out) is owed, as before. Which of the two
-// is Stripe's word alone: the account's balance as Stripe answers it (`balance.retrieve` as the
-// account), and when its funds come, the order's charge's balance transaction.
+// is Stripe's word alone: the transfer's source charge and its balance transaction (pending until
+// `available_on`), and the account's balance (`balance.retrieve` as the account).
 
 type Deps = Pick<RouteDeps, 'db' | 'payments'>
 
@@ -37,19 +37,32 @@ async function destinationOf(deps: Deps, transferId: string): Promise<string | n
   return brand?.transfer_destination ?? creator?.transfer_destination ?? null
 }
 
-/** When the order's charge's funds become available, as Stripe says; null when not known. */
-async function fundsAvailableAt(deps: Deps, creatorOrderId: string, remote: Remote) {
-  try {
-    return (await orderCharge(deps, creatorOrderId, remote)).fundsAvailableAt
-  } catch (error) {
-    if (error instanceof PayoutWaits) return null
-    throw error
-  }
+/**
+ * When Stripe makes the transfer's own funds available on its account: its source charge's
+ * available_on while the charge's funds are pending; null when they are available already, or it
+ * came from the platform's balance (available at once).
+ */
+async function fundsAvailableAt(
+  deps: Deps,
+  row: Pick<OrderReversalRow, 'creator_order_id' | 'transfer_id'>,
+  accountId: string,
+  remote: Remote,
+): Promise<string | null> {
+  const made = await remote((signal) =>
+    findOrderTransfers(deps.payments, row.creator_order_id, { signal }, accountId),
+  )
+  const source = made.find((transfer) => transfer.id === row.transfer_id)?.sourceTransaction
+  if (!source) return null
+  const charge = await remote((signal) => deps.payments.charge(source, { signal }))
+  return charge?.fundsAvailableAt ?? null
 }
 
 /**
- * Why the reversal waits, when the account's available balance does not cover it and what Stripe
- * holds pending there would; null otherwise (it is sent, or owed once refused).
+ * Why the reversal waits: the transfer's own funds are still pending on its account (its charge's
+ * not yet available), the account's available balance does not cover the reversal and what Stripe
+ * holds pending there would. Null otherwise: it is sent, or owed once refused (money paid out of
+ * an account whose transfer's funds were available is gone, however much else is pending there:
+ * a store paying out each day's funds at once never makes its debt wait).
  */
 export async function pendingFundsWait(
   deps: Deps,
@@ -61,14 +74,14 @@ export async function pendingFundsWait(
 ): Promise<string | null> {
   const accountId = await destinationOf(deps, row.transfer_id)
   if (accountId === null) return null
+  const at = await fundsAvailableAt(deps, row, accountId, remote)
+  if (at === null) return null
   const { currency } = row
   const balance = await remote((signal) => deps.payments.balance(accountId, currency, { signal }))
   const available = balance.availableMinor
   if (available >= row.amount_minor || available + balance.pendingMinor < row.amount_minor) {
     return null
   }
-  const at = await fundsAvailableAt(deps, row.creator_order_id, remote)
   const money = (minor: number) => `${formatMinorUnits(minor, currency)} ${currency}`
-  const when = at ? ` on ${at.slice(0, 16).replace('T', ' ')} UTC` : ''
-  return `Stripe still holds ${row.store_shop}'s funds pending on ${accountId} (${money(available)} available, ${money(balance.pendingMinor)} pending): the reversal of ${money(row.amount_minor)} from ${row.transfer_id} waits for them to become available${when}, and is tried again then`
+  return `Stripe still holds ${row.store_shop}'s funds pending on ${accountId} (${money(available)} available, ${money(balance.pendingMinor)} pending): the reversal of ${money(row.amount_minor)} from ${row.transfer_id} waits for them to become available on ${at.slice(0, 16).replace('T', ' ')} UTC, and is tried again then`
 }
