@@ -1,7 +1,7 @@
 import type Stripe from 'stripe'
 import { afterEach, describe, expect, it } from 'vitest'
 import { STRIPE_ATTEMPTS } from '../../server/src/adapters/payments/stripe/stripe-payments'
-import { NORTHWIND, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
+import { LUMEN, NORTHWIND, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
 import {
   FOR_JOBS,
   MAYA,
@@ -148,6 +148,39 @@ describe('a refund while the order’s funds are still pending in Stripe', () =>
     await expect.poll(() => world.refundsSettled('1001'), FOR_JOBS).toBe(true)
     expect(server.stripe.balance(NORTHWIND_ACCOUNT)).toEqual({ usd: 10200 - 5100 })
     expect(server.stripe.balance(MAYA_ACCOUNT)).toEqual({ usd: 2730 - 1020 })
+    expect(await world.activity('transfer.reversal-owed')).toEqual([])
+  })
+
+  it("refunds the brands' orders of a later refund while an earlier reversal waits", async () => {
+    const server = await startPending({ jobRetries: { limit: 0 } })
+    await world.transfer('1001')
+    await expect.poll(() => transferTo(server, MAYA_ACCOUNT)?.amount, FOR_JOBS).toBe(2730)
+    // Every answer to Northwind's reversal is lost: its outcome is unknown to Tandem.
+    server.stripe.script({
+      operation: 'transfers.createReversal',
+      mode: 'fail',
+      status: 500,
+      target: NORTHWIND_ACCOUNT,
+      times: STRIPE_ATTEMPTS,
+    })
+    await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 1 }])
+    await expect
+      .poll(() => world.troubledJobs(), FOR_JOBS)
+      .toEqual([expect.objectContaining({ kind: 'order-refund' })])
+
+    // The face oil refunded next: sent again, Northwind's reversal waits for its funds, and
+    // Lumen's order no longer ships the oil.
+    await world.creatorRefunds(ORDER_1001, [{ line: 1, quantity: 1 }])
+    const lumenOrder = world.brandOrder(LUMEN, '1001')
+    await expect
+      .poll(
+        () =>
+          world.brandOrder(LUMEN, '1001').cancelledAt !== null ||
+          server.shopify.refunds(LUMEN, lumenOrder.id).length > 0,
+        FOR_JOBS,
+      )
+      .toBe(true)
+    expect(world.reversals()).toEqual([])
     expect(await world.activity('transfer.reversal-owed')).toEqual([])
   })
 
