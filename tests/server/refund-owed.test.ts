@@ -12,7 +12,7 @@ import {
   transferTo,
 } from './support/refund-world'
 import { jobStates, jobTableOf } from './support/job-states'
-import { usesPostgres } from './support/server-under-test'
+import { usesPostgres, type ServerOptions } from './support/server-under-test'
 import { clientOf } from './support/stripe-client'
 
 // What a refund leaves owed (issue 33): a brand whose Stripe balance cannot cover its reversal
@@ -95,7 +95,7 @@ describe('a refund while the order’s funds are still pending in Stripe', () =>
   let offsetMs = 0
   const now = () => new Date(Date.now() + offsetMs)
   /** A charge's funds are pending for two days, and the transfers from it with them. */
-  function startPending(options: { jobRetries?: { limit: number } } = {}) {
+  function startPending(options: Pick<ServerOptions, 'jobRetries' | 'payments'> = {}) {
     offsetMs = 0
     return world.start({
       now,
@@ -148,6 +148,33 @@ describe('a refund while the order’s funds are still pending in Stripe', () =>
     await expect.poll(() => world.refundsSettled('1001'), FOR_JOBS).toBe(true)
     expect(server.stripe.balance(NORTHWIND_ACCOUNT)).toEqual({ usd: 10200 - 5100 })
     expect(server.stripe.balance(MAYA_ACCOUNT)).toEqual({ usd: 2730 - 1020 })
+    expect(await world.activity('transfer.reversal-owed')).toEqual([])
+  })
+
+  it('sends anew a reversal refused just before the funds became available, owing nothing', async () => {
+    // Stripe refuses Northwind's reversal for its pending funds, which are available by the time
+    // Tandem reads its balance (as when a refusal is replayed by its key a day later).
+    const server = await startPending({
+      payments: (stripe) => ({
+        ...stripe,
+        reverseTransfer: (request, options) =>
+          stripe.reverseTransfer(request, options).catch((error: unknown) => {
+            world.server().stripe.makeFundsAvailable(ORDER_1001.chargeId)
+            throw error
+          }),
+      }),
+    })
+    await world.transfer('1001')
+    await expect.poll(() => transferTo(server, MAYA_ACCOUNT)?.amount, FOR_JOBS).toBe(2730)
+    await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 1 }])
+    // Maya's, sent after, found her funds available.
+    await expect
+      .poll(world.reversals, FOR_JOBS)
+      .toEqual([
+        reversal(MAYA_ACCOUNT, 1020, '1001', MAYA),
+        reversal(NORTHWIND_ACCOUNT, 5100, '1001', NORTHWIND, 1),
+      ])
+    await expect.poll(() => world.refundsSettled('1001'), FOR_JOBS).toBe(true)
     expect(await world.activity('transfer.reversal-owed')).toEqual([])
   })
 

@@ -14,7 +14,7 @@ import {
   type OrderReversalRow,
 } from '../repositories/order-reversals'
 import { PRODUCT_NAME } from '@shared/product'
-import { FundsPending, pendingFundsWait } from './pending-funds'
+import { balanceFor, FundsPending } from './pending-funds'
 
 // Taking back from one party's transfer what a refund says it no longer earns (order-refunds.ts):
 // each reversal an exactly-once step of its own. Its intent (amount, idempotency key) is recorded
@@ -85,12 +85,9 @@ export async function reverseParty(
   let seq = nextSeq(ofTransfer)
   if (fromTransfer > 0 && ofParty.at(-1)?.declined_at) {
     // It waited for pending funds: still pending, it is not asked of Stripe again (a read only).
-    const waiting = await pendingFundsWait(
-      deps,
-      intentOf({ ...reversal, amountMinor: fromTransfer }, seq, deps.now()),
-      remote,
-    )
-    if (waiting) throw new FundsPending(waiting)
+    const intent = intentOf({ ...reversal, amountMinor: fromTransfer }, seq, deps.now())
+    const balance = await balanceFor(deps, intent, remote)
+    if (typeof balance === 'object') throw new FundsPending(balance.waits)
   }
   if (fromTransfer > 0) {
     await reverseAnew(
@@ -242,15 +239,19 @@ async function send(
         await recordReversalDeclined(deps.db, row, message, timestamp())
         return
       }
-      // A brand's or creator's share still pending on its account: nothing went back, yet.
-      const waiting = await pendingFundsWait(deps, row, remote)
-      if (waiting) {
-        await recordReversalDeclined(deps.db, row, waiting, timestamp())
-        throw new FundsPending(waiting, { cause: error })
-      }
+      const balance = await balanceFor(deps, row, remote)
       // One it no longer has: owed.
-      await owed(deps, row, message)
-      return
+      if (balance === 'gone') {
+        await owed(deps, row, message)
+        return
+      }
+      // Nothing went back: sent anew, under the next key (Stripe keeps this refusal under its
+      // own), once the funds still pending on its account are available, or at once if they are.
+      const reason =
+        balance === 'covered' ? `${message}; its account's balance covers it now` : balance.waits
+      await recordReversalDeclined(deps.db, row, reason, timestamp())
+      if (balance === 'covered') throw new Error(`${reason}: it is sent again`, { cause: error })
+      throw new FundsPending(reason, { cause: error })
     }
     await recordReversalFailure(deps.db, row, message)
     // The job's error (the Jobs page) says what was not reversed, not only Stripe's words.

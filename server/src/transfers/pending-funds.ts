@@ -58,30 +58,33 @@ async function fundsAvailableAt(
 }
 
 /**
- * Why the reversal waits: the transfer's own funds are still pending on its account (its charge's
- * not yet available), the account's available balance does not cover the reversal and what Stripe
- * holds pending there would. Null otherwise: it is sent, or owed once refused (money paid out of
- * an account whose transfer's funds were available is gone, however much else is pending there:
- * a store paying out each day's funds at once never makes its debt wait).
+ * What the account's balance says of a reversal of `row` Stripe refused, or would refuse:
+ * - `covered`: its available balance covers it now (a refusal older than the funds, replayed by
+ *   its key, or a race): it is sent anew;
+ * - `{ waits }`: the transfer's own funds are still pending there (its charge's not yet
+ *   available) and what Stripe holds pending would cover it: it waits, and `waits` says why;
+ * - `gone`: the money was paid out of the account, however much else is pending there (a store
+ *   paying out each day's funds at once never makes its debt wait): it is owed.
  */
-export async function pendingFundsWait(
+export async function balanceFor(
   deps: Deps,
   row: Pick<
     OrderReversalRow,
     'creator_order_id' | 'store_shop' | 'transfer_id' | 'currency' | 'amount_minor'
   >,
   remote: Remote,
-): Promise<string | null> {
+): Promise<'covered' | 'gone' | { waits: string }> {
   const accountId = await destinationOf(deps, row.transfer_id)
-  if (accountId === null) return null
-  const at = await fundsAvailableAt(deps, row, accountId, remote)
-  if (at === null) return null
+  if (accountId === null) return 'gone'
   const { currency } = row
   const balance = await remote((signal) => deps.payments.balance(accountId, currency, { signal }))
   const available = balance.availableMinor
-  if (available >= row.amount_minor || available + balance.pendingMinor < row.amount_minor) {
-    return null
-  }
+  if (available >= row.amount_minor) return 'covered'
+  if (available + balance.pendingMinor < row.amount_minor) return 'gone'
+  const at = await fundsAvailableAt(deps, row, accountId, remote)
+  if (at === null) return 'gone'
   const money = (minor: number) => `${formatMinorUnits(minor, currency)} ${currency}`
-  return `Stripe still holds ${row.store_shop}'s funds pending on ${accountId} (${money(available)} available, ${money(balance.pendingMinor)} pending): the reversal of ${money(row.amount_minor)} from ${row.transfer_id} waits for them to become available on ${at.slice(0, 16).replace('T', ' ')} UTC, and is tried again then`
+  return {
+    waits: `Stripe still holds ${row.store_shop}'s funds pending on ${accountId} (${money(available)} available, ${money(balance.pendingMinor)} pending): the reversal of ${money(row.amount_minor)} from ${row.transfer_id} waits for them to become available on ${at.slice(0, 16).replace('T', ' ')} UTC, and is tried again then`,
+  }
 }

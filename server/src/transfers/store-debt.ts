@@ -10,7 +10,7 @@ import {
   unsettledDebtTakings,
 } from '../repositories/order-reversals'
 import { reverseAnew, settleUnknown } from './party-reversal'
-import { pendingFundsWait } from './pending-funds'
+import { balanceFor } from './pending-funds'
 import { transferTiming } from './transfer-timing'
 
 // What a store owes after a refund whose reversal its Stripe balance could not cover
@@ -121,7 +121,7 @@ export async function collectStoreDebt(deps: Deps, { storeShop }: StoreDebtJob):
             currency: debt.currency,
             amount_minor: amountMinor,
           }
-          if (await pendingFundsWait(deps, taking, remote)) continue
+          if (typeof (await balanceFor(deps, taking, remote)) === 'object') continue
           await reverseAnew(
             deps,
             {
