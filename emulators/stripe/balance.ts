@@ -10,6 +10,7 @@ import {
   type PaymentIntentRecord,
   type Runtime,
   type TransferRecord,
+  unixSeconds,
 } from './state'
 
 // Balances, the platform's and each connected account's: what is available and what is pending,
@@ -22,15 +23,16 @@ import {
 //   become available until the original charge becomes available": it lands pending on the
 //   connected account, and is taken from the charge's own funds on the platform;
 // - a transfer without one is paid from the platform's available balance, which "must be able to
-//   cover the transfer amount, or you'll receive an 'Insufficient Funds' error" (transfers.ts);
-// - a reversal needs the connected account's available balance (reversals.ts), and gives the
-//   platform back available funds.
+//   cover the transfer amount, or you'll receive an 'Insufficient Funds' error" (refused in
+//   transfers.ts);
+// - a reversal needs the connected account's available balance (refused in reversals.ts), and
+//   gives the platform back available funds.
 // Stripe does not say which part of the balance a refund comes out of: the emulator takes the
 // stricter reading, the available balance (which may then go below zero).
 
 /** Moves every pending amount whose time has come into its balance's available funds. */
 export function releaseDue(state: EmulatorState, now: Date): void {
-  const at = Math.floor(now.getTime() / 1000)
+  const at = unixSeconds(now)
   for (const balance of [state.platform, ...Object.values(state.accounts)]) {
     for (const funds of balance.pending.filter((pending) => pending.availableOn <= at))
       addToBalance(balance, funds.currency, funds.amount)
@@ -90,7 +92,7 @@ export function refundFromPlatform(runtime: Runtime, intent: PaymentIntentRecord
 
 /** The charge's funds, and the transfers' from it, become available now. */
 export function makeAvailable(runtime: Runtime, intent: PaymentIntentRecord): void {
-  const at = Math.floor(runtime.now().getTime() / 1000)
+  const at = unixSeconds(runtime.now())
   intent.availableOn = Math.min(intent.availableOn, at)
   const fromCharge = new Set([
     intent.chargeId,
