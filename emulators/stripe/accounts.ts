@@ -20,12 +20,18 @@ const view = (account: AccountRecord) => ({
 export function retrieveAccount(runtime: Runtime, id: string): Answer {
   const account = runtime.state.accounts[id]
   if (account) return ok(view(account))
-  // Stripe does not say "no such account": an unknown id and a revoked one answer the same 403.
-  return stripeError(403, {
+  return accountInvalid(runtime, id)
+}
+
+/**
+ * Stripe does not say "no such account": an unknown id and a revoked one answer the same 403, to
+ * a read of the account or a request made as it (Stripe-Account).
+ */
+export const accountInvalid = (runtime: Runtime, id: string): Answer =>
+  stripeError(403, {
     type: 'invalid_request_error',
     code: 'account_invalid',
     message:
       `The provided key '${maskKey(runtime.secretKey)}' does not have access to account '${id}' ` +
       '(or that account does not exist). Application access may have been revoked.',
   })
-}

@@ -2,6 +2,7 @@ import { convertMinorUnits } from '../../server/src/domain/money'
 import { ok, resourceMissing, type Answer } from './http'
 import { latestCharge } from './payment-intents'
 import {
+  isPending,
   newId,
   type BalanceTransactionRecord,
   type PaymentIntentRecord,
@@ -39,13 +40,13 @@ export function settle(
   return {
     id,
     currency: SETTLEMENT_CURRENCY,
-    amount: settled(amount, currency, rate),
+    amount: settledAmount(amount, currency, rate),
     exchangeRate: rate,
   }
 }
 
 /** `amount` of the charge's `currency` in the settlement currency at the charge's `rate`. */
-const settled = (amount: number, currency: string, rate: number | null) =>
+export const settledAmount = (amount: number, currency: string, rate: number | null) =>
   rate === null
     ? amount
     : convertMinorUnits(
@@ -70,7 +71,7 @@ export function fundsOf(
     .filter((transfer) => transfer.sourceTransaction === intent.chargeId)
     .reduce((sum, transfer) => sum + transfer.amount, 0)
   return {
-    source: settled(kept, intent.currency, intent.balanceTransaction.exchangeRate),
+    source: settledAmount(kept, intent.currency, intent.balanceTransaction.exchangeRate),
     transferred,
   }
 }
@@ -78,6 +79,7 @@ export function fundsOf(
 const balanceTransactionView = (
   settled: BalanceTransactionRecord,
   intent: PaymentIntentRecord,
+  now: Date,
 ) => ({
   id: settled.id,
   object: 'balance_transaction',
@@ -87,19 +89,20 @@ const balanceTransactionView = (
   fee: 0,
   net: settled.amount,
   source: intent.chargeId,
-  status: 'available',
+  status: isPending(intent, now) ? 'pending' : 'available',
+  available_on: intent.availableOn,
   type: 'charge',
   created: intent.created,
 })
 
-const view = (intent: PaymentIntentRecord, expandBalanceTransaction: boolean) => ({
+const view = (intent: PaymentIntentRecord, expandBalanceTransaction: boolean, now: Date) => ({
   id: intent.chargeId,
   object: 'charge',
   amount: intent.amount,
   amount_captured: intent.amount,
   amount_refunded: intent.amountRefunded,
   balance_transaction: expandBalanceTransaction
-    ? balanceTransactionView(intent.balanceTransaction, intent)
+    ? balanceTransactionView(intent.balanceTransaction, intent, now)
     : intent.balanceTransaction.id,
   captured: true,
   currency: intent.currency,
@@ -118,7 +121,7 @@ export function retrieveCharge(runtime: Runtime, id: string, query: URLSearchPar
     const expand = [...query.entries()].some(
       ([name, value]) => /^expand\[\d*\]$/.test(name) && value === 'balance_transaction',
     )
-    return ok(view(intent, expand))
+    return ok(view(intent, expand, runtime.now()))
   }
   return resourceMissing('charge', id)
 }

@@ -2,6 +2,14 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Timers } from '../shopify/timers'
 import { loadStateFile, saveStateFile } from '../state-file'
+import {
+  creditCharge,
+  makeAvailable,
+  pendingOf,
+  refundFromPlatform,
+  releaseDue,
+  withBalances,
+} from './balance'
 import { settle } from './charges'
 import { FaultScript, type StripeFault, type StripeOperation } from './faults'
 import { Idempotency } from './idempotency'
@@ -17,7 +25,6 @@ import {
   unixSeconds,
   type PaymentIntentStatus,
   type Runtime,
-  withBalances,
 } from './state'
 
 // A local Stripe: the API v1 surface Tandem's Stripe adapter talks to (connected accounts and
@@ -50,6 +57,12 @@ export interface StripeEmulatorOptions {
    * 429 over them; absent, the emulator takes any rate, as the tests of everything else need.
    */
   rateLimits?: StripeRateLimits
+  /**
+   * How long a charge's funds stay pending on the platform's balance, and the transfers made
+   * from it on the accounts they went to, on the emulator's clock (balance.ts); 0 or absent:
+   * available at once, as the sandbox and the tests of everything else need.
+   */
+  fundsPendingForSeconds?: number
 }
 
 /** A transfer as a test reads it; its reversals are read apart. */
@@ -97,8 +110,19 @@ export interface StripeEmulator {
    * what reversals took back, as last set by setBalance.
    */
   balance(accountId: string): Record<string, number>
+  /** The account's pending balance by currency: transfers from charges whose funds are pending. */
+  pendingBalance(accountId: string): Record<string, number>
   /** The account's available balance in `currency` becomes `amount`, as after a payout of the rest. */
   setBalance(accountId: string, currency: string, amount: number): void
+  /** The platform's own balance by currency: available and pending. */
+  platformBalance(): { available: Record<string, number>; pending: Record<string, number> }
+  /**
+   * The platform's available balance in `currency` becomes `amount`, as after its payout of the
+   * rest, or a top-up.
+   */
+  setPlatformBalance(currency: string, amount: number): void
+  /** The charge's funds become available now, and with them the transfers made from it. */
+  makeFundsAvailable(chargeId: string): void
   /** Every request received, oldest first: what tests count. */
   calls(): {
     operation: StripeOperation | null
@@ -123,8 +147,8 @@ export async function startStripeEmulator(
   const file = options.stateFile ? loadStateFile<EmulatorState>(options.stateFile) : undefined
   const loaded = file && withBalances(file)
   const state = loaded ?? emptyState()
-  if (!loaded && options.seed !== false) seedSandbox(state, now())
   const secretKey = options.secretKey ?? SANDBOX_STRIPE_SECRET_KEY
+  const pendingFor = options.fundsPendingForSeconds ?? 0
   const runtime: Runtime = {
     state,
     secretKey,
@@ -133,12 +157,24 @@ export async function startStripeEmulator(
       if (options.stateFile) saveStateFile(options.stateFile, state)
     },
   }
+  if (!loaded && options.seed !== false) seedSandbox(runtime, pendingFor)
   if (!loaded) runtime.save()
+  /** Balances as they stand now: what became available since is moved first. */
+  const released = () => {
+    releaseDue(state, now())
+    return state
+  }
 
   const accountOf = (accountId: string) => {
     const account = state.accounts[accountId]
     if (!account) throw new Error(`The emulator has no account ${accountId}`)
     return account
+  }
+
+  const chargeOf = (chargeId: string) => {
+    const intent = Object.values(state.paymentIntents).find((i) => i.chargeId === chargeId)
+    if (!intent) throw new Error(`The emulator has no charge ${chargeId}`)
+    return intent
   }
 
   const server = createServer()
@@ -175,6 +211,7 @@ export async function startStripeEmulator(
         transfersActive: account.transfersActive ?? true,
         created: unixSeconds(now()),
         available: {},
+        pending: [],
       }
       runtime.save()
       return id
@@ -192,6 +229,7 @@ export async function startStripeEmulator(
       if (state.paymentIntents[id]) throw new Error(`The emulator already has PaymentIntent ${id}`)
       const chargeId = newId('ch')
       const currency = intent.currency.toLowerCase()
+      const created = unixSeconds(now())
       state.paymentIntents[id] = {
         id,
         amount: intent.amount,
@@ -201,18 +239,20 @@ export async function startStripeEmulator(
         chargeId,
         amountRefunded: 0,
         balanceTransaction: settle(intent.amount, currency, intent.exchangeRate),
-        created: unixSeconds(now()),
+        created,
+        availableOn: created + pendingFor,
       }
+      creditCharge(runtime, state.paymentIntents[id])
       runtime.save()
       return { id, chargeId }
     },
     refund: (chargeId, amount) => {
-      const intent = Object.values(state.paymentIntents).find((i) => i.chargeId === chargeId)
-      if (!intent) throw new Error(`The emulator has no charge ${chargeId}`)
+      const intent = chargeOf(chargeId)
       if (intent.amountRefunded + amount > intent.amount) {
         throw new Error(`Charge ${chargeId} has less than ${amount} left to refund`)
       }
       intent.amountRefunded += amount
+      refundFromPlatform(runtime, intent, amount)
       runtime.save()
     },
     transfers: () =>
@@ -240,9 +280,29 @@ export async function startStripeEmulator(
           currency: transfer.currency,
         })),
       ),
-    balance: (accountId) => ({ ...accountOf(accountId).available }),
+    balance: (accountId) => {
+      released()
+      return { ...accountOf(accountId).available }
+    },
+    pendingBalance: (accountId) => {
+      released()
+      return pendingOf(accountOf(accountId))
+    },
     setBalance: (accountId, currency, amount) => {
+      released()
       accountOf(accountId).available[currency.toLowerCase()] = amount
+      runtime.save()
+    },
+    platformBalance: () => {
+      const { platform } = released()
+      return { available: { ...platform.available }, pending: pendingOf(platform) }
+    },
+    setPlatformBalance: (currency, amount) => {
+      released().platform.available[currency.toLowerCase()] = amount
+      runtime.save()
+    },
+    makeFundsAvailable: (chargeId) => {
+      makeAvailable(runtime, chargeOf(chargeId))
       runtime.save()
     },
     calls: () => calls.map((call) => ({ ...call })),

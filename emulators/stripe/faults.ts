@@ -4,6 +4,7 @@
 
 export type StripeOperation =
   | 'accounts.retrieve'
+  | 'balance.retrieve'
   | 'paymentIntents.retrieve'
   | 'charges.retrieve'
   | 'transfers.create'

@@ -96,6 +96,8 @@ export function prepareReversal(runtime: Runtime, transferId: string, params: Pa
     }
     transfer.reversals.push(reversal)
     addToBalance(account, currency, -amount)
+    // Back on the platform, available (balance.ts).
+    addToBalance(runtime.state.platform, currency, amount)
     runtime.save()
     return ok(reversalView(transfer, reversal))
   }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Timers } from '../shopify/timers'
 import { retrieveAccount } from './accounts'
+import { releaseDue, retrieveBalance } from './balance'
 import { retrieveCharge } from './charges'
 import type { FaultScript, StripeFault, StripeOperation } from './faults'
 import {
@@ -51,8 +52,20 @@ interface Route {
 
 const answering = (answer: () => Answer) => () => ({ work: answer })
 
-function route(runtime: Runtime, method: string, url: URL, form: URLSearchParams): Route {
+function route(
+  runtime: Runtime,
+  method: string,
+  url: URL,
+  form: URLSearchParams,
+  stripeAccount: string | null,
+): Route {
   const path = url.pathname
+  if (path === '/v1/balance' && method === 'GET')
+    return {
+      operation: 'balance.retrieve',
+      target: stripeAccount ?? undefined,
+      prepare: answering(() => retrieveBalance(runtime, stripeAccount)),
+    }
   const [, resource, id] =
     /^\/v1\/(accounts|payment_intents|charges|transfers)\/([^/]+)$/.exec(path) ?? []
   if (resource === 'accounts' && id && method === 'GET')
@@ -184,7 +197,16 @@ async function handle(surface: Surface, request: IncomingMessage, response: Serv
   const method = request.method ?? 'GET'
   const url = new URL(request.url ?? '/', 'http://127.0.0.1')
   const form = new URLSearchParams(await readBody(request))
-  const routed = route(surface.runtime, method, url, form)
+  // Funds whose time came are available to this request, as they are in Stripe by then.
+  releaseDue(surface.runtime.state, surface.runtime.now())
+  const asAccount = request.headers['stripe-account']
+  const routed = route(
+    surface.runtime,
+    method,
+    url,
+    form,
+    typeof asAccount === 'string' ? asAccount : null,
+  )
   const header = request.headers['idempotency-key']
   const key = typeof header === 'string' ? header : null
   const call: Call = {

@@ -7,16 +7,18 @@ import {
   STRIPE_PAID_ORDERS,
 } from '../../server/src/seed/sandbox-data'
 import { PAYMENT_INTENT_METADATA } from '../../server/src/adapters/payments/payments-port'
+import { creditCharge } from './balance'
 import { settle } from './charges'
-import { unixSeconds, type EmulatorState } from './state'
+import { unixSeconds, type PaymentIntentRecord, type Runtime } from './state'
 
 // The sandbox (docs/product-rules.md) as Stripe would hold it: the brands' connected accounts and
 // the creator orders' PaymentIntents (naming their order in their metadata; the EUR one settled in
-// USD at SETTLEMENT_RATES), under the ids the server's seed and the Shopify emulator's metafields
-// use.
+// USD at SETTLEMENT_RATES), their funds on the platform's balance, under the ids the server's seed
+// and the Shopify emulator's metafields use.
 
-export function seedSandbox(state: EmulatorState, now: Date): void {
-  const created = unixSeconds(now)
+export function seedSandbox(runtime: Runtime, fundsPendingForSeconds: number): void {
+  const { state } = runtime
+  const created = unixSeconds(runtime.now())
   for (const { accountId, email } of PAYOUT_ACCOUNTS)
     state.accounts[accountId] = {
       id: accountId,
@@ -24,6 +26,7 @@ export function seedSandbox(state: EmulatorState, now: Date): void {
       transfersActive: true,
       created,
       available: {},
+      pending: [],
     }
   for (const orderId of STRIPE_PAID_ORDERS) {
     const order = ORDERS.find((candidate) => candidate.id === orderId)
@@ -31,7 +34,7 @@ export function seedSandbox(state: EmulatorState, now: Date): void {
     const id = paymentIntentOf(orderId)
     const amount = orderTotalMinor(order)
     const currency = order.currency.toLowerCase()
-    state.paymentIntents[id] = {
+    const intent: PaymentIntentRecord = {
       id,
       amount,
       currency,
@@ -45,6 +48,9 @@ export function seedSandbox(state: EmulatorState, now: Date): void {
       amountRefunded: 0,
       balanceTransaction: settle(amount, currency),
       created,
+      availableOn: created + fundsPendingForSeconds,
     }
+    state.paymentIntents[id] = intent
+    creditCharge(runtime, intent)
   }
 }

@@ -11,10 +11,29 @@ export interface AccountRecord {
   created: number
   /**
    * Its available balance by currency: what transfers brought it, less what reversals took back
-   * and what it spent (a payout, which a test sets). The emulator makes a transfer's funds
-   * available at once; Stripe holds those of a transfer from a charge until the charge settles.
+   * and what it spent (a payout, which a test sets).
    */
   available: Record<string, number>
+  /**
+   * What transfers from a charge whose funds are still pending brought it: available when the
+   * charge's funds are (balance.ts).
+   */
+  pending: PendingFunds[]
+}
+
+/** Funds not yet available, in minor units of `currency`, until `availableOn` (unix seconds). */
+export interface PendingFunds {
+  /** The charge (on the platform) or the transfer (on a connected account) they came from. */
+  source: string
+  currency: string
+  amount: number
+  availableOn: number
+}
+
+/** A balance as Stripe keeps one: what can be spent now, and what will become available. */
+export interface BalanceRecord {
+  available: Record<string, number>
+  pending: PendingFunds[]
 }
 
 export type PaymentIntentStatus =
@@ -34,6 +53,8 @@ export interface PaymentIntentRecord {
   /** The charge's balance transaction: the charge in the platform's settlement currency. */
   balanceTransaction: BalanceTransactionRecord
   created: number
+  /** When the charge's funds become available in the platform's balance (Stripe's available_on). */
+  availableOn: number
 }
 
 export interface BalanceTransactionRecord {
@@ -87,6 +108,8 @@ export interface SavedResponse {
 }
 
 export interface EmulatorState {
+  /** The platform's own balance: its charges' funds, less its transfers, plus its reversals. */
+  platform: BalanceRecord
   accounts: Record<string, AccountRecord>
   paymentIntents: Record<string, PaymentIntentRecord>
   /** Oldest first. */
@@ -105,32 +128,25 @@ export interface Runtime {
 }
 
 export const emptyState = (): EmulatorState => ({
+  platform: { available: {}, pending: [] },
   accounts: {},
   paymentIntents: {},
   transfers: [],
   idempotency: {},
 })
 
-/**
- * A state file written before accounts had balances and transfers reversals, read as transfers
- * never reversed whose funds are still on their accounts (no `npm run stack:reset` needed).
- */
-export function withBalances(state: EmulatorState): EmulatorState {
-  for (const account of Object.values(state.accounts) as Partial<AccountRecord>[])
-    account.available ??= {}
-  for (const transfer of state.transfers) {
-    if ((transfer as Partial<TransferRecord>).reversals) continue
-    transfer.reversals = []
-    const account = state.accounts[transfer.destination]
-    if (account) addToBalance(account, transfer.currency, transfer.amount)
-  }
-  return state
+/** Moves `amount` (negative: takes it) into the balance's available funds in `currency`. */
+export function addToBalance(
+  balance: { available: Record<string, number> },
+  currency: string,
+  amount: number,
+): void {
+  balance.available[currency] = (balance.available[currency] ?? 0) + amount
 }
 
-/** Moves `amount` (negative: takes it) into the account's available balance in `currency`. */
-export function addToBalance(account: AccountRecord, currency: string, amount: number): void {
-  account.available[currency] = (account.available[currency] ?? 0) + amount
-}
+/** Whether the charge's funds are still pending at `now`. */
+export const isPending = (intent: PaymentIntentRecord, now: Date): boolean =>
+  intent.availableOn > unixSeconds(now)
 
 export const findTransfer = (state: EmulatorState, id: string): TransferRecord | undefined =>
   state.transfers.find((transfer) => transfer.id === id)

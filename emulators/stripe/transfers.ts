@@ -11,18 +11,12 @@ import {
   type Params,
   type Prepared,
 } from './http'
+import { moveTransfer, platformAvailable } from './balance'
 import { fundsOf } from './charges'
 import { listPage } from './lists'
 import { latestCharge } from './payment-intents'
 import { amountReversed, reversalView } from './reversals'
-import {
-  addToBalance,
-  findTransfer,
-  newId,
-  unixSeconds,
-  type Runtime,
-  type TransferRecord,
-} from './state'
+import { findTransfer, newId, unixSeconds, type Runtime, type TransferRecord } from './state'
 
 // POST /v1/transfers, GET /v1/transfers and GET /v1/transfers/:id: moving a charge's money to a
 // connected account's balance, and finding what was moved. Refusals use Stripe's codes and
@@ -102,6 +96,21 @@ function refuseSource(
   return undefined
 }
 
+/**
+ * Why the platform's available balance cannot fund a transfer without a source_transaction;
+ * undefined when it can. Stripe's words, as its test mode answers them (its code is
+ * `balance_insufficient`, https://docs.stripe.com/error-codes#balance-insufficient).
+ */
+function refuseBalance(runtime: Runtime, currency: string, amount: number) {
+  if (amount <= platformAvailable(runtime, currency)) return undefined
+  const message =
+    'Insufficient funds in Stripe account. In test mode, you can add funds to your available ' +
+    'balance (bypassing your pending balance) by creating a charge with 4000 0000 0000 0077 as ' +
+    'the card number. You can use the /v1/balance endpoint to view your Stripe balance (for ' +
+    'more details, see stripe.com/docs/api#balance).'
+  return { declined: balanceInsufficient(message) }
+}
+
 export function prepareTransfer(runtime: Runtime, params: Params): Prepared {
   const text = (name: string) => textParam(params, name)
   const missing = (param: string) => ({
@@ -131,9 +140,13 @@ export function prepareTransfer(runtime: Runtime, params: Params): Prepared {
   }
 
   const sourceTransaction = text('source_transaction') ?? null
-  const sourceRefusal =
-    sourceTransaction && refuseSource(runtime, sourceTransaction, currency, amount)
+  const sourceRefusal = sourceTransaction
+    ? refuseSource(runtime, sourceTransaction, currency, amount)
+    : refuseBalance(runtime, currency, amount)
   if (sourceRefusal) return sourceRefusal
+  const source = Object.values(runtime.state.paymentIntents).find(
+    (candidate) => sourceTransaction !== null && latestCharge(candidate) === sourceTransaction,
+  )
 
   const work = () => {
     const transfer: TransferRecord = {
@@ -150,7 +163,7 @@ export function prepareTransfer(runtime: Runtime, params: Params): Prepared {
       reversals: [],
     }
     runtime.state.transfers.push(transfer)
-    addToBalance(account, currency, amount)
+    moveTransfer(runtime, account, transfer, source)
     runtime.save()
     return ok(view(transfer))
   }

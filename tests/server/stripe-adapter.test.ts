@@ -96,6 +96,7 @@ describe('reads', () => {
       capturedMinor: 8078,
       refundedMinor: 0,
       settlement: { currency: 'USD', exchangeRate: '1.16' },
+      fundsAvailableAt: null,
     })
     stripe.refund('ch_sandbox_order_1001', 1000)
     expect(await payments.charge('ch_sandbox_order_1001')).toEqual({
@@ -104,8 +105,31 @@ describe('reads', () => {
       capturedMinor: 19754,
       refundedMinor: 1000,
       settlement: { currency: 'USD', exchangeRate: '1' },
+      fundsAvailableAt: null,
     })
     expect(await payments.charge('ch_nothing')).toBeNull()
+  })
+
+  it("reads the platform's and an account's balance, and when a charge's pending funds come", async () => {
+    const now = new Date('2026-11-10T12:00:00.000Z')
+    const { payments } = await start({ now: () => now, fundsPendingForSeconds: 86_400 })
+    expect(await payments.charge('ch_sandbox_order_1001')).toMatchObject({
+      fundsAvailableAt: '2026-11-11T12:00:00.000Z',
+    })
+    const pending = stripe.platformBalance().pending.usd!
+    expect(await payments.balance(null, 'USD')).toEqual({
+      availableMinor: 0,
+      pendingMinor: pending,
+    })
+    await payments.createTransfer(transfer({ amountMinor: 4000 }))
+    expect(await payments.balance(NORTHWIND_ACCOUNT, 'USD')).toEqual({
+      availableMinor: 0,
+      pendingMinor: 4000,
+    })
+    expect(await payments.balance(NORTHWIND_ACCOUNT, 'EUR')).toEqual({
+      availableMinor: 0,
+      pendingMinor: 0,
+    })
   })
 
   it('retries a 5xx and a 429 with growing waits, then answers', async () => {

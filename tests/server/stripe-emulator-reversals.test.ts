@@ -45,6 +45,70 @@ describe("connected accounts' balances", () => {
   })
 })
 
+describe('a transfer from a charge whose funds are pending', () => {
+  const TWO_DAYS_S = 2 * 24 * 60 * 60
+
+  it('lands pending on the account, its reversal refused until the charge is available', async () => {
+    await under.emulator.close()
+    await under.start({ fundsPendingForSeconds: TWO_DAYS_S })
+    const availableOn = under.clock.getTime() / 1000 + TWO_DAYS_S
+    const charge = await under.stripe.charges.retrieve(CHARGE_1001, {
+      expand: ['balance_transaction'],
+    })
+    expect(charge.balance_transaction).toMatchObject({
+      status: 'pending',
+      available_on: availableOn,
+    })
+
+    // Stripe makes the transfer at once; its funds wait for the charge's (Transfers.d.ts).
+    const made = await transferToNorthwind()
+    const asNorthwind = { stripeAccount: NORTHWIND }
+    expect(await under.stripe.balance.retrieve({}, asNorthwind)).toMatchObject({
+      object: 'balance',
+      available: [{ amount: 0, currency: 'usd' }],
+      pending: [{ amount: 4000, currency: 'usd' }],
+    })
+    const refused = await failureOf(reverse(made.id, { amount: 1000 }))
+    expect(refused).toMatchObject({
+      statusCode: 400,
+      type: 'StripeInvalidRequestError',
+      code: 'balance_insufficient',
+    })
+    expect(under.emulator.reversals()).toEqual([])
+
+    // A second before, still pending; at available_on, available.
+    under.clock = new Date((availableOn - 1) * 1000)
+    expect(under.emulator.pendingBalance(NORTHWIND)).toEqual({ usd: 4000 })
+    under.clock = new Date(availableOn * 1000)
+    expect(await under.stripe.balance.retrieve({}, asNorthwind)).toMatchObject({
+      available: [{ amount: 4000, currency: 'usd' }],
+      pending: [{ amount: 0, currency: 'usd' }],
+    })
+    expect((await reverse(made.id, { amount: 1000 })).amount).toBe(1000)
+    expect(under.emulator.balance(NORTHWIND)).toEqual({ usd: 3000 })
+  })
+
+  it('becomes available when a test makes the charge available, as Stripe answers', async () => {
+    await under.emulator.close()
+    await under.start({ fundsPendingForSeconds: TWO_DAYS_S })
+    const made = await transferToNorthwind()
+    under.emulator.makeFundsAvailable(CHARGE_1001)
+    expect(under.emulator.pendingBalance(NORTHWIND)).toEqual({})
+    expect(
+      (await under.stripe.charges.retrieve(CHARGE_1001, { expand: ['balance_transaction'] }))
+        .balance_transaction,
+    ).toMatchObject({ status: 'available' })
+    expect((await reverse(made.id)).amount).toBe(4000)
+  })
+
+  it('answers 403 for the balance of an account the platform cannot see', async () => {
+    const refused = await failureOf(
+      under.stripe.balance.retrieve({}, { stripeAccount: 'acct_unknown' }),
+    )
+    expect(refused).toMatchObject({ statusCode: 403, code: 'account_invalid' })
+  })
+})
+
 describe('transfer reversals', () => {
   it('take a transfer back in parts until it is whole, then refuse more', async () => {
     const made = await transferToNorthwind()
@@ -252,18 +316,31 @@ describe('the state file', () => {
       await under.start({ stateFile })
       expect(under.emulator.balance(NORTHWIND)).toEqual({ usd: 7000 })
       expect((await under.stripe.transfers.retrieve(made.id)).amount_reversed).toBe(1000)
+      const platform = under.emulator.platformBalance()
       await under.emulator.close()
 
-      // As written before reversals: no balances, no reversals.
+      // As written before reversals and pending funds: no balances, no reversals.
       const old = JSON.parse(readFileSync(stateFile, 'utf8')) as {
-        accounts: Record<string, { available?: unknown }>
+        platform?: unknown
+        accounts: Record<string, { available?: unknown; pending?: unknown }>
+        paymentIntents: Record<string, { availableOn?: unknown }>
         transfers: { reversals?: unknown }[]
       }
-      for (const account of Object.values(old.accounts)) delete account.available
+      delete old.platform
+      for (const account of Object.values(old.accounts)) {
+        delete account.available
+        delete account.pending
+      }
+      for (const intent of Object.values(old.paymentIntents)) delete intent.availableOn
       for (const transfer of old.transfers) delete transfer.reversals
       writeFileSync(stateFile, JSON.stringify(old))
       await under.start({ stateFile })
       expect(under.emulator.balance(NORTHWIND)).toEqual({ usd: 8000 })
+      // The platform as its charges, transfers (none reversed, as the file says) left it.
+      expect(under.emulator.platformBalance()).toEqual({
+        available: { usd: platform.available.usd! - 1000 },
+        pending: {},
+      })
       expect((await reverse(reversedLater.id)).amount).toBe(4000)
     } finally {
       rmSync(dir, { recursive: true, force: true })

@@ -287,6 +287,72 @@ describe('transfers', () => {
   })
 })
 
+describe("the platform's balance", () => {
+  /** Stripe's answer to a transfer its platform's available balance cannot cover. */
+  const insufficientFunds = {
+    statusCode: 400,
+    type: 'StripeInvalidRequestError',
+    code: 'balance_insufficient',
+    message:
+      'Insufficient funds in Stripe account. In test mode, you can add funds to your available ' +
+      'balance (bypassing your pending balance) by creating a charge with 4000 0000 0000 0077 as ' +
+      'the card number. You can use the /v1/balance endpoint to view your Stripe balance (for ' +
+      'more details, see stripe.com/docs/api#balance).',
+  }
+
+  it('pays a transfer without a source only out of what is available, pending funds not counted', async () => {
+    await under.emulator.close()
+    await under.start({ fundsPendingForSeconds: 2 * 24 * 60 * 60 })
+    const { pending } = under.emulator.platformBalance()
+    expect(await under.stripe.balance.retrieve()).toMatchObject({
+      available: [{ amount: 0, currency: 'usd' }],
+      pending: [{ amount: pending.usd, currency: 'usd' }],
+    })
+    const fromBalance = { source_transaction: undefined }
+    expect(await failureOf(transfer(fromBalance, 'key'))).toMatchObject(insufficientFunds)
+    // Kept under its key, as Stripe keeps a declined request's answer.
+    expect(await failureOf(transfer(fromBalance, 'key'))).toMatchObject(insufficientFunds)
+    expect(under.emulator.transfers()).toEqual([])
+
+    // From the charge it is made, out of the charge's pending funds.
+    await transfer()
+    expect(under.emulator.platformBalance()).toEqual({
+      available: {},
+      pending: { usd: pending.usd! - 4000 },
+    })
+
+    // Two days on, the charges' funds are available, and pay it.
+    under.clock = new Date(under.clock.getTime() + 2 * DAY_MS)
+    const made = await transfer(fromBalance, 'another key')
+    expect(made.source_transaction).toBeNull()
+    expect(under.emulator.platformBalance()).toEqual({
+      available: { usd: pending.usd! - 8000 },
+      pending: {},
+    })
+  })
+
+  it("holds the sandbox's charges available at once, less refunds and transfers, plus reversals", async () => {
+    const before = under.emulator.platformBalance().available.usd!
+    expect(before).toBeGreaterThan(0)
+    const made = await transfer({ source_transaction: undefined })
+    await under.stripe.transfers.createReversal(made.id, { amount: 1500 })
+    under.emulator.refund(CHARGE_1001, 500)
+    expect(under.emulator.platformBalance()).toEqual({
+      available: { usd: before - 4000 + 1500 - 500 },
+      pending: {},
+    })
+  })
+
+  it('refuses what a payout of the platform left uncovered, until it is topped up', async () => {
+    under.emulator.setPlatformBalance('USD', 3999)
+    const fromBalance = { source_transaction: undefined }
+    expect(await failureOf(transfer(fromBalance))).toMatchObject(insufficientFunds)
+    under.emulator.setPlatformBalance('usd', 4000)
+    await transfer(fromBalance)
+    expect(under.emulator.platformBalance().available).toEqual({ usd: 0 })
+  })
+})
+
 describe('idempotency keys', () => {
   it('replay the first answer and make nothing more', async () => {
     const first = await transfer({}, 'transfer:1001:northwind')

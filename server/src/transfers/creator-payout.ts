@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { setTimeout } from 'node:timers/promises'
-import { PaymentsError } from '../adapters/payments/payments-port'
+import { BALANCE_INSUFFICIENT, PaymentsError } from '../adapters/payments/payments-port'
 import type { Db } from '../db/connect'
 import type { RouteDeps } from '../deps'
 import { formatMinorUnits } from '../domain/money'
@@ -194,6 +194,8 @@ async function payUnderLease(
     await paid(null, null)
     return
   }
+  const money = (minor: number) =>
+    `${formatMinorUnits(minor, settlementCurrency)} ${settlementCurrency}`
   const { sourceTransaction } = await checkChargeHolds(
     deps,
     { id, charge, amountSettlementMinor },
@@ -234,8 +236,18 @@ async function payUnderLease(
   } catch (error) {
     if (error instanceof PayoutLeaseLostError) throw error
     const declined = error instanceof PaymentsError && error.declined
-    const reason = `Stripe ${declined ? 'declined' : 'did not complete'} the commission transfer of ${formatMinorUnits(amountSettlementMinor, settlementCurrency)} ${settlementCurrency}: ${error instanceof Error ? error.message : String(error)}`
+    const reason = `Stripe ${declined ? 'declined' : 'did not complete'} the commission transfer of ${money(amountSettlementMinor)}: ${error instanceof Error ? error.message : String(error)}`
     await lease.recordFailure(reason, declined ? timestamp() : undefined)
+    if (declined && sourceTransaction === null && error.code === BALANCE_INSUFFICIENT) {
+      // Paid from the platform's available balance, which Stripe says cannot cover it: it waits
+      // (recorded, not retried now) for the hourly recheck to find the balance covering it.
+      const balance = await remote((signal) =>
+        payments.balance(null, settlementCurrency, { signal }),
+      )
+      throw new PayoutWaits(
+        `The platform's available Stripe balance (${money(balance.availableMinor)}, ${money(balance.pendingMinor)} pending) does not cover the commission of ${money(amountSettlementMinor)}, paid from it since the charge of creator order ${id} no longer holds it: it is paid once the available balance covers it (looked at hourly), or add funds to the platform's balance in Stripe`,
+      )
+    }
     throw error
   }
   await timing.failpoint('creatorTransfer:after-call')

@@ -27,6 +27,7 @@ import { sendPayoutJob } from './creator-payout'
 import type { PlanInput } from '../domain/transfer-plan'
 import { inSettlement, type Settlement } from './order-payment'
 import { reverseParty, settleUnknown } from './party-reversal'
+import { FundsPending } from './pending-funds'
 import { beyondUnitsReason, recordRefundBeyondUnits } from './refund-beyond-units'
 import { asRefunded, frozenPartOf, refundedLinesOf } from './refund-splits'
 import { loadPlanInput } from './plan-input'
@@ -138,7 +139,11 @@ async function settleUnderLease(deps: Deps, id: string, timing: ReturnType<typeo
   // Reversals an earlier run decided and could not settle need nothing from Shopify: settled
   // first, so that a creator's store gone since (uninstalled, erased) does not keep them unsent.
   const decided = (await reversalsOf(deps.db, id)).filter((row) => row.party !== 'DEBT')
-  await settleUnknown(deps, decided, remote, timing.failpoint)
+  await settleUnknown(deps, decided, remote, timing.failpoint).catch((error: unknown) => {
+    // One found waiting for funds Stripe holds pending is recorded so (declined), and waits days:
+    // the brands' orders go on meanwhile, and its party's step below says why it waits.
+    if (!(error instanceof FundsPending)) throw error
+  })
   const order = await remote(() => deps.commerce.findCreatorOrder(Number(id)))
   if (!order || order.storeShop !== transfer.creator_store_shop) {
     throw new Error(`${transfer.creator_store_shop} no longer has creator order ${id}`)

@@ -1,4 +1,4 @@
-import { PaymentsError } from '../adapters/payments/payments-port'
+import { BALANCE_INSUFFICIENT, PaymentsError } from '../adapters/payments/payments-port'
 import type { Db } from '../db/connect'
 import type { RouteDeps } from '../deps'
 import { formatMinorUnits } from '../domain/money'
@@ -14,12 +14,16 @@ import {
   type OrderReversalRow,
 } from '../repositories/order-reversals'
 import { PRODUCT_NAME } from '@shared/product'
+import { balanceFor, FundsPending } from './pending-funds'
 
 // Taking back from one party's transfer what a refund says it no longer earns (order-refunds.ts):
 // each reversal an exactly-once step of its own. Its intent (amount, idempotency key) is recorded
 // before the call and its result after; an intent whose outcome is unknown is looked for among the
 // transfer's reversals by its key before it is sent again, under the same key. What Stripe refuses
-// for the account's balance is recorded as owed by the party, and is not asked of Stripe again.
+// for the account's balance is recorded as owed by the party, and is not asked of Stripe again,
+// unless Stripe holds the money pending there: then the refusal is recorded declined (nothing
+// went back) and the reversal waits for the funds, sent anew once they are available
+// (pending-funds.ts).
 
 type Deps = Pick<RouteDeps, 'db' | 'payments' | 'now'>
 
@@ -46,9 +50,6 @@ export interface PartyReversal {
  */
 const reversalKey = (transferId: string, seq: number) => `reversal:${transferId}:${seq}`
 
-/** Stripe's code for an account whose balance cannot cover the reversal. */
-const BALANCE_INSUFFICIENT = 'balance_insufficient'
-
 /**
  * Brings the party's reversals up to `owedBackMinor`. `recorded` is the order's reversals as read
  * before: a reversal recorded by another run since makes this one's insert fail, not reverse again.
@@ -65,8 +66,10 @@ export async function reverseParty(
 ): Promise<void> {
   const ofTransfer = recorded.filter((row) => row.transfer_id === reversal.transferId)
   await settleUnknown(deps, ofTransfer, remote, failpoint)
-  const accounted = ofTransfer
-    .filter((row) => row.party === reversal.party)
+  // A reversal declined while its funds were pending took nothing back.
+  const ofParty = ofTransfer.filter((row) => row.party === reversal.party)
+  const accounted = ofParty
+    .filter((row) => row.declined_at === null)
     .reduce((sum, row) => sum + row.amount_minor, 0)
   const dueMinor = reversal.owedBackMinor - accounted
   if (dueMinor <= 0) return
@@ -80,6 +83,12 @@ export async function reverseParty(
   const fromTransfer = Math.min(dueMinor, Math.max(carried, 0))
   const beyond = reversal.owedBackMinor > reversal.transferredMinor && reversal.beyondTransfer
   let seq = nextSeq(ofTransfer)
+  if (fromTransfer > 0 && ofParty.at(-1)?.declined_at) {
+    // It waited for pending funds: still pending, it is not asked of Stripe again (a read only).
+    const intent = intentOf({ ...reversal, amountMinor: fromTransfer }, seq, deps.now())
+    const balance = await balanceFor(deps, intent, remote)
+    if (typeof balance === 'object') throw new FundsPending(balance.waits)
+  }
   if (fromTransfer > 0) {
     await reverseAnew(
       deps,
@@ -225,10 +234,24 @@ async function send(
   } catch (error) {
     const message = `Stripe did not reverse ${amount} of ${row.transfer_id}: ${error instanceof Error ? error.message : String(error)}`
     if (error instanceof PaymentsError && error.code === BALANCE_INSUFFICIENT) {
-      // A brand's or creator's share it no longer has: owed. A debt's taking: nothing was taken.
-      if (row.party === 'DEBT') await recordReversalDeclined(deps.db, row, message, timestamp())
-      else await owed(deps, row, message)
-      return
+      // A debt's taking: nothing was taken, and the debt stays.
+      if (row.party === 'DEBT') {
+        await recordReversalDeclined(deps.db, row, message, timestamp())
+        return
+      }
+      const balance = await balanceFor(deps, row, remote)
+      // One it no longer has: owed.
+      if (balance === 'gone') {
+        await owed(deps, row, message)
+        return
+      }
+      // Nothing went back: sent anew, under the next key (Stripe keeps this refusal under its
+      // own), once the funds still pending on its account are available, or at once if they are.
+      const reason =
+        balance === 'covered' ? `${message}; its account's balance covers it now` : balance.waits
+      await recordReversalDeclined(deps.db, row, reason, timestamp())
+      if (balance === 'covered') throw new Error(`${reason}: it is sent again`, { cause: error })
+      throw new FundsPending(reason, { cause: error })
     }
     await recordReversalFailure(deps.db, row, message)
     // The job's error (the Jobs page) says what was not reversed, not only Stripe's words.

@@ -10,13 +10,15 @@ import {
   unsettledDebtTakings,
 } from '../repositories/order-reversals'
 import { reverseAnew, settleUnknown } from './party-reversal'
+import { balanceFor } from './pending-funds'
 import { transferTiming } from './transfer-timing'
 
 // What a store owes after a refund whose reversal its Stripe balance could not cover
 // (order-refunds.ts) is taken from what it is paid next: each transfer to it made after the debt
 // arose (a brand's for an order, a creator's commission) gives back, by a reversal of its own (a
 // DEBT row of order_reversals), as much of the debt as it carries. A transfer just made has
-// reached the store's balance, so Stripe takes it back where it refused the first reversal. Each
+// reached the store's balance (once its funds are available: until then it is passed over,
+// pending-funds.ts), so Stripe takes it back where it refused the first reversal. Each
 // taking is an exactly-once step like any reversal (intent before, result after, reconciled by its
 // key); Stripe refusing one leaves the debt owed for the next. A taking whose outcome is unknown
 // (its call failed) counts as taken, so it is settled (looked up by its key, then sent again or
@@ -110,6 +112,16 @@ export async function collectStoreDebt(deps: Deps, { storeShop }: StoreDebtJob):
           await settleUnknown(deps, ofTransfer, remote, timing.failpoint)
           const amountMinor = Math.min(owedMinor, transfer.leftMinor)
           if (amountMinor <= 0) continue
+          // Its funds still pending on the store's account, Stripe would refuse the taking: it is
+          // taken once they are available (the hourly recheck), not refused each hour till then.
+          const taking = {
+            creator_order_id: transfer.creatorOrderId,
+            store_shop: storeShop,
+            transfer_id: transfer.transferId,
+            currency: debt.currency,
+            amount_minor: amountMinor,
+          }
+          if (typeof (await balanceFor(deps, taking, remote)) === 'object') continue
           await reverseAnew(
             deps,
             {

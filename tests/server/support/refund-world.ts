@@ -181,14 +181,14 @@ export function refundWorld() {
     call,
     /**
      * A server with Maya connected; her payout account set unless told otherwise; its clock,
-     * transfer timing, jobs' retries and payments port when given.
+     * transfer timing, jobs' retries, payments port and Stripe emulator's settings when given.
      */
     async start({
       creatorAccount = true,
       ...options
     }: { creatorAccount?: boolean } & Pick<
       ServerOptions,
-      'now' | 'transferTiming' | 'jobRetries' | 'payments'
+      'now' | 'transferTiming' | 'jobRetries' | 'payments' | 'stripeEmulator'
     > = {}) {
       server = await startListeningServer({ ...NO_STRIPE_WAITS, ...options })
       await connectMaya(server, { creatorAccount })

@@ -45,6 +45,18 @@ export interface Charge {
     /** Stripe's `exchange_rate` as a decimal ("1.085"): `currency` times it is `settlement`'s; "1" when nothing was converted. */
     exchangeRate: string
   }
+  /**
+   * While its funds are pending on the platform's balance: when Stripe makes them available (its
+   * balance transaction's `available_on`, ISO 8601), and with them the transfers made from it on
+   * the accounts they went to. Null once they are available.
+   */
+  fundsAvailableAt: string | null
+}
+
+/** A balance in one currency, in its minor units: what can be spent now, and what is pending. */
+export interface Balance {
+  availableMinor: number
+  pendingMinor: number
 }
 
 /** A transfer as Stripe lists it. */
@@ -123,9 +135,21 @@ export interface PaymentsPort {
    * `balance_insufficient`).
    */
   reverseTransfer(request: ReversalRequest, options?: CallOptions): Promise<{ id: string }>
+  /**
+   * The balance in `currency` of the platform (`accountId` null: what a transfer without a source
+   * is paid from) or of a connected account (`balance.retrieve` as it, with Stripe-Account: what
+   * a reversal of a transfer to it takes back from).
+   */
+  balance(accountId: string | null, currency: string, options?: CallOptions): Promise<Balance>
   /** The transfer's reversals (`transfers.listReversals`), oldest first. */
   transferReversals(transferId: string, options?: CallOptions): Promise<MadeReversal[]>
 }
+
+/**
+ * Stripe's error code for a balance that cannot cover a transfer or a reversal
+ * (https://docs.stripe.com/error-codes#balance-insufficient).
+ */
+export const BALANCE_INSUFFICIENT = 'balance_insufficient'
 
 /** A failure of the provider itself, or its silence: answered as a 502. */
 export class PaymentsError extends Error {

@@ -175,6 +175,24 @@ export function connectStripe(options: StripeOptions): PaymentsPort {
           // A JSON number printed back as Stripe wrote it ("1.085"), read exactly from there on.
           exchangeRate: settled.exchange_rate === null ? '1' : String(settled.exchange_rate),
         },
+        fundsAvailableAt:
+          settled.status === 'pending' ? new Date(settled.available_on * 1000).toISOString() : null,
+      }
+    },
+
+    async balance(accountId, currency, { signal } = {}) {
+      const balance = await call(
+        'balance.retrieve',
+        (stripe) =>
+          stripe.balance.retrieve({}, accountId === null ? {} : { stripeAccount: accountId }),
+        signal,
+      )
+      // Stripe lists a currency's amount once in each, or not at all when it holds none of it.
+      const amountOf = (amounts: { amount: number; currency: string }[]) =>
+        amounts.find((amount) => amount.currency === currency.toLowerCase())?.amount ?? 0
+      return {
+        availableMinor: amountOf(balance.available),
+        pendingMinor: amountOf(balance.pending),
       }
     },
 
@@ -277,6 +295,7 @@ function stripeClient(secretKey: string, options: StripeOptions): Stripe {
 /** The operations Tandem asks of Stripe, each an endpoint of its own rate limit. */
 type StripeEndpoint =
   | 'accounts.retrieve'
+  | 'balance.retrieve'
   | 'paymentIntents.retrieve'
   | 'charges.retrieve'
   | 'transfers.create'
