@@ -86,6 +86,33 @@ describe('a refund made while the refund before it is being settled', () => {
   }, 60_000)
 })
 
+describe('a refund while Stripe cannot be read', () => {
+  it("refunds the brand's order at once, and moves the money once Stripe answers", async () => {
+    const server = await world.start()
+    const order = await threeFaceOilsTransferred()
+
+    // Stripe fails every read of the order's payment: its refund job reads the charge before
+    // anything of Shopify, and must not keep Lumen shipping the face oil the customer returned.
+    server.stripe.script({
+      operation: 'paymentIntents.retrieve',
+      mode: 'fail',
+      status: 500,
+      times: 1000,
+    })
+    await world.creatorRefunds(order, [{ line: 0, quantity: 1 }])
+    await expect.poll(() => brandRefundedUnits(LUMEN, order.orderId), FOR_JOBS).toEqual([1])
+    expect(world.reversals()).toEqual([])
+
+    server.stripe.unscript()
+    await expect
+      .poll(world.reversals, FOR_JOBS)
+      .toEqual([
+        reversal(MAYA_ACCOUNT, 690, order.orderId, MAYA),
+        reversal(LUMEN_ACCOUNT, 2484, order.orderId, LUMEN),
+      ])
+  }, 60_000)
+})
+
 describe('an order refunded more than ten times', () => {
   it('gives back what its eleventh refund took off, as it does for the first ten', async () => {
     await world.start()
