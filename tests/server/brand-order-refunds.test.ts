@@ -30,30 +30,92 @@ const brandRefundedUnits = (shop: string, creatorOrderId: string) =>
     .shopify.refunds(shop, world.brandOrder(shop, creatorOrderId).id)
     .map((refund) => refund.lines.reduce((sum, line) => sum + line.quantity, 0))
 
+/** A customer's three face oils, transferred: Lumen paid 74.52, Maya her 20.70. */
+async function threeFaceOilsTransferred() {
+  const order = await world.customerBuys({ 'rosehip-face-oil': 3 })
+  await world.transfer(order.orderId)
+  await expect.poll(() => transferTo(world.server(), MAYA_ACCOUNT)?.amount, FOR_JOBS).toBe(2070)
+  return order
+}
+
+/** Two of the three face oils refunded one at a time: Maya gives back 6.90 each, Lumen 24.84. */
+const twoFaceOilsBack = (orderId: string) => [
+  reversal(MAYA_ACCOUNT, 690, orderId, MAYA),
+  reversal(MAYA_ACCOUNT, 690, orderId, MAYA, 1),
+  reversal(LUMEN_ACCOUNT, 2484, orderId, LUMEN),
+  reversal(LUMEN_ACCOUNT, 2484, orderId, LUMEN, 1),
+]
+
 describe('a second refund of as many units of the same line', () => {
   it("is made in the brand's order too, not answered by the first refund's idempotency key", async () => {
     await world.start()
-    const order = await world.customerBuys({ 'rosehip-face-oil': 3 })
-    await world.transfer(order.orderId)
-    // Lumen paid 74.52 for three face oils, Maya her 20.70.
-    await expect.poll(() => transferTo(world.server(), MAYA_ACCOUNT)?.amount, FOR_JOBS).toBe(2070)
+    const order = await threeFaceOilsTransferred()
 
     // The customer returns one face oil, and a week later another: two refunds of one unit each.
     await world.creatorRefunds(order, [{ line: 0, quantity: 1 }])
     await expect.poll(() => brandRefundedUnits(LUMEN, order.orderId), FOR_JOBS).toEqual([1])
     await world.creatorRefunds(order, [{ line: 0, quantity: 1 }])
-    await expect
-      .poll(world.reversals, FOR_JOBS)
-      .toEqual([
-        reversal(MAYA_ACCOUNT, 690, order.orderId, MAYA),
-        reversal(MAYA_ACCOUNT, 690, order.orderId, MAYA, 1),
-        reversal(LUMEN_ACCOUNT, 2484, order.orderId, LUMEN),
-        reversal(LUMEN_ACCOUNT, 2484, order.orderId, LUMEN, 1),
-      ])
+    await expect.poll(world.reversals, FOR_JOBS).toEqual(twoFaceOilsBack(order.orderId))
     // Lumen gave back 49.68 for two face oils: its order must ship one, not two.
     await expect
       .poll(() => brandRefundedUnits(LUMEN, order.orderId), { timeout: 5_000, interval: 100 })
       .toEqual([1, 1])
+  }, 60_000)
+})
+
+describe('a refund made while the refund before it is being settled', () => {
+  it('is taken back by a run that reads it whole, never charged to the creator as money refunded beyond the units', async () => {
+    // The second face oil's refund (in Shopify, then in Stripe by her payment app) comes the moment
+    // the first refund's job has refunded Lumen's order, before that job moves any money.
+    const second: { refund?: () => Promise<unknown>; made?: Promise<unknown> } = {}
+    await world.start({
+      transferTiming: {
+        failpoint: async (name) => {
+          if (name !== 'brandRefund:after-call' || !second.refund || second.made) return
+          second.made = second.refund()
+          await second.made
+        },
+      },
+    })
+    const order = await threeFaceOilsTransferred()
+
+    second.refund = () => world.creatorRefunds(order, [{ line: 0, quantity: 1 }])
+    await world.creatorRefunds(order, [{ line: 0, quantity: 1 }])
+    await expect.poll(() => second.made, FOR_JOBS).toBeDefined()
+    // Two face oils came back, each refunded 34.50 in Shopify and in Stripe: Maya owes nothing
+    // beyond her 6.90 for each.
+    await expect.poll(world.reversals, FOR_JOBS).toEqual(twoFaceOilsBack(order.orderId))
+    await expect.poll(() => world.refundsSettled(order.orderId), FOR_JOBS).toBe(true)
+    expect(await world.activity('transfer.refund-beyond-units')).toEqual([])
+    expect(await world.activity('transfer.reversal-owed')).toEqual([])
+    expect(brandRefundedUnits(LUMEN, order.orderId)).toEqual([1, 1])
+  }, 60_000)
+})
+
+describe('a refund while Stripe cannot be read', () => {
+  it("refunds the brand's order at once, and moves the money once Stripe answers", async () => {
+    const server = await world.start()
+    const order = await threeFaceOilsTransferred()
+
+    // Stripe fails every read of the order's payment: its refund job reads the charge before
+    // anything of Shopify, and must not keep Lumen shipping the face oil the customer returned.
+    server.stripe.script({
+      operation: 'paymentIntents.retrieve',
+      mode: 'fail',
+      status: 500,
+      times: 1000,
+    })
+    await world.creatorRefunds(order, [{ line: 0, quantity: 1 }])
+    await expect.poll(() => brandRefundedUnits(LUMEN, order.orderId), FOR_JOBS).toEqual([1])
+    expect(world.reversals()).toEqual([])
+
+    server.stripe.unscript()
+    await expect
+      .poll(world.reversals, FOR_JOBS)
+      .toEqual([
+        reversal(MAYA_ACCOUNT, 690, order.orderId, MAYA),
+        reversal(LUMEN_ACCOUNT, 2484, order.orderId, LUMEN),
+      ])
   }, 60_000)
 })
 

@@ -94,7 +94,8 @@ const soldGivenBackMinor = (refund: CreatorRefund) =>
 /**
  * What Stripe gave the customer back beyond what the order's refunds gave back for what was sold
  * (docs/integrations.md "After the sale"): a goodwill amount the creator typed, a refund as money
- * alone. A cancelled order sells nothing: all it took in may go back.
+ * alone. A cancelled order sells nothing: all it took in may go back. The charge must have been
+ * read before the refunds: a refund the charge shows that the refunds lack would count as beyond.
  */
 export function refundedBeyondUnitsMinor(
   stripeRefundedMinor: number,

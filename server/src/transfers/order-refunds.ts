@@ -144,6 +144,11 @@ async function settleUnderLease(deps: Deps, id: string, timing: ReturnType<typeo
     // the brands' orders go on meanwhile, and its party's step below says why it waits.
     if (!(error instanceof FundsPending)) throw error
   })
+  // Stripe before Shopify: a creator's payment app refunds the charge after Shopify recorded the
+  // refund, so each refund the charge shows now is among the refunds read next. Read the other way
+  // round, a refund made between the two reads (its Shopify refund, then its charge's) counted as
+  // money refunded beyond the units, and the creator paid it all (a face oil's 34.50 off her 6.90).
+  const charged = await chargeNow(deps, id, remote)
   const order = await remote(() => deps.commerce.findCreatorOrder(Number(id)))
   if (!order || order.storeShop !== transfer.creator_store_shop) {
     throw new Error(`${transfer.creator_store_shop} no longer has creator order ${id}`)
@@ -157,7 +162,7 @@ async function settleUnderLease(deps: Deps, id: string, timing: ReturnType<typeo
     refundedBeyondUnitsMinor(charge.refundedMinor, refunds, order)
   if (
     splits.every((split) => split.refundedUnits.length === 0) &&
-    (await chargeOf(deps, id, remote).then((charge) => !charge || beyondUnits(charge) === 0))
+    (charged.unpaid || beyondUnits(charged.charge()) === 0)
   ) {
     // Nothing goes back: a commission whose payout waited for this look (a refund noticed before
     // the order completed) is paid now. A commission paid already is left as it is.
@@ -183,7 +188,7 @@ async function settleUnderLease(deps: Deps, id: string, timing: ReturnType<typeo
     )
   }
 
-  const charge = await orderCharge(deps, id, remote)
+  const charge = charged.charge()
   checkCustomerRefunded(
     transfer,
     charge,
@@ -240,12 +245,24 @@ async function settleUnderLease(deps: Deps, id: string, timing: ReturnType<typeo
   if (failures.length > 0) throw failures[0]
 }
 
-/** The order's charge; none when Tandem holds no payment of it (no refund through Stripe to see). */
-const chargeOf = (deps: Deps, id: string, remote: Remote) =>
-  orderCharge(deps, id, remote).catch((error: unknown) => {
-    if (error instanceof PayoutWaits) return null
-    throw error
-  })
+/**
+ * The order's charge as Stripe shows it now. What kept it from being read is thrown where the
+ * charge is needed (`charge()`), after the brands' orders are refunded: they must not wait on
+ * Stripe. `unpaid`: Tandem holds no payment of the order, so no refund through Stripe to see.
+ */
+async function chargeNow(deps: Deps, id: string, remote: Remote) {
+  const read = await orderCharge(deps, id, remote).then(
+    (charge) => ({ charge }),
+    (error: unknown) => ({ error }),
+  )
+  return {
+    unpaid: 'error' in read && read.error instanceof PayoutWaits,
+    charge(): Charge {
+      if ('error' in read) throw read.error
+      return read.charge
+    },
+  }
+}
 
 /**
  * What the customer had been refunded of the charge when the transfer froze, which its figures
