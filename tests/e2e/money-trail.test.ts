@@ -155,7 +155,8 @@ it("previews a refund's split before it runs: what each party would give back an
   await trailShown()
   const card = page.getByRole('region', { name: 'Refund split' })
   // One overshirt is still sold: refunding it too would leave every party nothing.
-  await page.getByRole('textbox', { name: 'Units of Linen Overshirt to refund' }).fill('1')
+  const overshirts = page.getByRole('textbox', { name: 'Units of Linen Overshirt to refund' })
+  await overshirts.fill('1')
   await card.getByRole('button', { name: 'Preview refund split' }).click()
   await shows(
     card.getByText('Refunding 1 more unit would take back, with the refunds already made:'),
@@ -180,6 +181,12 @@ it("previews a refund's split before it runs: what each party would give back an
 
   await page.locator('.mantine-Notification-root').getByRole('button').click()
   await screenshotsOf(page, card, 'refund-split')
+
+  // 2 stays 2, refused under the field in the server's words, and no split is asked for.
+  await overshirts.fill('2')
+  await shows(card.getByText('Must be a whole number from 0 to 1, the units still sold'))
+  expect(await card.getByRole('button', { name: 'Preview refund split' }).isDisabled()).toBe(true)
+  await screenshotsOf(page, card, 'refund-split-refused')
 })
 
 it('says under the transfer in the history what went back and what Lumen owes', async () => {

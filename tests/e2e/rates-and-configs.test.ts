@@ -160,12 +160,31 @@ describe('a brand without a default commission', () => {
     )
     await screenshotsOf('store-brand-no-default')
 
-    await page.getByLabel('Tandem commission rate').fill('10')
+    // -5 stays -5 and is refused under its field, in the words the server would refuse it in;
+    // neither Save nor Enter sends it, and the brand still has no default (before, 5 % was saved).
+    const tandem = page.getByLabel('Tandem commission rate')
+    const save = page.getByRole('form', { name: 'Default commission' }).getByRole('button', {
+      name: 'Save',
+    })
+    await tandem.fill('-5')
     await page.getByLabel('Creator commission rate').fill('15')
-    await page
-      .getByRole('form', { name: 'Default commission' })
-      .getByRole('button', { name: 'Save' })
-      .click()
+    await shows(
+      page.getByText('Must be a number from 0 to 100 with at most two decimals, such as 12.5'),
+    )
+    expect(await tandem.inputValue()).toBe('-5')
+    expect(await tandem.getAttribute('aria-invalid')).toBe('true')
+    expect(await save.isDisabled()).toBe(true)
+    await tandem.press('Enter')
+    await screenshotsOf('default-commission-refused')
+    await open('/main/stores')
+    await open('/main/stores/ironpeak-outdoor.myshopify.com?type=BRAND')
+    await shows(warning)
+    expect(await tandem.inputValue()).toBe('')
+    expect(await page.getByText('Default Commission rates set successfully.').count()).toBe(0)
+
+    await tandem.fill('10')
+    await page.getByLabel('Creator commission rate').fill('15')
+    await save.click()
     await shows(page.getByText('Default Commission rates set successfully.'))
     await expect.poll(() => warning.count()).toBe(0)
   })

@@ -85,6 +85,26 @@ describe('The refund split', () => {
     ])
   })
 
+  // Two overshirts are still sold: 3, -5, 1.5 or "10,5" stay as typed and are refused under the
+  // field in the words the server refuses them in (tests/server/refund-split-preview.test.ts).
+  it.each(['3', '-5', '1.5', '10,5'])(
+    'refuses %s units of a line under its field and asks for no split',
+    async (typed) => {
+      const { user, callsTo } = await openTransfer()
+
+      await user.type(unitsOf('Linen Overshirt'), typed)
+
+      expect(unitsOf('Linen Overshirt')).toHaveValue(typed)
+      expect(unitsOf('Linen Overshirt')).toBeInvalid()
+      expect(unitsOf('Linen Overshirt')).toHaveAccessibleDescription(
+        'Must be a whole number from 0 to 2, the units still sold',
+      )
+      expect(previewButton()).toBeDisabled()
+      await user.click(previewButton())
+      expect(callsTo('adminPreviewRefundSplit')).toEqual([])
+    },
+  )
+
   it('is busy while the server splits, and says why it refused', async () => {
     const answer = deferred<Split>()
     const { user } = await openTransfer({ adminPreviewRefundSplit: () => answer.promise })
@@ -94,13 +114,13 @@ describe('The refund split', () => {
       answer.reject(
         serverRefusal(
           'preview refund split',
-          'Linen Overshirt of creator order #1001 still sells 1 unit: 2 cannot be refunded',
+          'Units to refund of Linen Overshirt of creator order #1001 must be a whole number from 0 to 1, the units still sold',
         ),
       ),
     )
     expect(
       within(card()).getByText(
-        'Linen Overshirt of creator order #1001 still sells 1 unit: 2 cannot be refunded',
+        'Units to refund of Linen Overshirt of creator order #1001 must be a whole number from 0 to 1, the units still sold',
       ),
     ).toBeInTheDocument()
     expect(within(card()).getByText('Failed to preview refund split')).toBeInTheDocument()

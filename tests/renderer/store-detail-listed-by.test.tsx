@@ -123,6 +123,24 @@ describe('Brand view: listed by', () => {
     expect(bufferInput()).toHaveValue('5')
   })
 
+  it('refuses a stock buffer that is not a whole number of units, as typed, and sends nothing', async () => {
+    const { fake } = brandPage()
+    await (await card()).findByText('Canvas Tote')
+    const user = userEvent.setup()
+
+    for (const typed of ['-5', '1.5', '10,5', '100001']) {
+      await user.clear(bufferInput())
+      await user.type(bufferInput(), typed)
+      expect(bufferInput()).toHaveValue(typed)
+      expect(bufferInput()).toHaveAccessibleDescription(
+        expect.stringContaining('Must be a whole number of units from 0 to 100000'),
+      )
+      expect((await card()).getByRole('button', { name: 'Save' })).toBeDisabled()
+      await user.type(bufferInput(), '{Enter}')
+    }
+    expect(fake.callsTo('adminSetStockBuffer')).toEqual([])
+  })
+
   it('shows why the server refused a stock buffer, beside the form', async () => {
     const refusal = `${MAYA} is a creator store: a stock buffer is a brand's`
     brandPage({

@@ -122,22 +122,30 @@ describe('Orders: the transfer policy', () => {
     ).toBeInTheDocument()
   })
 
-  it('refuses a hold over 7 days under the field and sends nothing', async () => {
-    const { callsTo, user } = await openPolicy()
-    await loaded()
+  it.each(['10081', '-1', '1.5', '10,5'])(
+    'refuses a hold of %s under the field, keeping it as typed, and sends nothing',
+    async (typed) => {
+      const { callsTo, user } = await openPolicy()
+      await loaded()
 
-    await user.clear(holdInput())
-    await user.type(holdInput(), '10081')
-    await user.click(saveButton())
+      await user.clear(holdInput())
+      await user.type(holdInput(), typed)
 
-    expect(holdInput()).toBeInvalid()
-    expect(card().getByText('Hold must be at most 10080 (7 days)')).toBeInTheDocument()
-    expect(callsTo('adminSetTransferPolicy')).toEqual([])
+      expect(holdInput()).toHaveValue(typed)
+      expect(holdInput()).toBeInvalid()
+      expect(
+        card().getByText('Must be a whole number of minutes from 0 to 10080 (7 days)'),
+      ).toBeInTheDocument()
+      expect(saveButton()).toBeDisabled()
+      await user.type(holdInput(), '{Enter}')
+      expect(callsTo('adminSetTransferPolicy')).toEqual([])
 
-    // The rule is about what was typed; typing again clears it.
-    await user.type(holdInput(), '{Backspace}')
-    expect(holdInput()).toBeValid()
-  })
+      // The rule is about what was typed; typing a hold it takes clears it.
+      await user.clear(holdInput())
+      await user.type(holdInput(), '15')
+      expect(holdInput()).toBeValid()
+    },
+  )
 
   it("says the policy failed to set, with the server's reason, and keeps the choice", async () => {
     const reason = 'holdMinutes must be at most 10080 (7 days)'

@@ -72,15 +72,23 @@ const NOT_STRINGS: [string, unknown][] = [
   ['nested junk', { $ne: { a: [1, { b: null }] } }],
 ]
 
-/** Values that are not a rate, with the message the rate's field gets. */
-const NOT_RATES: [string, unknown, string][] = [
-  ['a numeric string', '10', 'must be a number'],
-  ['an empty string', '', 'must be a number'],
-  ['null', null, 'must be a number'],
-  ['an array', [10], 'must be a number'],
-  ['an object', { value: 10 }, 'must be a number'],
-  ['a negative rate', -1, 'must be at least 0'],
-  ['three decimals', 10.001, 'must have at most two decimals'],
+/**
+ * What a rate's field is told of any value that is not a rate, word for word what the console's
+ * field says under it (tests/renderer/store-detail.test.tsx).
+ */
+const RATE_RULE = 'must be a number from 0 to 100 with at most two decimals, such as 12.5'
+
+/** Values that are not a rate, each refused in the rate's sentence. */
+const NOT_RATES: [string, unknown][] = [
+  ['a numeric string', '10'],
+  ['a decimal comma', '10,5'],
+  ['an empty string', ''],
+  ['null', null],
+  ['an array', [10]],
+  ['an object', { value: 10 }],
+  ['a negative rate', -1],
+  ['-5', -5],
+  ['three decimals', 10.001],
 ]
 
 /** Over 100 on its own; a default's other rule, the sum of its two rates, then fails as well. */
@@ -336,17 +344,17 @@ const CALLS: Record<string, [string, BadRequest][]> = {
         'Unknown field defaultCommission.shopType',
       ],
       ...(['tandemCommissionRate', 'creatorCommissionRate'] as const).flatMap((field) =>
-        NOT_RATES.map(([name, value, message]): [string, object, string] => [
+        NOT_RATES.map(([name, value]): [string, object, string] => [
           `${field} as ${name}`,
           { defaultCommission: { ...defaultCommission, [field]: value } },
-          `defaultCommission.${field} ${message}`,
+          `defaultCommission.${field} ${RATE_RULE}`,
         ]),
       ),
       ...(['tandemCommissionRate', 'creatorCommissionRate'] as const).map(
         (field): [string, object, string] => [
           `${field} over 100`,
           { defaultCommission: { ...defaultCommission, [field]: OVER_100 } },
-          `defaultCommission.${field} must be at most 100; Tandem and creator commission rates together must not exceed 100`,
+          `defaultCommission.${field} ${RATE_RULE}; Tandem and creator commission rates together must not exceed 100`,
         ],
       ),
       [
@@ -376,7 +384,7 @@ const CALLS: Record<string, [string, BadRequest][]> = {
           '"tandemCommissionRate":1e999',
         ),
         contentType: JSON_TYPE,
-        message: 'defaultCommission.tandemCommissionRate must be a number',
+        message: `defaultCommission.tandemCommissionRate ${RATE_RULE}`,
       },
     ],
   ],
@@ -425,15 +433,15 @@ const CALLS: Record<string, [string, BadRequest][]> = {
         { uniqueCommissionRate: { ...uniqueRate, tandemCommissionRate: 5 } },
         'Unknown field uniqueCommissionRate.tandemCommissionRate',
       ],
-      ...NOT_RATES.map(([name, value, message]): [string, object, string] => [
+      ...NOT_RATES.map(([name, value]): [string, object, string] => [
         `commissionRate as ${name}`,
         { uniqueCommissionRate: { ...uniqueRate, commissionRate: value } },
-        `uniqueCommissionRate.commissionRate ${message}`,
+        `uniqueCommissionRate.commissionRate ${RATE_RULE}`,
       ]),
       [
         'commissionRate over 100',
         { uniqueCommissionRate: { ...uniqueRate, commissionRate: OVER_100 } },
-        'uniqueCommissionRate.commissionRate must be at most 100',
+        `uniqueCommissionRate.commissionRate ${RATE_RULE}`,
       ],
       ...NOT_STRINGS.map(([name, value]): [string, object, string] => [
         `brandStoreShop as ${name}`,
@@ -508,6 +516,17 @@ const CALLS: Record<string, [string, BadRequest][]> = {
         ],
         ['an unknown parameter', get(`${path}?creatorOrderId=1001&x=1`, 'Unknown field x')],
       ] satisfies [string, BadRequest][],
+    ]),
+  ),
+
+  // Every value that is not a stock buffer, in the words the console's field says under it
+  // (tests/renderer/store-detail-listed-by.test.tsx); the stores' buffers stay as they were.
+  'POST /admin-set-stock-buffer': fieldCases(
+    '/admin-set-stock-buffer',
+    [-5, 1.5, '10,5', '3', 100_001, null].map((units): [string, object, string] => [
+      `${JSON.stringify(units)} units`,
+      { brandStoreShop: 'northwind-apparel.myshopify.com', units },
+      'units must be a whole number of units from 0 to 100000',
     ]),
   ),
 

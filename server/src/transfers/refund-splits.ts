@@ -1,4 +1,10 @@
-import { TRANSFER_ERRORS, type RefundSplitPreview } from '@shared/contract'
+import {
+  fitsRule,
+  refundUnitsRule,
+  ruleSentence,
+  TRANSFER_ERRORS,
+  type RefundSplitPreview,
+} from '@shared/contract'
 import type { Db } from '../db/connect'
 import { Refusal } from '../domain/errors'
 import { fromHundredths } from '../domain/money'
@@ -170,11 +176,12 @@ function withRefunded(order: LinkedOrder, lines: readonly RefundLine[]): LinkedO
       throw new Refusal('invalid_input', `Creator order ${order.name} has no line ${lineItemId}`)
     }
     const still = left.get(lineItemId)!
-    if (quantity > still) {
-      const units = `${still} ${still === 1 ? 'unit' : 'units'}`
+    // The console's field for these units refuses in the same words (refundUnitsRule).
+    const rule = refundUnitsRule(still)
+    if (!fitsRule(rule, quantity)) {
       throw new Refusal(
         'invalid_input',
-        `${line.title} of creator order ${order.name} still sells ${units}: ${quantity} cannot be refunded`,
+        `Units to refund of ${line.title} of creator order ${order.name} ${ruleSentence(rule)}`,
       )
     }
     left.set(lineItemId, still - quantity)

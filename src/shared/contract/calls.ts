@@ -38,6 +38,7 @@ import {
   UniqueCommissionRateInput,
 } from './entities'
 import { FulfillmentOrderStatus, JobKind, ListingStatus, ShopType, TransferStatus } from './enums'
+import { numberSchema, STOCK_BUFFER_RULE } from './number-rules'
 
 // The specification's fourteen calls and those Tandem adds (docs/product-rules.md "The server's
 // calls"): one request schema (query, params or body) and one answer schema each. The server
@@ -524,11 +525,7 @@ export const calls = {
     body: z
       .object({
         brandStoreShop: ShopDomain,
-        units: z
-          .number()
-          .int('must be a whole number')
-          .min(0, 'must be 0 or more')
-          .max(100_000, 'must be at most 100000'),
+        units: numberSchema(STOCK_BUFFER_RULE),
       })
       .strict(),
     response: z.object({ brandStoreShop: z.string(), stockBuffer: z.number().int() }),

@@ -21,6 +21,9 @@ export function describeIssues(error: z.ZodError, where = 'input'): string {
       // Parsed with reportInput, so a missing field (no input) reads apart from a wrong one.
       if (issue.code === 'invalid_type' || issue.code === 'invalid_value') {
         if (issue.input === undefined) return `${field} is required`
+        // A rule that words every refusal itself (number-rules.ts), in lower case to follow the
+        // field's name, says what the field takes rather than only its type.
+        if (/^[a-z]/.test(issue.message)) return `${field} ${issue.message}`
         return issue.code === 'invalid_type'
           ? `${field} must be ${article(issue.expected)}`
           : `${field} must be one of ${issue.values.map(String).join(', ')}`

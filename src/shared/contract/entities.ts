@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { HOLD_MINUTES_RULE, LATE_AFTER_DAYS_RULE, numberSchema, RATE_RULE } from './number-rules'
 import {
   FulfillmentHoldReason,
   FulfillmentOrderStatus,
@@ -54,13 +55,7 @@ export const AppCredential = z
 export type ShopDomain = z.infer<typeof ShopDomain>
 
 /** A percentage from 0 to 100 with at most two decimals (10 means 10 %). */
-export const Rate = z
-  .number()
-  .min(0, 'must be at least 0')
-  .max(100, 'must be at most 100')
-  .refine((rate) => Math.abs(rate * 100 - Math.round(rate * 100)) < 1e-9, {
-    message: 'must have at most two decimals',
-  })
+export const Rate = numberSchema(RATE_RULE)
 
 /** Money at the API's edge: a decimal string with the currency's decimals ("102.00"). */
 export const MoneyAmount = z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal amount')
@@ -307,7 +302,9 @@ export type RefundSplitPreview = z.infer<typeof RefundSplitPreview>
 export const RefundLineInput = z
   .object({
     lineItemId: z.string().trim().min(1, 'is required'),
-    quantity: z.number().int('must be a whole number').min(1, 'must be at least 1'),
+    // Up to the units the line still sells, which only the order knows: checked against them
+    // (server/src/transfers/refund-splits.ts) by refundUnitsRule, as the console's field is.
+    quantity: z.number(),
   })
   .strict()
 
@@ -533,18 +530,7 @@ export const JobId = z
   .min(1, 'is required')
   .max(200, 'must be at most 200 characters')
 
-/**
- * The longest hold, a week: the brand orders are created when an order is transferred, so a
- * longer hold keeps the customer's goods from shipping longer than a customer waits; an order
- * that needs longer is a case for MANUAL (docs/product-rules.md "The transfer policy").
- */
-export const HOLD_MINUTES_MAX = 7 * 24 * 60
-export const HoldMinutes = z
-  .number()
-  // A refinement, not .int(): zod words .int()'s failure as a type ("must be an int").
-  .refine(Number.isInteger, 'must be a whole number of minutes')
-  .min(0, 'must be at least 0')
-  .max(HOLD_MINUTES_MAX, `must be at most ${HOLD_MINUTES_MAX} (7 days)`)
+export const HoldMinutes = numberSchema(HOLD_MINUTES_RULE)
 
 /** The marketplace's transfer policy, as an administrator sets it. */
 export const TransferPolicyInput = z.object({ mode: TransferMode, holdMinutes: HoldMinutes })
@@ -619,11 +605,6 @@ export const Shipment = z.object({
 export type Shipment = z.infer<typeof Shipment>
 
 /** Days after its transfer by which a brand order is expected to have shipped in full. */
-export const LATE_AFTER_DAYS = { min: 1, max: 60 } as const
-export const LateAfterDays = z
-  .number()
-  .refine(Number.isInteger, 'must be a whole number of days')
-  .min(LATE_AFTER_DAYS.min, `must be at least ${LATE_AFTER_DAYS.min}`)
-  .max(LATE_AFTER_DAYS.max, `must be at most ${LATE_AFTER_DAYS.max}`)
+export const LateAfterDays = numberSchema(LATE_AFTER_DAYS_RULE)
 export const ShippingPolicy = z.object({ lateAfterDays: LateAfterDays })
 export type ShippingPolicy = z.infer<typeof ShippingPolicy>

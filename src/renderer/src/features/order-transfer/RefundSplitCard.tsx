@@ -1,7 +1,8 @@
 import { useState } from 'react'
-import { Alert, Button, Group, NumberInput, Stack, Table, Text } from '@mantine/core'
-import type { LineItem, RefundSplitPreview } from '@shared/contract'
+import { Alert, Button, Group, Stack, Table, Text } from '@mantine/core'
+import { refundUnitsRule, type LineItem, type RefundSplitPreview } from '@shared/contract'
 import { PRODUCT_NAME } from '@shared/product'
+import { NumberField, readNumberField } from '@renderer/app/NumberField'
 import { failureReason, useBridge } from '@renderer/lib/bridge'
 import { formatMoney, plural, storeName } from '@renderer/lib/format'
 import { lineTitle } from './line-title'
@@ -26,19 +27,29 @@ export function RefundSplitCard({ answer }: { answer: PreviewAnswer }) {
   const bridge = useBridge()
   const { creatorOrder } = answer
   const lines = creatorOrder.lineItems.nodes.filter((line) => line.brandStoreShop !== null)
-  const [chosen, setChosen] = useState<Record<string, number>>({})
+  // The units typed for each line, as typed; an empty field chooses none.
+  const [typed, setTyped] = useState<Record<string, string>>({})
   const [state, setState] = useState<SplitState>({ status: 'idle' })
+  const chosen = lines.map((line) => ({
+    lineItemId: line.id,
+    units: readNumberField(refundUnitsRule(stillSold(line)), typed[line.id] ?? '').value,
+  }))
+  // A refused field keeps the split from being asked for until it is corrected.
+  const refused = chosen.some(
+    ({ lineItemId, units }) => units === null && (typed[lineItemId] ?? '').trim() !== '',
+  )
 
-  const choose = (lineItemId: string, units: number) => {
-    setChosen((before) => ({ ...before, [lineItemId]: units }))
+  const choose = (lineItemId: string, text: string) => {
+    setTyped((before) => ({ ...before, [lineItemId]: text }))
     // A split shown is always that of the units chosen.
     setState({ status: 'idle' })
   }
 
   const preview = async () => {
-    const refunded = Object.entries(chosen)
-      .filter(([, quantity]) => quantity > 0)
-      .map(([lineItemId, quantity]) => ({ lineItemId, quantity }))
+    if (refused) return
+    const refunded = chosen.flatMap(({ lineItemId, units }) =>
+      units ? [{ lineItemId, quantity: units }] : [],
+    )
     setState({ status: 'loading' })
     try {
       const split = await bridge.invoke('adminPreviewRefundSplit', {
@@ -75,18 +86,20 @@ export function RefundSplitCard({ answer }: { answer: PreviewAnswer }) {
               </Table.Td>
               <Table.Td ta="right">{stillSold(line)}</Table.Td>
               <Table.Td>
-                <NumberInput
+                <NumberField
+                  rule={refundUnitsRule(stillSold(line))}
                   aria-label={`Units of ${lineTitle(line)} to refund`}
-                  value={chosen[line.id] ?? 0}
-                  onChange={(value) => choose(line.id, typeof value === 'number' ? value : 0)}
-                  min={0}
-                  max={stillSold(line)}
-                  allowDecimal={false}
-                  allowNegative={false}
-                  clampBehavior="strict"
+                  placeholder="0"
+                  value={typed[line.id] ?? ''}
+                  onChange={(text) => choose(line.id, text)}
                   disabled={stillSold(line) === 0}
-                  w={96}
+                  // The field stays narrow in its column; a refusal under it may take more width.
+                  maw={240}
                   ml="auto"
+                  styles={{
+                    input: { width: 96, marginLeft: 'auto' },
+                    error: { textAlign: 'right' },
+                  }}
                 />
               </Table.Td>
             </Table.Tr>
@@ -96,6 +109,7 @@ export function RefundSplitCard({ answer }: { answer: PreviewAnswer }) {
           <Button
             variant="default"
             loading={state.status === 'loading'}
+            disabled={refused}
             onClick={() => void preview()}
           >
             Preview refund split

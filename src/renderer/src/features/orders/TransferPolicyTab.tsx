@@ -1,11 +1,12 @@
 import { useCallback, useId, useState, type FormEvent } from 'react'
-import { Button, Card, Divider, Group, NumberInput, Radio, Stack, Text, Title } from '@mantine/core'
+import { Button, Card, Divider, Group, Radio, Stack, Text, Title } from '@mantine/core'
 import {
   HOLD_MINUTES_MAX,
-  HoldMinutes,
+  HOLD_MINUTES_RULE,
   type TransferMode,
   type TransferPolicy,
 } from '@shared/contract'
+import { NumberField, readNumberField } from '@renderer/app/NumberField'
 import { useBridge } from '@renderer/lib/bridge'
 import { formatDateTime, plural } from '@renderer/lib/format'
 import { LoadFailure } from '@renderer/app/LoadFailure'
@@ -83,9 +84,8 @@ interface PolicyFormProps {
 function PolicyForm({ policy, headingId, onSaved }: PolicyFormProps) {
   const bridge = useBridge()
   const [mode, setMode] = useState<TransferMode>(policy.mode)
-  const [hold, setHold] = useState<number | string>(policy.holdMinutes)
-  // Why the hold typed cannot be one, by the contract's own rule; shown once Save is pressed.
-  const [invalid, setInvalid] = useState<string | null>(null)
+  const [holdText, setHoldText] = useState(String(policy.holdMinutes))
+  const hold = readNumberField(HOLD_MINUTES_RULE, holdText).value
   const write = useWrite({
     success: { title: 'Success', message: 'Transfer policy set successfully.' },
     failure: { title: 'Failed', message: 'Transfer policy failed to set.' },
@@ -94,14 +94,9 @@ function PolicyForm({ policy, headingId, onSaved }: PolicyFormProps) {
 
   const save = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    if (write.busy) return
-    const parsed = HoldMinutes.safeParse(hold)
-    if (!parsed.success) {
-      setInvalid(`Hold ${parsed.error.issues.map((issue) => issue.message).join('; ')}`)
-      return
-    }
+    if (write.busy || hold === null) return
     const saved = await write.run(() =>
-      bridge.invoke('adminSetTransferPolicy', { mode, holdMinutes: parsed.data }),
+      bridge.invoke('adminSetTransferPolicy', { mode, holdMinutes: hold }),
     )
     if (saved) onSaved(saved)
   }
@@ -130,27 +125,21 @@ function PolicyForm({ policy, headingId, onSaved }: PolicyFormProps) {
             />
           </Stack>
         </Radio.Group>
-        <NumberInput
+        <NumberField
+          rule={HOLD_MINUTES_RULE}
           label="Hold (minutes)"
           description={`From payment: 0 transfers at once, at most ${HOLD_MINUTES_MAX} (7 days).`}
-          value={hold}
+          value={holdText}
           onChange={(value) => {
-            setHold(value)
-            setInvalid(null)
+            setHoldText(value)
             write.clearRefusal()
           }}
-          error={invalid}
           // The hold is kept while MANUAL, for when it turns AUTOMATIC again.
           disabled={mode === 'MANUAL'}
-          min={0}
-          max={HOLD_MINUTES_MAX}
-          clampBehavior="none"
-          allowNegative={false}
-          allowDecimal={false}
         />
         <RefusalAlert refusal={write.refusal} />
         <Group justify="flex-end">
-          <Button type="submit" disabled={unchanged || hold === ''} loading={write.busy}>
+          <Button type="submit" disabled={unchanged || hold === null} loading={write.busy}>
             Save policy
           </Button>
         </Group>

@@ -1,10 +1,10 @@
 import { useCallback, useState, type FormEvent } from 'react'
-import { Box, Button, Group, NumberInput, Stack, Text } from '@mantine/core'
-import { LATE_AFTER_DAYS, LateAfterDays, type ShippingPolicy } from '@shared/contract'
+import { Box, Button, Group, Stack, Text } from '@mantine/core'
+import { LATE_AFTER_DAYS_RULE, type ShippingPolicy } from '@shared/contract'
 import { LoadFailure } from '@renderer/app/LoadFailure'
+import { NumberField, readNumberField } from '@renderer/app/NumberField'
 import { RefusalAlert } from '@renderer/app/RefusalAlert'
 import { useBridge } from '@renderer/lib/bridge'
-import { brokenRules } from '@renderer/lib/format'
 import { useRemote } from '@renderer/lib/useRemote'
 import { useWrite } from '@renderer/lib/useWrite'
 
@@ -43,9 +43,8 @@ interface PolicyFormProps {
 
 function PolicyForm({ policy, onSaved }: PolicyFormProps) {
   const bridge = useBridge()
-  const [days, setDays] = useState<number | string>(policy.lateAfterDays)
-  // Why the days typed cannot be the policy, by the contract's own rule; shown once Save is pressed.
-  const [invalid, setInvalid] = useState<string | null>(null)
+  const [text, setText] = useState(String(policy.lateAfterDays))
+  const days = readNumberField(LATE_AFTER_DAYS_RULE, text).value
   const write = useWrite({
     success: { title: 'Success', message: 'Shipping policy set successfully.' },
     failure: { title: 'Failed', message: 'Shipping policy failed to set.' },
@@ -53,14 +52,9 @@ function PolicyForm({ policy, onSaved }: PolicyFormProps) {
 
   const save = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    if (write.busy) return
-    const parsed = LateAfterDays.safeParse(days)
-    if (!parsed.success) {
-      setInvalid(brokenRules(parsed.error))
-      return
-    }
+    if (write.busy || days === null) return
     const saved = await write.run(() =>
-      bridge.invoke('adminSetShippingPolicy', { lateAfterDays: parsed.data }),
+      bridge.invoke('adminSetShippingPolicy', { lateAfterDays: days }),
     )
     if (saved) onSaved(saved)
   }
@@ -68,21 +62,15 @@ function PolicyForm({ policy, onSaved }: PolicyFormProps) {
   return (
     <form aria-label="Shipping policy" onSubmit={(event) => void save(event)} noValidate>
       <Stack gap="sm">
-        <NumberInput
+        <NumberField
+          rule={LATE_AFTER_DAYS_RULE}
           label="Late after (days)"
           description="A brand order not shipped in full this many days after its transfer is late."
-          value={days}
+          value={text}
           onChange={(value) => {
-            setDays(value)
-            setInvalid(null)
+            setText(value)
             write.clearRefusal()
           }}
-          error={invalid}
-          min={LATE_AFTER_DAYS.min}
-          max={LATE_AFTER_DAYS.max}
-          clampBehavior="none"
-          allowNegative={false}
-          allowDecimal={false}
           // Save beside the field itself, level with it whatever the label, description or error.
           inputContainer={(field) => (
             <Group gap="sm" wrap="nowrap">
@@ -90,7 +78,7 @@ function PolicyForm({ policy, onSaved }: PolicyFormProps) {
               <Button
                 type="submit"
                 variant="default"
-                disabled={days === policy.lateAfterDays || days === ''}
+                disabled={days === policy.lateAfterDays || days === null}
                 loading={write.busy}
               >
                 Save

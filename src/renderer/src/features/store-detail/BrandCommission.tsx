@@ -5,7 +5,7 @@ import { useBridge } from '@renderer/lib/bridge'
 import { useWrite } from '@renderer/lib/useWrite'
 import { LoadFailure } from '@renderer/app/LoadFailure'
 import { RateInput } from './RateInput'
-import { defaultRateErrors, readRate, type RateInputValue } from './rates'
+import { defaultRatesSumError, readRate } from './rates'
 import { useRemote } from '@renderer/lib/useRemote'
 import { RefusalAlert } from '@renderer/app/RefusalAlert'
 
@@ -39,8 +39,8 @@ export function BrandCommission({ shop }: { shop: string }) {
             shop={shop}
             headingId={headingId}
             // A brand without a default yet answers nulls: the inputs start empty.
-            initialTandem={remote.value.tandemCommissionRate ?? ''}
-            initialCreator={remote.value.creatorCommissionRate ?? ''}
+            initialTandem={String(remote.value.tandemCommissionRate ?? '')}
+            initialCreator={String(remote.value.creatorCommissionRate ?? '')}
             onSaved={(saved) => update(() => saved)}
           />
         </Stack>
@@ -53,8 +53,8 @@ interface DefaultCommissionFormProps {
   shop: string
   /** The card's heading, which names the form. */
   headingId: string
-  initialTandem: RateInputValue
-  initialCreator: RateInputValue
+  initialTandem: string
+  initialCreator: string
   /** The rates the server stored, for the card's warning to go once the brand has them. */
   onSaved: (saved: { tandemCommissionRate: number; creatorCommissionRate: number }) => void
 }
@@ -78,12 +78,11 @@ function DefaultCommissionForm({
 
   const tandem = readRate(tandemInput)
   const creator = readRate(creatorInput)
-  const errors = defaultRateErrors(shop, tandem, creator)
-  const valid = errors.tandemCommissionRate === null && errors.creatorCommissionRate === null
+  const sumError = defaultRatesSumError(shop, tandem, creator)
 
   const save = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    if (tandem === null || creator === null || !valid) return
+    if (tandem === null || creator === null || sumError !== null) return
     const answer = await write.run(() =>
       bridge.invoke('adminSetDefaultCommissionRate', {
         defaultCommission: {
@@ -95,12 +94,12 @@ function DefaultCommissionForm({
     )
     if (!answer) return
     // What the server stored, which is what a reload would show.
-    setTandemInput(answer.defaultCommission.tandemCommissionRate)
-    setCreatorInput(answer.defaultCommission.creatorCommissionRate)
+    setTandemInput(String(answer.defaultCommission.tandemCommissionRate))
+    setCreatorInput(String(answer.defaultCommission.creatorCommissionRate))
     onSaved(answer.defaultCommission)
   }
 
-  const edit = (setInput: (value: RateInputValue) => void) => (value: RateInputValue) => {
+  const edit = (setInput: (value: string) => void) => (value: string) => {
     setInput(value)
     write.clearRefusal()
   }
@@ -112,20 +111,19 @@ function DefaultCommissionForm({
           label={`${PRODUCT_NAME} commission rate`}
           value={tandemInput}
           onChange={edit(setTandemInput)}
-          error={errors.tandemCommissionRate}
         />
         <RateInput
           label="Creator commission rate"
           value={creatorInput}
           onChange={edit(setCreatorInput)}
-          error={errors.creatorCommissionRate}
+          error={sumError}
         />
         <RefusalAlert refusal={write.refusal} />
         <Group justify="flex-end">
           <Button
             type="submit"
             // Save is disabled while either rate is empty (docs/product-rules.md), and also while one is invalid.
-            disabled={tandem === null || creator === null || !valid}
+            disabled={tandem === null || creator === null || sumError !== null}
             loading={write.busy}
           >
             Save

@@ -9,7 +9,7 @@ import { useWrite } from '@renderer/lib/useWrite'
 import { LoadFailure } from '@renderer/app/LoadFailure'
 import { BrandSelect } from './BrandSelect'
 import { RateInput } from './RateInput'
-import { percent, rateError, readRate, type RateInputValue } from './rates'
+import { percent, readRate } from './rates'
 import { useRemote } from '@renderer/lib/useRemote'
 import { RefusalAlert } from '@renderer/app/RefusalAlert'
 
@@ -29,7 +29,7 @@ export function CreateRateForm({ creatorShop, currentRates, onSaved }: CreateRat
   const loadStores = useCallback(() => bridge.invoke('adminAllStores'), [bridge])
   const { remote: stores, retry } = useRemote(loadStores)
   const [brand, setBrand] = useState<string | null>(null)
-  const [rateInput, setRateInput] = useState<RateInputValue>('')
+  const [rateInput, setRateInput] = useState('')
   // The rate to replace an existing one with, while the dialog asks.
   const [confirming, setConfirming] = useState<UniqueCommissionRate | null>(null)
   const headingId = useId()
@@ -52,7 +52,6 @@ export function CreateRateForm({ creatorShop, currentRates, onSaved }: CreateRat
     [stores],
   )
   const rate = readRate(rateInput)
-  const error = rateError(rate)
   const current = brand === null ? undefined : currentRates?.get(brand)
   const busy = creation.busy || update.busy
 
@@ -77,7 +76,7 @@ export function CreateRateForm({ creatorShop, currentRates, onSaved }: CreateRat
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    if (brand === null || rate === null || error !== null || busy) return
+    if (brand === null || rate === null || busy) return
     const chosen = { brandStoreShop: brand, creatorStoreShop: creatorShop, commissionRate: rate }
     if (current === undefined) void save(chosen, false)
     else setConfirming(chosen)
@@ -135,15 +134,10 @@ export function CreateRateForm({ creatorShop, currentRates, onSaved }: CreateRat
               setRateInput(value)
               edit()
             }}
-            error={error}
           />
           <RefusalAlert refusal={creation.refusal ?? update.refusal} />
           <Group justify="flex-end">
-            <Button
-              type="submit"
-              disabled={brand === null || rate === null || error !== null}
-              loading={busy}
-            >
+            <Button type="submit" disabled={brand === null || rate === null} loading={busy}>
               Save
             </Button>
           </Group>

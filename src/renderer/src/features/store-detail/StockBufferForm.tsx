@@ -1,13 +1,10 @@
 import { useState, type FormEvent } from 'react'
-import { Button, Group, NumberInput, Stack } from '@mantine/core'
-import { calls } from '@shared/contract'
+import { Button, Group, Stack } from '@mantine/core'
+import { STOCK_BUFFER_RULE } from '@shared/contract'
+import { NumberField, readNumberField } from '@renderer/app/NumberField'
 import { RefusalAlert } from '@renderer/app/RefusalAlert'
 import { useBridge } from '@renderer/lib/bridge'
-import { brokenRules } from '@renderer/lib/format'
 import { useWrite } from '@renderer/lib/useWrite'
-
-/** The contract's rule for a stock buffer: a whole number of units, 0 to 100,000. */
-const Units = calls.adminSetStockBuffer.body.shape.units
 
 interface StockBufferFormProps {
   shop: string
@@ -22,9 +19,8 @@ interface StockBufferFormProps {
  */
 export function StockBufferForm({ shop, current, onSaved }: StockBufferFormProps) {
   const bridge = useBridge()
-  // What a NumberInput holds: a string while it is empty or half-typed.
-  const [units, setUnits] = useState<number | string>(current ?? '')
-  const [invalid, setInvalid] = useState<string | null>(null)
+  const [text, setText] = useState(String(current ?? ''))
+  const units = readNumberField(STOCK_BUFFER_RULE, text).value
   const write = useWrite({
     success: { title: 'Success', message: 'Stock buffer saved.' },
     failure: (reason) => ({ title: 'Failed to set stock buffer', message: reason }),
@@ -32,14 +28,9 @@ export function StockBufferForm({ shop, current, onSaved }: StockBufferFormProps
 
   const save = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    if (write.busy) return
-    const parsed = Units.safeParse(units)
-    if (!parsed.success) {
-      setInvalid(brokenRules(parsed.error))
-      return
-    }
+    if (write.busy || units === null) return
     const saved = await write.run(() =>
-      bridge.invoke('adminSetStockBuffer', { brandStoreShop: shop, units: parsed.data }),
+      bridge.invoke('adminSetStockBuffer', { brandStoreShop: shop, units }),
     )
     if (saved) onSaved(saved.stockBuffer)
   }
@@ -47,24 +38,19 @@ export function StockBufferForm({ shop, current, onSaved }: StockBufferFormProps
   return (
     <form onSubmit={(event) => void save(event)} aria-label="Stock buffer" noValidate>
       <Stack gap="sm" maw={480}>
-        <NumberInput
+        <NumberField
+          rule={STOCK_BUFFER_RULE}
           label="Units kept back from creator stores"
           description="Creator stores are offered each variant's stock less this many units."
-          value={units}
+          value={text}
           onChange={(value) => {
-            setUnits(value)
-            setInvalid(null)
+            setText(value)
             write.clearRefusal()
           }}
-          min={0}
-          allowNegative={false}
-          allowDecimal={false}
-          clampBehavior="none"
-          error={invalid}
         />
         <RefusalAlert refusal={write.refusal} mb={0} />
         <Group justify="flex-end">
-          <Button type="submit" disabled={units === ''} loading={write.busy}>
+          <Button type="submit" disabled={units === null} loading={write.busy}>
             Save
           </Button>
         </Group>
