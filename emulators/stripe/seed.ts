@@ -16,7 +16,7 @@ import { unixSeconds, type PaymentIntentRecord, type Runtime } from './state'
 // USD at SETTLEMENT_RATES), their funds on the platform's balance, under the ids the server's seed
 // and the Shopify emulator's metafields use.
 
-export function seedSandbox(runtime: Runtime, fundsPendingForSeconds: number): void {
+export function seedSandbox(runtime: Runtime): void {
   const { state } = runtime
   const created = unixSeconds(runtime.now())
   for (const { accountId, email } of PAYOUT_ACCOUNTS)
@@ -48,7 +48,7 @@ export function seedSandbox(runtime: Runtime, fundsPendingForSeconds: number): v
       amountRefunded: 0,
       balanceTransaction: settle(amount, currency),
       created,
-      availableOn: created + fundsPendingForSeconds,
+      availableOn: created + runtime.fundsPendingForSeconds,
     }
     state.paymentIntents[id] = intent
     creditCharge(runtime, intent)

@@ -1,0 +1,124 @@
+import { afterAll, describe, expect, it } from 'vitest'
+import { NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
+import { runNpmScript } from '../support/npm-script'
+import { MAYA_ACCOUNT, ORDER_1001, reversal } from './support/refund-world'
+import {
+  CREATOR_1001,
+  FOR_JOBS,
+  LUMEN,
+  MAYA,
+  NORTHWIND,
+  shippingWorld,
+} from './support/shipping-world'
+
+// `npm run sandbox -- …` (scripts/sandbox.ts) as a newcomer types it beside the local stack: each
+// command acts through the emulators' own APIs, and Tandem hears of it only as it would of the
+// real thing (Shopify's webhooks, reading Stripe). One server for the walk: each step builds on the
+// one before, as README's first hour does.
+
+const world = shippingWorld()
+afterAll(() => world.server().close())
+
+const sandbox = (...args: string[]) =>
+  runNpmScript('sandbox', args, {
+    TANDEM_SHOPIFY_ENDPOINT: world.server().shopify.url,
+    TANDEM_STRIPE_ENDPOINT: world.server().stripe.url,
+  })
+
+/** What the sandbox's Stripe shows refunded of order 1001's charge. */
+const refundedOf1001 = async () => {
+  const stripe = world.server().stripe
+  const answer = await fetch(`${stripe.url}/v1/charges/${ORDER_1001.chargeId}`, {
+    headers: { Authorization: `Bearer ${stripe.secretKey}` },
+  })
+  return ((await answer.json()) as { amount_refunded: number }).amount_refunded
+}
+
+describe('npm run sandbox after the sale', { timeout: 120_000 }, () => {
+  it('ships, refunds in Shopify then in Stripe, and places a paid order, each reaching Tandem', async () => {
+    const server = await world.transferred1001()
+
+    // Lumen ships the face oil: Tandem mirrors the shipment on Maya's order, tracking and all.
+    const shipped = await sandbox(
+      'ship',
+      '1001',
+      '--brand',
+      'lumen-botanicals',
+      '--tracking',
+      '1Z999AA10123456784',
+    )
+    expect(shipped).toMatchObject({ exitCode: 0, stderr: '' })
+    expect(shipped.stdout).toMatch(
+      /^lumen-botanicals\.myshopify\.com shipped its order #\d+ of creator order #1001 with UPS tracking 1Z999AA10123456784\./,
+    )
+    await expect
+      .poll(
+        () => world.creatorFulfillments().map((made) => made.tracking.map((t) => t.number)),
+        FOR_JOBS,
+      )
+      .toEqual([['1Z999AA10123456784']])
+    expect((await world.shipmentOf(LUMEN)).brandStoreShop).toBe(LUMEN)
+
+    // Maya refunds both overshirts in Shopify only: Tandem waits for the customer's money to
+    // leave Stripe before it takes anything back.
+    const inShopify = await sandbox('refund', '1001', '--line', '1', '--shopify-only')
+    expect(inShopify).toMatchObject({
+      exitCode: 0,
+      stdout: `${MAYA} refunded 2 × Linen Overshirt of #1001 in Shopify (136.00 USD).`,
+    })
+    expect(server.shopify.refunds(MAYA, CREATOR_1001).map((made) => made.amount)).toEqual([
+      '136.00',
+    ])
+    expect(await refundedOf1001()).toBe(0)
+    expect(server.stripe.reversals()).toEqual([])
+
+    // Then her payment app refunds the customer in Stripe: Northwind's 102.00 and Maya's 20.40
+    // go back, as README says.
+    const inStripe = await sandbox('refund', '1001', '--line', '1', '--stripe-only')
+    expect(inStripe).toMatchObject({
+      exitCode: 0,
+      stdout: 'Its payment app refunded 136.00 USD of pi_sandbox_order_1001 in Stripe.',
+    })
+    expect(await refundedOf1001()).toBe(13600)
+    await expect
+      .poll(world.reversals, FOR_JOBS)
+      .toEqual([
+        reversal(MAYA_ACCOUNT, 2040, '1001', MAYA),
+        reversal(NORTHWIND_ACCOUNT, 10200, '1001', NORTHWIND),
+      ])
+
+    // A customer orders an overshirt and pays through Stripe: Tandem lists the order, paid.
+    const ordered = await sandbox('order', 'maya-makes', 'linen-overshirt:1')
+    expect(ordered.exitCode).toBe(0)
+    const [, name, intent] =
+      /^Order #(\d+) placed on maya-makes\.myshopify\.com and paid through Stripe \((pi_\w+), 68\.00 USD\)\./.exec(
+        ordered.stdout,
+      ) ?? []
+    expect(intent).toBeDefined()
+    const listed = async () =>
+      (
+        (await world.call('GET', `/admin-creator-orders?q=${name}`)).json() as {
+          orders: { name: string; totalAmount: string }[]
+        }
+      ).orders.map((order) => [order.name, order.totalAmount])
+    await expect.poll(listed, FOR_JOBS).toEqual([[`#${name}`, '68.00']])
+    // Its payment is on record: the transfer pays Northwind 51.00 of it.
+    const preview = await world.call('GET', `/admin-preview-order-transfer?creatorOrderId=${name}`)
+    expect(preview.json()).toMatchObject({
+      preview: { brands: [{ brandStoreShop: NORTHWIND, brandAmount: '51.00' }] },
+    })
+  })
+
+  it('is refused in production, saying where it runs', async () => {
+    const refused = await runNpmScript('sandbox', ['refund', '1001', '--line', '1'], {
+      TANDEM_MODE: 'production',
+    })
+    expect(refused).toEqual({
+      exitCode: 1,
+      stdout: '',
+      stderr:
+        'npm run sandbox acts on the sandbox\'s emulators only; TANDEM_MODE is "production". ' +
+        'Run it beside the local stack (npm run start:web), where TANDEM_MODE is unset.',
+    })
+  })
+})
