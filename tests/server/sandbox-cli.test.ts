@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
 import { runNpmScript } from '../support/npm-script'
-import { MAYA_ACCOUNT, ORDER_1001, reversal } from './support/refund-world'
+import { IRONPEAK, MAYA_ACCOUNT, ORDER_1001, reversal, transferTo } from './support/refund-world'
 import {
   CREATOR_1001,
   FOR_JOBS,
@@ -107,6 +107,23 @@ describe('npm run sandbox after the sale', { timeout: 120_000 }, () => {
     expect(preview.json()).toMatchObject({
       preview: { brands: [{ brandStoreShop: NORTHWIND, brandAmount: '51.00' }] },
     })
+  })
+
+  it('processes #1002 once Ironpeak has a default commission: its payment is in Stripe', async () => {
+    const set = await world.call('POST', '/admin-set-default-commission-rate', {
+      defaultCommission: {
+        brandStoreShop: IRONPEAK,
+        tandemCommissionRate: 10,
+        creatorCommissionRate: 15,
+      },
+    })
+    expect(set.statusCode).toBe(200)
+    const processed = await world.call('POST', '/admin-create-order-transfer', {
+      creatorOrderId: '1002',
+    })
+    expect(processed.json()).toMatchObject({ status: 'COMPLETED' })
+    // The headlamp's 42.00 less Urban Trail's 6.30 and Tandem's 4.20.
+    expect(transferTo(world.server(), 'acct_sandbox_ironpeak_outdoor')?.amount).toBe(3150)
   })
 
   it('is refused in production, saying where it runs', async () => {
