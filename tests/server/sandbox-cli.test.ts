@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
 import { runNpmScript } from '../support/npm-script'
+import { NOT_A_SANDBOX } from '../../server/src/routes/sandbox'
+import { startServerUnderTest } from './support/server-under-test'
 import { IRONPEAK, MAYA_ACCOUNT, ORDER_1001, reversal, transferTo } from './support/refund-world'
 import {
   CREATOR_1001,
@@ -126,6 +128,28 @@ describe('npm run sandbox after the sale', { timeout: 120_000 }, () => {
     expect(transferTo(world.server(), 'acct_sandbox_ironpeak_outdoor')?.amount).toBe(3150)
   })
 
+  it("is the console's too: the Sandbox page's call reprices through the emulator", async () => {
+    const answer = await world.call('POST', '/admin-sandbox-action', {
+      action: 'reprice',
+      store: 'northwind-apparel',
+      product: 'linen-overshirt',
+      price: '72.00',
+    })
+    expect(answer.json()).toEqual({
+      message: `${NORTHWIND} now sells linen-overshirt at 72.00 USD. Tandem hears it on products/update.`,
+    })
+    expect(world.server().shopify.product(NORTHWIND, 'gid://shopify/Product/101')).toMatchObject({
+      variants: [expect.objectContaining({ price: '72.00' })],
+    })
+    const wrong = await world.call('POST', '/admin-sandbox-action', {
+      action: 'refund',
+      order: '1001',
+      line: 9,
+    })
+    expect(wrong.statusCode).toBe(400)
+    expect(wrong.json().message).toBe('The line must be a line of #1001: 1 to 3.')
+  })
+
   it('is refused in production, saying where it runs', async () => {
     const refused = await runNpmScript('sandbox', ['refund', '1001', '--line', '1'], {
       TANDEM_MODE: 'production',
@@ -137,5 +161,24 @@ describe('npm run sandbox after the sale', { timeout: 120_000 }, () => {
         'npm run sandbox acts on the sandbox\'s emulators only; TANDEM_MODE is "production". ' +
         'Run it beside the local stack (npm run start:web), where TANDEM_MODE is unset.',
     })
+  })
+
+  it('answers 404 with why on a server that is not in sandbox mode beside the emulators', async () => {
+    const server = await startServerUnderTest({ sandboxControls: false })
+    try {
+      const refused = await server.app.inject({
+        method: 'POST',
+        url: '/admin-sandbox-action',
+        headers: server.asAdmin,
+        payload: { action: 'refund', order: '1001', line: 1 },
+      })
+      expect({ status: refused.statusCode, body: refused.json() }).toEqual({
+        status: 404,
+        body: { error: 'not_found', message: NOT_A_SANDBOX },
+      })
+      expect(server.shopify.refunds(MAYA, CREATOR_1001)).toEqual([])
+    } finally {
+      await server.close()
+    }
   })
 })

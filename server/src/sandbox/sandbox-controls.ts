@@ -1,3 +1,4 @@
+import type { SandboxActionInput } from '@shared/contract'
 import { PAYMENT_INTENT_METADATA } from '../adapters/payments/payments-port'
 import { Refusal } from '../domain/errors'
 import { formatMinorUnits, MoneyError, toMinorUnits } from '../domain/money'
@@ -23,20 +24,23 @@ export interface SandboxEmulators {
   key: string
 }
 
-export type SandboxAction =
-  | { action: 'order'; creator: string; items: { product: string; quantity: number }[] }
-  | {
-      action: 'refund'
-      order: string
-      line: number
-      quantity?: number
-      only?: 'shopify' | 'stripe'
-    }
-  | { action: 'cancel'; order: string }
-  | { action: 'ship'; order: string; brand: string; tracking: string; carrier?: string }
-  | { action: 'hold'; order: string; brand: string }
-  | { action: 'reprice'; store: string; product: string; price: string }
-  | { action: 'stock'; store: string; product: string; count: number }
+export type SandboxAction = SandboxActionInput
+
+/**
+ * The emulators of a server in sandbox mode beside them, with a test-mode key; none otherwise
+ * (production, or a sandbox on real Shopify or Stripe), where the Sandbox page is refused.
+ */
+export function sandboxEmulators(config: {
+  mode: 'sandbox' | 'production'
+  shopifyEndpoint: string | null
+  stripeEndpoint: string | null
+  stripeSecretKey: string | null
+}): SandboxEmulators | undefined {
+  const { mode, shopifyEndpoint, stripeEndpoint, stripeSecretKey } = config
+  if (mode !== 'sandbox' || !shopifyEndpoint || !stripeEndpoint) return undefined
+  if (!stripeSecretKey?.startsWith('sk_test_')) return undefined
+  return { shopify: shopifyEndpoint, stripe: stripeEndpoint, key: stripeSecretKey }
+}
 
 /** The sandbox's products, by the names the actions take. */
 export const SANDBOX_PRODUCTS = [...BRAND_PRODUCTS, CREATOR_OWN_PRODUCT].map((p) => p.key)
