@@ -1,7 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
 import { runNpmScript } from '../support/npm-script'
+import { SANDBOX_CHOICES } from '../../src/shared/contract'
 import { NOT_A_SANDBOX } from '../../server/src/routes/sandbox'
+import { SANDBOX_PRODUCTS } from '../../server/src/sandbox/sandbox-controls'
+import { STORES, storeName } from '../../server/src/seed/sandbox-data'
 import { startServerUnderTest } from './support/server-under-test'
 import { IRONPEAK, MAYA_ACCOUNT, ORDER_1001, reversal, transferTo } from './support/refund-world'
 import {
@@ -148,6 +151,12 @@ describe('npm run sandbox after the sale', { timeout: 120_000 }, () => {
     })
     expect(wrong.statusCode).toBe(400)
     expect(wrong.json().message).toBe('The line must be a line of #1001: 1 to 3.')
+    // The page offers the sandbox's own stores and products.
+    expect(SANDBOX_CHOICES).toEqual({
+      creators: STORES.filter((s) => s.shopType === 'CREATOR').map((s) => storeName(s.shop)),
+      brands: STORES.filter((s) => s.shopType === 'BRAND').map((s) => storeName(s.shop)),
+      products: SANDBOX_PRODUCTS,
+    })
   })
 
   it('is refused in production, saying where it runs', async () => {

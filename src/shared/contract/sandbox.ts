@@ -4,6 +4,20 @@ import { z } from 'zod'
 // sandbox's customer, creators, brands or payment app, done through the emulators. A server that
 // is not in sandbox mode beside them answers 404 with why.
 
+/** The sandbox's stores and products by the names the actions take (server/src/seed/sandbox-data.ts). */
+export const SANDBOX_CHOICES = {
+  creators: ['maya-makes', 'urban-trail-edits'],
+  brands: ['northwind-apparel', 'lumen-botanicals', 'ironpeak-outdoor'],
+  products: [
+    'linen-overshirt',
+    'merino-crew-socks',
+    'rosehip-face-oil',
+    'cedar-soap-bar',
+    'trail-headlamp',
+    'sticker-pack',
+  ],
+} as const
+
 const OrderNumber = z.string().trim().min(1, 'Name the creator order, as 1001')
 const StoreName = z.string().trim().min(1, 'Choose a sandbox store')
 const ProductName = z.string().trim().min(1, 'Choose a sandbox product')

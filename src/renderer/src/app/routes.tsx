@@ -14,6 +14,7 @@ const OrderTransferPage = lazy(() => import('@renderer/features/order-transfer/O
 const OrdersPage = lazy(() => import('@renderer/features/orders/OrdersPage'))
 const JobsPage = lazy(() => import('@renderer/features/jobs/JobsPage'))
 const ShippingPage = lazy(() => import('@renderer/features/shipping/ShippingPage'))
+const SandboxPage = lazy(() => import('@renderer/features/sandbox/SandboxPage'))
 
 /** The console's routes, shared by the hash router (main.tsx) and the tests' memory router. */
 export const routes: RouteObject[] = [
@@ -37,6 +38,7 @@ export const routes: RouteObject[] = [
       { path: 'configs', element: <ConfigsPage /> },
       { path: 'create-order-transfer', element: <OrderTransferPage /> },
       { path: 'jobs', element: <JobsPage /> },
+      ...(__TANDEM_SANDBOX_CONTROLS__ ? [{ path: 'sandbox', element: <SandboxPage /> }] : []),
       { path: 'add-config', element: <PlaceholderPage title="Add Config" /> },
       { path: '*', element: <Navigate to={HOME_PATH} replace /> },
     ],
