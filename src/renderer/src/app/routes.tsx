@@ -14,7 +14,10 @@ const OrderTransferPage = lazy(() => import('@renderer/features/order-transfer/O
 const OrdersPage = lazy(() => import('@renderer/features/orders/OrdersPage'))
 const JobsPage = lazy(() => import('@renderer/features/jobs/JobsPage'))
 const ShippingPage = lazy(() => import('@renderer/features/shipping/ShippingPage'))
-const SandboxPage = lazy(() => import('@renderer/features/sandbox/SandboxPage'))
+// Folded away in an installable build (electron.vite.config.ts): its bundle has no such page.
+const SandboxPage = __TANDEM_SANDBOX_CONTROLS__
+  ? lazy(() => import('@renderer/features/sandbox/SandboxPage'))
+  : null
 
 /** The console's routes, shared by the hash router (main.tsx) and the tests' memory router. */
 export const routes: RouteObject[] = [
@@ -38,7 +41,7 @@ export const routes: RouteObject[] = [
       { path: 'configs', element: <ConfigsPage /> },
       { path: 'create-order-transfer', element: <OrderTransferPage /> },
       { path: 'jobs', element: <JobsPage /> },
-      ...(__TANDEM_SANDBOX_CONTROLS__ ? [{ path: 'sandbox', element: <SandboxPage /> }] : []),
+      ...(SandboxPage ? [{ path: 'sandbox', element: <SandboxPage /> }] : []),
       { path: 'add-config', element: <PlaceholderPage title="Add Config" /> },
       { path: '*', element: <Navigate to={HOME_PATH} replace /> },
     ],
