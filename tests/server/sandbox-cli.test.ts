@@ -6,7 +6,7 @@ import { NOT_A_SANDBOX } from '../../server/src/routes/sandbox'
 import { SANDBOX_PRODUCTS } from '../../server/src/sandbox/sandbox-controls'
 import { STORES, storeName } from '../../server/src/seed/sandbox-data'
 import { startServerUnderTest } from './support/server-under-test'
-import { IRONPEAK, MAYA_ACCOUNT, ORDER_1001, reversal, transferTo } from './support/refund-world'
+import { IRONPEAK, MAYA_ACCOUNT, reversal, transferTo } from './support/refund-world'
 import {
   CREATOR_1001,
   FOR_JOBS,
@@ -21,6 +21,7 @@ import {
 // real thing (Shopify's webhooks, reading Stripe). One server for the walk: each step builds on the
 // one before, as README's first hour does.
 
+const URBAN = 'urban-trail-edits.myshopify.com'
 const world = shippingWorld()
 afterAll(() => world.server().close())
 
@@ -30,10 +31,10 @@ const sandbox = (...args: string[]) =>
     TANDEM_STRIPE_ENDPOINT: world.server().stripe.url,
   })
 
-/** What the sandbox's Stripe shows refunded of order 1001's charge. */
-const refundedOf1001 = async () => {
+/** What the sandbox's Stripe shows refunded of the seeded order's charge. */
+const refundedOf = async (order: string) => {
   const stripe = world.server().stripe
-  const answer = await fetch(`${stripe.url}/v1/charges/${ORDER_1001.chargeId}`, {
+  const answer = await fetch(`${stripe.url}/v1/charges/ch_sandbox_order_${order}`, {
     headers: { Authorization: `Bearer ${stripe.secretKey}` },
   })
   return ((await answer.json()) as { amount_refunded: number }).amount_refunded
@@ -64,6 +65,15 @@ describe('npm run sandbox after the sale', { timeout: 120_000 }, () => {
       .toEqual([['1Z999AA10123456784']])
     expect((await world.shipmentOf(LUMEN)).brandStoreShop).toBe(LUMEN)
 
+    // Northwind holds its order: Tandem shows the hold on its shipment.
+    const held = await sandbox('hold', '1001', '--brand', 'northwind-apparel')
+    expect(held.stdout).toMatch(
+      /^northwind-apparel\.myshopify\.com put its order #\d+ of creator order #1001 on hold\.$/,
+    )
+    await expect
+      .poll(async () => (await world.shipmentOf(NORTHWIND)).holds, FOR_JOBS)
+      .toEqual([{ reason: 'OTHER', notes: 'Held in the sandbox' }])
+
     // Maya refunds both overshirts in Shopify only: Tandem waits for the customer's money to
     // leave Stripe before it takes anything back.
     const inShopify = await sandbox('refund', '1001', '--line', '1', '--shopify-only')
@@ -74,7 +84,7 @@ describe('npm run sandbox after the sale', { timeout: 120_000 }, () => {
     expect(server.shopify.refunds(MAYA, CREATOR_1001).map((made) => made.amount)).toEqual([
       '136.00',
     ])
-    expect(await refundedOf1001()).toBe(0)
+    expect(await refundedOf('1001')).toBe(0)
     expect(server.stripe.reversals()).toEqual([])
 
     // Then her payment app refunds the customer in Stripe: Northwind's 102.00 and Maya's 20.40
@@ -84,7 +94,7 @@ describe('npm run sandbox after the sale', { timeout: 120_000 }, () => {
       exitCode: 0,
       stdout: 'Its payment app refunded 136.00 USD of pi_sandbox_order_1001 in Stripe.',
     })
-    expect(await refundedOf1001()).toBe(13600)
+    expect(await refundedOf('1001')).toBe(13600)
     await expect
       .poll(world.reversals, FOR_JOBS)
       .toEqual([
@@ -93,6 +103,23 @@ describe('npm run sandbox after the sale', { timeout: 120_000 }, () => {
       ])
 
     // A customer orders an overshirt and pays through Stripe: Tandem lists the order, paid.
+    // Urban Trail cancels #1004 before it was processed: refunded in full in Shopify and Stripe.
+    const cancelled = await sandbox('cancel', '1004')
+    expect(cancelled).toMatchObject({
+      exitCode: 0,
+      stdout:
+        'urban-trail-edits.myshopify.com cancelled #1004 in Shopify, refunding and restocking what was left.\n' +
+        'Its payment app refunded 54.41 USD of pi_sandbox_order_1004 in Stripe.',
+    })
+    expect(await refundedOf('1004')).toBe(5441)
+    expect(
+      server.shopify.orders(URBAN).find((order) => order.name === '#1004')?.cancelledAt,
+    ).not.toBeNull()
+    // Northwind's socks run out.
+    const stocked = await sandbox('stock', 'northwind-apparel', 'merino-crew-socks', '0')
+    expect(stocked.exitCode).toBe(0)
+    expect(server.shopify.stockOf('gid://shopify/ProductVariant/202')).toBe(0)
+
     const ordered = await sandbox('order', 'maya-makes', 'linen-overshirt:1')
     expect(ordered.exitCode).toBe(0)
     const [, name, intent] =
