@@ -38,6 +38,10 @@ export default defineConfig({
   renderer: {
     resolve: { alias },
     plugins: [react()],
+    // The Sandbox page drives the local stack's emulators: an installable build leaves it out.
+    define: {
+      __TANDEM_SANDBOX_CONTROLS__: JSON.stringify(process.env.TANDEM_RELEASE_BUILD !== '1'),
+    },
     build: {
       minify: true,
       chunkSizeWarningLimit: 1500,

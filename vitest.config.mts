@@ -67,6 +67,8 @@ export default defineConfig({
         : []),
       {
         plugins: [react()],
+        // As a development build has it (electron.vite.config.ts): the Sandbox page is there.
+        define: { __TANDEM_SANDBOX_CONTROLS__: 'true' },
         test: {
           name: 'renderer',
           environment: 'jsdom',

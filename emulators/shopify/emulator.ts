@@ -36,6 +36,7 @@ import {
 import { signedAppLaunch } from './oauth'
 import { addToOrder, createOrder, findOrder, markOrderPaid, removeFromOrder } from './orders'
 import { ProductSetOperations } from './product-operations'
+import { answerAdminControl } from './admin-controls'
 import { requestListener, type Surface } from './routes'
 import { addCopies, addGeneratedProducts, seedSandbox } from './seed'
 import {
@@ -388,9 +389,14 @@ export async function startShopifyEmulator(
       callCounts.set(key, (callCounts.get(key) ?? 0) + 1)
     },
   }
-  server.on('request', requestListener(surface))
+  const api = requestListener(surface)
+  server.on('request', (request, response) => {
+    answerAdminControl(emulator, state, request, response)
+      .then((answered) => answered || api(request, response))
+      .catch((error: unknown) => log(`admin control ${request.url} failed: ${String(error)}`))
+  })
 
-  return {
+  const emulator: ShopifyEmulator = {
     url,
     close: () => {
       timers.clear()
@@ -560,4 +566,5 @@ export async function startShopifyEmulator(
     },
     signedAppLaunch: (shop) => signedAppLaunch(shopOf(shop)),
   }
+  return emulator
 }

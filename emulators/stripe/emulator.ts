@@ -2,18 +2,12 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Timers } from '../shopify/timers'
 import { loadStateFile, saveStateFile } from '../state-file'
-import {
-  creditCharge,
-  makeAvailable,
-  pendingOf,
-  refundFromPlatform,
-  releaseDue,
-  withBalances,
-} from './balance'
-import { settle } from './charges'
+import { makeAvailable, pendingOf, releaseDue, withBalances } from './balance'
 import { FaultScript, type StripeFault, type StripeOperation } from './faults'
 import { Idempotency } from './idempotency'
 import { RateLimiter, type StripeRateLimits } from './rate-limit'
+import { addIntent, type NewPaymentIntent } from './payment-intents'
+import { refundCharge } from './refunds'
 import { requestListener, type Call } from './routes'
 import { seedSandbox } from './seed'
 import {
@@ -23,7 +17,6 @@ import {
   type ReversalRecord,
   type TransferRecord,
   unixSeconds,
-  type PaymentIntentStatus,
   type Runtime,
 } from './state'
 
@@ -91,14 +84,7 @@ export interface StripeEmulator {
    * A PaymentIntent with its charge (latest_charge); status 'succeeded' unless given. The charge
    * settles in USD, at `exchangeRate` when given, else at the emulator's rate for the currency.
    */
-  addPaymentIntent(intent: {
-    amount: number
-    currency: string
-    status?: PaymentIntentStatus
-    id?: string
-    metadata?: Record<string, string>
-    exchangeRate?: number
-  }): { id: string; chargeId: string }
+  addPaymentIntent(intent: NewPaymentIntent): { id: string; chargeId: string }
   /** Stripe refunds `amount` more of the charge (minor units of its currency). */
   refund(chargeId: string, amount: number): void
   /** Every transfer made, oldest first. */
@@ -148,16 +134,16 @@ export async function startStripeEmulator(
   const loaded = file && withBalances(file)
   const state = loaded ?? emptyState()
   const secretKey = options.secretKey ?? SANDBOX_STRIPE_SECRET_KEY
-  const pendingFor = options.fundsPendingForSeconds ?? 0
   const runtime: Runtime = {
     state,
     secretKey,
     now,
+    fundsPendingForSeconds: options.fundsPendingForSeconds ?? 0,
     save: () => {
       if (options.stateFile) saveStateFile(options.stateFile, state)
     },
   }
-  if (!loaded && options.seed !== false) seedSandbox(runtime, pendingFor)
+  if (!loaded && options.seed !== false) seedSandbox(runtime)
   if (!loaded) runtime.save()
   /** Balances as they stand now: what became available since is moved first. */
   const released = () => {
@@ -225,25 +211,7 @@ export async function startStripeEmulator(
       runtime.save()
     },
     addPaymentIntent: (intent) => {
-      const id = intent.id ?? newId('pi')
-      if (state.paymentIntents[id]) throw new Error(`The emulator already has PaymentIntent ${id}`)
-      const chargeId = newId('ch')
-      const currency = intent.currency.toLowerCase()
-      const created = unixSeconds(now())
-      state.paymentIntents[id] = {
-        id,
-        amount: intent.amount,
-        currency,
-        status: intent.status ?? 'succeeded',
-        metadata: { ...intent.metadata },
-        chargeId,
-        amountRefunded: 0,
-        balanceTransaction: settle(intent.amount, currency, intent.exchangeRate),
-        created,
-        availableOn: created + pendingFor,
-      }
-      creditCharge(runtime, state.paymentIntents[id])
-      runtime.save()
+      const { id, chargeId } = addIntent(runtime, intent)
       return { id, chargeId }
     },
     refund: (chargeId, amount) => {
@@ -251,9 +219,7 @@ export async function startStripeEmulator(
       if (intent.amountRefunded + amount > intent.amount) {
         throw new Error(`Charge ${chargeId} has less than ${amount} left to refund`)
       }
-      intent.amountRefunded += amount
-      refundFromPlatform(runtime, intent, amount)
-      runtime.save()
+      refundCharge(runtime, intent, amount)
     },
     transfers: () =>
       state.transfers.map((transfer) => ({

@@ -6,6 +6,8 @@ export type StripeOperation =
   | 'accounts.retrieve'
   | 'balance.retrieve'
   | 'paymentIntents.retrieve'
+  | 'paymentIntents.create'
+  | 'refunds.create'
   | 'charges.retrieve'
   | 'transfers.create'
   | 'transfers.list'

@@ -8,19 +8,22 @@ import {
   maskKey,
   parseParams,
   readBody,
+  textParam,
   send,
   stripeError,
   type Answer,
   type Prepared,
 } from './http'
 import { fingerprint, type Idempotency } from './idempotency'
-import { retrievePaymentIntent } from './payment-intents'
+import { prepareCreatePaymentIntent, retrievePaymentIntent } from './payment-intents'
+import { prepareRefund } from './refunds'
 import { rateLimited, type RateLimiter } from './rate-limit'
 import { findTransfer, newId, type Runtime } from './state'
 import { listReversals, prepareReversal } from './reversals'
 import { listTransfers, prepareTransfer, retrieveTransfer } from './transfers'
 
-// The HTTP surface: Stripe API v1's routes for the operations Tandem uses. Each request is recorded,
+// The HTTP surface: Stripe API v1's routes for the operations Tandem uses, and those the sandbox's
+// customer and payment app use (`npm run sandbox`: a payment, a refund). Each request is recorded,
 // authenticated, offered to the fault script, then to idempotency, before its endpoint runs.
 
 export interface Call {
@@ -92,6 +95,21 @@ function route(
       target: findTransfer(runtime.state, id)?.destination,
       prepare: answering(() => retrieveTransfer(runtime, id)),
     }
+  if (path === '/v1/refunds' && method === 'POST') {
+    const params = parseParams(form)
+    return {
+      operation: 'refunds.create',
+      target: textParam(params, 'charge') ?? textParam(params, 'payment_intent'),
+      prepare: () => prepareRefund(runtime, params),
+    }
+  }
+  if (path === '/v1/payment_intents' && method === 'POST') {
+    const params = parseParams(form)
+    return {
+      operation: 'paymentIntents.create',
+      prepare: () => prepareCreatePaymentIntent(runtime, params),
+    }
+  }
   if (path === '/v1/transfers' && method === 'POST') {
     const params = parseParams(form)
     const target = typeof params.destination === 'string' ? params.destination : undefined

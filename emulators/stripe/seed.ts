@@ -2,6 +2,7 @@ import {
   chargeOf,
   ORDERS,
   orderTotalMinor,
+  CREATOR_STRIPE_ACCOUNTS,
   PAYOUT_ACCOUNTS,
   paymentIntentOf,
   STRIPE_PAID_ORDERS,
@@ -11,15 +12,15 @@ import { creditCharge } from './balance'
 import { settle } from './charges'
 import { unixSeconds, type PaymentIntentRecord, type Runtime } from './state'
 
-// The sandbox (docs/product-rules.md) as Stripe would hold it: the brands' connected accounts and
-// the creator orders' PaymentIntents (naming their order in their metadata; the EUR one settled in
-// USD at SETTLEMENT_RATES), their funds on the platform's balance, under the ids the server's seed
-// and the Shopify emulator's metafields use.
+// The sandbox (docs/product-rules.md) as Stripe would hold it: the brands' and creators' connected
+// accounts and the creator orders' PaymentIntents (naming their order in their metadata; the EUR
+// one settled in USD at SETTLEMENT_RATES), their funds on the platform's balance, under the ids the
+// server's seed and the Shopify emulator's metafields use.
 
-export function seedSandbox(runtime: Runtime, fundsPendingForSeconds: number): void {
+export function seedSandbox(runtime: Runtime): void {
   const { state } = runtime
   const created = unixSeconds(runtime.now())
-  for (const { accountId, email } of PAYOUT_ACCOUNTS)
+  for (const { accountId, email } of [...PAYOUT_ACCOUNTS, ...CREATOR_STRIPE_ACCOUNTS])
     state.accounts[accountId] = {
       id: accountId,
       email,
@@ -48,7 +49,7 @@ export function seedSandbox(runtime: Runtime, fundsPendingForSeconds: number): v
       amountRefunded: 0,
       balanceTransaction: settle(amount, currency),
       created,
-      availableOn: created + fundsPendingForSeconds,
+      availableOn: created + runtime.fundsPendingForSeconds,
     }
     state.paymentIntents[id] = intent
     creditCharge(runtime, intent)

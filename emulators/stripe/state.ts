@@ -123,6 +123,8 @@ export interface Runtime {
   state: EmulatorState
   secretKey: string
   now(): Date
+  /** How long a new charge's funds stay pending (StripeEmulatorOptions.fundsPendingForSeconds). */
+  fundsPendingForSeconds: number
   /** Persists the state after a change (a no-op without a state file). */
   save(): void
 }

@@ -1,3 +1,4 @@
+import type { SandboxEmulators } from './sandbox/sandbox-controls'
 import type { CommercePort } from './adapters/commerce/commerce-port'
 import type { ShopifyServices } from './adapters/commerce/shopify/shopify'
 import type { PaymentsPort } from './adapters/payments/payments-port'
@@ -40,6 +41,11 @@ export interface AppDeps {
    * names, which the webhook route shares its budget by. None when absent.
    */
   trustedProxies?: string
+  /**
+   * The emulators the Sandbox page drives (server/src/sandbox): set in sandbox mode beside them
+   * only; absent, its call answers 404.
+   */
+  sandbox?: SandboxEmulators
   /** Whether the database is known to be away (db/database-away.ts); never, when not given. */
   database?: { away(): boolean }
 }

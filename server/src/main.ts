@@ -14,6 +14,7 @@ import { openJobQueue } from './jobs/open-job-queue'
 import { startBackgroundWork } from './services/background-work'
 import { createSecretBox } from './secrets'
 import { seedSandboxMarketplace } from './seed/seed'
+import { sandboxEmulators } from './sandbox/sandbox-controls'
 import { failpointsFrom } from './transfers/failpoints'
 import { transferTiming } from './transfers/transfer-timing'
 
@@ -104,6 +105,7 @@ async function main(): Promise<void> {
     trustedProxies: config.trustedProxies,
     logger: { requests: config.logRequests },
     database: { away: () => watch?.away() ?? false },
+    sandbox: sandboxEmulators(config),
   })
   log = app.log
   const databaseUrl = config.databaseUrl

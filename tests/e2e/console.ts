@@ -197,3 +197,24 @@ export async function waitForInk(on: Page) {
   await shows(on.getByRole('region', { name: /^Receipt / }))
   await expect.poll(() => inkedPixels(on), { timeout: 15_000 }).toBeGreaterThan(1000)
 }
+
+/**
+ * A stack with every sandbox shop but Urban Trail connected (their fulfillments, holds and refunds
+ * reach the server) and order 1001 processed: what happens after the sale starts from here.
+ */
+export async function startStackWith1001Processed(): Promise<StackUnderTest> {
+  const stack = await startStack()
+  const asAdmin = (url: string, payload: object) =>
+    stack.server.app.inject({ method: 'POST', url, headers: stack.server.asAdmin, payload })
+  for (const shop of [
+    'northwind-apparel.myshopify.com',
+    'lumen-botanicals.myshopify.com',
+    'maya-makes.myshopify.com',
+  ]) {
+    const tested = await asAdmin('/admin-test-shop-connection', { shop })
+    expect(tested.json()).toMatchObject({ state: 'CONNECTED' })
+  }
+  const processed = await asAdmin('/admin-create-order-transfer', { creatorOrderId: '1001' })
+  expect(processed.statusCode).toBe(201)
+  return stack
+}

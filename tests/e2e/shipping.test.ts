@@ -4,8 +4,8 @@ import { createStripePaidOrder } from '../../emulators/stripe-paid-order'
 import { brandVariantId, creatorVariantId } from '../../server/src/seed/sandbox-data'
 import { INSTALL_SCOPES } from '../../server/src/services/shop-connections'
 import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
-import { startStack, type StackUnderTest } from '../support/stack-under-test'
-import { screenshotsOf, shows, signedInConsole } from './console'
+import type { StackUnderTest } from '../support/stack-under-test'
+import { screenshotsOf, shows, signedInConsole, startStackWith1001Processed } from './console'
 
 // Issue 35 in Chromium, against the real server and the Shopify emulator: Northwind ships its
 // order of Maya's order 1001 in its Shopify admin with a UPS tracking number; Maya's order is
@@ -35,16 +35,7 @@ const brandOrderOf = (shop: string) =>
   stack.server.shopify.orders(shop).find((order) => order.tags.includes('tandem-transfer-1001'))!.id
 
 beforeAll(async () => {
-  stack = await startStack()
-  // Every shop connected, so that the brands' fulfillments and holds reach the server.
-  for (const shop of [NORTHWIND, LUMEN, MAYA]) {
-    const tested = await asAdmin('POST', '/admin-test-shop-connection', { shop })
-    expect(tested.json()).toMatchObject({ state: 'CONNECTED' })
-  }
-  const processed = await asAdmin('POST', '/admin-create-order-transfer', {
-    creatorOrderId: '1001',
-  })
-  expect(processed.statusCode).toBe(201)
+  stack = await startStackWith1001Processed()
   ;({ browser, page } = await signedInConsole(stack, '/main/stores', 'Stores'))
 })
 

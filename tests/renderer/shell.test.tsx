@@ -11,6 +11,8 @@ const SECTIONS = [
   ['shipping', 'Shipping'],
   ['configs', 'Configs'],
   ['create-order-transfer', 'Create Order Transfer'],
+  // A development build's (vitest.config.mts defines it so): the local stack's controls.
+  ['sandbox', 'Sandbox'],
 ] as const
 
 const signedIn = () => fakeBridge({ 'session/status': () => SIGNED_IN })
@@ -18,7 +20,7 @@ const signedIn = () => fakeBridge({ 'session/status': () => SIGNED_IN })
 const sidebar = () => within(screen.getByRole('navigation', { name: 'Sections' }))
 
 describe('Shell', () => {
-  it('links the six sections and the brand from the sidebar', async () => {
+  it('links the sections and the brand from the sidebar', async () => {
     renderApp(signedIn().bridge, '/main/stores')
     await screen.findByRole('heading', { name: 'Stores' })
 

@@ -287,6 +287,55 @@ describe('transfers', () => {
   })
 })
 
+describe('refunds and payments of the sandbox', () => {
+  it('refunds a charge by its PaymentIntent or its id, never past what it brought in', async () => {
+    const first = await under.stripe.refunds.create({
+      payment_intent: 'pi_sandbox_order_1001',
+      amount: 13600,
+    })
+    expect(first).toMatchObject({
+      object: 'refund',
+      amount: 13600,
+      charge: CHARGE_1001,
+      currency: 'usd',
+      payment_intent: 'pi_sandbox_order_1001',
+      status: 'succeeded',
+    })
+    const tooMuch = await failureOf(
+      under.stripe.refunds.create({ charge: CHARGE_1001, amount: 6155 }),
+    )
+    expect(tooMuch).toMatchObject({
+      statusCode: 400,
+      code: 'amount_too_large',
+      message: 'Refund amount ($61.55) is greater than unrefunded amount on charge ($61.54)',
+    })
+    // Without an amount, the rest of the charge.
+    expect((await under.stripe.refunds.create({ charge: CHARGE_1001 })).amount).toBe(6154)
+    const charge = await under.stripe.charges.retrieve(CHARGE_1001)
+    expect(charge).toMatchObject({ amount_refunded: 19754, refunded: true })
+    const again = await failureOf(under.stripe.refunds.create({ charge: CHARGE_1001 }))
+    expect(again).toMatchObject({ code: 'charge_already_refunded' })
+  })
+
+  it('takes a payment confirmed with a card, naming its order in its metadata', async () => {
+    const paid = await under.stripe.paymentIntents.create({
+      amount: 6800,
+      currency: 'usd',
+      confirm: true,
+      payment_method: 'pm_card_visa',
+      metadata: { creator_shop: 'maya-makes.myshopify.com', creator_order_id: '1006' },
+    })
+    expect(paid).toMatchObject({
+      amount_received: 6800,
+      status: 'succeeded',
+      metadata: { creator_order_id: '1006' },
+      latest_charge: expect.stringMatching(/^ch_/),
+    })
+    const unpaid = await under.stripe.paymentIntents.create({ amount: 6800, currency: 'usd' })
+    expect(unpaid).toMatchObject({ status: 'requires_payment_method', latest_charge: null })
+  })
+})
+
 describe("the platform's balance", () => {
   /** Stripe's answer to a transfer its platform's available balance cannot cover. */
   const insufficientFunds = {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { cert, initializeApp, type App } from 'firebase-admin/app'
 import { getAuth, type Auth, type UserRecord } from 'firebase-admin/auth'
+import { CliError, runCommand, type Env } from './command-line'
 
 // `npm run admin -- grant|revoke|list [email]`: sets, clears and lists the custom claim `admin:
 // true` that makes a Firebase user a Tandem administrator (docs/operations.md "Who gets in").
@@ -18,18 +19,6 @@ or 9099), or a real project with GOOGLE_APPLICATION_CREDENTIALS and TANDEM_FIREB
 const LOCAL_PROJECT_ID = 'demo-tandem'
 /** The server reads a user's claims at most this long after it last did (src/auth/verify.ts). */
 const SERVER_SEES_IT = 'The Tandem server sees the change within a minute.'
-
-/** Said to the operator as it is, with exit code 1 (2 for a mistyped command line). */
-class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
-    super(message)
-  }
-}
-
-type Env = Record<string, string | undefined>
 
 type Target =
   | { kind: 'emulator'; host: string; projectId: string }
@@ -227,10 +216,4 @@ async function runAdminCommand(argv: string[], env: Env): Promise<string> {
   }
 }
 
-runAdminCommand(process.argv.slice(2), process.env).then(
-  (output) => console.log(output),
-  (error: unknown) => {
-    console.error(error instanceof Error ? error.message : String(error))
-    process.exitCode = error instanceof CliError ? error.exitCode : 1
-  },
-)
+runCommand(runAdminCommand(process.argv.slice(2), process.env))

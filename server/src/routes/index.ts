@@ -7,6 +7,7 @@ import { commissionRoutes } from './commissions'
 import { registerImageRoutes } from './images'
 import { jobRoutes } from './jobs'
 import { listRoutes } from './lists'
+import { sandboxRoutes } from './sandbox'
 import { shippingRoutes } from './shipping'
 import { shopConnectionRoutes } from './shop-connections'
 import { registerShopifyInstallRoutes } from './shopify-install'
@@ -26,6 +27,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     ...listRoutes(deps),
     ...shippingRoutes(deps),
     ...jobRoutes(deps),
+    ...sandboxRoutes(deps),
   }
   registerCalls(app, calls)
   // Shopify's own endpoints and the product images, outside the console's contract.

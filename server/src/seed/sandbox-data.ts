@@ -227,16 +227,28 @@ export function sandboxApp(shop: string): { clientId: string; clientSecret: stri
   return { clientId: `sandbox-${name}`, clientSecret: `shpss_sandbox_${name.replaceAll('-', '_')}` }
 }
 
+/** A sandbox store's Stripe connected account, as the Stripe emulator holds it (email set). */
+const stripeAccountOf = (store: SeedStore) => ({
+  shop: store.shop,
+  accountId: `acct_sandbox_${storeName(store.shop).replaceAll('-', '_')}`,
+  email: `payouts@${storeName(store.shop)}.example`,
+})
+
 /**
  * The Stripe connected account each sandbox brand is paid to: the server's seed sets these as the
  * brands' payout accounts, and the Stripe emulator holds them (email set, transfers active).
  */
 export const PAYOUT_ACCOUNTS = STORES.filter((store) => store.shopType === 'BRAND').map(
-  (store) => ({
-    shop: store.shop,
-    accountId: `acct_sandbox_${storeName(store.shop).replaceAll('-', '_')}`,
-    email: `payouts@${storeName(store.shop)}.example`,
-  }),
+  stripeAccountOf,
+)
+
+/**
+ * The creators' Stripe connected accounts: the Stripe emulator holds them, but Tandem does not
+ * know them until an administrator sets one on the creator's store page (README's first hour), so
+ * that the sandbox shows a commission owed before it shows one paid.
+ */
+export const CREATOR_STRIPE_ACCOUNTS = STORES.filter((store) => store.shopType === 'CREATOR').map(
+  stripeAccountOf,
 )
 
 /**
@@ -244,7 +256,7 @@ export const PAYOUT_ACCOUNTS = STORES.filter((store) => store.shopType === 'BRAN
  * the order metafield `tandem.payment_intent`; the Stripe emulator holds that PaymentIntent,
  * succeeded, for the order's total, with its charge.
  */
-export const STRIPE_PAID_ORDERS = [1001, 1004, 1005]
+export const STRIPE_PAID_ORDERS = [1001, 1002, 1004, 1005]
 export const paymentIntentOf = (orderId: number) => `pi_sandbox_order_${orderId}`
 export const chargeOf = (orderId: number) => `ch_sandbox_order_${orderId}`
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { SandboxActionInput } from './sandbox'
 import {
   AppConfig,
   AppCredential,
@@ -565,6 +566,14 @@ export const calls = {
     action: 'fetch jobs',
     query: NoQuery,
     response: z.object({ jobs: z.array(TroubledJob) }),
+    status: 200,
+  }),
+  adminSandboxAction: call({
+    method: 'POST',
+    path: '/admin-sandbox-action',
+    action: 'act in the sandbox',
+    body: SandboxActionInput,
+    response: z.object({ message: z.string() }),
     status: 200,
   }),
   adminRetryJob: call({

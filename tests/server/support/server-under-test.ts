@@ -117,6 +117,8 @@ export interface ServerOptions {
    * job's ten take hours), and the first `delaySeconds` after a failure (1 s unless given).
    */
   jobRetries?: { limit?: number; delaySeconds?: number }
+  /** Whether the Sandbox page's call drives the emulators, as in sandbox mode; true unless told. */
+  sandboxControls?: boolean
 }
 
 export const usesPostgres = () => Boolean(process.env.TANDEM_TEST_DATABASE_URL)
@@ -211,6 +213,10 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
     transferTiming: options.transferTiming,
     requestTimeoutMs: options.requestTimeoutMs,
     trustedProxies: options.trustedProxies,
+    sandbox:
+      options.sandboxControls === false
+        ? undefined
+        : { shopify: shopify.url, stripe: stripe.url, key: stripe.secretKey },
   })
   await startBackgroundWork(
     {

@@ -14,6 +14,10 @@ const OrderTransferPage = lazy(() => import('@renderer/features/order-transfer/O
 const OrdersPage = lazy(() => import('@renderer/features/orders/OrdersPage'))
 const JobsPage = lazy(() => import('@renderer/features/jobs/JobsPage'))
 const ShippingPage = lazy(() => import('@renderer/features/shipping/ShippingPage'))
+// Folded away in an installable build (electron.vite.config.ts): its bundle has no such page.
+const SandboxPage = __TANDEM_SANDBOX_CONTROLS__
+  ? lazy(() => import('@renderer/features/sandbox/SandboxPage'))
+  : null
 
 /** The console's routes, shared by the hash router (main.tsx) and the tests' memory router. */
 export const routes: RouteObject[] = [
@@ -37,6 +41,7 @@ export const routes: RouteObject[] = [
       { path: 'configs', element: <ConfigsPage /> },
       { path: 'create-order-transfer', element: <OrderTransferPage /> },
       { path: 'jobs', element: <JobsPage /> },
+      ...(SandboxPage ? [{ path: 'sandbox', element: <SandboxPage /> }] : []),
       { path: 'add-config', element: <PlaceholderPage title="Add Config" /> },
       { path: '*', element: <Navigate to={HOME_PATH} replace /> },
     ],

@@ -1,6 +1,7 @@
 import {
   IconAlertTriangle,
   IconBuildingStore,
+  IconFlask,
   IconPackage,
   IconReceipt,
   IconSettings,
@@ -29,4 +30,6 @@ export const SECTIONS: readonly Section[] = [
   { path: 'configs', label: 'Configs', icon: IconSettings },
   { path: 'create-order-transfer', label: 'Create Order Transfer', icon: IconTransfer },
   { path: 'jobs', label: 'Jobs', icon: IconAlertTriangle },
+  // The local stack's controls (features/sandbox): not in an installable build.
+  ...(__TANDEM_SANDBOX_CONTROLS__ ? [{ path: 'sandbox', label: 'Sandbox', icon: IconFlask }] : []),
 ]

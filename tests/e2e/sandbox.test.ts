@@ -1,0 +1,123 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { NORTHWIND, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
+import type { StackUnderTest } from '../support/stack-under-test'
+import { screenshotsOf, shows, signedInConsole, startStackWith1001Processed } from './console'
+
+// The Sandbox page (README "The first hour", step 5) in Chromium against the real server and the
+// emulators: an order placed and paid, order 1001 refunded in Shopify and Stripe, shipped and a
+// product repriced, each done on the page and reaching Tandem by the emulators' webhooks alone.
+// One stack for the walk: each step builds on the one before.
+
+const MAYA = 'maya-makes.myshopify.com'
+const CREATOR_1001 = 'gid://shopify/Order/1001'
+const FOR_JOBS = { timeout: 20_000, interval: 200 }
+
+let browser: Browser
+let stack: StackUnderTest
+let page: Page
+
+const asAdmin = (method: 'GET' | 'POST', url: string, payload?: object) =>
+  stack.server.app.inject({ method, url, headers: stack.server.asAdmin, payload })
+
+beforeAll(async () => {
+  stack = await startStackWith1001Processed()
+  ;({ browser, page } = await signedInConsole(stack, '/main/sandbox', 'Sandbox'))
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await stack?.stop()
+})
+
+async function choose(label: string, option: string) {
+  await page.getByRole('combobox', { name: label, exact: true }).click()
+  await page.getByRole('option', { name: option, exact: true }).click()
+}
+
+/** Does the action on the page and answers what the page says was done, a sentence a line. */
+async function act(button: string) {
+  const done = page.getByRole('list', { name: 'Done in the sandbox' }).getByRole('listitem')
+  const before = await done.count()
+  await page.getByRole('button', { name: button }).click()
+  const refusal = page.getByRole('alert').filter({ hasNotText: 'Done' })
+  await expect
+    .poll(async () => ((await done.count()) > before ? 'done' : await refusal.allInnerTexts()))
+    .toBe('done')
+  return (await done.first().innerText()).split(/\n+/)
+}
+
+describe('the Sandbox page', () => {
+  it('ships, refunds in Shopify and Stripe, places a paid order and reprices, each reaching Tandem', async () => {
+    await choose('Action', 'Ship with tracking')
+    await page.getByLabel('Creator order').fill('1001')
+    await choose('Brand store', 'lumen-botanicals')
+    await page.getByLabel('Tracking number').fill('1Z999AA10123456784')
+    expect(await act('Ship with tracking')).toEqual([
+      expect.stringMatching(
+        /^lumen-botanicals\.myshopify\.com shipped its order #\d+ of creator order #1001 with UPS tracking 1Z999AA10123456784\./,
+      ),
+    ])
+    await expect
+      .poll(
+        () =>
+          stack.server.shopify
+            .fulfillments(MAYA, CREATOR_1001)
+            .map((made) => made.tracking[0]?.number),
+        FOR_JOBS,
+      )
+      .toEqual(['1Z999AA10123456784'])
+
+    await choose('Action', 'Refund a line')
+    await page.getByLabel('Line', { exact: true }).fill('1')
+    expect(await act('Refund a line')).toEqual([
+      `${MAYA} refunded 2 × Linen Overshirt of #1001 in Shopify (136.00 USD).`,
+      'Its payment app refunded 136.00 USD of pi_sandbox_order_1001 in Stripe.',
+    ])
+    // Northwind's 102.00 comes back from its account (Maya's commission was never paid).
+    await expect
+      .poll(
+        () =>
+          stack.server.stripe.reversals().map(({ destination, amount }) => [destination, amount]),
+        FOR_JOBS,
+      )
+      .toEqual([[NORTHWIND_ACCOUNT, 10200]])
+
+    await choose('Action', 'Place and pay an order')
+    await choose('Creator store', 'maya-makes')
+    await choose('Product', 'linen-overshirt')
+    const [ordered = ''] = await act('Place and pay an order')
+    const name =
+      /^Order (#\d+) placed on maya-makes\.myshopify\.com and paid through Stripe \(pi_\w+, 68\.00 USD\)\./.exec(
+        ordered,
+      )?.[1]
+    expect(name).toBeDefined()
+    const listed = async () =>
+      (
+        (await asAdmin('GET', `/admin-creator-orders?q=${encodeURIComponent(name!)}`)).json() as {
+          orders: { name: string; totalAmount: string }[]
+        }
+      ).orders.map((order) => [order.name, order.totalAmount])
+    await expect.poll(listed, FOR_JOBS).toEqual([[name, '68.00']])
+
+    await choose('Action', 'Change a price')
+    await choose('Store', 'northwind-apparel')
+    await choose('Product', 'linen-overshirt')
+    await page.getByLabel('Price (USD)').fill('72.00')
+    expect(await act('Change a price')).toEqual([
+      `${NORTHWIND} now sells linen-overshirt at 72.00 USD. Tandem hears it on products/update.`,
+    ])
+    expect(
+      stack.server.shopify.product(NORTHWIND, 'gid://shopify/Product/101')?.variants[0]?.price,
+    ).toBe('72.00')
+    await screenshotsOf(page, page.getByLabel('Done in the sandbox'), 'sandbox')
+  })
+
+  it('says what is wrong with an action, under the form', async () => {
+    await choose('Action', 'Refund a line')
+    await page.getByLabel('Creator order').fill('1001')
+    await page.getByLabel('Line', { exact: true }).fill('9')
+    await page.getByRole('button', { name: 'Refund a line' }).click()
+    await shows(page.getByText('The line must be a line of #1001: 1 to 3.').first())
+  })
+})
