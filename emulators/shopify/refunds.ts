@@ -228,6 +228,14 @@ export function createRefund(
   if ('error' in shipping) return refused(shipping.error)
   const tooMuch = overRefund(order, money.money)
   if (tooMuch) return refused(tooMuch)
+  // RefundInput (Admin GraphQL 2026-10) lists what a refund gives back (line items, shipping,
+  // transactions) and says nothing of a refund of none; Shopify's admin makes none. The stricter
+  // reading: refused, in a sentence of the emulator's own.
+  if (lines.lines.length === 0 && money.money.length === 0 && shipping.shippingMinor === 0) {
+    const message =
+      'A refund must give something back: refund line items, shipping or a transaction'
+    return refused({ field: null, message })
+  }
 
   const refund = applyRefund(order, { lines: lines.lines, ...shipping }, money.money, {
     note: input.note ?? null,

@@ -174,24 +174,20 @@ describe("the brand's order of a creator order refunded in full", () => {
         reversal(NORTHWIND_ACCOUNT, 10200, '1001', NORTHWIND),
       ])
     const restocks = () =>
-      server.shopify
-        .refunds(NORTHWIND, northwind.id)
-        .map((refund) =>
-          refund.lines.map(({ line, quantity, restockType, locationId }) => ({
-            line,
-            quantity,
-            restockType,
-            locationId,
-          })),
-        )
-    await expect
-      .poll(restocks, FOR_JOBS)
-      .toEqual([
-        [
-          { line: 0, quantity: 1, restockType: 'CANCEL', locationId: null },
-          { line: 0, quantity: 1, restockType: 'RETURN', locationId: shippedFrom },
-        ],
-      ])
+      server.shopify.refunds(NORTHWIND, northwind.id).map((refund) =>
+        refund.lines.map(({ line, quantity, restockType, locationId }) => ({
+          line,
+          quantity,
+          restockType,
+          locationId,
+        })),
+      )
+    await expect.poll(restocks, FOR_JOBS).toEqual([
+      [
+        { line: 0, quantity: 1, restockType: 'CANCEL', locationId: null },
+        { line: 0, quantity: 1, restockType: 'RETURN', locationId: shippedFrom },
+      ],
+    ])
     await expect.poll(() => world.refundsSettled('1001'), FOR_JOBS).toBe(true)
     expect({
       stock: server.shopify.stockOf(OVERSHIRT),
@@ -223,5 +219,46 @@ describe("the brand's order of a creator order refunded in full", () => {
     }).toEqual({ cancelled: true, stock: stock + 2, refunds: [] })
     await expect.poll(() => world.refundsSettled('1001'), FOR_JOBS).toBe(true)
     expect(await world.troubledJobs()).toEqual([])
+  }, 60_000)
+})
+
+describe('a reversal Stripe keeps failing (review of issue 46)', () => {
+  it("holds up neither the brands' orders of a later refund nor the other parties' money", async () => {
+    const server = await world.transferred1001()
+    // Every call to reverse Northwind's transfer fails (its account is unreachable to Stripe for
+    // the day, say): the outcome of its reversal stays unknown to Tandem.
+    server.stripe.script({
+      operation: 'transfers.createReversal',
+      mode: 'fail',
+      status: 500,
+      target: NORTHWIND_ACCOUNT,
+      times: 1000,
+    })
+    // The customer returns an overshirt: Maya gives back her 10.20; Northwind's 51.00 waits.
+    await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 1 }])
+    await expect
+      .poll(world.reversals, FOR_JOBS)
+      .toEqual([reversal(MAYA_ACCOUNT, 1020, '1001', MAYA)])
+
+    // Then the face oil: Lumen's order must stop shipping it, and Lumen's 24.84 and Maya's 6.90
+    // go back, whatever Stripe answers about Northwind's transfer. Today each run of the order's
+    // refund job stops at Northwind's unsettled reversal, before anything else.
+    await world.creatorRefunds(ORDER_1001, [{ line: 1, quantity: 1 }])
+    await expect
+      .poll(
+        () => ({
+          lumenCancelled: world.brandOrder(LUMEN, '1001').cancelledAt !== null,
+          reversals: world.reversals(),
+        }),
+        FOR_JOBS,
+      )
+      .toEqual({
+        lumenCancelled: true,
+        reversals: [
+          reversal(MAYA_ACCOUNT, 1020, '1001', MAYA),
+          reversal(MAYA_ACCOUNT, 690, '1001', MAYA, 1),
+          reversal(LUMEN_ACCOUNT, 2484, '1001', LUMEN),
+        ],
+      })
   }, 60_000)
 })

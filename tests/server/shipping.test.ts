@@ -4,6 +4,7 @@ import { brandVariantId, creatorVariantId, sandboxApp } from '../../server/src/s
 import { INSTALL_SCOPES } from '../../server/src/services/shop-connections'
 import { catchUpShipments } from '../../server/src/shipping/shipping-catch-up'
 import { postWebhook, signBody } from './support/signed-webhook'
+import { MAYA_ACCOUNT, ORDER_1001, reversal, transferTo } from './support/refund-world'
 import {
   CREATOR_1001,
   FOR_JOBS,
@@ -13,6 +14,7 @@ import {
   UPS,
   shippingWorld,
 } from './support/shipping-world'
+import { NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
 
 // Shipping (issue 35): what a brand ships of an order Tandem made reaches the creator's order in
 // the creator's Shopify, once, with the brand's tracking, and the Shipping screen's list shows
@@ -470,3 +472,86 @@ describe('a brand shipping from a third-party warehouse (issue 46)', { timeout: 
     })
   })
 })
+
+describe(
+  'a refund of units a brand shipped from a third-party warehouse the app may not see (issue 46, review)',
+  { timeout: 60_000 },
+  () => {
+    const OVERSHIRT = brandVariantId(0)
+    const SCOPES_BEFORE = INSTALL_SCOPES.replace(',read_third_party_fulfillment_orders', '')
+
+    /**
+     * Order 1001 transferred and Maya paid her 27.30; Northwind's 3PL then shipped both overshirts,
+     * out of the sight of an app connected before Tandem asked for the third-party scopes.
+     */
+    async function shippedUnseen() {
+      const server = await world.transferred1001({
+        beforeConnecting: (shopify) => {
+          shopify.stockAtFulfillmentService(NORTHWIND, OVERSHIRT)
+          shopify.setScopes(NORTHWIND, SCOPES_BEFORE)
+        },
+      })
+      await expect.poll(() => transferTo(server, MAYA_ACCOUNT)?.amount, FOR_JOBS).toBe(2730)
+      await server.shopify.fulfill(NORTHWIND, world.brandOrderId(NORTHWIND), { tracking: UPS })
+      return server
+    }
+
+    /** The units each refund of Northwind's order gave back, as its Shopify admin lists them. */
+    const northwindRefundedUnits = () =>
+      world
+        .server()
+        .shopify.refunds(NORTHWIND, world.brandOrderId(NORTHWIND))
+        .map((refund) => refund.lines.reduce((sum, line) => sum + line.quantity, 0))
+
+    it('refunds the shipped order in full rather than asking Shopify, for ever, to cancel it', async () => {
+      await shippedUnseen()
+      // The customer returns both overshirts: Maya refunds and restocks them. Northwind's 102.00
+      // and Maya's 20.40 go back.
+      await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 2 }])
+      await expect
+        .poll(world.reversals, FOR_JOBS)
+        .toEqual([
+          reversal(MAYA_ACCOUNT, 2040, '1001', MAYA),
+          reversal(NORTHWIND_ACCOUNT, 10200, '1001', NORTHWIND),
+        ])
+      // Northwind's order shipped (Shopify cancels no order with fulfillments): it is refunded for
+      // both units, never cancelled, and the refund job ends well. Today Tandem sees no shipment
+      // and asks Shopify to cancel it on every run, refused each time, and never refunds it.
+      await expect
+        .poll(
+          async () => ({
+            refunded: northwindRefundedUnits(),
+            cancelledAt: world.brandOrder(NORTHWIND, '1001').cancelledAt,
+            troubled: (await world.troubledJobs()).map((job) => job.errorMessage),
+          }),
+          FOR_JOBS,
+        )
+        .toEqual({ refunded: [2], cancelledAt: null, troubled: [] })
+      expect(await world.refundsSettled('1001')).toBe(true)
+    })
+
+    it('refunds in the brand order every unit Activity says it refunded', async () => {
+      await shippedUnseen()
+      // The customer returns one overshirt of two: Maya refunds and restocks it; Northwind's 51.00
+      // and Maya's 10.20 go back.
+      await world.creatorRefunds(ORDER_1001, [{ line: 0, quantity: 1 }])
+      await expect
+        .poll(world.reversals, FOR_JOBS)
+        .toEqual([
+          reversal(MAYA_ACCOUNT, 1020, '1001', MAYA),
+          reversal(NORTHWIND_ACCOUNT, 5100, '1001', NORTHWIND),
+        ])
+      await expect.poll(() => world.refundsSettled('1001'), FOR_JOBS).toBe(true)
+      // What the administrator reads in Activity is what Northwind's Shopify shows: one overshirt
+      // refunded of its order. Today Tandem drops the unit it cannot place (neither unshipped nor
+      // in a shipment it sees), sends Shopify a refund of no units, and says one in Activity.
+      expect({
+        activity: await world.activity('order.brand-refund'),
+        refunded: northwindRefundedUnits(),
+      }).toEqual({
+        activity: [{ brandShop: NORTHWIND, brandOrderId: world.brandOrderId(NORTHWIND), units: 1 }],
+        refunded: [1],
+      })
+    })
+  },
+)

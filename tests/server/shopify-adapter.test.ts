@@ -484,7 +484,8 @@ describe('after the sale', () => {
     expect(new Set(refund!.lines.map((line) => line.lineItemId)).size).toBe(251)
   })
 
-  it('refunds a brand order under a new key once Shopify refused the first, and once only', async () => {
+  /** A Northwind order of two overshirts, and a refund of `quantity` of them under one key. */
+  async function brandOrderOfTwo() {
     const order = await shopify.createOrder(
       NORTHWIND,
       brandOrder([{ variantId: OVERSHIRT, quantity: 2 }]),
@@ -495,6 +496,11 @@ describe('after the sale', () => {
       note: 'a refund',
       idempotencyKey: 'brand-refund:test',
     })
+    return { order, units }
+  }
+
+  it('refunds a brand order under a new key once Shopify refused the first, and once only', async () => {
+    const { order, units } = await brandOrderOfTwo()
     // Three units of two: refused, and its key with it, for good.
     await expect(shopify.refundBrandOrder(NORTHWIND, order.id, units(3))).rejects.toBeInstanceOf(
       CommerceError,
@@ -506,6 +512,23 @@ describe('after the sale', () => {
       [expect.objectContaining({ quantity: 1 })],
     ])
     expect((await shopify.readBrandOrder(NORTHWIND, order.id))!.lines[0]!.currentQuantity).toBe(1)
+  })
+
+  it('refunds a brand order once the cause of its refusals is gone, however often Shopify refused it before (review of issue 46)', async () => {
+    const { order, units } = await brandOrderOfTwo()
+    // The refund job's runs (eight retries, then the catch-up every quarter hour) meet a refusal
+    // ten times over a few hours: each leaves one more of the key's attempts refused for good.
+    for (let run = 0; run < 10; run++) {
+      await expect(shopify.refundBrandOrder(NORTHWIND, order.id, units(3))).rejects.toBeInstanceOf(
+        CommerceError,
+      )
+    }
+    // The cause gone, the next run's refund is made: today it is refused for ever, in words that
+    // tell the administrator nothing ("A previous request with this idempotency key failed").
+    await shopify.refundBrandOrder(NORTHWIND, order.id, units(1))
+    expect(server.shopify.refunds(NORTHWIND, order.id).map((refund) => refund.lines)).toEqual([
+      [expect.objectContaining({ quantity: 1 })],
+    ])
   })
 })
 

@@ -226,6 +226,13 @@ describe('refundCreate', () => {
     expect((await refused(take(sale.id, '1.00', 'AUTHORIZATION'))).userErrors).toEqual([
       { field: null, message: 'Kind authorization is not a valid transaction' },
     ])
+    // A refund of nothing: no units, no shipping, no money.
+    expect((await refused({ refundLineItems: [], note: 'nothing' })).userErrors).toEqual([
+      {
+        field: null,
+        message: 'A refund must give something back: refund line items, shipping or a transaction',
+      },
+    ])
     const unknown = await refundCreate(CREATOR, { orderId: 'gid://shopify/Order/999999' })
     expect(unknown).toEqual({
       refund: null,

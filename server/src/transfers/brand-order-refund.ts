@@ -59,7 +59,7 @@ export async function refundBrandOrder(
     return
   }
 
-  if (refundedUnits >= frozenUnits && state.shipped.length === 0) {
+  if (refundedUnits >= frozenUnits && !hasShipped(state)) {
     await failpoint('brandRefund:before-call')
     await remote((signal) => deps.commerce.cancelBrandOrder(shop, orderId, note, { signal }))
     await failpoint('brandRefund:after-call')
@@ -117,10 +117,11 @@ export async function refundBrandOrder(
   await failpoint('brandRefund:before-call')
   await remote((signal) => deps.commerce.refundBrandOrder(shop, orderId, refund, { signal }))
   await failpoint('brandRefund:after-call')
+  // The units of the refund Shopify took, as sent: Activity says what the brand's order shows.
   await audit('order.brand-refund', {
     brandShop: shop,
     brandOrderId: orderId,
-    units: lines.reduce((sum, line) => sum + line.quantity, 0),
+    units: refund.lines.reduce((sum, line) => sum + line.quantity, 0),
   })
 }
 
@@ -137,10 +138,25 @@ async function auditedOf(
 }
 
 /**
+ * Whether the brand's order shipped, so that Shopify cancels it no more. Shopify leaves out of the
+ * app's reading the fulfillments of a location its scopes do not cover (a 3PL's, for a shop
+ * connected before Tandem asked for read_third_party_fulfillment_orders), but never a line's
+ * counts: units it still sells that are not unfulfilled shipped, wherever from. A fulfillment the
+ * app sees counts too, even once its units were returned (Shopify still refuses the cancel).
+ */
+const hasShipped = (state: BrandOrderState) =>
+  state.shipped.length > 0 ||
+  state.lines.some((line) => line.currentQuantity > line.unfulfilledQuantity)
+
+/**
  * A line's refunded units as Shopify's restock types take them: those never shipped first (they
  * must not ship now), then shipped ones, by the location they shipped from, in the order they
  * shipped (a line shipped from two locations and returned in part may send a unit to the other
  * one: Shopify lists shipments, not what came back to each). Units not restocked need no split.
+ * Units left after these shipped from a location the app cannot see (see `hasShipped`): RETURN
+ * needs a location to restock at, so they are refunded without restocking (NO_RESTOCK, which
+ * RefundLineItemInput takes with no locationId, Admin GraphQL 2026-10), and their brand restocks
+ * them where its warehouse keeps them.
  */
 function byShipment(
   state: BrandOrderState,
@@ -161,5 +177,6 @@ function byShipment(
   for (const shipment of state.shipped.filter((unit) => unit.lineItemId === lineItemId)) {
     take(shipment.quantity, { from: shipment.locationId })
   }
+  if (left > 0) parts.push({ lineItemId, quantity: left, restock: false })
   return parts
 }

@@ -27,7 +27,6 @@ import { sendPayoutJob } from './creator-payout'
 import type { PlanInput } from '../domain/transfer-plan'
 import { inSettlement, type Settlement } from './order-payment'
 import { reverseParty, settleUnknown } from './party-reversal'
-import { FundsPending } from './pending-funds'
 import { beyondUnitsReason, recordRefundBeyondUnits } from './refund-beyond-units'
 import { asRefunded, frozenPartOf, refundedLinesOf } from './refund-splits'
 import { loadPlanInput } from './plan-input'
@@ -136,14 +135,17 @@ async function settleUnderLease(deps: Deps, id: string, timing: ReturnType<typeo
   // Read under the lease: what the brands' steps and an earlier run recorded.
   const transfer = (await createTransferRepository(deps.db).find(id))!
   const remote: Remote = (call) => withDeadline(timing.remoteTimeoutMs, call)
+  // Each party apart: one Stripe or Shopify refuses is retried without holding up the others.
+  const failures: unknown[] = []
+  const attempt = (work: () => Promise<void>) =>
+    work().catch((error: unknown) => void failures.push(error))
   // Reversals an earlier run decided and could not settle need nothing from Shopify: settled
   // first, so that a creator's store gone since (uninstalled, erased) does not keep them unsent.
+  // One that waits for pending funds, or that Stripe keeps failing, holds up neither the brands'
+  // orders nor the other parties (a brand kept shipping a refunded face oil meanwhile): its
+  // party's step below meets it again, and the run fails with it at the end.
   const decided = (await reversalsOf(deps.db, id)).filter((row) => row.party !== 'DEBT')
-  await settleUnknown(deps, decided, remote, timing.failpoint).catch((error: unknown) => {
-    // One found waiting for funds Stripe holds pending is recorded so (declined), and waits days:
-    // the brands' orders go on meanwhile, and its party's step below says why it waits.
-    if (!(error instanceof FundsPending)) throw error
-  })
+  await attempt(() => settleUnknown(deps, decided, remote, timing.failpoint))
   // Stripe before Shopify: a creator's payment app refunds the charge after Shopify recorded the
   // refund, so each refund the charge shows now is among the refunds read next. Read the other way
   // round, a refund made between the two reads (its Shopify refund, then its charge's) counted as
@@ -167,13 +169,10 @@ async function settleUnderLease(deps: Deps, id: string, timing: ReturnType<typeo
     // Nothing goes back: a commission whose payout waited for this look (a refund noticed before
     // the order completed) is paid now. A commission paid already is left as it is.
     if (transfer.status === 'COMPLETED') await sendPayoutJob(deps, deps.db, id)
+    if (failures.length > 0) throw failures[0]
     return
   }
 
-  // Each party apart: one Stripe or Shopify refuses is retried without holding up the others.
-  const failures: unknown[] = []
-  const attempt = (work: () => Promise<void>) =>
-    work().catch((error: unknown) => void failures.push(error))
   // First the brands' orders: what is no longer sold must not ship while the money waits.
   const restocked = restockedVariants(input, refunded)
   for (const [i, brand] of transfer.brands.entries()) {
