@@ -11,6 +11,7 @@ import { sqliteJobQueue } from '../server/src/jobs/sqlite-job-queue'
 import { firebaseTokenVerifier } from '../server/src/auth/verify'
 import { openDatabase, type Db } from '../server/src/db/connect'
 import { creatorOrderIndex } from '../server/src/repositories/creator-orders'
+import { shopifyKeyAttempts } from '../server/src/repositories/shopify-key-attempts'
 import { shopConnectionStore } from '../server/src/repositories/shop-connections'
 import { createSecretBox } from '../server/src/secrets'
 import { STORES } from '../server/src/seed/sandbox-data'
@@ -113,6 +114,7 @@ async function startStack(
   const adapter = connectShopify({
     connectionStore: shopConnectionStore(db, secrets),
     creatorOrders: creatorOrderIndex(db),
+    keyAttempts: shopifyKeyAttempts(db),
     endpoint: shopify.url,
     publicUrl: 'http://127.0.0.1',
     now,

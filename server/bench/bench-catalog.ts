@@ -19,6 +19,7 @@ import { openJobQueue } from '../src/jobs/open-job-queue'
 import { createProductSync } from '../src/products/product-sync'
 import { insertAppConfig } from '../src/repositories/app-configs'
 import { creatorOrderIndex } from '../src/repositories/creator-orders'
+import { shopifyKeyAttempts } from '../src/repositories/shopify-key-attempts'
 import { shopConnectionStore } from '../src/repositories/shop-connections'
 import { recordStore } from '../src/repositories/stores'
 import { createSecretBox } from '../src/secrets'
@@ -88,6 +89,7 @@ async function main(): Promise<void> {
     const adapter = connectShopify({
       connectionStore: shopConnectionStore(db, secrets),
       creatorOrders: creatorOrderIndex(db),
+      keyAttempts: shopifyKeyAttempts(db),
       endpoint: shopify.url,
       publicUrl: 'http://127.0.0.1',
       now,

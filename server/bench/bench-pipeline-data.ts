@@ -10,6 +10,7 @@ import { webhookTopicsOf } from '../src/adapters/commerce/shopify/shopify-webhoo
 import { openDatabase, type Db } from '../src/db/connect'
 import { insertAppConfig } from '../src/repositories/app-configs'
 import { creatorOrderIndex } from '../src/repositories/creator-orders'
+import { shopifyKeyAttempts } from '../src/repositories/shopify-key-attempts'
 import { shopConnectionStore } from '../src/repositories/shop-connections'
 import { writeTransferPolicy } from '../src/repositories/transfer-policy'
 import { linkVariants, type VariantLink } from '../src/repositories/variant-links'
@@ -177,6 +178,7 @@ async function connectShops(
   const adapter = connectShopify({
     connectionStore: shopConnectionStore(db, secrets),
     creatorOrders: creatorOrderIndex(db),
+    keyAttempts: shopifyKeyAttempts(db),
     endpoint: shopify.url,
     publicUrl: webhookUrl,
     now: () => new Date(),

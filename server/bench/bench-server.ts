@@ -9,6 +9,7 @@ import { sqliteJobQueue } from '../src/jobs/sqlite-job-queue'
 import { firebaseTokenVerifier } from '../src/auth/verify'
 import { openDatabase } from '../src/db/connect'
 import { creatorOrderIndex } from '../src/repositories/creator-orders'
+import { shopifyKeyAttempts } from '../src/repositories/shopify-key-attempts'
 import { shopConnectionStore } from '../src/repositories/shop-connections'
 import { createSecretBox } from '../src/secrets'
 import { seedSandboxMarketplace } from '../src/seed/seed'
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
   const adapter = connectShopify({
     connectionStore: shopConnectionStore(db, secrets),
     creatorOrders: creatorOrderIndex(db),
+    keyAttempts: shopifyKeyAttempts(db),
     endpoint: process.env.BENCH_SHOPIFY_URL ?? null,
     publicUrl,
     now: () => new Date(),

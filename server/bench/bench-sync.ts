@@ -10,6 +10,7 @@ import { BULK_THRESHOLD } from '../src/adapters/commerce/shopify/shopify-product
 import { openDatabase } from '../src/db/connect'
 import { sqliteJobQueue } from '../src/jobs/sqlite-job-queue'
 import { creatorOrderIndex } from '../src/repositories/creator-orders'
+import { shopifyKeyAttempts } from '../src/repositories/shopify-key-attempts'
 import { shopConnectionStore } from '../src/repositories/shop-connections'
 import { createProductSync } from '../src/products/product-sync'
 import { createSecretBox } from '../src/secrets'
@@ -67,6 +68,7 @@ async function timeSync(products: number): Promise<Measured> {
     const adapter = connectShopify({
       connectionStore: shopConnectionStore(db, secrets),
       creatorOrders: creatorOrderIndex(db),
+      keyAttempts: shopifyKeyAttempts(db),
       endpoint: shopify.url,
       publicUrl: 'http://127.0.0.1',
       now,

@@ -9,6 +9,7 @@ import { connectStripe } from '../src/adapters/payments/stripe/stripe-payments'
 import { openDatabase } from '../src/db/connect'
 import { sqliteJobQueue } from '../src/jobs/sqlite-job-queue'
 import { creatorOrderIndex } from '../src/repositories/creator-orders'
+import { shopifyKeyAttempts } from '../src/repositories/shopify-key-attempts'
 import { shopConnectionStore } from '../src/repositories/shop-connections'
 import { createSecretBox } from '../src/secrets'
 import { STORES } from '../src/seed/sandbox-data'
@@ -55,6 +56,7 @@ async function timeProcessing(brandConcurrency: number): Promise<number> {
       commerce: connectShopify({
         connectionStore: shopConnectionStore(db, secrets),
         creatorOrders: creatorOrderIndex(db),
+        keyAttempts: shopifyKeyAttempts(db),
         endpoint: shopify.url,
         publicUrl: 'http://127.0.0.1',
         now,

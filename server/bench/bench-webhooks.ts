@@ -14,6 +14,7 @@ import { sqliteJobQueue } from '../src/jobs/sqlite-job-queue'
 import { startBackgroundWork } from '../src/services/background-work'
 import { openDatabase } from '../src/db/connect'
 import { creatorOrderIndex } from '../src/repositories/creator-orders'
+import { shopifyKeyAttempts } from '../src/repositories/shopify-key-attempts'
 import { shopConnectionStore } from '../src/repositories/shop-connections'
 import { createSecretBox } from '../src/secrets'
 import { seedSandboxMarketplace } from '../src/seed/seed'
@@ -39,6 +40,7 @@ async function serve() {
   const shopify = connectShopify({
     connectionStore: shopConnectionStore(db, secrets),
     creatorOrders: creatorOrderIndex(db),
+    keyAttempts: shopifyKeyAttempts(db),
     endpoint: null,
     publicUrl: 'http://127.0.0.1',
     now: () => new Date(),

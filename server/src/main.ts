@@ -9,6 +9,7 @@ import { openDatabase, probePostgres } from './db/connect'
 import { loggableDatabaseError, watchDatabase, type DatabaseWatch } from './db/database-away'
 import { announcePresence } from './db/process-presence'
 import { creatorOrderIndex } from './repositories/creator-orders'
+import { shopifyKeyAttempts } from './repositories/shopify-key-attempts'
 import { shopConnectionStore } from './repositories/shop-connections'
 import { openJobQueue } from './jobs/open-job-queue'
 import { startBackgroundWork } from './services/background-work'
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
   const shopify = connectShopify({
     connectionStore: shopConnectionStore(db, secrets),
     creatorOrders: creatorOrderIndex(db),
+    keyAttempts: shopifyKeyAttempts(db),
     endpoint: config.shopifyEndpoint,
     publicUrl: config.publicUrl,
     now: () => new Date(),

@@ -57,6 +57,8 @@ const NAMES_NO_SHOP: Record<string, string[]> = {
   fraud_releases: ['creator_order_id', 'released_by', 'released_at'],
   // Where the refund catch-up last looked: the shop's row goes with it; an order's, by its id.
   refund_catch_up_shops: ['looked_from', 'looked_at'],
+  // The attempts Shopify refused of a key the shop was sent: the shop's rows go with it.
+  shopify_key_attempts: ['idempotency_key'],
   refund_catch_up_orders: [
     'creator_order_id',
     'shopify_updated_at',

@@ -12,6 +12,7 @@ import type { ShopifyApi } from '../../server/src/adapters/commerce/shopify/shop
 import { createShopifyCommerce } from '../../server/src/adapters/commerce/shopify/shopify-commerce'
 import { insertAppConfig } from '../../server/src/repositories/app-configs'
 import { creatorOrderIndex } from '../../server/src/repositories/creator-orders'
+import { shopifyKeyAttempts } from '../../server/src/repositories/shopify-key-attempts'
 import { shopConnectionStore } from '../../server/src/repositories/shop-connections'
 import { sandboxApp } from '../../server/src/seed/sandbox-data'
 import { PUBLIC_URL, startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
@@ -34,6 +35,7 @@ function adapter() {
   return connectShopify({
     connectionStore: shopConnectionStore(server.db, server.secrets),
     creatorOrders: creatorOrderIndex(server.db),
+    keyAttempts: shopifyKeyAttempts(server.db),
     endpoint: server.shopify.url,
     publicUrl: PUBLIC_URL,
     now: () => clock,
@@ -236,7 +238,11 @@ describe('the commerce port on Shopify', () => {
         }
       },
     }
-    const commerce = createShopifyCommerce({ index: creatorOrderIndex(server.db), api: counted })
+    const commerce = createShopifyCommerce({
+      index: creatorOrderIndex(server.db),
+      api: counted,
+      keyAttempts: shopifyKeyAttempts(server.db),
+    })
     expect(await commerce.findCreatorOrder(424_242)).toBeNull()
     expect(mostAtOnce).toBe(8)
     for (const shop of [MAYA, 'urban-trail-edits.myshopify.com', ...creators]) {
@@ -275,6 +281,7 @@ describe('the commerce port on Shopify', () => {
     const commerce = createShopifyCommerce({
       index: creatorOrderIndex(server.db),
       api: refundingMeanwhile,
+      keyAttempts: shopifyKeyAttempts(server.db),
     })
     const order = await commerce.findCreatorOrder(Number(id.split('/').pop()))
     // The lines and the refunds' money as of one moment: the refunded line no longer sold.

@@ -3,6 +3,7 @@ import { NORTHWIND } from '../support/sandbox-figures'
 import { HELD_TOKEN_RECHECK_MS } from '../../server/src/adapters/commerce/shopify/shop-connections'
 import { connectShopify } from '../../server/src/adapters/commerce/shopify/shopify'
 import { creatorOrderIndex } from '../../server/src/repositories/creator-orders'
+import { shopifyKeyAttempts } from '../../server/src/repositories/shopify-key-attempts'
 import { shopConnectionStore } from '../../server/src/repositories/shop-connections'
 import { sandboxApp } from '../../server/src/seed/sandbox-data'
 import { PUBLIC_URL, startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
@@ -25,6 +26,7 @@ const replica = (store = shopConnectionStore(server.db, server.secrets)) =>
   connectShopify({
     connectionStore: store,
     creatorOrders: creatorOrderIndex(server.db),
+    keyAttempts: shopifyKeyAttempts(server.db),
     endpoint: server.shopify.url,
     publicUrl: PUBLIC_URL,
     now: () => clock,

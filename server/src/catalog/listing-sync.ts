@@ -41,9 +41,9 @@ interface Written {
   /** Units last set, by brand variant. */
   stock: Record<string, number>
   /**
-   * Stock writes made or refused so far: each write's idempotency key is new, a retry's after an
-   * unknown outcome the same. A refused key is refused for good (Shopify's idempotency rule), so a
-   * refusal counts too: the write after it takes a new key.
+   * Stock writes made so far: each write's idempotency key is new, a retry's after an unknown
+   * outcome or a refusal the same (a key Shopify refused for good, the adapter goes on past:
+   * adapters/commerce/shopify/idempotency-keys.ts).
    */
   stockWrites: number
 }
@@ -118,19 +118,9 @@ async function follow(deps: Deps, listing: ListingRow): Promise<void> {
     // Numbered, so that stock going back to what it was is set again; a retry of a write whose
     // answer was lost repeats its key, and is set once.
     const key = digest([listing.id, stockWrites, stock])
-    try {
-      await remote(deps, (signal) =>
-        deps.commerce.setStock(listing.creator_store_shop, levels, key, { signal }),
-      )
-    } catch (error) {
-      if (error instanceof ProductRefused) {
-        const refused = { ...written, stockWrites: stockWrites + 1 }
-        await recordSync(deps, deps.db, listing.id, {
-          written: JSON.stringify(refused satisfies Written),
-        })
-      }
-      throw error
-    }
+    await remote(deps, (signal) =>
+      deps.commerce.setStock(listing.creator_store_shop, levels, key, { signal }),
+    )
     stockWrites += 1
   }
   await recordSync(deps, deps.db, listing.id, {

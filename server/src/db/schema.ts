@@ -412,6 +412,13 @@ export interface RefundCatchUpShopsTable {
 }
 
 /** What the refund catch-up last read of a transferred order, in Shopify and in Stripe. */
+/** The last attempt of each idempotency key Shopify refused as failed before (migration 036). */
+export interface ShopifyKeyAttemptsTable {
+  shop: string
+  idempotency_key: string
+  failed_through: number
+}
+
 export interface RefundCatchUpOrdersTable {
   creator_order_id: string
   shopify_updated_at: string | null
@@ -575,4 +582,5 @@ export interface Database {
   order_attention: OrderAttentionTable
   order_holds: OrderHoldsTable
   brand_pauses: BrandPausesTable
+  shopify_key_attempts: ShopifyKeyAttemptsTable
 }

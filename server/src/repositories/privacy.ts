@@ -38,6 +38,7 @@ export const ERASED_WITH_SHOP: ShopColumn[] = [
   ['catalog_listings', 'creator_store_shop'],
   ['brand_product_readings', 'brand_store_shop'],
   ['refund_catch_up_shops', 'creator_store_shop'],
+  ['shopify_key_attempts', 'shop'],
   ['stores', 'shop'],
 ]
 

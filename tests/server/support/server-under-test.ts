@@ -36,6 +36,7 @@ import type { AppDeps } from '../../../server/src/deps'
 import { firebaseTokenVerifier, type TokenVerifier } from '../../../server/src/auth/verify'
 import { openDatabase, type Db } from '../../../server/src/db/connect'
 import { creatorOrderIndex } from '../../../server/src/repositories/creator-orders'
+import { shopifyKeyAttempts } from '../../../server/src/repositories/shopify-key-attempts'
 import { shopConnectionStore } from '../../../server/src/repositories/shop-connections'
 import { createSecretBox, type SecretBox } from '../../../server/src/secrets'
 import { catchUpCreatorOrders } from '../../../server/src/orders/catch-up'
@@ -179,6 +180,7 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
   const { commerce, ...shopifyServices } = connectShopify({
     connectionStore: shopConnectionStore(db, secrets),
     creatorOrders: creatorOrderIndex(db),
+    keyAttempts: shopifyKeyAttempts(db),
     endpoint: shopify.url,
     publicUrl,
     now,

@@ -6,7 +6,7 @@ import {
   type SelectedOption,
 } from '../catalog-port'
 import { CommerceError } from '../commerce-port'
-import { underLiveKey } from './idempotency-keys'
+import { underLiveKey, type KeyAttempts } from './idempotency-keys'
 import type { ShopifyApi } from './shopify-api'
 
 // The catalogue part of the commerce port on Shopify's Admin GraphQL API: a brand product read
@@ -177,7 +177,7 @@ const refused = (errors: UserError[]) =>
     errors.map((error) => ({ code: error.code, field: error.field, message: error.message })),
   )
 
-export function shopifyCatalog(api: ShopifyApi): CatalogPort {
+export function shopifyCatalog(api: ShopifyApi, attempts: KeyAttempts): CatalogPort {
   return {
     async readCatalogProduct(shop, productId): Promise<CatalogProduct | null> {
       const answer: { shop: { currencyCode: string }; product: ProductNode | null } =
@@ -332,7 +332,7 @@ export function shopifyCatalog(api: ShopifyApi): CatalogPort {
 
     // A refused key is refused for good: the write goes on under the key with an attempt number
     // (idempotency-keys.ts). A refusal is the stock's (ProductRefused), for the listing to fail
-    // with and its next write to take a new key; a call still under way under the key
+    // with, its next write going on past the refused key; a call still under way under the key
     // (IDEMPOTENCY_CONCURRENT_REQUEST) has no outcome yet, and is retried under the same key.
     async setStock(shop, levels, idempotencyKey, options) {
       if (levels.length === 0) return
@@ -353,7 +353,7 @@ export function shopifyCatalog(api: ShopifyApi): CatalogPort {
           options,
         )
       const answer = await underLiveKey(
-        idempotencyKey,
+        { attempts, shop, key: idempotencyKey },
         send,
         (sent) => sent.inventorySetQuantities.userErrors,
       )

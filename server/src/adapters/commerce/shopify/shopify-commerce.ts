@@ -8,6 +8,7 @@ import {
   type CommercePort,
   type CreatorOrderHeader,
 } from '../commerce-port'
+import type { KeyAttempts } from './idempotency-keys'
 import type { ShopifyApi } from './shopify-api'
 import {
   BRAND_VARIANTS,
@@ -121,8 +122,10 @@ export interface CreatorOrderIndex {
 export function createShopifyCommerce(deps: {
   index: CreatorOrderIndex
   api: ShopifyApi
+  /** The idempotency-key attempts Shopify refused, for the calls sent under a key. */
+  keyAttempts: KeyAttempts
 }): CommercePort {
-  const { api, index } = deps
+  const { api, index, keyAttempts } = deps
 
   /**
    * The order as `shop` has it, every page of its lines, all as of one refund total: a refund made
@@ -235,10 +238,10 @@ export function createShopifyCommerce(deps: {
 
     readProducts: (shop, reading) => readProducts(api, shop, reading),
 
-    ...shopifyRefunds(api),
+    ...shopifyRefunds(api, keyAttempts),
     ...shopifyRisk(api),
 
-    ...shopifyCatalog(api),
+    ...shopifyCatalog(api, keyAttempts),
     ...shopifyShipping(api),
 
     async readPaidOrders(shop, take) {

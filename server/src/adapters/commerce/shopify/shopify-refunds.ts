@@ -7,7 +7,7 @@ import {
   type CreatorRefund,
 } from '../commerce-port'
 import { toMinorUnits } from '../../../domain/money'
-import { underLiveKey } from './idempotency-keys'
+import { underLiveKey, type KeyAttempts } from './idempotency-keys'
 import { orderGid, orderNumber } from './order-gid'
 import type { ShopifyApi } from './shopify-api'
 import {
@@ -140,6 +140,7 @@ function refused(what: string, answer: Refusals) {
 
 export function shopifyRefunds(
   api: ShopifyApi,
+  attempts: KeyAttempts,
 ): Pick<
   CommercePort,
   | 'orderRefunds'
@@ -256,7 +257,7 @@ export function shopifyRefunds(
           options,
         )
       const answer = await underLiveKey(
-        refund.idempotencyKey,
+        { attempts, shop, key: refund.idempotencyKey },
         send,
         (sent) => sent.refundCreate.userErrors ?? [],
       )

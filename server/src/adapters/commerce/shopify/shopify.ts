@@ -1,5 +1,6 @@
 import type { ShopType } from '@shared/contract'
 import type { CommercePort } from '../commerce-port'
+import type { KeyAttempts } from './idempotency-keys'
 import { createShopInstallation, type ShopInstallation } from './shop-installation'
 import {
   createShopConnections,
@@ -15,6 +16,8 @@ export interface ShopifyDeps {
   connectionStore: ConnectionStore
   /** The creator-order index the port looks orders up in and keeps (likewise). */
   creatorOrders: CreatorOrderIndex
+  /** The idempotency-key attempts Shopify refused (likewise): idempotency-keys.ts. */
+  keyAttempts: KeyAttempts
   /** TANDEM_SHOPIFY_ENDPOINT: the Shopify emulator; null for Shopify itself. */
   endpoint: string | null
   /** Where Shopify reaches Tandem: its webhooks are registered at `{publicUrl}/webhooks/shopify`. */
@@ -55,7 +58,7 @@ export function connectShopify(deps: ShopifyDeps): ShopifyServices & {
   })
   const api = createShopifyApi({ ...deps.api, endpoint: deps.endpoint, tokens: connections })
   return {
-    commerce: createShopifyCommerce({ index: deps.creatorOrders, api }),
+    commerce: createShopifyCommerce({ index: deps.creatorOrders, api, keyAttempts: deps.keyAttempts }),
     connections,
     api,
     installation: createShopInstallation(api),
