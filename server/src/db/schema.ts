@@ -412,7 +412,7 @@ export interface RefundCatchUpShopsTable {
 }
 
 /** What the refund catch-up last read of a transferred order, in Shopify and in Stripe. */
-/** The last attempt of each idempotency key Shopify refused as failed before (migration 036). */
+/** The last attempt of each idempotency key Shopify refused as failed before (migration 026). */
 export interface ShopifyKeyAttemptsTable {
   shop: string
   idempotency_key: string

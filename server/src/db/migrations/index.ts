@@ -25,7 +25,7 @@ import * as fraudReleases from './022-fraud-releases'
 import * as refundCatchUp from './023-refund-catch-up'
 import * as reversalsByTransfer from './024-reversals-by-transfer'
 import * as refundNews from './025-refund-news'
-import * as shopifyKeyAttempts from './036-shopify-key-attempts'
+import * as shopifyKeyAttempts from './026-shopify-key-attempts'
 
 // Migrations live in code (one module each, imported here and bundled with the server: no folder
 // to find at run time) and run at every start. Column types are the ones SQLite and PostgreSQL
@@ -61,7 +61,7 @@ const migrations: Record<string, Migration> = {
   '023_refund_catch_up': refundCatchUp,
   '024_reversals_by_transfer': reversalsByTransfer,
   '025_refund_news': refundNews,
-  '036_shopify_key_attempts': shopifyKeyAttempts,
+  '026_shopify_key_attempts': shopifyKeyAttempts,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }
