@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import type { Shipment } from '@shared/contract'
 import { LUMEN, LUMEN_ACCOUNT, NORTHWIND, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
 import {
   asShopApp,
@@ -112,24 +113,20 @@ describe("the brand's order of a creator order refunded in full", () => {
         reversal(NORTHWIND_ACCOUNT, 10200, '1001', NORTHWIND),
       ])
     const restocks = () =>
-      server.shopify
-        .refunds(NORTHWIND, northwind.id)
-        .map((refund) =>
-          refund.lines.map(({ line, quantity, restockType, locationId }) => ({
-            line,
-            quantity,
-            restockType,
-            locationId,
-          })),
-        )
-    await expect
-      .poll(restocks, FOR_JOBS)
-      .toEqual([
-        [
-          { line: 0, quantity: 1, restockType: 'CANCEL', locationId: null },
-          { line: 0, quantity: 1, restockType: 'RETURN', locationId: shippedFrom },
-        ],
-      ])
+      server.shopify.refunds(NORTHWIND, northwind.id).map((refund) =>
+        refund.lines.map(({ line, quantity, restockType, locationId }) => ({
+          line,
+          quantity,
+          restockType,
+          locationId,
+        })),
+      )
+    await expect.poll(restocks, FOR_JOBS).toEqual([
+      [
+        { line: 0, quantity: 1, restockType: 'CANCEL', locationId: null },
+        { line: 0, quantity: 1, restockType: 'RETURN', locationId: shippedFrom },
+      ],
+    ])
     await expect.poll(() => world.refundsSettled('1001'), FOR_JOBS).toBe(true)
     expect({
       stock: server.shopify.stockOf(OVERSHIRT),
@@ -161,5 +158,14 @@ describe("the brand's order of a creator order refunded in full", () => {
     }).toEqual({ cancelled: true, stock: stock + 2, refunds: [] })
     await expect.poll(() => world.refundsSettled('1001'), FOR_JOBS).toBe(true)
     expect(await world.troubledJobs()).toEqual([])
+    // Shipping says who cancelled it, as Activity does: Tandem, not the brand.
+    const northwindShipment = async () => {
+      const answer = await world.call('GET', `/admin-shipments?brandShop=${NORTHWIND}`)
+      const [shipment] = answer.json().shipments as Shipment[]
+      return { cancelReason: shipment?.cancelReason, cancelledBy: shipment?.cancelledBy }
+    }
+    await expect
+      .poll(northwindShipment, FOR_JOBS)
+      .toEqual({ cancelReason: expect.any(String), cancelledBy: 'TANDEM' })
   }, 60_000)
 })

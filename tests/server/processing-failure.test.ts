@@ -20,7 +20,7 @@ describe('classifyProcessingFailure', () => {
       outcome: 'needsAttention',
       reasons: [reason],
       message:
-        'Commission not found: northwind-apparel has no default commission: set it on its store page',
+        'Commission not found: northwind apparel has no default commission: set it on its store page',
     })
   })
 

@@ -134,8 +134,15 @@ export default function OrderTransferPage() {
           <Tabs.Panel value="summary">
             {preview.status === 'empty' && <NothingPreviewed />}
             {preview.status === 'failed' && (
-              <Alert color="red" variant="light" title="Failed to fetch preview" maw={640}>
-                Creator order {preview.orderId}: {preview.message}
+              // Titled with what happened, in an administrator's words; the toast keeps the
+              // specification's "Failed to fetch preview".
+              <Alert
+                color="red"
+                variant="light"
+                title={`Tandem cannot transfer creator order ${preview.orderId}`}
+                maw={640}
+              >
+                {preview.message}
                 <OverridesOffered
                   message={preview.message}
                   onChoose={(override) => setOverriding({ override, orderId: preview.orderId })}

@@ -124,7 +124,9 @@ export function TransferSummary({ answer }: { answer: PreviewAnswer }) {
       </SummaryCard>
 
       {/* Before processing nothing has moved, and the transfer has no trail to show. */}
-      {preview.status !== 'NOT_STARTED' && <MoneyTrailCard trail={preview.moneyTrail} />}
+      {preview.status !== 'NOT_STARTED' && (
+        <MoneyTrailCard trail={preview.moneyTrail} waiting={preview.refundWaiting} />
+      )}
       {/* Refunds give back only once the transfer is complete; before, they lower what it moves. */}
       {preview.status === 'COMPLETED' && <RefundSplitCard key={creatorOrder.id} answer={answer} />}
     </Stack>
