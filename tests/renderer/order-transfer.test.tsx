@@ -483,23 +483,9 @@ describe('Summary', () => {
     await previewOrder(user)
 
     expect(tableRows('Line Items')).toEqual([
-      [
-        '',
-        'Linen OvershirtFrom northwind apparel',
-        'gid://shopify/LineItem/10011',
-        '2',
-        '$68.00',
-        '$136.00',
-      ],
-      [
-        '',
-        'Rosehip Face OilFrom lumen botanicals',
-        'gid://shopify/LineItem/10012',
-        '1',
-        '$34.50',
-        '$34.50',
-      ],
-      ['', 'Sticker PackNot from a brand', 'gid://shopify/LineItem/10013', '1', '$5.00', '$5.00'],
+      ['', 'Linen OvershirtFrom northwind apparel', '…/LineItem/10011', '2', '$68.00', '$136.00'],
+      ['', 'Rosehip Face OilFrom lumen botanicals', '…/LineItem/10012', '1', '$34.50', '$34.50'],
+      ['', 'Sticker PackNot from a brand', '…/LineItem/10013', '1', '$5.00', '$5.00'],
     ])
     const images = within(card('Line Items')).getAllByRole('img')
     expect(images[0]).toHaveAttribute('alt', 'Linen Overshirt')
@@ -509,6 +495,16 @@ describe('Summary', () => {
     )
     // Lines without an image show a placeholder, named for a screen reader.
     expect(within(card('Line Items')).getAllByLabelText('No image')).toHaveLength(2)
+    // Shopify's ids short on screen: whole on hover, and copied whole.
+    const lines = card('Line Items')
+    expect(within(lines).getByText('…/LineItem/10011')).toHaveAttribute(
+      'title',
+      'gid://shopify/LineItem/10011',
+    )
+    expect(
+      within(lines).getByRole('button', { name: 'Copy gid://shopify/LineItem/10011' }),
+    ).toBeInTheDocument()
+    expect(within(lines).queryByText(/^gid:/)).not.toBeInTheDocument()
   })
 
   it("shows each brand's transfer, with no brand order before processing, and the totals", async () => {
@@ -638,7 +634,7 @@ describe('Summary', () => {
     expect(tableRows('Line Items')[2]).toEqual([
       '',
       '-Not from a brand',
-      'gid://shopify/LineItem/10013',
+      '…/LineItem/10013',
       '-',
       '$5.00',
       '$5.00',
@@ -868,8 +864,8 @@ describe('Processing', () => {
     await user.click(tab('Summary'))
     await waitFor(() =>
       expect(tableRows('Brand Transfers').map((row) => row[1])).toEqual([
-        'gid://shopify/Order/5001',
-        'gid://shopify/Order/5002',
+        '…/Order/5001',
+        '…/Order/5002',
       ]),
     )
     expect(processButton()).toBeDisabled()
@@ -898,7 +894,7 @@ describe('Processing', () => {
 
     await expectToast('Failed to process transfer', 'Order transfer already processed', 'error')
     await waitFor(() => expect(processButton()).toBeDisabled())
-    expect(tableRows('Brand Transfers')[0]?.[1]).toBe('gid://shopify/Order/5001')
+    expect(tableRows('Brand Transfers')[0]?.[1]).toBe('…/Order/5001')
   })
 
   it('still shows the brand orders when the preview cannot be read again after processing', async () => {
@@ -931,8 +927,8 @@ describe('Processing', () => {
     await expectToast('Success', 'Order transfer processed')
     await waitFor(() =>
       expect(tableRows('Brand Transfers').map((row) => row[1])).toEqual([
-        'gid://shopify/Order/5001',
-        'gid://shopify/Order/5002',
+        '…/Order/5001',
+        '…/Order/5002',
       ]),
     )
     expect(processButton()).toBeDisabled()

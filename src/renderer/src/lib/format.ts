@@ -1,6 +1,7 @@
-import { storeName } from '@shared/contract'
+import { storeName } from '@shared/contract/names'
 
-// The one name of a store, shared with the server's sentences.
+// The one name of a store, shared with the server's sentences (from its own module: the
+// contract's index would bring zod's schemas into the first bundle).
 export { storeName }
 
 /** A store as a dropdown option: chosen by its shop, shown by its name. */

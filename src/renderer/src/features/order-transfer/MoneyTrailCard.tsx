@@ -69,7 +69,7 @@ function RefundWaiting({ waiting }: { waiting: NonNullable<TransferPreview['refu
         <Text size="sm" mt={4}>
           {PRODUCT_NAME} stopped trying at {formatDateTime(waiting.at)}: once the cause is fixed,
           retry it on the{' '}
-          <Anchor component={Link} to="/main/jobs" inherit>
+          <Anchor component={Link} to="/main/jobs" inherit underline="always">
             Jobs page
           </Anchor>
           .

@@ -1,6 +1,7 @@
 import { Button, Text, VisuallyHidden } from '@mantine/core'
 import { useNavigate } from 'react-router'
-import { consolePaths, type CreatorOrderSummary } from '@shared/contract'
+import type { CreatorOrderSummary } from '@shared/contract'
+import { consolePaths } from '@shared/contract/names'
 import { formatDateTime, formatMoney, storeName } from '@renderer/lib/format'
 import type { TableSpec } from '@renderer/lib/PagedTable'
 import { ReadinessWithHold } from './order-holds'

@@ -11,7 +11,8 @@ import {
   IconRefresh,
   type Icon,
 } from '@tabler/icons-react'
-import { storeName, type AttentionReasonView, type OrderReadiness } from '@shared/contract'
+import type { AttentionReasonView, OrderReadiness } from '@shared/contract'
+import { storeName } from '@shared/contract/names'
 import { formatDateTime } from '@renderer/lib/format'
 
 // What will happen to an order and what stops it (issue 32), under its row of the orders inbox:
@@ -132,7 +133,7 @@ export function AttentionReason({ reason }: { reason: AttentionReasonView }) {
         <Text span inherit c="dimmed">
           {' '}
           (fixed by {partyWords(remedy.party)}:{' '}
-          <Anchor component={Link} to={remedy.link.to} inherit>
+          <Anchor component={Link} to={remedy.link.to} inherit underline="always">
             {remedy.link.label}
           </Anchor>
           )
