@@ -3,7 +3,10 @@
  * (docs/product-rules.md "Names"): the first label of its host with hyphens as spaces, so
  * 'maya-makes.myshopify.com' reads 'maya makes'.
  */
-export const storeName = (shop: string): string => shop.replace(/\..*$/s, '').replaceAll('-', ' ')
+export const storeName = (shop: string): string => hostLabel(shop).replaceAll('-', ' ')
+
+/** The first label of a shop's host: 'maya-makes' of 'maya-makes.myshopify.com'. */
+export const hostLabel = (shop: string): string => shop.replace(/\..*$/s, '')
 
 /**
  * The console's pages a reason links to, so that the server's "where to fix it" and the console's
