@@ -312,6 +312,8 @@ describe('processing order 1001', () => {
       totals: ORDER_1001_TOTALS,
       // Each brand's Stripe transfer (tests/server/money-trail.test.ts has the trail's details).
       moneyTrail: [expect.anything(), expect.anything()],
+      // No refund of it waits.
+      refundWaiting: null,
     })
 
     const before = await counts()
