@@ -35,9 +35,7 @@ export default function OrderTransferPage() {
   const requestedId = useRequestedOrderId()
   const [orderIdInput, setOrderIdInput] = useState(requestedId?.orderId ?? '')
   const [confirming, setConfirming] = useState(false)
-  const [overriding, setOverriding] = useState<{ override: Override; orderId: string } | null>(
-    null,
-  )
+  const [overriding, setOverriding] = useState<{ override: Override; orderId: string } | null>(null)
 
   // Opened with ?creatorOrderId=…: the ID is filled in (above, or here when another navigation
   // brings one to the open page) and sent, once per navigation, as if typed and sent by hand.
