@@ -144,6 +144,11 @@ describe('accessibility of every screen, in both themes', () => {
     await openSection('Orders')
     await shows(rowOf('#1004'))
     await shows(page.getByText(IRONPEAK_REASON))
+    // Who fixes it, and a link to the page where it is done.
+    await shows(page.getByText('(fixed by an administrator:'))
+    expect(
+      await page.getByRole('link', { name: "ironpeak outdoor's store page" }).getAttribute('href'),
+    ).toBe('#/main/stores/ironpeak-outdoor.myshopify.com?type=BRAND')
     await shows(page.getByRole('link', { name: 'Orders 1 order needs attention' }))
     await expectAccessibleInBothThemes('orders')
   })

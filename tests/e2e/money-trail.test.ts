@@ -90,8 +90,27 @@ const brandOrderOf = (shop: string) =>
 it('shows each reversal and amount owed after refunds in the money trail, with no click', async () => {
   await transfer1001(under.stack.server)
   const answeredBefore = under.stack.exchanges.length
-  await creatorRefunds(under.stack.server, ORDER_1001, [{ line: 0, quantity: 1 }])
+  // Maya refunds an overshirt in Shopify before her payment app refunds the customer in Stripe:
+  // nothing goes back yet, and the order's money trail says why (not only the Jobs page).
+  const refund = await creatorRefunds(under.stack.server, ORDER_1001, [{ line: 0, quantity: 1 }], {
+    stripeToo: false,
+  })
+  const waits = moneyTrail().getByRole('alert', { name: 'A refund has not gone back yet' })
+  await expect
+    .poll(async () => {
+      await trailShown()
+      return waits.count()
+    }, FOR_JOBS)
+    .toBe(1)
+  await shows(waits.getByText(/: nothing goes back until the customer is refunded$/))
+  await shows(waits.getByText(/^Tandem tries again at /))
+  expect(await trailShown()).toHaveLength(3)
+  await toastsClosed()
+  await screenshotsOf(under.page, moneyTrail(), 'money-trail-refund-waits')
+  // The payment app refunds the customer: the next run gives back, and the trail says no more.
+  under.stack.server.stripe.refund(ORDER_1001.chargeId, Math.round(Number(refund.amount) * 100))
   await expect.poll(async () => (await trailShown()).length, FOR_JOBS).toBe(5)
+  expect(await waits.count()).toBe(0)
   // Lumen was paid out since: its Stripe balance cannot cover the face oil's 24.84.
   under.stack.server.stripe.setBalance(LUMEN_ACCOUNT, 'usd', 0)
   await creatorRefunds(under.stack.server, ORDER_1001, [{ line: 1, quantity: 1 }])
@@ -221,9 +240,7 @@ it('shows a refund whose webhook never came once the refund catch-up reversed it
   // Back from Activity to the order's money trail.
   await under.page.keyboard.press('Escape')
   await under.page.getByRole('dialog', { name: 'Activity' }).waitFor({ state: 'hidden' })
-  await under.page.goto(
-    under.stack.console.url.replace('#/signin', '#/main/create-order-transfer'),
-  )
+  await under.page.goto(under.stack.console.url.replace('#/signin', '#/main/create-order-transfer'))
   await shows(under.page.getByRole('heading', { name: 'Create Order Transfer' }))
   // Maya deletes her app's subscriptions, then refunds the last overshirt: no server hears of it.
   await creatorStopsRefundNews(server.shopify)
@@ -252,4 +269,23 @@ it('shows a refund whose webhook never came once the refund catch-up reversed it
   await toastsClosed()
   await moneyTrail().scrollIntoViewIfNeeded()
   await screenshot(under.page, 'money-trail-catch-up-dark-wide')
+})
+
+it("says on the Shipping screen that Tandem cancelled the brands' orders after the creator's refunds", async () => {
+  const cancelledBy = async (shop: string) => {
+    const answer = await under.stack.server.app.inject({
+      url: `/admin-shipments?brandShop=${shop}`,
+      headers: under.stack.server.asAdmin,
+    })
+    return (answer.json() as { shipments: { cancelledBy: string | null }[] }).shipments[0]
+      ?.cancelledBy
+  }
+  await expect.poll(() => cancelledBy(LUMEN), FOR_JOBS).toBe('TANDEM')
+  await expect.poll(() => cancelledBy(NORTHWIND), FOR_JOBS).toBe('TANDEM')
+  await under.page.goto(under.stack.console.url.replace('#/signin', '#/main/shipping'))
+  const table = under.page.getByRole('table', { name: 'Shipments' })
+  await shows(table.getByText("Cancelled by Tandem after the creator's refund").first())
+  // Never blamed on the brand, whatever reason Tandem gave Shopify.
+  expect(await table.getByText(/Cancelled by the brand/).count()).toBe(0)
+  await screenshotsOf(under.page, table, 'shipping-cancelled-by-tandem')
 })

@@ -121,7 +121,11 @@ describe('order transfer preview in Chromium', () => {
   ])("shows the server's reason for order %s: %s", async (orderId, reason) => {
     await preview(page, orderId, 'Failed to fetch preview')
     await shows(page.locator('.mantine-Notification-description', { hasText: reason }))
-    await shows(page.getByText(`Creator order ${orderId}: ${reason}`))
+    // On the page, titled with what happened in an administrator's words.
+    const refused = page.getByRole('alert', {
+      name: `Tandem cannot transfer creator order ${orderId}`,
+    })
+    await shows(refused.getByText(reason))
     await expect.poll(() => card(page, 'Creator Order').count()).toBe(0)
   })
 

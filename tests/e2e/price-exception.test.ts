@@ -40,13 +40,16 @@ describe('a price below the brand’s, in Chromium', () => {
     await page.getByLabel('Creator order ID').fill('1001')
     await page.getByRole('button', { name: 'Send' }).click()
     // On the page, beside the toast that says the same.
+    // Titled with what happened; the line by its product, never its Shopify id.
+    const refused = page.getByRole('alert', { name: 'Tandem cannot transfer creator order 1001' })
     await shows(
-      page.getByText(
-        'Creator order 1001: Line "Rosehip Face Oil" (gid://shopify/LineItem/10012) cannot be ' +
-          `transferred to lumen-botanicals: the customer paid 34.50 USD a unit after discounts, below the brand's price 36.00 USD; ` +
+      refused.getByText(
+        'Line "Rosehip Face Oil" cannot be transferred to lumen botanicals: the customer paid ' +
+          "34.50 USD a unit after discounts, below the brand's price 36.00 USD; " +
           PRICE_EXCEPTION_HINT,
       ),
     )
+    await expect.poll(() => refused.textContent()).not.toMatch(/gid:\/\/|Failed to fetch/)
     await screenshot(page, 'price-exception-refused-dark-wide')
 
     await page.getByRole('button', { name: 'Accept price exception' }).click()

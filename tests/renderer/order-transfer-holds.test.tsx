@@ -171,9 +171,9 @@ describe('The transfer screen: where the order stands', () => {
 
   it('says what an order whose preview is refused needs, with Hold', async () => {
     const reason =
-      'Commission not found: ironpeak-outdoor has no default commission: set it on its store page'
+      'Commission not found: ironpeak outdoor has no default commission: set it on its store page'
     transferScreen(
-      { state: 'NEEDS_ATTENTION', reasons: [reason] },
+      { state: 'NEEDS_ATTENTION', reasons: [{ sentence: reason, remedy: null }] },
       {
         adminPreviewOrderTransfer: () => {
           throw serverRefusal('fetch preview', reason)

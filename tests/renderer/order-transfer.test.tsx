@@ -76,6 +76,7 @@ function order1001(
       brands: order1001Brands(overrides.brandOrderIds ?? [null, null]),
       totals: ORDER_1001_TOTALS,
       moneyTrail: overrides.moneyTrail ?? [],
+      refundWaiting: null,
     },
   } satisfies Preview
 }
@@ -101,6 +102,8 @@ const clearButton = () => screen.getByRole('button', { name: 'Clear' })
 const processButton = () => screen.getByRole('button', { name: 'Process transfer' })
 const tab = (name: 'Summary' | 'Receipt') => screen.getByRole('tab', { name })
 const card = (title: string) => screen.getByRole('region', { name: title })
+/** The preview's refusal on the page, by its title. */
+const refusalOnPage = (title: string) => screen.getByRole('alert', { name: title })
 
 /** The value shown under a label of a card's fields. */
 const field = (cardTitle: string, label: string) =>
@@ -164,7 +167,7 @@ describe('Sending a creator order ID', () => {
     ['Commission not found', '1002'],
     ['No brand orders found', '1003'],
     ['Creator order not found', '9999'],
-  ])('says "%s" in the failure toast and on the page', async (reason, id) => {
+  ])('says "%s" in the failure toast, and on the page under what happened', async (reason, id) => {
     const { user } = renderTransfer({
       adminPreviewOrderTransfer: () => {
         throw serverRefusal('fetch preview', reason)
@@ -173,7 +176,9 @@ describe('Sending a creator order ID', () => {
     await user.type(await screen.findByLabelText('Creator order ID'), id)
     await user.click(sendButton())
     await expectToast('Failed to fetch preview', reason, 'error')
-    expect(screen.getByText(`Creator order ${id}: ${reason}`)).toBeInTheDocument()
+    const shown = refusalOnPage(`Tandem cannot transfer creator order ${id}`)
+    expect(shown).toHaveTextContent(`Tandem cannot transfer creator order ${id}${reason}`)
+    expect(shown).not.toHaveTextContent('Failed to fetch preview')
   })
 
   it('replaces an earlier preview with the failure rather than showing another order', async () => {
@@ -283,7 +288,7 @@ describe('The order, in every form the console shows one', () => {
 
 describe('A price exception', () => {
   const BELOW =
-    'Line "Rosehip Face Oil" (gid://shopify/LineItem/10012) cannot be transferred to ' +
+    'Line "Rosehip Face Oil" cannot be transferred to ' +
     `${LUMEN}: the customer paid 34.50 USD a unit after discounts, below the brand's price 36.00 USD; ${PRICE_EXCEPTION_HINT}`
   const REASON = 'Lumen agreed to the launch price by email'
 
@@ -343,7 +348,7 @@ describe('A price exception', () => {
 describe('An order Shopify found a risk of fraud on', () => {
   const FLAGGED =
     'Creator order #1001 may be fraudulent: Shopify recommends cancelling it; its fulfillment is on hold for a high risk of fraud. ' +
-    `Review it in maya-makes's Shopify admin and cancel it there if it is fraud; ${FRAUD_RELEASE_HINT}`
+    `Review it in maya makes's Shopify admin and cancel it there if it is fraud; ${FRAUD_RELEASE_HINT}`
   const REASON = 'Called the customer, who confirmed the order'
 
   it('is offered for release, and only that, with a reason, then previewed again', async () => {
@@ -442,7 +447,9 @@ describe('Opened with ?creatorOrderId= (Preview transfer on /main/orders)', () =
       '/main/create-order-transfer?creatorOrderId=1002',
     )
     await expectToast('Failed to fetch preview', 'Commission not found', 'error')
-    expect(screen.getByText('Creator order 1002: Commission not found')).toBeInTheDocument()
+    expect(refusalOnPage('Tandem cannot transfer creator order 1002')).toHaveTextContent(
+      'Commission not found',
+    )
     expect(orderInput()).toHaveValue('1002')
   })
 
@@ -476,23 +483,9 @@ describe('Summary', () => {
     await previewOrder(user)
 
     expect(tableRows('Line Items')).toEqual([
-      [
-        '',
-        'Linen OvershirtFrom northwind apparel',
-        'gid://shopify/LineItem/10011',
-        '2',
-        '$68.00',
-        '$136.00',
-      ],
-      [
-        '',
-        'Rosehip Face OilFrom lumen botanicals',
-        'gid://shopify/LineItem/10012',
-        '1',
-        '$34.50',
-        '$34.50',
-      ],
-      ['', 'Sticker PackNot from a brand', 'gid://shopify/LineItem/10013', '1', '$5.00', '$5.00'],
+      ['', 'Linen OvershirtFrom northwind apparel', '…/LineItem/10011', '2', '$68.00', '$136.00'],
+      ['', 'Rosehip Face OilFrom lumen botanicals', '…/LineItem/10012', '1', '$34.50', '$34.50'],
+      ['', 'Sticker PackNot from a brand', '…/LineItem/10013', '1', '$5.00', '$5.00'],
     ])
     const images = within(card('Line Items')).getAllByRole('img')
     expect(images[0]).toHaveAttribute('alt', 'Linen Overshirt')
@@ -502,6 +495,16 @@ describe('Summary', () => {
     )
     // Lines without an image show a placeholder, named for a screen reader.
     expect(within(card('Line Items')).getAllByLabelText('No image')).toHaveLength(2)
+    // Shopify's ids short on screen: whole on hover, and copied whole.
+    const lines = card('Line Items')
+    expect(within(lines).getByText('…/LineItem/10011')).toHaveAttribute(
+      'title',
+      'gid://shopify/LineItem/10011',
+    )
+    expect(
+      within(lines).getByRole('button', { name: 'Copy gid://shopify/LineItem/10011' }),
+    ).toBeInTheDocument()
+    expect(within(lines).queryByText(/^gid:/)).not.toBeInTheDocument()
   })
 
   it("shows each brand's transfer, with no brand order before processing, and the totals", async () => {
@@ -631,7 +634,7 @@ describe('Summary', () => {
     expect(tableRows('Line Items')[2]).toEqual([
       '',
       '-Not from a brand',
-      'gid://shopify/LineItem/10013',
+      '…/LineItem/10013',
       '-',
       '$5.00',
       '$5.00',
@@ -861,8 +864,8 @@ describe('Processing', () => {
     await user.click(tab('Summary'))
     await waitFor(() =>
       expect(tableRows('Brand Transfers').map((row) => row[1])).toEqual([
-        'gid://shopify/Order/5001',
-        'gid://shopify/Order/5002',
+        '…/Order/5001',
+        '…/Order/5002',
       ]),
     )
     expect(processButton()).toBeDisabled()
@@ -891,7 +894,7 @@ describe('Processing', () => {
 
     await expectToast('Failed to process transfer', 'Order transfer already processed', 'error')
     await waitFor(() => expect(processButton()).toBeDisabled())
-    expect(tableRows('Brand Transfers')[0]?.[1]).toBe('gid://shopify/Order/5001')
+    expect(tableRows('Brand Transfers')[0]?.[1]).toBe('…/Order/5001')
   })
 
   it('still shows the brand orders when the preview cannot be read again after processing', async () => {
@@ -924,8 +927,8 @@ describe('Processing', () => {
     await expectToast('Success', 'Order transfer processed')
     await waitFor(() =>
       expect(tableRows('Brand Transfers').map((row) => row[1])).toEqual([
-        'gid://shopify/Order/5001',
-        'gid://shopify/Order/5002',
+        '…/Order/5001',
+        '…/Order/5002',
       ]),
     )
     expect(processButton()).toBeDisabled()

@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { CreatorOrderSummary, OrderReadiness } from '@shared/contract'
+import { consolePaths, type CreatorOrderSummary, type OrderReadiness } from '@shared/contract'
 import { ATTENTION_POLL_MS } from '@renderer/features/orders/attention-count'
 import { useOrdersPage } from '@renderer/features/orders/orders-page-state'
 import { formatDateTime } from '@renderer/lib/format'
@@ -15,10 +15,28 @@ import { expectToast } from './support/toasts'
 // what stops it; the orders needing attention one filter away; their count beside Orders in the
 // sidebar.
 
-const IRONPEAK_REASON =
-  'Commission not found: ironpeak-outdoor has no default commission: set it on its store page'
-const NORTHWIND_REASON =
-  'Payment provider connected account ID not found: northwind-apparel has no payout account: set it on its store page'
+const IRONPEAK = 'ironpeak-outdoor.myshopify.com'
+const IRONPEAK_REASON = {
+  sentence:
+    'Commission not found: ironpeak outdoor has no default commission: set it on its store page',
+  remedy: {
+    party: { role: 'ADMINISTRATOR', shop: null },
+    fix: 'set it on its store page',
+    link: { label: "ironpeak outdoor's store page", to: consolePaths.store(IRONPEAK, 'BRAND') },
+  },
+} as const
+// The order has no Stripe payment: only its creator can mend it.
+const NO_PAYMENT_REASON = {
+  sentence:
+    "Payment intent id not found: creator order #1002 of maya makes has no Stripe payment on record, so Tandem has nothing to pay its brands and creator from: maya makes, the creator, has the customer pay through Tandem's checkout, or refunds or cancels the order in its Shopify admin",
+  remedy: {
+    party: { role: 'CREATOR', shop: MAYA },
+    fix: "have the customer pay through Tandem's checkout, or refund or cancel the order in the creator's Shopify admin",
+    link: { label: "maya makes's store page", to: consolePaths.store(MAYA, 'CREATOR') },
+  },
+} as const
+const IRONPEAK_TEXT = `${IRONPEAK_REASON.sentence} (fixed by an administrator: ironpeak outdoor's store page)`
+const NO_PAYMENT_TEXT = `${NO_PAYMENT_REASON.sentence} (fixed by maya makes, the creator: maya makes's store page)`
 
 const order = (id: string, readiness: OrderReadiness) =>
   creatorOrder(id, {
@@ -28,7 +46,7 @@ const order = (id: string, readiness: OrderReadiness) =>
 
 const NEEDS_ATTENTION = order('1002', {
   state: 'NEEDS_ATTENTION',
-  reasons: [IRONPEAK_REASON, NORTHWIND_REASON],
+  reasons: [IRONPEAK_REASON, NO_PAYMENT_REASON],
 })
 
 const ORDERS: CreatorOrderSummary[] = [
@@ -105,7 +123,7 @@ describe('Each order’s readiness', () => {
         '#1006',
         `Retrying from ${formatDateTime('2026-11-06T14:40:00.000Z')}: Transfer create failedHold`,
       ],
-      ['#1002', `Needs attention${IRONPEAK_REASON}${NORTHWIND_REASON}Hold`],
+      ['#1002', `Needs attention${IRONPEAK_TEXT}${NO_PAYMENT_TEXT}Hold`],
       ['#1003', 'Nothing to transfer: No brand orders found'],
       ['#1005', 'Processing'],
       ['#1001', 'Completed'],
@@ -131,9 +149,29 @@ describe('Each order’s readiness', () => {
     expect(cell).toHaveAttribute('colspan', '7')
     expect(within(cell!).getByText('Needs attention')).toBeVisible()
     const reasons = within(cell!).getAllByRole('listitem')
-    expect(reasons.map((item) => item.textContent)).toEqual([IRONPEAK_REASON, NORTHWIND_REASON])
+    expect(reasons.map((item) => item.textContent)).toEqual([IRONPEAK_TEXT, NO_PAYMENT_TEXT])
     // Not cut short with an ellipsis and whole only on hover, as the row's own cells are.
     for (const reason of reasons) expect(reason.closest('[data-truncate], [title]')).toBeNull()
+  })
+
+  it('links each reason to the page where whoever can fix it does, and opens it', async () => {
+    const { user } = renderAt('/main/orders', {
+      adminAllStores: () => [
+        { shop: MAYA, shopType: 'CREATOR' },
+        { shop: IRONPEAK, shopType: 'BRAND' },
+      ],
+    })
+    await screen.findByRole('table', { name: 'Creator orders' })
+
+    const [ironpeak, creator] = within(readinessOf('#1002')).getAllByRole('link')
+    expect(creator).toHaveAttribute('href', '/main/stores/maya-makes.myshopify.com?type=CREATOR')
+    expect(ironpeak).toHaveAttribute(
+      'href',
+      '/main/stores/ironpeak-outdoor.myshopify.com?type=BRAND',
+    )
+    await user.click(ironpeak!)
+    expect(await screen.findByText(IRONPEAK)).toBeInTheDocument()
+    expect(screen.getByRole('heading', { name: 'ironpeak outdoor', level: 1 })).toBeInTheDocument()
   })
 })
 

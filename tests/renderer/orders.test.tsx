@@ -575,6 +575,7 @@ describe('Preview transfer', () => {
       brands: order1001Brands(['gid://shopify/Order/5001', 'gid://shopify/Order/5002']),
       totals: ORDER_1001_TOTALS,
       moneyTrail: ORDER_1001_TRAIL,
+      refundWaiting: null,
     },
   }
 

@@ -7,17 +7,29 @@ import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-b
 import type { FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
 import { cellTexts } from './support/table'
+import { formatDateTime } from '@renderer/lib/format'
 
 // A refund's split before it runs (issue 33), on the transfer screen of a completed transfer: the
 // administrator chooses units, and sees what would go back from each brand, the creator and
 // Tandem, and what each keeps.
 
 type Split = ChannelResult<'adminPreviewRefundSplit'>
+type Preview = ChannelResult<'adminPreviewOrderTransfer'>
 
-function processed1001(status: 'COMPLETED' | 'PARTIAL' = 'COMPLETED') {
+function processed1001(
+  status: 'COMPLETED' | 'PARTIAL' = 'COMPLETED',
+  refundWaiting: Preview['preview']['refundWaiting'] = null,
+) {
   const answer = order1001Preview('http://127.0.0.1:4000')
-  return { ...answer, preview: { ...answer.preview, status, processedAt: '2026-11-03T09:00:00Z' } }
+  return {
+    ...answer,
+    preview: { ...answer.preview, status, processedAt: '2026-11-03T09:00:00Z', refundWaiting },
+  }
 }
+
+/** What the refund job's last run said while the customer was not yet refunded in Stripe. */
+const NOT_REFUNDED_IN_STRIPE =
+  "Stripe shows 0.00 USD refunded of charge ch_sandbox_order_1001 since the transfer of creator order 1001 (0.00 USD in all), less than the 68.00 USD Shopify's refunds gave back for the brands' units refunded since: nothing goes back until the customer is refunded"
 
 async function openTransfer(answers: FakeAnswers = {}) {
   const fake = fakeBridge({
@@ -104,6 +116,40 @@ describe('The refund split', () => {
       expect(callsTo('adminPreviewRefundSplit')).toEqual([])
     },
   )
+
+  it('says on the order that a refund made waits on Stripe, why, and when it is tried again', async () => {
+    const at = '2026-11-05T10:00:00.000Z'
+    const { user } = await openTransfer({
+      adminPreviewOrderTransfer: () =>
+        processed1001('COMPLETED', { reason: NOT_REFUNDED_IN_STRIPE, state: 'RETRYING', at }),
+    })
+    const trail = screen.getByRole('region', { name: 'Money trail' })
+    const waits = within(trail).getByRole('alert', { name: 'A refund has not gone back yet' })
+    expect(waits).toHaveTextContent(NOT_REFUNDED_IN_STRIPE)
+    expect(waits).toHaveTextContent(`Tandem tries again at ${formatDateTime(at)}.`)
+
+    // The split of the refunds made says they have not gone back yet.
+    await user.click(previewButton())
+    expect(
+      await within(card()).findByText(
+        'The refunds already made will take back, once their refund goes through (the money trail says why it waits):',
+      ),
+    ).toBeInTheDocument()
+  })
+
+  it('says when Tandem stopped trying a waiting refund, with the Jobs page to retry it from', async () => {
+    const at = '2026-11-08T10:00:00.000Z'
+    await openTransfer({
+      adminPreviewOrderTransfer: () =>
+        processed1001('COMPLETED', { reason: NOT_REFUNDED_IN_STRIPE, state: 'DEAD', at }),
+    })
+    const waits = screen.getByRole('alert', { name: 'A refund has not gone back yet' })
+    expect(waits).toHaveTextContent(`Tandem stopped trying at ${formatDateTime(at)}`)
+    expect(within(waits).getByRole('link', { name: 'Jobs page' })).toHaveAttribute(
+      'href',
+      '/main/jobs',
+    )
+  })
 
   it('is busy while the server splits, and says why it refused', async () => {
     const answer = deferred<Split>()

@@ -34,6 +34,7 @@ const shipment = (brandOrder: number, overrides: Partial<Shipment> = {}): Shipme
   fulfillmentOrderStatus: 'OPEN',
   holds: [],
   cancelReason: null,
+  cancelledBy: null,
   fulfillments: [],
   unseen: null,
   late: false,
@@ -83,6 +84,7 @@ const SHIPMENTS: Shipment[] = [
     transferredAt: '2026-11-03T12:30:00.000Z',
     fulfillmentOrderStatus: 'CANCELLED',
     cancelReason: 'INVENTORY',
+    cancelledBy: 'BRAND',
   }),
   shipment(5001, {
     creatorOrderId: '1001',
@@ -304,6 +306,26 @@ describe('Shipping', () => {
     )
     // Cancelled: nothing is to ship, and nothing says "yet".
     expect(cancelled.queryByText('Nothing shipped yet.')).not.toBeInTheDocument()
+  })
+
+  it("says Tandem cancelled a brand order after the creator's refund, not the brand", async () => {
+    // Tandem cancels with Shopify's reason CUSTOMER: the reason alone would blame the brand.
+    renderShipping({
+      adminShipments: () => ({
+        shipments: [
+          shipment(5008, {
+            fulfillmentOrderStatus: 'CANCELLED',
+            cancelReason: 'CUSTOMER',
+            cancelledBy: 'TANDEM',
+          }),
+        ],
+        nextCursor: null,
+      }),
+    })
+    await loaded()
+    const cancelled = detailOf('#1005', 'northwind apparel')
+    expect(cancelled.getByText("Cancelled by Tandem after the creator's refund")).toBeVisible()
+    expect(cancelled.queryByText(/Cancelled by the brand/)).not.toBeInTheDocument()
   })
 
   it('says "Not read yet" of a brand order Tandem has not read from the brand', async () => {

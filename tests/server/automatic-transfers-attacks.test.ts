@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { OrderReadiness } from '@shared/contract'
+import { FRAUD_RELEASE_HINT, type OrderReadiness } from '@shared/contract'
 import { createStripePaidOrder } from '../../emulators/stripe-paid-order'
 import type { CommercePort } from '../../server/src/adapters/commerce/commerce-port'
 import type { PaymentsPort } from '../../server/src/adapters/payments/payments-port'
@@ -274,7 +274,7 @@ describe('a brand resumed while the job is stopping at its pause', () => {
 describe('an order Shopify found a risk of fraud on', () => {
   /** What the orders inbox and the transfer screen say of an overshirt order Shopify flagged. */
   const flagged = (orderId: string) =>
-    `Creator order #${orderId} may be fraudulent: Shopify recommends cancelling it; Shopify rates its risk of fraud high (Card verification (CVV) failed; Billing address is far from the IP address); its fulfillment is on hold for a high risk of fraud (Flagged by Shopify's fraud analysis). Review it in maya-makes's Shopify admin and cancel it there if it is fraud; an administrator may release it for transfer once satisfied that the order is genuine`
+    `Creator order #${orderId} may be fraudulent: Shopify recommends cancelling it; Shopify rates its risk of fraud high (Card verification (CVV) failed; Billing address is far from the IP address); its fulfillment is on hold for a high risk of fraud (Flagged by Shopify's fraud analysis). Review it in maya makes's Shopify admin and cancel it there if it is fraud; an administrator may release it for transfer once satisfied that the order is genuine`
 
   /** An automatic order of an overshirt, waiting out its 30-minute hold. */
   async function overshirtWaiting() {
@@ -317,7 +317,23 @@ describe('an order Shopify found a risk of fraud on', () => {
     await holdEnds()
     await expect
       .poll(() => readiness(orderId), { timeout: 10_000 })
-      .toEqual({ state: 'NEEDS_ATTENTION', reasons: [flagged(orderId)] })
+      .toEqual({
+        state: 'NEEDS_ATTENTION',
+        reasons: [
+          {
+            sentence: flagged(orderId),
+            // Released by an administrator, on the order's own transfer page.
+            remedy: {
+              party: { role: 'ADMINISTRATOR', shop: null },
+              fix: FRAUD_RELEASE_HINT,
+              link: {
+                label: "the order's transfer page",
+                to: `/main/create-order-transfer?creatorOrderId=${orderId}`,
+              },
+            },
+          },
+        ],
+      })
     // An administrator's click is stopped the same way.
     const clicked = await call('POST', '/admin-create-order-transfer', { creatorOrderId: orderId })
     expect({ status: clicked.statusCode, body: clicked.json() }).toEqual({

@@ -34,16 +34,28 @@ beforeEach(async () => {
 })
 afterEach(() => server.close())
 
+/** Who fixes each reason, and the console page each links to. */
+const ADMINISTRATOR = { role: 'ADMINISTRATOR', shop: null }
+const NORTHWIND_PAGE = {
+  label: "northwind apparel's store page",
+  to: '/main/stores/northwind-apparel.myshopify.com?type=BRAND',
+}
+const MAYA_PAGE = {
+  label: "maya makes's store page",
+  to: '/main/stores/maya-makes.myshopify.com?type=CREATOR',
+}
+const CONFIGS_PAGE = { label: 'the Configs page', to: '/main/configs' }
+
 const overshirtPaid = () => customerPays([{ key: 'linen-overshirt', quantity: 1 }], 6800)
 
 /**
  * The order needs attention for this one reason, as the orders inbox and the sidebar's count show
  * it, and nothing was made in Shopify or Stripe.
  */
-async function needsAttention(orderId: string, sentence: unknown) {
+async function needsAttention(orderId: string, sentence: unknown, remedy: unknown) {
   await expect
     .poll(() => readiness(orderId), { timeout: 10_000 })
-    .toEqual({ state: 'NEEDS_ATTENTION', reasons: [sentence] })
+    .toEqual({ state: 'NEEDS_ATTENTION', reasons: [{ sentence, remedy }] })
   const listed = await call('GET', '/admin-creator-orders?needsAttention=true')
   expect(listed.json().orders.map((order: { id: string }) => order.id)).toEqual([orderId])
   expect((await call('GET', '/admin-orders-needing-attention')).json()).toEqual({ count: 1 })
@@ -105,7 +117,12 @@ describe('an automatic order stopped by its brand’s payout account', () => {
     const orderId = await overshirtPaid()
     await needsAttention(
       orderId,
-      'Payment provider connected account ID not found: Stripe has no account acct_gone connected to the platform for northwind-apparel: set its payout account on its store page',
+      'Payment provider connected account ID not found: Stripe has no account acct_gone connected to the platform for northwind apparel: set its payout account on its store page',
+      {
+        party: ADMINISTRATOR,
+        fix: 'set its payout account on its store page',
+        link: NORTHWIND_PAGE,
+      },
     )
 
     // Set on the store page, the account puts the order back on the queue at once: no recheck.
@@ -119,7 +136,13 @@ describe('an automatic order stopped by its brand’s payout account', () => {
     const orderId = await overshirtPaid()
     await needsAttention(
       orderId,
-      `Payment provider connected account email not found: northwind-apparel's payout account ${account} has no email: add one to the account in Stripe`,
+      `Payment provider connected account email not found: northwind apparel's payout account ${account} has no email: add one to the account in Stripe`,
+      // Only Northwind can add it, in Stripe; its store page shows the account.
+      {
+        party: { role: 'BRAND', shop: NORTHWIND },
+        fix: 'add one to the account in Stripe',
+        link: NORTHWIND_PAGE,
+      },
     )
 
     // Stripe tells Tandem of no such change: the hourly recheck asks again.
@@ -135,7 +158,12 @@ describe('an automatic order stopped by its brand’s store', () => {
     const orderId = await overshirtPaid()
     await needsAttention(
       orderId,
-      "northwind-apparel is not connected to Tandem (Shopify refused a token for northwind-apparel.myshopify.com: The application is not installed on this shop.): check its app config on the Configs page and reinstall Tandem's brand app in it",
+      "northwind apparel is not connected to Tandem (Shopify refused a token for northwind-apparel.myshopify.com: The application is not installed on this shop.): check its app config on the Configs page and reinstall Tandem's brand app in it",
+      {
+        party: ADMINISTRATOR,
+        fix: "check its app config on the Configs page and reinstall Tandem's brand app in it",
+        link: CONFIGS_PAGE,
+      },
     )
 
     // The reinstall comes through Tandem's install: it puts the order back on the queue at once.
@@ -150,7 +178,12 @@ describe('an automatic order stopped by its brand’s store', () => {
     const orderId = await overshirtPaid()
     await needsAttention(
       orderId,
-      "Store not found: northwind-apparel is not a brand store of the marketplace: install Tandem's brand app in it, with its app config on the Configs page",
+      "Store not found: northwind apparel is not a brand store of the marketplace: install Tandem's brand app in it, with its app config on the Configs page",
+      {
+        party: ADMINISTRATOR,
+        fix: "install Tandem's brand app in it, with its app config on the Configs page",
+        link: CONFIGS_PAGE,
+      },
     )
 
     // Installing the app makes it a brand store and puts the order back on the queue at once,
@@ -163,12 +196,14 @@ describe('an automatic order stopped by its brand’s store', () => {
     })
     await needsAttention(
       orderId,
-      'Commission not found: northwind-apparel has no default commission: set it on its store page',
+      'Commission not found: northwind apparel has no default commission: set it on its store page',
+      { party: ADMINISTRATOR, fix: 'set it on its store page', link: NORTHWIND_PAGE },
     )
     await setDefaultCommission(NORTHWIND)
     await needsAttention(
       orderId,
-      'Payment provider connected account ID not found: northwind-apparel has no payout account: set it on its store page',
+      'Payment provider connected account ID not found: northwind apparel has no payout account: set it on its store page',
+      { party: ADMINISTRATOR, fix: 'set it on its store page', link: NORTHWIND_PAGE },
     )
     await setPayoutAccount(NORTHWIND, NORTHWIND_ACCOUNT)
     await completesWithOneOvershirt(orderId)
@@ -183,14 +218,42 @@ describe('an automatic order stopped by its brand’s catalogue', () => {
       orderId,
       expect.stringMatching(
         new RegExp(
-          String.raw`^Line "Linen Overshirt" \(gid://shopify/LineItem/\d+\) cannot be transferred to northwind-apparel: its store has no variant gid://shopify/ProductVariant/999999 any more: link the creator's product to one northwind-apparel sells$`,
+          String.raw`^Line "Linen Overshirt" cannot be transferred to northwind apparel: its store no longer has the variant it was linked to: link the creator's product to one northwind apparel sells$`,
         ),
       ),
+      // Linked again on Maya's store page, where her listings are.
+      {
+        party: ADMINISTRATOR,
+        fix: "link the creator's product to one northwind apparel sells",
+        link: MAYA_PAGE,
+      },
     )
 
     // Nothing in Tandem's calls links a copy yet: the hourly recheck finds the new link.
     await linkOvershirtCopyTo(OVERSHIRT)
     await server.jobs.send(ATTENTION_RECHECK_JOB, {})
     await completesWithOneOvershirt(orderId)
+  })
+})
+
+describe('an automatic order that carries no Stripe payment', () => {
+  it('names the creator, not the brand, as the one to mend it, and links to its store page', async () => {
+    // Paid outside Tandem's checkout: the order names no PaymentIntent.
+    const gid = await server.shopify.createCustomerOrder(MAYA, {
+      lines: [{ variantId: copyOf('linen-overshirt'), quantity: 1 }],
+      metafields: [],
+    })
+    const orderId = gid.split('/').pop()!
+    await needsAttention(
+      orderId,
+      expect.stringMatching(
+        /^Payment intent id not found: creator order #\d+ of maya makes has no Stripe payment on record, so Tandem has nothing to pay its brands and creator from: maya makes, the creator, has the customer pay through Tandem's checkout, or refunds or cancels the order in its Shopify admin$/,
+      ),
+      {
+        party: { role: 'CREATOR', shop: MAYA },
+        fix: "have the customer pay through Tandem's checkout, or refund or cancel the order in the creator's Shopify admin",
+        link: MAYA_PAGE,
+      },
+    )
   })
 })

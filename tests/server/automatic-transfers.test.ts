@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { PRICE_EXCEPTION_HINT } from '@shared/contract'
 import { STRIPE_ATTEMPTS } from '../../server/src/adapters/payments/stripe/stripe-payments'
 import { ATTENTION_RECHECK_JOB } from '../../server/src/services/automatic-transfers'
 import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
@@ -11,6 +12,11 @@ import type { ServerOptions, ServerUnderTest } from './support/server-under-test
 
 /** Northwind's Linen Overshirt, whose copy Maya sells. */
 const OVERSHIRT_PRODUCT = 'gid://shopify/Product/101'
+/** Where a Northwind reason links: its store page in the console. */
+const NORTHWIND_PAGE = {
+  label: "northwind apparel's store page",
+  to: '/main/stores/northwind-apparel.myshopify.com?type=BRAND',
+}
 
 let server: ServerUnderTest
 const {
@@ -106,7 +112,18 @@ describe('an automatic order that needs attention', () => {
       .toEqual({
         state: 'NEEDS_ATTENTION',
         reasons: [
-          'Commission not found: ironpeak-outdoor has no default commission: set it on its store page',
+          {
+            sentence:
+              'Commission not found: ironpeak outdoor has no default commission: set it on its store page',
+            remedy: {
+              party: { role: 'ADMINISTRATOR', shop: null },
+              fix: 'set it on its store page',
+              link: {
+                label: "ironpeak outdoor's store page",
+                to: '/main/stores/ironpeak-outdoor.myshopify.com?type=BRAND',
+              },
+            },
+          },
         ],
       })
     const needing = await call('GET', '/admin-creator-orders?needsAttention=true')
@@ -136,7 +153,15 @@ describe('an automatic order that needs attention', () => {
       .toEqual({
         state: 'NEEDS_ATTENTION',
         reasons: [
-          'Payment provider connected account ID not found: northwind-apparel has no payout account: set it on its store page',
+          {
+            sentence:
+              'Payment provider connected account ID not found: northwind apparel has no payout account: set it on its store page',
+            remedy: {
+              party: { role: 'ADMINISTRATOR', shop: null },
+              fix: 'set it on its store page',
+              link: NORTHWIND_PAGE,
+            },
+          },
         ],
       })
     expect(made()).toEqual({ brandOrders: [], transfers: [] })
@@ -219,7 +244,19 @@ describe('an automatic order priced below its brand', () => {
       .poll(() => readiness(orderId), { timeout: 10_000 })
       .toMatchObject({
         state: 'NEEDS_ATTENTION',
-        reasons: [expect.stringMatching(/below the brand's price 68\.00 USD/)],
+        reasons: [
+          {
+            sentence: expect.stringMatching(/below the brand's price 68\.00 USD/),
+            remedy: {
+              party: { role: 'ADMINISTRATOR', shop: null },
+              fix: PRICE_EXCEPTION_HINT,
+              link: {
+                label: "the order's transfer page",
+                to: `/main/create-order-transfer?creatorOrderId=${orderId}`,
+              },
+            },
+          },
+        ],
       })
     expect(made()).toEqual({ brandOrders: [], transfers: [] })
 
@@ -248,7 +285,15 @@ describe('an automatic order stopped by a cause fixed outside Tandem', () => {
       .toEqual({
         state: 'NEEDS_ATTENTION',
         reasons: [
-          `Payment provider connected account cannot receive transfers: northwind-apparel's payout account ${account} has transfers inactive: finish its onboarding in Stripe, or set another account on its store page`,
+          {
+            sentence: `Payment provider connected account cannot receive transfers: northwind apparel's payout account ${account} has transfers inactive: finish its onboarding in Stripe, or set another account on its store page`,
+            // Northwind's to do in Stripe, shown on its store page.
+            remedy: {
+              party: { role: 'BRAND', shop: NORTHWIND },
+              fix: 'finish its onboarding in Stripe, or set another account on its store page',
+              link: NORTHWIND_PAGE,
+            },
+          },
         ],
       })
     // The recheck finds it still refused until Stripe says otherwise: tried once more (its next
@@ -280,9 +325,12 @@ describe('an automatic order stopped by a cause fixed outside Tandem', () => {
       .toMatchObject({
         state: 'NEEDS_ATTENTION',
         reasons: [
-          expect.stringMatching(
-            /is DRAFT, not on sale: put it on sale in the Shopify admin of northwind-apparel/,
-          ),
+          expect.objectContaining({
+            sentence: expect.stringMatching(
+              /is DRAFT, not on sale: put it on sale in the Shopify admin of northwind apparel/,
+            ),
+            remedy: expect.objectContaining({ party: { role: 'BRAND', shop: NORTHWIND } }),
+          }),
         ],
       })
     await server.shopify.setProductStatus(NORTHWIND, OVERSHIRT_PRODUCT, 'ACTIVE')
@@ -409,7 +457,15 @@ describe('an automatic order whose failure outlasts its retries', () => {
       .poll(() => readiness(orderId), { timeout: 10_000 })
       .toEqual({
         state: 'NEEDS_ATTENTION',
-        reasons: [expect.stringMatching(/^Still failing after 1 attempt: Transfer create failed/)],
+        // No party to name: the sentence says what failed.
+        reasons: [
+          {
+            sentence: expect.stringMatching(
+              /^Still failing after 1 attempt: Transfer create failed/,
+            ),
+            remedy: null,
+          },
+        ],
       })
     await expect
       .poll(async () => (await call('GET', '/admin-troubled-jobs')).json().jobs)

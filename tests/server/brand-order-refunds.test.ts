@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import type { Shipment } from '@shared/contract'
 import { LUMEN, LUMEN_ACCOUNT, NORTHWIND, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
 import {
   asShopApp,
@@ -219,6 +220,15 @@ describe("the brand's order of a creator order refunded in full", () => {
     }).toEqual({ cancelled: true, stock: stock + 2, refunds: [] })
     await expect.poll(() => world.refundsSettled('1001'), FOR_JOBS).toBe(true)
     expect(await world.troubledJobs()).toEqual([])
+    // Shipping says who cancelled it, as Activity does: Tandem, not the brand.
+    const northwindShipment = async () => {
+      const answer = await world.call('GET', `/admin-shipments?brandShop=${NORTHWIND}`)
+      const [shipment] = answer.json().shipments as Shipment[]
+      return { cancelReason: shipment?.cancelReason, cancelledBy: shipment?.cancelledBy }
+    }
+    await expect
+      .poll(northwindShipment, FOR_JOBS)
+      .toEqual({ cancelReason: expect.any(String), cancelledBy: 'TANDEM' })
   }, 60_000)
 })
 

@@ -282,7 +282,7 @@ describe('a transfer of a listed product', () => {
     )
     const preview = () =>
       world.call('GET', `/admin-preview-order-transfer?creatorOrderId=${orderId}`)
-    const line = String.raw`Line "Linen Overshirt" \(gid://shopify/LineItem/\d+\) cannot be transferred to northwind-apparel`
+    const line = String.raw`Line "Linen Overshirt" cannot be transferred to northwind apparel`
 
     // Its listing's own variant: Northwind's line, at Northwind's price.
     expect((await preview()).json().preview.brands).toEqual([
@@ -305,7 +305,7 @@ describe('a transfer of a listed product', () => {
     })
     expect(gone.statusCode).toBe(422)
     expect(gone.json().message).toMatch(
-      new RegExp(`^${line}: its store has no variant ${OVERSHIRT_VARIANT} any more`),
+      new RegExp(`^${line}: its store no longer has the variant it was linked to`),
     )
     expect(
       server.shopify.orders(NORTHWIND).filter((o) => o.tags.includes(`tandem-transfer-${orderId}`)),

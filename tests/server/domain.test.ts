@@ -449,7 +449,7 @@ describe('planTransfer on the sandbox orders', () => {
         kind: 'noDefaultCommission',
         brandStoreShop: ironpeak,
         sentence:
-          'Commission not found: ironpeak-outdoor has no default commission: set it on its store page',
+          'Commission not found: ironpeak outdoor has no default commission: set it on its store page',
       },
     })
     expect(TRANSFER_ERRORS.commissionNotFound).toBe('Commission not found')

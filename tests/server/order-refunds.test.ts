@@ -194,6 +194,15 @@ describe('a refund Tandem is told of', () => {
     ])
     const server = world.server()
     expect(server.stripe.reversals()).toEqual([])
+    // The order's own screen says why its refund waits, not only the Jobs page.
+    const waiting = async () =>
+      (await world.call('GET', '/admin-preview-order-transfer?creatorOrderId=1001')).json().preview
+        .refundWaiting
+    expect(await waiting()).toEqual({
+      reason: expect.stringMatching(/: nothing goes back until the customer is refunded$/),
+      state: 'RETRYING',
+      at: expect.any(String),
+    })
     // Northwind's order no longer ships the overshirt the creator refunded, all the same.
     expect(server.shopify.refunds(NORTHWIND, world.brandOrder(NORTHWIND, '1001').id)).toEqual([
       expect.objectContaining({ lines: [expect.objectContaining({ line: 0, quantity: 1 })] }),
@@ -207,6 +216,7 @@ describe('a refund Tandem is told of', () => {
         reversal(MAYA_ACCOUNT, 1020, '1001', MAYA),
         reversal(NORTHWIND_ACCOUNT, 5100, '1001', NORTHWIND),
       ])
+    await expect.poll(waiting, FOR_JOBS).toBeNull()
   })
 })
 

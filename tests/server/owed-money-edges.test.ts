@@ -96,7 +96,7 @@ describe('what the charge still holds', () => {
       body: {
         error: 'upstream_failed',
         message:
-          `Transfer create failed for ${NORTHWIND}: the payment provider answered ` +
+          `Transfer create failed for northwind apparel: the payment provider answered ` +
           '"Transfers using this transaction as a source must not exceed the source amount of ' +
           '$93.70. (There is already a transfer using this source, amounting to $50.00.)"',
       },

@@ -194,7 +194,23 @@ describe('an order its creator added a line to after checkout', () => {
     await resume(NORTHWIND)
     await expect
       .poll(() => readiness(orderId), FOR_THE_JOB)
-      .toEqual({ state: 'NEEDS_ATTENTION', reasons: [sentence] })
+      .toEqual({
+        state: 'NEEDS_ATTENTION',
+        // Maya's to mend, in her Shopify admin: no brand can.
+        reasons: [
+          {
+            sentence,
+            remedy: {
+              party: { role: 'CREATOR', shop: MAYA },
+              fix: "remove or refund, in the creator's Shopify admin, what the customer did not pay through Tandem",
+              link: {
+                label: "maya makes's store page",
+                to: '/main/stores/maya-makes.myshopify.com?type=CREATOR',
+              },
+            },
+          },
+        ],
+      })
     const clicked = await call('POST', '/admin-create-order-transfer', { creatorOrderId: orderId })
     expect(clicked.statusCode).toBe(422)
     expect(clicked.json()).toEqual({ error: 'business_rule', message: sentence })

@@ -80,6 +80,7 @@ describe('a brand fulfillment reaches the creator’s order', { timeout: 60_000 
       fulfillmentOrderStatus: 'CLOSED',
       holds: [],
       cancelReason: null,
+      cancelledBy: null,
       late: false,
       fulfillments: [
         {
@@ -249,12 +250,13 @@ describe('the Shipping list', { timeout: 60_000 }, () => {
     })
   })
 
-  it('shows a brand order the brand cancelled, with its reason', async () => {
+  it('shows a brand order the brand cancelled, with its reason, as cancelled by the brand', async () => {
     const server = await world.transferred1001()
     const cancelledAt = new Date()
     await server.shopify.cancel(LUMEN, world.brandOrderId(LUMEN), { reason: 'INVENTORY' })
     expect(await world.followedAfter(LUMEN, cancelledAt)).toMatchObject({
       cancelReason: 'INVENTORY',
+      cancelledBy: 'BRAND',
       fulfillmentOrderStatus: 'CANCELLED',
       late: false,
     })

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Db } from '../../server/src/db/connect'
+import { attention } from '../../server/src/domain/attention'
 import {
   ANONYMISED_WITH_SHOP,
   ERASED_WITH_SHOP,
@@ -313,5 +314,44 @@ describe('a shop\u2019s erasure, over every table of the live schema', () => {
         rows: asText(expected),
       })
     }
+  })
+})
+
+describe('a shop\u2019s erasure, of the name sentences give it', () => {
+  it('renames the shop where a sentence names it by its name or its host\u2019s label, not only its domain', async () => {
+    const other = 'northwind-apparel.myshopify.com'
+    // What Tandem writes of a store: its name ("erased shop"), and before issue 47 its label.
+    const sentences = [
+      attention.noPayoutAccount(ERASED).sentence,
+      'Commission not found: erased-shop has no default commission: set it on its store page',
+      attention.noPayoutAccount(other).sentence,
+    ]
+    await db
+      .insertInto('order_attention')
+      .values(
+        sentences.map((sentence, position) => ({
+          creator_order_id: 'named-9',
+          position,
+          brand_store_shop: position === 2 ? other : ERASED,
+          kind: 'noPayoutAccount',
+          sentence,
+        })),
+      )
+      .execute()
+
+    await db.transaction().execute((trx) => eraseShop(trx, ERASED, PSEUDONYM))
+
+    const after = await db
+      .selectFrom('order_attention')
+      .select('sentence')
+      .where('creator_order_id', '=', 'named-9')
+      .orderBy('position')
+      .execute()
+    expect(after.map((row) => row.sentence)).toEqual([
+      `Payment provider connected account ID not found: ${PSEUDONYM} has no payout account: set it on its store page`,
+      `Commission not found: ${PSEUDONYM} has no default commission: set it on its store page`,
+      // Another store's sentence is its own.
+      sentences[2],
+    ])
   })
 })

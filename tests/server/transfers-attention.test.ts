@@ -17,7 +17,6 @@ import { transferCalls } from './support/transfer-calls'
 const MAYA = 'maya-makes.myshopify.com'
 const IRONPEAK = 'ironpeak-outdoor.myshopify.com'
 const variant = (id: number) => `gid://shopify/ProductVariant/${id}`
-const STICKER_LINE = 'gid://shopify/LineItem/10013'
 
 let server: ServerUnderTest
 const { preview, processOrder } = transferCalls(() => server)
@@ -57,7 +56,7 @@ describe('a preview that needs attention', () => {
   it('names a brand without a default commission, and its store page', async () => {
     await expectRefused('1002', 422, NO_COMMISSION_1002)
     expect(NO_COMMISSION_1002).toBe(
-      'Commission not found: ironpeak-outdoor has no default commission: set it on its store page',
+      'Commission not found: ironpeak outdoor has no default commission: set it on its store page',
     )
   })
 
@@ -66,7 +65,7 @@ describe('a preview that needs attention', () => {
     await expectRefused(
       '1002',
       422,
-      "Store not found: ironpeak-outdoor is not a brand store of the marketplace: install Tandem's brand app in it, with its app config on the Configs page",
+      "Store not found: ironpeak outdoor is not a brand store of the marketplace: install Tandem's brand app in it, with its app config on the Configs page",
     )
   })
 
@@ -75,7 +74,7 @@ describe('a preview that needs attention', () => {
     const response = await preview('1001')
     expect(response.statusCode).toBe(502)
     expect(response.json().message).toMatch(
-      /^northwind-apparel is not connected to Tandem \(.+\): check its app config on the Configs page and reinstall Tandem's brand app in it$/,
+      /^northwind apparel is not connected to Tandem \(.+\): check its app config on the Configs page and reinstall Tandem's brand app in it$/,
     )
   })
 
@@ -84,9 +83,9 @@ describe('a preview that needs attention', () => {
     await expectRefused(
       '1001',
       422,
-      `Line "Sticker Pack" (${STICKER_LINE}) cannot be transferred to northwind-apparel: its ` +
-        `store has no variant ${variant(999_999)} any more: link the creator's product to one ` +
-        'northwind-apparel sells',
+      `Line "Sticker Pack" cannot be transferred to northwind apparel: its ` +
+        "store no longer has the variant it was linked to: link the creator's product to one " +
+        'northwind apparel sells',
     )
   })
 
@@ -95,9 +94,9 @@ describe('a preview that needs attention', () => {
     await expectRefused(
       '1001',
       422,
-      'Line "Linen Overshirt" (gid://shopify/LineItem/10011) cannot be transferred to ' +
-        `northwind-apparel: its product of variant ${variant(201)} is ARCHIVED, not on sale: put ` +
-        "it on sale in the Shopify admin of northwind-apparel, or link the creator's product to " +
+      'Line "Linen Overshirt" cannot be transferred to ' +
+        `northwind apparel: its product is ARCHIVED, not on sale: put ` +
+        "it on sale in the Shopify admin of northwind apparel, or link the creator's product to " +
         'one it sells',
     )
   })
@@ -107,7 +106,7 @@ describe('a preview that needs attention', () => {
     await expectRefused(
       '1001',
       422,
-      `Line "Sticker Pack" (${STICKER_LINE}) cannot be transferred to northwind-apparel: the ` +
+      `Line "Sticker Pack" cannot be transferred to northwind apparel: the ` +
         "customer paid 5.00 USD a unit after discounts, below the brand's price 68.00 USD; an " +
         'administrator may accept a price exception for this order',
     )
@@ -123,7 +122,7 @@ describe('a preview with nothing to transfer', () => {
 describe('an order Shopify found a risk of fraud on', () => {
   const ORDER_1001 = 'gid://shopify/Order/1001'
   const REVIEW =
-    "Review it in maya-makes's Shopify admin and cancel it there if it is fraud; an administrator may release it for transfer once satisfied that the order is genuine"
+    "Review it in maya makes's Shopify admin and cancel it there if it is fraud; an administrator may release it for transfer once satisfied that the order is genuine"
   const release = (reason: string) =>
     server.app.inject({
       method: 'POST',

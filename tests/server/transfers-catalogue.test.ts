@@ -16,7 +16,6 @@ const MAYA_STICKER_PACK = variant(406)
 const OVERSHIRT = variant(201)
 const FACE_OIL = variant(203)
 const FACE_OIL_PRODUCT = 'gid://shopify/Product/103'
-const STICKER_LINE = 'gid://shopify/LineItem/10013'
 
 let server: ServerUnderTest
 const { preview, processOrder, acceptPriceException } = transferCalls(() => server)
@@ -88,7 +87,7 @@ describe('the brand catalogue check', () => {
   it('refuses a line linked to a pricier brand variant, naming the line, the brand and the prices', async () => {
     await linkStickerPackTo(NORTHWIND, OVERSHIRT)
     const sentence =
-      `Line "Sticker Pack" (${STICKER_LINE}) cannot be transferred to northwind-apparel: the ` +
+      `Line "Sticker Pack" cannot be transferred to northwind apparel: the ` +
       "customer paid 5.00 USD a unit after discounts, below the brand's price 68.00 USD; an " +
       'administrator may accept a price exception for this order'
     // Order 1001's sticker pack is now a Northwind line; the rest of the order is fine.
@@ -107,12 +106,12 @@ describe('the brand catalogue check', () => {
     const answer = await processOrder('1001')
     expect(answer.statusCode).toBe(422)
     expect(answer.json().message).toBe(
-      'Line "Rosehip Face Oil" (gid://shopify/LineItem/10012) cannot be transferred to ' +
-        `lumen-botanicals: its product of variant ${FACE_OIL} is DRAFT, not on sale: put it on ` +
-        "sale in the Shopify admin of lumen-botanicals, or link the creator's product to one it " +
-        `sells; Line "Sticker Pack" (${STICKER_LINE}) cannot be transferred to ` +
-        `northwind-apparel: its store has no variant ${variant(999_999)} any more: link the ` +
-        "creator's product to one northwind-apparel sells",
+      'Line "Rosehip Face Oil" cannot be transferred to ' +
+        `lumen botanicals: its product is DRAFT, not on sale: put it on ` +
+        "sale in the Shopify admin of lumen botanicals, or link the creator's product to one it " +
+        `sells; Line "Sticker Pack" cannot be transferred to ` +
+        'northwind apparel: its store no longer has the variant it was linked to: link the ' +
+        "creator's product to one northwind apparel sells",
     )
     await expectNothingMoved()
   })
@@ -129,8 +128,8 @@ describe('the brand catalogue check', () => {
     expect((await preview('1005')).statusCode).toBe(200)
     await server.shopify.editVariant(NORTHWIND, OVERSHIRT, { priceMinor: 7500 })
     const refusal =
-      `Line "Linen Overshirt" (gid://shopify/LineItem/10051) cannot be transferred to ` +
-      `northwind-apparel: the customer paid 71.92 USD a unit after discounts, below the brand's price ` +
+      `Line "Linen Overshirt" cannot be transferred to ` +
+      `northwind apparel: the customer paid 71.92 USD a unit after discounts, below the brand's price ` +
       '75.00 USD; an administrator may accept a price exception for this order'
     expect((await processOrder('1005')).json().message).toBe(refusal)
     // Maya raising her own price of the copy changes nothing of what the customer paid.

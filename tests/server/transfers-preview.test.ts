@@ -73,6 +73,7 @@ describe('GET /admin-preview-order-transfer', () => {
       },
       // Nothing has moved before processing.
       moneyTrail: [],
+      refundWaiting: null,
     })
   })
 
@@ -101,6 +102,7 @@ describe('GET /admin-preview-order-transfer', () => {
         totalTandemCommissionAmount: '6.20',
       },
       moneyTrail: [],
+      refundWaiting: null,
     })
   })
 
@@ -127,7 +129,7 @@ describe('GET /admin-preview-order-transfer', () => {
     expect(response.json()).toEqual({
       error: 'business_rule',
       message:
-        "Store not found: ironpeak-outdoor is not a brand store of the marketplace: install Tandem's brand app in it, with its app config on the Configs page",
+        "Store not found: ironpeak outdoor is not a brand store of the marketplace: install Tandem's brand app in it, with its app config on the Configs page",
     })
   })
 

@@ -113,7 +113,7 @@ async function declinedOnce(): Promise<void> {
   const declined = await processOrder('1001')
   expect(declined.json()).toEqual({
     error: 'upstream_failed',
-    message: `Transfer create failed for ${LUMEN}: the payment provider answered "${INACTIVE}"`,
+    message: `Transfer create failed for lumen botanicals: the payment provider answered "${INACTIVE}"`,
   })
   expect(await lumenRow()).toMatchObject({
     pending_step: 'createTransfer',
@@ -134,7 +134,7 @@ async function lumenCallLandsLate(): Promise<void> {
     target: LUMEN_ACCOUNT,
   })
   expect((await processOrder('1001')).json().message).toBe(
-    `Transfer create failed for ${LUMEN}: the payment provider did not answer within 1 s`,
+    `Transfer create failed for lumen botanicals: the payment provider did not answer within 1 s`,
   )
 }
 
@@ -365,7 +365,7 @@ describe('a transfer whose call Stripe failed with a 5xx saved under its key', (
       message: 'Stripe broke',
       target: LUMEN_ACCOUNT,
     })
-    const broken = `Transfer create failed for ${LUMEN}: the payment provider answered "Stripe broke"`
+    const broken = `Transfer create failed for lumen botanicals: the payment provider answered "Stripe broke"`
     expect((await processOrder('1001')).json().message).toBe(broken)
     // Replayed, not sent under a new key: whether a 5xx made the transfer is unknown.
     expect((await processOrder('1001')).json().message).toBe(broken)

@@ -11,7 +11,7 @@ export const LUMEN_ACCOUNT = 'acct_sandbox_lumen_botanicals'
 
 /** Why order 1002 is refused: its brand, Ironpeak, has no default commission. */
 export const NO_COMMISSION_1002 =
-  'Commission not found: ironpeak-outdoor has no default commission: set it on its store page'
+  'Commission not found: ironpeak outdoor has no default commission: set it on its store page'
 
 /** The two brand transfers of order 1001, with the brand order ids once processed. */
 export function order1001Brands(brandOrderIds: [string | null, string | null] = [null, null]) {
@@ -111,6 +111,7 @@ export const order1001Preview = (serverUrl: string) => ({
     brands: order1001Brands(),
     totals: ORDER_1001_TOTALS,
     moneyTrail: [],
+    refundWaiting: null,
   },
 })
 

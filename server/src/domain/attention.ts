@@ -1,4 +1,12 @@
-import { FRAUD_RELEASE_HINT, PRICE_EXCEPTION_HINT, TRANSFER_ERRORS } from '@shared/contract'
+import {
+  consolePaths,
+  FRAUD_RELEASE_HINT,
+  PRICE_EXCEPTION_HINT,
+  storeName,
+  TRANSFER_ERRORS,
+  type AttentionParty as Party,
+  type AttentionRemedy as Remedy,
+} from '@shared/contract'
 import { Refusal, type RefusalKind } from './errors'
 import { formatMinorUnits } from './money'
 
@@ -21,6 +29,8 @@ export type AttentionKind =
   | 'listingStopped'
   | 'priceBelowBrand'
   | 'fraudRisk'
+  | 'noPayment'
+  | 'totalAboveReceived'
 
 /** One reason a person must act on before a brand's part of a transfer can go ahead. */
 export interface AttentionReason<Kind extends AttentionKind = AttentionKind> {
@@ -30,10 +40,97 @@ export interface AttentionReason<Kind extends AttentionKind = AttentionKind> {
   sentence: string
 }
 
-/** A brand as the issue's sentences name it: its store's name, the first label of its host. */
-const nameOf = (shop: string) => shop.replace(/\..*$/s, '')
+/** The order a reason is about, for the fixes that are made on it or on its creator's store. */
+export interface ReasonOrder {
+  id: string
+  storeShop: string
+}
 
-/** A catalogue check's line, as its sentences name it. */
+/**
+ * Who can fix a reason, the fix in a few words, and the console page where it is made (or where
+ * what must be fixed elsewhere, in Stripe or a Shopify admin, is shown). Told from the reason's kind
+ * and store alone, so that what Tandem recorded of a reason answers it again, word for word.
+ */
+export function remedyOf(kind: AttentionKind, shop: string, order: ReasonOrder): Remedy {
+  const name = storeName(shop)
+  const brand: Party = { role: 'BRAND', shop }
+  const creator: Party = { role: 'CREATOR', shop: order.storeShop }
+  const administrator: Party = { role: 'ADMINISTRATOR', shop: null }
+  const storePage = { label: `${name}'s store page`, to: consolePaths.store(shop, 'BRAND') }
+  const creatorPage = {
+    label: `${storeName(order.storeShop)}'s store page`,
+    to: consolePaths.store(order.storeShop, 'CREATOR'),
+  }
+  const configs = { label: 'the Configs page', to: consolePaths.configs }
+  const orderPage = { label: "the order's transfer page", to: consolePaths.order(order.id) }
+  switch (kind) {
+    case 'noDefaultCommission':
+    case 'noPayoutAccount':
+      return { party: administrator, fix: 'set it on its store page', link: storePage }
+    case 'payoutAccountUnknown':
+      return {
+        party: administrator,
+        fix: 'set its payout account on its store page',
+        link: storePage,
+      }
+    case 'brandStoreUnknown':
+      return {
+        party: administrator,
+        fix: "install Tandem's brand app in it, with its app config on the Configs page",
+        link: configs,
+      }
+    case 'brandStoreNotConnected':
+      return {
+        party: administrator,
+        fix: "check its app config on the Configs page and reinstall Tandem's brand app in it",
+        link: configs,
+      }
+    case 'payoutAccountWithoutEmail':
+      return { party: brand, fix: 'add one to the account in Stripe', link: storePage }
+    case 'payoutAccountTransfersInactive':
+      return {
+        party: brand,
+        fix: 'finish its onboarding in Stripe, or set another account on its store page',
+        link: storePage,
+      }
+    case 'variantMissing':
+      return {
+        party: administrator,
+        fix: `link the creator's product to one ${name} sells`,
+        link: creatorPage,
+      }
+    case 'productNotOnSale':
+      return {
+        party: brand,
+        fix: `put it on sale in the Shopify admin of ${name}, or link the creator's product to one it sells`,
+        link: storePage,
+      }
+    case 'listingStopped':
+      return {
+        party: administrator,
+        fix: "resume the listing, or list the product again, on the creator's store page",
+        link: creatorPage,
+      }
+    case 'priceBelowBrand':
+      return { party: administrator, fix: PRICE_EXCEPTION_HINT, link: orderPage }
+    case 'fraudRisk':
+      return { party: administrator, fix: FRAUD_RELEASE_HINT, link: orderPage }
+    case 'totalAboveReceived':
+      return {
+        party: creator,
+        fix: "remove or refund, in the creator's Shopify admin, what the customer did not pay through Tandem",
+        link: creatorPage,
+      }
+    case 'noPayment':
+      return {
+        party: creator,
+        fix: "have the customer pay through Tandem's checkout, or refund or cancel the order in the creator's Shopify admin",
+        link: creatorPage,
+      }
+  }
+}
+
+/** A catalogue check's line, as its sentences name it: by its product's title, never its id. */
 interface NamedLine {
   lineItemId: string
   title: string
@@ -42,7 +139,7 @@ interface NamedLine {
 }
 
 const lineCannot = (line: NamedLine) =>
-  `Line "${line.title}" (${line.lineItemId}) cannot be transferred to ${nameOf(line.brandStoreShop)}`
+  `Line "${line.title}" cannot be transferred to ${storeName(line.brandStoreShop)}`
 
 const reason = <Kind extends AttentionKind>(
   kind: Kind,
@@ -55,7 +152,7 @@ export const attention = {
     reason(
       'noDefaultCommission',
       shop,
-      `${TRANSFER_ERRORS.commissionNotFound}: ${nameOf(shop)} has no default commission: set it on its store page`,
+      `${TRANSFER_ERRORS.commissionNotFound}: ${storeName(shop)} has no default commission: set it on its store page`,
     ),
 
   /** Stores come from the sandbox's seed and from connecting a shop with an app config. */
@@ -63,7 +160,7 @@ export const attention = {
     reason(
       'brandStoreUnknown',
       shop,
-      `${TRANSFER_ERRORS.storeNotFound}: ${nameOf(shop)} is not a brand store of the marketplace: install Tandem's brand app in it, with its app config on the Configs page`,
+      `${TRANSFER_ERRORS.storeNotFound}: ${storeName(shop)} is not a brand store of the marketplace: install Tandem's brand app in it, with its app config on the Configs page`,
     ),
 
   /** `cause`: what Shopify said, or why Tandem holds no token for the store. */
@@ -71,49 +168,49 @@ export const attention = {
     reason(
       'brandStoreNotConnected',
       shop,
-      `${nameOf(shop)} is not connected to Tandem (${cause}): check its app config on the Configs page and reinstall Tandem's brand app in it`,
+      `${storeName(shop)} is not connected to Tandem (${cause}): check its app config on the Configs page and reinstall Tandem's brand app in it`,
     ),
 
   noPayoutAccount: (shop: string) =>
     reason(
       'noPayoutAccount',
       shop,
-      `${TRANSFER_ERRORS.connectedAccountIdNotFound}: ${nameOf(shop)} has no payout account: set it on its store page`,
+      `${TRANSFER_ERRORS.connectedAccountIdNotFound}: ${storeName(shop)} has no payout account: set it on its store page`,
     ),
 
   payoutAccountUnknown: (shop: string, accountId: string) =>
     reason(
       'payoutAccountUnknown',
       shop,
-      `${TRANSFER_ERRORS.connectedAccountIdNotFound}: Stripe has no account ${accountId} connected to the platform for ${nameOf(shop)}: set its payout account on its store page`,
+      `${TRANSFER_ERRORS.connectedAccountIdNotFound}: Stripe has no account ${accountId} connected to the platform for ${storeName(shop)}: set its payout account on its store page`,
     ),
 
   payoutAccountWithoutEmail: (shop: string, accountId: string) =>
     reason(
       'payoutAccountWithoutEmail',
       shop,
-      `${TRANSFER_ERRORS.connectedAccountEmailNotFound}: ${nameOf(shop)}'s payout account ${accountId} has no email: add one to the account in Stripe`,
+      `${TRANSFER_ERRORS.connectedAccountEmailNotFound}: ${storeName(shop)}'s payout account ${accountId} has no email: add one to the account in Stripe`,
     ),
 
   payoutAccountTransfersInactive: (shop: string, accountId: string) =>
     reason(
       'payoutAccountTransfersInactive',
       shop,
-      `${TRANSFER_ERRORS.connectedAccountTransfersInactive}: ${nameOf(shop)}'s payout account ${accountId} has transfers inactive: finish its onboarding in Stripe, or set another account on its store page`,
+      `${TRANSFER_ERRORS.connectedAccountTransfersInactive}: ${storeName(shop)}'s payout account ${accountId} has transfers inactive: finish its onboarding in Stripe, or set another account on its store page`,
     ),
 
   variantMissing: (line: NamedLine) =>
     reason(
       'variantMissing',
       line.brandStoreShop,
-      `${lineCannot(line)}: its store has no variant ${line.brandVariantId} any more: link the creator's product to one ${nameOf(line.brandStoreShop)} sells`,
+      `${lineCannot(line)}: its store no longer has the variant it was linked to: link the creator's product to one ${storeName(line.brandStoreShop)} sells`,
     ),
 
   productNotOnSale: (line: NamedLine, status: string) =>
     reason(
       'productNotOnSale',
       line.brandStoreShop,
-      `${lineCannot(line)}: its product of variant ${line.brandVariantId} is ${status}, not on sale: put it on sale in the Shopify admin of ${nameOf(line.brandStoreShop)}, or link the creator's product to one it sells`,
+      `${lineCannot(line)}: its product is ${status}, not on sale: put it on sale in the Shopify admin of ${storeName(line.brandStoreShop)}, or link the creator's product to one it sells`,
     ),
 
   /** The line's creator variant belongs to a listing an administrator paused or removed. */
@@ -142,26 +239,37 @@ export const attention = {
     reason(
       'fraudRisk',
       creatorShop,
-      `Creator order ${orderName} may be fraudulent: ${findings}. Review it in ${nameOf(creatorShop)}'s Shopify admin and cancel it there if it is fraud; ${FRAUD_RELEASE_HINT}`,
+      `Creator order ${orderName} may be fraudulent: ${findings}. Review it in ${storeName(creatorShop)}'s Shopify admin and cancel it there if it is fraud; ${FRAUD_RELEASE_HINT}`,
     ),
-}
 
-/**
- * What a person must check of the order itself before any brand of it is ordered or paid: no brand
- * to name, so each is the whole order's refusal.
- */
-export const orderAttention = {
+  /**
+   * The creator's order carries no Stripe payment: the customer paid outside Tandem's checkout (by
+   * hand, another gateway) or not at all, and brands and creator are paid only from a charge
+   * Tandem's platform received. No brand can mend that; the creator can.
+   */
+  noPayment: (creatorShop: string, orderName: string) =>
+    reason(
+      'noPayment',
+      creatorShop,
+      `${TRANSFER_ERRORS.paymentIntentIdNotFound}: creator order ${orderName} of ${storeName(creatorShop)} has no Stripe payment on record, so Tandem has nothing to pay its brands and creator from: ${storeName(creatorShop)}, the creator, has the customer pay through Tandem's checkout, or refunds or cancels the order in its Shopify admin`,
+    ),
+
   /**
    * The creator controls its store: a line added (or a price raised) after checkout, paid by hand
-   * or not at all, is not what the customer paid Tandem for.
+   * or not at all, is not what the customer paid Tandem for. What the order itself shows, so it
+   * waits on the creator's store.
    */
   totalAboveReceived: (
-    order: { name: string; currency: string; totalMinor: number },
+    order: { storeShop: string; name: string; currency: string; totalMinor: number },
     intentId: string,
     receivedMinor: number,
   ) => {
     const money = (minor: number) => `${formatMinorUnits(minor, order.currency)} ${order.currency}`
-    return `Creator order ${order.name} totals ${money(order.totalMinor)}, more than the ${money(receivedMinor)} its payment ${intentId} received: lines were added or prices raised after checkout, or paid outside Tandem. Check the order's edits and payments in the creator's Shopify admin, and have the creator remove or refund what the customer did not pay through Tandem. Nothing was ordered or paid`
+    return reason(
+      'totalAboveReceived',
+      order.storeShop,
+      `Creator order ${order.name} totals ${money(order.totalMinor)}, more than the ${money(receivedMinor)} its payment ${intentId} received: lines were added or prices raised after checkout, or paid outside Tandem. Check the order's edits and payments in the creator's Shopify admin, and have the creator remove or refund what the customer did not pay through Tandem. Nothing was ordered or paid`,
+    )
   },
 }
 

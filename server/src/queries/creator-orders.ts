@@ -78,6 +78,7 @@ export async function listCreatorOrders(
     db,
     page.rows.map((row) => ({
       orderId: String(row.order_id),
+      storeShop: row.store_shop,
       transferStatus: row.status,
       leaseExpiresAt: row.lease_expires_at,
       automation: row.automation_state

@@ -1,4 +1,5 @@
-import type { OrderReadiness } from '@shared/contract'
+import { storeName, type AttentionReasonView, type OrderReadiness } from '@shared/contract'
+import { remedyOf, type AttentionKind } from '../domain/attention'
 import type { Db } from '../db/connect'
 import type { AutomationState } from '../db/schema'
 
@@ -10,6 +11,8 @@ import type { AutomationState } from '../db/schema'
 /** One inbox row's columns this reads. */
 export interface ReadinessColumns {
   orderId: string
+  /** The creator's store the order was placed on. */
+  storeShop: string
   transferStatus: 'PARTIAL' | 'COMPLETED' | null
   leaseExpiresAt: string | null
   automation: { state: AutomationState; dueAt: string | null; message: string | null } | null
@@ -38,7 +41,7 @@ export async function readinessOf(
       : await Promise.all([
           db
             .selectFrom('order_attention')
-            .select(['creator_order_id', 'sentence'])
+            .select(['creator_order_id', 'kind', 'brand_store_shop', 'sentence'])
             .where('creator_order_id', 'in', ids)
             .orderBy('creator_order_id')
             .orderBy('position')
@@ -51,21 +54,29 @@ export async function readinessOf(
             .orderBy('brand_store_shop')
             .execute(),
         ])
-  const sentencesOf = (id: string) =>
-    reasons.filter((reason) => reason.creator_order_id === id).map((reason) => reason.sentence)
+  const reasonsOf = (row: ReadinessColumns): AttentionReasonView[] =>
+    reasons
+      .filter((reason) => reason.creator_order_id === row.orderId)
+      .map((reason) => ({
+        sentence: reason.sentence,
+        remedy: remedyOf(reason.kind as AttentionKind, reason.brand_store_shop, {
+          id: row.orderId,
+          storeShop: row.storeShop,
+        }),
+      }))
   const failureOf = (id: string) => {
     const failed = failures.find((failure) => failure.creator_order_id === id)
     return failed
-      ? `${failed.failed_step} for ${failed.brand_store_shop}: ${failed.failed_message ?? ''}`
+      ? `${failed.failed_step} for ${storeName(failed.brand_store_shop)}: ${failed.failed_message ?? ''}`
       : 'a brand step failed'
   }
-  return rows.map((row) => readiness(row, now.toISOString(), sentencesOf, failureOf))
+  return rows.map((row) => readiness(row, now.toISOString(), reasonsOf, failureOf))
 }
 
 function readiness(
   row: ReadinessColumns,
   now: string,
-  sentencesOf: (id: string) => string[],
+  reasonsOf: (row: ReadinessColumns) => AttentionReasonView[],
   failureOf: (id: string) => string,
 ): OrderReadiness {
   if (row.transferStatus === 'COMPLETED') return { state: 'COMPLETED' }
@@ -73,7 +84,7 @@ function readiness(
   if (row.hold) return { state: 'HELD', ...row.hold }
   const { automation, pause } = row
   if (automation?.state === 'HELD' && pause) {
-    const reason = `${pause.shop} is paused: ${pause.reason}`
+    const reason = `${storeName(pause.shop)} is paused: ${pause.reason}`
     return { state: 'HELD', reason, by: pause.by, since: pause.since }
   }
   switch (automation?.state) {
@@ -89,10 +100,13 @@ function readiness(
         message: automation.message ?? '',
       }
     case 'NEEDS_ATTENTION': {
-      const sentences = sentencesOf(row.orderId)
+      const named = reasonsOf(row)
       return {
         state: 'NEEDS_ATTENTION',
-        reasons: sentences.length > 0 ? sentences : [automation.message ?? 'Needs attention'],
+        reasons:
+          named.length > 0
+            ? named
+            : [{ sentence: automation.message ?? 'Needs attention', remedy: null }],
       }
     }
     case 'NOTHING_TO_TRANSFER':

@@ -58,7 +58,7 @@ export async function listShipments(db: Db, query: Query, now: Date) {
     KEYSET,
     query,
   )
-  const [mirrors, names] = await Promise.all([
+  const [mirrors, names, cancelledByTandem] = await Promise.all([
     rows.length === 0
       ? []
       : db
@@ -71,6 +71,10 @@ export async function listShipments(db: Db, query: Query, now: Date) {
           )
           .execute(),
     orderNames(
+      db,
+      rows.map((row) => row.creator_order_id),
+    ),
+    tandemCancels(
       db,
       rows.map((row) => row.creator_order_id),
     ),
@@ -95,6 +99,11 @@ export async function listShipments(db: Db, query: Query, now: Date) {
         })),
       ),
       cancelReason: reading?.cancelledAt ? (reading.cancelReason ?? 'OTHER') : null,
+      cancelledBy: reading?.cancelledAt
+        ? cancelledByTandem.has(cancelKey(row.creator_order_id, row.brand_store_shop))
+          ? 'TANDEM'
+          : 'BRAND'
+        : null,
       unseen: reading?.unseen ?? null,
       fulfillments: (reading?.fulfillments ?? []).flatMap((fulfillment): BrandFulfillment[] => {
         const status = known(FULFILLMENT_STATUSES, fulfillment.status)
@@ -132,4 +141,24 @@ async function orderNames(db: Db, orderIds: string[]): Promise<Map<string, strin
     .where('order_id', 'in', orderIds.map(Number))
     .execute()
   return new Map(rows.flatMap((row) => (row.name ? [[String(row.order_id), row.name]] : [])))
+}
+
+const cancelKey = (creatorOrderId: string, brandShop: string) => `${creatorOrderId} ${brandShop}`
+
+/**
+ * The brand orders Tandem cancelled itself, after the creator's refund left them selling nothing
+ * (transfers/brand-order-refund.ts, which says so in Activity): keyed by creator order and brand.
+ * Any other cancelled brand order was cancelled by its brand.
+ */
+async function tandemCancels(db: Db, creatorOrderIds: string[]): Promise<Set<string>> {
+  if (creatorOrderIds.length === 0) return new Set()
+  const rows = await db
+    .selectFrom('audit_log')
+    .select(['target', 'details'])
+    .where('action', '=', 'order.brand-cancel')
+    .where('target', 'in', creatorOrderIds)
+    .execute()
+  return new Set(
+    rows.map((row) => cancelKey(row.target, String(JSON.parse(row.details).brandShop))),
+  )
 }

@@ -1,3 +1,4 @@
+import { hostLabel, storeName } from '@shared/contract'
 import { sql, type RawBuilder } from 'kysely'
 import type { Db } from '../db/connect'
 import type { Database } from '../db/schema'
@@ -154,14 +155,17 @@ export async function eraseShop(
       where ${sql.ref(column)} = ${shop}`.execute(db)
     count(anonymised, `${table}.${column}`, result.numAffectedRows)
   }
-  const mention = mentionOf(shop)
+  const mentions = mentionsOf(shop)
+  const [label, name] = [hostLabel(shop), storeName(shop)]
   for (const [table, column, only] of TEXT_NAMING_SHOP) {
-    const where = sql`${sql.ref(column)} like ${`%${shop}%`} ${only ? sql`and ${only}` : sql``}`
+    // The label finds the domain too (it begins it).
+    const where = sql`(${sql.ref(column)} like ${`%${label}%`} or ${sql.ref(column)} like ${`%${name}%`})
+      ${only ? sql`and ${only}` : sql``}`
     const texts = await sql<{ text: string }>`select distinct ${sql.ref(column)} as text
       from ${sql.table(table)} where ${where}`.execute(db)
     // Each text rewritten once: every row holding it gets the same.
     for (const { text } of texts.rows) {
-      const renamed = text.replace(mention, pseudonym)
+      const renamed = mentions.reduce((each, mention) => each.replace(mention, pseudonym), text)
       if (renamed === text) continue
       const result = await sql`update ${sql.table(table)} set ${sql.ref(column)} = ${renamed}
         where ${sql.ref(column)} = ${text} and ${where}`.execute(db)
@@ -172,14 +176,21 @@ export async function eraseShop(
 }
 
 /**
- * The shop's domain where it stands as a whole: not the tail of another shop's that ends like it
- * (`a.myshopify.com` in `ba.myshopify.com`), whose mentions are that shop's.
+ * Each way a text names the shop, where it stands as a whole: its domain (not the tail of another
+ * shop's that ends like it, `a.myshopify.com` in `ba.myshopify.com`, whose mentions are that
+ * shop's), then the name sentences give it ("maya makes", storeName) and its host's first label
+ * ("maya-makes", which sentences gave it before issue 47). A name another shop's ends with, after
+ * a space ("kept maya makes"), is renamed too: more is forgotten, never less.
  */
-const mentionOf = (shop: string) =>
-  new RegExp(
-    `(?<![A-Za-z0-9.-])${shop.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9-])`,
-    'g',
-  )
+const mentionsOf = (shop: string) => {
+  const whole = (text: string, after: string) =>
+    new RegExp(`(?<![A-Za-z0-9.-])${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${after}`, 'g')
+  return [
+    whole(shop, '(?![A-Za-z0-9-])'),
+    whole(hostLabel(shop), '(?![A-Za-z0-9.-])'),
+    whole(storeName(shop), '(?![A-Za-z0-9-])'),
+  ]
+}
 
 /** An orders/paid body Tandem keeps, of one of the customer's orders. */
 export interface CustomerOrderDelivery {

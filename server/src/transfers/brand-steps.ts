@@ -1,4 +1,4 @@
-import { ORDER_TAG, TRANSFER_ERRORS } from '@shared/contract'
+import { ORDER_TAG, storeName, TRANSFER_ERRORS } from '@shared/contract'
 import { PRODUCT_NAME } from '@shared/product'
 import { PaymentsError } from '../adapters/payments/payments-port'
 import type { RouteDeps } from '../deps'
@@ -160,7 +160,9 @@ async function runStep<T>(
     if (error instanceof RemoteTimeoutError) unsettled.call = true
     const { failure, system } = STEP_FAILURES[step]
     const refusal =
-      error instanceof Refusal ? error : upstreamRefusal(`${failure} for ${shop}`, system, error)
+      error instanceof Refusal
+        ? error
+        : upstreamRefusal(`${failure} for ${storeName(shop)}`, system, error)
     const declinedAt = calling && actions.declined?.(error) ? timestamp() : undefined
     // Under a lease lost meanwhile this changes nothing: the new holder records its own (a decline
     // lost so is met again on the next attempt, replayed under the same key, and recorded then).
@@ -188,7 +190,7 @@ export function brandProcessing(deps: StepDeps, run: BrandRun) {
     const refuse = (message: string) => () => Promise.reject(new Refusal('business_rule', message))
     // Paying back what a brand was paid or told it was paid is issue #33's: refused, by name.
     const oversold = refuse(
-      `Creator order ${order.name} was refunded, edited or cancelled since ${shop}'s order was made: that order holds more than is still sold, so ${shop} is neither marked paid nor paid for it by ${PRODUCT_NAME} (paying part of a brand order is not supported yet): agree what is owed with ${shop}`,
+      `Creator order ${order.name} was refunded, edited or cancelled since ${storeName(shop)}'s order was made: that order holds more than is still sold, so ${storeName(shop)} is neither marked paid nor paid for it by ${PRODUCT_NAME} (paying part of a brand order is not supported yet): agree what is owed with ${storeName(shop)}`,
     )
     // Checked before any brand's order was made (the same check, answered again).
     const payoutOf = sold === 'all' && owesTransfer(brand) ? await payout(toPay(brand)) : null
@@ -226,7 +228,7 @@ export function brandProcessing(deps: StepDeps, run: BrandRun) {
           // others go on. Some of it: its frozen figures no longer hold, so it waits, by name.
           none: async () => null,
           some: refuse(
-            `Creator order ${order.name} was refunded or edited since its transfer began: it now sells fewer of ${shop}'s units than its frozen figures pay for, so ${shop} is neither ordered nor paid (its figures stay as frozen)`,
+            `Creator order ${order.name} was refunded or edited since its transfer began: it now sells fewer of ${storeName(shop)}'s units than its frozen figures pay for, so ${storeName(shop)} is neither ordered nor paid (its figures stay as frozen)`,
           ),
           all: createBrandOrder,
         }[sold],

@@ -1,3 +1,4 @@
+import { storeName } from '@shared/contract'
 import type { Charge } from '../adapters/payments/payments-port'
 import type { Db } from '../db/connect'
 import type { RouteDeps } from '../deps'
@@ -58,7 +59,7 @@ export async function destinationOf(deps: Deps, payout: CreatorPayoutRow, remote
   const accountId = await findPayoutAccountId(deps.db, shop)
   if (!accountId) {
     throw new PayoutWaits(
-      `No payout account: set ${shop}'s Stripe account on its store page to pay its commission`,
+      `No payout account: set ${storeName(shop)}'s Stripe account on its store page to pay its commission`,
     )
   }
   const account = await remote((signal) => deps.payments.connectedAccount(accountId, { signal }))

@@ -9,7 +9,7 @@ import {
   type PaymentsPort,
 } from '../adapters/payments/payments-port'
 import type { Db } from '../db/connect'
-import { orderAttention } from '../domain/attention'
+import { attention, NeedsAttention } from '../domain/attention'
 import { Refusal } from '../domain/errors'
 import { convertMinorUnits, formatMinorUnits } from '../domain/money'
 import type { Remote } from '../lib/remote-call'
@@ -142,10 +142,9 @@ export async function readOrderPayment(
   if ('refusal' in read) return read
   const { intent, charge } = read
   if (order.totalMinor > intent.amountReceivedMinor) {
-    throw new Refusal(
-      'business_rule',
-      orderAttention.totalAboveReceived(order, intent.id, intent.amountReceivedMinor),
-    )
+    throw new NeedsAttention([
+      attention.totalAboveReceived(order, intent.id, intent.amountReceivedMinor),
+    ])
   }
   return {
     chargeId: charge.id,

@@ -10,7 +10,7 @@ import {
   shopifyRefundedMinor,
 } from '../domain/refund-money'
 import { refundSplit, type BrandRefundSplit } from '../domain/refund-split'
-import type { JobExecutor, RegisterOptions } from '../jobs/job-queue'
+import type { JobExecutor, JobQueue, RegisterOptions } from '../jobs/job-queue'
 import { orderJobSender, type OrderJob } from '../jobs/order-job'
 import { withDeadline, type Remote } from '../lib/remote-call'
 import { findCreatorPayout, reduceUnpaidCommission } from '../repositories/creator-payouts'
@@ -55,6 +55,23 @@ export type OrderRefundJob = OrderJob
 type Deps = Pick<RouteDeps, 'db' | 'jobs' | 'payments' | 'commerce' | 'now' | 'transferTiming'>
 
 const sendOrderRefundJob = orderJobSender(ORDER_REFUND_JOB)
+
+/**
+ * Why the order's refunds have not gone back yet, as its job's last run said (funds Stripe still
+ * holds pending, the customer not yet refunded in Stripe, ...), and when it runs again (or, dead,
+ * when it stopped); null when no refund of the order waits. The order's screen says it, not only
+ * the Jobs page.
+ */
+export async function refundWaitingOf(jobs: Pick<JobQueue, 'troubled'>, creatorOrderId: string) {
+  const job = (await jobs.troubled()).find(
+    (troubled) =>
+      troubled.name === ORDER_REFUND_JOB &&
+      (troubled.payload as OrderRefundJob).creatorOrderId === creatorOrderId,
+  )
+  if (!job) return null
+  const state = job.state === 'dead' ? ('DEAD' as const) : ('RETRYING' as const)
+  return { reason: job.errorMessage, state, at: job.at.toISOString() }
+}
 
 /**
  * Within a delivery's transaction, or the catch-up's, or an order's completion: the order's

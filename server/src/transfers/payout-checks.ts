@@ -1,4 +1,4 @@
-import { TRANSFER_ERRORS } from '@shared/contract'
+import { storeName, TRANSFER_ERRORS } from '@shared/contract'
 import type { CommerceOrder } from '../adapters/commerce/commerce-port'
 import type { CallOptions, MadeTransfer, PaymentsPort } from '../adapters/payments/payments-port'
 import type { Db } from '../db/connect'
@@ -92,7 +92,7 @@ export async function findBrandTransfer(
   if (brands.length > 1) {
     throw new Refusal(
       'business_rule',
-      `${TRANSFER_ERRORS.transferCreateFailed} for ${transfer.shop}: Stripe holds ` +
+      `${TRANSFER_ERRORS.transferCreateFailed} for ${storeName(transfer.shop)}: Stripe holds ` +
         `${brands.length} transfers of this order to ${transfer.destinationAccountId} ` +
         `(${brands.map((made) => made.id).join(', ')}); review them in Stripe`,
     )
@@ -143,7 +143,11 @@ export function payoutChecks(
     const account = await remote((signal) =>
       payments.connectedAccount(accountId, { signal }),
     ).catch((error: unknown) => {
-      throw upstreamRefusal(`Payout account lookup failed for ${shop}`, 'payment provider', error)
+      throw upstreamRefusal(
+        `Payout account lookup failed for ${storeName(shop)}`,
+        'payment provider',
+        error,
+      )
     })
     if (!account) throw needs(attention.payoutAccountUnknown(shop, accountId))
     if (!account.email) throw needs(attention.payoutAccountWithoutEmail(shop, accountId))
@@ -154,9 +158,8 @@ export function payoutChecks(
 
   async function check(brand: BrandToPay): Promise<Payout> {
     const { shop } = brand
-    const refuse = (message: string) => new Refusal('business_rule', `${message} for ${shop}`)
     const failed = (what: string) => (error: unknown) => {
-      throw upstreamRefusal(`${what} for ${shop}`, 'payment provider', error)
+      throw upstreamRefusal(`${what} for ${storeName(shop)}`, 'payment provider', error)
     }
     if (brand.unknownOutcome) {
       const { destinationAccountId } = brand.unknownOutcome
@@ -172,8 +175,8 @@ export function payoutChecks(
     // A kept account is Stripe's to check, as it answers the key (keptDestination).
     if (!kept) await checkAccount(shop, accountId)
 
-    if (!order.paymentIntentId) throw refuse(TRANSFER_ERRORS.paymentIntentIdNotFound)
-    const read = await readPaymentFor(order.paymentIntentId, shop)
+    if (!order.paymentIntentId) throw needs(attention.noPayment(order.storeShop, order.name))
+    const read = await readPaymentFor(order.paymentIntentId, storeName(shop))
     return {
       made: null,
       destinationAccountId: accountId,
@@ -203,14 +206,8 @@ export function payoutChecks(
     // No brand is paid, yet the creator is owed its commission: the payment is read all the
     // same, so that freezing holds it for the creator's transfer (transfers/creator-payout.ts).
     if (!payment && creatorOwed) {
-      const party = `the commission of ${order.storeShop}`
-      if (!order.paymentIntentId) {
-        throw new Refusal(
-          'business_rule',
-          `${TRANSFER_ERRORS.paymentIntentIdNotFound} for ${party}`,
-        )
-      }
-      await readPaymentFor(order.paymentIntentId, party)
+      if (!order.paymentIntentId) throw needs(attention.noPayment(order.storeShop, order.name))
+      await readPaymentFor(order.paymentIntentId, `the commission of ${storeName(order.storeShop)}`)
     }
     const read = payment && (await payment)
     if (!read || !('chargeId' in read)) return null

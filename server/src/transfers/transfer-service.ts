@@ -24,7 +24,7 @@ import { transferTiming } from './transfer-timing'
 import { creatorOrderOf, previewOf, receiptDataOf } from './transfer-view'
 import { owePayoutOnCompletion } from './creator-payout'
 import { collectDebtsOf } from './store-debt'
-import { settleNoticedRefunds } from './order-refunds'
+import { refundWaitingOf, settleNoticedRefunds } from './order-refunds'
 import { previewRefundSplit, type RefundLine } from './refund-splits'
 
 // Processing a creator order into brand orders and payments, exactly once whatever fails
@@ -167,8 +167,14 @@ export function createTransferService(
 
   return {
     async preview(creatorOrderId: string) {
-      const transfer = await view(creatorOrderId)
-      return { creatorOrder: creatorOrderOf(transfer.order), preview: previewOf(transfer) }
+      const [transfer, refundWaiting] = await Promise.all([
+        view(creatorOrderId),
+        refundWaitingOf(deps.jobs, creatorOrderId),
+      ])
+      return {
+        creatorOrder: creatorOrderOf(transfer.order),
+        preview: previewOf(transfer, refundWaiting),
+      }
     },
 
     async refundSplit(creatorOrderId: string, lines: readonly RefundLine[]) {

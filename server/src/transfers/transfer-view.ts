@@ -120,7 +120,11 @@ export function amountsOf(brands: readonly ThreeParts[], currency: string) {
   }
 }
 
-export function previewOf(view: TransferView): TransferPreview {
+/** `refundWaiting`: why the order's refunds wait (order-refunds.ts refundWaitingOf). */
+export function previewOf(
+  view: TransferView,
+  refundWaiting: TransferPreview['refundWaiting'] = null,
+): TransferPreview {
   const { currency } = view.order
   const { each, totals } = amountsOf(view.brands, currency)
   return {
@@ -134,6 +138,7 @@ export function previewOf(view: TransferView): TransferPreview {
     })),
     totals,
     moneyTrail: view.moneyTrail,
+    refundWaiting,
   }
 }
 

@@ -269,6 +269,14 @@ export const TransferPreview = z.object({
   }),
   /** Every movement of the order's money since its transfer began, oldest first. */
   moneyTrail: z.array(MoneyMovement),
+  /**
+   * A refund of the order that has not gone back yet: why, as the refund job's last run said
+   * (funds Stripe holds pending, the customer not yet refunded in Stripe), and when it runs again
+   * (RETRYING) or stopped (DEAD, retried from the Jobs page); null when none waits.
+   */
+  refundWaiting: z
+    .object({ reason: z.string(), state: z.enum(['RETRYING', 'DEAD']), at: z.string() })
+    .nullable(),
 })
 export type TransferPreview = z.infer<typeof TransferPreview>
 
@@ -323,11 +331,38 @@ export const PageQuery = {
     .optional(),
 }
 
+/** Who can fix what stops an order: a Tandem administrator, or the brand or creator store named. */
+export const AttentionParty = z.object({
+  role: z.enum(['ADMINISTRATOR', 'BRAND', 'CREATOR']),
+  /** The brand's or creator's shop; null for an administrator. */
+  shop: z.string().nullable(),
+})
+export type AttentionParty = z.infer<typeof AttentionParty>
+
+/** Who fixes a reason, the fix, and the console page where it is made or shown. */
+export const AttentionRemedy = z.object({
+  party: AttentionParty,
+  fix: z.string(),
+  /** A console route (`consolePaths`) and what the link says. */
+  link: z.object({ label: z.string(), to: z.string() }),
+})
+export type AttentionRemedy = z.infer<typeof AttentionRemedy>
+
+/**
+ * One reason an order needs attention: the sentence, and its remedy; null when the refusal is of
+ * the order's own data and names no party (the sentence says what is wrong).
+ */
+export const AttentionReasonView = z.object({
+  sentence: z.string(),
+  remedy: AttentionRemedy.nullable(),
+})
+export type AttentionReasonView = z.infer<typeof AttentionReasonView>
+
 /**
  * What will happen to an order, and what stops it (docs/product-rules.md "Automatic transfers"):
  * it waits for an administrator (MANUAL: the policy, or paid before the policy was automatic); it
  * is held; it waits for the end of its hold, or for its next retry after Shopify or Stripe failed; a person
- * must act first (each reason names its brand and the fix); it has nothing to transfer; or its
+ * must act first (each reason names who can fix it, the fix and where); it has nothing to transfer; or its
  * transfer is under way, completed, or partial (a brand's step failed: which, and why).
  */
 export const OrderReadiness = z.discriminatedUnion('state', [
@@ -341,7 +376,7 @@ export const OrderReadiness = z.discriminatedUnion('state', [
     since: z.string(),
   }),
   z.object({ state: z.literal('RETRYING'), until: z.string(), message: z.string() }),
-  z.object({ state: z.literal('NEEDS_ATTENTION'), reasons: z.array(z.string()).min(1) }),
+  z.object({ state: z.literal('NEEDS_ATTENTION'), reasons: z.array(AttentionReasonView).min(1) }),
   z.object({ state: z.literal('NOTHING_TO_TRANSFER'), message: z.string() }),
   z.object({ state: z.literal('PROCESSING') }),
   z.object({ state: z.literal('COMPLETED') }),
@@ -586,8 +621,13 @@ export const Shipment = z.object({
   /** The brand's fulfillment order (the busiest of them, when several); null until read. */
   fulfillmentOrderStatus: FulfillmentOrderStatus.nullable(),
   holds: z.array(z.object({ reason: FulfillmentHoldReason, notes: z.string().nullable() })),
-  /** Shopify's OrderCancelReason when the brand cancelled its order; null while it stands. */
+  /** Shopify's OrderCancelReason when the order was cancelled; null while it stands. */
   cancelReason: z.string().nullable(),
+  /**
+   * Who cancelled it: Tandem, after the creator's refund left it selling nothing (as Activity says,
+   * "Tandem (automatic)"), or the brand itself; null while it stands.
+   */
+  cancelledBy: z.enum(['TANDEM', 'BRAND']).nullable(),
   fulfillments: z.array(BrandFulfillment),
   /**
    * Units of the brand order Tandem cannot see (Shopify leaves out the fulfillment orders of a

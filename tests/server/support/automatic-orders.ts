@@ -1,5 +1,5 @@
 import { expect } from 'vitest'
-import type { OrderReadiness } from '@shared/contract'
+import { storeName, type OrderReadiness } from '@shared/contract'
 import { createStripePaidOrder } from '../../../emulators/stripe-paid-order'
 import { BRAND_PRODUCTS, creatorVariantId } from '../../../server/src/seed/sandbox-data'
 import { LUMEN, NORTHWIND } from '../../support/sandbox-figures'
@@ -117,12 +117,14 @@ export function automaticOrders(server: () => ServerUnderTest) {
 
     /** The inbox shows the order held by the brand's pause, as the administrator set it. */
     heldByPause: (orderId: string, shop: string, reason: string) =>
-      expect.poll(() => readiness(orderId), { timeout: 10_000 }).toEqual({
-        state: 'HELD',
-        reason: `${shop} is paused: ${reason}`,
-        by: 'claim-admin@tandem.test',
-        since: expect.any(String),
-      }),
+      expect
+        .poll(() => readiness(orderId), { timeout: 10_000 })
+        .toEqual({
+          state: 'HELD',
+          reason: `${storeName(shop)} is paused: ${reason}`,
+          by: 'claim-admin@tandem.test',
+          since: expect.any(String),
+        }),
 
     completes: (orderId: string) =>
       expect.poll(() => readiness(orderId), { timeout: 10_000 }).toEqual({ state: 'COMPLETED' }),

@@ -4,7 +4,7 @@ import type { Db } from '../../../server/src/db/connect'
 // tests of what the inbox shows (the sandbox's orders were paid before the automatic policy).
 
 export const IRONPEAK_REASON =
-  'Commission not found: ironpeak-outdoor has no default commission: set it on its store page'
+  'Commission not found: ironpeak outdoor has no default commission: set it on its store page'
 
 type State = 'WAITING' | 'NEEDS_ATTENTION' | 'NOTHING_TO_TRANSFER'
 

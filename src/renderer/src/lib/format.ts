@@ -1,8 +1,8 @@
-/**
- * A store's name as people say it (docs/product-rules.md "Names"): the first label of its host with
- * hyphens as spaces, so 'maya-makes.myshopify.com' reads 'maya makes'.
- */
-export const storeName = (shop: string): string => shop.replace(/\..*$/s, '').replaceAll('-', ' ')
+import { storeName } from '@shared/contract/names'
+
+// The one name of a store, shared with the server's sentences (from its own module: the
+// contract's index would bring zod's schemas into the first bundle).
+export { storeName }
 
 /** A store as a dropdown option: chosen by its shop, shown by its name. */
 export const storeOption = ({ shop }: { shop: string }) => ({ value: shop, label: storeName(shop) })

@@ -35,9 +35,7 @@ export default function OrderTransferPage() {
   const requestedId = useRequestedOrderId()
   const [orderIdInput, setOrderIdInput] = useState(requestedId?.orderId ?? '')
   const [confirming, setConfirming] = useState(false)
-  const [overriding, setOverriding] = useState<{ override: Override; orderId: string } | null>(
-    null,
-  )
+  const [overriding, setOverriding] = useState<{ override: Override; orderId: string } | null>(null)
 
   // Opened with ?creatorOrderId=…: the ID is filled in (above, or here when another navigation
   // brings one to the open page) and sent, once per navigation, as if typed and sent by hand.
@@ -134,8 +132,15 @@ export default function OrderTransferPage() {
           <Tabs.Panel value="summary">
             {preview.status === 'empty' && <NothingPreviewed />}
             {preview.status === 'failed' && (
-              <Alert color="red" variant="light" title="Failed to fetch preview" maw={640}>
-                Creator order {preview.orderId}: {preview.message}
+              // Titled with what happened, in an administrator's words; the toast keeps the
+              // specification's "Failed to fetch preview".
+              <Alert
+                color="red"
+                variant="light"
+                title={`Tandem cannot transfer creator order ${preview.orderId}`}
+                maw={640}
+              >
+                {preview.message}
                 <OverridesOffered
                   message={preview.message}
                   onChoose={(override) => setOverriding({ override, orderId: preview.orderId })}

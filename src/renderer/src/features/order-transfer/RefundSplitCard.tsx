@@ -125,6 +125,7 @@ export function RefundSplitCard({ answer }: { answer: PreviewAnswer }) {
             split={state.split}
             units={state.units}
             creatorStoreShop={creatorOrder.creatorStoreShop}
+            waiting={answer.preview.refundWaiting !== null}
           />
         )}
       </Stack>
@@ -137,10 +138,13 @@ function SplitTable({
   split,
   units,
   creatorStoreShop,
+  waiting,
 }: {
   split: RefundSplitPreview
   units: number
   creatorStoreShop: string
+  /** A refund made waits on Stripe: what it takes back has not gone back yet. */
+  waiting: boolean
 }) {
   const money = (amount: string) => formatMoney(amount, split.currency)
   const { back, kept } = split.totals
@@ -160,9 +164,11 @@ function SplitTable({
   return (
     <Stack gap="xs">
       <Text size="sm" fw={600}>
-        {units === 0
-          ? 'The refunds already made take back:'
-          : `Refunding ${plural(units, 'more unit', 'more units')} would take back, with the refunds already made:`}
+        {units > 0
+          ? `Refunding ${plural(units, 'more unit', 'more units')} would take back, with the refunds already made:`
+          : waiting
+            ? 'The refunds already made will take back, once their refund goes through (the money trail says why it waits):'
+            : 'The refunds already made take back:'}
       </Text>
       <SummaryTable columns={['Party', 'Goes back', 'Keeps']} numericFrom={1} minWidth={420}>
         {rows.map(([party, goesBack, keeps]) => (

@@ -3,6 +3,7 @@ import { IconPhoto } from '@tabler/icons-react'
 import type { CreatorOrder } from '@shared/contract'
 import { PRODUCT_NAME } from '@shared/product'
 import { formatDateTime, formatMoney, storeName } from '@renderer/lib/format'
+import { IdText } from '@renderer/features/orders/IdText'
 import { Fields } from '@renderer/app/Fields'
 import { lineTitle } from './line-title'
 import { MoneyTrailCard } from './MoneyTrailCard'
@@ -77,9 +78,8 @@ export function TransferSummary({ answer }: { answer: PreviewAnswer }) {
                 )}
               </Table.Td>
               <Table.Td>
-                <Text size="xs" ff="monospace">
-                  {line.id}
-                </Text>
+                {/* Shopify's id short, whole on hover, with a copy button: the title names it. */}
+                <IdText id={line.id} size="xs" />
               </Table.Td>
               <Table.Td ta="right">{line.quantity ?? line.currentQuantity ?? '-'}</Table.Td>
               <Table.Td ta="right">
@@ -111,9 +111,7 @@ export function TransferSummary({ answer }: { answer: PreviewAnswer }) {
                 </Text>
               </Table.Td>
               <Table.Td>
-                <Text size="xs" ff="monospace">
-                  {brand.brandOrderId ?? '-'}
-                </Text>
+                {brand.brandOrderId ? <IdText id={brand.brandOrderId} size="xs" /> : '-'}
               </Table.Td>
               <Table.Td ta="right">{money(brand.brandAmount)}</Table.Td>
               <Table.Td ta="right">{money(brand.creatorCommissionAmount)}</Table.Td>
@@ -124,7 +122,9 @@ export function TransferSummary({ answer }: { answer: PreviewAnswer }) {
       </SummaryCard>
 
       {/* Before processing nothing has moved, and the transfer has no trail to show. */}
-      {preview.status !== 'NOT_STARTED' && <MoneyTrailCard trail={preview.moneyTrail} />}
+      {preview.status !== 'NOT_STARTED' && (
+        <MoneyTrailCard trail={preview.moneyTrail} waiting={preview.refundWaiting} />
+      )}
       {/* Refunds give back only once the transfer is complete; before, they lower what it moves. */}
       {preview.status === 'COMPLETED' && <RefundSplitCard key={creatorOrder.id} answer={answer} />}
     </Stack>

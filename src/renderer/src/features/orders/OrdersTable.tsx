@@ -1,6 +1,7 @@
 import { Button, Text, VisuallyHidden } from '@mantine/core'
 import { useNavigate } from 'react-router'
 import type { CreatorOrderSummary } from '@shared/contract'
+import { consolePaths } from '@shared/contract/names'
 import { formatDateTime, formatMoney, storeName } from '@renderer/lib/format'
 import type { TableSpec } from '@renderer/lib/PagedTable'
 import { ReadinessWithHold } from './order-holds'
@@ -12,8 +13,7 @@ import classes from './Orders.module.css'
 const ROW_HEIGHT = 48
 
 /** Where "Preview transfer" and "View transfer" lead: the transfer page, which previews at once. */
-export const previewPath = (orderId: string) =>
-  `/main/create-order-transfer?creatorOrderId=${encodeURIComponent(orderId)}`
+export const previewPath = consolePaths.order
 
 /**
  * The creator orders read so far, newest first; scrolling near the last one reads the next page.

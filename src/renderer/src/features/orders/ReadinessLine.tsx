@@ -1,4 +1,5 @@
-import { Group, List, Stack, Text } from '@mantine/core'
+import { Anchor, Group, List, Stack, Text } from '@mantine/core'
+import { Link } from 'react-router'
 import {
   IconAlertTriangle,
   IconCircleCheck,
@@ -10,7 +11,8 @@ import {
   IconRefresh,
   type Icon,
 } from '@tabler/icons-react'
-import type { OrderReadiness } from '@shared/contract'
+import type { AttentionReasonView, OrderReadiness } from '@shared/contract'
+import { storeName } from '@shared/contract/names'
 import { formatDateTime } from '@renderer/lib/format'
 
 // What will happen to an order and what stops it (issue 32), under its row of the orders inbox:
@@ -105,10 +107,38 @@ export function ReadinessLine({ readiness }: { readiness: OrderReadiness }) {
       {readiness.state === 'NEEDS_ATTENTION' && (
         <List size="sm" pl={22} spacing={2}>
           {readiness.reasons.map((reason) => (
-            <List.Item key={reason}>{reason}</List.Item>
+            <List.Item key={reason.sentence}>
+              <AttentionReason reason={reason} />
+            </List.Item>
           ))}
         </List>
       )}
     </Stack>
+  )
+}
+
+/** Who acts on a reason, in an administrator's words: "maya makes, the creator". */
+export const partyWords = ({ role, shop }: NonNullable<AttentionReasonView['remedy']>['party']) =>
+  role === 'ADMINISTRATOR'
+    ? 'an administrator'
+    : `${storeName(shop ?? '')}, the ${role === 'BRAND' ? 'brand' : 'creator'}`
+
+/** A reason's sentence, then who fixes it and a link to the page where it is fixed or shown. */
+export function AttentionReason({ reason }: { reason: AttentionReasonView }) {
+  const { remedy } = reason
+  return (
+    <>
+      {reason.sentence}
+      {remedy && (
+        <Text span inherit c="dimmed">
+          {' '}
+          (fixed by {partyWords(remedy.party)}:{' '}
+          <Anchor component={Link} to={remedy.link.to} inherit underline="always">
+            {remedy.link.label}
+          </Anchor>
+          )
+        </Text>
+      )}
+    </>
   )
 }

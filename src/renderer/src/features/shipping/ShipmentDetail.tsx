@@ -1,5 +1,6 @@
 import { Box, Group, Stack, Text } from '@mantine/core'
 import type { BrandFulfillment, Shipment, Tracking } from '@shared/contract'
+import { PRODUCT_NAME } from '@shared/product'
 import { ExternalLink } from '@renderer/app/ExternalLink'
 import { enumWords, formatDateTime, plural, storeName } from '@renderer/lib/format'
 import { FulfillmentStatusBadge, MirrorStateBadge } from './shipping-badges'
@@ -38,8 +39,8 @@ export function shipmentHeight(shipment: Shipment): number {
 }
 
 /**
- * Under a brand order's row, across the columns: why it does not ship (the brand cancelled it, or
- * holds it), what of it Tandem cannot see, then what it shipped, each fulfillment with its
+ * Under a brand order's row, across the columns: why it does not ship (the brand or Tandem
+ * cancelled it, or the brand holds it), what of it Tandem cannot see, then what it shipped, each fulfillment with its
  * tracking and whether the creator's order shows it. Sentences wrap here rather than be cut short
  * in a cell.
  */
@@ -50,7 +51,9 @@ export function ShipmentDetail({ shipment }: { shipment: Shipment }) {
     <Stack gap={4} pb={6}>
       {cancelReason !== null && (
         <Text size="xs" c="red">
-          Cancelled by the brand: {enumWords(cancelReason)}
+          {shipment.cancelledBy === 'TANDEM'
+            ? `Cancelled by ${PRODUCT_NAME} after the creator's refund`
+            : `Cancelled by the brand: ${enumWords(cancelReason)}`}
         </Text>
       )}
       {holds.map((hold, index) => (

@@ -4,6 +4,7 @@ import { ActionIcon, Button, Paper, Table, Text, VisuallyHidden } from '@mantine
 import { IconChevronRight } from '@tabler/icons-react'
 import { Link, useNavigate } from 'react-router'
 import type { Store } from '@shared/contract'
+import { consolePaths } from '@shared/contract/names'
 import { useBridge } from '@renderer/lib/bridge'
 import { useVirtualRows, VirtualBody } from '@renderer/lib/virtual-rows'
 import { storeName } from '@renderer/lib/format'
@@ -14,8 +15,7 @@ import classes from './StoreTable.module.css'
 /** Every row is this tall, so that the virtualizer knows where each one is without measuring. */
 const ROW_HEIGHT = 52
 /** A row opens /main/stores/{store}?type={BRAND|CREATOR} (docs/product-rules.md "The console's screens"). */
-const storePagePath = (store: Store) =>
-  `/main/stores/${encodeURIComponent(store.shop)}?type=${store.shopType}`
+const storePagePath = (store: Store) => consolePaths.store(store.shop, store.shopType)
 
 /**
  * The stores of one tab. Only the rows in view (and a few around them) are in the page, with
