@@ -268,6 +268,27 @@ describe('Configs list', () => {
     )
     expect(within(northwind).getByText('Error')).toBeInTheDocument()
     expect(within(northwind).getByText(reason)).toBeInTheDocument()
+    await expectToast('Could not connect to northwind apparel', reason, 'error')
+  })
+
+  it('says what a successful test reached, and how', async () => {
+    renderConfigs({
+      adminTestShopConnection: () => ({
+        ...CONNECTIONS['lumen-botanicals.myshopify.com']!,
+        shop: 'northwind-apparel.myshopify.com',
+        scopes: ['read_products', 'read_orders'],
+      }),
+    })
+    await loaded()
+    const northwind = rowOf('northwind-apparel.myshopify.com')
+
+    await userEvent.click(within(northwind).getByRole('button', { name: 'Test connection' }))
+
+    await expectToast(
+      'Connected',
+      'Tandem reached northwind apparel (northwind-apparel.myshopify.com) on Shopify by client credentials, with 2 permissions, and registered its webhooks.',
+    )
+    expect(within(northwind).getByText('Connected')).toBeInTheDocument()
   })
 
   it('says so when a tab has no configs', async () => {
