@@ -3,7 +3,7 @@ import { Badge, Button, Group, Stack, Text } from '@mantine/core'
 import type { ShopConnection } from '@shared/contract'
 import { failureReason, useBridge } from '@renderer/lib/bridge'
 import { plural, storeName } from '@renderer/lib/format'
-import { showToast } from '@renderer/lib/toast'
+import { showToast, type Toast } from '@renderer/lib/toast'
 
 const LOOK: Record<ShopConnection['state'], { label: string; color: string }> = {
   CONNECTED: { label: 'Connected', color: 'teal' },
@@ -85,7 +85,7 @@ export function ShopConnectionCell({ shop }: { shop: string }) {
 }
 
 /** What a test found, in words: what Tandem reached and how, or what went wrong and the fix. */
-function testOutcome(connection: ShopConnection): Parameters<typeof showToast>[0] {
+function testOutcome(connection: ShopConnection): Toast {
   const name = storeName(connection.shop)
   if (connection.state === 'CONNECTED') {
     const how = connection.method ? ` by ${METHOD[connection.method]}` : ''
