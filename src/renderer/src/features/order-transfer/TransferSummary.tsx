@@ -30,6 +30,7 @@ export function TransferSummary({ answer }: { answer: PreviewAnswer }) {
               ['Email', creatorOrder.email || '-'],
               ['Created', formatDateTime(creatorOrder.createdAt)],
               ['Subtotal', money(creatorOrder.currentSubtotalPriceSet.presentmentMoney.amount)],
+              ['Shipping', money(creatorOrder.currentShippingPriceSet.presentmentMoney.amount)],
               ['Tax', money(creatorOrder.currentTotalTaxSet.presentmentMoney.amount)],
               ['Total', money(creatorOrder.currentTotalPriceSet.presentmentMoney.amount)],
               ['Shipping address', shippingLines(creatorOrder.shippingAddress)],
