@@ -1,13 +1,13 @@
 import { act, fireEvent, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { describe, expect, it, onTestFinished, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { AppUrls, ShopConnection } from '@shared/contract'
 import type { AppConfigView, ChannelArgs } from '@shared/ipc'
 import { BridgeError } from '@renderer/lib/bridge'
 import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
 import type { FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
-import { cellTexts, dataRows, rowOf } from './support/table'
+import { cellTexts, dataRows, narrowWindow, rowOf } from './support/table'
 import { expectToast } from './support/toasts'
 
 // docs/product-rules.md "The console's screens" (/main/configs), "The console's texts", issue 5 and
@@ -167,13 +167,7 @@ describe('Configs list', () => {
 
   it('folds client ID, secret and type into the shop at narrow widths, keeping Connection and Delete', async () => {
     // The table's media query matches, as in a window under 992 px wide.
-    const matchMedia = vi.mocked(window.matchMedia)
-    const wide = matchMedia.getMockImplementation()!
-    onTestFinished(() => void matchMedia.mockImplementation(wide))
-    matchMedia.mockImplementation((query: string) => ({
-      ...wide(query),
-      matches: query === '(max-width: 61.99em)',
-    }))
+    narrowWindow()
     renderConfigs({ 'configs/revealSecret': () => 'shpss_lumen_secret_9f3a' })
     await loaded()
 

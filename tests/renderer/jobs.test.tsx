@@ -48,33 +48,45 @@ const jobRows = async () => {
   )
 }
 
+/** The text of the row under a job's: its error, in one cell across the table. */
+const errorUnder = (jobRow: HTMLElement) => {
+  const cells = cellTexts(jobRow.nextElementSibling as HTMLElement)
+  expect(cells).toHaveLength(1)
+  return cells[0]
+}
+
 const retryButton = () => screen.getByRole('button', { name: 'Retry Shopify webhook job job-1' })
 
 describe('Jobs', () => {
-  it('lists each failed job: its kind, what it is about, its state, runs, error and time', async () => {
+  it('lists each failed job: its kind, what it is about, its state, runs and time, its error whole under it', async () => {
     renderJobs()
 
     expect(await screen.findByRole('heading', { name: 'Jobs' })).toBeInTheDocument()
     await jobRows()
-    expect(cellTexts(rowOf('Shopify webhook'))).toEqual([
+    const webhook = rowOf('Shopify webhook')
+    expect(cellTexts(webhook)).toEqual([
       'Shopify webhook',
       'app/uninstalled · maya makes',
       'Dead',
       '11',
-      'Shopify did not answer AppInstalled for maya-makes.myshopify.com (HTTP 500)',
       `Failed ${formatDateTime('2026-11-20T10:00:00.000Z')}`,
       'Retry',
     ])
+    // The error, across the columns under its job: never cut short in a cell.
+    expect(errorUnder(webhook)).toBe(
+      'Shopify did not answer AppInstalled for maya-makes.myshopify.com (HTTP 500)',
+    )
     // A retrying job runs again by itself: no Retry.
-    expect(cellTexts(rowOf('Retention'))).toEqual([
+    const retention = rowOf('Retention')
+    expect(cellTexts(retention)).toEqual([
       'Retention',
       '—',
       'Retrying',
       '1',
-      'The database was busy',
       `Next run ${formatDateTime('2026-11-20T11:00:00.000Z')}`,
       '',
     ])
+    expect(errorUnder(retention)).toBe('The database was busy')
     expect(screen.getByRole('link', { name: 'Jobs' })).toHaveAttribute('aria-current', 'page')
   })
 

@@ -18,6 +18,7 @@ import {
 import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
 import type { FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
+import { narrowWindow } from './support/table'
 import { expectToast } from './support/toasts'
 
 // docs/product-rules.md "The console's screens" (/main/create-order-transfer) and "The console's
@@ -534,6 +535,37 @@ describe('Summary', () => {
     expect(screen.getByText('Not started')).toBeInTheDocument()
     // Nothing has moved before processing: there is no money trail to show.
     expect(screen.queryByRole('region', { name: 'Money trail' })).not.toBeInTheDocument()
+  })
+
+  it('folds the ids under the names in a narrow window, so that every figure stays in view', async () => {
+    narrowWindow()
+    const { user } = renderTransfer({
+      adminPreviewOrderTransfer: () => order1001({ brandOrderIds: ['5001', '5002'] }),
+    })
+    await previewOrder(user)
+
+    const headers = (cardTitle: string) =>
+      within(card(cardTitle))
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent)
+    expect(headers('Brand Transfers')).toEqual([
+      'Brand store',
+      'Brand amount',
+      'Creator commission',
+      'Tandem commission',
+    ])
+    expect(tableRows('Brand Transfers')).toEqual([
+      [`northwind apparel${NORTHWIND}5001`, '$102.00', '$20.40', '$13.60'],
+      [`lumen botanicals${LUMEN}5002`, '$24.84', '$6.90', '$2.76'],
+    ])
+    expect(headers('Line Items')).toEqual(['Image', 'Title', 'Quantity', 'Unit price', 'Total'])
+    expect(tableRows('Line Items')[0]).toEqual([
+      '',
+      'Linen OvershirtFrom northwind apparelgid://shopify/LineItem/10011',
+      '2',
+      '$68.00',
+      '$136.00',
+    ])
   })
 
   it('shows the money trail once processed: each transfer, reversal and amount owed, with Stripe ids', async () => {

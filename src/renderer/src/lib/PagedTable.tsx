@@ -256,8 +256,14 @@ const ItemRows = memo(function ItemRows<Item>({
           <Table.Td key={index} ta={column.align} className={column.className}>
             {cellOf(column, item)}
             {index === 0 && folded.length > 0 && (
-              <Text size="xs" c="dimmed" truncate lh={1.2}>
-                {folded.map((column) => column.text?.(item)).join(' · ')}
+              // Whole: the line wraps between the folded values (a date is never cut short).
+              <Text size="xs" c="dimmed" lh={1.2}>
+                {folded.map((column, at) => (
+                  <span key={at} className={classes.folded}>
+                    {at > 0 && ' · '}
+                    {column.text?.(item)}
+                  </span>
+                ))}
               </Text>
             )}
           </Table.Td>

@@ -7,7 +7,7 @@ import { Fields } from '@renderer/app/Fields'
 import { lineTitle } from './line-title'
 import { MoneyTrailCard } from './MoneyTrailCard'
 import { RefundSplitCard } from './RefundSplitCard'
-import { SummaryCard, SummaryTable } from './SummaryCard'
+import { SummaryCard, SummaryTable, useFoldedIds } from './SummaryCard'
 import type { PreviewAnswer } from './useOrderTransfer'
 
 /**
@@ -18,6 +18,9 @@ import type { PreviewAnswer } from './useOrderTransfer'
 export function TransferSummary({ answer }: { answer: PreviewAnswer }) {
   const { creatorOrder, preview } = answer
   const money = (value: string | null | undefined) => formatMoney(value, preview.currency)
+  const foldIds = useFoldedIds()
+  // Folded, a table needs no more width than the window has: nothing scrolls out of sight.
+  const minWidth = foldIds ? 0 : undefined
 
   return (
     <Stack>
@@ -53,8 +56,9 @@ export function TransferSummary({ answer }: { answer: PreviewAnswer }) {
 
       <SummaryCard title="Line Items">
         <SummaryTable
-          columns={['Image', 'Title', 'ID', 'Quantity', 'Unit price', 'Total']}
-          numericFrom={3}
+          columns={withoutIds(['Image', 'Title', 'ID', 'Quantity', 'Unit price', 'Total'], foldIds)}
+          numericFrom={foldIds ? 2 : 3}
+          minWidth={minWidth}
         >
           {creatorOrder.lineItems.nodes.map((line) => (
             <Table.Tr key={line.id}>
@@ -76,12 +80,13 @@ export function TransferSummary({ answer }: { answer: PreviewAnswer }) {
                     Not from a brand
                   </Badge>
                 )}
+                {foldIds && <FullId id={line.id} />}
               </Table.Td>
-              <Table.Td>
-                <Text size="xs" ff="monospace">
-                  {line.id}
-                </Text>
-              </Table.Td>
+              {!foldIds && (
+                <Table.Td>
+                  <FullId id={line.id} />
+                </Table.Td>
+              )}
               <Table.Td ta="right">{line.quantity ?? line.currentQuantity ?? '-'}</Table.Td>
               <Table.Td ta="right">
                 {money(line.originalUnitPriceSet.presentmentMoney.amount)}
@@ -94,28 +99,33 @@ export function TransferSummary({ answer }: { answer: PreviewAnswer }) {
 
       <SummaryCard title="Brand Transfers">
         <SummaryTable
-          columns={[
-            'Brand store',
-            'Brand order',
-            'Brand amount',
-            'Creator commission',
-            `${PRODUCT_NAME} commission`,
-          ]}
-          numericFrom={2}
+          columns={withoutIds(
+            [
+              'Brand store',
+              'Brand order',
+              'Brand amount',
+              'Creator commission',
+              `${PRODUCT_NAME} commission`,
+            ],
+            foldIds,
+          )}
+          numericFrom={foldIds ? 1 : 2}
+          minWidth={minWidth}
         >
           {preview.brands.map((brand) => (
             <Table.Tr key={brand.brandStoreShop}>
               <Table.Td>
                 <Text size="sm">{storeName(brand.brandStoreShop)}</Text>
-                <Text size="xs" c="dimmed">
+                <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                   {brand.brandStoreShop}
                 </Text>
+                {foldIds && brand.brandOrderId && <FullId id={brand.brandOrderId} />}
               </Table.Td>
-              <Table.Td>
-                <Text size="xs" ff="monospace">
-                  {brand.brandOrderId ?? '-'}
-                </Text>
-              </Table.Td>
+              {!foldIds && (
+                <Table.Td>
+                  <FullId id={brand.brandOrderId ?? '-'} />
+                </Table.Td>
+              )}
               <Table.Td ta="right">{money(brand.brandAmount)}</Table.Td>
               <Table.Td ta="right">{money(brand.creatorCommissionAmount)}</Table.Td>
               <Table.Td ta="right">{money(brand.tandemCommissionAmount)}</Table.Td>
@@ -129,6 +139,19 @@ export function TransferSummary({ answer }: { answer: PreviewAnswer }) {
       {/* Refunds give back only once the transfer is complete; before, they lower what it moves. */}
       {preview.status === 'COMPLETED' && <RefundSplitCard key={creatorOrder.id} answer={answer} />}
     </Stack>
+  )
+}
+
+/** A table's columns but its ids' ("ID", "Brand order"), when they fold under the names. */
+const withoutIds = (columns: string[], foldIds: boolean) =>
+  foldIds ? columns.filter((column) => column !== 'ID' && column !== 'Brand order') : columns
+
+/** A Shopify id, in full: in a narrow window it breaks anywhere rather than widen its table. */
+function FullId({ id }: { id: string }) {
+  return (
+    <Text size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+      {id}
+    </Text>
   )
 }
 
