@@ -23,7 +23,7 @@ export function createOrderTransferService(
      */
     async previewReadiness(creatorOrderId: string): Promise<OrderReadiness> {
       try {
-        await transfers.preview(creatorOrderId)
+        await transfers.check(creatorOrderId)
         return { state: 'MANUAL' }
       } catch (error) {
         const failure = classifyProcessingFailure(error)

@@ -205,6 +205,11 @@ export function createTransferService(
       return { creatorOrder: creatorOrderOf(transfer.order), preview: previewOf(transfer) }
     },
 
+    /** What the preview would refuse, thrown as it would: its checks, without reading the charge. */
+    async check(creatorOrderId: string): Promise<void> {
+      await view(creatorOrderId)
+    },
+
     async refundSplit(creatorOrderId: string, lines: readonly RefundLine[]) {
       return previewRefundSplit(deps, await loadOrder(creatorOrderId), lines)
     },

@@ -1,5 +1,6 @@
 import {
   createContext,
+  Fragment,
   memo,
   useCallback,
   useContext,
@@ -259,10 +260,10 @@ const ItemRows = memo(function ItemRows<Item>({
               // Whole: the line wraps between the folded values (a date is never cut short).
               <Text size="xs" c="dimmed" lh={1.2}>
                 {folded.map((column, at) => (
-                  <span key={at} className={classes.folded}>
+                  <Fragment key={at}>
                     {at > 0 && ' · '}
-                    {column.text?.(item)}
-                  </span>
+                    <span className={classes.folded}>{column.text?.(item)}</span>
+                  </Fragment>
                 ))}
               </Text>
             )}
