@@ -69,10 +69,15 @@ describe('the orders inbox', () => {
     await screenshot(page, 'orders-dark-wide')
     // At 700 px each order's folded store and date are whole: the sidebar slides away at this
     // width, and the pictures are taken once it has.
-    const ordersLink = page.getByRole('navigation').getByRole('link', { name: 'Orders', exact: true })
+    const ordersLink = page
+      .getByRole('navigation')
+      .getByRole('link', { name: 'Orders', exact: true })
     for (const theme of ['Dark', 'Light'] as const) {
       await chooseTheme(page, theme)
-      for (const [width, size] of [[1400, 'wide'], [700, 'narrow']] as const) {
+      for (const [width, size] of [
+        [1400, 'wide'],
+        [700, 'narrow'],
+      ] as const) {
         await page.setViewportSize({ width, height: 1000 })
         await expect.poll(() => onScreen(page, ordersLink)).toBe(width > 700)
         await shows(ordersTable().getByText('#1001', { exact: true }))

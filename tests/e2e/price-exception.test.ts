@@ -240,7 +240,10 @@ describe('an order Shopify found a risk of fraud on, in Chromium', () => {
 async function photographOpened(open: () => Promise<void>, shown: Locator, name: string) {
   for (const theme of ['Dark', 'Light'] as const) {
     await chooseTheme(page, theme)
-    for (const [width, size] of [[1400, 'wide'], [700, 'narrow']] as const) {
+    for (const [width, size] of [
+      [1400, 'wide'],
+      [700, 'narrow'],
+    ] as const) {
       await page.setViewportSize({ width, height: 1000 })
       await open()
       await expect.poll(() => opacity(shown)).toBe('1')

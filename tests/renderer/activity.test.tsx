@@ -583,9 +583,7 @@ describe('Activity entries in words', () => {
         { lineItemId: 'gid://shopify/LineItem/10013', price: '9.00 USD', brandPrice: '9.50 USD' },
       ],
     }
-    expect(actionLabel('transfer.accept-price-exception', details)).toBe(
-      'Price exception accepted',
-    )
+    expect(actionLabel('transfer.accept-price-exception', details)).toBe('Price exception accepted')
     expect(detailLines(details, 'transfer.accept-price-exception')).toEqual([
       'Reason: Lumen agreed by email',
       "Accepted: Rosehip Face Oil sold at 34.50 USD a unit, below the brand's 36.00 USD; " +

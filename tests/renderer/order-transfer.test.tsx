@@ -866,7 +866,11 @@ describe('Processing', () => {
       brandStoreShop: 'northwind-apparel.myshopify.com',
       brandOrderId: null,
       ...splitParts('46.50', '9.30', '6.20'),
-      settlement: { currency: 'USD', exchangeRate: '1.16', ...splitParts('53.94', '10.79', '7.19') },
+      settlement: {
+        currency: 'USD',
+        exchangeRate: '1.16',
+        ...splitParts('53.94', '10.79', '7.19'),
+      },
     }
     const { user } = renderTransfer({
       adminPreviewOrderTransfer: () => ({

@@ -62,13 +62,21 @@ describe('GET /admin-preview-order-transfer', () => {
           brandOrderId: null,
           ...splitParts('22.20', '3.33', '2.22'),
           // Its charge settled in the order's own currency.
-          settlement: { currency: 'USD', exchangeRate: '1', ...splitParts('22.20', '3.33', '2.22') },
+          settlement: {
+            currency: 'USD',
+            exchangeRate: '1',
+            ...splitParts('22.20', '3.33', '2.22'),
+          },
         },
         {
           brandStoreShop: NORTHWIND,
           brandOrderId: null,
           ...splitParts('13.50', '2.70', '1.80'),
-          settlement: { currency: 'USD', exchangeRate: '1', ...splitParts('13.50', '2.70', '1.80') },
+          settlement: {
+            currency: 'USD',
+            exchangeRate: '1',
+            ...splitParts('13.50', '2.70', '1.80'),
+          },
         },
       ],
       totals: {
