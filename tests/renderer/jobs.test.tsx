@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import type { TroubledJob } from '@shared/contract'
 import { formatDateTime } from '@renderer/lib/format'
 import { SIGNED_IN, fakeBridge, serverRefusal, type FakeAnswers } from './support/fake-bridge'
@@ -88,6 +88,41 @@ describe('Jobs', () => {
     ])
     expect(errorUnder(retention)).toBe('The database was busy')
     expect(screen.getByRole('link', { name: 'Jobs' })).toHaveAttribute('aria-current', 'page')
+  })
+
+  it('folds what a job is about and when under it in a 700 px window, each value whole', async () => {
+    // The table is 700 px wide, and told so as a browser's ResizeObserver would tell it.
+    const width = vi.spyOn(Element.prototype, 'clientWidth', 'get').mockReturnValue(700)
+    onTestFinished(() => void width.mockReturnValue(1000))
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        constructor(private readonly changed: (entries: unknown[], observer: unknown) => void) {}
+        observe() {
+          this.changed([], this)
+        }
+        unobserve() {}
+        disconnect() {}
+      },
+    )
+    onTestFinished(() => void vi.unstubAllGlobals())
+    renderJobs()
+    await jobRows()
+
+    const webhook = rowOf('Shopify webhook')
+    const failed = `Failed ${formatDateTime('2026-11-20T10:00:00.000Z')}`
+    expect(cellTexts(webhook)).toEqual([
+      `Shopify webhookapp/uninstalled · maya makes · ${failed}`,
+      'Dead',
+      '11',
+      'Retry',
+    ])
+    // Each folded value breaks onto the next line whole, never cut short ("Nov 20, …").
+    for (const value of ['app/uninstalled · maya makes', failed]) {
+      const shown = within(webhook).getByText(value)
+      expect(shown.className).toMatch(/folded/)
+      expect(shown.closest('[data-truncate]')).toBeNull()
+    }
   })
 
   it("names an automatic transfer's order and store", async () => {
