@@ -103,6 +103,13 @@ describe('app configs in Chromium', () => {
     await northwind.getByRole('button', { name: 'Test connection' }).click()
     await shows(northwind.getByText('Connected', { exact: true }))
     await shows(northwind.getByText('client credentials'))
+    // What the test reached, in words.
+    await shows(
+      page.getByText(
+        /^Tandem reached northwind apparel \(northwind-apparel\.myshopify\.com\) on Shopify by client credentials, with \d+ permissions, and registered its webhooks\.$/,
+      ),
+    )
+    await screenshot(page, 'configs-connected-dark-wide')
 
     stack.server.shopify.setGrant('lumen-botanicals.myshopify.com', 'refuse')
     await lumen.getByRole('button', { name: 'Test connection' }).click()
@@ -112,6 +119,7 @@ describe('app configs in Chromium', () => {
         'Shopify refused a token for lumen-botanicals.myshopify.com: Client credentials cannot be performed on this shop.',
       ),
     )
+    await shows(page.getByText('Could not connect to lumen botanicals'))
     await screenshot(page, 'configs-connections-dark-wide')
   })
 

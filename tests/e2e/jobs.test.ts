@@ -4,7 +4,7 @@ import { DEMO_ADMIN } from '../../scripts/lib/auth-emulator'
 import { launchChromium } from '../support/chromium'
 import { startStack, type StackUnderTest } from '../support/stack-under-test'
 import { failingUninstall, uninstallFailure } from '../server/support/failing-job'
-import { shows, signIn } from './console'
+import { screenshotsOf, shows, signIn } from './console'
 
 // The Jobs page in Chromium against the real server: a webhook's job that always fails, dead after
 // its one retry, shown with its message, and retried from the page, which the audit log records.
@@ -57,10 +57,12 @@ it("shows a dead job's message, and retries it", async () => {
       'app/uninstalled · maya makes',
       'Dead',
       '2',
-      uninstallFailure(MAYA),
       expect.stringMatching(/^Failed /),
       'Retry',
+      // Its error, whole, across the columns under it.
+      uninstallFailure(MAYA),
     ])
+  await screenshotsOf(page, jobRow().first(), 'jobs-error')
 
   await retryButton().click()
   await shows(page.getByText('It runs once more.'))

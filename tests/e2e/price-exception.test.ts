@@ -1,9 +1,17 @@
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FRAUD_RELEASE_HINT, PRICE_EXCEPTION_HINT } from '@shared/contract'
 import { LUMEN } from '../support/sandbox-figures'
 import { startStack, type StackUnderTest } from '../support/stack-under-test'
-import { chooseTheme, onScreen, opacity, screenshot, shows, signedInConsole } from './console'
+import {
+  chooseTheme,
+  onScreen,
+  opacity,
+  screenshot,
+  screenshotsOf,
+  shows,
+  signedInConsole,
+} from './console'
 
 // A brand raised a price after a creator sold at the old one, or Shopify found a risk of fraud on
 // an order: the transfer screen says why it cannot go ahead, and an administrator accepts the
@@ -91,6 +99,24 @@ describe('a price below the brand’s, in Chromium', () => {
       'transfer.process',
     ])
     expect(JSON.parse(entries[0]!.details)).toMatchObject({ reason: REASON })
+    // Activity words it: the line by its title and its prices, never JSON.
+    const drawer = page.getByRole('dialog', { name: 'Activity' })
+    await photographOpened(
+      async () => {
+        await page.getByRole('button', { name: 'Activity' }).click()
+        await shows(drawer.getByText('Price exception accepted'))
+      },
+      drawer,
+      'price-exception-activity',
+    )
+    await page.getByRole('button', { name: 'Activity' }).click()
+    await shows(
+      drawer.getByText(
+        "Accepted: Rosehip Face Oil sold at 34.50 USD a unit, below the brand's 36.00 USD",
+      ),
+    )
+    await page.keyboard.press('Escape')
+    await expect.poll(() => drawer.count()).toBe(0)
   })
 })
 
@@ -101,6 +127,30 @@ describe('an order paid in euros, in Chromium', () => {
     await page.getByLabel('Creator order ID').fill('1005')
     await page.getByRole('button', { name: 'Send' }).click()
     await shows(page.getByRole('region', { name: 'Totals' }))
+    await chooseTheme(page, 'Dark')
+    // Subtotal, shipping and tax add up to the total; at 700 px every figure is in view.
+    await shows(page.getByRole('region', { name: 'Creator Order' }).getByText('€7.00'))
+    await screenshotsOf(page, page.getByRole('region', { name: 'Creator Order' }), 'euros-order')
+    await screenshotsOf(page, page.getByRole('region', { name: 'Brand Transfers' }), 'euros-brands')
+    // The question says what moves: dollars, the charge's settlement currency.
+    const confirm = page.getByRole('dialog', { name: 'Confirm processing transfer' })
+    await photographOpened(
+      () => page.getByRole('button', { name: 'Process transfer' }).click(),
+      confirm,
+      'euros-confirm',
+    )
+    await page.getByRole('button', { name: 'Process transfer' }).click()
+    await shows(
+      confirm.getByText(
+        "Pays 1 brand $53.94 in all (northwind apparel $53.94): the order's €46.50 at the " +
+          "charge's rate, 1 EUR = 1.16 USD.",
+        { exact: false },
+      ),
+    )
+    await confirm.getByRole('button', { name: 'Cancel' }).click()
+    await expect.poll(() => confirm.count()).toBe(0)
+    // Light again, as the pictures of the history below are.
+    await chooseTheme(page, 'Light')
     await processShownTransfer(page)
     // 46.50 EUR at the charge's 1.16: 53.94 USD to Northwind's account.
     expect(
@@ -185,6 +235,30 @@ describe('an order Shopify found a risk of fraud on, in Chromium', () => {
 })
 
 /** Processes the transfer on screen as a person does: the button, then the confirmation. */
+/**
+ * Pictures of a dialog or drawer that `open` opens, dark and light, 1400 and 700 px wide, named as
+ * screenshotsOf names them: closed (Escape) to reach the theme switch, then opened again. The
+ * page is left dark, 1400 px wide, with it closed.
+ */
+async function photographOpened(open: () => Promise<void>, shown: Locator, name: string) {
+  for (const theme of ['Dark', 'Light'] as const) {
+    await chooseTheme(page, theme)
+    for (const [width, size] of [
+      [1400, 'wide'],
+      [700, 'narrow'],
+    ] as const) {
+      await page.setViewportSize({ width, height: 1000 })
+      await open()
+      await expect.poll(() => opacity(shown)).toBe('1')
+      await screenshot(page, `${name}-${theme.toLowerCase()}-${size}`)
+      await page.keyboard.press('Escape')
+      await expect.poll(() => shown.count()).toBe(0)
+    }
+  }
+  await chooseTheme(page, 'Dark')
+  await page.setViewportSize({ width: 1400, height: 1000 })
+}
+
 async function processShownTransfer(on: Page) {
   await on.getByRole('button', { name: 'Process transfer' }).click()
   await on.getByRole('button', { name: 'Confirm' }).click()

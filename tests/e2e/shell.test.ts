@@ -54,6 +54,18 @@ describe('sign-in and shell in Chromium', () => {
     await screenshot(page, 'signin-dark-wide')
   })
 
+  it('says under each empty field that it is needed, and asks nothing', async () => {
+    await page.getByRole('button', { name: 'Signin' }).click()
+    await shows(page.getByText('Email is required'))
+    await shows(page.getByText('Password is required'))
+    expect(await page.getByText('Please check your credentials.').count()).toBe(0)
+    await screenshot(page, 'signin-empty-dark-wide')
+    await page.setViewportSize({ width: 700, height: 1000 })
+    await screenshot(page, 'signin-empty-dark-narrow')
+    await page.setViewportSize({ width: 1280, height: 800 })
+    expect(route(page)).toBe('/signin')
+  })
+
   it('refuses wrong credentials with the destructive toast', async () => {
     await signIn(page, DEMO_ADMIN.email, 'not-the-password')
     await shows(page.getByText('Please check your credentials.'))

@@ -561,4 +561,33 @@ describe('Activity entries in words', () => {
     ).toBe('northwind apparel × maya makes')
     expect(detailLines({})).toEqual([])
   })
+
+  it('says "replaced" for a unique rate that replaced another, with the rates from and to', () => {
+    const replaced = { before: { commissionRate: 15 }, after: { commissionRate: 17.5 } }
+    expect(actionLabel('commission.unique.create', replaced)).toBe('Unique commission replaced')
+    expect(detailLines(replaced, 'commission.unique.create')).toEqual(['Rate 15% → 17.5%'])
+    const created = { before: null, after: { commissionRate: 20 } }
+    expect(actionLabel('commission.unique.create', created)).toBe('Unique commission created')
+  })
+
+  it("words a price exception's lines by their titles and prices, never as JSON", () => {
+    const details = {
+      reason: 'Lumen agreed by email',
+      lines: [
+        {
+          lineItemId: 'gid://shopify/LineItem/10012',
+          title: 'Rosehip Face Oil',
+          price: '34.50 USD',
+          brandPrice: '36.00 USD',
+        },
+        { lineItemId: 'gid://shopify/LineItem/10013', price: '9.00 USD', brandPrice: '9.50 USD' },
+      ],
+    }
+    expect(actionLabel('transfer.accept-price-exception', details)).toBe('Price exception accepted')
+    expect(detailLines(details, 'transfer.accept-price-exception')).toEqual([
+      'Reason: Lumen agreed by email',
+      "Accepted: Rosehip Face Oil sold at 34.50 USD a unit, below the brand's 36.00 USD; " +
+        "line 10013 sold at 9.00 USD a unit, below the brand's 9.50 USD",
+    ])
+  })
 })

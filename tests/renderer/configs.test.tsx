@@ -1,13 +1,13 @@
 import { act, fireEvent, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { describe, expect, it, onTestFinished, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { AppUrls, ShopConnection } from '@shared/contract'
 import type { AppConfigView, ChannelArgs } from '@shared/ipc'
 import { BridgeError } from '@renderer/lib/bridge'
 import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
 import type { FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
-import { cellTexts, dataRows, rowOf } from './support/table'
+import { cellTexts, dataRows, narrowWindow, rowOf } from './support/table'
 import { expectToast } from './support/toasts'
 
 // docs/product-rules.md "The console's screens" (/main/configs), "The console's texts", issue 5 and
@@ -167,13 +167,7 @@ describe('Configs list', () => {
 
   it('folds client ID, secret and type into the shop at narrow widths, keeping Connection and Delete', async () => {
     // The table's media query matches, as in a window under 992 px wide.
-    const matchMedia = vi.mocked(window.matchMedia)
-    const wide = matchMedia.getMockImplementation()!
-    onTestFinished(() => void matchMedia.mockImplementation(wide))
-    matchMedia.mockImplementation((query: string) => ({
-      ...wide(query),
-      matches: query === '(max-width: 61.99em)',
-    }))
+    narrowWindow()
     renderConfigs({ 'configs/revealSecret': () => 'shpss_lumen_secret_9f3a' })
     await loaded()
 
@@ -268,6 +262,27 @@ describe('Configs list', () => {
     )
     expect(within(northwind).getByText('Error')).toBeInTheDocument()
     expect(within(northwind).getByText(reason)).toBeInTheDocument()
+    await expectToast('Could not connect to northwind apparel', reason, 'error')
+  })
+
+  it('says what a successful test reached, and how', async () => {
+    renderConfigs({
+      adminTestShopConnection: () => ({
+        ...CONNECTIONS['lumen-botanicals.myshopify.com']!,
+        shop: 'northwind-apparel.myshopify.com',
+        scopes: ['read_products', 'read_orders'],
+      }),
+    })
+    await loaded()
+    const northwind = rowOf('northwind-apparel.myshopify.com')
+
+    await userEvent.click(within(northwind).getByRole('button', { name: 'Test connection' }))
+
+    await expectToast(
+      'Connected',
+      'Tandem reached northwind apparel (northwind-apparel.myshopify.com) on Shopify by client credentials, with 2 permissions, and registered its webhooks.',
+    )
+    expect(within(northwind).getByText('Connected')).toBeInTheDocument()
   })
 
   it('says so when a tab has no configs', async () => {

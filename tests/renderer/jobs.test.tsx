@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import type { TroubledJob } from '@shared/contract'
 import { formatDateTime } from '@renderer/lib/format'
 import { SIGNED_IN, fakeBridge, serverRefusal, type FakeAnswers } from './support/fake-bridge'
@@ -48,34 +48,81 @@ const jobRows = async () => {
   )
 }
 
+/** The text of the row under a job's: its error, in one cell across the table. */
+const errorUnder = (jobRow: HTMLElement) => {
+  const cells = cellTexts(jobRow.nextElementSibling as HTMLElement)
+  expect(cells).toHaveLength(1)
+  return cells[0]
+}
+
 const retryButton = () => screen.getByRole('button', { name: 'Retry Shopify webhook job job-1' })
 
 describe('Jobs', () => {
-  it('lists each failed job: its kind, what it is about, its state, runs, error and time', async () => {
+  it('lists each failed job: its kind, what it is about, its state, runs and time, its error whole under it', async () => {
     renderJobs()
 
     expect(await screen.findByRole('heading', { name: 'Jobs' })).toBeInTheDocument()
     await jobRows()
-    expect(cellTexts(rowOf('Shopify webhook'))).toEqual([
+    const webhook = rowOf('Shopify webhook')
+    expect(cellTexts(webhook)).toEqual([
       'Shopify webhook',
       'app/uninstalled · maya makes',
       'Dead',
       '11',
-      'Shopify did not answer AppInstalled for maya-makes.myshopify.com (HTTP 500)',
       `Failed ${formatDateTime('2026-11-20T10:00:00.000Z')}`,
       'Retry',
     ])
+    // The error, across the columns under its job: never cut short in a cell.
+    expect(errorUnder(webhook)).toBe(
+      'Shopify did not answer AppInstalled for maya-makes.myshopify.com (HTTP 500)',
+    )
     // A retrying job runs again by itself: no Retry.
-    expect(cellTexts(rowOf('Retention'))).toEqual([
+    const retention = rowOf('Retention')
+    expect(cellTexts(retention)).toEqual([
       'Retention',
       '—',
       'Retrying',
       '1',
-      'The database was busy',
       `Next run ${formatDateTime('2026-11-20T11:00:00.000Z')}`,
       '',
     ])
+    expect(errorUnder(retention)).toBe('The database was busy')
     expect(screen.getByRole('link', { name: 'Jobs' })).toHaveAttribute('aria-current', 'page')
+  })
+
+  it('folds what a job is about and when under it in a 700 px window, each value whole', async () => {
+    // The table is 700 px wide, and told so as a browser's ResizeObserver would tell it.
+    const width = vi.spyOn(Element.prototype, 'clientWidth', 'get').mockReturnValue(700)
+    onTestFinished(() => void width.mockReturnValue(1000))
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        constructor(private readonly changed: (entries: unknown[], observer: unknown) => void) {}
+        observe() {
+          this.changed([], this)
+        }
+        unobserve() {}
+        disconnect() {}
+      },
+    )
+    onTestFinished(() => void vi.unstubAllGlobals())
+    renderJobs()
+    await jobRows()
+
+    const webhook = rowOf('Shopify webhook')
+    const failed = `Failed ${formatDateTime('2026-11-20T10:00:00.000Z')}`
+    expect(cellTexts(webhook)).toEqual([
+      `Shopify webhookapp/uninstalled · maya makes · ${failed}`,
+      'Dead',
+      '11',
+      'Retry',
+    ])
+    // Each folded value breaks onto the next line whole, never cut short ("Nov 20, …").
+    for (const value of ['app/uninstalled · maya makes', failed]) {
+      const shown = within(webhook).getByText(value)
+      expect(shown.className).toMatch(/folded/)
+      expect(shown.closest('[data-truncate]')).toBeNull()
+    }
   })
 
   it("names an automatic transfer's order and store", async () => {

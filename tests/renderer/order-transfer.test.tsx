@@ -8,6 +8,8 @@ import { formatDateTime } from '@renderer/lib/format'
 import {
   LUMEN,
   NORTHWIND,
+  ORDER_1001_SETTLED,
+  splitParts,
   ORDER_1001_TOTALS,
   ORDER_1001_TRAIL,
   order1001Brands,
@@ -16,6 +18,7 @@ import {
 import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
 import type { FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
+import { narrowWindow } from './support/table'
 import { expectToast } from './support/toasts'
 
 // docs/product-rules.md "The console's screens" (/main/create-order-transfer) and "The console's
@@ -75,6 +78,7 @@ function order1001(
       processedAt: processed ? '2026-11-03T09:00:00.000Z' : null,
       brands: order1001Brands(overrides.brandOrderIds ?? [null, null]),
       totals: ORDER_1001_TOTALS,
+      settledTotals: ORDER_1001_SETTLED,
       moneyTrail: overrides.moneyTrail ?? [],
       refundWaiting: null,
     },
@@ -470,7 +474,9 @@ describe('Summary', () => {
     expect(field('Creator Order', 'ID')).toBe('gid://shopify/Order/1001')
     expect(field('Creator Order', 'Email')).toBe('jane@example.com')
     expect(field('Creator Order', 'Created')).toBe(formatDateTime('2026-11-02T15:04:00.000Z'))
+    // Subtotal, shipping and tax add up to the total, as the card shows them.
     expect(field('Creator Order', 'Subtotal')).toBe('$175.50')
+    expect(field('Creator Order', 'Shipping')).toBe('$8.00')
     expect(field('Creator Order', 'Tax')).toBe('$14.04')
     expect(field('Creator Order', 'Total')).toBe('$197.54')
     expect(field('Creator Order', 'Shipping address')).toBe(
@@ -532,6 +538,37 @@ describe('Summary', () => {
     expect(screen.getByText('Not started')).toBeInTheDocument()
     // Nothing has moved before processing: there is no money trail to show.
     expect(screen.queryByRole('region', { name: 'Money trail' })).not.toBeInTheDocument()
+  })
+
+  it('folds the ids under the names in a narrow window, so that every figure stays in view', async () => {
+    narrowWindow()
+    const { user } = renderTransfer({
+      adminPreviewOrderTransfer: () => order1001({ brandOrderIds: ['5001', '5002'] }),
+    })
+    await previewOrder(user)
+
+    const headers = (cardTitle: string) =>
+      within(card(cardTitle))
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent)
+    expect(headers('Brand Transfers')).toEqual([
+      'Brand store',
+      'Brand amount',
+      'Creator commission',
+      'Tandem commission',
+    ])
+    expect(tableRows('Brand Transfers')).toEqual([
+      [`northwind apparel${NORTHWIND}5001`, '$102.00', '$20.40', '$13.60'],
+      [`lumen botanicals${LUMEN}5002`, '$24.84', '$6.90', '$2.76'],
+    ])
+    expect(headers('Line Items')).toEqual(['Image', 'Title', 'Quantity', 'Unit price', 'Total'])
+    expect(tableRows('Line Items')[0]).toEqual([
+      '',
+      'Linen OvershirtFrom northwind apparelgid://shopify/LineItem/10011',
+      '2',
+      '$68.00',
+      '$136.00',
+    ])
   })
 
   it('shows the money trail once processed: each transfer, reversal and amount owed, with Stripe ids', async () => {
@@ -823,6 +860,45 @@ describe('Processing', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }))
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
     expect(callsTo('adminCreateOrderTransfer')).toHaveLength(0)
+  })
+
+  it('says what moves in the currency the charge settled in, with the order’s amount and rate', async () => {
+    // Order 1005: paid in euros, its charge settled in dollars at 1.16.
+    const euros = order1001({ currency: 'EUR' })
+    const northwind = {
+      brandStoreShop: 'northwind-apparel.myshopify.com',
+      brandOrderId: null,
+      ...splitParts('46.50', '9.30', '6.20'),
+      settlement: {
+        currency: 'USD',
+        exchangeRate: '1.16',
+        ...splitParts('53.94', '10.79', '7.19'),
+      },
+    }
+    const { user } = renderTransfer({
+      adminPreviewOrderTransfer: () => ({
+        ...euros,
+        preview: {
+          ...euros.preview,
+          brands: [northwind],
+          totals: {
+            totalBrandAmount: '46.50',
+            totalCreatorCommissionAmount: '9.30',
+            totalTandemCommissionAmount: '6.20',
+          },
+          settledTotals: { currency: 'USD', totalBrandAmount: '53.94' },
+        },
+      }),
+    })
+    await previewOrder(user)
+    await user.click(processButton())
+
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm processing transfer' })
+    expect(dialog).toHaveTextContent(
+      "Pays 1 brand $53.94 in all (northwind apparel $53.94): the order's €46.50 at the " +
+        "charge's rate, 1 EUR = 1.16 USD. " +
+        'This will create the brand orders and finalize the transfer. Continue?',
+    )
   })
 
   it('processes on Confirm, then shows the brand orders and the processed receipt', async () => {

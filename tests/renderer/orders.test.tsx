@@ -8,6 +8,7 @@ import { formatDateTime } from '@renderer/lib/format'
 import {
   LUMEN,
   NORTHWIND,
+  ORDER_1001_SETTLED,
   ORDER_1001_TOTALS,
   ORDER_1001_TRAIL,
   order1001Brands,
@@ -574,6 +575,7 @@ describe('Preview transfer', () => {
       processedAt: '2026-11-03T09:00:00.000Z',
       brands: order1001Brands(['gid://shopify/Order/5001', 'gid://shopify/Order/5002']),
       totals: ORDER_1001_TOTALS,
+      settledTotals: ORDER_1001_SETTLED,
       moneyTrail: ORDER_1001_TRAIL,
       refundWaiting: null,
     },

@@ -61,6 +61,25 @@ describe('Sign-in', () => {
     expect(app.location().pathname).toBe('/signin')
   })
 
+  it('says under each empty field that it is needed, and asks nothing', async () => {
+    const fake = fakeBridge({ 'session/signIn': () => SIGNED_IN })
+    renderApp(fake.bridge, '/signin')
+    const user = userEvent.setup()
+
+    await user.click(await screen.findByRole('button', { name: 'Signin' }))
+
+    expect(screen.getByLabelText('Email')).toHaveAccessibleDescription('Email is required')
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription('Password is required')
+    expect(screen.queryByText('Please check your credentials.')).not.toBeInTheDocument()
+    expect(fake.callsTo('session/signIn')).toEqual([])
+
+    await user.type(screen.getByLabelText('Email'), 'admin@tandem.test')
+    await user.click(screen.getByRole('button', { name: 'Signin' }))
+    expect(screen.queryByText('Email is required')).not.toBeInTheDocument()
+    expect(screen.getByText('Password is required')).toBeInTheDocument()
+    expect(fake.callsTo('session/signIn')).toEqual([])
+  })
+
   it('submits with Enter, toasts and goes to /main/stores', async () => {
     const fake = fakeBridge({ 'session/signIn': () => SIGNED_IN })
     const app = renderApp(fake.bridge, '/signin')

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync'
 import { afterEach, describe, expect, it } from 'vitest'
-import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
+import { LUMEN, NO_COMMISSION_1002, NORTHWIND } from '../support/sandbox-figures'
 import { recordAutomation } from './support/order-automation'
 import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
 
@@ -54,6 +54,23 @@ describe('GET /admin-creator-orders', () => {
       expect.objectContaining({ id: '1002', totalAmount: '51.36' }),
       expect.objectContaining({ id: '1001', currency: 'USD', totalAmount: '197.54' }),
     ])
+  })
+
+  it('says of each order an administrator processes what its preview would, before anyone previews it', async () => {
+    server = await startServerUnderTest()
+    const { orders: listed } = (await orders()) as unknown as {
+      orders: { id: string; readiness: unknown }[]
+    }
+    expect(Object.fromEntries(listed.map((order) => [order.id, order.readiness]))).toEqual({
+      '1005': { state: 'MANUAL' },
+      '1004': { state: 'MANUAL' },
+      '1003': { state: 'NOTHING_TO_TRANSFER', message: 'No brand orders found' },
+      '1002': { state: 'NEEDS_ATTENTION', reasons: [NO_COMMISSION_1002] },
+      '1001': { state: 'MANUAL' },
+    })
+    // Nothing was recorded or moved by reading the list.
+    expect(await server.db.selectFrom('order_automation').selectAll().execute()).toEqual([])
+    expect(server.stripe.transfers()).toEqual([])
   })
 
   it('filters by transfer status and creator store, and finds by name or id', async () => {

@@ -112,6 +112,27 @@ describe('a shop’s connection', () => {
     expect((await testConnection(NORTHWIND)).json()).toMatchObject({ state: 'CONNECTED' })
   })
 
+  it('says in words, with the fix, that Shopify has no shop at a mistyped domain', async () => {
+    server = await startServerUnderTest()
+    const shop = 'northwind-aparel.myshopify.com'
+    const created = await server.app.inject({
+      method: 'POST',
+      url: '/create-app-config',
+      headers: server.asAdmin,
+      payload: { shop, ...sandboxApp(NORTHWIND), shopType: 'BRAND' },
+    })
+    expect(created.statusCode).toBe(201)
+    expect((await testConnection(shop)).json()).toEqual({
+      shop,
+      state: 'ERROR',
+      method: null,
+      scopes: [],
+      message:
+        `Shopify refused a token for ${shop}: Shopify has no shop at this address: check the ` +
+        "shop's .myshopify.com domain in its app config (HTTP 404)",
+    })
+  })
+
   it('makes a shop new to the marketplace one of its stores, of its app config’s type, once connected', async () => {
     server = await startServerUnderTest()
     const shop = 'harbor-goods.myshopify.com'

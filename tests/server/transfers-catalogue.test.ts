@@ -194,7 +194,12 @@ describe('a price exception', () => {
     expect(JSON.parse(entry!.details)).toEqual({
       reason: REASON,
       lines: [
-        { lineItemId: 'gid://shopify/LineItem/10012', price: '34.50 USD', brandPrice: '36.00 USD' },
+        {
+          lineItemId: 'gid://shopify/LineItem/10012',
+          title: 'Rosehip Face Oil',
+          price: '34.50 USD',
+          brandPrice: '36.00 USD',
+        },
       ],
     })
 

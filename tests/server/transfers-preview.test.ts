@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { LUMEN, NO_COMMISSION_1002, NORTHWIND, order1001Preview } from '../support/sandbox-figures'
+import {
+  LUMEN,
+  NO_COMMISSION_1002,
+  NORTHWIND,
+  order1001Preview,
+  splitParts,
+} from '../support/sandbox-figures'
 import { PUBLIC_URL, startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
 
 // GET /admin-preview-order-transfer against the sandbox marketplace of docs/product-rules.md,
@@ -54,16 +60,23 @@ describe('GET /admin-preview-order-transfer', () => {
         {
           brandStoreShop: LUMEN,
           brandOrderId: null,
-          brandAmount: '22.20',
-          creatorCommissionAmount: '3.33',
-          tandemCommissionAmount: '2.22',
+          ...splitParts('22.20', '3.33', '2.22'),
+          // Its charge settled in the order's own currency.
+          settlement: {
+            currency: 'USD',
+            exchangeRate: '1',
+            ...splitParts('22.20', '3.33', '2.22'),
+          },
         },
         {
           brandStoreShop: NORTHWIND,
           brandOrderId: null,
-          brandAmount: '13.50',
-          creatorCommissionAmount: '2.70',
-          tandemCommissionAmount: '1.80',
+          ...splitParts('13.50', '2.70', '1.80'),
+          settlement: {
+            currency: 'USD',
+            exchangeRate: '1',
+            ...splitParts('13.50', '2.70', '1.80'),
+          },
         },
       ],
       totals: {
@@ -71,17 +84,22 @@ describe('GET /admin-preview-order-transfer', () => {
         totalCreatorCommissionAmount: '6.03',
         totalTandemCommissionAmount: '4.02',
       },
+      settledTotals: { currency: 'USD', totalBrandAmount: '35.70' },
       // Nothing has moved before processing.
       moneyTrail: [],
       refundWaiting: null,
     })
   })
 
-  it('works in the presentment currency of 1005 (EUR)', async () => {
+  it('works in the presentment currency of 1005 (EUR), and says what moves in its charge’s (USD)', async () => {
     const response = await preview('1005')
     expect(response.statusCode).toBe(200)
     const body = response.json()
     expect(body.creatorOrder.lineItems.nodes[0].originalUnitPriceSet).toEqual(money('62.00', 'EUR'))
+    // Subtotal, shipping and tax add up to the total.
+    expect(body.creatorOrder.currentSubtotalPriceSet).toEqual(money('62.00', 'EUR'))
+    expect(body.creatorOrder.currentShippingPriceSet).toEqual(money('7.00', 'EUR'))
+    expect(body.creatorOrder.currentTotalTaxSet).toEqual(money('11.78', 'EUR'))
     expect(body.creatorOrder.currentTotalPriceSet).toEqual(money('80.78', 'EUR'))
     expect(body.preview).toEqual({
       currency: 'EUR',
@@ -91,9 +109,13 @@ describe('GET /admin-preview-order-transfer', () => {
         {
           brandStoreShop: NORTHWIND,
           brandOrderId: null,
-          brandAmount: '46.50',
-          creatorCommissionAmount: '9.30',
-          tandemCommissionAmount: '6.20',
+          ...splitParts('46.50', '9.30', '6.20'),
+          // What its Stripe transfer will move: the charge settled in USD at 1.16.
+          settlement: {
+            currency: 'USD',
+            exchangeRate: '1.16',
+            ...splitParts('53.94', '10.79', '7.19'),
+          },
         },
       ],
       totals: {
@@ -101,6 +123,7 @@ describe('GET /admin-preview-order-transfer', () => {
         totalCreatorCommissionAmount: '9.30',
         totalTandemCommissionAmount: '6.20',
       },
+      settledTotals: { currency: 'USD', totalBrandAmount: '53.94' },
       moneyTrail: [],
       refundWaiting: null,
     })

@@ -5,6 +5,7 @@ import {
   NO_COMMISSION_1002,
   NORTHWIND,
   order1001Brands,
+  ORDER_1001_SETTLED,
   ORDER_1001_TOTALS,
 } from '../support/sandbox-figures'
 import type { CommercePort } from '../../server/src/adapters/commerce/commerce-port'
@@ -310,6 +311,7 @@ describe('processing order 1001', () => {
       processedAt,
       brands: order1001Brands([brandOrderOf(NORTHWIND), brandOrderOf(LUMEN)]),
       totals: ORDER_1001_TOTALS,
+      settledTotals: ORDER_1001_SETTLED,
       // Each brand's Stripe transfer (tests/server/money-trail.test.ts has the trail's details).
       moneyTrail: [expect.anything(), expect.anything()],
       // No refund of it waits.

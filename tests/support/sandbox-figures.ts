@@ -15,23 +15,27 @@ export const NO_COMMISSION_1002 =
 
 /** The two brand transfers of order 1001, with the brand order ids once processed. */
 export function order1001Brands(brandOrderIds: [string | null, string | null] = [null, null]) {
+  // Its charge settled in dollars, the order's own currency: the same figures at a rate of 1.
+  const inDollars = (amounts: ReturnType<typeof splitParts>) => ({
+    ...amounts,
+    settlement: { currency: 'USD', exchangeRate: '1', ...amounts },
+  })
   return [
     {
       brandStoreShop: NORTHWIND,
       brandOrderId: brandOrderIds[0],
-      brandAmount: '102.00',
-      creatorCommissionAmount: '20.40',
-      tandemCommissionAmount: '13.60',
+      ...inDollars(splitParts('102.00', '20.40', '13.60')),
     },
     {
       brandStoreShop: LUMEN,
       brandOrderId: brandOrderIds[1],
-      brandAmount: '24.84',
-      creatorCommissionAmount: '6.90',
-      tandemCommissionAmount: '2.76',
+      ...inDollars(splitParts('24.84', '6.90', '2.76')),
     },
   ]
 }
+
+/** What order 1001's brand transfers move in all, in the currency its charge settled in. */
+export const ORDER_1001_SETTLED = { currency: 'USD', totalBrandAmount: '126.84' }
 
 export const ORDER_1001_TOTALS = {
   totalBrandAmount: '126.84',
@@ -62,6 +66,7 @@ export function order1001CreatorOrder(serverUrl: string) {
     creatorStoreShop: 'maya-makes.myshopify.com',
     currentSubtotalPriceSet: usd('175.50'),
     currentTotalTaxSet: usd('14.04'),
+    currentShippingPriceSet: usd('8.00'),
     currentTotalPriceSet: usd('197.54'),
     shippingAddress: JANE_DOE_ADDRESS,
     lineItems: {
@@ -110,6 +115,7 @@ export const order1001Preview = (serverUrl: string) => ({
     processedAt: null,
     brands: order1001Brands(),
     totals: ORDER_1001_TOTALS,
+    settledTotals: ORDER_1001_SETTLED,
     moneyTrail: [],
     refundWaiting: null,
   },

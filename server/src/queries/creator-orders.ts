@@ -1,8 +1,10 @@
-import type { CreatorOrderSummary, TransferStatus } from '@shared/contract'
+import type { CreatorOrderSummary, OrderReadiness, TransferStatus } from '@shared/contract'
 import { sql } from 'kysely'
 import type { Db } from '../db/connect'
 import { readPage, type PageRequest } from '../db/keyset'
+import type { ReasonOrder } from '../domain/attention'
 import { formatMinorUnits } from '../domain/money'
+import { settleWithLimit } from '../lib/remote-call'
 import { readinessOf } from './order-readiness'
 
 // The orders inbox: the creator orders Tandem knows of (repositories/creator-orders.ts records
@@ -16,11 +18,23 @@ export interface CreatorOrderFilters extends PageRequest {
   q?: string
 }
 
-/** Newest first, a page at a time; only orders whose header is known. */
+/**
+ * How many orders of a page are previewed at once for their readiness: each preview reads Shopify
+ * (and Stripe), within the rate limits the automatic transfers share.
+ */
+const PREVIEWS_AT_ONCE = 4
+
+/**
+ * Newest first, a page at a time; only orders whose header is known. An order an administrator
+ * processes (MANUAL) has no outcome recorded: what its preview would say (`previewReadiness`)
+ * is shown instead, so that one with no payment, no commission or nothing to transfer says so
+ * before anyone previews it.
+ */
 export async function listCreatorOrders(
   db: Db,
   filters: CreatorOrderFilters,
   now: Date,
+  previewReadiness: (order: ReasonOrder) => Promise<OrderReadiness>,
 ): Promise<{ orders: CreatorOrderSummary[]; nextCursor: string | null }> {
   const search = filters.q?.replace(/^#/, '')
   const query = inboxOrders(db, filters)
@@ -100,6 +114,16 @@ export async function listCreatorOrders(
     })),
     now,
   )
+  const manual = readiness.flatMap((each, index) => (each.state === 'MANUAL' ? [index] : []))
+  const previewed = await settleWithLimit(manual, PREVIEWS_AT_ONCE, (index) =>
+    previewReadiness({
+      id: String(page.rows[index]!.order_id),
+      storeShop: page.rows[index]!.store_shop,
+    }),
+  )
+  previewed.forEach((outcome, at) => {
+    if (outcome.status === 'fulfilled') readiness[manual[at]!] = outcome.value
+  })
   return {
     orders: page.rows.map((row, index) => ({
       id: String(row.order_id),

@@ -3,6 +3,7 @@ import type { CallRoutes } from '../http/route'
 import { listAuditEntries } from '../queries/audit-log'
 import { countOrdersNeedingAttention, listCreatorOrders } from '../queries/creator-orders'
 import { dataRequestJson, listDataRequests } from '../queries/data-requests'
+import { createOrderTransferService } from '../services/order-transfers'
 import { listOrderTransfers, transferHistoryCsv } from '../queries/transfer-history'
 
 // The lists: the orders inbox and how many of its orders need attention, the transfer history with its CSV export, the activity log, and the
@@ -10,7 +11,10 @@ import { listOrderTransfers, transferHistoryCsv } from '../queries/transfer-hist
 
 export const listRoutes = (deps: RouteDeps) =>
   ({
-    adminCreatorOrders: ({ query }) => listCreatorOrders(deps.db, query, deps.now()),
+    adminCreatorOrders: ({ query }) => {
+      const transfers = createOrderTransferService(deps)
+      return listCreatorOrders(deps.db, query, deps.now(), transfers.previewReadiness)
+    },
     adminOrdersNeedingAttention: () => countOrdersNeedingAttention(deps.db),
     adminOrderTransfers: ({ query }) => listOrderTransfers(deps.db, query),
     adminOrderTransfersCsv: async () => transferHistoryCsv(deps.db),

@@ -1,4 +1,7 @@
+import type { OrderReadiness } from '@shared/contract'
 import type { RouteDeps } from '../deps'
+import { remedyOf, type ReasonOrder } from '../domain/attention'
+import { classifyProcessingFailure } from '../domain/processing-failure'
 import { createTransferService, type TransferActor } from '../transfers/transfer-service'
 import { auditAfterTheFact, type Actor } from './audited-change'
 
@@ -13,6 +16,36 @@ export function createOrderTransferService(
   const transfers = createTransferService(deps)
   return {
     preview: transfers.preview,
+
+    /**
+     * What the preview says of an order an administrator processes (the inbox's MANUAL), as the
+     * inbox shows it: that it needs attention and why, or has nothing to transfer, or, previewed,
+     * that it waits for an administrator. Shopify or Stripe failing tells nothing: it waits.
+     */
+    async previewReadiness(order: ReasonOrder): Promise<OrderReadiness> {
+      try {
+        await transfers.check(order.id)
+        return { state: 'MANUAL' }
+      } catch (error) {
+        const failure = classifyProcessingFailure(error)
+        switch (failure.outcome) {
+          case 'nothingToTransfer':
+            return { state: 'NOTHING_TO_TRANSFER', message: failure.message }
+          case 'needsAttention': {
+            const reasons = failure.reasons.map((reason) => ({
+              sentence: reason.sentence,
+              remedy: remedyOf(reason.kind, reason.brandStoreShop, order),
+            }))
+            return {
+              state: 'NEEDS_ATTENTION',
+              reasons: reasons.length > 0 ? reasons : [{ sentence: failure.message, remedy: null }],
+            }
+          }
+          case 'transient':
+            return { state: 'MANUAL' }
+        }
+      }
+    },
     receipt: transfers.receipt,
     refundSplit: transfers.refundSplit,
     acceptPriceException: transfers.acceptPriceException,

@@ -13,6 +13,7 @@ import { attention, NeedsAttention } from '../domain/attention'
 import { Refusal } from '../domain/errors'
 import { convertMinorUnits, formatMinorUnits } from '../domain/money'
 import type { Remote } from '../lib/remote-call'
+import type { SettledFigures, ThreeParts } from './transfer-view'
 
 // The creator order's payment as Stripe reports it: the PaymentIntent must be this order's (its
 // platform-written metadata names the shop and order, and Tandem holds it for no other order),
@@ -247,21 +248,28 @@ export async function holdPaymentIntent(
  * not add up to the converted base by a minor unit): what its row records beside the order's.
  */
 export function settlementColumns(
-  figures: {
-    brandAmountMinor: number
-    creatorCommissionMinor: number
-    tandemCommissionMinor: number
-  },
+  figures: ThreeParts,
   orderCurrency: string,
   settlement: Settlement | null,
 ) {
-  const convert = (minor: number) =>
-    settlement ? inSettlement(minor, orderCurrency, settlement) : null
+  const settled = settlement && settledFigures(figures, orderCurrency, settlement)
   return {
-    settlement_currency: settlement?.currency ?? null,
-    exchange_rate: settlement?.exchangeRate ?? null,
-    brand_amount_settlement_minor: convert(figures.brandAmountMinor),
-    creator_commission_settlement_minor: convert(figures.creatorCommissionMinor),
-    tandem_commission_settlement_minor: convert(figures.tandemCommissionMinor),
+    settlement_currency: settled?.currency ?? null,
+    exchange_rate: settled?.exchangeRate ?? null,
+    brand_amount_settlement_minor: settled?.brandAmountMinor ?? null,
+    creator_commission_settlement_minor: settled?.creatorCommissionMinor ?? null,
+    tandem_commission_settlement_minor: settled?.tandemCommissionMinor ?? null,
   }
 }
+
+/** A brand's three figures in the settlement currency, each converted at the charge's rate. */
+export const settledFigures = (
+  figures: ThreeParts,
+  orderCurrency: string,
+  settlement: Settlement,
+): SettledFigures => ({
+  ...settlement,
+  brandAmountMinor: inSettlement(figures.brandAmountMinor, orderCurrency, settlement),
+  creatorCommissionMinor: inSettlement(figures.creatorCommissionMinor, orderCurrency, settlement),
+  tandemCommissionMinor: inSettlement(figures.tandemCommissionMinor, orderCurrency, settlement),
+})

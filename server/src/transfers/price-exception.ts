@@ -49,8 +49,10 @@ export async function acceptPriceException(
     })
     // An automatic order stopped by these prices is tried again.
     await requeueOrderFrom(deps, trx, id, ['NEEDS_ATTENTION'])
+    // Each line by its title too, so that Activity names it as the order does.
     const lines = shortfalls.map((line) => ({
       lineItemId: line.lineItemId,
+      title: order.lines.find((ordered) => ordered.id === line.lineItemId)?.title ?? null,
       price: `${formatMinorUnits(line.priceMinor, line.currency)} ${line.currency}`,
       brandPrice: `${formatMinorUnits(line.brandPriceMinor, line.brandCurrency)} ${line.brandCurrency}`,
     }))

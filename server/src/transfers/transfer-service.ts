@@ -1,6 +1,7 @@
 import { TRANSFER_ERRORS, type CallAnswer } from '@shared/contract'
 import type { RouteDeps } from '../deps'
 import { NothingToTransfer } from '../domain/attention'
+import { Refusal } from '../domain/errors'
 import { toHundredths } from '../domain/money'
 import type { BrandPlan } from '../domain/transfer-plan'
 import { renderReceiptPdf } from '../receipt/receipt-pdf'
@@ -8,7 +9,13 @@ import type { LinkedOrder } from './linked-order'
 import { orderGid } from '../adapters/commerce/shopify/order-gid'
 import { brandProcessing, owesTransfer, toPay, type StepDeps } from './brand-steps'
 import { payoutChecks, type BrandToPay } from './payout-checks'
-import { holdPaymentIntent, settlementColumns, type OrderPayment } from './order-payment'
+import {
+  holdPaymentIntent,
+  readOrderCharge,
+  settledFigures,
+  settlementColumns,
+  type OrderPayment,
+} from './order-payment'
 import { acceptPriceException } from './price-exception'
 import { releaseFraudCheck } from './fraud-check'
 import { settleWithLimit, withDeadline } from '../lib/remote-call'
@@ -21,7 +28,7 @@ import {
 } from './transfer-repository'
 import { createTransferPlanning, type StillSoldOf } from './transfer-planning'
 import { transferTiming } from './transfer-timing'
-import { creatorOrderOf, previewOf, receiptDataOf } from './transfer-view'
+import { creatorOrderOf, previewOf, receiptDataOf, type TransferView } from './transfer-view'
 import { owePayoutOnCompletion } from './creator-payout'
 import { collectDebtsOf } from './store-debt'
 import { refundWaitingOf, settleNoticedRefunds } from './order-refunds'
@@ -165,16 +172,48 @@ export function createTransferService(
     )
   }
 
+  /**
+   * A plan's figures also in the currency its charge settled in, as processing would freeze them
+   * (Stripe's charge, read now), so that an administrator sees what the transfers will move. An
+   * order without a charge Tandem can use has none: processing says why.
+   */
+  async function withSettlement(transfer: TransferView): Promise<TransferView> {
+    const intentId = transfer.order.paymentIntentId
+    if (transfer.status !== 'NOT_STARTED' || !intentId) return transfer
+    const charge = await readOrderCharge(
+      { db: deps.db, payments: deps.payments, remote },
+      transfer.order,
+      intentId,
+    ).catch((error: unknown) => {
+      if (error instanceof Refusal) return null
+      throw error
+    })
+    if (!charge || 'refusal' in charge) return transfer
+    const { currency } = transfer.order
+    return {
+      ...transfer,
+      brands: transfer.brands.map((brand) => ({
+        ...brand,
+        settlement: settledFigures(brand, currency, charge.settlement),
+      })),
+    }
+  }
+
   return {
     async preview(creatorOrderId: string) {
       const [transfer, refundWaiting] = await Promise.all([
-        view(creatorOrderId),
+        view(creatorOrderId).then(withSettlement),
         refundWaitingOf(deps.jobs, creatorOrderId),
       ])
       return {
         creatorOrder: creatorOrderOf(transfer.order),
         preview: previewOf(transfer, refundWaiting),
       }
+    },
+
+    /** What the preview would refuse, thrown as it would: its checks, without reading the charge. */
+    async check(creatorOrderId: string): Promise<void> {
+      await view(creatorOrderId)
     },
 
     async refundSplit(creatorOrderId: string, lines: readonly RefundLine[]) {

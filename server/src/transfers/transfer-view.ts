@@ -75,6 +75,7 @@ export function creatorOrderOf(order: LinkedOrder): CreatorOrder {
     creatorStoreShop: order.storeShop,
     currentSubtotalPriceSet: moneyBag(order.subtotalMinor, order.currency),
     currentTotalTaxSet: moneyBag(order.taxMinor, order.currency),
+    currentShippingPriceSet: moneyBag(order.shippingMinor, order.currency),
     currentTotalPriceSet: moneyBag(order.totalMinor, order.currency),
     shippingAddress: order.shippingAddress,
     lineItems: {
@@ -135,11 +136,28 @@ export function previewOf(
       brandStoreShop: brand.brandStoreShop,
       brandOrderId: brand.brandOrderId,
       ...each[index]!,
+      settlement: brand.settlement ? settledAmountsOf(brand.settlement) : null,
     })),
     totals,
+    settledTotals: settledTotalsOf(view.brands),
     moneyTrail: view.moneyTrail,
     refundWaiting,
   }
+}
+
+const settledAmountsOf = (settled: SettledFigures) => ({
+  currency: settled.currency,
+  exchangeRate: settled.exchangeRate,
+  ...amountsOf([settled], settled.currency).each[0]!,
+})
+
+/** What the brands' transfers move in all, when every brand's figures are settled in one currency. */
+function settledTotalsOf(brands: readonly BrandFigures[]): TransferPreview['settledTotals'] {
+  const settled = brands.map((brand) => brand.settlement ?? null)
+  const currency = settled[0]?.currency
+  if (!currency || settled.some((each) => each?.currency !== currency)) return null
+  const figures = settled.filter((each): each is SettledFigures => each !== null)
+  return { currency, totalBrandAmount: amountsOf(figures, currency).totals.totalBrandAmount }
 }
 
 /** The receipt prints order numbers ("1001"), which a person can find in Shopify's admin. */

@@ -225,11 +225,27 @@ export const CreatorOrder = z.object({
   creatorStoreShop: z.string(),
   currentSubtotalPriceSet: MoneyBag,
   currentTotalTaxSet: MoneyBag,
+  /** Shipping charged, so that subtotal, shipping and tax add up to the total. */
+  currentShippingPriceSet: MoneyBag,
   currentTotalPriceSet: MoneyBag,
   shippingAddress: ShippingAddress.nullable(),
   lineItems: z.object({ nodes: z.array(LineItem) }),
 })
 export type CreatorOrder = z.infer<typeof CreatorOrder>
+
+/**
+ * A brand's figures in the currency its order's charge settled in (Stripe's balance transaction):
+ * what the Stripe transfer moves, converted at the charge's own exchange rate.
+ */
+export const SettledAmounts = z.object({
+  currency: z.string(),
+  /** Stripe's rate, as a decimal: the order's amount times it is the settled amount. */
+  exchangeRate: z.string(),
+  brandAmount: MoneyAmount,
+  creatorCommissionAmount: MoneyAmount,
+  tandemCommissionAmount: MoneyAmount,
+})
+export type SettledAmounts = z.infer<typeof SettledAmounts>
 
 export const BrandTransfer = z.object({
   brandStoreShop: z.string(),
@@ -238,6 +254,11 @@ export const BrandTransfer = z.object({
   brandAmount: MoneyAmount,
   creatorCommissionAmount: MoneyAmount,
   tandemCommissionAmount: MoneyAmount,
+  /**
+   * The same in the currency the order's charge settled in, which its Stripe transfer moves; null
+   * while Tandem has no charge of the order to read it from.
+   */
+  settlement: SettledAmounts.nullable(),
 })
 export type BrandTransfer = z.infer<typeof BrandTransfer>
 
@@ -267,6 +288,8 @@ export const TransferPreview = z.object({
     totalCreatorCommissionAmount: MoneyAmount,
     totalTandemCommissionAmount: MoneyAmount,
   }),
+  /** What the brands' transfers move in all, in the settlement currency; null as a brand's. */
+  settledTotals: z.object({ currency: z.string(), totalBrandAmount: MoneyAmount }).nullable(),
   /** Every movement of the order's money since its transfer began, oldest first. */
   moneyTrail: z.array(MoneyMovement),
   /**
@@ -423,20 +446,6 @@ export const CreatorOrderSummary = z.object({
   readiness: OrderReadiness,
 })
 export type CreatorOrderSummary = z.infer<typeof CreatorOrderSummary>
-
-/**
- * A brand's figures in the currency its order's charge settled in (Stripe's balance transaction):
- * what the Stripe transfer moves, converted at the charge's own exchange rate.
- */
-export const SettledAmounts = z.object({
-  currency: z.string(),
-  /** Stripe's rate, as a decimal: the order's amount times it is the settled amount. */
-  exchangeRate: z.string(),
-  brandAmount: MoneyAmount,
-  creatorCommissionAmount: MoneyAmount,
-  tandemCommissionAmount: MoneyAmount,
-})
-export type SettledAmounts = z.infer<typeof SettledAmounts>
 
 /** One brand of a processed or partial transfer, with the figures frozen when it began. */
 export const BrandTransferRecord = z.object({

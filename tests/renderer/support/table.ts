@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react'
-import { afterAll, beforeAll, vi } from 'vitest'
+import { afterAll, beforeAll, onTestFinished, vi } from 'vitest'
 
 /** The page's table rows that hold cells: the header row and any virtualizer spacers left out. */
 export const dataRows = () =>
@@ -34,4 +34,18 @@ export function layOutAsInAWindow(rowHeight?: number): void {
     }
   })
   afterAll(() => vi.restoreAllMocks())
+}
+
+/**
+ * For the rest of the test, the window is under 992 px wide as the console's media queries see it
+ * (`(max-width: 61.99em)` matches): the tables that fold at that width fold.
+ */
+export function narrowWindow(): void {
+  const matchMedia = vi.mocked(window.matchMedia)
+  const wide = matchMedia.getMockImplementation()!
+  onTestFinished(() => void matchMedia.mockImplementation(wide))
+  matchMedia.mockImplementation((query: string) => ({
+    ...wide(query),
+    matches: query === '(max-width: 61.99em)',
+  }))
 }

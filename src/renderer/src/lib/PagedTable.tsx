@@ -1,5 +1,6 @@
 import {
   createContext,
+  Fragment,
   memo,
   useCallback,
   useContext,
@@ -256,8 +257,14 @@ const ItemRows = memo(function ItemRows<Item>({
           <Table.Td key={index} ta={column.align} className={column.className}>
             {cellOf(column, item)}
             {index === 0 && folded.length > 0 && (
-              <Text size="xs" c="dimmed" truncate lh={1.2}>
-                {folded.map((column) => column.text?.(item)).join(' · ')}
+              // Whole: the line wraps between the folded values (a date is never cut short).
+              <Text size="xs" c="dimmed" lh={1.2}>
+                {folded.map((column, at) => (
+                  <Fragment key={at}>
+                    {at > 0 && ' · '}
+                    <span className={classes.folded}>{column.text?.(item)}</span>
+                  </Fragment>
+                ))}
               </Text>
             )}
           </Table.Td>

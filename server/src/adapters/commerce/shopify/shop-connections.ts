@@ -74,6 +74,18 @@ export interface ConnectionStore {
   oneAtATime<T>(shop: string, work: () => Promise<T>): Promise<T>
 }
 
+/**
+ * What an answer without Shopify's reason means, and what to fix: Shopify's token endpoint
+ * answers 404 for a domain that is no shop; an administrator reads words, not a status.
+ */
+function unexplained(status: number): string {
+  if (status === 404)
+    return "Shopify has no shop at this address: check the shop's .myshopify.com domain in its app config (HTTP 404)"
+  if (status >= 500)
+    return `Shopify failed to answer (HTTP ${status}): test the connection again in a few minutes`
+  return `Shopify gave no reason (HTTP ${status}): check the shop's domain, client ID and secret in its app config`
+}
+
 /** What Shopify answers at /admin/oauth/access_token. */
 interface TokenGrant {
   access_token: string
@@ -232,7 +244,7 @@ export function createShopConnections(deps: Deps): ShopConnections {
       error_description?: string
     }
     if (!response.ok || !answer.access_token) {
-      const reason = answer.error_description ?? answer.error ?? `HTTP ${response.status}`
+      const reason = answer.error_description ?? answer.error ?? unexplained(response.status)
       const message = `Shopify refused a token for ${shop}: ${reason}`
       // Only a 4xx is Shopify's word on the shop (the app uninstalled, the grant not permitted);
       // a 5xx says nothing about it.

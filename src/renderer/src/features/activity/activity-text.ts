@@ -43,6 +43,9 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
  */
 export const actionLabel = (action: string, details: Fields = {}, target = ''): string => {
   if (action === 'transfer.process' && details.status === 'FAILED') return 'Transfer failed'
+  // The server records a rate that replaced another as a create with the rate it replaced.
+  if (action === 'commission.unique.create' && isFields(details.before))
+    return 'Unique commission replaced'
   if (Object.hasOwn(SENTENCES, action)) return SENTENCES[action]!.sentence(details, target)
   return Object.hasOwn(ACTION_LABELS, action) ? (ACTION_LABELS[action] ?? action) : action
 }
@@ -149,6 +152,23 @@ const orderNumber = (value: unknown) =>
 const status = (value: unknown) =>
   value === 'FAILED' ? 'Failed' : labelled(TRANSFER_STATUS_LABELS)(value)
 
+/**
+ * A price exception's lines, each by its title: "Rosehip Face Oil sold at 34.50 USD a unit, below
+ * the brand's 36.00 USD". A line recorded before titles were is named by its number.
+ */
+const priceLines = (value: unknown) =>
+  Array.isArray(value) && value.every(isFields)
+    ? value
+        .map(({ title, lineItemId, price, brandPrice }) => {
+          const name =
+            typeof title === 'string'
+              ? title
+              : `line ${detailValue(lineItemId).replace(/^gid:\/\/shopify\/LineItem\//, '')}`
+          return `${name} sold at ${detailValue(price)} a unit, below the brand's ${detailValue(brandPrice)}`
+        })
+        .join('; ')
+    : detailValue(value)
+
 /** Rows per table, as the compliance requests count them: "creatorOrders 2, orderBodies 1". */
 const counts = (value: unknown) =>
   isFields(value)
@@ -182,6 +202,7 @@ const FIELD_WORDS: Readonly<Record<string, { label: string; value?: (value: unkn
     brandShop: { label: 'Brand', value: stores },
     brandStoreShop: { label: 'Brand', value: stores },
     titles: { label: 'Products:' },
+    lines: { label: 'Accepted:', value: priceLines },
     price: {
       label: 'Price',
       value: (value) => (value === null ? "the brand's" : detailValue(value)),

@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'react'
 import { Badge, Button, Group, Stack, Text } from '@mantine/core'
 import type { ShopConnection } from '@shared/contract'
 import { failureReason, useBridge } from '@renderer/lib/bridge'
-import { showToast } from '@renderer/lib/toast'
+import { plural, storeName } from '@renderer/lib/format'
+import { showToast, type Toast } from '@renderer/lib/toast'
 
 const LOOK: Record<ShopConnection['state'], { label: string; color: string }> = {
   CONNECTED: { label: 'Connected', color: 'teal' },
@@ -42,7 +43,9 @@ export function ShopConnectionCell({ shop }: { shop: string }) {
     tested.current = true
     setTesting(true)
     try {
-      setConnection(await bridge.invoke('adminTestShopConnection', { shop }))
+      const answer = await bridge.invoke('adminTestShopConnection', { shop })
+      setConnection(answer)
+      showToast(testOutcome(answer))
     } catch (error) {
       showToast({ tone: 'error', title: 'Error', message: failureReason(error) })
     } finally {
@@ -79,4 +82,22 @@ export function ShopConnectionCell({ shop }: { shop: string }) {
       )}
     </Stack>
   )
+}
+
+/** What a test found, in words: what Tandem reached and how, or what went wrong and the fix. */
+function testOutcome(connection: ShopConnection): Toast {
+  const name = storeName(connection.shop)
+  if (connection.state === 'CONNECTED') {
+    const how = connection.method ? ` by ${METHOD[connection.method]}` : ''
+    const scopes = plural(connection.scopes.length, 'permission', 'permissions')
+    return {
+      title: 'Connected',
+      message: `Tandem reached ${name} (${connection.shop}) on Shopify${how}, with ${scopes}, and registered its webhooks.`,
+    }
+  }
+  return {
+    tone: 'error',
+    title: `Could not connect to ${name}`,
+    message: connection.message ?? 'Shopify gave no reason: test the connection again.',
+  }
 }

@@ -70,12 +70,24 @@ function RetryButton({ job }: { job: TroubledJob }) {
   )
 }
 
+/** A job's row and its error's first line, as first guessed before they are measured (px). */
+const ROW_HEIGHT = 56
+const ERROR_LINE_HEIGHT = 30
+
 const JOBS_TABLE: TableSpec<TroubledJob> = {
   label: 'Failed jobs',
   empty: 'Nothing is failing: every background job ran.',
   noun: ['job', 'jobs'],
-  rowHeight: 56,
   rowKey: (job) => job.id,
+  // What the administrator came for, whole under its job at any width: never cut short in a cell.
+  detail: {
+    render: (job) => (
+      <Text size="sm" c="red" pb="xs" style={{ overflowWrap: 'anywhere' }}>
+        {job.errorMessage}
+      </Text>
+    ),
+    estimateHeight: () => ROW_HEIGHT + ERROR_LINE_HEIGHT,
+  },
   heightAbove: '11rem',
   columns: [
     {
@@ -96,15 +108,6 @@ const JOBS_TABLE: TableSpec<TroubledJob> = {
       ),
     },
     { header: 'Runs', text: (job) => String(job.attempts), width: 64, align: 'right' },
-    // What the administrator came for: the widest column, on two lines before it is cut short.
-    {
-      header: 'Error',
-      cell: (job) => (
-        <Text size="sm" lineClamp={2} title={job.errorMessage}>
-          {job.errorMessage}
-        </Text>
-      ),
-    },
     { header: 'When', text: whenText, width: 224, fold: true },
     {
       header: <VisuallyHidden>Retry</VisuallyHidden>,

@@ -15,15 +15,35 @@ const CONFIRM_QUESTION = 'This will create the brand orders and finalize the tra
 
 /**
  * The specification's question, after what it moves (from the preview on screen): "Pays 2 brands
- * $137.70 in all (northwind apparel $102.00, lumen botanicals $35.70)."
+ * $137.70 in all (northwind apparel $102.00, lumen botanicals $35.70)." The amounts are those the
+ * Stripe transfers move, in the currency the order's charge settled in; when that is not the
+ * order's, the order's amount follows with Stripe's rate: "Pays 1 brand $53.94 in all (northwind
+ * apparel $53.94): the order's €46.50 at the charge's rate, 1 EUR = 1.16 USD."
  */
 function confirmQuestion({ preview }: PreviewAnswer): string {
-  const money = (amount: string) => formatMoney(amount, preview.currency)
-  const each = preview.brands
-    .map((brand) => `${storeName(brand.brandStoreShop)} ${money(brand.brandAmount)}`)
-    .join(', ')
   const brands = plural(preview.brands.length, 'brand', 'brands')
-  return `Pays ${brands} ${money(preview.totals.totalBrandAmount)} in all (${each}). ${CONFIRM_QUESTION}`
+  const inOrder = (amount: string) => formatMoney(amount, preview.currency)
+  const settled = preview.settledTotals
+  const converted = settled && settled.currency !== preview.currency ? settled : null
+  const rate = converted && preview.brands.find((brand) => brand.settlement)?.settlement
+  if (!converted || !rate) {
+    const each = preview.brands
+      .map((brand) => `${storeName(brand.brandStoreShop)} ${inOrder(brand.brandAmount)}`)
+      .join(', ')
+    return `Pays ${brands} ${inOrder(preview.totals.totalBrandAmount)} in all (${each}). ${CONFIRM_QUESTION}`
+  }
+  const moved = (amount: string) => formatMoney(amount, converted.currency)
+  const each = preview.brands
+    .map(
+      (brand) =>
+        `${storeName(brand.brandStoreShop)} ${brand.settlement ? moved(brand.settlement.brandAmount) : inOrder(brand.brandAmount)}`,
+    )
+    .join(', ')
+  return (
+    `Pays ${brands} ${moved(converted.totalBrandAmount)} in all (${each}): the order's ` +
+    `${inOrder(preview.totals.totalBrandAmount)} at the charge's rate, 1 ${preview.currency} = ` +
+    `${rate.exchangeRate} ${converted.currency}. ${CONFIRM_QUESTION}`
+  )
 }
 /** The query parameter other pages open this one with ("Preview transfer" on /main/orders). */
 const ORDER_ID_PARAM = 'creatorOrderId'

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import { Card, Table, Title } from '@mantine/core'
+import { useMediaQuery } from '@mantine/hooks'
 
 // The transfer screen's cards (TransferSummary, RefundSplitCard): a titled section, and its table.
 
@@ -13,6 +14,13 @@ export function SummaryCard({ title, children }: { title: string; children: Reac
     </Card>
   )
 }
+
+/**
+ * Whether the window is too narrow for a card's table to show its ids in columns of their own
+ * (under 992 px, as Configs folds its table): they fold under the name, and every figure stays
+ * whole in view.
+ */
+export const useFoldedIds = (): boolean => useMediaQuery('(max-width: 61.99em)') ?? false
 
 /** A card's table, scrolling sideways in a narrow window; amounts line up on the right. */
 export function SummaryTable({

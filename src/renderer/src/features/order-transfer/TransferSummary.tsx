@@ -8,7 +8,7 @@ import { Fields } from '@renderer/app/Fields'
 import { lineTitle } from './line-title'
 import { MoneyTrailCard } from './MoneyTrailCard'
 import { RefundSplitCard } from './RefundSplitCard'
-import { SummaryCard, SummaryTable } from './SummaryCard'
+import { SummaryCard, SummaryTable, useFoldedIds } from './SummaryCard'
 import type { PreviewAnswer } from './useOrderTransfer'
 
 /**
@@ -19,6 +19,9 @@ import type { PreviewAnswer } from './useOrderTransfer'
 export function TransferSummary({ answer }: { answer: PreviewAnswer }) {
   const { creatorOrder, preview } = answer
   const money = (value: string | null | undefined) => formatMoney(value, preview.currency)
+  const foldIds = useFoldedIds()
+  // Folded, a table needs no more width than the window has: nothing scrolls out of sight.
+  const minWidth = foldIds ? 0 : undefined
 
   return (
     <Stack>
@@ -31,6 +34,7 @@ export function TransferSummary({ answer }: { answer: PreviewAnswer }) {
               ['Email', creatorOrder.email || '-'],
               ['Created', formatDateTime(creatorOrder.createdAt)],
               ['Subtotal', money(creatorOrder.currentSubtotalPriceSet.presentmentMoney.amount)],
+              ['Shipping', money(creatorOrder.currentShippingPriceSet.presentmentMoney.amount)],
               ['Tax', money(creatorOrder.currentTotalTaxSet.presentmentMoney.amount)],
               ['Total', money(creatorOrder.currentTotalPriceSet.presentmentMoney.amount)],
               ['Shipping address', shippingLines(creatorOrder.shippingAddress)],
@@ -53,8 +57,9 @@ export function TransferSummary({ answer }: { answer: PreviewAnswer }) {
 
       <SummaryCard title="Line Items">
         <SummaryTable
-          columns={['Image', 'Title', 'ID', 'Quantity', 'Unit price', 'Total']}
-          numericFrom={3}
+          columns={withoutIds(['Image', 'Title', 'ID', 'Quantity', 'Unit price', 'Total'], foldIds)}
+          numericFrom={foldIds ? 2 : 3}
+          minWidth={minWidth}
         >
           {creatorOrder.lineItems.nodes.map((line) => (
             <Table.Tr key={line.id}>
@@ -76,11 +81,14 @@ export function TransferSummary({ answer }: { answer: PreviewAnswer }) {
                     Not from a brand
                   </Badge>
                 )}
+                {foldIds && <IdText id={line.id} size="xs" />}
               </Table.Td>
-              <Table.Td>
-                {/* Shopify's id short, whole on hover, with a copy button: the title names it. */}
-                <IdText id={line.id} size="xs" />
-              </Table.Td>
+              {!foldIds && (
+                <Table.Td>
+                  {/* Shopify's id short, whole on hover, with a copy button: the title names it. */}
+                  <IdText id={line.id} size="xs" />
+                </Table.Td>
+              )}
               <Table.Td ta="right">{line.quantity ?? line.currentQuantity ?? '-'}</Table.Td>
               <Table.Td ta="right">
                 {money(line.originalUnitPriceSet.presentmentMoney.amount)}
@@ -93,26 +101,33 @@ export function TransferSummary({ answer }: { answer: PreviewAnswer }) {
 
       <SummaryCard title="Brand Transfers">
         <SummaryTable
-          columns={[
-            'Brand store',
-            'Brand order',
-            'Brand amount',
-            'Creator commission',
-            `${PRODUCT_NAME} commission`,
-          ]}
-          numericFrom={2}
+          columns={withoutIds(
+            [
+              'Brand store',
+              'Brand order',
+              'Brand amount',
+              'Creator commission',
+              `${PRODUCT_NAME} commission`,
+            ],
+            foldIds,
+          )}
+          numericFrom={foldIds ? 1 : 2}
+          minWidth={minWidth}
         >
           {preview.brands.map((brand) => (
             <Table.Tr key={brand.brandStoreShop}>
               <Table.Td>
                 <Text size="sm">{storeName(brand.brandStoreShop)}</Text>
-                <Text size="xs" c="dimmed">
+                <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                   {brand.brandStoreShop}
                 </Text>
+                {foldIds && brand.brandOrderId && <IdText id={brand.brandOrderId} size="xs" />}
               </Table.Td>
-              <Table.Td>
-                {brand.brandOrderId ? <IdText id={brand.brandOrderId} size="xs" /> : '-'}
-              </Table.Td>
+              {!foldIds && (
+                <Table.Td>
+                  {brand.brandOrderId ? <IdText id={brand.brandOrderId} size="xs" /> : '-'}
+                </Table.Td>
+              )}
               <Table.Td ta="right">{money(brand.brandAmount)}</Table.Td>
               <Table.Td ta="right">{money(brand.creatorCommissionAmount)}</Table.Td>
               <Table.Td ta="right">{money(brand.tandemCommissionAmount)}</Table.Td>
@@ -131,6 +146,11 @@ export function TransferSummary({ answer }: { answer: PreviewAnswer }) {
   )
 }
 
+/** A table's columns but its ids' ("ID", "Brand order"), when they fold under the names. */
+const withoutIds = (columns: string[], foldIds: boolean) =>
+  foldIds ? columns.filter((column) => column !== 'ID' && column !== 'Brand order') : columns
+
+/** A Shopify id, in full: in a narrow window it breaks anywhere rather than widen its table. */
 /** The address as on an envelope: name, street, city and zip, country; "-" when there is none. */
 function shippingLines(address: CreatorOrder['shippingAddress']): string {
   if (!address) return '-'

@@ -17,11 +17,18 @@ export function SignInPage() {
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
   const [pending, setPending] = useState(false)
+  // Shown once Signin was pressed with a field empty, until that field is filled in.
+  const [triedEmpty, setTriedEmpty] = useState(false)
 
   if (signedIn) return <Navigate to={returnPathAfterSignIn(location.state)} replace />
 
   const signIn = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
+    // An empty field is said under it: the identity provider is not asked about it.
+    if (!email.trim() || !password) {
+      setTriedEmpty(true)
+      return
+    }
     setPending(true)
     try {
       const session = await bridge.invoke('session/signIn', { email, password })
@@ -54,12 +61,14 @@ export function SignInPage() {
               label="Email"
               autoComplete="username"
               value={email}
+              error={triedEmpty && !email.trim() ? 'Email is required' : undefined}
               onChange={(event) => setEmail(event.currentTarget.value)}
             />
             <PasswordInput
               label="Password"
               autoComplete="current-password"
               value={password}
+              error={triedEmpty && !password ? 'Password is required' : undefined}
               onChange={(event) => setPassword(event.currentTarget.value)}
             />
             <Button
