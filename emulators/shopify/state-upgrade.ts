@@ -102,7 +102,9 @@ export function withFulfillments(state: EmulatorState): EmulatorState {
  */
 export function withOrderUpdates(state: EmulatorState): EmulatorState {
   for (const shop of Object.values(state.shops)) {
-    for (const order of shop.orders as (Omit<OrderRecord, 'updatedAt'> & { updatedAt?: string })[]) {
+    for (const order of shop.orders as (Omit<OrderRecord, 'updatedAt'> & {
+      updatedAt?: string
+    })[]) {
       const changes = [
         order.createdAt,
         order.cancelledAt ?? '',

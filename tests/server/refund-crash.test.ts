@@ -346,23 +346,27 @@ describe('killed with SIGKILL in a refund’s job, then started again', { timeou
  * process started after learns of it in its start-up refund catch-up, and is killed there; the
  * next one catches it up.
  */
-describe('killed with SIGKILL in the refund catch-up, then started again', { timeout: 120_000 }, () => {
-  it.each(REFUND_CATCH_UP_FAILPOINTS)('at %s: one overshirt refunded', async (failpoint) => {
-    await crash.begin()
-    const first = await start()
-    const before = await through(first)
-    await transferred(before)
-    await creatorStopsRefundNews(before.shopify)
-    await first.stop()
-    await creatorRefunds(before, 1)
+describe(
+  'killed with SIGKILL in the refund catch-up, then started again',
+  { timeout: 120_000 },
+  () => {
+    it.each(REFUND_CATCH_UP_FAILPOINTS)('at %s: one overshirt refunded', async (failpoint) => {
+      await crash.begin()
+      const first = await start()
+      const before = await through(first)
+      await transferred(before)
+      await creatorStopsRefundNews(before.shopify)
+      await first.stop()
+      await creatorRefunds(before, 1)
 
-    const doomed = await start(`${failpoint}=kill`)
-    expect(await doomed.exited).toEqual({ code: null, signal: 'SIGKILL' })
-    await doomed.line(new RegExp(`^failpoint ${failpoint}: kill$`))
-    const restarted = await start()
-    await expectGivenBackOnce(await through(restarted), 1)
-  })
-})
+      const doomed = await start(`${failpoint}=kill`)
+      expect(await doomed.exited).toEqual({ code: null, signal: 'SIGKILL' })
+      await doomed.line(new RegExp(`^failpoint ${failpoint}: kill$`))
+      const restarted = await start()
+      await expectGivenBackOnce(await through(restarted), 1)
+    })
+  },
+)
 
 let server: (ServerUnderTest & { port: number }) | undefined
 afterEach(async () => {

@@ -286,7 +286,12 @@ describe('refundCreate', () => {
       orderId: ORDER_1001,
       refundLineItems: [
         { lineItemId: lineItem(10011), quantity: 1, restockType: 'CANCEL' },
-        { lineItemId: lineItem(10011), quantity: 1, restockType: 'RETURN', locationId: location.id },
+        {
+          lineItemId: lineItem(10011),
+          quantity: 1,
+          restockType: 'RETURN',
+          locationId: location.id,
+        },
       ],
     })
     expect(made.userErrors).toEqual([])

@@ -47,15 +47,13 @@ export const SHORT_LEASES = { leaseMs: 3600, jobLeaseMs: 4000, jobRetryDelaySeco
 /** How long a test waits for a process started again to take a killed one's work over. */
 export const TAKEOVER = { timeout: 60_000, interval: 200 }
 
-export function crashScenarios(
-  {
-    postgresUrl,
-    ...shopifyOptions
-  }: Pick<ShopifyEmulatorOptions, 'searchLagMs' | 'cancelDelayMs'> & {
-    /** A PostgreSQL of the file's own (the suite's, or SQLite, unless given). */
-    postgresUrl?: () => string
-  } = {},
-) {
+export function crashScenarios({
+  postgresUrl,
+  ...shopifyOptions
+}: Pick<ShopifyEmulatorOptions, 'searchLagMs' | 'cancelDelayMs'> & {
+  /** A PostgreSQL of the file's own (the suite's, or SQLite, unless given). */
+  postgresUrl?: () => string
+} = {}) {
   let server: Awaited<ReturnType<typeof buildServer>>
   let admin: { authorization: string }
   beforeAll(async () => {

@@ -45,7 +45,11 @@ interface BrandOrderNode {
 }
 
 /** What a brand order's successful fulfillments shipped: each line's units, and from where. */
-function shippedOf(shop: string, orderId: string, order: BrandOrderNode): BrandOrderState['shipped'] {
+function shippedOf(
+  shop: string,
+  orderId: string,
+  order: BrandOrderNode,
+): BrandOrderState['shipped'] {
   const fulfillments = order.fulfillments.filter((fulfillment) => fulfillment.status === 'SUCCESS')
   if (fulfillments.some((fulfillment) => fulfillment.fulfillmentLineItems.pageInfo.hasNextPage)) {
     throw new CommerceError(
@@ -276,7 +280,11 @@ export function shopifyRefunds(
       )
       refused(`Shopify refused to cancel ${orderId} in ${shop}`, answer.orderCancel)
       let job = answer.orderCancel.job
-      for (let wait = JOB_POLL_MS.first; job && !job.done; wait = Math.min(2 * wait, JOB_POLL_MS.most)) {
+      for (
+        let wait = JOB_POLL_MS.first;
+        job && !job.done;
+        wait = Math.min(2 * wait, JOB_POLL_MS.most)
+      ) {
         await sleep(wait, undefined, { signal: options?.signal })
         job = (await api.request<{ job: Job | null }>(shop, JOB, { id: job.id })).job
       }

@@ -58,7 +58,11 @@ export function connectShopify(deps: ShopifyDeps): ShopifyServices & {
   })
   const api = createShopifyApi({ ...deps.api, endpoint: deps.endpoint, tokens: connections })
   return {
-    commerce: createShopifyCommerce({ index: deps.creatorOrders, api, keyAttempts: deps.keyAttempts }),
+    commerce: createShopifyCommerce({
+      index: deps.creatorOrders,
+      api,
+      keyAttempts: deps.keyAttempts,
+    }),
     connections,
     api,
     installation: createShopInstallation(api),
