@@ -65,7 +65,23 @@ describe('GET /admin-creator-orders', () => {
       '1005': { state: 'MANUAL' },
       '1004': { state: 'MANUAL' },
       '1003': { state: 'NOTHING_TO_TRANSFER', message: 'No brand orders found' },
-      '1002': { state: 'NEEDS_ATTENTION', reasons: [NO_COMMISSION_1002] },
+      // The fix is an administrator's, on the brand's store page, as the inbox says it.
+      '1002': {
+        state: 'NEEDS_ATTENTION',
+        reasons: [
+          {
+            sentence: NO_COMMISSION_1002,
+            remedy: {
+              party: { role: 'ADMINISTRATOR', shop: null },
+              fix: 'set it on its store page',
+              link: {
+                label: "ironpeak outdoor's store page",
+                to: '/main/stores/ironpeak-outdoor.myshopify.com?type=BRAND',
+              },
+            },
+          },
+        ],
+      },
       '1001': { state: 'MANUAL' },
     })
     // Nothing was recorded or moved by reading the list.
