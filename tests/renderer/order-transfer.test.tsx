@@ -564,7 +564,7 @@ describe('Summary', () => {
     expect(headers('Line Items')).toEqual(['Image', 'Title', 'Quantity', 'Unit price', 'Total'])
     expect(tableRows('Line Items')[0]).toEqual([
       '',
-      'Linen OvershirtFrom northwind apparelgid://shopify/LineItem/10011',
+      'Linen OvershirtFrom northwind apparel…/LineItem/10011',
       '2',
       '$68.00',
       '$136.00',
