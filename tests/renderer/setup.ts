@@ -1,7 +1,6 @@
 import '@testing-library/jest-dom/vitest'
 import { cleanup, configure } from '@testing-library/react'
 import { notifications } from '@mantine/notifications'
-import { format } from 'node:util'
 import { afterEach, vi } from 'vitest'
 
 // Screens load as lazy chunks; on a busy machine that can take longer than the default second.
@@ -38,7 +37,7 @@ const said: string[] = []
 for (const level of ['error', 'warn'] as const) {
   const original = console[level].bind(console)
   console[level] = (...args: unknown[]) => {
-    said.push(`console.${level}: ${format(...args)}`)
+    said.push(`console.${level}: ${args.map(String).join(' ')}`)
     original(...args)
   }
 }
