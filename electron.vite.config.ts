@@ -21,6 +21,16 @@ const buildEnvironment =
     ? readReleaseEnvironment(process.env)
     : readBuildEnvironment(process.env)
 
+/** The renderer's build, and browser mode's watch (`npm run dev:web`, scripts/stack.ts) too. */
+export const renderer = {
+  resolve: { alias },
+  plugins: [react()],
+  // The Sandbox page drives the local stack's emulators: an installable build leaves it out.
+  define: {
+    __TANDEM_SANDBOX_CONTROLS__: JSON.stringify(process.env.TANDEM_RELEASE_BUILD !== '1'),
+  },
+}
+
 export default defineConfig({
   main: {
     resolve: { alias },
@@ -36,12 +46,7 @@ export default defineConfig({
     resolve: { alias },
   },
   renderer: {
-    resolve: { alias },
-    plugins: [react()],
-    // The Sandbox page drives the local stack's emulators: an installable build leaves it out.
-    define: {
-      __TANDEM_SANDBOX_CONTROLS__: JSON.stringify(process.env.TANDEM_RELEASE_BUILD !== '1'),
-    },
+    ...renderer,
     build: {
       minify: true,
       chunkSizeWarningLimit: 1500,

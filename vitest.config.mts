@@ -84,6 +84,8 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // Builds the console first, only when an e2e file runs.
+          globalSetup: ['tests/support/build-app.ts'],
         },
       },
     ],

@@ -2,6 +2,8 @@ import { spawn, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import type { InlineConfig } from 'vite'
+import { renderer } from '../electron.vite.config'
 import { startShopifyEmulator } from '../emulators/shopify/emulator'
 import {
   startStripeEmulator,
@@ -34,6 +36,8 @@ import { createShutdown } from './lib/shutdown'
 
 const root = resolve(__dirname, '..')
 const mode = process.argv.includes('--web') ? 'web' : 'desktop'
+/** `npm run dev:web`: browser mode with the renderer under Vite's dev server (edits reload). */
+const watch = mode === 'web' && process.argv.includes('--watch')
 const ports = {
   web: Number(process.env.TANDEM_WEB_PORT || 5180),
   api: Number(process.env.TANDEM_API_PORT || 8787),
@@ -63,7 +67,7 @@ async function main(): Promise<void> {
   await assertPortFree(ports.stripe, 'TANDEM_STRIPE_PORT')
   if (mode === 'web') await assertPortFree(ports.web, 'TANDEM_WEB_PORT')
   mkdirSync(dataDir, { recursive: true })
-  buildIfStale(root)
+  if (!watch) buildIfStale(root)
 
   const emulator: AuthEmulator = await startAuthEmulator({
     port: ports.auth,
@@ -133,6 +137,7 @@ async function main(): Promise<void> {
       rendererDir: join(root, 'out', 'renderer'),
       dataDir,
       buildEnvironment: environment,
+      watch: watch ? rendererWatch() : undefined,
     })
     shutdown.add(() => host.close())
     console.log(`${BROWSER_HOST.announcement} ${host.url}`)
@@ -153,6 +158,18 @@ async function main(): Promise<void> {
         void shutdown.stopAll(code ?? 0)
       }
     })
+  }
+}
+
+/**
+ * The renderer's build configuration under Vite's dev server. It serves the sources and
+ * node_modules only, never the data folder (.tandem) where the secret key lies.
+ */
+function rendererWatch(): InlineConfig {
+  return {
+    ...renderer,
+    root: join(root, 'src', 'renderer'),
+    server: { fs: { allow: [join(root, 'src'), join(root, 'node_modules')] } },
   }
 }
 

@@ -16,6 +16,8 @@ export const DEMO_ADMIN = { email: 'admin@tandem.test', password: 'tandem-admin'
 export interface AuthEmulator {
   url: string
   projectId: string
+  /** The emulator's process, to stop it by hand when it was started detached. */
+  pid: number | undefined
   stop(): Promise<void>
 }
 
@@ -24,6 +26,8 @@ export interface StartOptions {
   /** Where firebase.json and the emulator's debug log go. */
   workDir: string
   onOutput?: (line: string) => void
+  /** Leaves the emulator running after this process ends (stop() still stops it); its output is dropped. */
+  detached?: boolean
 }
 
 export async function startAuthEmulator(options: StartOptions): Promise<AuthEmulator> {
@@ -56,10 +60,12 @@ export async function startAuthEmulator(options: StartOptions): Promise<AuthEmul
     ],
     {
       cwd: options.workDir,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: options.detached ? 'ignore' : ['ignore', 'pipe', 'pipe'],
+      detached: options.detached,
       env: { ...process.env, CI: 'true' },
     },
   )
+  if (options.detached) child.unref()
   for (const stream of [child.stdout, child.stderr]) {
     stream?.setEncoding('utf8')
     stream?.on('data', (chunk: string) => {
@@ -74,7 +80,7 @@ export async function startAuthEmulator(options: StartOptions): Promise<AuthEmul
   )
   exited.catch(() => {})
   await Promise.race([waitForHttp(url, 60_000), exited])
-  return { url, projectId: DEMO_PROJECT_ID, stop: () => stopChild(child) }
+  return { url, projectId: DEMO_PROJECT_ID, pid: child.pid, stop: () => stopChild(child) }
 }
 
 export interface EmulatorUser {

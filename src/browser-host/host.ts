@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { join } from 'node:path'
+import type { InlineConfig, ViteDevServer } from 'vite'
 import { BROWSER_HOST, type MainEvent, type MainEvents } from '@shared/ipc'
 import { encodeWire } from '@shared/wire'
 import { contentSecurityPolicy } from '../main/security'
@@ -28,6 +29,12 @@ export interface BrowserHostOptions {
   port: number
   /** The built renderer (out/renderer). */
   rendererDir: string
+  /**
+   * Watch mode (`npm run dev:web`): the renderer's sources through Vite's dev server in place of
+   * rendererDir, so that an edit reloads the page. The session lives here, in the host, and the
+   * page's address keeps the launch key: a reload finds it still signed in.
+   */
+  watch?: InlineConfig
   /** Settings file and downloads folder live here. */
   dataDir: string
   buildEnvironment: BuildEnvironment
@@ -118,6 +125,15 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       return
     }
 
+    if (vite) {
+      response.setHeader(
+        'content-security-policy',
+        contentSecurityPolicy({ apiUrl: main.apiUrl(), dev: origin }),
+      )
+      return vite.middlewares(request, response, () =>
+        send(response, 404, 'text/plain', 'Not found'),
+      )
+    }
     return serveStatic(request.method ?? 'GET', url.pathname, response)
   }
 
@@ -142,6 +158,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const address = server.address()
   if (!address || typeof address !== 'object') throw new Error('Browser host has no address')
   origin = `http://127.0.0.1:${address.port}`
+  const vite = options.watch ? await startDevServer(options.watch, server) : undefined
   await main.restoreSession()
 
   return {
@@ -152,10 +169,22 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     close: () =>
       new Promise((resolve) => {
         for (const stream of eventStreams) stream.end()
+        void vite?.close()
         server.close(() => resolve())
         server.closeAllConnections()
       }),
   }
+}
+
+/** Vite inside the host's own server (its HMR socket on the same port), loaded only in watch mode. */
+async function startDevServer(config: InlineConfig, server: Server): Promise<ViteDevServer> {
+  const { createServer: createViteServer } = await import('vite')
+  return createViteServer({
+    ...config,
+    configFile: false,
+    appType: 'spa',
+    server: { ...config.server, middlewareMode: true, hmr: { server } },
+  })
 }
 
 /** A malformed %-escape is a bad address, not a server error. */

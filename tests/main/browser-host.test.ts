@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { BROWSER_HOST } from '@shared/ipc'
 import { decodeWire } from '@shared/wire'
+import { upsertEmulatorUser } from '../../scripts/lib/auth-emulator'
 import { startBrowserHost, type BrowserHost } from '../../src/browser-host/host'
 import { RecordingClipboard } from '../../src/browser-host/node-ports'
 import { LOCAL_DEFAULTS } from '../../src/main/services/settings/build-environment'
@@ -43,8 +45,9 @@ afterAll(async () => {
 function send(
   path: string,
   options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  target = host,
 ): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
-  const { port } = new URL(host.origin)
+  const { port } = new URL(target.origin)
   return new Promise((resolve, reject) => {
     const outgoing = request(
       { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers },
@@ -62,17 +65,26 @@ function send(
   })
 }
 
-const invoke = (channel: string, args: unknown, headers: Record<string, string> = {}) =>
-  send(BROWSER_HOST.invokePath + channel, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      [BROWSER_HOST.keyHeader]: key,
-      origin: host.origin,
-      ...headers,
+const invoke = (
+  channel: string,
+  args: unknown,
+  headers: Record<string, string> = {},
+  target = host,
+) =>
+  send(
+    BROWSER_HOST.invokePath + channel,
+    {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        [BROWSER_HOST.keyHeader]: new URL(target.url).searchParams.get(BROWSER_HOST.keyParam) ?? '',
+        origin: target.origin,
+        ...headers,
+      },
+      body: JSON.stringify({ args }),
     },
-    body: JSON.stringify({ args }),
-  })
+    target,
+  )
 
 describe('browser host', () => {
   it('listens on 127.0.0.1 only and gives a URL that carries its key', () => {
@@ -152,5 +164,82 @@ describe('browser host', () => {
     const text = 'https://a.example/x, https://b.example/y'
     expect(decodeWire((await invoke('clipboard/writeText', { text })).body)).toEqual({ ok: true })
     expect(clipboard.last).toBe(text)
+  })
+})
+
+describe('browser host in watch mode (npm run dev:web)', () => {
+  let watching: BrowserHost
+  let sources: string
+
+  beforeAll(async () => {
+    // As in the repository: the sources beside the stack's data folder, under a package.json
+    // (which Vite would otherwise take for the root it serves files from).
+    sources = join(folder, 'src')
+    mkdirSync(sources)
+    mkdirSync(join(folder, '.tandem'))
+    writeFileSync(join(folder, 'package.json'), '{}')
+    writeFileSync(join(folder, '.tandem', 'secret.key'), 'the stack secret')
+    writeFileSync(
+      join(sources, 'index.html'),
+      `<!doctype html><title>Tandem Admin</title><script type="module" src="./main.js"></script>`,
+    )
+    writeFileSync(join(sources, 'main.js'), `export const edit = 1`)
+    watching = await startBrowserHost({
+      port: 0,
+      rendererDir: join(folder, 'renderer'),
+      dataDir: join(folder, 'watch-data'),
+      buildEnvironment: { ...LOCAL_DEFAULTS, authEmulatorUrl: inject('authEmulatorUrl') },
+      log: recordingLogger(),
+      clipboard,
+      watch: {
+        root: sources,
+        logLevel: 'silent',
+        cacheDir: join(folder, 'vite-cache'),
+        server: { fs: { allow: [sources] } },
+      },
+    })
+  })
+
+  afterAll(() => watching.close())
+
+  it("serves the renderer's sources through Vite, edits included, with the development policy", async () => {
+    const page = await send('/', {}, watching)
+    expect(page.status).toBe(200)
+    expect(page.body).toContain('/@vite/client')
+    const policy = page.headers['content-security-policy']
+    expect(policy).toContain("script-src 'self' 'unsafe-inline'")
+    expect(policy).toContain(watching.origin.replace(/^http/, 'ws'))
+    writeFileSync(join(sources, 'main.js'), `export const edit = 2`)
+    await expect.poll(async () => (await send('/main.js', {}, watching)).body).toContain('edit = 2')
+  })
+
+  it('serves nothing outside the folders it is allowed, the data folder least', async () => {
+    for (const file of [join(folder, 'secret.txt'), join(folder, '.tandem', 'secret.key')]) {
+      const answer = await send(`/@fs${file}`, {}, watching)
+      expect(answer.status, file).toBe(403)
+      expect(answer.body).not.toMatch(/outside the renderer|the stack secret/)
+    }
+  })
+
+  it('keeps the signed-in session when the page reloads with its key', async () => {
+    const email = `watch-${randomUUID().slice(0, 8)}@example.com`
+    await upsertEmulatorUser(inject('authEmulatorUrl'), inject('authProjectId'), {
+      email,
+      password: 'watch-password',
+      admin: true,
+    })
+    const signedIn = { ok: true, value: { signedIn: true, email } }
+    const signIn = await invoke(
+      'session/signIn',
+      { email, password: 'watch-password' },
+      {},
+      watching,
+    )
+    expect(decodeWire(signIn.body)).toEqual(signedIn)
+    // A reload: the page again, then its first call with the key its address still carries.
+    expect((await send('/', {}, watching)).status).toBe(200)
+    expect(decodeWire((await invoke('session/status', undefined, {}, watching)).body)).toEqual(
+      signedIn,
+    )
   })
 })
