@@ -2,11 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import type { CreatorOrderSummary, OrderReadiness } from '@shared/contract'
-import type { ChannelResult } from '@shared/ipc'
 import { formatDateTime } from '@renderer/lib/format'
-import { order1001Preview } from '../support/sandbox-figures'
 import { creatorOrder } from './support/creator-orders'
 import { SIGNED_IN, fakeBridge, serverRefusal, type FakeAnswers } from './support/fake-bridge'
+import { transferPageAnswers } from './support/fakes/transfer-page'
 import { renderApp } from './support/render-app'
 import { expectToast } from './support/toasts'
 
@@ -16,10 +15,6 @@ import { expectToast } from './support/toasts'
 
 const REASON = 'The customer asked to change the size'
 const HELD_AT = '2026-11-06T16:00:00.000Z'
-
-const PREVIEW = order1001Preview(
-  'http://127.0.0.1:4000',
-) satisfies ChannelResult<'adminPreviewOrderTransfer'>
 
 /**
  * The transfer screen over a server whose order 1001 stands at `readiness` until a hold or release
@@ -31,9 +26,7 @@ function transferScreen(
 ) {
   let current: CreatorOrderSummary = creatorOrder('1001', { readiness })
   const fake = fakeBridge({
-    'session/status': () => SIGNED_IN,
-    // A new answer each time, as from over IPC.
-    adminPreviewOrderTransfer: () => structuredClone(PREVIEW),
+    ...transferPageAnswers(),
     adminCreatorOrders: ({ q }) => ({
       orders: q === '1001' ? [creatorOrder('11001'), current] : [],
       nextCursor: null,

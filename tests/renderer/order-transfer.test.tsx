@@ -15,8 +15,9 @@ import {
   order1001Brands,
   order1001CreatorOrder,
 } from '../support/sandbox-figures'
-import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
+import { deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
 import type { FakeAnswers } from './support/fake-bridge'
+import { transferPageAnswers } from './support/fakes/transfer-page'
 import { renderApp } from './support/render-app'
 import { narrowWindow } from './support/table'
 import { expectToast } from './support/toasts'
@@ -91,7 +92,7 @@ const RECEIPT: FetchedReceipt = { receiptId: RECEIPT_ID, bytes: PDF_BYTES }
 
 function renderTransfer(answers: FakeAnswers = {}, path = '/main/create-order-transfer') {
   const fake = fakeBridge({
-    'session/status': () => SIGNED_IN,
+    ...transferPageAnswers(),
     adminPreviewOrderTransfer: () => order1001(),
     adminPreviewOrderTransferReceiptPdf: () => RECEIPT,
     ...answers,

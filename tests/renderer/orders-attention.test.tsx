@@ -6,7 +6,8 @@ import { ATTENTION_POLL_MS } from '@renderer/features/orders/attention-count'
 import { useOrdersPage } from '@renderer/features/orders/orders-page-state'
 import { formatDateTime } from '@renderer/lib/format'
 import { MAYA, creatorOrder } from './support/creator-orders'
-import { SIGNED_IN, fakeBridge, serverRefusal, type FakeAnswers } from './support/fake-bridge'
+import { fakeBridge, serverRefusal, type FakeAnswers } from './support/fake-bridge'
+import { ordersPageAnswers } from './support/fakes/orders-page'
 import { renderApp } from './support/render-app'
 import { cellTexts, dataRows, layOutAsInAWindow } from './support/table'
 import { expectToast } from './support/toasts'
@@ -80,13 +81,12 @@ beforeEach(() => {
 
 function renderAt(path: string, answers: FakeAnswers = {}) {
   const fake = fakeBridge({
-    'session/status': () => SIGNED_IN,
+    ...ordersPageAnswers(),
     adminAllStores: () => [{ shop: MAYA, shopType: 'CREATOR' }],
     adminCreatorOrders: (query) => ({
       orders: query.needsAttention ? [NEEDS_ATTENTION] : ORDERS,
       nextCursor: null,
     }),
-    adminOrdersNeedingAttention: () => ({ count: 0 }),
     ...answers,
   })
   renderApp(fake.bridge, path)

@@ -14,14 +14,10 @@ import {
   order1001Brands,
   order1001CreatorOrder,
 } from '../support/sandbox-figures'
-import {
-  FILTER_STORES as STORES,
-  MAYA,
-  URBAN,
-  creatorOrder as order,
-} from './support/creator-orders'
-import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
+import { MAYA, URBAN, creatorOrder as order } from './support/creator-orders'
+import { deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
 import type { FakeAnswers } from './support/fake-bridge'
+import { ordersPageAnswers } from './support/fakes/orders-page'
 import { renderApp } from './support/render-app'
 import { declaredStyle } from './support/styles'
 import { expectToast } from './support/toasts'
@@ -196,8 +192,7 @@ beforeEach(() => {
 
 function renderOrders(answers: FakeAnswers = {}) {
   const fake = fakeBridge({
-    'session/status': () => SIGNED_IN,
-    adminAllStores: () => STORES,
+    ...ordersPageAnswers(),
     adminCreatorOrders: matching,
     adminOrderTransfers: () => ({ transfers: TRANSFERS, nextCursor: null }),
     ...answers,

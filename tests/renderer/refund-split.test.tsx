@@ -2,9 +2,10 @@ import { act, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import type { ChannelResult } from '@shared/ipc'
-import { ONE_OVERSHIRT_SPLIT, order1001Preview } from '../support/sandbox-figures'
-import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
+import { order1001Preview } from '../support/sandbox-figures'
+import { deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
 import type { FakeAnswers } from './support/fake-bridge'
+import { transferPageAnswers } from './support/fakes/transfer-page'
 import { renderApp } from './support/render-app'
 import { cellTexts } from './support/table'
 import { formatDateTime } from '@renderer/lib/format'
@@ -33,9 +34,8 @@ const NOT_REFUNDED_IN_STRIPE =
 
 async function openTransfer(answers: FakeAnswers = {}) {
   const fake = fakeBridge({
-    'session/status': () => SIGNED_IN,
+    ...transferPageAnswers(),
     adminPreviewOrderTransfer: () => processed1001(),
-    adminPreviewRefundSplit: () => ONE_OVERSHIRT_SPLIT,
     ...answers,
   })
   renderApp(fake.bridge, '/main/create-order-transfer?creatorOrderId=1001')

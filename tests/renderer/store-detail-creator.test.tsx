@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest'
 import { BridgeError } from '@renderer/lib/bridge'
 import type { UniqueCommissionRate } from '@shared/contract'
 import type { ChannelResult } from '@shared/ipc'
-import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
+import { deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
 import type { FakeAnswers } from './support/fake-bridge'
-import { noListings, noPaymentAccount } from './support/brand-page'
+import { creatorPageAnswers } from './support/fakes/store-page'
 import { renderApp } from './support/render-app'
 
 const CREATOR = 'maya-makes.myshopify.com'
@@ -27,14 +27,11 @@ const STORES: ChannelResult<'adminAllStores'> = [
 /** A creator's page over a fake server that keeps its unique rates like the real one. */
 function creatorPage(answers: FakeAnswers = {}, rates = [rate(LUMEN, 20)]) {
   const server = { rates }
+  // The cards beside the rates (store-detail-payouts.test.tsx, …) have their own tests.
   const fake = fakeBridge({
-    'session/status': () => SIGNED_IN,
+    ...creatorPageAnswers(CREATOR),
     adminAllStores: () => STORES,
     adminGetUniqueCommissionRates: () => ({ uniqueCommissionRates: [...server.rates] }),
-    // The Payouts card beside the rates has its own tests (store-detail-payouts.test.tsx).
-    adminStorePaymentAccount: noPaymentAccount,
-    // And so has the Listings card (store-detail-listings.test.tsx).
-    adminCatalogListings: noListings,
     adminCreateUniqueCommissionRate: ({ uniqueCommissionRate }) => {
       const replaced = server.rates.find(
         (r) => r.brandStoreShop === uniqueCommissionRate.brandStoreShop,
@@ -101,13 +98,7 @@ describe('Creator view: unique commission rates', () => {
   })
 
   it('treats any type but BRAND as a creator', async () => {
-    const fake = fakeBridge({
-      'session/status': () => SIGNED_IN,
-      adminAllStores: () => STORES,
-      adminGetUniqueCommissionRates: () => ({ uniqueCommissionRates: [] }),
-      adminStorePaymentAccount: noPaymentAccount,
-      adminCatalogListings: noListings,
-    })
+    const fake = fakeBridge(creatorPageAnswers(CREATOR))
     renderApp(fake.bridge, `/main/stores/${CREATOR}`)
 
     expect(await screen.findByText('No unique commission rates yet.')).toBeInTheDocument()

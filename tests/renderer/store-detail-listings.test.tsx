@@ -5,8 +5,8 @@ import type { CatalogListing, StoreProduct } from '@shared/contract'
 import type { ChannelArgs } from '@shared/ipc'
 import { formatMoney } from '@renderer/lib/format'
 import { LISTING_POLL_MS } from '@renderer/features/store-detail/useFollowPendingSyncs'
-import { noPaymentAccount } from './support/brand-page'
-import { SIGNED_IN, fakeBridge, serverRefusal } from './support/fake-bridge'
+import { creatorPageAnswers } from './support/fakes/store-page'
+import { fakeBridge, serverRefusal } from './support/fake-bridge'
 import type { FakeAnswers } from './support/fake-bridge'
 import { catalogListing } from './support/listings'
 import { renderApp } from './support/render-app'
@@ -46,16 +46,14 @@ function creatorPage(answers: FakeAnswers = {}, listings: CatalogListing[] = [ON
   const syncAll = () => {
     server.listings = server.listings.map((one) => ({ ...one, syncState: 'IN_SYNC' as const }))
   }
+  // The cards beside this one have their own tests (store-detail-creator, -payouts).
   const fake = fakeBridge({
-    'session/status': () => SIGNED_IN,
+    ...creatorPageAnswers(CREATOR),
     adminAllStores: () => [
       { shop: NORTHWIND, shopType: 'BRAND' },
       { shop: LUMEN, shopType: 'BRAND' },
       { shop: CREATOR, shopType: 'CREATOR' },
     ],
-    // The cards beside this one have their own tests (store-detail-creator, -payouts).
-    adminGetUniqueCommissionRates: () => ({ uniqueCommissionRates: [] }),
-    adminStorePaymentAccount: noPaymentAccount,
     adminCatalogListings: () => ({ listings: [...server.listings], stockBuffer: null }),
     adminSetListing: ({ listingId, status, price }) => {
       const changed = server.listings.map((one) =>

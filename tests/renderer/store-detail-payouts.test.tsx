@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { BridgeError } from '@renderer/lib/bridge'
 import type { StorePaymentAccount } from '@shared/contract'
-import { brandPageAnswers, noListings } from './support/brand-page'
-import { SIGNED_IN, deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
+import { brandPageAnswers, creatorPageAnswers } from './support/fakes/store-page'
+import { deferred, fakeBridge, serverRefusal } from './support/fake-bridge'
 import type { FakeAnswers } from './support/fake-bridge'
 import { renderApp } from './support/render-app'
 import { declaredStyle } from './support/styles'
@@ -49,14 +49,8 @@ const brandPage = (answers: FakeAnswers = {}, current: StorePaymentAccount = acc
  */
 const creatorPage = (current: StorePaymentAccount, answers: FakeAnswers = {}) => {
   const fake = fakeBridge({
-    'session/status': () => SIGNED_IN,
-    adminAllStores: () => [
-      { shop: BRAND, shopType: 'BRAND' },
-      { shop: CREATOR, shopType: 'CREATOR' },
-    ],
-    adminGetUniqueCommissionRates: () => ({ uniqueCommissionRates: [] }),
+    ...creatorPageAnswers(CREATOR),
     adminStorePaymentAccount: () => current,
-    adminCatalogListings: noListings,
     ...answers,
   })
   return { fake, app: renderApp(fake.bridge, `/main/stores/${CREATOR}?type=CREATOR`) }
