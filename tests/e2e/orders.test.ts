@@ -63,7 +63,11 @@ describe('the orders inbox', () => {
       ['#1005', 'Not started', 'Waits for an administrator'],
       ['#1004', 'Not started', 'Waits for an administrator'],
       ['#1003', 'Not started', 'Nothing to transfer: No brand orders found'],
-      ['#1002', 'Not started', `Needs attention${NO_COMMISSION_1002}`],
+      [
+        '#1002',
+        'Not started',
+        `Needs attention${NO_COMMISSION_1002} (fixed by an administrator: ironpeak outdoor's store page)`,
+      ],
       ['#1001', 'Not started', 'Waits for an administrator'],
     ])
     await screenshot(page, 'orders-dark-wide')

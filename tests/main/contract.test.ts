@@ -119,6 +119,7 @@ describe('contract', () => {
       'GET /admin-data-requests',
       'GET /admin-data-request.json',
       'GET /admin-troubled-jobs',
+      'POST /admin-sandbox-action',
       'POST /admin-retry-job',
     ])
   })

@@ -224,8 +224,13 @@ describe('a transfer begun before a refund or edit', () => {
   }
 
   /** What a brand is answered when its order holds more than the creator order still sells. */
+  // Sentences name a store as the console does everywhere (storeName), not by its domain.
+  const NAMES: Record<string, string> = {
+    [LUMEN]: 'lumen botanicals',
+    [NORTHWIND]: 'northwind apparel',
+  }
   const oversold = (number: string, shop: string) =>
-    `Creator order #${number} was refunded, edited or cancelled since ${shop}'s order was made: that order holds more than is still sold, so ${shop} is neither marked paid nor paid for it by ${PRODUCT_NAME} (paying part of a brand order is not supported yet): agree what is owed with ${shop}`
+    `Creator order #${number} was refunded, edited or cancelled since ${NAMES[shop]}'s order was made: that order holds more than is still sold, so ${NAMES[shop]} is neither marked paid nor paid for it by ${PRODUCT_NAME} (paying part of a brand order is not supported yet): agree what is owed with ${NAMES[shop]}`
 
   /** The attempt was refused 422 with `message`. */
   const expectRefusal = (response: Awaited<ReturnType<typeof processOrder>>, message: string) =>
@@ -389,7 +394,7 @@ describe('a transfer begun before a refund or edit', () => {
     const again = await processOrder(number)
     expectRefusal(
       again,
-      `Creator order #${number} was refunded or edited since its transfer began: it now sells fewer of ${LUMEN}'s units than its frozen figures pay for, so ${LUMEN} is neither ordered nor paid (its figures stay as frozen)`,
+      `Creator order #${number} was refunded or edited since its transfer began: it now sells fewer of lumen botanicals's units than its frozen figures pay for, so lumen botanicals is neither ordered nor paid (its figures stay as frozen)`,
     )
     expect(made()).toEqual({
       brandOrders: [{ shop: NORTHWIND, lines: [[OVERSHIRT, 2]] }],
