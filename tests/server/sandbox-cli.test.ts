@@ -193,7 +193,10 @@ describe('npm run sandbox after the sale', { timeout: 120_000 }, () => {
       price: '72.00',
     })
     expect(answer.json()).toEqual({
-      message: `${NORTHWIND} now sells linen-overshirt at 72.00 USD. Tandem hears it on products/update.`,
+      message:
+        `${NORTHWIND} now sells linen-overshirt at 72.00 USD.\n` +
+        "Tandem hears it on products/update and brings every creator's listing of it to the new " +
+        "price (Listings on the creator's store page); a product no creator lists changes nothing in Tandem.",
     })
     expect(world.server().shopify.product(NORTHWIND, 'gid://shopify/Product/101')).toMatchObject({
       variants: [expect.objectContaining({ price: '72.00' })],

@@ -301,7 +301,16 @@ async function reprice(at: SandboxEmulators, input: Extract<SandboxAction, { act
   const variantId = variantOf(shop, input.product)
   const minor = minorOf(input.price, 'USD')
   await admin(at, shop, 'edit-variant', { variantId, priceMinor: minor })
-  return `${shop} now sells ${input.product} at ${formatMinorUnits(minor, 'USD')} USD. Tandem hears it on products/update.`
+  const said = `${shop} now sells ${input.product} at ${formatMinorUnits(minor, 'USD')} USD.`
+  // What Tandem does with products/update (docs/integrations.md): a brand's change reaches the
+  // creators' listings of the product; a creator's, the copy Tandem listed there.
+  const follows =
+    STORES.find((store) => store.shop === shop)?.shopType === 'BRAND'
+      ? "Tandem hears it on products/update and brings every creator's listing of it to the new " +
+        "price (Listings on the creator's store page); a product no creator lists changes nothing in Tandem."
+      : "Tandem hears it on products/update and puts a product it listed there back to its listing's " +
+        'price; a product of the store itself changes nothing in Tandem.'
+  return `${said}\n${follows}`
 }
 
 async function stock(at: SandboxEmulators, input: Extract<SandboxAction, { action: 'stock' }>) {
