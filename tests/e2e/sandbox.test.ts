@@ -2,13 +2,20 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { NORTHWIND, NORTHWIND_ACCOUNT } from '../support/sandbox-figures'
 import type { StackUnderTest } from '../support/stack-under-test'
-import { screenshotsOf, shows, signedInConsole, startStackWith1001Processed } from './console'
+import {
+  readmePicture,
+  screenshotsOf,
+  shows,
+  signedInConsole,
+  startStackWith1001Processed,
+} from './console'
 
 // The Sandbox page (README "The first hour", step 5) in Chromium against the real server and the
 // emulators: an order placed and paid, order 1001 refunded in Shopify and Stripe, shipped, a data
 // request sent and a listed product repriced, each done on the page and reaching Tandem by the
 // emulators' webhooks alone, and each shown where the console shows it. One stack for the walk:
-// each step builds on the one before.
+// each step builds on the one before. It takes README's pictures of the Sandbox page and of
+// #1001's money trail after the refund.
 
 const MAYA = 'maya-makes.myshopify.com'
 const CREATOR_1001 = 'gid://shopify/Order/1001'
@@ -96,6 +103,23 @@ describe('the Sandbox page', () => {
         FOR_JOBS,
       )
       .toEqual([[NORTHWIND_ACCOUNT, 10200]])
+    await readmePicture(page, 'sandbox-refund')
+
+    // #1001's money trail (Create Order Transfer, 1001) shows Northwind's 102.00 taken back.
+    await visit('/main/create-order-transfer', 'Create Order Transfer')
+    await page.getByLabel('Creator order ID').fill('1001')
+    await page.getByRole('button', { name: 'Send' }).click()
+    const trail = page.getByRole('region', { name: 'Money trail' })
+    await shows(
+      trail.getByRole('row', {
+        name: /Taken back from northwind apparel, the brand, after a refund/i,
+      }),
+    )
+    await trail.scrollIntoViewIfNeeded()
+    // Its times and Stripe's ids differ run to run.
+    const volatile = [trail.locator('tbody td:nth-child(1) > *, tbody td:nth-child(3) > *')]
+    await readmePicture(page, 'money-trail-1001', { of: trail, volatile })
+    await visit('/main/sandbox', 'Sandbox')
 
     await choose('Action', 'Place and pay an order')
     await choose('Creator store', 'maya-makes')
