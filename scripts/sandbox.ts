@@ -20,6 +20,9 @@ const USAGE = `Usage: npm run sandbox -- <command>
                                              the creator refunds line N (1 for the first) in
                                              Shopify, and its payment app the customer in Stripe
   cancel <order>                             the creator cancels the order, refunding it all
+  data-request <order>                       the order's customer asks the creator's store for
+                                             their data: Shopify sends Tandem
+                                             customers/data_request
   ship <order> --brand <brand> --tracking <number> [--carrier <name>]
                                              the brand ships its order of the creator order
   hold <order> --brand <brand>               the brand holds its order of the creator order
@@ -92,6 +95,8 @@ function actionOf(name: string, args: string[]): SandboxAction {
       }
     case 'cancel':
       return { action: 'cancel', order: first }
+    case 'data-request':
+      return { action: 'data-request', order: first }
     case 'ship':
       return {
         action: 'ship',

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path'
 import type { InlineConfig } from 'vite'
 import { renderer } from '../electron.vite.config'
 import { startShopifyEmulator } from '../emulators/shopify/emulator'
+import { WEBHOOK_PATH } from '../server/src/adapters/commerce/shopify/shopify-webhooks'
 import {
   startStripeEmulator,
   STRIPE_LIVE_RATE_LIMITS,
@@ -85,6 +86,8 @@ async function main(): Promise<void> {
   const shopify = await startShopifyEmulator({
     port: ports.shopify,
     imageBaseUrl: apiUrl,
+    // The app's configuration sends the compliance topics where Tandem takes every webhook.
+    complianceUri: `${apiUrl}${WEBHOOK_PATH}`,
     stateFile: join(dataDir, 'shopify-emulator.json'),
   })
   shutdown.add(() => shopify.close())

@@ -95,6 +95,10 @@ const CONTROLS: Record<string, Control> = {
     })
     return {}
   },
+  /** A customer asked the shop for their data: Shopify sends the app customers/data_request. */
+  'data-request': async (emulator, _state, shop, body) => ({
+    dataRequest: await emulator.requestCustomerData(shop, text(body, 'orderId')),
+  }),
   'set-stock': async (emulator, _state, shop, body) => {
     await emulator.setStock(shop, text(body, 'variantId'), Number(body.available))
     return {}

@@ -4,6 +4,7 @@ import { loadStateFile, saveStateFile } from '../state-file'
 import { announcePaid } from './announcements'
 import { BulkOperations, DEFAULT_BULK_OBJECTS_PER_SECOND } from './bulk'
 import { CancelJobs, cancelOrder } from './cancellation'
+import { requestCustomerData, type CustomerDataRequest } from './compliance'
 import type { Runtime } from './context'
 import { FaultScript, type ShopifyFault } from './faults'
 import {
@@ -73,6 +74,7 @@ export type { EmulatedOrder, EmulatedRefund } from './merchant'
 export type { EmulatedFulfillment, EmulatedFulfillmentOrder } from './merchant-fulfillments'
 export type { EmulatedProduct } from './merchant-catalog'
 export type { ThrottleConfig } from './throttle'
+export type { CustomerDataRequest } from './compliance'
 export { sandboxCatalogue } from './seed'
 
 export interface ShopifyEmulatorOptions {
@@ -92,6 +94,13 @@ export interface ShopifyEmulatorOptions {
   bulkObjectsPerSecond?: number
   /** How long orderCancel's job takes to cancel (setCancelDelay changes it); 0 when absent. */
   cancelDelayMs?: number
+  /**
+   * Where the app's configuration sends Shopify's compliance topics (shopify.app.toml's
+   * `compliance_topics` subscription; compliance.ts): Tandem's `{publicUrl}/webhooks/shopify`, as
+   * the stack and the tests' servers set it. Absent: a data request is refused, as Shopify sends
+   * those topics to no other address.
+   */
+  complianceUri?: string
   log?: (line: string) => void
 }
 
@@ -263,6 +272,12 @@ export interface ShopifyEmulator {
    * pending one's place: the analysis is done.
    */
   assessRisk(shop: string, orderId: string, assessment: RiskAssessmentRecord): void
+  /**
+   * The merchant requests the data of the order's customer in the admin: Shopify sends the app
+   * customers/data_request at its configuration's compliance address. Resolves with the payload
+   * once its first attempt was made.
+   */
+  requestCustomerData(shop: string, orderId: string): Promise<CustomerDataRequest>
   /** The fulfillments of an order, oldest first. */
   fulfillments(shop: string, orderId: string): EmulatedFulfillment[]
   /** The fulfillment orders of an order, one per location its lines are assigned to. */
@@ -549,6 +564,14 @@ export async function startShopifyEmulator(
         assessment,
       ]
       runtime.save()
+    },
+    requestCustomerData: async (shop, orderId) => {
+      const order = orderOf(shop, orderId)
+      if (!options.complianceUri)
+        throw new Error(
+          "The app's configuration names no address for compliance webhooks: start the emulator with complianceUri",
+        )
+      return requestCustomerData(runtime, shopOf(shop), order, options.complianceUri)
     },
     fulfillments: (shop, orderId) => fulfillmentSummaries(orderOf(shop, orderId)),
     fulfillmentOrders: (shop, orderId) =>

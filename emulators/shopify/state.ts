@@ -362,6 +362,8 @@ export interface EmulatorState {
     fulfillment: number
     fulfillmentLineItem: number
     fulfillmentHold: number
+    /** customers/data_request's ids; absent in a state file written before them. */
+    dataRequest?: number
   }
 }
 

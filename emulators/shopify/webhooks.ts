@@ -20,6 +20,9 @@ export type WebhookTopic =
   | 'FULFILLMENT_ORDERS_PLACED_ON_HOLD'
   | 'FULFILLMENT_ORDERS_HOLD_RELEASED'
 
+/** The compliance topics sent: to the app configuration's address, never subscribed to. */
+export type ComplianceTopic = 'CUSTOMERS_DATA_REQUEST'
+
 /** The resources whose names have an underscore; the others are the topic's first word. */
 const RESOURCES_WITH_UNDERSCORES = ['inventory_levels', 'fulfillment_orders']
 
@@ -29,7 +32,7 @@ const RESOURCES_WITH_UNDERSCORES = ['inventory_levels', 'fulfillment_orders']
  * FULFILLMENT_ORDERS_PLACED_ON_HOLD → fulfillment_orders/placed_on_hold. Either part may have
  * underscores, so the resource is looked up rather than read off the name.
  */
-export function headerTopic(topic: WebhookTopic): string {
+export function headerTopic(topic: WebhookTopic | ComplianceTopic): string {
   const name = topic.toLowerCase()
   const resource =
     RESOURCES_WITH_UNDERSCORES.find((candidate) => name.startsWith(`${candidate}_`)) ??
@@ -57,7 +60,7 @@ export class WebhookDispatcher {
    */
   async deliver(
     shop: ShopRecord,
-    topic: WebhookTopic,
+    topic: WebhookTopic | ComplianceTopic,
     payload: unknown,
     subscriptions = shop.webhooks.filter((subscription) => subscription.topic === topic),
   ): Promise<void> {

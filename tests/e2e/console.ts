@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join, resolve } from 'node:path'
 import type { AxeResults } from 'axe-core'
@@ -46,6 +46,62 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS_DIR, { recursive: true })
   await settled(page)
   await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}.png`) })
+}
+
+/**
+ * README's pictures (docs/pictures/{name}.png) and what each shows: each is taken by the e2e test
+ * that reaches that state, so that they show the console as it is. A changed picture is committed
+ * with the change that changed it (CONTRIBUTING).
+ */
+export const README_PICTURES = {
+  orders: "Orders listing the sandbox's five creator orders, none transferred yet",
+  'preview-1001': "Create Order Transfer previewing #1001: each brand's order and amounts",
+  'sandbox-refund': "The Sandbox page after #1001's overshirts were refunded in Shopify and Stripe",
+  'money-trail-1001': "#1001's money trail after that refund: Northwind's 102.00 taken back",
+  'menu-light-narrow': 'The slide-out menu on a narrow window, light theme',
+} as const
+
+export const PICTURES_DIR = resolve(__dirname, '../../docs/pictures')
+
+/**
+ * Writes README's picture `name` of the page as it is (or of `of` alone). So that a run leaves the
+ * picture unchanged unless the console changed, what differs run to run is left out: the mouse
+ * hovers nothing, toasts are hidden, animations stopped, `volatile` (a clock time, a Stripe id)
+ * masked, and a picture that differs from the one in the tree by antialiasing alone is not
+ * written.
+ */
+export async function readmePicture(
+  page: Page,
+  name: keyof typeof README_PICTURES,
+  options: { of?: Locator; volatile?: Locator[] } = {},
+): Promise<void> {
+  mkdirSync(PICTURES_DIR, { recursive: true })
+  // Nothing hovered: where the last click left the mouse is no part of the state.
+  await page.mouse.move(0, 0)
+  await settled(page)
+  const shot = await (options.of ?? page).screenshot({
+    animations: 'disabled',
+    mask: options.volatile ?? [],
+    maskColor: '#5c5f66',
+    style: '.mantine-Notifications-root { display: none !important; }',
+  })
+  const path = join(PICTURES_DIR, `${name}.png`)
+  if (!existsSync(path) || !samePicture(readFileSync(path), shot)) writeFileSync(path, shot)
+}
+
+/** Playwright's own PNG codec (pngjs), as its screenshot comparisons use it. */
+const { PNG } = createRequire(__filename)('playwright-core/lib/utilsBundle') as {
+  PNG: { sync: { read(png: Buffer): { width: number; height: number; data: Buffer } } }
+}
+
+/**
+ * Whether two PNGs show the same picture: Chromium's antialiasing of a rounded corner differs by
+ * a level of a channel run to run, which is no change of the console.
+ */
+function samePicture(before: Buffer, after: Buffer): boolean {
+  const [was, now] = [PNG.sync.read(before), PNG.sync.read(after)]
+  if (was.width !== now.width || was.height !== now.height) return false
+  return was.data.every((value, index) => Math.abs(value - now.data[index]!) <= 2)
 }
 
 /**

@@ -8,7 +8,15 @@ import { launchChromium } from '../support/chromium'
 import { NO_COMMISSION_1002 } from '../support/sandbox-figures'
 import { pdfText } from '../support/pdf-text'
 import { startStack, type StackUnderTest } from '../support/stack-under-test'
-import { chooseTheme, opacity, screenshot, shows, signIn, waitForInk } from './console'
+import {
+  chooseTheme,
+  opacity,
+  readmePicture,
+  screenshot,
+  shows,
+  signIn,
+  waitForInk,
+} from './console'
 
 // docs/product-rules.md "The console's screens" (/main/create-order-transfer) and issue 6 in
 // Chromium, against the real server with the sandbox marketplace (docs/product-rules.md's figures),
@@ -112,6 +120,7 @@ describe('order transfer preview in Chromium', () => {
     await expect.poll(() => field(page, 'Totals', 'Total creator commission')).toBe('$27.30')
     await expect.poll(() => field(page, 'Totals', 'Total tandem commission')).toBe('$16.36')
     await screenshot(page, 'order-transfer-dark-wide')
+    await readmePicture(page, 'preview-1001')
   })
 
   it.each([

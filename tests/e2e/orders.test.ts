@@ -7,7 +7,7 @@ import { DEMO_ADMIN } from '../../scripts/lib/auth-emulator'
 import { launchChromium } from '../support/chromium'
 import { LUMEN, NO_COMMISSION_1002, NORTHWIND } from '../support/sandbox-figures'
 import { startStack, type StackUnderTest } from '../support/stack-under-test'
-import { chooseTheme, onScreen, route, screenshot, shows, signIn } from './console'
+import { chooseTheme, onScreen, readmePicture, route, screenshot, shows, signIn } from './console'
 
 // The daily screens in Chromium against the real server and the sandbox marketplace: the orders
 // inbox, a transfer processed from it, the transfer history and its CSV, and Activity showing a
@@ -71,6 +71,7 @@ describe('the orders inbox', () => {
       ['#1001', 'Not started', 'Waits for an administrator'],
     ])
     await screenshot(page, 'orders-dark-wide')
+    await readmePicture(page, 'orders')
     // At 700 px each order's folded store and date are whole: the sidebar slides away at this
     // width, and the pictures are taken once it has.
     const ordersLink = page

@@ -4,7 +4,16 @@ import { DEMO_ADMIN, upsertEmulatorUser } from '../../scripts/lib/auth-emulator'
 import { BROWSER_HOST } from '../../src/shared/browser-host'
 import { launchChromium } from '../support/chromium'
 import { startConsole, type ConsoleUnderTest } from '../support/console-host'
-import { chooseTheme, colorScheme, onScreen, route, screenshot, shows, signIn } from './console'
+import {
+  chooseTheme,
+  colorScheme,
+  onScreen,
+  readmePicture,
+  route,
+  screenshot,
+  shows,
+  signIn,
+} from './console'
 
 // docs/product-rules.md "The console's screens" (/signin and the shell), in Chromium, in browser
 // mode, against the real Auth emulator.
@@ -124,6 +133,7 @@ describe('sign-in and shell in Chromium', () => {
     await page.getByRole('button', { name: 'Open menu' }).click()
     await expect.poll(() => onScreen(page, ordersLink)).toBe(true)
     await screenshot(page, 'shell-light-narrow-menu')
+    await readmePicture(page, 'menu-light-narrow')
     await ordersLink.click()
     await shows(page.getByRole('heading', { name: 'Orders' }))
     await expect.poll(() => onScreen(page, ordersLink)).toBe(false)

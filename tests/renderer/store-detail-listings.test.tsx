@@ -123,6 +123,8 @@ describe('Creator view: listings', () => {
 
     const overshirt = await rowOf('Linen Overshirt')
     expect(overshirt.getByText('northwind apparel')).toHaveAttribute('title', NORTHWIND)
+    // At the brand's price, the brand's amount as Tandem last read it.
+    expect(overshirt.getByText('$68.00')).toBeInTheDocument()
     expect(overshirt.getByText("Brand's price")).toBeInTheDocument()
     expect(overshirt.getByText('Active')).toBeInTheDocument()
     expect(overshirt.getByText('In sync')).toBeInTheDocument()

@@ -141,6 +141,33 @@ describe('npm run sandbox after the sale', { timeout: 120_000 }, () => {
     })
   })
 
+  it("sends #1001's customer's data request: Tandem lists it, about #1001", async () => {
+    const sent = await sandbox('data-request', '1001')
+    expect(sent).toMatchObject({
+      exitCode: 0,
+      stderr: '',
+      stdout:
+        `A customer of #1001 (jane@example.com) asked ${MAYA} for their data: Shopify sent ` +
+        'Tandem customers/data_request 1 about orders #1001. An administrator downloads what ' +
+        'Tandem holds on them under Activity → Data requests.',
+    })
+    const listed = async () =>
+      (
+        (await world.call('GET', '/admin-data-requests')).json() as {
+          requests: { id: string; shop: string; requestId: string }[]
+        }
+      ).requests.map(({ id, shop, requestId }) => ({ id, shop, requestId }))
+    await expect.poll(listed, FOR_JOBS).toEqual([{ id: `${MAYA}:1`, shop: MAYA, requestId: '1' }])
+    // What the administrator downloads and sends on: the customer and their order #1001.
+    const report = await world.call('GET', `/admin-data-request.json?id=${MAYA}:1`)
+    expect(report.json()).toMatchObject({
+      shop: MAYA,
+      customer: { email: 'jane@example.com' },
+      ordersRequested: [1001],
+      held: { creatorOrders: [{ id: 1001, name: '#1001', totalMinor: 19754 }] },
+    })
+  })
+
   it('processes #1002 once Ironpeak has a default commission: its payment is in Stripe', async () => {
     const set = await world.call('POST', '/admin-set-default-commission-rate', {
       defaultCommission: {
@@ -166,7 +193,10 @@ describe('npm run sandbox after the sale', { timeout: 120_000 }, () => {
       price: '72.00',
     })
     expect(answer.json()).toEqual({
-      message: `${NORTHWIND} now sells linen-overshirt at 72.00 USD. Tandem hears it on products/update.`,
+      message:
+        `${NORTHWIND} now sells linen-overshirt at 72.00 USD.\n` +
+        "Tandem hears it on products/update and brings every creator's listing of it to the new " +
+        "price (Listings on the creator's store page); a product no creator lists changes nothing in Tandem.",
     })
     expect(world.server().shopify.product(NORTHWIND, 'gid://shopify/Product/101')).toMatchObject({
       variants: [expect.objectContaining({ price: '72.00' })],

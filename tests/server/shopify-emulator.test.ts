@@ -90,6 +90,25 @@ function hasValidHmac(params: URLSearchParams, secret: string): boolean {
   return createHmac('sha256', secret).update(message).digest('hex') === params.get('hmac')
 }
 
+/**
+ * A webhook receiver on a free port: what reached it, each answered with `status(nth)` (1 for the
+ * first delivery).
+ */
+async function webhookReceiver(status: (nth: number) => number = () => 200) {
+  const received: { headers: IncomingHttpHeaders; body: string }[] = []
+  const receiver = createServer((request, response) => {
+    let body = ''
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()))
+    request.on('end', () => {
+      received.push({ headers: request.headers, body })
+      response.writeHead(status(received.length)).end()
+    })
+  })
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+  const uri = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/shopify`
+  return { received, uri, close: () => new Promise((resolve) => receiver.close(resolve)) }
+}
+
 /** Polls until `check` answers something. */
 async function until<T>(check: () => Promise<T | false | undefined> | T | undefined): Promise<T> {
   for (let value = await check(); ; value = await check()) {
@@ -465,17 +484,8 @@ describe('Shopify emulator', () => {
   })
 
   it('delivers signed webhooks, retrying a failing receiver with the same webhook id', async () => {
-    const received: { headers: IncomingHttpHeaders; body: string }[] = []
-    const receiver = createServer((request, response) => {
-      let body = ''
-      request.on('data', (chunk: Buffer) => (body += chunk.toString()))
-      request.on('end', () => {
-        received.push({ headers: request.headers, body })
-        response.writeHead(received.length === 1 ? 500 : 200).end()
-      })
-    })
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
-    const uri = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/shopify`
+    // The first attempt fails.
+    const { received, uri, close } = await webhookReceiver((nth) => (nth === 1 ? 500 : 200))
     const subscribe = `mutation ($uri: String!) { webhookSubscriptionCreate(topic: ORDERS_PAID,
       webhookSubscription: { uri: $uri, format: JSON }) {
         webhookSubscription { topic uri } userErrors { message } } }`
@@ -553,7 +563,59 @@ describe('Shopify emulator', () => {
     )
     await emulator.createPaidOrder(CREATOR, { lines })
     expect(received).toHaveLength(2)
-    await new Promise((resolve) => receiver.close(resolve))
+    await close()
+  })
+
+  it("sends customers/data_request, signed, to the app configuration's address only", async () => {
+    const { received, uri: complianceUri, close } = await webhookReceiver()
+    // Without the configuration's address there is nowhere to send it: refused, saying so.
+    await expect(emulator.requestCustomerData(CREATOR, 'gid://shopify/Order/1001')).rejects.toThrow(
+      "The app's configuration names no address for compliance webhooks",
+    )
+    const configured = await startShopifyEmulator({
+      imageBaseUrl: 'http://tandem.test',
+      complianceUri,
+    })
+    try {
+      // Jane's second order on the shop: the request names both, as it is about the customer.
+      const second = await configured.createPaidOrder(CREATOR, {
+        lines: [{ variantId: variant(401), quantity: 1 }],
+        email: 'jane@example.com',
+      })
+      const control = await fetch(`${configured.url}/_admin/${CREATOR}/data-request`, {
+        method: 'POST',
+        body: JSON.stringify({ orderId: 'gid://shopify/Order/1001' }),
+      })
+      const { dataRequest } = await json(control)
+      expect(received).toHaveLength(1)
+      const [delivery] = received
+      expect(delivery?.headers).toMatchObject({
+        'x-shopify-topic': 'customers/data_request',
+        'x-shopify-shop-domain': CREATOR,
+        'x-shopify-hmac-sha256': createHmac('sha256', sandboxApp(CREATOR).clientSecret)
+          .update(delivery?.body ?? '')
+          .digest('base64'),
+      })
+      const shopId = JSON.parse(delivery?.body ?? '').shop_id
+      expect(JSON.parse(delivery?.body ?? '')).toEqual({
+        shop_id: expect.any(Number),
+        shop_domain: CREATOR,
+        orders_requested: [1001, Number(second.split('/').pop())],
+        customer: { id: shopId * 100_000 + 1, email: 'jane@example.com', phone: null },
+        data_request: { id: 1 },
+      })
+      expect(dataRequest).toEqual(JSON.parse(delivery?.body ?? ''))
+      // Another customer's request is another customer, and the next request id.
+      const other = await configured.requestCustomerData(CREATOR, 'gid://shopify/Order/1003')
+      expect(other).toMatchObject({
+        orders_requested: [1003],
+        customer: { id: shopId * 100_000 + 2 },
+        data_request: { id: 2 },
+      })
+    } finally {
+      await configured.close()
+      await close()
+    }
   })
 
   it('keeps what became of an order: edits, refunds, cancellation, and each line’s discounts', async () => {

@@ -339,7 +339,11 @@ const listingQuery = (db: Db) =>
         .onRef('store_products.product_id', '=', 'catalog_listings.brand_product_id'),
     )
     .selectAll('catalog_listings')
-    .select(['store_products.image_url', 'store_products.currency'])
+    .select([
+      'store_products.image_url',
+      'store_products.currency',
+      'store_products.min_price_minor',
+    ])
 
 async function listingsWhere(
   db: Db,
@@ -361,6 +365,10 @@ async function listingsWhere(
       row.price_minor === null || !row.currency
         ? null
         : formatMinorUnits(Number(row.price_minor), row.currency),
+    brandPrice:
+      row.min_price_minor === null || !row.currency
+        ? null
+        : formatMinorUnits(Number(row.min_price_minor), row.currency),
     currency: row.currency,
     syncState: row.sync_state,
     syncMessage: row.sync_message,

@@ -1,4 +1,5 @@
 import type { SandboxActionInput } from '@shared/contract'
+import type { CustomerDataRequestPayload } from '../adapters/commerce/shopify/shopify-webhook-payloads'
 import { PAYMENT_INTENT_METADATA } from '../adapters/payments/payments-port'
 import { Refusal } from '../domain/errors'
 import { formatMinorUnits, MoneyError, toMinorUnits } from '../domain/money'
@@ -253,6 +254,26 @@ async function cancel(at: SandboxEmulators, input: Extract<SandboxAction, { acti
   return said.join('\n')
 }
 
+async function dataRequest(
+  at: SandboxEmulators,
+  input: Extract<SandboxAction, { action: 'data-request' }>,
+) {
+  const { shop, order: found } = await creatorOrder(at, input.order)
+  const { dataRequest: sent } = await admin<{ dataRequest: CustomerDataRequestPayload }>(
+    at,
+    shop,
+    'data-request',
+    { orderId: found.id },
+  )
+  const orders = sent.orders_requested.map((id) => `#${id}`).join(', ')
+  return (
+    `A customer of ${found.name} (${sent.customer.email ?? `customer ${sent.customer.id}`}) asked ` +
+    `${shop} for their data: Shopify sent Tandem customers/data_request ${sent.data_request.id} ` +
+    `about orders ${orders}. An administrator downloads what Tandem holds on them under ` +
+    'Activity → Data requests.'
+  )
+}
+
 async function ship(at: SandboxEmulators, input: Extract<SandboxAction, { action: 'ship' }>) {
   const brand = storeOf(input.brand, 'BRAND')
   if (!input.tracking) throw wrong("The tracking number is required: the shipment's.")
@@ -280,7 +301,16 @@ async function reprice(at: SandboxEmulators, input: Extract<SandboxAction, { act
   const variantId = variantOf(shop, input.product)
   const minor = minorOf(input.price, 'USD')
   await admin(at, shop, 'edit-variant', { variantId, priceMinor: minor })
-  return `${shop} now sells ${input.product} at ${formatMinorUnits(minor, 'USD')} USD. Tandem hears it on products/update.`
+  const said = `${shop} now sells ${input.product} at ${formatMinorUnits(minor, 'USD')} USD.`
+  // What Tandem does with products/update (docs/integrations.md): a brand's change reaches the
+  // creators' listings of the product; a creator's, the copy Tandem listed there.
+  const follows =
+    STORES.find((store) => store.shop === shop)?.shopType === 'BRAND'
+      ? "Tandem hears it on products/update and brings every creator's listing of it to the new " +
+        "price (Listings on the creator's store page); a product no creator lists changes nothing in Tandem."
+      : "Tandem hears it on products/update and puts a product it listed there back to its listing's " +
+        'price; a product of the store itself changes nothing in Tandem.'
+  return `${said}\n${follows}`
 }
 
 async function stock(at: SandboxEmulators, input: Extract<SandboxAction, { action: 'stock' }>) {
@@ -301,6 +331,8 @@ export function runSandboxAction(at: SandboxEmulators, input: SandboxAction): Pr
       return refund(at, input)
     case 'cancel':
       return cancel(at, input)
+    case 'data-request':
+      return dataRequest(at, input)
     case 'ship':
       return ship(at, input)
     case 'hold':

@@ -510,6 +510,11 @@ export const CatalogListing = z.object({
   status: ListingStatus,
   /** A price set above the brand's, in the brand's currency; null sells at the brand's. */
   price: MoneyAmount.nullable(),
+  /**
+   * The brand's own price as Tandem last read it (its lowest variant's, kept in step by
+   * products/update), in `currency`; null before the brand's catalogue was synced.
+   */
+  brandPrice: MoneyAmount.nullable(),
   currency: z.string().nullable(),
   syncState: ListingSyncState,
   /** Why the last sync failed, in an administrator's words. */

@@ -42,6 +42,7 @@ export const SandboxActionInput = z.discriminatedUnion('action', [
     })
     .strict(),
   z.object({ action: z.literal('cancel'), order: OrderNumber }).strict(),
+  z.object({ action: z.literal('data-request'), order: OrderNumber }).strict(),
   z
     .object({
       action: z.literal('ship'),

@@ -13,6 +13,7 @@ export const catalogListing = (overrides: Partial<CatalogListing> = {}): Catalog
   imageUrl: 'https://cdn.shopify.com/101.jpg',
   status: 'ACTIVE',
   price: null,
+  brandPrice: '68.00',
   currency: 'USD',
   syncState: 'IN_SYNC',
   syncMessage: null,

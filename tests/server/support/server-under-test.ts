@@ -17,6 +17,7 @@ import {
   type ShopifyEmulatorOptions,
 } from '../../../emulators/shopify/emulator'
 import type { CommercePort } from '../../../server/src/adapters/commerce/commerce-port'
+import { WEBHOOK_PATH } from '../../../server/src/adapters/commerce/shopify/shopify-webhooks'
 import {
   connectShopify,
   type ShopifyDeps,
@@ -163,6 +164,8 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
   const secrets = createSecretBox(randomBytes(32))
   const publicUrl = options.publicUrl ?? PUBLIC_URL
   const shopify = await startShopifyEmulator({
+    // The app's configuration sends the compliance topics where Tandem takes every webhook.
+    complianceUri: `${publicUrl}${WEBHOOK_PATH}`,
     ...options.shopifyEmulator,
     imageBaseUrl: publicUrl,
     seed: options.seed !== false,

@@ -32,6 +32,11 @@ const ACTIONS: { value: Action; label: string; who: string }[] = [
     who: 'The creator cancels the order in Shopify, refunding what was left.',
   },
   {
+    value: 'data-request',
+    label: 'Send a data request',
+    who: 'The order’s customer asks the creator’s store for their data; Shopify sends Tandem customers/data_request.',
+  },
+  {
     value: 'ship',
     label: 'Ship with tracking',
     who: 'The brand ships its order of the creator order.',
@@ -79,6 +84,7 @@ function inputOf(action: Action, form: Form): SandboxActionInput {
         only: form.where === 'shopify' || form.where === 'stripe' ? form.where : undefined,
       }
     case 'cancel':
+    case 'data-request':
       return { action, order }
     case 'ship':
       return {
@@ -183,7 +189,7 @@ export default function SandboxPage() {
             />
           </>
         )}
-        {action === 'cancel' && orderField}
+        {(action === 'cancel' || action === 'data-request') && orderField}
         {(action === 'ship' || action === 'hold') && (
           <>
             {orderField}

@@ -111,7 +111,14 @@ export function ListingsTable({ creatorShop, listings, onChanged }: ListingsTabl
                   </Group>
                 </Table.Td>
                 <Table.Td>
-                  <Text size="sm" c={listing.price === null ? 'dimmed' : undefined}>
+                  {/* At the brand's price, the brand's amount as last read: it follows a reprice. */}
+                  {listing.price === null && listing.brandPrice !== null && (
+                    <Text size="sm">{formatMoney(listing.brandPrice, listing.currency ?? '')}</Text>
+                  )}
+                  <Text
+                    size={listing.price === null && listing.brandPrice !== null ? 'xs' : 'sm'}
+                    c={listing.price === null ? 'dimmed' : undefined}
+                  >
                     {listingPrice(listing)}
                   </Text>
                 </Table.Td>
