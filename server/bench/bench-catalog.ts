@@ -223,6 +223,12 @@ async function lagging(
   })
 }
 
+const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(2)
+
+const writesSince = (before: ReturnType<typeof writes>, after: ReturnType<typeof writes>) =>
+  `Tandem's writes ${fmt(after.productSet - before.productSet)} productSet, ` +
+  `${fmt(after.stock - before.stock)} inventorySetQuantities`
+
 /** Shopify writes the creator stores took so far. */
 function writes(shopify: Emulator) {
   let productSet = 0
@@ -277,16 +283,26 @@ async function main(): Promise<boolean> {
     }).commerce
     const sent = () => worker!.run<Record<string, number>>({ do: 'sent' })
     const failures: string[] = []
+    const judged = (met: boolean) => (SHORT ? '' : met ? ' ✓' : ' ✗ MISSED')
+    // Each figure printed once measured, with the machine's load then: a long run tells as it goes.
+    const print = (line: string) => console.log(`  ${line} (load ${load()})`)
+    console.log(
+      `Catalog: ${fmt(CREATORS)} creator stores at Shopify's standard cost limits ` +
+        `(${fmt(BUCKET.maximumAvailable)} points, ${BUCKET.restoreRate}/s per store, full before ` +
+        `each run); ${AT_ONCE} stores written at once by Tandem (${LISTING_SYNC_RETRIES.concurrency} ` +
+        `sync jobs × ${STORES_AT_ONCE} stores) and by the bare client; Tandem's catalog in a ` +
+        `process of its own on ${postgres.origin}; load average ${loadAtStart} at the start ` +
+        `(2 cores)${SHORT ? '; short form, figures not judged' : ''}`,
+    )
 
     // Listing one product on every store, through the administrator's call.
     let started = performance.now()
     await worker.run({ do: 'list', brand: BRAND, creators, productIds: [PRODUCT] })
     if ((await settled(db)) !== CREATORS) failures.push('not every store listed the product')
-    const listingSeconds = (performance.now() - started) / 1000
+    print(`listing one product on every store   ${seconds(started)} s`)
 
     // One product's price and stock change: the bare client's writes, then Tandem's.
     const one = shopify.product(BRAND, PRODUCT)!.variants[0]!
-    const oneVariant = { id: one.id, item: one.inventoryItemId }
     const change = { price: 7200, stock: 57 }
     const bareOne = await bareClient(
       bare,
@@ -295,21 +311,27 @@ async function main(): Promise<boolean> {
     refill(shopify)
     const writesBefore = writes(shopify)
     const sentBefore = await sent()
-    await shopify.editVariant(BRAND, oneVariant.id, { priceMinor: change.price })
-    await shopify.setStock(BRAND, oneVariant.id, change.stock)
+    await shopify.editVariant(BRAND, one.id, { priceMinor: change.price })
+    await shopify.setStock(BRAND, one.id, change.stock)
     started = performance.now()
     await worker.run({
       do: 'follow',
       brand: BRAND,
       productIds: [PRODUCT],
-      inventoryItemIds: [oneVariant.item],
+      inventoryItemIds: [one.inventoryItemId],
     })
     await settled(db)
-    const tandemOne = (performance.now() - started) / 1000
+    const tandemOne = Number(seconds(started))
     const oneLagging = await lagging(db, shopify, [PRODUCT], () => change)
     if (oneLagging.length > 0) failures.push(`${oneLagging.length} stores lag: ${oneLagging[0]}`)
-    const oneWrites = writes(shopify)
-    const oneSent = jobsBetween(sentBefore, await sent())
+    const oneRatio = tandemOne / bareOne
+    print(
+      `one product's price and stock change on ${fmt(CREATORS)} stores: Tandem ` +
+        `${tandemOne.toFixed(2)} s, bare client ${bareOne.toFixed(2)} s: ` +
+        `${oneRatio.toFixed(2)}× (aim ≤ ${AIM.ratio}×)${judged(oneRatio <= AIM.ratio)}; ` +
+        `${writesSince(writesBefore, writes(shopify))}; jobs sent ` +
+        `${jobsBetween(sentBefore, await sent())}`,
+    )
 
     // The brand's products, listed on every store (rows made as listProducts makes them, the
     // creator products made by the news path measured next), then all changing at once.
@@ -317,7 +339,10 @@ async function main(): Promise<boolean> {
     await insertListings(db, brandProducts)
     await worker.run({ do: 'follow', brand: BRAND, productIds, inventoryItemIds: [] })
     const made = await settled(db)
-    const makingSeconds = (performance.now() - started) / 1000
+    print(
+      `making ${fmt(made - CREATORS)} more listings (${PRODUCTS} products) by the news path   ` +
+        `${seconds(started)} s`,
+    )
     const after = new Map(
       brandProducts.map((product, i) => [
         product.id,
@@ -342,46 +367,26 @@ async function main(): Promise<boolean> {
       inventoryItemIds: brandProducts.map((product) => product.variants[0]!.inventoryItemId),
     })
     await settled(db)
-    const tandemBrand = (performance.now() - started) / 1000
+    const tandemBrand = Number(seconds(started))
     const brandLagging = await lagging(db, shopify, productIds, (id) => after.get(id)!)
     if (brandLagging.length > 0) {
       failures.push(`${brandLagging.length} listings lag: ${brandLagging[0]}`)
     }
-    const brandWrites = writes(shopify)
-    const brandSent = jobsBetween(brandSentBefore, await sent())
+    const brandRatio = tandemBrand / bareBrand
+    print(
+      `the brand's ${PRODUCTS} products changing at once on ${fmt(CREATORS)} stores ` +
+        `(${fmt(CREATORS * PRODUCTS)} listings): Tandem ${tandemBrand.toFixed(2)} s, bare client ` +
+        `${bareBrand.toFixed(2)} s: ${brandRatio.toFixed(2)}× (aim ≤ ${AIM.ratio}×)` +
+        `${judged(brandRatio <= AIM.ratio)}; ` +
+        `${writesSince(brandWritesBefore, writes(shopify))}; jobs sent ` +
+        `${jobsBetween(brandSentBefore, await sent())}`,
+    )
 
     const stopped = await worker.run<WorkerStopped>({ do: 'stop' })
     await stopChild(worker.child)
     if (stillRunning(worker.child.pid!)) failures.push("Tandem's catalog process was left running")
-
-    const oneRatio = tandemOne / bareOne
-    const brandRatio = tandemBrand / bareBrand
-    const listings = CREATORS * PRODUCTS
-    const judged = (met: boolean) => (SHORT ? '' : met ? ' ✓' : ' ✗ MISSED')
-    console.log(
-      `Catalog: ${fmt(CREATORS)} creator stores at Shopify's standard cost limits ` +
-        `(${fmt(BUCKET.maximumAvailable)} points, ${BUCKET.restoreRate}/s per store, full before ` +
-        `each run); ${AT_ONCE} stores written at once by Tandem (${LISTING_SYNC_RETRIES.concurrency} ` +
-        `sync jobs × ${STORES_AT_ONCE} stores) and by the bare client; Tandem's catalog in a ` +
-        `process of its own on ${postgres.origin}; load average ${loadAtStart} at the start, ` +
-        `${load()} at the end (2 cores)${SHORT ? '; short form, figures not judged' : ''}\n` +
-        `  listing one product on every store   ${listingSeconds.toFixed(2)} s\n` +
-        `  one product's price and stock change on ${fmt(CREATORS)} stores: Tandem ` +
-        `${tandemOne.toFixed(2)} s, bare client ${bareOne.toFixed(2)} s: ` +
-        `${oneRatio.toFixed(2)}× (aim ≤ ${AIM.ratio}×)${judged(oneRatio <= AIM.ratio)}\n` +
-        `    Tandem's writes ${fmt(oneWrites.productSet - writesBefore.productSet)} productSet, ` +
-        `${fmt(oneWrites.stock - writesBefore.stock)} inventorySetQuantities; jobs sent ` +
-        `${oneSent}\n` +
-        `  making ${fmt(made - CREATORS)} more listings (${PRODUCTS} products) by the news path   ` +
-        `${makingSeconds.toFixed(2)} s\n` +
-        `  the brand's ${PRODUCTS} products changing at once on ${fmt(CREATORS)} stores ` +
-        `(${fmt(listings)} listings): Tandem ${tandemBrand.toFixed(2)} s, bare client ` +
-        `${bareBrand.toFixed(2)} s: ${brandRatio.toFixed(2)}× (aim ≤ ${AIM.ratio}×)` +
-        `${judged(brandRatio <= AIM.ratio)}\n` +
-        `    Tandem's writes ${fmt(brandWrites.productSet - brandWritesBefore.productSet)} ` +
-        `productSet, ${fmt(brandWrites.stock - brandWritesBefore.stock)} ` +
-        `inventorySetQuantities; jobs sent ${brandSent}\n` +
-        `  peak memory of Tandem's process ${stopped.peakRssMb.toFixed(0)} MB (aim ≤ ` +
+    print(
+      `peak memory of Tandem's process ${stopped.peakRssMb.toFixed(0)} MB (aim ≤ ` +
         `${AIM.peakRssMb} MB)${judged(stopped.peakRssMb <= AIM.peakRssMb)}; ` +
         `${stopped.startedRssMb.toFixed(0)} MB once started, its heap at most ` +
         `${stopped.peakHeapMb.toFixed(0)} MB`,
