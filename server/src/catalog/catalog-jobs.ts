@@ -63,14 +63,22 @@ export interface BrandProductJob {
  */
 export type ListingSyncJob = { listingIds: string[]; recheck?: boolean } | { listingId: string }
 
+/**
+ * How long news of a product waits before it is read: a brand's change comes as several webhooks
+ * (products/update, then inventory_levels/update of each variant), a second or so apart, and
+ * those that come meanwhile fold into its job rather than send every listing twice.
+ */
+export const NEWS_SETTLES_MS = 1_000
+
 export const sendBrandProductJob = (
-  deps: Pick<RouteDeps, 'jobs'>,
+  deps: Pick<RouteDeps, 'jobs' | 'now'>,
   within: JobExecutor,
   job: BrandProductJob,
 ) =>
   deps.jobs.send(BRAND_PRODUCT_JOB, job satisfies BrandProductJob, {
     within,
     singletonKey: [job.brandStoreShop, job.productId, ...(job.listingIds ?? ['news'])].join(' '),
+    ...(job.listingIds ? {} : { startAfter: new Date(deps.now().getTime() + NEWS_SETTLES_MS) }),
   })
 
 /**

@@ -129,7 +129,11 @@ async function syncListing(
       // The last run's failure stays on the listing; an earlier one is retried.
       if (refused || job.attempt > settings.retryLimit) {
         const reason = refused ? refusalInWords(error) : String(error)
-        await recordSync(deps, deps.db, listing.id, { sync_state: 'FAILED', sync_message: reason })
+        await deps.db
+          .updateTable('catalog_listings')
+          .set({ sync_state: 'FAILED', sync_message: reason, updated_at: deps.now().toISOString() })
+          .where('id', '=', listing.id)
+          .execute()
       }
       if (!refused) throw error
     }
@@ -190,7 +194,7 @@ async function follow(
   const seen = { brand_status: brand?.status ?? 'GONE', title: brand?.title ?? listing.title }
   if (!before && (!brand || listing.status === 'REMOVED')) {
     // Nothing was written to the creator's store, and nothing is to be.
-    return recordSync(deps, deps.db, listing.id, { ...seen, sync_state: 'IN_SYNC' })
+    return recordFollowed(deps, listing, seen)
   }
   const place = await stockPlace(deps, listing, brand)
   const fields = fieldsFor(listing, brand, before?.fields ?? null)
@@ -230,11 +234,9 @@ async function follow(
     )
     stockWrites += 1
   }
-  await recordSync(deps, deps.db, listing.id, {
+  await recordFollowed(deps, listing, {
     ...seen,
     written: JSON.stringify({ fields, stock, stockWrites, readAt } satisfies Written),
-    sync_state: 'IN_SYNC',
-    sync_message: null,
     synced_at: deps.now().toISOString(),
   })
 }
@@ -295,7 +297,7 @@ async function writeProduct(
   const made = new Map(recorded.map((row) => [row.brand_variant_id, row.creator_variant_id]))
   if (!listing.creator_product_id && !listing.first_write_at) {
     listing = { ...listing, first_write_at: deps.now().toISOString() }
-    await recordSync(deps, deps.db, listing.id, { first_write_at: listing.first_write_at })
+    await recordWrite(deps.db, listing.id, { first_write_at: listing.first_write_at })
   }
   const { variants, images, ...product } = fields
   const answer = await remote(deps, (signal) =>
@@ -343,7 +345,7 @@ async function writeProduct(
   }
   await deps.db.transaction().execute(async (trx) => {
     await recordVariants(trx, listing, pairs, deps.now().toISOString())
-    await recordSync(deps, trx, listing.id, {
+    await recordWrite(trx, listing.id, {
       creator_product_id: answer.id,
       creator_location_id: locationId,
       written: JSON.stringify(written satisfies Written),
@@ -370,17 +372,33 @@ const samePairs = (a: ListingVariantRow[], b: ListingVariantRow[]) => {
 
 const digest = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex')
 
-async function recordSync(
-  deps: Pick<Deps, 'now'>,
-  db: Db,
-  listingId: string,
-  changes: Partial<Omit<ListingRow, 'id'>>,
-): Promise<void> {
-  await db
+type ListingChanges = Partial<Omit<ListingRow, 'id'>>
+
+/**
+ * What a run wrote, recorded as it goes: `updated_at` is left to what marks the listing pending,
+ * so that the run's end can tell whether it was marked again meanwhile.
+ */
+const recordWrite = (db: Db, listingId: string, changes: ListingChanges) =>
+  db.updateTable('catalog_listings').set(changes).where('id', '=', listingId).execute()
+
+/**
+ * The run's end: the listing in sync, unless it was marked pending since the run read it (news,
+ * an administrator's change): what the run did is recorded, and it stays pending for the run that
+ * mark sent.
+ */
+async function recordFollowed(deps: Deps, listing: ListingRow, changes: ListingChanges) {
+  const followed = await deps.db
     .updateTable('catalog_listings')
-    .set({ ...changes, updated_at: deps.now().toISOString() })
-    .where('id', '=', listingId)
-    .execute()
+    .set({
+      ...changes,
+      sync_state: 'IN_SYNC',
+      sync_message: null,
+      updated_at: deps.now().toISOString(),
+    })
+    .where('id', '=', listing.id)
+    .where('updated_at', '=', listing.updated_at)
+    .executeTakeFirst()
+  if (followed.numUpdatedRows === 0n) await recordWrite(deps.db, listing.id, changes)
 }
 
 /**
