@@ -32,6 +32,14 @@ export interface WorkerStopped {
   startedRssMb: number
   /** The most its JavaScript heap held, sampled every 100 ms. */
   peakHeapMb: number
+  /** What its heap holds at the end once collected: what it keeps, not what it made and let go. */
+  keptHeapMb: number
+}
+
+/** The heap used after a full collection (the benchmark starts this process with --expose-gc). */
+function collected(): number {
+  ;(globalThis as { gc?: () => void }).gc?.()
+  return process.memoryUsage().heapUsed / 2 ** 20
 }
 
 async function main(): Promise<void> {
@@ -104,6 +112,7 @@ async function main(): Promise<void> {
           peakRssMb: process.resourceUsage().maxRSS / 1024,
           startedRssMb,
           peakHeapMb,
+          keptHeapMb: collected(),
         } satisfies WorkerStopped
     }
   }
