@@ -37,12 +37,12 @@ import { fmt } from './bench-support'
 // once as Tandem writes, and nothing else: no records, no jobs, no readings. Two changes: one
 // product on every store, and the brand's 100 products at once (100,000 listings), with the peak
 // memory of Tandem's process and the jobs it sent.
-// `--short`: 10 stores and 5 products, every check made, the figures printed but not judged.
+// `--short`: 5 stores and 3 products, every check made, the figures printed but not judged.
 // Exits 1 when a store does not follow, or (in full) a figure misses its aim.
 
 const SHORT = process.argv.includes('--short')
-const CREATORS = SHORT ? 10 : Number(process.env.BENCH_CATALOG_CREATORS || 1000)
-const PRODUCTS = SHORT ? 5 : Number(process.env.BENCH_CATALOG_PRODUCTS || 100)
+const CREATORS = SHORT ? 5 : Number(process.env.BENCH_CATALOG_CREATORS || 1000)
+const PRODUCTS = SHORT ? 3 : Number(process.env.BENCH_CATALOG_PRODUCTS || 100)
 const AIM = { ratio: 2, peakRssMb: 300 }
 const BUCKET = { maximumAvailable: 2_000, restoreRate: 100 }
 const BRAND = 'northwind-apparel.myshopify.com'
