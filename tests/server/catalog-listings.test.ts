@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createStripePaidOrder } from '../../emulators/stripe-paid-order'
+import { sql } from 'kysely'
+import { followBrandProduct } from '../../server/src/catalog/brand-news'
+import { BRAND_PRODUCT_JOB, LISTING_SYNC_JOB } from '../../server/src/catalog/catalog-jobs'
 import { sandboxApp } from '../../server/src/seed/sandbox-data'
 import { NORTHWIND } from '../support/sandbox-figures'
 import {
@@ -11,6 +14,7 @@ import {
   OVERSHIRT_VARIANT,
   URBAN,
 } from './support/catalog-world'
+import { jobTableOf } from './support/job-states'
 import { postWebhook, signBody } from './support/signed-webhook'
 
 // Issue 34: an administrator lists a brand's product on a creator's store through Tandem, which
@@ -195,6 +199,81 @@ describe("the brand's changes", () => {
     expect(await world.listings(URBAN)).toEqual([
       expect.objectContaining({ syncState: 'IN_SYNC', brandStatus: 'ARCHIVED' }),
     ])
+  })
+
+  it('fold into the run not started, run once more for news during a run, and reach both stores in one job', async () => {
+    const before = await listedOnBoth()
+    const server = world.server()
+    const listingIds = (await world.listings(MAYA))
+      .concat(await world.listings(URBAN))
+      .map((listing) => listing.id)
+    const jobsBefore = await sentJobs()
+    // The first run's brand read is held: what comes meanwhile waits beside it.
+    server.shopify.script({ operation: 'product', shop: NORTHWIND, mode: 'delay', delayMs: 4000 })
+    const news = () =>
+      followBrandProduct(
+        { db: server.db, jobs: server.jobs, now: () => new Date() },
+        NORTHWIND,
+        OVERSHIRT,
+      )
+    await news()
+    await expect
+      .poll(() => server.shopify.calls(NORTHWIND, 'product'), FOR_JOBS)
+      .toBe(before.northwindReads + 1)
+    // During that run: the price and the stock change (each announced by a webhook), and the
+    // same news twice more.
+    await server.shopify.editVariant(NORTHWIND, OVERSHIRT_VARIANT, { priceMinor: 7400 })
+    await server.shopify.setStock(NORTHWIND, OVERSHIRT_VARIANT, 11)
+    await news()
+    await news()
+    await world.settled(MAYA)
+    await world.settled(URBAN)
+
+    for (const creator of [MAYA, URBAN]) {
+      expect((await world.creatorProduct(creator))?.variants[0]).toMatchObject({
+        price: '74.00',
+        inventoryQuantity: 11,
+      })
+    }
+    expect(world.writes(MAYA)).toEqual({
+      productSet: before.maya.productSet + 1,
+      inventorySetQuantities: before.maya.inventorySetQuantities + 1,
+    })
+    expect(world.writes(URBAN)).toEqual({
+      productSet: before.urban.productSet + 1,
+      inventorySetQuantities: before.urban.inventorySetQuantities + 1,
+    })
+    // Two reads of the product for five pieces of news: the held run, and one after it.
+    const earlier = new Set(jobsBefore.map((job) => job.id))
+    const sent = (await sentJobs()).filter((job) => !earlier.has(job.id))
+    expect(sent.filter((job) => job.name === BRAND_PRODUCT_JOB)).toHaveLength(2)
+    expect(server.shopify.calls(NORTHWIND, 'product')).toBe(before.northwindReads + 2)
+    // Each run's listings in one job, both stores together, not a job per listing (the creators'
+    // own news of Tandem's writes sends a job of each store's, which reads its store again).
+    const syncs = sent.filter((job) => job.name === LISTING_SYNC_JOB && !job.payload.recheck)
+    expect(syncs.length).toBeGreaterThanOrEqual(1)
+    expect(syncs.length).toBeLessThanOrEqual(2)
+    expect([...syncs[0]!.payload.listingIds].sort()).toEqual([...listingIds].sort())
+  })
+
+  it("reach a store whose write fails in its batch, without holding up or writing again the other's", async () => {
+    const before = await listedOnBoth()
+    const server = world.server()
+    server.shopify.script({ operation: 'productSet', shop: MAYA, mode: 'error', times: 2 })
+    await server.shopify.editVariant(NORTHWIND, OVERSHIRT_VARIANT, { priceMinor: 7600 })
+    await world.settled(MAYA)
+    await world.settled(URBAN)
+
+    for (const creator of [MAYA, URBAN]) {
+      expect((await world.creatorProduct(creator))?.variants[0]?.price).toBe('76.00')
+    }
+    // Urban Trail's write was made once; the batch's runs again were Maya's alone.
+    expect(world.writes(URBAN).productSet).toBe(before.urban.productSet + 1)
+    const failures = server.jobLog
+      .filter((line) => line.details.job === LISTING_SYNC_JOB)
+      .map((line) => (line.details.err as Error).message)
+    expect(failures.length).toBeGreaterThanOrEqual(1)
+    for (const failure of failures) expect(failure).toMatch(/^1 of 2 listings did not follow/)
   })
 
   it("leaves a deleted brand product a draft on the creator's store, confirmed by Shopify", async () => {
@@ -501,3 +580,25 @@ describe('what a creator or a repeated change could make of a listing', () => {
     })
   })
 })
+
+/** The jobs the server's queue was sent so far, with their payloads. */
+async function sentJobs(): Promise<
+  { id: string; name: string; payload: { listingIds: string[]; recheck?: boolean } }[]
+> {
+  const server = world.server()
+  const table = await jobTableOf(server.db, !server.sqliteFile, true)
+  const payload = sql.ref(server.sqliteFile ? 'payload' : 'data')
+  const rows = await sql<{
+    id: string
+    name: string
+    payload: string | { listingIds: string[]; recheck?: boolean }
+  }>`
+    SELECT id, name, ${payload} AS payload FROM ${sql.table(table)}
+    WHERE name IN (${BRAND_PRODUCT_JOB}, ${LISTING_SYNC_JOB})
+  `.execute(server.db)
+  return rows.rows.map((row) => ({
+    id: String(row.id),
+    name: row.name,
+    payload: typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload,
+  }))
+}

@@ -181,6 +181,37 @@ it('keeps one unfinished job per singleton key', async () => {
   await expect(queue.send(name, {})).rejects.toThrow(`A ${name} job needs a singleton key`)
 })
 
+it('folds a job into the one of its key waiting to start, and lets one wait beside a running one', async () => {
+  const name = queueName('folding')
+  const ran: number[] = []
+  let release = () => {}
+  const running = new Promise<void>((resolve) => (release = resolve))
+  const queue = await startedQueue((q) =>
+    q.register(
+      name,
+      async (payload: { n: number }) => {
+        ran.push(payload.n)
+        if (payload.n === 1) await running
+      },
+      { ...noRetries, singletonKeys: 'waiting' },
+    ),
+  )
+  expect(await queue.send(name, { n: 1 }, { singletonKey: 'product-1' })).toEqual(
+    expect.any(String),
+  )
+  await expect.poll(() => ran, eventually).toEqual([1])
+  // The first runs: the next waits beside it, and the one after folds into that one.
+  expect(await queue.send(name, { n: 2 }, { singletonKey: 'product-1' })).toEqual(
+    expect.any(String),
+  )
+  expect(await queue.send(name, { n: 3 }, { singletonKey: 'product-1' })).toBeNull()
+  expect(await queue.send(name, { n: 4 }, { singletonKey: 'product-2' })).toEqual(
+    expect.any(String),
+  )
+  release()
+  await expect.poll(() => [...ran].sort(), eventually).toEqual([1, 2, 4])
+})
+
 it('waits for a delayed job to be due', async () => {
   const name = queueName('delayed')
   const ranAt: Date[] = []

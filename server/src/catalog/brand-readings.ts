@@ -3,7 +3,7 @@ import type { Db } from '../db/connect'
 import type { RouteDeps } from '../deps'
 import type { JobContext, RegisterOptions } from '../jobs/job-queue'
 import { withDeadline } from '../lib/remote-call'
-import { sendListingSync, type BrandProductJob } from './catalog-jobs'
+import { sendListingSyncs, type BrandProductJob } from './catalog-jobs'
 import { listingsOfBrandProduct } from './listings-repository'
 import { refusalInWords } from './product-refusals'
 
@@ -26,12 +26,12 @@ const CALL_DEADLINE_MS = 20_000
 const RECENT_FOR_LISTING_MS = 5 * 60_000
 
 /**
- * The job: the product read now and kept, unless a reading begun after the news (or, for a new
- * listing, a recent one) is kept already.
- * When the reading changed, every listing of it follows; else only those waiting for it (the
- * listings the job names, or, for news, those it marked pending): a product listed on one more
- * store costs no other store a run, however many are being listed at once. A product Shopify would not give as it is (more
- * variants than a listing copies) fails its listings with the reason, as a last failed run does.
+ * The job: the product read now and kept, unless it is a new listing's and a recent reading is
+ * kept already. When the reading changed, every listing of it follows; else only those waiting
+ * for it (the listings the job names, or, for news, those it marked pending): a product listed on
+ * one more store costs no other store a run, however many are being listed at once. A product
+ * Shopify would not give as it is (more variants than a listing copies) fails its listings with
+ * the reason, as a last failed run does.
  */
 export async function readBrandProduct(
   deps: Deps,
@@ -42,10 +42,10 @@ export async function readBrandProduct(
   const listings = await listingsOfBrandProduct(deps.db, job.brandStoreShop, job.productId)
   if (listings.length === 0) return
   const before = await keptReading(deps.db, job.brandStoreShop, job.productId)
-  // Begun after the news, a reading tells what the news told; for a new listing, a recent one
-  // does (the brand's news keeps it current): listing a product on a thousand stores reads it once.
-  const since = job.newsAt ?? new Date(deps.now().getTime() - RECENT_FOR_LISTING_MS).toISOString()
-  const current = before !== undefined && before.readAt > since
+  // For a new listing, a recent reading tells what the brand's Shopify has (its news keeps the
+  // reading current): listing a product on a thousand stores reads it once. News is read anew:
+  // news folded into this job may have come after any reading kept.
+  const current = job.newsAt === null && before !== undefined && isRecent(deps, before)
   let after: BrandReading
   try {
     after = current ? before : await readAndKeep(deps, job.brandStoreShop, job.productId)
@@ -72,12 +72,19 @@ export async function readBrandProduct(
   const changed = JSON.stringify(before?.product) !== JSON.stringify(after.product)
   const waiting = (listing: (typeof listings)[number]) =>
     job.listingIds ? job.listingIds.includes(listing.id) : listing.syncState === 'PENDING'
-  await deps.db.transaction().execute(async (trx) => {
-    for (const listing of listings) {
-      if (changed || waiting(listing)) await sendListingSync(deps, trx, listing.id)
-    }
-  })
+  const following = listings.filter((listing) => changed || waiting(listing))
+  await deps.db.transaction().execute((trx) =>
+    sendListingSyncs(
+      deps,
+      trx,
+      following.map((listing) => listing.id),
+    ),
+  )
 }
+
+/** Whether a new listing takes this reading rather than read the product again. */
+export const isRecent = (deps: Pick<Deps, 'now'>, reading: BrandReading) =>
+  reading.readAt > new Date(deps.now().getTime() - RECENT_FOR_LISTING_MS).toISOString()
 
 /** Reads the product from the brand's Shopify and keeps the reading unless a newer one is kept. */
 export async function readAndKeep(

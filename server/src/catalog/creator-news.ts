@@ -1,5 +1,5 @@
 import type { RouteDeps } from '../deps'
-import { sendListingSync } from './catalog-jobs'
+import { sendListingSyncs } from './catalog-jobs'
 
 // A creator's product changed in its own admin (products/update, from the webhook inbox's job):
 // the product Tandem wrote for a listing follows its listing again, so that a creator's change of
@@ -18,6 +18,11 @@ export async function followCreatorProduct(deps: Deps, shop: string, productId: 
       .where('creator_store_shop', '=', shop)
       .where('creator_product_id', '=', productId)
       .execute()
-    for (const { id } of listings) await sendListingSync(deps, trx, id)
+    await sendListingSyncs(
+      deps,
+      trx,
+      listings.map((listing) => listing.id),
+      { recheck: true },
+    )
   })
 }

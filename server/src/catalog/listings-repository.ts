@@ -1,16 +1,17 @@
 import type { Selectable } from 'kysely'
 import type { Db } from '../db/connect'
-import type { CatalogListingsTable } from '../db/schema'
+import type { CatalogListingsTable, ListingVariantsTable } from '../db/schema'
 
 // The listings as stored (migration 019): read by the sync job, the console's lists and the news
 // that sends jobs.
 
 export type ListingRow = Selectable<CatalogListingsTable>
+export type ListingVariantRow = Selectable<ListingVariantsTable>
 
 export const findListing = (db: Db, id: string): Promise<ListingRow | undefined> =>
   db.selectFrom('catalog_listings').selectAll().where('id', '=', id).executeTakeFirst()
 
-export const listingVariants = (db: Db, listingId: string) =>
+export const listingVariants = (db: Db, listingId: string): Promise<ListingVariantRow[]> =>
   db.selectFrom('listing_variants').selectAll().where('listing_id', '=', listingId).execute()
 
 /** The listings following a brand product, removed ones aside (their product stays archived). */

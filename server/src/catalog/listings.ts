@@ -6,7 +6,8 @@ import { Refusal } from '../domain/errors'
 import { formatMinorUnits, MoneyError, toMinorUnits } from '../domain/money'
 import { requireStoreOf } from '../repositories/stores'
 import { auditedChange, type Actor } from '../services/audited-change'
-import { sendBrandProductJob, sendListingSync } from './catalog-jobs'
+import { isRecent, keptReading } from './brand-readings'
+import { sendBrandProductJob, sendListingSyncs } from './catalog-jobs'
 import { findListing, type ListingRow } from './listings-repository'
 
 // The administrator's side of listings (docs/integrations.md "Catalog"): brand products picked
@@ -161,19 +162,27 @@ async function listOne(
 
 /**
  * The brand product read for a listing: a listing follows it as the brand's Shopify has it, not as
- * synced. A new listing takes a recent reading (`newsAt` null); one listed again reads it now.
+ * synced. A new listing takes a recent reading (`newsAt` null), its sync job sent at once when one
+ * is kept (a product listed on a thousand stores costs them a sync job each, not two jobs); one
+ * listed again reads it now.
  */
-const readBrandProductFor = (
+async function readBrandProductFor(
   deps: Deps,
   trx: Db,
   listing: { id: string; brand: string; productId: string; now: boolean },
-) =>
-  sendBrandProductJob(deps, trx, {
+) {
+  const kept = listing.now ? undefined : await keptReading(trx, listing.brand, listing.productId)
+  if (kept && isRecent(deps, kept)) {
+    await sendListingSyncs(deps, trx, [listing.id])
+    return
+  }
+  await sendBrandProductJob(deps, trx, {
     brandStoreShop: listing.brand,
     productId: listing.productId,
     newsAt: listing.now ? deps.now().toISOString() : null,
     listingIds: [listing.id],
   })
+}
 
 /**
  * A removed listing listed again starts anew, under a new handle: its archived product stays
@@ -239,7 +248,7 @@ export async function setListing(
         .set({ status: request.status, price_minor: price })
         .where('id', '=', listing.id)
         .execute()
-      await sendListingSync(deps, trx, listing.id)
+      await sendListingSyncs(deps, trx, [listing.id], { recheck: true })
     }
     const [changed] = await listingsWhere(trx, (query) =>
       query.where('catalog_listings.id', '=', listing.id),
@@ -288,8 +297,14 @@ export async function setStockBuffer(
       .select('id')
       .where('brand_store_shop', '=', request.brandStoreShop)
       .where('status', '!=', 'REMOVED')
+      // A store's listings together, to share a sync job.
+      .orderBy('creator_store_shop')
       .execute()
-    for (const { id } of listings) await sendListingSync(deps, trx, id)
+    await sendListingSyncs(
+      deps,
+      trx,
+      listings.map((listing) => listing.id),
+    )
     return {
       result: { brandStoreShop: request.brandStoreShop, stockBuffer: request.units },
       audit: {

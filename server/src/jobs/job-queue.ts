@@ -39,10 +39,13 @@ export interface RegisterOptions {
   /** Wait before the first retry, doubled before each next one; 0 retries at once. */
   retryDelaySeconds: number
   /**
-   * Jobs of this name carry a singleton key, and a key has at most one unfinished job: sending
-   * another while one waits or runs does nothing.
+   * Jobs of this name carry a singleton key. `true`: a key has at most one unfinished job, and
+   * sending another while one waits or runs does nothing. `'waiting'`: a key has at most one job
+   * waiting to start, and another sent meanwhile folds into it (nothing is sent); once it runs, the
+   * next one sent waits beside it, so that news coming during a run causes another run (pg-boss's
+   * 'short' policy). A job waiting for its retry is not counted.
    */
-  singletonKeys?: boolean
+  singletonKeys?: boolean | 'waiting'
   /**
    * Jobs of this name one process runs at once; 1 unless given. The embedded queue, one process
    * on one SQLite file, runs one job at a time whatever its name.

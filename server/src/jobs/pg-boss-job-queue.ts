@@ -123,10 +123,21 @@ export function pgBossJobQueue(options: PgBossJobQueueOptions): JobQueue {
           deleteAfterSeconds: 0,
           heartbeatSeconds,
         }
-        // 'exclusive': one unfinished job per key (and so every job of the queue needs one).
-        const policy = singletonKeys ? 'exclusive' : 'standard'
-        // createQueue leaves an existing queue as it is: the settings of this start apply.
+        // 'exclusive': one unfinished job per key (and so every job of the queue needs one);
+        // 'short': one job waiting per key, however many run.
+        const policy =
+          singletonKeys === 'waiting' ? 'short' : singletonKeys ? 'exclusive' : 'standard'
+        // createQueue leaves an existing queue as it is: the settings of this start apply, but
+        // pg-boss cannot change a queue's policy once made.
         await boss.createQueue(name, { ...settings, policy })
+        const made = await boss.getQueue(name)
+        if (made && made.policy !== policy) {
+          options.onError?.(
+            new Error(
+              `The ${name} queue was made with the '${made.policy}' policy, not '${policy}': its singleton keys work as that one's until the queue is deleted while empty`,
+            ),
+          )
+        }
         await boss.updateQueue(name, settings)
         await work(name, entry)
       }

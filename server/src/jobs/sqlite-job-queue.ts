@@ -69,10 +69,22 @@ export function sqliteJobQueue(db: Db, options: SqliteJobQueueOptions = {}): Job
         .limit(1)
         .executeTakeFirst()
       if (!job) return null
-      const claimed = { ...job, attempts: job.attempts + 1 }
+      // A key that binds only waiting jobs is let go when its job starts (the unique index on
+      // the key counts waiting and active ones), so that the next one sent waits beside it.
+      const waitingKey = registered.get(job.name)?.options.singletonKeys === 'waiting'
+      const claimed = {
+        ...job,
+        attempts: job.attempts + 1,
+        singleton_key: waitingKey ? null : job.singleton_key,
+      }
       await trx
         .updateTable('jobs')
-        .set({ state: 'active', attempts: claimed.attempts, lease_until: leaseUntil() })
+        .set({
+          state: 'active',
+          attempts: claimed.attempts,
+          lease_until: leaseUntil(),
+          singleton_key: claimed.singleton_key,
+        })
         .where('id', '=', job.id)
         .execute()
       return { job: claimed, abandoned: job.state === 'active' }

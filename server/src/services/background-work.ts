@@ -32,16 +32,7 @@ import {
   settleOrderRefunds,
   type OrderRefundJob,
 } from '../transfers/order-refunds'
-import { readBrandProduct } from '../catalog/brand-readings'
-import {
-  BRAND_PRODUCT_JOB,
-  BRAND_PRODUCT_RETRIES,
-  LISTING_SYNC_JOB,
-  LISTING_SYNC_RETRIES,
-  type BrandProductJob,
-  type ListingSyncJob,
-} from '../catalog/catalog-jobs'
-import { syncListing } from '../catalog/listing-sync'
+import { registerCatalogJobs } from '../catalog/catalog-work'
 import { followShipment } from '../shipping/brand-shipment'
 import { catchUpShipments } from '../shipping/shipping-catch-up'
 import { catchUpRefunds, REFUND_CATCH_UP_JOB } from '../refunds/refund-catch-up'
@@ -177,16 +168,7 @@ export async function startBackgroundWork(
     (payload) => collectStoreDebt(deps, payload),
     STORE_DEBT_RETRIES,
   )
-  await register<BrandProductJob>(
-    BRAND_PRODUCT_JOB,
-    (payload, job, settings) => readBrandProduct(deps, payload, job, settings),
-    BRAND_PRODUCT_RETRIES,
-  )
-  await register<ListingSyncJob>(
-    LISTING_SYNC_JOB,
-    (payload, job, settings) => syncListing(deps, payload, job, settings),
-    LISTING_SYNC_RETRIES,
-  )
+  await registerCatalogJobs(register, deps)
   await register<BrandShipmentJob>(
     BRAND_SHIPMENT_JOB,
     (payload) => followShipment(deps, payload),
