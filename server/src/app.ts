@@ -9,6 +9,7 @@ import { DATABASE_AWAY, DatabaseAwayError } from './db/database-away'
 import type { AppDeps } from './deps'
 import { answerFrameworkError, HttpError, installErrorHandling } from './http/errors'
 import { registerRoutes } from './routes'
+import { createPreviewCache } from './transfers/preview-cache'
 
 /**
  * Paths without an admin token: the health check, product images (an <img> sends no bearer), and
@@ -127,7 +128,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ? reply.status(503).send({ status: 'database-away', message: DATABASE_AWAY })
       : { status: 'ok' },
   )
-  registerRoutes(app, { ...deps, now: deps.now ?? (() => new Date()) })
+  registerRoutes(app, {
+    ...deps,
+    now: deps.now ?? (() => new Date()),
+    previewCache: createPreviewCache(),
+  })
   return app
 }
 
