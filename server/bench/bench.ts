@@ -33,7 +33,8 @@ async function singleProcessBenchmark(admin: BenchAdmin): Promise<void> {
     imageBaseUrl: 'http://127.0.0.1',
     throttle: { maximumAvailable: 1e12, restoreRate: 1e12 },
   })
-  // The order's payment is not read by a preview: the Stripe emulator only holds it.
+  // The preview reads the order's charge (what the transfers would move in its settlement
+  // currency) from Stripe, here from the emulator in this process too.
   const stripe = await startStripeEmulator()
   const bench = await addBenchShops(shopify, stripe)
   const orderId = bench.orderId
@@ -48,6 +49,8 @@ async function singleProcessBenchmark(admin: BenchAdmin): Promise<void> {
         BENCH_TOKEN: admin.token,
         BENCH_PROJECT_ID: admin.projectId,
         BENCH_SHOPIFY_URL: shopify.url,
+        BENCH_STRIPE_URL: stripe.url,
+        BENCH_STRIPE_KEY: stripe.secretKey,
         BENCH_ORDER_ID: orderId,
         BENCH_VARIANT_LINKS: JSON.stringify(bench.links),
         FIREBASE_AUTH_EMULATOR_HOST: new URL(admin.emulatorUrl).host,
