@@ -256,20 +256,22 @@ describe('a price exception', () => {
   })
 })
 
-describe('what a preview keeps of Shopify for a few seconds', () => {
+describe('what a preview keeps of Shopify and Stripe for a few seconds', () => {
   const PRICE_SENTENCE =
     "the customer paid 34.50 USD a unit after discounts, below the brand's price 36.00 USD"
-  /** Lumen's catalogue reads (BrandVariants asks for `nodes`) and Maya's order reads. */
+  /** Reads of Lumen's variants (BrandVariants asks for `nodes`), Maya's orders, Stripe's intents. */
   const reads = () => ({
     lumen: server.shopify.calls(LUMEN, 'nodes'),
     maya: server.shopify.calls(MAYA, 'order'),
+    intent: server.stripe.calls().filter((call) => call.operation === 'paymentIntents.retrieve')
+      .length,
   })
 
   it("shows a brand's new price once its products/update arrived", async () => {
     expect((await preview('1001')).statusCode).toBe(200)
     const first = reads()
-    // A second look within seconds reads neither the order nor the brands' stores again: only
-    // what Shopify finds of fraud (an `order` read too), which no webhook would tell.
+    // A second look within seconds reads neither the order, the brands' stores nor Stripe again:
+    // only what Shopify finds of fraud (an `order` read too), which no webhook would tell.
     expect((await preview('1001')).statusCode).toBe(200)
     expect(reads()).toEqual({ ...first, maya: first.maya + 1 })
 
@@ -290,7 +292,7 @@ describe('what a preview keeps of Shopify for a few seconds', () => {
     expect(reads().lumen).toBe(first.lumen + 1)
   })
 
-  it('never decides what processing pays: processing right after a preview reads Shopify again', async () => {
+  it('never decides what processing pays: processing right after a preview reads Shopify and Stripe again', async () => {
     expect((await preview('1001')).statusCode).toBe(200)
     const previewed = reads()
     // Lumen raises its price, and processing comes before its webhook does.
@@ -298,8 +300,13 @@ describe('what a preview keeps of Shopify for a few seconds', () => {
     const answer = await processOrder('1001')
     expect(answer.statusCode).toBe(422)
     expect(answer.json().message).toContain(PRICE_SENTENCE)
-    // The order, its fraud signals (both `order`) and Lumen's variants, each read once more.
-    expect(reads()).toEqual({ lumen: previewed.lumen + 1, maya: previewed.maya + 2 })
+    // The order, its fraud signals (both `order`) and Lumen's variants, each read once more;
+    // Stripe's PaymentIntent too: the payout checks run beside the plan's.
+    expect(reads()).toEqual({
+      lumen: previewed.lumen + 1,
+      maya: previewed.maya + 2,
+      intent: previewed.intent + 1,
+    })
     await expectNothingMoved()
   })
 })

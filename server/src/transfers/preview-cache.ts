@@ -1,10 +1,14 @@
 import type { CommercePort } from '../adapters/commerce/commerce-port'
+import type { PaymentsPort } from '../adapters/payments/payments-port'
 
 // What a transfer's preview, receipt and the inbox's readiness read from Shopify (the creator
-// order, each brand's variants), kept for a few seconds so that an
+// order, each brand's variants) and Stripe (the order's PaymentIntent and charge, for the rate its
+// charge settled at), kept for a few seconds so that an
 // administrator looking at an order does not have the order and 20 brands' stores read again on
 // each click. Only previews read through it: processing, refunds, reversals and accepting a price
 // exception read Shopify fresh (transfer-service.ts), so nothing cached decides any money.
+//
+// Stripe's reads are kept by their ids and only expire: a charge's settlement never changes.
 //
 // A signed webhook from a shop (a brand's products/update or products/delete, a creator's
 // refunds/create or orders/cancelled …) forgets what was kept of that shop at once, in the process
@@ -27,6 +31,9 @@ export const PREVIEW_CACHE_LIMITS: PreviewCacheLimits = {
   maxBytes: 8 * 1024 * 1024,
 }
 
+/** What Stripe's entries are kept under: no shop's webhook clears them. */
+const STRIPE = 'stripe'
+
 /** A read that took longer than this is not kept (its shop's webhooks are remembered as long). */
 const READ_HORIZON_MS = 60_000
 
@@ -36,6 +43,8 @@ type PreviewReads = Pick<CommercePort, 'findCreatorOrder' | 'readBrandVariants'>
 export interface PreviewCache {
   /** `commerce` with its preview reads answered from the cache while fresh. */
   reads(commerce: CommercePort): CommercePort
+  /** `payments` with the order's PaymentIntent and charge answered from the cache while fresh. */
+  payments(payments: PaymentsPort): PaymentsPort
   /** A signed webhook from `shop` arrived: what was kept of it is read again. */
   forgetShop(shop: string): void
   /** How many entries and estimated bytes it holds (for tests and benchmarks). */
@@ -122,6 +131,15 @@ export function createPreviewCache(
           ),
       }
       return { ...commerce, ...cached }
+    },
+    payments(payments) {
+      const cached: Pick<PaymentsPort, 'paymentIntent' | 'charge'> = {
+        paymentIntent: (id, options) =>
+          through(`intent ${id}`, STRIPE, () => payments.paymentIntent(id, options)),
+        charge: (id, options) =>
+          through(`charge ${id}`, STRIPE, () => payments.charge(id, options)),
+      }
+      return { ...payments, ...cached }
     },
     forgetShop(shop) {
       const now = clock()

@@ -121,17 +121,19 @@ export function createTransferService(
     timestamp,
   }
 
-  // Processing, refunds' splits and price exceptions read Shopify fresh; only what an
+  // Processing, refunds' splits and price exceptions read Shopify and Stripe fresh; only what an
   // administrator looks at (preview, receipt, the inbox's readiness) reads through the cache.
   const planning = createTransferPlanning(deps, transfers, remote)
   const { loadOrder, plan, stillSoldOf } = planning
-  const { view } = deps.previewCache
-    ? createTransferPlanning(
-        { ...deps, commerce: deps.previewCache.reads(deps.commerce) },
-        transfers,
-        remote,
-      )
-    : planning
+  const previewDeps = deps.previewCache
+    ? {
+        ...deps,
+        commerce: deps.previewCache.reads(deps.commerce),
+        payments: deps.previewCache.payments(deps.payments),
+      }
+    : deps
+  const { view } =
+    previewDeps === deps ? planning : createTransferPlanning(previewDeps, transfers, remote)
 
   /**
    * Freezes the figures on the first attempt, in the order's currency and in the one its charge
@@ -184,14 +186,14 @@ export function createTransferService(
 
   /**
    * A plan's figures also in the currency its charge settled in, as processing would freeze them
-   * (Stripe's charge, read now), so that an administrator sees what the transfers will move. An
+   * (Stripe's charge, read through the preview cache), so that an administrator sees what the transfers will move. An
    * order without a charge Tandem can use has none: processing says why.
    */
   async function withSettlement(transfer: TransferView): Promise<TransferView> {
     const intentId = transfer.order.paymentIntentId
     if (transfer.status !== 'NOT_STARTED' || !intentId) return transfer
     const charge = await readOrderCharge(
-      { db: deps.db, payments: deps.payments, remote },
+      { db: deps.db, payments: previewDeps.payments, remote },
       transfer.order,
       intentId,
     ).catch((error: unknown) => {
