@@ -63,8 +63,9 @@ const estimatedBytes = (value: unknown) =>
   2 * JSON.stringify(value, (_key, v: unknown) => (v instanceof Map ? [...v] : v)).length
 
 export function createPreviewCache(
-  limits: PreviewCacheLimits = PREVIEW_CACHE_LIMITS,
-  clock: () => number = () => performance.now(),
+  limits: PreviewCacheLimits,
+  /** Milliseconds, as the app's clock tells them. */
+  clock: () => number,
 ): PreviewCache {
   // In insertion order: the oldest is the first evicted.
   const entries = new Map<string, Entry>()
