@@ -58,6 +58,7 @@ export default defineConfig({
                   'tests/server/receipt.test.ts',
                   'tests/server/admin-cli.test.ts',
                   'tests/server/remote-call.test.ts',
+                  'tests/server/preview-cache.test.ts',
                 ],
                 testTimeout: 20_000,
                 env: { TANDEM_TEST_DATABASE_URL: postgresUrl },

@@ -20,7 +20,8 @@ import { CEILING_PATH, addBenchMarketplace } from './bench-data'
 // The server under benchmark, in a process of its own so that its memory is its own. It prints
 // one JSON line with its port once it listens. BENCH_TOKEN is an administrator's ID token;
 // BENCH_SHOPIFY_URL the Shopify emulator holding the bench order, BENCH_ORDER_ID, and
-// BENCH_VARIANT_LINKS (JSON) the links of its creator's copies.
+// BENCH_VARIANT_LINKS (JSON) the links of its creator's copies; BENCH_STRIPE_URL and
+// BENCH_STRIPE_KEY the Stripe emulator holding its payment.
 
 async function main(): Promise<void> {
   const db = await openDatabase({
@@ -49,8 +50,11 @@ async function main(): Promise<void> {
     secrets,
     commerce: adapter.commerce,
     shopify: adapter,
-    // The measured calls (store list, preview) never reach Stripe, nor send a job.
-    payments: connectStripe({ secretKey: null, endpoint: null }),
+    // The preview reads the order's charge; none of the measured calls sends a job.
+    payments: connectStripe({
+      secretKey: process.env.BENCH_STRIPE_KEY ?? null,
+      endpoint: process.env.BENCH_STRIPE_URL ?? null,
+    }),
     jobs: sqliteJobQueue(db),
     publicUrl,
   })

@@ -9,6 +9,7 @@ import { DATABASE_AWAY, DatabaseAwayError } from './db/database-away'
 import type { AppDeps } from './deps'
 import { answerFrameworkError, HttpError, installErrorHandling } from './http/errors'
 import { registerRoutes } from './routes'
+import { createPreviewCache, PREVIEW_CACHE_LIMITS } from './transfers/preview-cache'
 
 /**
  * Paths without an admin token: the health check, product images (an <img> sends no bearer), and
@@ -127,7 +128,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ? reply.status(503).send({ status: 'database-away', message: DATABASE_AWAY })
       : { status: 'ok' },
   )
-  registerRoutes(app, { ...deps, now: deps.now ?? (() => new Date()) })
+  const now = deps.now ?? (() => new Date())
+  // On the app's clock, as everything else that expires: a test that holds the clock holds it.
+  registerRoutes(app, {
+    ...deps,
+    now,
+    previewCache: createPreviewCache(PREVIEW_CACHE_LIMITS, () => now().getTime()),
+  })
   return app
 }
 

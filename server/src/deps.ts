@@ -6,6 +6,7 @@ import type { TokenVerifier } from './auth/verify'
 import type { Db } from './db/connect'
 import type { JobQueue } from './jobs/job-queue'
 import type { SecretBox } from './secrets'
+import type { PreviewCache } from './transfers/preview-cache'
 import type { TransferTiming } from './transfers/transfer-timing'
 
 // What the server is built from. Routes and services take these parts from here, never from
@@ -50,5 +51,8 @@ export interface AppDeps {
   database?: { away(): boolean }
 }
 
-/** What the routes are given: the app's parts with the clock filled in. */
-export type RouteDeps = Omit<AppDeps, 'now'> & { now: () => Date }
+/**
+ * What the routes are given: the app's parts with the clock filled in, and the process's cache of
+ * what previews read from Shopify (transfers/preview-cache.ts), which the webhook route clears.
+ */
+export type RouteDeps = Omit<AppDeps, 'now'> & { now: () => Date; previewCache: PreviewCache }

@@ -3,6 +3,7 @@ import { LUMEN, NORTHWIND, order1001Brands } from '../support/sandbox-figures'
 import { createStripePaidOrder } from '../../emulators/stripe-paid-order'
 import { linkVariants } from '../../server/src/repositories/variant-links'
 import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
+import { signedByShop } from './support/signed-webhook'
 import { transferCalls } from './support/transfer-calls'
 
 // Which brand variant a creator's line becomes, and at what price, is decided by Tandem's own
@@ -19,12 +20,18 @@ const FACE_OIL_PRODUCT = 'gid://shopify/Product/103'
 
 let server: ServerUnderTest
 const { preview, processOrder, acceptPriceException } = transferCalls(() => server)
+/** The server's clock: a test that must not see what it keeps expire holds it still. */
+let clock = () => new Date()
 
 beforeEach(async () => {
-  server = await startServerUnderTest({ stripeApi: { wait: async () => {} } })
+  server = await startServerUnderTest({
+    stripeApi: { wait: async () => {} },
+    now: () => clock(),
+  })
 })
 
 afterEach(async () => {
+  clock = () => new Date()
   await server.close()
 })
 
@@ -252,5 +259,63 @@ describe('a price exception', () => {
     expect(await server.db.selectFrom('audit_log').select('action').execute()).toEqual([
       { action: 'transfer.process' },
     ])
+  })
+})
+
+describe('what a preview keeps of Shopify and Stripe for a few seconds', () => {
+  const PRICE_SENTENCE =
+    "the customer paid 34.50 USD a unit after discounts, below the brand's price 36.00 USD"
+  /** Reads of Lumen's variants (BrandVariants asks for `nodes`), Maya's orders, Stripe's intents. */
+  const reads = () => ({
+    lumen: server.shopify.calls(LUMEN, 'nodes'),
+    maya: server.shopify.calls(MAYA, 'order'),
+    intent: server.stripe.calls().filter((call) => call.operation === 'paymentIntents.retrieve')
+      .length,
+  })
+
+  it("shows a brand's new price once its products/update arrived", async () => {
+    // However slow the machine, the second look comes within the cache's seconds.
+    const held = new Date()
+    clock = () => held
+    expect((await preview('1001')).statusCode).toBe(200)
+    const first = reads()
+    // A second look within seconds reads neither the order, the brands' stores nor Stripe again:
+    // only what Shopify finds of fraud (an `order` read too), which no webhook would tell.
+    expect((await preview('1001')).statusCode).toBe(200)
+    expect(reads()).toEqual({ ...first, maya: first.maya + 1 })
+
+    // Lumen raises the face oil from 34.50 to 36.00; Shopify tells Tandem on products/update.
+    await server.shopify.editVariant(LUMEN, FACE_OIL, { priceMinor: 3600 })
+    const update = {
+      id: 103,
+      admin_graphql_api_id: FACE_OIL_PRODUCT,
+      title: 'Rosehip Face Oil',
+      status: 'active',
+      updated_at: new Date().toISOString(),
+      variants: [{ price: '36.00' }],
+    }
+    expect((await signedByShop(server, LUMEN, 'products/update', update)).statusCode).toBe(200)
+    const shown = await preview('1001')
+    expect(shown.statusCode).toBe(422)
+    expect(shown.json().message).toContain(PRICE_SENTENCE)
+    expect(reads().lumen).toBe(first.lumen + 1)
+  })
+
+  it('never decides what processing pays: processing right after a preview reads Shopify and Stripe again', async () => {
+    expect((await preview('1001')).statusCode).toBe(200)
+    const previewed = reads()
+    // Lumen raises its price, and processing comes before its webhook does.
+    await server.shopify.editVariant(LUMEN, FACE_OIL, { priceMinor: 3600 })
+    const answer = await processOrder('1001')
+    expect(answer.statusCode).toBe(422)
+    expect(answer.json().message).toContain(PRICE_SENTENCE)
+    // The order, its fraud signals (both `order`) and Lumen's variants, each read once more;
+    // Stripe's PaymentIntent too: the payout checks run beside the plan's.
+    expect(reads()).toEqual({
+      lumen: previewed.lumen + 1,
+      maya: previewed.maya + 2,
+      intent: previewed.intent + 1,
+    })
+    await expectNothingMoved()
   })
 })

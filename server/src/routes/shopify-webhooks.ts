@@ -152,6 +152,8 @@ export function registerShopifyWebhookRoute(app: FastifyInstance, deps: RouteDep
         request.log.warn({ shop, topic, webhookId }, read.refusal)
         throw new HttpError(400, read.refusal)
       }
+      // What previews kept of the shop may be what this changes (a price, an order's refund).
+      deps.previewCache.forgetShop(shop)
       if (!(await acceptDelivery(deps, { webhookId, shop, topic, body }))) {
         return reply.send({ received: 'again, ignored' })
       }

@@ -11,7 +11,8 @@ import { auditAfterTheFact, type Actor } from './audited-change'
 // processing itself is transfers/transfer-service.ts.
 
 export function createOrderTransferService(
-  deps: Pick<RouteDeps, 'db' | 'jobs' | 'commerce' | 'payments' | 'now' | 'transferTiming'>,
+  deps: Pick<RouteDeps, 'db' | 'jobs' | 'commerce' | 'payments' | 'now' | 'transferTiming'> &
+    Partial<Pick<RouteDeps, 'previewCache'>>,
 ) {
   const transfers = createTransferService(deps)
   return {

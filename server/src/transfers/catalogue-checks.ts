@@ -15,10 +15,10 @@ import { settleWithLimit, upstreamRefusal, type Remote } from '../lib/remote-cal
 
 // The catalogue checks of a planned transfer (docs/integrations.md "Shopify", which brand variant,
 // at what price): each brand's store is read for the variants its lines name, as it sells them now,
-// and each line is checked against it. Brands are read at once, at most 8 together, like
-// processing's steps.
+// and each line is checked against it. Brands are read at once, at most 20 together, as
+// processing's steps run (transfer-timing.ts): each is a store of its own, with its own bucket.
 
-const BRANDS_READ_AT_ONCE = 8
+export const BRANDS_READ_AT_ONCE = 20
 
 /** The brand lines of the plan in the order's line order, with what the order says of each. */
 function linesToCheck(order: LinkedOrder, brands: BrandPlan[]): LineToCheck[] {

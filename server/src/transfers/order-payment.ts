@@ -69,6 +69,12 @@ const orderLabel = (orderId: string, shop: string) => `creator order ${orderId} 
 
 type PaymentDeps = { db: Db; payments: PaymentsPort; remote: Remote }
 
+/** The order's transfers (findOrderTransfers), within the caller's deadline. */
+const listOrderTransfers = (
+  { payments, remote }: Pick<PaymentDeps, 'payments' | 'remote'>,
+  creatorOrderId: string,
+) => remote((signal) => findOrderTransfers(payments, creatorOrderId, { signal }))
+
 /**
  * The order's charge, or why it cannot pay (a sentence that the caller completes with the brand
  * it checks). An intent that is not this order's is refused for the whole order (a Refusal);
@@ -139,6 +145,11 @@ export async function readOrderPayment(
   order: CommerceOrder,
   intentId: string,
 ): Promise<OrderPayment | { refusal: string }> {
+  const creatorOrderId = String(order.id)
+  // The order's transfers are listed by its group, which needs nothing of the intent: read beside
+  // it and its charge rather than after them, and used only once they passed their checks.
+  const listed = listOrderTransfers(deps, creatorOrderId)
+  listed.catch(() => {})
   const read = await readIntentAndCharge(deps, order, intentId)
   if ('refusal' in read) return read
   const { intent, charge } = read
@@ -150,7 +161,7 @@ export async function readOrderPayment(
   return {
     chargeId: charge.id,
     settlement: charge.settlement,
-    ...(await chargeHolds(deps, String(order.id), charge)),
+    ...(await chargeHolds(deps, creatorOrderId, charge, listed)),
   }
 }
 
@@ -159,9 +170,11 @@ export async function readOrderPayment(
  * refunded, less what the order's transfers took from it; and those transfers.
  */
 export async function chargeHolds(
-  { payments, remote }: Pick<PaymentDeps, 'payments' | 'remote'>,
+  deps: Pick<PaymentDeps, 'payments' | 'remote'>,
   creatorOrderId: string,
   charge: Charge,
+  /** The order's transfers, when the caller began listing them already. */
+  listed: Promise<MadeTransfer[]> = listOrderTransfers(deps, creatorOrderId),
 ): Promise<Pick<OrderPayment, 'heldMinor' | 'fromCharge'>> {
   const { settlement } = charge
   // Stripe lists no transfers by their charge, and reading every transfer made since it was
@@ -170,7 +183,7 @@ export async function chargeHolds(
   // charge of an intent whose metadata names the order (readOrderCharge), held for it alone.
   // One made outside Tandem in another group is not counted here; Stripe itself refuses a
   // transfer beyond what the charge holds (docs/integrations.md "Stripe").
-  const ofOrder = await remote((signal) => findOrderTransfers(payments, creatorOrderId, { signal }))
+  const ofOrder = await listed
   const fromCharge = ofOrder.filter((transfer) => transfer.sourceTransaction === charge.id)
   const transferred = fromCharge.reduce(
     (sum, transfer) => sum + transfer.amountMinor - transfer.amountReversedMinor,

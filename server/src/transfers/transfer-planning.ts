@@ -58,10 +58,10 @@ export function createTransferPlanning(
   }
 
   /**
-   * The per-brand figures of an order that was never processed (404 or 422 when there are none),
-   * and what is wrong with its lines as the brands' stores sell them, less `accepted`.
+   * The per-brand figures of an order that was never processed, from Tandem's own records alone
+   * (nothing asked of Shopify or Stripe); 404 or 422 when there are none.
    */
-  async function planAndCheck(order: LinkedOrder, accepted: readonly PriceShortfall[]) {
+  async function draft(order: LinkedOrder): Promise<BrandPlan[]> {
     const input = await loadPlanInput(deps.db, order)
     if (!input) throw new Refusal('not_found', TRANSFER_ERRORS.creatorOrderNotFound)
     const result = planTransfer(input)
@@ -70,14 +70,27 @@ export function createTransferPlanning(
         ? new NothingToTransfer(result.message)
         : new NeedsAttention([result.reason])
     }
+    return result.brands
+  }
+
+  /**
+   * The per-brand figures (`draft`'s), and what is wrong with the order's lines as the brands'
+   * stores sell them, less `accepted`.
+   */
+  async function planAndCheck(
+    order: LinkedOrder,
+    accepted: readonly PriceShortfall[],
+    drafted: BrandPlan[] | null = null,
+  ) {
+    const brands = drafted ?? (await draft(order))
     const failures = await checkLinesAgainstCatalogues(
       { commerce: deps.commerce, remote },
       order,
-      result.brands,
+      brands,
       accepted,
       () => chargeSettlement(order),
     )
-    return { brands: result.brands, failures }
+    return { brands, failures }
   }
 
   /**
@@ -98,16 +111,19 @@ export function createTransferPlanning(
   }
 
   /**
-   * The plan, refused whole when Shopify found a risk of fraud on the order or a line fails the
-   * catalogue checks: no brand is ordered or paid.
+   * The plan (`drafted` when given), refused whole when Shopify found a risk of fraud on the order
+   * or a line fails the catalogue checks: no brand is ordered or paid.
    */
-  async function plan(order: LinkedOrder): Promise<BrandPlan[]> {
+  async function plan(
+    order: LinkedOrder,
+    drafted: BrandPlan[] | null = null,
+  ): Promise<BrandPlan[]> {
     // The fraud read beside the catalogue checks' reads, rather than one more round of Shopify's
     // latency before them; its refusal still comes first when both refuse.
     const [fraudRead, checked] = await Promise.allSettled([
       fraudReasons(deps, remote, order),
       findAcceptedShortfalls(deps.db, String(order.id)).then((accepted) =>
-        planAndCheck(order, accepted),
+        planAndCheck(order, accepted, drafted),
       ),
     ])
     if (fraudRead.status === 'rejected') throw fraudRead.reason
@@ -172,7 +188,7 @@ export function createTransferPlanning(
     }
   }
 
-  return { loadOrder, planAndCheck, plan, refuseFraud, stillSoldOf, view }
+  return { loadOrder, draft, planAndCheck, plan, refuseFraud, stillSoldOf, view }
 }
 
 export type TransferPlanning = ReturnType<typeof createTransferPlanning>

@@ -104,7 +104,8 @@ function brandsToReach(
 }
 
 export function createTransferService(
-  deps: Pick<RouteDeps, 'db' | 'jobs' | 'commerce' | 'payments' | 'now' | 'transferTiming'>,
+  deps: Pick<RouteDeps, 'db' | 'jobs' | 'commerce' | 'payments' | 'now' | 'transferTiming'> &
+    Partial<Pick<RouteDeps, 'previewCache'>>,
 ) {
   const transfers = createTransferRepository(deps.db)
   const timing = transferTiming(deps.transferTiming)
@@ -120,8 +121,19 @@ export function createTransferService(
     timestamp,
   }
 
+  // Processing, refunds' splits and price exceptions read Shopify and Stripe fresh; only what an
+  // administrator looks at (preview, receipt, the inbox's readiness) reads through the cache.
   const planning = createTransferPlanning(deps, transfers, remote)
-  const { loadOrder, plan, stillSoldOf, view } = planning
+  const { loadOrder, plan, stillSoldOf } = planning
+  const previewDeps = deps.previewCache
+    ? {
+        ...deps,
+        commerce: deps.previewCache.reads(deps.commerce),
+        payments: deps.previewCache.payments(deps.payments),
+      }
+    : deps
+  const { view } =
+    previewDeps === deps ? planning : createTransferPlanning(previewDeps, transfers, remote)
 
   /**
    * Freezes the figures on the first attempt, in the order's currency and in the one its charge
@@ -174,14 +186,14 @@ export function createTransferService(
 
   /**
    * A plan's figures also in the currency its charge settled in, as processing would freeze them
-   * (Stripe's charge, read now), so that an administrator sees what the transfers will move. An
+   * (Stripe's charge, read through the preview cache), so that an administrator sees what the transfers will move. An
    * order without a charge Tandem can use has none: processing says why.
    */
   async function withSettlement(transfer: TransferView): Promise<TransferView> {
     const intentId = transfer.order.paymentIntentId
     if (transfer.status !== 'NOT_STARTED' || !intentId) return transfer
     const charge = await readOrderCharge(
-      { db: deps.db, payments: deps.payments, remote },
+      { db: deps.db, payments: previewDeps.payments, remote },
       transfer.order,
       intentId,
     ).catch((error: unknown) => {
@@ -246,18 +258,33 @@ export function createTransferService(
       claims.refuseWhileHeld(existing)
       const stillSold: StillSoldOf = existing ? await stillSoldOf(order) : () => 'all'
       if (existing) await planning.refuseFraud(order)
-      const planned = existing ? null : await plan(order)
-      // Whether every brand still owed can be paid, before anything is frozen or ordered.
-      const owed = brandsToPay(existing, planned, stillSold)
-      await actor.checkBrands?.(brandsToReach(existing, planned, stillSold))
-      const payout = payoutChecks({ db: deps.db, payments: deps.payments, remote }, order)
-      const refused = (await settleWithLimit(owed, timing.brandConcurrency, payout)).find(
-        (outcome) => outcome.status === 'rejected',
-      )
-      if (refused) throw refused.reason
-      const creatorOwed = planned?.some((brand) => brand.creatorCommissionMinor > 0) ?? false
-      const payment = await payout.covers(owed, creatorOwed)
-      if (planned) await freeze(order, planned, payment)
+      // A first attempt's figures, from Tandem's records; when there are none, the plan says why
+      // (a risk of fraud Shopify found comes first).
+      const drafted = existing
+        ? null
+        : await planning.draft(order).catch(async (error: unknown) => {
+            await plan(order)
+            throw error
+          })
+      // Whether every brand still owed can be paid, before anything is frozen or ordered: asked of
+      // Stripe (once no brand is paused) while Shopify is asked about the plan, and refused after
+      // the plan's refusals.
+      const paying = async () => {
+        const owed = brandsToPay(existing, drafted, stillSold)
+        await actor.checkBrands?.(brandsToReach(existing, drafted, stillSold))
+        const payout = payoutChecks({ db: deps.db, payments: deps.payments, remote }, order)
+        const refused = (await settleWithLimit(owed, timing.brandConcurrency, payout)).find(
+          (outcome) => outcome.status === 'rejected',
+        )
+        if (refused) throw refused.reason
+        const creatorOwed = drafted?.some((brand) => brand.creatorCommissionMinor > 0) ?? false
+        return { payout, payment: await payout.covers(owed, creatorOwed) }
+      }
+      const [planned, paid] = await Promise.allSettled([drafted && plan(order, drafted), paying()])
+      if (planned.status === 'rejected') throw planned.reason
+      if (paid.status === 'rejected') throw paid.reason
+      const { payout, payment } = paid.value
+      if (drafted) await freeze(order, drafted, payment)
 
       return claims.withClaim(id, adminEmail, async (claim): Promise<ProcessAnswer> => {
         try {

@@ -7,7 +7,13 @@ export interface TransferTiming {
   leaseMs: number
   /** Each call to the commerce platform or the payment provider gives up after this. */
   remoteTimeoutMs: number
-  /** Brands of one transfer processed at once. */
+  /**
+   * Brands of one transfer processed at once. Each brand is a Shopify store of its own, with its
+   * own cost bucket; Stripe takes 25 requests a second of one endpoint (accounts, transfers:
+   * https://docs.stripe.com/rate-limits, "API endpoints have a default limit of 25 requests per
+   * second"), so 20 brands' calls to each at once stay within it, and the Stripe adapter paces a
+   * process's calls beyond (stripe-rate.ts).
+   */
   brandConcurrency: number
   /**
    * Called at each boundary of each step (`createOrder:after-call` …); resolves at once except
@@ -19,7 +25,7 @@ export interface TransferTiming {
 const DEFAULT_TRANSFER_TIMING: TransferTiming = {
   leaseMs: 30_000,
   remoteTimeoutMs: 10_000,
-  brandConcurrency: 8,
+  brandConcurrency: 20,
   failpoint: async () => {},
 }
 

@@ -1,0 +1,95 @@
+import { createServer, request as httpRequest, type IncomingMessage } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { setTimeout as sleep } from 'node:timers/promises'
+
+// A proxy in front of an emulator that makes every call to it take `latencyMs` more, as a
+// remote Shopify or Stripe would, and records each call: what it asked, and when it was sent and
+// answered (the benchmark's own clock, performance.now()). Every call pays the latency, not a
+// list of operations that goes stale as processing makes new ones.
+
+/** One call through the proxy. */
+export interface RecordedCall {
+  method: string
+  path: string
+  body: string
+  startedMs: number
+  answeredMs: number
+}
+
+export interface LatencyProxy {
+  url: string
+  calls: RecordedCall[]
+  /** Resolves once no call has been in flight for a while (the shops' webhook registrations). */
+  settled(): Promise<void>
+  close(): Promise<void>
+}
+
+const readBody = async (message: IncomingMessage) => {
+  const chunks: Buffer[] = []
+  for await (const chunk of message) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks)
+}
+
+export async function startLatencyProxy(target: string, latencyMs: number): Promise<LatencyProxy> {
+  const to = new URL(target)
+  const calls: RecordedCall[] = []
+  let inFlight = 0
+  let lastMs = 0
+  const server = createServer((incoming, outgoing) => {
+    const startedMs = performance.now()
+    inFlight++
+    lastMs = startedMs
+    void (async () => {
+      const body = await readBody(incoming)
+      await sleep(latencyMs)
+      const answer = await new Promise<{ message: IncomingMessage; body: Buffer }>(
+        (resolve, reject) => {
+          const forwarded = httpRequest(
+            {
+              host: to.hostname,
+              port: to.port,
+              method: incoming.method,
+              path: incoming.url,
+              headers: { ...incoming.headers, host: to.host },
+            },
+            (message) => void readBody(message).then((read) => resolve({ message, body: read })),
+          )
+          forwarded.on('error', reject)
+          forwarded.end(body)
+        },
+      )
+      outgoing.writeHead(answer.message.statusCode ?? 502, answer.message.headers)
+      outgoing.end(answer.body)
+      calls.push({
+        method: incoming.method ?? 'GET',
+        path: incoming.url ?? '/',
+        body: body.toString('utf8'),
+        startedMs,
+        answeredMs: performance.now(),
+      })
+    })()
+      .catch((error: unknown) => {
+        outgoing.writeHead(502).end(String(error))
+      })
+      .finally(() => {
+        inFlight--
+        lastMs = performance.now()
+      })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    calls,
+    settled: async () => {
+      // Quiet for twice the latency: a caller's next call in a sequence has had time to come.
+      const quietMs = 2 * Math.max(latencyMs, 25)
+      while (inFlight > 0 || performance.now() - lastMs < quietMs) await sleep(quietMs / 4)
+    },
+    close: () =>
+      new Promise((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()))
+        server.closeAllConnections()
+      }),
+  }
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest'
+import type { CommercePort } from '../../server/src/adapters/commerce/commerce-port'
+import { createPreviewCache } from '../../server/src/transfers/preview-cache'
+
+// The cache previews read Shopify through (transfers/preview-cache.ts): how long it keeps what it
+// read, how much it holds, and that a read overtaken by a webhook is not kept. Shopify here is a
+// counter of reads, so that what each look cost is seen.
+
+function brandStores() {
+  const read: string[] = []
+  let priceMinor = 3450
+  const commerce = {
+    readBrandVariants: async (shop: string, ids: string[]) => {
+      read.push(shop)
+      return {
+        currency: 'USD',
+        variants: new Map(ids.map((id) => [id, { priceMinor, productStatus: 'ACTIVE' }])),
+      }
+    },
+  } as unknown as CommercePort
+  return { commerce, read, setPrice: (minor: number) => void (priceMinor = minor) }
+}
+
+const priceOf = async (commerce: CommercePort, shop: string) =>
+  (await commerce.readBrandVariants(shop, ['v1'])).variants.get('v1')?.priceMinor
+
+describe('the preview cache', () => {
+  it('keeps a read for its few seconds, then reads Shopify again', async () => {
+    let now = 0
+    const brands = brandStores()
+    const cache = createPreviewCache({ ttlMs: 5000, maxEntries: 10, maxBytes: 1e6 }, () => now)
+    const reads = cache.reads(brands.commerce)
+    expect(await priceOf(reads, 'lumen')).toBe(3450)
+    brands.setPrice(3600)
+    now = 4999
+    expect(await priceOf(reads, 'lumen')).toBe(3450)
+    now = 5000
+    expect(await priceOf(reads, 'lumen')).toBe(3600)
+    expect(brands.read).toEqual(['lumen', 'lumen'])
+  })
+
+  it('holds no more entries nor bytes than its bounds, forgetting the oldest first', async () => {
+    const brands = brandStores()
+    const cache = createPreviewCache({ ttlMs: 5000, maxEntries: 2, maxBytes: 1e6 }, () => 0)
+    const reads = cache.reads(brands.commerce)
+    for (const shop of ['a', 'b', 'c']) await priceOf(reads, shop)
+    expect(cache.size().entries).toBe(2)
+    await priceOf(reads, 'b')
+    await priceOf(reads, 'a')
+    expect(brands.read).toEqual(['a', 'b', 'c', 'a'])
+
+    const small = createPreviewCache({ ttlMs: 5000, maxEntries: 100, maxBytes: 250 }, () => 0)
+    const smallReads = small.reads(brands.commerce)
+    for (const shop of ['d', 'e', 'f']) await priceOf(smallReads, shop)
+    // One catalogue of one variant is about 120 bytes: two do not fit in 250.
+    expect(small.size()).toMatchObject({ entries: 1 })
+    expect(small.size().bytes).toBeLessThanOrEqual(250)
+  })
+
+  it("does not keep a read that a webhook from its shop overtook: it may hold the webhook's change", async () => {
+    let now = 0
+    const brands = brandStores()
+    const cache = createPreviewCache({ ttlMs: 5000, maxEntries: 10, maxBytes: 1e6 }, () => now)
+    const reads = cache.reads(brands.commerce)
+    const slow = {
+      ...brands.commerce,
+      readBrandVariants: async (shop: string, ids: string[]) => {
+        const answer = await brands.commerce.readBrandVariants(shop, ids)
+        // Shopify answered with the old price; the change's webhook arrives before the answer.
+        now = 1
+        cache.forgetShop(shop)
+        brands.setPrice(3600)
+        return answer
+      },
+    } as CommercePort
+    expect(await priceOf(cache.reads(slow), 'lumen')).toBe(3450)
+    now = 2
+    expect(await priceOf(reads, 'lumen')).toBe(3600)
+    // Another shop's webhook leaves what was kept of this one.
+    cache.forgetShop('northwind')
+    expect(await priceOf(reads, 'lumen')).toBe(3600)
+    expect(brands.read).toEqual(['lumen', 'lumen'])
+  })
+})
