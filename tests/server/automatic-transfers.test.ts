@@ -416,6 +416,22 @@ describe('holds', () => {
     ])
   })
 
+  it("needs attention for a price its paused brand raised: the plan's refusal comes before the pause, nothing moved", async () => {
+    await setPolicy('AUTOMATIC', 0)
+    await pause(NORTHWIND, 'Northwind is moving warehouses this week')
+    await server.shopify.editVariant(NORTHWIND, 'gid://shopify/ProductVariant/201', {
+      priceMinor: 7500,
+    })
+    const orderId = await customerPays([{ key: 'linen-overshirt', quantity: 1 }], 6800)
+    await expect
+      .poll(() => readiness(orderId), { timeout: 10_000 })
+      .toMatchObject({ state: 'NEEDS_ATTENTION' })
+    expect(JSON.stringify(await readiness(orderId))).toContain(
+      "below the brand's price 75.00 USD",
+    )
+    expect(made()).toEqual({ brandOrders: [], transfers: [] })
+  })
+
   it('refuses a hold without a reason, of an unknown order, and the release of an order not held', async () => {
     const noReason = await call('POST', '/admin-hold-order', {
       creatorOrderId: '1001',

@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { LUMEN, NORTHWIND, order1001Brands } from '../support/sandbox-figures'
+import {
+  LUMEN,
+  LUMEN_ACCOUNT,
+  NORTHWIND,
+  NORTHWIND_ACCOUNT,
+  order1001Brands,
+} from '../support/sandbox-figures'
 import { createStripePaidOrder } from '../../emulators/stripe-paid-order'
 import { linkVariants } from '../../server/src/repositories/variant-links'
 import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
@@ -23,10 +29,22 @@ const { preview, processOrder, acceptPriceException } = transferCalls(() => serv
 /** The server's clock: a test that must not see what it keeps expire holds it still. */
 let clock = () => new Date()
 
+/** Runs once Lumen's store answered a catalogue read, before its answer reaches Tandem. */
+let lumenAnswered: (() => Promise<void>) | null
+
 beforeEach(async () => {
+  lumenAnswered = null
   server = await startServerUnderTest({
     stripeApi: { wait: async () => {} },
     now: () => clock(),
+    commerce: (shopify) => ({
+      ...shopify,
+      readBrandVariants: async (shop, ids) => {
+        const read = await shopify.readBrandVariants(shop, ids)
+        if (shop === LUMEN) await lumenAnswered?.()
+        return read
+      },
+    }),
   })
 })
 
@@ -262,6 +280,17 @@ describe('a price exception', () => {
   })
 })
 
+/** Lumen's products/update for the face oil at 36.00, signed as Shopify signs it. */
+const faceOilUpdate = () =>
+  signedByShop(server, LUMEN, 'products/update', {
+    id: 103,
+    admin_graphql_api_id: FACE_OIL_PRODUCT,
+    title: 'Rosehip Face Oil',
+    status: 'active',
+    updated_at: new Date().toISOString(),
+    variants: [{ price: '36.00' }],
+  })
+
 describe('what a preview keeps of Shopify and Stripe for a few seconds', () => {
   const PRICE_SENTENCE =
     "the customer paid 34.50 USD a unit after discounts, below the brand's price 36.00 USD"
@@ -286,15 +315,7 @@ describe('what a preview keeps of Shopify and Stripe for a few seconds', () => {
 
     // Lumen raises the face oil from 34.50 to 36.00; Shopify tells Tandem on products/update.
     await server.shopify.editVariant(LUMEN, FACE_OIL, { priceMinor: 3600 })
-    const update = {
-      id: 103,
-      admin_graphql_api_id: FACE_OIL_PRODUCT,
-      title: 'Rosehip Face Oil',
-      status: 'active',
-      updated_at: new Date().toISOString(),
-      variants: [{ price: '36.00' }],
-    }
-    expect((await signedByShop(server, LUMEN, 'products/update', update)).statusCode).toBe(200)
+    expect((await faceOilUpdate()).statusCode).toBe(200)
     const shown = await preview('1001')
     expect(shown.statusCode).toBe(422)
     expect(shown.json().message).toContain(PRICE_SENTENCE)
@@ -319,3 +340,87 @@ describe('what a preview keeps of Shopify and Stripe for a few seconds', () => {
     await expectNothingMoved()
   })
 })
+
+describe('processing beside what a preview kept, and its checks at once', () => {
+  const LUMEN_PRICE_REFUSAL =
+    'Line "Rosehip Face Oil" cannot be transferred to lumen botanicals: the customer paid 34.50 ' +
+    "USD a unit after discounts, below the brand's price 36.00 USD; an administrator may accept a " +
+    'price exception for this order'
+  /** What Stripe moved: each transfer's account and amount, in cents. */
+  const moved = () =>
+    server.stripe
+      .transfers()
+      .map(({ destination, amount }) => ({ destination, amount }))
+      .sort((a, b) => a.destination.localeCompare(b.destination))
+
+  it('pays for what the order still sells, though a preview a moment ago kept an overshirt the creator edited away', async () => {
+    expect((await preview('1001')).json().preview.brands).toEqual(order1001Brands())
+    // Maya takes one of the two overshirts off in her admin: no webhook Tandem hears says so.
+    server.shopify.removeUnits(MAYA, 'gid://shopify/Order/1001', [{ line: 0, quantity: 1 }])
+    // Within its seconds the preview still shows the order it kept: Northwind owed 102.00.
+    expect((await preview('1001')).json().preview.brands).toEqual(order1001Brands())
+
+    expect((await processOrder('1001')).statusCode).toBe(201)
+    // Processing read the order afresh: Northwind is paid for the one overshirt still sold.
+    expect(moved()).toEqual([
+      { destination: LUMEN_ACCOUNT, amount: 2484 },
+      { destination: NORTHWIND_ACCOUNT, amount: 5100 },
+    ])
+    expect(
+      server.shopify
+        .orders(NORTHWIND)
+        .map((made) => made.lines.map((line) => [line.variantId, line.quantity])),
+    ).toEqual([[[OVERSHIRT, 1]]])
+  })
+
+  it("answers the plan's refusal when Stripe's checks refuse too, and moves nothing", async () => {
+    await server.shopify.editVariant(LUMEN, FACE_OIL, { priceMinor: 3600 })
+    await server.db
+      .deleteFrom('store_payment_accounts')
+      .where('store_shop', '=', NORTHWIND)
+      .execute()
+    const answer = await processOrder('1001')
+    expect(answer.statusCode).toBe(422)
+    expect(answer.json().message).toBe(LUMEN_PRICE_REFUSAL)
+    await expectNothingMoved()
+  })
+
+  it("does not keep a brand's catalogue read that its products/update overtook", async () => {
+    // Shopify answered the old price; before the answer reaches Tandem, Lumen raises the price
+    // and its products/update arrives.
+    lumenAnswered = async () => {
+      lumenAnswered = null
+      await server.shopify.editVariant(LUMEN, FACE_OIL, { priceMinor: 3600 })
+      expect((await faceOilUpdate()).statusCode).toBe(200)
+    }
+    expect((await preview('1001')).statusCode).toBe(200)
+    expect(lumenAnswered).toBeNull()
+    const shown = await preview('1001')
+    expect(shown.statusCode).toBe(422)
+    expect(shown.json().message).toBe(LUMEN_PRICE_REFUSAL)
+  })
+
+  it("writes nothing to Stripe or Shopify while a brand's catalogue read is still out, and nothing once it refuses", async () => {
+    await server.shopify.editVariant(LUMEN, FACE_OIL, { priceMinor: 3600 })
+    // Lumen's answer is slow to come: Stripe's payout checks run meanwhile.
+    let whileReading = { accountsRead: -1, stripeWrites: -1, brandOrders: -1 }
+    lumenAnswered = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 400))
+      const calls = server.stripe.calls()
+      whileReading = {
+        accountsRead: calls.filter((call) => call.operation === 'accounts.retrieve').length,
+        stripeWrites: stripeWrites(),
+        brandOrders: [NORTHWIND, LUMEN].flatMap((shop) => server.shopify.orders(shop)).length,
+      }
+    }
+    const answer = await processOrder('1001')
+    expect(answer.statusCode).toBe(422)
+    expect(answer.json().message).toBe(LUMEN_PRICE_REFUSAL)
+    expect(whileReading).toEqual({ accountsRead: 2, stripeWrites: 0, brandOrders: 0 })
+    expect(stripeWrites()).toBe(0)
+    await expectNothingMoved()
+  })
+})
+
+/** Requests that would change something in Stripe (every POST). */
+const stripeWrites = () => server.stripe.calls().filter((call) => call.method === 'POST').length

@@ -457,6 +457,18 @@ describe('concurrent requests', () => {
     await expectExactlyOnce()
   })
 
+  it("pay each brand once, to the cent, when Stripe's rate limit refuses the brands' calls sent at once", async () => {
+    // One request a second to any one endpoint: the brands' account reads and transfers, sent
+    // together, meet 429s, and each is asked again (the adapter's real waits) until Stripe takes it.
+    server = await startServerUnderTest({
+      stripeEmulator: { rateLimits: { perSecond: 10, perEndpointPerSecond: 1 } },
+    })
+    expect((await processOrder('1001')).statusCode).toBe(201)
+    await expectExactlyOnce()
+    const refused = server.stripe.calls().filter((call) => call.status === 429)
+    expect(refused.map((call) => call.operation)).toContain('transfers.create')
+  })
+
   it('answer 409 "being processed" while a request works, then "already processed"', async () => {
     const held = gate()
     await start((commerce) => ({
