@@ -232,12 +232,16 @@ function messageOf(body: string): string {
   return body.slice(0, 200)
 }
 
-/** The requests that only read: the servers' warm-up, which leaves the orders unprocessed. */
+/**
+ * The requests that only read: the servers' warm-up, which leaves the orders unprocessed. Not the
+ * inbox's first page, which previews its orders through Shopify: its reads outlast the warm-up and
+ * would still be at work in the run and in what the requests before it are measured to ask.
+ */
 export function warmUpRequests(token: string): autocannon.Request[] {
   const headers = { authorization: `Bearer ${token}` }
   return [
     { method: 'GET', path: STORES_PATH, headers },
-    { method: 'GET', path: INBOX_PATHS[0], headers },
+    { method: 'GET', path: INBOX_PATHS[1], headers },
   ]
 }
 
