@@ -3,20 +3,28 @@ import { resolve } from 'node:path'
 import { runNpmScript, type CommandResult } from '../../support/npm-script'
 
 // A benchmark's short form as CI runs it (`npm run <script> -- --short`), and what it left
-// running: a benchmark that exits must take its servers with it. The benchmarks' files run one at
-// a time, so that one's servers are not taken for another's left behind.
+// running: a benchmark that exits must take its servers with it. A server whose benchmark is
+// gone is left behind; one whose benchmark still runs (another's, beside this one) is not.
 
 /** What a benchmark's servers run: its bundles in server/dist (server/scripts/bundle.ts). */
 const BUNDLES = resolve(__dirname, '../../../server/dist/bench-')
+/** What a benchmark runs: `node --import tsx bench/<name>.ts` in server/. */
+const BENCHMARK = 'bench/bench'
 
-/** The processes running one of this tree's benchmark bundles. */
+const commandOf = (pid: string) =>
+  readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim()
+const parentOf = (pid: string) =>
+  readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]!
+
+/** The processes running one of this tree's benchmark bundles with no benchmark above them. */
 export function benchProcesses(): string[] {
   return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)
+    .filter((name) => /^\d+$/.test(name))
     .flatMap((pid) => {
       try {
-        const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim()
-        return command.includes(BUNDLES) ? [`${pid} ${command}`] : []
+        const command = commandOf(pid)
+        if (!command.includes(BUNDLES) || commandOf(parentOf(pid)).includes(BENCHMARK)) return []
+        return [`${pid} ${command}`]
       } catch {
         return [] // gone meanwhile
       }
