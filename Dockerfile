@@ -56,7 +56,8 @@ ENV NODE_ENV=production \
     TANDEM_MODE=production \
     TANDEM_API_HOST=0.0.0.0 \
     TANDEM_API_PORT=8787 \
-    TANDEM_DATA_DIR=/data
+    TANDEM_DATA_DIR=/data \
+    MALLOC_ARENA_MAX=2
 WORKDIR /app
 # The code stays root's and read-only to the server; /data is the only place it may write (the
 # SQLite file of a sandbox run; production keeps everything in PostgreSQL).
@@ -72,4 +73,8 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
 # The server finishes the requests in flight on SIGTERM (up to 25 s): give it 30 s before SIGKILL
 # (`docker stop -t 30`, compose's stop_grace_period).
 STOPSIGNAL SIGTERM
-CMD ["node", "server/dist/main.cjs"]
+# Memory (docs/benchmarks.md, "Server benchmark"): V8's young generation at most 8 MB a
+# semi-space (Node 24 grows it to 64 MB under load and keeps it), and two malloc arenas (glibc
+# gives each of the threads that compile, collect and compress its own, and keeps what they
+# freed). server/bench/bench-support.ts runs the benchmarks' servers with the same two.
+CMD ["node", "--max-semi-space-size=8", "server/dist/main.cjs"]

@@ -1,5 +1,9 @@
 import { startShopifyEmulator, type ShopifyEmulator } from '../../emulators/shopify/emulator'
-import { startStripeEmulator, type StripeEmulator } from '../../emulators/stripe/emulator'
+import {
+  startStripeEmulator,
+  STRIPE_LIVE_RATE_LIMITS,
+  type StripeEmulator,
+} from '../../emulators/stripe/emulator'
 import { openDatabase } from '../src/db/connect'
 import { indexCreatorOrder } from '../src/repositories/creator-orders'
 import { createSecretBox } from '../src/secrets'
@@ -28,11 +32,18 @@ export interface PoolOrder {
 }
 
 export interface LoadMarketplace {
-  /** In this process, its rate limit lifted: the load test measures Tandem, not Shopify's bucket. */
+  /**
+   * In this process, its rate limit lifted: under Shopify's standard plan the inbox alone would
+   * bind (each read of its first page previews every order on it for its readiness, hundreds of
+   * points; bench-load-floor.ts prints what the mix asks beside what the plan allows).
+   */
   shopify: ShopifyEmulator
+  /** At Stripe's live rate limits. */
   stripe: StripeEmulator
   /** Oldest first, the order in which the process calls go through them. */
   pool: PoolOrder[]
+  /** One more order, outside the pool: processed alone, it says what one order needs. */
+  lone: PoolOrder
   brands: string[]
   /** Creator stores the unique rates pair the brands with (the pool's creator first). */
   creators: string[]
@@ -53,7 +64,7 @@ export async function prepareLoadMarketplace(options: {
     imageBaseUrl: 'http://127.0.0.1',
     throttle: { maximumAvailable: 1e12, restoreRate: 1e12 },
   })
-  const stripe = await startStripeEmulator()
+  const stripe = await startStripeEmulator({ rateLimits: STRIPE_LIVE_RATE_LIMITS })
   const close = async () => {
     await shopify.close()
     await stripe.close()
@@ -61,7 +72,13 @@ export async function prepareLoadMarketplace(options: {
   try {
     const bench = await addBenchShops(shopify, stripe)
     const brands = benchBrands()
-    const { pool, links } = await addOrderPool(shopify, stripe, brands, options.poolSize)
+    const { pool: orders, links } = await addOrderPool(
+      shopify,
+      stripe,
+      brands,
+      options.poolSize + 1,
+    )
+    const [lone, ...pool] = orders as [PoolOrder, ...PoolOrder[]]
 
     const db = await openDatabase({ databaseUrl: options.databaseUrl })
     try {
@@ -75,7 +92,7 @@ export async function prepareLoadMarketplace(options: {
       )
       // In the inbox as their ORDERS_PAID webhooks would have put them, so that neither the
       // servers' start-up catch-up nor a lookup has to find them during the run.
-      const headers = poolHeaders(shopify, pool)
+      const headers = poolHeaders(shopify, orders)
       await db.transaction().execute(async (trx) => {
         for (const header of headers) await indexCreatorOrder(trx, header)
       })
@@ -91,6 +108,7 @@ export async function prepareLoadMarketplace(options: {
         shopify,
         stripe,
         pool,
+        lone,
         brands,
         creators: [BENCH_CREATOR, ...others.map((row) => row.shop)],
         close,

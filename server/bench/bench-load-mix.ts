@@ -6,7 +6,7 @@ import type { PoolOrder } from './bench-load-data'
 // Each connection goes round SEQUENCE; what every answer was is tallied here per kind, since
 // autocannon only counts status classes over all of them.
 
-type Kind = 'stores' | 'inbox' | 'preview' | 'defaultRate' | 'uniqueRate' | 'process'
+export type Kind = 'stores' | 'inbox' | 'preview' | 'defaultRate' | 'uniqueRate' | 'process'
 
 /** One round of a connection. */
 const SEQUENCE: Kind[] = [
@@ -30,6 +30,28 @@ const SEQUENCE: Kind[] = [
 const CALLS_PER_ORDER = 3
 
 const countOf = (...kinds: Kind[]) => SEQUENCE.filter((kind) => kinds.includes(kind)).length
+
+/** The kinds that only read: the console's screens, which must stay fast while transfers run. */
+export const READ_KINDS: Kind[] = ['stores', 'inbox', 'preview']
+
+const STORES_PATH = '/admin-all-stores'
+/** The inbox's pages read in turn: the first as the console opens it, the completed transfers'. */
+const INBOX_PATHS = ['/admin-creator-orders', '/admin-creator-orders?status=COMPLETED']
+const previewPath = (orderId: string) => `/admin-preview-order-transfer?creatorOrderId=${orderId}`
+
+/**
+ * Each read the mix sends, with how often it sends it for each order processed (the preview
+ * naming `orderId`): what the reads ask of Stripe and Shopify beside processing.
+ */
+export function readsPerOrder(orderId: string): { path: string; perOrder: number }[] {
+  const ordersPerRound = countOf('process') / CALLS_PER_ORDER
+  const inboxEach = countOf('inbox') / INBOX_PATHS.length / ordersPerRound
+  return [
+    { path: STORES_PATH, perOrder: countOf('stores') / ordersPerRound },
+    ...INBOX_PATHS.map((path) => ({ path, perOrder: inboxEach })),
+    { path: previewPath(orderId), perOrder: countOf('preview') / ordersPerRound },
+  ]
+}
 
 /** The mix in words, for the printout. */
 export const MIX_DESCRIPTION =
@@ -109,17 +131,9 @@ export function loadMix(options: {
 
   /** What each kind sends; a function, since most name a different order or rate each time. */
   const build: Record<Kind, (context: Sent) => autocannon.Request> = {
-    stores: () => ({ method: 'GET', path: '/admin-all-stores' }),
-    // The first page as the console opens it; every other time, the page of completed transfers.
-    inbox: () => ({
-      method: 'GET',
-      path:
-        inboxReads++ % 2 === 0 ? '/admin-creator-orders' : '/admin-creator-orders?status=COMPLETED',
-    }),
-    preview: () => ({
-      method: 'GET',
-      path: `/admin-preview-order-transfer?creatorOrderId=${recentOrder()}`,
-    }),
+    stores: () => ({ method: 'GET', path: STORES_PATH }),
+    inbox: () => ({ method: 'GET', path: INBOX_PATHS[inboxReads++ % INBOX_PATHS.length] }),
+    preview: () => ({ method: 'GET', path: previewPath(recentOrder()) }),
     // Always within bounds (tandem ≤ 10, creator ≤ 20, unique ≤ 40): a write that is refused
     // would measure the refusal.
     defaultRate: () => {
@@ -218,12 +232,16 @@ function messageOf(body: string): string {
   return body.slice(0, 200)
 }
 
-/** The requests that only read: the servers' warm-up, which leaves the orders unprocessed. */
+/**
+ * The requests that only read: the servers' warm-up, which leaves the orders unprocessed. Not the
+ * inbox's first page, which previews its orders through Shopify: its reads outlast the warm-up and
+ * would still be at work in the run and in what the requests before it are measured to ask.
+ */
 export function warmUpRequests(token: string): autocannon.Request[] {
   const headers = { authorization: `Bearer ${token}` }
   return [
-    { method: 'GET', path: '/admin-all-stores', headers },
-    { method: 'GET', path: '/admin-creator-orders', headers },
+    { method: 'GET', path: STORES_PATH, headers },
+    { method: 'GET', path: INBOX_PATHS[1], headers },
   ]
 }
 

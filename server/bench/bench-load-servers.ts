@@ -3,14 +3,11 @@ import { closeSync, openSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { stopChild } from '../../scripts/lib/children'
 import { freePort, waitForHttp } from '../../scripts/lib/ports'
-import type { BenchAdmin } from './bench-support'
+import { SERVER_ENV, SERVER_NODE_ARGS, type BenchAdmin } from './bench-support'
 
 // The real server (server/src/main.ts, bundled) as the load test runs it: one or more processes
 // on one PostgreSQL database, beside the emulators of this process, each writing its log to a file
 // that is read when something failed.
-
-/** To profile the servers: BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'. */
-const NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)
 
 export interface ServerProcess {
   url: string
@@ -54,7 +51,7 @@ export async function startServers(options: {
     for (const [i, port] of ports.entries()) {
       const logFile = join(options.logDir, `server-${i + 1}.log`)
       const log = openSync(logFile, 'a')
-      const child = spawn(process.execPath, [...NODE_ARGS, options.bundle], {
+      const child = spawn(process.execPath, [...SERVER_NODE_ARGS, options.bundle], {
         cwd: join(__dirname, '..'),
         stdio: ['ignore', log, log],
         // Only what the server reads: nothing of this shell's (a DATABASE_URL, say) leaks in.
@@ -70,6 +67,7 @@ export async function startServers(options: {
           STRIPE_SECRET_KEY: options.stripe.secretKey,
           TANDEM_FIREBASE_PROJECT_ID: options.admin.projectId,
           FIREBASE_AUTH_EMULATOR_HOST: new URL(options.admin.emulatorUrl).host,
+          ...SERVER_ENV,
           ...options.env,
         },
       })

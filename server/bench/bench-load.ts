@@ -5,13 +5,27 @@ import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
 import { openDatabase } from '../src/db/connect'
+import { BENCH_CREATOR } from './bench-data'
+import {
+  askedSince,
+  busiest,
+  SHOPIFY_LIMITS_DESCRIPTION,
+  STRIPE_LIMITS_DESCRIPTION,
+  STRIPE_LIVE_PACING,
+  STRIPE_LIVE_RATE_LIMITS,
+  SHOPIFY_STANDARD,
+  total,
+  type Asked,
+} from './bench-limits'
 import { checkExactlyOnce, settleTransfers, type ExactlyOnceReport } from './bench-load-checks'
 import { prepareLoadMarketplace } from './bench-load-data'
+import { floorOf, measureOrderNeeds, type Floor, type OrderNeeds } from './bench-load-floor'
 import {
   KIND_LABELS,
   loadMix,
   MIX_DESCRIPTION,
   percentile,
+  READ_KINDS,
   warmUpRequests,
   type MixTally,
 } from './bench-load-mix'
@@ -26,29 +40,60 @@ import {
   withBenchAdmin,
   type BenchAdmin,
 } from './bench-support'
+import { SHORT } from './bench-args'
 
 // The load test of `npm run bench:server` (or on its own: `node --import tsx bench/bench-load.ts`
 // in server/): the real server, src/main.ts bundled, on PostgreSQL, under 50 connections mixing
 // reads, rate writes and transfer processing (bench-load-mix.ts), first as one process, then as
-// two on one database, each run on fresh data. Prints throughput and latency of both side by
-// side; fails when any answer was a 5xx or went unanswered, or when an order or a payment was
-// made twice (bench-load-checks.ts): those are bugs, not figures.
+// two on one database, each run on fresh data. The Stripe emulator holds the servers to Stripe's
+// live limits (bench-limits.ts), which set a floor: the orders a second they let through
+// (bench-load-floor.ts). Prints throughput and latency of both side by side, the
+// orders processed a second beside that floor; fails when any answer was a 5xx or went
+// unanswered, or when an order or a payment was made twice (bench-load-checks.ts): those are
+// bugs. It fails too when processing falls below AIMS.throughput of the floor or the reads' p99
+// is over AIMS.readsP99Ms (not in the short form, `--short`: 100 orders, 10 s a run).
 
-const SECONDS = Number(process.env.BENCH_LOAD_SECONDS || 30)
+/**
+ * `--soak`: one process for BENCH_SOAK_SECONDS (10 minutes), its memory sampled throughout; it
+ * fails when the last minute's peak is over the first's by more than SOAK_GROWTH.
+ */
+const SOAK = process.argv.includes('--soak')
+const SOAK_GROWTH = 0.1
+const SECONDS = SOAK
+  ? Number(process.env.BENCH_SOAK_SECONDS || 600)
+  : SHORT
+    ? 10
+    : Number(process.env.BENCH_LOAD_SECONDS || 30)
 const CONNECTIONS = 50
 /** Enough orders that the process calls of a run never run out of new ones. */
-const POOL_SIZE = Number(process.env.BENCH_LOAD_ORDERS || 2000)
+const POOL_SIZE = SHORT ? 100 : Number(process.env.BENCH_LOAD_ORDERS || (SOAK ? 5000 : 2000))
+/** How often the servers' memory is sampled during a run, in ms. */
+const SAMPLE_MS = 5000
 /** As long as a transfer's lease: a request unanswered by then is stuck, not slow. */
 const TIMEOUT_SECONDS = 30
+/** Orders processed a second, as a share of the floor; the reads' p99 while they are. */
+const AIMS = { throughput: 0.8, readsP99Ms: 300 }
 
 interface RunOutcome {
   processes: number
   result: autocannon.Result
   tally: MixTally
   report: ExactlyOnceReport
+  /** The run's length, in seconds. */
+  seconds: number
+  /** What the mix asks for each order it processes, from each request sent once before the run. */
+  needs: OrderNeeds
+  /** The orders a second the limits let through, for those needs. */
+  floor: Floor
+  /** What the run asked of the limits. */
+  asked: Asked
+  /** The p99 of every read's latency, in ms. */
+  readsP99: number
   /** Leases still held once the run's requests had had a lease's time to finish. */
   stillHeld: number
   rssMb: number[]
+  /** The first server's memory through the run: seconds from its start, and MB. */
+  rssSamples: { at: number; mb: number }[]
   /**
    * CPU used during the run, in cores: each server's, PostgreSQL's (when it is this run's own
    * cluster), this process's (the load generator and the emulators); and the machine's busy share
@@ -66,18 +111,21 @@ export async function runLoadTest(admin: BenchAdmin): Promise<string[]> {
   try {
     const bundle = await bundleServer('src/main.ts', 'bench-main.cjs')
     console.log(
-      `Load test: the real server (src/main.ts) on ${postgres.origin}, one process, then two on ` +
-        `one database;\n${CONNECTIONS} connections for ${SECONDS} s per run, each in turn ` +
-        `${MIX_DESCRIPTION}; ${fmt(POOL_SIZE)} fresh orders per run\n`,
+      `${SOAK ? 'Soak' : 'Load test'}: the real server (src/main.ts) on ${postgres.origin}, ` +
+        `${SOAK ? 'one process' : 'one process, then two on one database'};\n${CONNECTIONS} ` +
+        `connections for ${SECONDS} s per run, each in turn ${MIX_DESCRIPTION}; ` +
+        `${fmt(POOL_SIZE)} fresh orders per run;\nheld to ${STRIPE_LIMITS_DESCRIPTION}; ` +
+        `Shopify's not enforced (${SHOPIFY_LIMITS_DESCRIPTION} printed beside what the mix asks)\n`,
     )
     const runs: RunOutcome[] = []
-    for (const processes of [1, 2]) {
+    for (const processes of SOAK ? [1] : [1, 2]) {
       runs.push(await loadRun({ processes, postgres, admin, bundle, logDir }))
     }
     printOutcomes(runs)
-    const failures = runs.flatMap((run) => run.failures)
+    printNeeds(runs[0]!.needs)
+    const failures = [...runs.flatMap((run) => run.failures), ...(SOAK ? soakGrowth(runs[0]!) : [])]
     if (failures.length > 0) {
-      console.log(`\n!!! LOAD TEST FAILED: ${failures.length} correctness failures !!!`)
+      console.log(`\n!!! LOAD TEST FAILED: ${failures.length} failures !!!`)
       for (const failure of failures.slice(0, 40)) console.log(`  ${failure}`)
     }
     // What the servers logged as errors says why, even when no answer showed it (a webhook's).
@@ -126,6 +174,7 @@ async function loadRun(options: {
         stripe: { url: marketplace.stripe.url, secretKey: marketplace.stripe.secretKey },
         admin,
         logDir: runLogDir,
+        env: STRIPE_LIVE_PACING,
       })
       try {
         // autocannon spreads the connections over the URLs in turn (its types say one URL only).
@@ -137,6 +186,9 @@ async function loadRun(options: {
           duration: 2,
           requests: warmUpRequests(admin.token),
         })
+        const needs = await measureOrderNeeds(marketplace, group.servers[0]!.url, admin.token)
+        const shops = [BENCH_CREATOR, ...marketplace.brands]
+        const askedBefore = askedSince(marketplace, shops)
 
         const { requests, tally } = loadMix({
           token: admin.token,
@@ -151,6 +203,11 @@ async function loadRun(options: {
         const machineBefore = machineCpu()
         const cpuBefore = process.cpuUsage()
         const started = performance.now()
+        const rssSamples: RunOutcome['rssSamples'] = []
+        const sampling = setInterval(() => {
+          const at = (performance.now() - started) / 1000
+          rssSamples.push({ at, mb: residentMegabytes(pids[0]!) })
+        }, SAMPLE_MS)
         const result = await autocannon({
           url,
           connections: CONNECTIONS,
@@ -158,7 +215,9 @@ async function loadRun(options: {
           timeout: TIMEOUT_SECONDS,
           requests,
         })
+        clearInterval(sampling)
         const seconds = (performance.now() - started) / 1000
+        const asked = askedSince(marketplace, shops, askedBefore)
         const cpu = process.cpuUsage(cpuBefore)
         const machineAfter = machineCpu()
         const usage = {
@@ -178,14 +237,28 @@ async function loadRun(options: {
           const errorsLogged = group.servers.flatMap((server, i) =>
             loggedErrors(server.logFile).map((error) => ({ server: i + 1, ...error })),
           )
-          const failures = failuresOf(processes, result, tally, report)
+          const readsP99 = percentile(
+            READ_KINDS.flatMap((kind) => tally.kinds.get(kind)!.latencies),
+            0.99,
+          )
+          const floor = floorOf(needs)
+          const failures = [
+            ...failuresOf(processes, result, tally, report),
+            ...slowness(processes, tally, seconds, floor, readsP99),
+          ]
           return {
             processes,
             result,
             tally,
             report,
+            seconds,
+            needs,
+            floor,
+            asked,
+            readsP99,
             stillHeld,
             rssMb,
+            rssSamples,
             usage,
             errorsLogged,
             failures,
@@ -225,6 +298,54 @@ function failuresOf(
   return failures
 }
 
+/**
+ * The soak's verdict: the peak of its first minute's memory beside its last's, and each minute's
+ * printed, so that growth shows as a trend and not one sample.
+ */
+function soakGrowth(run: RunOutcome): string[] {
+  const minutes = Math.ceil(run.seconds / 60)
+  const peaks = Array.from({ length: minutes }, (_, m) =>
+    Math.max(...run.rssSamples.filter((s) => Math.floor(s.at / 60) === m).map((s) => s.mb)),
+  ).filter(Number.isFinite)
+  const first = peaks[0]!
+  const last = peaks.at(-1)!
+  console.log(
+    `\nSoak: the server's RSS peak each minute: ${peaks.map((mb) => mb.toFixed(0)).join(', ')} MB; ` +
+      `last minute ${last.toFixed(0)} MB beside the first's ${first.toFixed(0)} MB ` +
+      `(aim: at most ${SOAK_GROWTH * 100} % more)`,
+  )
+  return last > first * (1 + SOAK_GROWTH)
+    ? [
+        `soak: the last minute's RSS peak ${last.toFixed(0)} MB grew over the first's ${first.toFixed(0)} MB`,
+      ]
+    : []
+}
+
+/** Orders answered COMPLETED a second over the run: the servers' process throughput. */
+const processed = (run: { tally: MixTally; seconds: number }) =>
+  run.tally.completedAnswers.size / run.seconds
+
+/** The figures' aims, judged at full size only: the short form's figures are too few. */
+function slowness(
+  processes: number,
+  tally: MixTally,
+  seconds: number,
+  floor: Floor,
+  readsP99: number,
+): string[] {
+  if (SHORT) return []
+  const run = `${processes}-process run:`
+  const ratio = processed({ tally, seconds }) / floor.binding.ordersPerSecond
+  return [
+    ...(ratio < AIMS.throughput
+      ? [`${run} processed ${ratio.toFixed(2)} of the floor, under its aim of ${AIMS.throughput}`]
+      : []),
+    ...(readsP99 >= AIMS.readsP99Ms
+      ? [`${run} reads p99 ${readsP99.toFixed(0)} ms, over its aim of ${AIMS.readsP99Ms} ms`]
+      : []),
+  ]
+}
+
 /** The machine's busy cores that neither the servers, PostgreSQL nor this process used. */
 const otherCores = (usage: RunOutcome['usage']) =>
   Math.max(
@@ -234,6 +355,27 @@ const otherCores = (usage: RunOutcome['usage']) =>
       (usage.postgres ?? 0) -
       usage.bench,
   )
+
+/** What each request asked once before the first run: where the floor comes from. */
+function printNeeds(needs: OrderNeeds): void {
+  console.log(
+    '\nWhat each request asked once before the run, and how often the mix sends it an order:',
+  )
+  printTable(
+    needs.each.map((each) => [
+      each.request.replace(/creatorOrderId=\d+/, 'creatorOrderId=…'),
+      `× ${each.perOrder}`,
+      `${fmt(each.stripe)} Stripe requests`,
+      `${fmt(each.creatorPoints)} points of the creator's Shopify`,
+    ]),
+    '  ',
+  )
+  // A limit of the server's own, which no emulator enforces and the floor leaves out.
+  console.log(
+    "  The server's calls to one shop go one at a time (shopify-api.ts), and every order and read " +
+      "of the mix names the creator's shop: its calls queue there.",
+  )
+}
 
 function printOutcomes(runs: RunOutcome[]): void {
   const row = (label: string, cell: (run: RunOutcome) => string) => [label, ...runs.map(cell)]
@@ -251,11 +393,48 @@ function printOutcomes(runs: RunOutcome[]): void {
         .map((answer) => ({ kind, answer })),
     )
   const none = (n: number) => (n === 0 ? 'none' : `${fmt(n)} !!!`)
+  const run0 = runs[0]!
+  const rate = (ordersPerSecond: number) =>
+    Number.isFinite(ordersPerSecond) ? `${ordersPerSecond.toFixed(1)}` : 'no limit'
+  const notJudged = SHORT ? ', not judged in the short form' : ''
 
   printTable([
     row('', (run) => (run.processes === 1 ? 'one process' : 'two processes')),
     row('throughput', (run) => `${fmt(run.result.requests.average)} req/s`),
     row('latency p50 / p99', (run) => `${run.result.latency.p50} / ${run.result.latency.p99} ms`),
+    row(
+      'orders processed a second',
+      (run) =>
+        `${processed(run).toFixed(1)} of a floor of ${run.floor.binding.ordersPerSecond.toFixed(1)}`,
+    ),
+    row(
+      'ratio to the floor',
+      (run) =>
+        `${(processed(run) / run.floor.binding.ordersPerSecond).toFixed(2)} (aim ≥ ${AIMS.throughput}${notJudged})`,
+    ),
+    ...run0.floor.candidates.map((_, i) =>
+      row(i === 0 ? '  each limit, orders a second' : '', (run) => {
+        const candidate = run.floor.candidates[i]!
+        return `${rate(candidate.ordersPerSecond)}  ${candidate.limit}`
+      }),
+    ),
+    row('  Stripe requests a second', (run) => {
+      const [endpoint, requests] = busiest(run.asked.stripe)
+      const { perSecond, perEndpointPerSecond } = STRIPE_LIVE_RATE_LIMITS
+      return (
+        `${(total(run.asked.stripe) / run.seconds).toFixed(1)} of ${perSecond}; ` +
+        `${endpoint} ${(requests / run.seconds).toFixed(1)} of ${perEndpointPerSecond}`
+      )
+    }),
+    row(
+      "  the creator's Shopify points a second",
+      (run) =>
+        `${fmt((run.asked.points.get(BENCH_CREATOR) ?? 0) / run.seconds)} (its standard plan restores ${SHOPIFY_STANDARD.restoreRate})`,
+    ),
+    row(
+      'reads p99',
+      (run) => `${run.readsP99.toFixed(0)} ms (aim < ${AIMS.readsP99Ms} ms${notJudged})`,
+    ),
     row('answers 2xx / 4xx', (run) => `${fmt(run.result['2xx'])} / ${fmt(run.result['4xx'])}`),
     row('5xx', (run) => none(run.result['5xx'])),
     row('no answer', (run) => none(run.result.errors)),

@@ -17,6 +17,7 @@ import { linkVariants, type VariantLink } from '../src/repositories/variant-link
 import { createSecretBox, type SecretBox } from '../src/secrets'
 import { sandboxApp } from '../src/seed/sandbox-data'
 import { copyBrandVariants } from './bench-data'
+import { SHOPIFY_STANDARD } from './bench-limits'
 
 // The pipeline benchmark's marketplace (bench-pipeline.ts): creator shops selling copies of brand
 // products, each brand with its default commission, payout account and app, in the emulators at
@@ -42,9 +43,6 @@ export interface PipelineMarketplace {
   copies: Map<string, Map<string, string[]>>
   close(): Promise<void>
 }
-
-/** Shopify's standard plan: each shop's bucket of GraphQL points and its restore rate. */
-export const SHOPIFY_STANDARD = { maximumAvailable: 2000, restoreRate: 100 }
 
 /** Brand products each brand sells, one variant each; 100 in stock, enough for the run's orders. */
 const VARIANTS_PER_BRAND = 8

@@ -1,7 +1,3 @@
-import { randomBytes } from 'node:crypto'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { connectShopify } from '../src/adapters/commerce/shopify/shopify'
 import { connectStripe } from '../src/adapters/payments/stripe/stripe-payments'
 import { buildApp } from '../src/app'
@@ -12,29 +8,19 @@ import { creatorOrderIndex } from '../src/repositories/creator-orders'
 import { shopifyKeyAttempts } from '../src/repositories/shopify-key-attempts'
 import { shopConnectionStore } from '../src/repositories/shop-connections'
 import { createSecretBox } from '../src/secrets'
-import { seedSandboxMarketplace } from '../src/seed/seed'
-import { STORES } from '../src/seed/sandbox-data'
-import type { VariantLink } from '../src/repositories/variant-links'
-import { CEILING_PATH, addBenchMarketplace } from './bench-data'
+import { CEILING_PATH } from './bench-data'
 
-// The server under benchmark, in a process of its own so that its memory is its own. It prints
-// one JSON line with its port once it listens. BENCH_TOKEN is an administrator's ID token;
-// BENCH_SHOPIFY_URL the Shopify emulator holding the bench order, BENCH_ORDER_ID, and
-// BENCH_VARIANT_LINKS (JSON) the links of its creator's copies; BENCH_STRIPE_URL and
-// BENCH_STRIPE_KEY the Stripe emulator holding its payment.
+// The server under benchmark, in a process of its own so that its memory is its own: on the
+// SQLite file BENCH_SQLITE_FILE, which bench.ts prepared (sealed under BENCH_SECRET_KEY, hex), so
+// that its memory is a server's and not a seed's. It prints one JSON line with its port once it
+// listens. BENCH_TOKEN is an administrator's ID token; BENCH_SHOPIFY_URL the Shopify emulator
+// holding the bench order; BENCH_STRIPE_URL and BENCH_STRIPE_KEY the Stripe emulator holding its
+// payment. SERVER_NODE_ARGS (bench-support.ts) are its Node's, as deployed.
 
 async function main(): Promise<void> {
-  const db = await openDatabase({
-    sqliteFile: join(mkdtempSync(join(tmpdir(), 'tandem-bench-')), 'tandem.sqlite'),
-  })
-  const secrets = createSecretBox(randomBytes(32))
-  await seedSandboxMarketplace(db, { secrets, now: new Date() })
+  const db = await openDatabase({ sqliteFile: process.env.BENCH_SQLITE_FILE ?? '' })
+  const secrets = createSecretBox(Buffer.from(process.env.BENCH_SECRET_KEY ?? '', 'hex'))
   const publicUrl = 'http://127.0.0.1'
-  const bench = {
-    orderId: process.env.BENCH_ORDER_ID ?? '',
-    links: JSON.parse(process.env.BENCH_VARIANT_LINKS ?? '[]') as VariantLink[],
-  }
-  await addBenchMarketplace(db, secrets, bench, STORES.length)
   const adapter = connectShopify({
     connectionStore: shopConnectionStore(db, secrets),
     creatorOrders: creatorOrderIndex(db),

@@ -13,6 +13,19 @@ import { freePort } from '../../scripts/lib/ports'
 // What the server benchmarks share: the administrator they sign in as, the server compiled as it
 // is deployed, and the figures' formatting.
 
+/**
+ * Node's flags and the environment the server runs with, as the container image runs it (the
+ * Dockerfile's CMD and ENV: keep them alike): a young generation of at most 8 MB a semi-space,
+ * where Node 24 grows it to 64 MB under load and keeps it (its new space was 134 MB of the 393 MB
+ * after the benchmark), and two malloc arenas rather than one per thread. To profile:
+ * BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'.
+ */
+export const SERVER_NODE_ARGS = [
+  '--max-semi-space-size=8',
+  ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
+]
+export const SERVER_ENV = { MALLOC_ARENA_MAX: '2' }
+
 /** The benchmarks' administrator, signed in at a Firebase Auth emulator of their own. */
 export interface BenchAdmin {
   /** The emulator's URL (FIREBASE_AUTH_EMULATOR_HOST is its host). */

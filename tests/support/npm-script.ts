@@ -13,12 +13,13 @@ const root = resolve(__dirname, '../..')
 
 /**
  * `npm run <script> -- …args` from the project's root, with only the given environment beside
- * PATH and HOME (the test's own variables must not leak in).
+ * PATH and HOME (the test's own variables must not leak in); killed after `timeoutMs`.
  */
 export function runNpmScript(
   script: string,
   args: string[],
   env: Record<string, string>,
+  timeoutMs = 30_000,
 ): Promise<CommandResult> {
   return new Promise((done) => {
     execFile(
@@ -27,7 +28,7 @@ export function runNpmScript(
       {
         cwd: root,
         env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-        timeout: 30_000,
+        timeout: timeoutMs,
       },
       (error, stdout, stderr) => {
         const exitCode = error ? (typeof error.code === 'number' ? error.code : -1) : 0
