@@ -426,9 +426,7 @@ describe('holds', () => {
     await expect
       .poll(() => readiness(orderId), { timeout: 10_000 })
       .toMatchObject({ state: 'NEEDS_ATTENTION' })
-    expect(JSON.stringify(await readiness(orderId))).toContain(
-      "below the brand's price 75.00 USD",
-    )
+    expect(JSON.stringify(await readiness(orderId))).toContain("below the brand's price 75.00 USD")
     expect(made()).toEqual({ brandOrders: [], transfers: [] })
   })
 
