@@ -78,6 +78,16 @@ export default defineConfig({
       },
       {
         test: {
+          // Each benchmark's short form (`--short`), spawned as a person runs it: it still runs,
+          // still makes its checks and leaves no process behind; its figures are not judged here.
+          name: 'benchmarks',
+          environment: 'node',
+          include: ['tests/benchmarks/**/*.test.ts'],
+          testTimeout: 180_000,
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           environment: 'node',
           include: ['tests/e2e/**/*.test.ts'],
