@@ -98,6 +98,10 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // A page waited for (expect.poll) gets what `shows` gives it, 10 s, not Vitest's 1 s: a
+          // reload on a busy machine (three files at once beside Chromium) took longer, and
+          // failed a test one run in several.
+          expect: { poll: { timeout: 10_000 } },
           // Builds the console first, only when an e2e file runs.
           globalSetup: ['tests/support/build-app.ts'],
         },
