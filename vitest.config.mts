@@ -19,9 +19,9 @@ export default defineConfig({
   test: {
     // Vitest's default on two cores is one file at a time, yet most files spend their time
     // waiting on other processes (servers, emulators, PostgreSQL, Chromium): three at once took
-    // the suite from 25 to 15 minutes on these machines. The e2e files share the three workers
-    // (each starts its own server, console and Chromium on ports of its own): one at a time, after
-    // the rest, they held the run up by four minutes with one worker busy.
+    // the suite from 25 to 15 minutes on these machines. The e2e files share the three workers,
+    // one e2e file at a time (tests/e2e/one-at-a-time.ts): alone after the rest, they held the
+    // run up by four minutes with one worker busy.
     maxWorkers: 3,
     // Longest first across every project, so that the workers finish together.
     sequence: { sequencer: LongestFirst },
@@ -102,6 +102,8 @@ export default defineConfig({
           // reload on a busy machine (three files at once beside Chromium) took longer, and
           // failed a test one run in several.
           expect: { poll: { timeout: 10_000 } },
+          // One e2e file at a time: they share the workers with the other projects' files.
+          setupFiles: ['tests/e2e/one-at-a-time.ts'],
           // Builds the console first, only when an e2e file runs.
           globalSetup: ['tests/support/build-app.ts'],
         },
