@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vitest/config'
+import { LongestFirst } from './tests/support/longest-first'
 
 const alias = {
   '@shared': resolve(import.meta.dirname, 'src/shared'),
@@ -18,8 +19,12 @@ export default defineConfig({
   test: {
     // Vitest's default on two cores is one file at a time, yet most files spend their time
     // waiting on other processes (servers, emulators, PostgreSQL, Chromium): three at once took
-    // the suite from 25 to 15 minutes on these machines. The e2e project still runs one at a time.
+    // the suite from 25 to 15 minutes on these machines. The e2e files share the three workers,
+    // one e2e file at a time (tests/e2e/one-at-a-time.ts): alone after the rest, they held the
+    // run up by four minutes with one worker busy.
     maxWorkers: 3,
+    // Longest first across every project, so that the workers finish together.
+    sequence: { sequencer: LongestFirst },
     globalSetup: ['tests/support/global-setup.ts'],
     projects: [
       {
@@ -79,12 +84,27 @@ export default defineConfig({
       },
       {
         test: {
+          // Each benchmark's short form (`--short`), spawned as a person runs it: it still runs,
+          // still makes its checks and leaves no process behind; its figures are not judged here.
+          name: 'benchmarks',
+          environment: 'node',
+          include: ['tests/benchmarks/**/*.test.ts'],
+          testTimeout: 180_000,
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           environment: 'node',
           include: ['tests/e2e/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // A page waited for (expect.poll) gets what `shows` gives it, 10 s, not Vitest's 1 s: a
+          // reload on a busy machine (three files at once beside Chromium) took longer, and
+          // failed a test one run in several.
+          expect: { poll: { timeout: 10_000 } },
+          // One e2e file at a time: they share the workers with the other projects' files.
+          setupFiles: ['tests/e2e/one-at-a-time.ts'],
           // Builds the console first, only when an e2e file runs.
           globalSetup: ['tests/support/build-app.ts'],
         },

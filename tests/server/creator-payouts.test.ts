@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { LUMEN, NORTHWIND } from '../support/sandbox-figures'
 import { ORDERS, orderTotalMinor } from '../../server/src/seed/sandbox-data'
-import { startServerUnderTest, type ServerUnderTest } from './support/server-under-test'
+import { CREATOR_PAYOUT_JOB } from '../../server/src/transfers/creator-payout'
+import { jobsEnded, jobTableOf } from './support/job-states'
+import {
+  startServerUnderTest,
+  usesPostgres,
+  type ServerUnderTest,
+} from './support/server-under-test'
 import { transferCalls } from './support/transfer-calls'
 
 // Creators' commissions (docs/integrations.md "After the sale"): once an order's brands are paid,
@@ -125,9 +131,11 @@ describe("a creator's commission", () => {
       commissionWaitingReason: null,
     })
 
-    // Setting the account again pays nothing more.
+    // Setting the account again pays nothing more: once every payout job it could have sent (in
+    // its transaction, before answering) has ended.
     expect((await setAccount(MAYA, MAYA_ACCOUNT)).statusCode).toBe(200)
-    await new Promise((resolve) => setTimeout(resolve, 1500))
+    const jobTable = await jobTableOf(server.db, usesPostgres(), true)
+    await jobsEnded(server.db, jobTable, [CREATOR_PAYOUT_JOB], FOR_JOBS)
     expect(creatorTransfers()).toEqual([PAID_TO_MAYA])
   })
 

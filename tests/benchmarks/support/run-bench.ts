@@ -32,10 +32,13 @@ export async function runShortForm(script: string, timeoutMs: number): Promise<B
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+  const closed = new Promise((done) => child.once('close', done))
   const code = await new Promise<number | null>((done) =>
-    child.once('close', (exitCode) => done(exitCode)),
+    child.once('exit', (exitCode) => done(exitCode)),
   )
   clearTimeout(timer)
+  // Its output is whole once its pipes close; a process left behind may hold them open.
+  await Promise.race([closed, new Promise((done) => setTimeout(done, 2000))])
   const leftBehind = processesOf(run)
   for (const { pid } of leftBehind) {
     try {

@@ -1,13 +1,13 @@
 import {
-  Badge,
-  Drawer,
-  Modal,
-  Notification,
   createTheme,
   darken,
+  type BadgeProps,
   type CSSVariablesResolver,
+  type DrawerProps,
   type MantineColorScheme,
   type MantineColorSchemeManager,
+  type ModalProps,
+  type NotificationProps,
 } from '@mantine/core'
 import type { Theme, TandemBridge } from '@shared/ipc'
 import { DEFAULT_THEME } from '@shared/theme'
@@ -21,17 +21,25 @@ export const consoleTheme = createTheme({
   defaultRadius: 'md',
   // White on a filled button's shade 6 reads 3.3:1 (red) to 4.1:1 (indigo); on 8, 4.5:1 and up.
   primaryShade: { light: 8, dark: 8 },
+  // Plain objects, typed by each component's props, not `Badge.extend(…)`: calling the component's
+  // `extend` would pull Drawer and Modal (and what they need) into the first screen's JavaScript.
   components: {
     // One vocabulary: statuses read in sentence case ("Not started"), not Mantine's upper case.
-    Badge: Badge.extend({ defaultProps: { tt: 'none' } }),
+    Badge: { defaultProps: { tt: 'none' } satisfies Partial<BadgeProps> },
     // Mantine's close buttons are icons with no name of their own.
-    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
-    Notification: Notification.extend({
-      defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } },
+    Drawer: {
+      defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } satisfies Partial<DrawerProps>,
+    },
+    Modal: {
+      defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } satisfies Partial<ModalProps>,
+    },
+    Notification: {
+      defaultProps: {
+        closeButtonProps: { 'aria-label': 'Dismiss' },
+      } satisfies Partial<NotificationProps>,
       // Mantine greys a titled toast's sentence below AA; the dimmed colour below passes.
       styles: { description: { color: 'var(--mantine-color-dimmed)' } },
-    }),
+    },
   },
 })
 
