@@ -109,7 +109,7 @@ export async function runLoadTest(admin: BenchAdmin): Promise<string[]> {
   const logDir = mkdtempSync(join(tmpdir(), 'tandem-bench-load-'))
   let keepLogs = false
   try {
-    const bundle = await bundleServer('src/main.ts', 'bench-main.cjs')
+    const bundle = await bundleServer('src/main.ts', 'bench-load-main.cjs')
     console.log(
       `${SOAK ? 'Soak' : 'Load test'}: the real server (src/main.ts) on ${postgres.origin}, ` +
         `${SOAK ? 'one process' : 'one process, then two on one database'};\n${CONNECTIONS} ` +

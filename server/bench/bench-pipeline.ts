@@ -116,7 +116,7 @@ async function main(admin: BenchAdmin): Promise<string[]> {
   const logDir = mkdtempSync(join(tmpdir(), 'tandem-bench-pipeline-'))
   let keepLogs = false
   try {
-    const bundle = await bundleServer('src/main.ts', 'bench-main.cjs')
+    const bundle = await bundleServer('src/main.ts', 'bench-pipeline-main.cjs')
     console.log(
       `Pipeline: ${fmt(ORDERS)} paid orders across ${SHAPE.creators} creator shops and ` +
         `${SHAPE.brands} brands (${SHAPE.brandsPerOrder} per order), orders/paid at ` +

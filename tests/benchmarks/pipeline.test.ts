@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { runShortBenchmark } from './support/short-run'
+import { runShortForm } from './support/run-bench'
 
 // `npm run bench:pipeline -- --short` (docs/benchmarks.md, "Pipeline benchmark"): a few paid
 // orders transfer themselves through two server processes, then again with one of them killed
@@ -10,9 +10,9 @@ const TIMEOUT_MS = 240_000
 it(
   'runs in its short form, with and without a process killed, losing and doubling nothing',
   async () => {
-    const run = await runShortBenchmark('bench:pipeline', TIMEOUT_MS)
-    expect(run.exitCode, `${run.stdout}\n${run.stderr}`).toBe(0)
-    const out = run.stdout
+    const run = await runShortForm('bench:pipeline', TIMEOUT_MS)
+    expect(run.code, run.output).toBe(0)
+    const out = run.output
     expect(out).toMatch(/ratio to the floor +[\d.]+ \(aim ≤ 1.1, not judged in the short form\)/)
     expect(out).toMatch(/ratio to the floor +[\d.]+ \(aim ≤ 1.25, not judged in the short form\)/)
     expect(out).toMatch(/floor: what the orders need +[\d.]+ s/)

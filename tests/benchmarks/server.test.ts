@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { runShortBenchmark } from './support/short-run'
+import { runShortForm } from './support/run-bench'
 
 // `npm run bench:server -- --short` (docs/benchmarks.md, "Server benchmark"): the benchmark still
 // runs end to end and still checks what it checks (no 5xx, no order or payment made twice, the
@@ -11,9 +11,9 @@ const TIMEOUT_MS = 240_000
 it(
   'runs in its short form, prints its figures beside their baselines, and leaves nothing running',
   async () => {
-    const run = await runShortBenchmark('bench:server', TIMEOUT_MS)
-    expect(run.exitCode, `${run.stdout}\n${run.stderr}`).toBe(0)
-    const out = run.stdout
+    const run = await runShortForm('bench:server', TIMEOUT_MS)
+    expect(run.code, run.output).toBe(0)
+    const out = run.output
     // The single process: the store list beside its ceiling; its memory beside its aims.
     expect(out).toMatch(/GET \/admin-all-stores +[\d,]+ req\/s, p99 \d+ ms +ceiling [\d,]+ req\/s/)
     expect(out).toMatch(

@@ -13,13 +13,12 @@ const root = resolve(__dirname, '../..')
 
 /**
  * `npm run <script> -- …args` from the project's root, with only the given environment beside
- * PATH and HOME (the test's own variables must not leak in); killed after `timeoutMs`.
+ * PATH and HOME (the test's own variables must not leak in).
  */
 export function runNpmScript(
   script: string,
   args: string[],
   env: Record<string, string>,
-  timeoutMs = 30_000,
 ): Promise<CommandResult> {
   return new Promise((done) => {
     execFile(
@@ -28,7 +27,7 @@ export function runNpmScript(
       {
         cwd: root,
         env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-        timeout: timeoutMs,
+        timeout: 30_000,
       },
       (error, stdout, stderr) => {
         const exitCode = error ? (typeof error.code === 'number' ? error.code : -1) : 0
