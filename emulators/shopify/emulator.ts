@@ -185,6 +185,11 @@ export interface ShopifyEmulator {
   pointsSpent(shop: string): number
   webhookSubscriptions(shop: string): { id: string; topic: string; uri: string }[]
   /**
+   * Webhook deliveries of every shop, one per subscription: how many were made, and how many are
+   * still being attempted (a retry waiting included).
+   */
+  webhookDeliveries(): { started: number; underWay: number }
+  /**
    * Revokes the shop's tokens and subscriptions, and refuses the client-credentials grant until the
    * merchant approves the app again; resolves once APP_UNINSTALLED was attempted.
    */
@@ -477,6 +482,7 @@ export async function startShopifyEmulator(
     pointsSpent: (shop) => bucketOf(shopOf(shop).domain).spent(),
     webhookSubscriptions: (shop) =>
       shopOf(shop).webhooks.map(({ id, topic, uri }) => ({ id, topic, uri })),
+    webhookDeliveries: () => runtime.webhooks.deliveries(),
     uninstall: async (shop) => {
       const record = shopOf(shop)
       const subscriptions = record.webhooks.filter((w) => w.topic === 'APP_UNINSTALLED')

@@ -47,6 +47,8 @@ const RETRY_DELAYS_MS = [200, 800]
 export class WebhookDispatcher {
   /** Aborts attempts under way and forbids new ones once the emulator closes. */
   private readonly stopping = new AbortController()
+  /** Deliveries (one per subscription) made so far, and those whose attempts have not ended. */
+  private readonly counts = { started: 0, underWay: 0 }
 
   constructor(
     private readonly timers: Timers,
@@ -81,9 +83,16 @@ export class WebhookDispatcher {
           'X-Shopify-Triggered-At': triggeredAt,
           'X-Shopify-API-Version': API_VERSION,
         }
+        this.counts.started += 1
+        this.counts.underWay += 1
         return this.attempt(subscription, headers, body, 1)
       }),
     )
+  }
+
+  /** A copy of the counts: a test waits on them for the news a write sent to reach its receiver. */
+  deliveries(): { started: number; underWay: number } {
+    return { ...this.counts }
   }
 
   stop(): void {
@@ -105,19 +114,23 @@ export class WebhookDispatcher {
         signal: AbortSignal.any([this.stopping.signal, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]),
       })
       await response.body?.cancel()
-      if (response.ok) return
+      if (response.ok) return this.ended()
       outcome = `HTTP ${response.status}`
     } catch (error) {
       outcome = error instanceof Error ? error.message : String(error)
     }
     // Closing: the attempt was cut short on purpose and nothing is retried.
-    if (this.stopping.signal.aborted) return
+    if (this.stopping.signal.aborted) return this.ended()
     const retryIn = RETRY_DELAYS_MS[attempt - 1]
     this.log(
       `webhook ${headers['X-Shopify-Topic']} to ${subscription.uri} failed (${outcome}), ` +
         (retryIn === undefined ? 'giving up' : `attempt ${attempt + 1} in ${retryIn} ms`),
     )
-    if (retryIn !== undefined)
-      this.timers.after(retryIn, () => void this.attempt(subscription, headers, body, attempt + 1))
+    if (retryIn === undefined) return this.ended()
+    this.timers.after(retryIn, () => void this.attempt(subscription, headers, body, attempt + 1))
+  }
+
+  private ended(): void {
+    this.counts.underWay -= 1
   }
 }

@@ -53,27 +53,44 @@ export function catalogWorld() {
       return (answer.json() as { listings: CatalogListing[] }).listings
     },
     /**
-     * Waits until every webhook delivery was acted on (its listings' jobs sent) and no listing of
-     * the creator's is pending; answers them.
+     * Waits until the catalog is still: no webhook on its way from Shopify, every delivery acted on
+     * (its listings' jobs sent), no listing pending, and none of these moved between two looks.
+     * Work passes on from one to the next (a sync's productSet sends products/update, whose
+     * delivery marks the listing pending again), so one look at each, in turn, can miss work
+     * passing between them; two equal looks cannot. Answers the creator's listings.
      */
     async settled(creator: string) {
+      let lastLook = ''
       await expect
         .poll(async () => {
-          const waiting = await server.db
-            .selectFrom('webhook_deliveries')
-            .select('webhook_id')
-            .where('done_at', 'is', null)
-            .execute()
-          return waiting.length
+          const look = JSON.stringify(await world.catalogAtRest())
+          const still = look === lastLook && (JSON.parse(look) as { quiet: boolean }).quiet
+          lastLook = look
+          return still
         }, FOR_JOBS)
-        .toBe(0)
-      await expect
-        .poll(
-          async () => (await world.listings(creator)).some((l) => l.syncState === 'PENDING'),
-          FOR_JOBS,
-        )
-        .toBe(false)
+        .toBe(true)
       return world.listings(creator)
+    },
+    /** What `settled` compares between two looks, and whether nothing is under way in it. */
+    async catalogAtRest() {
+      const webhooks = server.shopify.webhookDeliveries()
+      const inbox = await server.db
+        .selectFrom('webhook_deliveries')
+        .select((eb) => [
+          eb.fn.countAll<number>().as('received'),
+          eb.fn.count<number>('done_at').as('done'),
+        ])
+        .executeTakeFirstOrThrow()
+      const listings = await server.db
+        .selectFrom('catalog_listings')
+        .select(['id', 'sync_state', 'updated_at'])
+        .orderBy('id')
+        .execute()
+      const quiet =
+        webhooks.underWay === 0 &&
+        Number(inbox.received) === Number(inbox.done) &&
+        listings.every((listing) => listing.sync_state !== 'PENDING')
+      return { quiet, webhooks, inbox: [Number(inbox.received), Number(inbox.done)], listings }
     },
     /** The creator's product of a listing, as its Shopify admin shows it. */
     async creatorProduct(creator: string, brandProductId = OVERSHIRT) {
