@@ -4,7 +4,6 @@ import { NothingToTransfer } from '../domain/attention'
 import { Refusal } from '../domain/errors'
 import { toHundredths } from '../domain/money'
 import type { BrandPlan } from '../domain/transfer-plan'
-import { renderReceiptPdf } from '../receipt/receipt-pdf'
 import type { LinkedOrder } from './linked-order'
 import { orderGid } from '../adapters/commerce/shopify/order-gid'
 import { brandProcessing, owesTransfer, toPay, type StepDeps } from './brand-steps'
@@ -243,7 +242,13 @@ export function createTransferService(
     },
 
     async receipt(creatorOrderId: string, caller?: AbortSignal): Promise<Uint8Array> {
-      return renderReceiptPdf(receiptDataOf(await view(creatorOrderId, caller), timestamp()))
+      // pdfkit is loaded with the first receipt, not at start: a server that renders none never
+      // holds its code and font metrics.
+      const [{ renderReceiptPdf }, transfer] = await Promise.all([
+        import('../receipt/receipt-pdf'),
+        view(creatorOrderId, caller),
+      ])
+      return renderReceiptPdf(receiptDataOf(transfer, timestamp()))
     },
 
     acceptPriceException: (creatorOrderId: string, reason: string, adminEmail: string | null) =>
