@@ -142,6 +142,37 @@ describe('GET /admin-creator-orders', () => {
     }
   })
 
+  it('stops reading for an inbox whose caller left: nothing more asked of Shopify, no timer left', async () => {
+    server = await startServerUnderTest()
+    await server.app.listen({ host: '127.0.0.1', port: 0 })
+    const address = server.app.server.address()
+    const port = typeof address === 'object' && address ? address.port : 0
+    const ordersRead = () =>
+      server.shopify.calls(MAYA, 'order') + server.shopify.calls(URBAN, 'order')
+    // The process's pending timers (deadlines, waits), counted inside expect.poll both times, so
+    // that its own timer is counted alike.
+    const timers = () =>
+      process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length
+    let timersBefore = -1
+    await expect.poll(() => (timersBefore = timers())).toBeGreaterThanOrEqual(0)
+    // Every read of an order answers after a second: the inbox's first previews (of 1005 and 1003
+    // on Maya's store, 1004 and 1002 on Urban's, four at once) wait on the first read of each store.
+    server.shopify.script({ operation: 'order', mode: 'delay', delayMs: 1000, times: 50 })
+    const caller = new AbortController()
+    const listing = fetch(`http://127.0.0.1:${port}/admin-creator-orders`, {
+      headers: server.asAdmin,
+      signal: caller.signal,
+    })
+    await expect.poll(ordersRead).toBe(2)
+    caller.abort()
+    await expect(listing).rejects.toThrow()
+    // Once the delayed reads have answered, the process is back to the timers it had before, and
+    // Shopify was asked nothing more: no other order's read, no fraud signals, no brand's variants.
+    await expect.poll(timers, { timeout: 10_000 }).toBeLessThanOrEqual(timersBefore)
+    expect(ordersRead()).toBe(2)
+    expect(server.shopify.calls(NORTHWIND, 'nodes')).toBe(0)
+  })
+
   it('lists an order the moment a lookup finds it', async () => {
     server = await startServerUnderTest()
     const id = await server.shopify.createPaidOrder(MAYA, {

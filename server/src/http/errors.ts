@@ -22,6 +22,14 @@ export class HttpError extends Error {
   }
 }
 
+/** The caller's connection closed before the answer was all sent: nobody reads what follows. */
+export class CallerLeftError extends Error {
+  override name = 'CallerLeftError'
+  constructor() {
+    super('The caller stopped waiting for the answer')
+  }
+}
+
 /** The status of each kind of refusal a service makes. */
 const REFUSAL_STATUS: Record<RefusalKind, ErrorStatus> = {
   invalid_input: 400,
@@ -65,6 +73,10 @@ export function installErrorHandling(app: FastifyInstance): void {
       return reply
         .status(error.status)
         .send({ error: ERROR_CODES[error.status], message: error.message })
+    }
+    if (error instanceof CallerLeftError) {
+      // Nobody reads this answer: said for the request's log, not logged as a failure.
+      return reply.status(503).send({ error: ERROR_CODES[503], message: error.message })
     }
     if (error instanceof DatabaseBusyError) {
       return reply

@@ -1,8 +1,8 @@
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify'
 import type { z } from 'zod'
 import { calls, describeIssues, type CallName, type CallParsed, type Calls } from '@shared/contract'
 import type { CallShape } from '@shared/contract/calls'
-import { HttpError } from './errors'
+import { CallerLeftError, HttpError } from './errors'
 
 // One route per call of the shared contract: its method, path and status come from there, and
 // its query, path parameters and body are parsed with the contract's schemas before the handler.
@@ -17,6 +17,12 @@ export interface RouteInput<N extends CallName> {
   actor: string | null
   /** The request's log, for what must not change the answer (an audit entry that failed). */
   log: FastifyBaseLogger
+  /**
+   * Aborted when the caller stops waiting (its connection closed before the answer was sent):
+   * a read passes it on, so that nothing more is asked of Shopify or Stripe for nobody. Work that
+   * must finish once begun (processing's money steps) does not take it.
+   */
+  signal: AbortSignal
 }
 
 /**
@@ -73,6 +79,7 @@ function defineRoute<N extends CallName>(
         body: parse('body', request.body),
         actor: request.adminEmail,
         log: request.log,
+        signal: callerWaiting(reply),
       } as RouteInput<N>
       const answer = await handler(input)
       reply.status(call.status)
@@ -86,4 +93,13 @@ function defineRoute<N extends CallName>(
       return answer
     },
   })
+}
+
+/** A signal aborted (with CallerLeftError) once the caller's connection closes before the answer. */
+function callerWaiting(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController()
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort(new CallerLeftError())
+  })
+  return controller.signal
 }

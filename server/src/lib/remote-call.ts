@@ -13,29 +13,43 @@ export class RemoteTimeoutError extends Error {
 /**
  * The call's answer, or RemoteTimeoutError after `ms`. The call's signal is aborted then, so that
  * what it has not sent yet is never sent; what it sent may still land later: the caller keeps its
- * intent recorded and reconciles on the next attempt.
+ * intent recorded and reconciles on the next attempt. When `caller` aborts first (the request's
+ * caller stopped waiting), the call's signal is aborted too and its reason thrown at once: a read
+ * nobody waits for stops, and holds neither its timer nor its place in a queue until the deadline.
  */
 export async function withDeadline<T>(
   ms: number,
   call: (signal: AbortSignal) => Promise<T>,
+  caller?: AbortSignal,
 ): Promise<T> {
+  caller?.throwIfAborted()
   const controller = new AbortController()
   let timer: NodeJS.Timeout | undefined
-  const deadline = new Promise<never>((_, reject) => {
+  let callerLeft = () => {}
+  const stopped = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       const timeout = new RemoteTimeoutError(describe(ms))
       controller.abort(timeout)
       reject(timeout)
     }, ms)
+    callerLeft = () => {
+      controller.abort(caller!.reason)
+      reject(caller!.reason)
+    }
+    caller?.addEventListener('abort', callerLeft, { once: true })
   })
   try {
-    return await Promise.race([call(controller.signal), deadline])
+    return await Promise.race([call(controller.signal), stopped])
   } finally {
     clearTimeout(timer)
+    caller?.removeEventListener('abort', callerLeft)
   }
 }
 
-/** Runs a call to Shopify or Stripe within the caller's deadline (withDeadline, bound to it). */
+/**
+ * Runs a call to Shopify or Stripe within the caller's deadline (withDeadline, bound to it, and to
+ * the request's signal when it reads for one).
+ */
 export type Remote = <T>(call: (signal: AbortSignal) => Promise<T>) => Promise<T>
 
 /** Runs `work` on every item, at most `limit` at once; settles like Promise.allSettled. */

@@ -11,9 +11,11 @@ import { listOrderTransfers, transferHistoryCsv } from '../queries/transfer-hist
 
 export const listRoutes = (deps: RouteDeps) =>
   ({
-    adminCreatorOrders: ({ query }) => {
+    adminCreatorOrders: ({ query, signal }) => {
       const transfers = createOrderTransferService(deps)
-      return listCreatorOrders(deps.db, query, deps.now(), transfers.previewReadiness)
+      return listCreatorOrders(deps.db, query, deps.now(), (order) =>
+        transfers.previewReadiness(order, signal),
+      )
     },
     adminOrdersNeedingAttention: () => countOrdersNeedingAttention(deps.db),
     adminOrderTransfers: ({ query }) => listOrderTransfers(deps.db, query),

@@ -13,13 +13,16 @@ import { setTransferPolicy, transferPolicy } from '../services/transfer-policy'
 export function transferRoutes(deps: RouteDeps) {
   const transfers = createOrderTransferService(deps)
   return {
-    adminPreviewOrderTransfer: ({ query }) => transfers.preview(query.creatorOrderId),
-    adminPreviewOrderTransferReceiptPdf: ({ query }) => transfers.receipt(query.creatorOrderId),
+    adminPreviewOrderTransfer: ({ query, signal }) =>
+      transfers.preview(query.creatorOrderId, signal),
+    adminPreviewOrderTransferReceiptPdf: ({ query, signal }) =>
+      transfers.receipt(query.creatorOrderId, signal),
     adminPreviewRefundSplit: ({ body }) => transfers.refundSplit(body.creatorOrderId, body.lines),
     adminAcceptPriceException: ({ body, actor }) =>
       transfers.acceptPriceException(body.creatorOrderId, body.reason, actor),
     adminReleaseFraudCheck: ({ body, actor }) =>
       transfers.releaseFraudCheck(body.creatorOrderId, body.reason, actor),
+    // Processing takes no signal: its money steps, once begun, finish whether or not anyone waits.
     adminCreateOrderTransfer: ({ body, actor, log }) =>
       transfers.process(actor, body.creatorOrderId, (err) =>
         log.error(

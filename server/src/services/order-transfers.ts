@@ -22,10 +22,12 @@ export function createOrderTransferService(
      * What the preview says of an order an administrator processes (the inbox's MANUAL), as the
      * inbox shows it: that it needs attention and why, or has nothing to transfer, or, previewed,
      * that it waits for an administrator. Shopify or Stripe failing tells nothing: it waits.
+     * Once `caller` aborts (the inbox's caller left), it throws its reason and reads nothing more.
      */
-    async previewReadiness(order: ReasonOrder): Promise<OrderReadiness> {
+    async previewReadiness(order: ReasonOrder, caller?: AbortSignal): Promise<OrderReadiness> {
+      caller?.throwIfAborted()
       try {
-        await transfers.check(order.id)
+        await transfers.check(order.id, caller)
         return { state: 'MANUAL' }
       } catch (error) {
         const failure = classifyProcessingFailure(error)

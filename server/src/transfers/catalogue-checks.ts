@@ -59,8 +59,8 @@ export async function checkLinesAgainstCatalogues(
   const read = await settleWithLimit(brands, BRANDS_READ_AT_ONCE, async (brand) => {
     const ids = [...new Set(brand.lines.map((line) => line.brandVariantId))]
     try {
-      const catalogue = await deps.remote(() =>
-        deps.commerce.readBrandVariants(brand.brandStoreShop, ids),
+      const catalogue = await deps.remote((signal) =>
+        deps.commerce.readBrandVariants(brand.brandStoreShop, ids, { signal }),
       )
       return [brand.brandStoreShop, catalogue] as const
     } catch (error) {

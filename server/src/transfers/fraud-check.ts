@@ -59,8 +59,8 @@ async function readFindings(
   remote: Remote,
   order: LinkedOrder,
 ): Promise<{ findings: string[]; pending: boolean }> {
-  const reading = await remote(() =>
-    deps.commerce.readFraudSignals(order.storeShop, order.id),
+  const reading = await remote((signal) =>
+    deps.commerce.readFraudSignals(order.storeShop, order.id, { signal }),
   ).catch((error: unknown) => {
     throw upstreamRefusal('Fraud check failed', 'commerce platform', error)
   })

@@ -168,7 +168,7 @@ async function settleUnderLease(deps: Deps, id: string, timing: ReturnType<typeo
   // round, a refund made between the two reads (its Shopify refund, then its charge's) counted as
   // money refunded beyond the units, and the creator paid it all (a face oil's 34.50 off her 6.90).
   const charged = await chargeNow(deps, id, remote)
-  const order = await remote(() => deps.commerce.findCreatorOrder(Number(id)))
+  const order = await remote((signal) => deps.commerce.findCreatorOrder(Number(id), { signal }))
   if (!order || order.storeShop !== transfer.creator_store_shop) {
     throw new Error(`${transfer.creator_store_shop} no longer has creator order ${id}`)
   }

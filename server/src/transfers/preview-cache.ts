@@ -119,16 +119,16 @@ export function createPreviewCache(
   return {
     reads(commerce) {
       const cached: PreviewReads = {
-        findCreatorOrder: (orderId) =>
+        findCreatorOrder: (orderId, options) =>
           through(
             `order ${orderId}`,
             null,
-            () => commerce.findCreatorOrder(orderId),
+            () => commerce.findCreatorOrder(orderId, options),
             (order) => order?.storeShop ?? null,
           ),
-        readBrandVariants: (shop, variantIds) =>
+        readBrandVariants: (shop, variantIds, options) =>
           through(`variants ${shop} ${[...variantIds].sort().join(',')}`, shop, () =>
-            commerce.readBrandVariants(shop, variantIds),
+            commerce.readBrandVariants(shop, variantIds, options),
           ),
       }
       return { ...commerce, ...cached }

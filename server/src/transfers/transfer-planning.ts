@@ -48,9 +48,11 @@ export function createTransferPlanning(
       id === null
         ? [null, null]
         : await Promise.all([
-            remote(() => deps.commerce.findCreatorOrder(id)).catch((error: unknown) => {
-              throw upstreamRefusal('Creator order lookup failed', 'commerce platform', error)
-            }),
+            remote((signal) => deps.commerce.findCreatorOrder(id, { signal })).catch(
+              (error: unknown) => {
+                throw upstreamRefusal('Creator order lookup failed', 'commerce platform', error)
+              },
+            ),
             transfers.find(String(id)),
           ])
     if (!order) throw new Refusal('not_found', TRANSFER_ERRORS.creatorOrderNotFound)

@@ -4,7 +4,6 @@ import { NothingToTransfer } from '../domain/attention'
 import { Refusal } from '../domain/errors'
 import { toHundredths } from '../domain/money'
 import type { BrandPlan } from '../domain/transfer-plan'
-import { renderReceiptPdf } from '../receipt/receipt-pdf'
 import type { LinkedOrder } from './linked-order'
 import { orderGid } from '../adapters/commerce/shopify/order-gid'
 import { brandProcessing, owesTransfer, toPay, type StepDeps } from './brand-steps'
@@ -18,7 +17,7 @@ import {
 } from './order-payment'
 import { acceptPriceException } from './price-exception'
 import { releaseFraudCheck } from './fraud-check'
-import { settleWithLimit, withDeadline } from '../lib/remote-call'
+import { settleWithLimit, withDeadline, type Remote } from '../lib/remote-call'
 import { overtakenAnswer, transferClaims } from './transfer-claim'
 import {
   createTransferRepository,
@@ -112,6 +111,11 @@ export function createTransferService(
   const timestamp = () => deps.now().toISOString()
   const remote = <T>(call: (signal: AbortSignal) => Promise<T>) =>
     withDeadline(timing.remoteTimeoutMs, call)
+  /** A read's remote calls, stopped once its caller stops waiting (`caller` aborts). */
+  const readFor =
+    (caller: AbortSignal | undefined): Remote =>
+    (call) =>
+      withDeadline(timing.remoteTimeoutMs, call, caller)
   const claims = transferClaims(deps, transfers, timing.leaseMs)
   const steps: StepDeps = {
     commerce: deps.commerce,
@@ -132,8 +136,9 @@ export function createTransferService(
         payments: deps.previewCache.payments(deps.payments),
       }
     : deps
-  const { view } =
-    previewDeps === deps ? planning : createTransferPlanning(previewDeps, transfers, remote)
+  /** What an administrator looks at, read for a caller who may stop waiting. */
+  const view = (creatorOrderId: string, caller: AbortSignal | undefined) =>
+    createTransferPlanning(previewDeps, transfers, readFor(caller)).view(creatorOrderId)
 
   /**
    * Freezes the figures on the first attempt, in the order's currency and in the one its charge
@@ -189,11 +194,14 @@ export function createTransferService(
    * (Stripe's charge, read through the preview cache), so that an administrator sees what the transfers will move. An
    * order without a charge Tandem can use has none: processing says why.
    */
-  async function withSettlement(transfer: TransferView): Promise<TransferView> {
+  async function withSettlement(
+    transfer: TransferView,
+    caller: AbortSignal | undefined,
+  ): Promise<TransferView> {
     const intentId = transfer.order.paymentIntentId
     if (transfer.status !== 'NOT_STARTED' || !intentId) return transfer
     const charge = await readOrderCharge(
-      { db: deps.db, payments: previewDeps.payments, remote },
+      { db: deps.db, payments: previewDeps.payments, remote: readFor(caller) },
       transfer.order,
       intentId,
     ).catch((error: unknown) => {
@@ -212,9 +220,10 @@ export function createTransferService(
   }
 
   return {
-    async preview(creatorOrderId: string) {
+    /** `caller`: aborted when the caller stops waiting, and the reads stop with it. */
+    async preview(creatorOrderId: string, caller?: AbortSignal) {
       const [transfer, refundWaiting] = await Promise.all([
-        view(creatorOrderId).then(withSettlement),
+        view(creatorOrderId, caller).then((transfer) => withSettlement(transfer, caller)),
         refundWaitingOf(deps.jobs, creatorOrderId),
       ])
       return {
@@ -224,16 +233,22 @@ export function createTransferService(
     },
 
     /** What the preview would refuse, thrown as it would: its checks, without reading the charge. */
-    async check(creatorOrderId: string): Promise<void> {
-      await view(creatorOrderId)
+    async check(creatorOrderId: string, caller?: AbortSignal): Promise<void> {
+      await view(creatorOrderId, caller)
     },
 
     async refundSplit(creatorOrderId: string, lines: readonly RefundLine[]) {
       return previewRefundSplit(deps, await loadOrder(creatorOrderId), lines)
     },
 
-    async receipt(creatorOrderId: string): Promise<Uint8Array> {
-      return renderReceiptPdf(receiptDataOf(await view(creatorOrderId), timestamp()))
+    async receipt(creatorOrderId: string, caller?: AbortSignal): Promise<Uint8Array> {
+      // pdfkit is loaded with the first receipt, not at start: a server that renders none never
+      // holds its code and font metrics.
+      const [{ renderReceiptPdf }, transfer] = await Promise.all([
+        import('../receipt/receipt-pdf'),
+        view(creatorOrderId, caller),
+      ])
+      return renderReceiptPdf(receiptDataOf(transfer, timestamp()))
     },
 
     acceptPriceException: (creatorOrderId: string, reason: string, adminEmail: string | null) =>

@@ -183,13 +183,21 @@ export interface MutationOptions {
   signal?: AbortSignal
 }
 
+export interface ReadOptions {
+  /**
+   * Aborted when the caller stops waiting (its deadline passed, or the request's caller left): no
+   * page or retry is read after it, and a read waiting its turn for the shop gives it up.
+   */
+  signal?: AbortSignal
+}
+
 export interface CommercePort extends CatalogPort, ShippingPort {
   /** How many products the store has now (productsCount). */
   countProducts(shop: string): Promise<number>
   /** Every product of the store, a page (or, for a large store, a bulk file's part) at a time. */
   readProducts(shop: string, reading: ProductReading): Promise<void>
   /** A creator order by its numeric id, or null when no store has it. */
-  findCreatorOrder(orderId: number): Promise<CommerceOrder | null>
+  findCreatorOrder(orderId: number, options?: ReadOptions): Promise<CommerceOrder | null>
   /**
    * The order's header as `shop` has it (not its lines), or null when that shop has no such order:
    * what a signed webhook claims of an order is believed only once its own shop's Shopify says so.
@@ -204,7 +212,11 @@ export interface CommercePort extends CatalogPort, ShippingPort {
     take: (orders: CreatorOrderHeader[]) => Promise<boolean>,
   ): Promise<void>
   /** The brand store's variants of `variantIds` as it sells them now (price, product status). */
-  readBrandVariants(shop: string, variantIds: string[]): Promise<BrandCatalogue>
+  readBrandVariants(
+    shop: string,
+    variantIds: string[],
+    options?: ReadOptions,
+  ): Promise<BrandCatalogue>
   /** orderCreate in the brand's store; answers the new order's GID. */
   createOrder(
     shop: string,
@@ -226,7 +238,11 @@ export interface CommercePort extends CatalogPort, ShippingPort {
   /** The order's displayFinancialStatus: PAID once marked as paid. */
   orderFinancialStatus(shop: string, orderId: string): Promise<string>
   /** What Shopify found of fraud on the shop's order, or null when the shop has no such order. */
-  readFraudSignals(shop: string, orderId: number): Promise<OrderFraudReading | null>
+  readFraudSignals(
+    shop: string,
+    orderId: number,
+    options?: ReadOptions,
+  ): Promise<OrderFraudReading | null>
   /** Every refund of a creator order, oldest first, with all its lines (refunds/create confirmed). */
   orderRefunds(shop: string, orderId: number): Promise<CreatorRefund[]>
   /**

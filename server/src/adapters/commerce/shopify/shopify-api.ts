@@ -21,16 +21,18 @@ export interface ShopifyApiOptions {
   tokens: ShopTokens
   /** How long one HTTP request may take before it counts as a lost answer. */
   requestTimeoutMs?: number
-  /** Waits; the tests measure them. */
-  wait?: (ms: number) => Promise<void>
+  /** Waits, cut short (resolving) when `signal` aborts; the tests measure them. */
+  wait?: (ms: number, signal?: AbortSignal) => Promise<void>
   random?: () => number
 }
 
 export interface ShopifyApi {
   /**
    * Runs one query or mutation (the document's first word says which) and answers its data.
-   * Once `signal` aborts, nothing more is sent: a mutation still queued or waiting out a rate
-   * limit then fails as not sent, rather than land after its caller has moved on.
+   * Once `signal` aborts, nothing more is sent: a call waiting out a rate limit or a retry's
+   * backoff fails as not sent at once, and one still queued behind the shop's other calls when its
+   * turn comes, sending nothing, rather than land (a mutation) or be read (a query) after its
+   * caller has moved on.
    */
   request<T>(
     shop: string,
@@ -62,7 +64,9 @@ const MAX_JITTER_MS = 50
 const MAX_RETRY_AFTER_S = 60
 
 export function createShopifyApi(options: ShopifyApiOptions): ShopifyApi {
-  const wait = options.wait ?? ((ms: number) => sleep(ms))
+  const wait =
+    options.wait ??
+    ((ms: number, signal?: AbortSignal) => sleep(ms, undefined, { signal }).catch(() => undefined))
   const random = options.random ?? Math.random
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000
   const queues = new Map<string, Promise<unknown>>()
@@ -99,16 +103,15 @@ export function createShopifyApi(options: ShopifyApiOptions): ShopifyApi {
     const operation = /^\s*(?:query|mutation)\s+(\w+)/.exec(document)?.[1] ?? 'request'
     let renewedToken = false
     let serverErrors = 0
+    const notSent = () =>
+      new CommerceError(`${operation} for ${shop} was not sent: its caller stopped waiting`)
     for (let throttled = 0; ;) {
+      if (signal?.aborted) throw notSent()
       const token = await options.tokens.accessToken(shop)
-      if (signal?.aborted) {
-        throw new CommerceError(`${operation} for ${shop} was not sent: its caller stopped waiting`)
-      }
-      const timeout = AbortSignal.timeout(requestTimeoutMs)
-      const answer = await clientFor(shop, token).request<T>(document, {
-        variables,
-        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-      })
+      if (signal?.aborted) throw notSent()
+      const answer = await withRequestTimeout(requestTimeoutMs, signal, (bounded) =>
+        clientFor(shop, token).request<T>(document, { variables, signal: bounded }),
+      )
       const status = answer.errors?.networkStatusCode
       if (status === 401 && !renewedToken) {
         // A token revoked or expired early: Shopify did nothing, so one resend with a new one.
@@ -122,12 +125,12 @@ export function createShopifyApi(options: ShopifyApiOptions): ShopifyApi {
       if (status === 429 && ++throttled < THROTTLE_ATTEMPTS) {
         const retryAfter = Number(answer.errors?.response?.headers.get('Retry-After'))
         const seconds = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 1
-        await wait(Math.min(seconds, MAX_RETRY_AFTER_S) * 1000)
+        await wait(Math.min(seconds, MAX_RETRY_AFTER_S) * 1000, signal)
         continue
       }
       const throttleWait = throttledWaitMs(answer.errors?.graphQLErrors, answer.extensions)
       if (throttleWait !== null && ++throttled < THROTTLE_ATTEMPTS) {
-        await wait(throttleWait + jitter())
+        await wait(throttleWait + jitter(), signal)
         continue
       }
       const unanswered = status === undefined || status >= 500
@@ -140,7 +143,7 @@ export function createShopifyApi(options: ShopifyApiOptions): ShopifyApi {
           )
         }
         if (++serverErrors < QUERY_ATTEMPTS) {
-          await wait(SERVER_ERROR_BACKOFF_MS * 2 ** (serverErrors - 1) + jitter())
+          await wait(SERVER_ERROR_BACKOFF_MS * 2 ** (serverErrors - 1) + jitter(), signal)
           continue
         }
         throw new CommerceError(`Shopify did not answer ${operation} for ${shop} (${reason})`)
@@ -171,6 +174,28 @@ export function createShopifyApi(options: ShopifyApiOptions): ShopifyApi {
       })
       return call
     },
+  }
+}
+
+/**
+ * One HTTP request, aborted after `ms` or when `signal` aborts. Its timer is cleared as soon as
+ * it answers: AbortSignal.timeout's stays armed for the whole `ms` after the answer, so that under
+ * load a timer and its signal were pending for every request of the last 30 s.
+ */
+async function withRequestTimeout<T>(
+  ms: number,
+  signal: AbortSignal | undefined,
+  request: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const timeout = new AbortController()
+  const timer = setTimeout(
+    () => timeout.abort(new DOMException('The request timed out', 'TimeoutError')),
+    ms,
+  )
+  try {
+    return await request(signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal)
+  } finally {
+    clearTimeout(timer)
   }
 }
 

@@ -7,6 +7,7 @@ import {
   type CommerceOrder,
   type CommercePort,
   type CreatorOrderHeader,
+  type ReadOptions,
 } from '../commerce-port'
 import type { KeyAttempts } from './idempotency-keys'
 import type { ShopifyApi } from './shopify-api'
@@ -132,9 +133,13 @@ export function createShopifyCommerce(deps: {
    * between two pages changed lines already read, so the order is read again from its first page.
    * Null when the shop has no such order.
    */
-  async function orderOf(shop: string, id: number): Promise<CommerceOrder | null> {
+  async function orderOf(
+    shop: string,
+    id: number,
+    options: ReadOptions,
+  ): Promise<CommerceOrder | null> {
     for (let attempt = 1; ; attempt++) {
-      const read = await readOrderPages(shop, id)
+      const read = await readOrderPages(shop, id, options)
       if (read !== 'refunded meanwhile') return read && orderFrom(shop, id, read.order, read.lines)
       if (attempt === ORDER_READS_WHILE_REFUNDED) {
         throw new Error(
@@ -144,14 +149,16 @@ export function createShopifyCommerce(deps: {
     }
   }
 
-  async function readOrderPages(shop: string, id: number) {
+  async function readOrderPages(shop: string, id: number, options: ReadOptions) {
     let order: OrderNode | null = null
     const lines: OrderNode['lineItems']['nodes'] = []
     for (let after: string | null = null; ;) {
-      const page: { order: OrderNode | null } = await api.request(shop, CREATOR_ORDER, {
-        id: orderGid(id),
-        after,
-      })
+      const page: { order: OrderNode | null } = await api.request(
+        shop,
+        CREATOR_ORDER,
+        { id: orderGid(id), after },
+        options,
+      )
       if (!page.order) return null
       const refunded = page.order.totalRefundedSet.presentmentMoney.amount
       if (order && order.totalRefundedSet.presentmentMoney.amount !== refunded) {
@@ -254,10 +261,10 @@ export function createShopifyCommerce(deps: {
       }
     },
 
-    async findCreatorOrder(orderId) {
+    async findCreatorOrder(orderId, options = {}) {
       const indexedShop = await index.shopOf(orderId)
       if (indexedShop) {
-        const order = await orderOf(indexedShop, orderId)
+        const order = await orderOf(indexedShop, orderId, options)
         if (order) {
           await remember(order)
           return order
@@ -268,7 +275,7 @@ export function createShopifyCommerce(deps: {
       let found: CommerceOrder | null = null
       const asked = await settleWithLimit(creators, CREATOR_SHOPS_ASKED_AT_ONCE, async (shop) => {
         if (found) return
-        const order = await orderOf(shop, orderId)
+        const order = await orderOf(shop, orderId, options)
         if (order) found ??= order
       })
       if (found) {
@@ -289,7 +296,7 @@ export function createShopifyCommerce(deps: {
       return answer.order && headerFrom(shop, orderId, answer.order)
     },
 
-    async readBrandVariants(shop, variantIds) {
+    async readBrandVariants(shop, variantIds, options) {
       const pages: {
         shop: { currencyCode: string }
         nodes: ({ id?: string; price?: string; product?: { status: string } } | null)[]
@@ -298,7 +305,7 @@ export function createShopifyCommerce(deps: {
       let at = 0
       do {
         const ids = variantIds.slice(at, at + NODES_PER_QUERY)
-        pages.push(await api.request(shop, BRAND_VARIANTS, { ids }))
+        pages.push(await api.request(shop, BRAND_VARIANTS, { ids }, options))
         at += NODES_PER_QUERY
       } while (at < variantIds.length)
       const currency = pages[0]!.shop.currencyCode

@@ -57,10 +57,13 @@ interface FraudNode {
 
 export function shopifyRisk(api: ShopifyApi): Pick<CommercePort, 'readFraudSignals'> {
   return {
-    async readFraudSignals(shop, orderId): Promise<OrderFraudReading | null> {
-      const answer: { order: FraudNode | null } = await api.request(shop, ORDER_FRAUD_SIGNALS, {
-        id: orderGid(orderId),
-      })
+    async readFraudSignals(shop, orderId, options): Promise<OrderFraudReading | null> {
+      const answer: { order: FraudNode | null } = await api.request(
+        shop,
+        ORDER_FRAUD_SIGNALS,
+        { id: orderGid(orderId) },
+        options,
+      )
       if (!answer.order) return null
       const { risk, fulfillmentOrders } = answer.order
       return {
