@@ -81,4 +81,46 @@ describe('the preview cache', () => {
     expect(await priceOf(reads, 'lumen')).toBe(3600)
     expect(brands.read).toEqual(['lumen', 'lumen'])
   })
+
+  it('has readers of what is being read wait for that read, unless a webhook from its shop came since', async () => {
+    const brands = brandStores()
+    const cache = createPreviewCache({ ttlMs: 5000, maxEntries: 10, maxBytes: 1e6 }, () => 0)
+    const reads = cache.reads(brands.commerce)
+    // Two consoles open the same page at once: Shopify is read once.
+    expect(await Promise.all([priceOf(reads, 'lumen'), priceOf(reads, 'lumen')])).toEqual([
+      3450, 3450,
+    ])
+    expect(brands.read).toEqual(['lumen'])
+
+    // Northwind's read is under way when its price changes and the webhook says so.
+    const before = priceOf(reads, 'northwind')
+    cache.forgetShop('northwind')
+    brands.setPrice(3600)
+    expect(await priceOf(reads, 'northwind')).toBe(3600)
+    expect(await before).toBe(3450)
+    expect(brands.read).toEqual(['lumen', 'northwind', 'northwind'])
+  })
+
+  it("keeps what Shopify found of fraud for the inbox's readiness, never for a preview", async () => {
+    const asked: string[] = []
+    const commerce = {
+      readFraudSignals: async (shop: string, orderId: number) => {
+        asked.push(`${shop} ${orderId}`)
+        return { recommendation: 'ACCEPT', assessments: [], holds: [] }
+      },
+    } as unknown as CommercePort
+    const cache = createPreviewCache({ ttlMs: 5000, maxEntries: 10, maxBytes: 1e6 }, () => 0)
+    const readiness = cache.readinessReads(commerce)
+    await readiness.readFraudSignals('maya', 1001)
+    await readiness.readFraudSignals('maya', 1001)
+    expect(asked).toEqual(['maya 1001'])
+    // The preview reads it afresh, every time.
+    await cache.reads(commerce).readFraudSignals('maya', 1001)
+    await cache.reads(commerce).readFraudSignals('maya', 1001)
+    expect(asked).toHaveLength(3)
+    // A webhook from the creator's store: read again.
+    cache.forgetShop('maya')
+    await readiness.readFraudSignals('maya', 1001)
+    expect(asked).toHaveLength(4)
+  })
 })

@@ -15,37 +15,52 @@ export function createOrderTransferService(
     Partial<Pick<RouteDeps, 'previewCache'>>,
 ) {
   const transfers = createTransferService(deps)
+
+  /** Each order's readiness being worked out, shared by the inbox's reads asking at once. */
+  const underWay = new Map<string, Promise<OrderReadiness>>()
+
+  /** What the preview says of the order, as the inbox shows it (previewReadiness). */
+  async function readinessOf(order: ReasonOrder): Promise<OrderReadiness> {
+    try {
+      await transfers.check(order.id)
+      return { state: 'MANUAL' }
+    } catch (error) {
+      const failure = classifyProcessingFailure(error)
+      switch (failure.outcome) {
+        case 'nothingToTransfer':
+          return { state: 'NOTHING_TO_TRANSFER', message: failure.message }
+        case 'needsAttention': {
+          const reasons = failure.reasons.map((reason) => ({
+            sentence: reason.sentence,
+            remedy: remedyOf(reason.kind, reason.brandStoreShop, order),
+          }))
+          return {
+            state: 'NEEDS_ATTENTION',
+            reasons: reasons.length > 0 ? reasons : [{ sentence: failure.message, remedy: null }],
+          }
+        }
+        case 'transient':
+          return { state: 'MANUAL' }
+      }
+    }
+  }
+
   return {
     preview: transfers.preview,
 
     /**
      * What the preview says of an order an administrator processes (the inbox's MANUAL), as the
      * inbox shows it: that it needs attention and why, or has nothing to transfer, or, previewed,
-     * that it waits for an administrator. Shopify or Stripe failing tells nothing: it waits.
+     * that it waits for an administrator. Shopify or Stripe failing tells nothing: it waits. The
+     * inbox read on several consoles at once (or again before the last read finished) works each
+     * order out once: its reads of Tandem's records, Shopify and Stripe are not made again.
      */
-    async previewReadiness(order: ReasonOrder): Promise<OrderReadiness> {
-      try {
-        await transfers.check(order.id)
-        return { state: 'MANUAL' }
-      } catch (error) {
-        const failure = classifyProcessingFailure(error)
-        switch (failure.outcome) {
-          case 'nothingToTransfer':
-            return { state: 'NOTHING_TO_TRANSFER', message: failure.message }
-          case 'needsAttention': {
-            const reasons = failure.reasons.map((reason) => ({
-              sentence: reason.sentence,
-              remedy: remedyOf(reason.kind, reason.brandStoreShop, order),
-            }))
-            return {
-              state: 'NEEDS_ATTENTION',
-              reasons: reasons.length > 0 ? reasons : [{ sentence: failure.message, remedy: null }],
-            }
-          }
-          case 'transient':
-            return { state: 'MANUAL' }
-        }
-      }
+    previewReadiness(order: ReasonOrder): Promise<OrderReadiness> {
+      const known = underWay.get(order.id)
+      if (known) return known
+      const working = readinessOf(order).finally(() => underWay.delete(order.id))
+      underWay.set(order.id, working)
+      return working
     },
     receipt: transfers.receipt,
     refundSplit: transfers.refundSplit,

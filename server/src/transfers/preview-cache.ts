@@ -16,7 +16,13 @@ import type { PaymentsPort } from '../adapters/payments/payments-port'
 // read that began before such a webhook is not kept: it may hold what the webhook says changed.
 // An edit of a creator order sends no webhook Tandem subscribes to: the expiry bounds it too. What
 // Shopify finds of fraud sends none either, and an administrator's release must be seen to meet
-// what Shopify found since: the fraud read is made afresh on each preview (one call).
+// what Shopify found since: the fraud read is made afresh on each preview (one call). The inbox's
+// readiness (a line per order, 50 to a page, read again each time the inbox is) reads that too
+// through the cache: it decides nothing, and the order's preview shows what Shopify finds now.
+//
+// Readers asking for what is being read already wait for that read rather than send their own
+// (a page of the inbox opened on several consoles at once): like an entry kept, it is not shared
+// once a webhook from its shop arrived after it began.
 
 /** How long an entry is shown, and how much the cache may hold (entries and estimated bytes). */
 export interface PreviewCacheLimits {
@@ -25,9 +31,13 @@ export interface PreviewCacheLimits {
   maxBytes: number
 }
 
+/**
+ * Entries: a page of the inbox keeps each order's, its fraud reading's and its brands' catalogues
+ * (50 × 5 for orders of three brands); previews more. Their bytes bound the memory.
+ */
 export const PREVIEW_CACHE_LIMITS: PreviewCacheLimits = {
   ttlMs: 5_000,
-  maxEntries: 200,
+  maxEntries: 1_000,
   maxBytes: 8 * 1024 * 1024,
 }
 
@@ -39,10 +49,14 @@ const READ_HORIZON_MS = 60_000
 
 /** The reads a preview makes of Shopify; what it reads through the cache. */
 type PreviewReads = Pick<CommercePort, 'findCreatorOrder' | 'readBrandVariants'>
+/** And what the inbox's readiness reads through it besides. */
+type ReadinessReads = PreviewReads & Pick<CommercePort, 'readFraudSignals'>
 
 export interface PreviewCache {
   /** `commerce` with its preview reads answered from the cache while fresh. */
   reads(commerce: CommercePort): CommercePort
+  /** The same, and what Shopify found of fraud: for the inbox's readiness only. */
+  readinessReads(commerce: CommercePort): CommercePort
   /** `payments` with the order's PaymentIntent and charge answered from the cache while fresh. */
   payments(payments: PaymentsPort): PaymentsPort
   /** A signed webhook from `shop` arrived: what was kept of it is read again. */
@@ -73,6 +87,8 @@ export function createPreviewCache(
   // READ_HORIZON_MS matter (an older read is not kept at all), so older marks are swept away.
   const forgotten = new Map<string, number>()
   let bytes = 0
+  // The reads under way, by key, with their shop when known before the answer.
+  const pending = new Map<string, { shop: string | null; read: Promise<unknown> }>()
 
   const drop = (key: string) => {
     const entry = entries.get(key)
@@ -107,29 +123,49 @@ export function createPreviewCache(
     const entry = entries.get(key)
     if (entry && entry.expiresAt > clock()) return structuredClone(entry.value) as T
     drop(key)
+    const under = pending.get(key)
+    if (under) return structuredClone(await under.read) as T
     const started = clock()
-    const value = await read()
-    const owner = shopOf(value)
-    const current =
-      clock() - started < READ_HORIZON_MS && (forgotten.get(owner ?? '') ?? -Infinity) < started
-    if (value !== null && owner !== null && current) keep(key, owner, structuredClone(value))
-    return value
+    const reading = read()
+    // Copied as it comes, before its first reader may change its own.
+    const shared = reading.then((value) => structuredClone(value))
+    shared.catch(() => {})
+    pending.set(key, { shop, read: shared })
+    try {
+      const value = await reading
+      const owner = shopOf(value)
+      const current =
+        clock() - started < READ_HORIZON_MS && (forgotten.get(owner ?? '') ?? -Infinity) < started
+      if (value !== null && owner !== null && current) keep(key, owner, structuredClone(value))
+      return value
+    } finally {
+      if (pending.get(key)?.read === shared) pending.delete(key)
+    }
+  }
+
+  function previewReads(commerce: CommercePort): PreviewReads {
+    return {
+      findCreatorOrder: (orderId) =>
+        through(
+          `order ${orderId}`,
+          null,
+          () => commerce.findCreatorOrder(orderId),
+          (order) => order?.storeShop ?? null,
+        ),
+      readBrandVariants: (shop, variantIds) =>
+        through(`variants ${shop} ${[...variantIds].sort().join(',')}`, shop, () =>
+          commerce.readBrandVariants(shop, variantIds),
+        ),
+    }
   }
 
   return {
-    reads(commerce) {
-      const cached: PreviewReads = {
-        findCreatorOrder: (orderId) =>
-          through(
-            `order ${orderId}`,
-            null,
-            () => commerce.findCreatorOrder(orderId),
-            (order) => order?.storeShop ?? null,
-          ),
-        readBrandVariants: (shop, variantIds) =>
-          through(`variants ${shop} ${[...variantIds].sort().join(',')}`, shop, () =>
-            commerce.readBrandVariants(shop, variantIds),
-          ),
+    reads: (commerce) => ({ ...commerce, ...previewReads(commerce) }),
+    readinessReads(commerce) {
+      const cached: ReadinessReads = {
+        ...previewReads(commerce),
+        readFraudSignals: (shop, orderId) =>
+          through(`fraud ${shop} ${orderId}`, shop, () => commerce.readFraudSignals(shop, orderId)),
       }
       return { ...commerce, ...cached }
     },
@@ -148,6 +184,10 @@ export function createPreviewCache(
         if (now - at >= READ_HORIZON_MS) forgotten.delete(marked)
       forgotten.set(shop, now)
       for (const [key, entry] of entries) if (entry.shop === shop) drop(key)
+      // A read under way may hold what the webhook says changed: the next reader reads again.
+      for (const [key, under] of pending) {
+        if (under.shop === shop || under.shop === null) pending.delete(key)
+      }
     },
     size: () => ({ entries: entries.size, bytes }),
   }

@@ -134,6 +134,14 @@ export function createTransferService(
     : deps
   const { view } =
     previewDeps === deps ? planning : createTransferPlanning(previewDeps, transfers, remote)
+  // The inbox's readiness reads what Shopify found of fraud through the cache too (preview-cache.ts).
+  const { view: readinessView } = deps.previewCache
+    ? createTransferPlanning(
+        { ...previewDeps, commerce: deps.previewCache.readinessReads(deps.commerce) },
+        transfers,
+        remote,
+      )
+    : planning
 
   /**
    * Freezes the figures on the first attempt, in the order's currency and in the one its charge
@@ -211,6 +219,48 @@ export function createTransferService(
     }
   }
 
+  /**
+   * What an attempt checks before it claims the transfer: the order still sold and free of fraud,
+   * its plan against the brands' stores, every brand still owed payable; then the figures frozen
+   * on a first attempt. Answers what the brands' steps need.
+   */
+  async function checkAndFreeze(
+    order: LinkedOrder,
+    existing: StoredTransfer | null,
+    actor: TransferActor,
+  ) {
+    const stillSold: StillSoldOf = existing ? await stillSoldOf(order) : () => 'all'
+    if (existing) await planning.refuseFraud(order)
+    // A first attempt's figures, from Tandem's records; when there are none, the plan says why
+    // (a risk of fraud Shopify found comes first).
+    const drafted = existing
+      ? null
+      : await planning.draft(order).catch(async (error: unknown) => {
+          await plan(order)
+          throw error
+        })
+    // Whether every brand still owed can be paid, before anything is frozen or ordered: asked of
+    // Stripe (once no brand is paused) while Shopify is asked about the plan, and refused after
+    // the plan's refusals.
+    const paying = async () => {
+      const owed = brandsToPay(existing, drafted, stillSold)
+      await actor.checkBrands?.(brandsToReach(existing, drafted, stillSold))
+      const payout = payoutChecks({ db: deps.db, payments: deps.payments, remote }, order)
+      const refused = (await settleWithLimit(owed, timing.brandConcurrency, payout)).find(
+        (outcome) => outcome.status === 'rejected',
+      )
+      if (refused) throw refused.reason
+      const creatorOwed = drafted?.some((brand) => brand.creatorCommissionMinor > 0) ?? false
+      return { payout, payment: await payout.covers(owed, creatorOwed) }
+    }
+    const [planned, paid] = await Promise.allSettled([drafted && plan(order, drafted), paying()])
+    if (planned.status === 'rejected') throw planned.reason
+    if (paid.status === 'rejected') throw paid.reason
+    const { payout, payment } = paid.value
+    if (drafted) await freeze(order, drafted, payment)
+    return { stillSold, payout }
+  }
+
   return {
     async preview(creatorOrderId: string) {
       const [transfer, refundWaiting] = await Promise.all([
@@ -223,9 +273,12 @@ export function createTransferService(
       }
     },
 
-    /** What the preview would refuse, thrown as it would: its checks, without reading the charge. */
+    /**
+     * What the preview would refuse, thrown as it would: its checks, without reading the charge,
+     * what Shopify found of fraud as the cache kept it.
+     */
     async check(creatorOrderId: string): Promise<void> {
-      await view(creatorOrderId)
+      await readinessView(creatorOrderId)
     },
 
     async refundSplit(creatorOrderId: string, lines: readonly RefundLine[]) {
@@ -256,35 +309,9 @@ export function createTransferService(
       }
       // A request another one is processing gets its answer before anything is asked of Stripe.
       claims.refuseWhileHeld(existing)
-      const stillSold: StillSoldOf = existing ? await stillSoldOf(order) : () => 'all'
-      if (existing) await planning.refuseFraud(order)
-      // A first attempt's figures, from Tandem's records; when there are none, the plan says why
-      // (a risk of fraud Shopify found comes first).
-      const drafted = existing
-        ? null
-        : await planning.draft(order).catch(async (error: unknown) => {
-            await plan(order)
-            throw error
-          })
-      // Whether every brand still owed can be paid, before anything is frozen or ordered: asked of
-      // Stripe (once no brand is paused) while Shopify is asked about the plan, and refused after
-      // the plan's refusals.
-      const paying = async () => {
-        const owed = brandsToPay(existing, drafted, stillSold)
-        await actor.checkBrands?.(brandsToReach(existing, drafted, stillSold))
-        const payout = payoutChecks({ db: deps.db, payments: deps.payments, remote }, order)
-        const refused = (await settleWithLimit(owed, timing.brandConcurrency, payout)).find(
-          (outcome) => outcome.status === 'rejected',
-        )
-        if (refused) throw refused.reason
-        const creatorOwed = drafted?.some((brand) => brand.creatorCommissionMinor > 0) ?? false
-        return { payout, payment: await payout.covers(owed, creatorOwed) }
-      }
-      const [planned, paid] = await Promise.allSettled([drafted && plan(order, drafted), paying()])
-      if (planned.status === 'rejected') throw planned.reason
-      if (paid.status === 'rejected') throw paid.reason
-      const { payout, payment } = paid.value
-      if (drafted) await freeze(order, drafted, payment)
+      const { stillSold, payout } = await claims.checkAlone(id, () =>
+        checkAndFreeze(order, existing, actor),
+      )
 
       return claims.withClaim(id, adminEmail, async (claim): Promise<ProcessAnswer> => {
         try {
