@@ -430,12 +430,18 @@ function printOutcomes(runs: RunOutcome[]): void {
         `${endpoint} ${(requests / run.seconds).toFixed(1)} of ${perEndpointPerSecond}`
       )
     }),
-    row("  the busiest creator's Shopify points a second", (run) => {
-      const [creator, points] = busiest(
-        new Map([...run.asked.points].filter(([shop]) => run.creators.includes(shop))),
-      )
-      return `${fmt(points / run.seconds)} of ${creator.replace('.myshopify.com', '')} (its standard plan restores ${SHOPIFY_STANDARD.restoreRate})`
-    }),
+    ...(['creator', 'brand'] as const).map((role) =>
+      row(`  the busiest ${role}'s Shopify points a second`, (run) => {
+        const [shop, points] = busiest(
+          new Map(
+            [...run.asked.points].filter(
+              ([shop]) => run.creators.includes(shop) === (role === 'creator'),
+            ),
+          ),
+        )
+        return `${fmt(points / run.seconds)} of ${shop.replace('.myshopify.com', '')} (its standard plan restores ${SHOPIFY_STANDARD.restoreRate})`
+      }),
+    ),
     row(
       'reads p99',
       (run) => `${run.readsP99.toFixed(0)} ms (aim < ${AIMS.readsP99Ms} ms${notJudged})`,
