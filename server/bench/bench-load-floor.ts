@@ -1,32 +1,35 @@
-import { BENCH_CREATOR } from './bench-data'
+import { setTimeout as sleep } from 'node:timers/promises'
 import {
   askedSince,
-  busiest,
   SHOPIFY_STANDARD,
   STRIPE_LIVE_RATE_LIMITS,
   total,
   type Asked,
 } from './bench-limits'
 import type { LoadMarketplace } from './bench-load-data'
-import { readsPerOrder } from './bench-load-mix'
+import { CALLS_PER_ORDER, readsPerOrder } from './bench-load-mix'
 import { fmt } from './bench-support'
 
-// The load test's floor: how many orders a second Stripe's live limits let through at most, from
+// The load test's floor: how many orders a second the services' limits let through at most, from
 // what the mix asks of them for each order it processes. Before the run, each read of the mix is
-// sent once (its preview naming the pool's extra order) and the extra order is then processed
-// alone, the calls of each counted in the emulators; the mix's reads are weighed by how often it
-// sends them for each order processed. Each of Stripe's limits gives a rate of orders, the least
-// binds: the servers' process throughput is judged against it, so that what is measured is the
-// server keeping up with the limits, not a pacer holding it below them.
+// sent once (its preview naming the pool's extra order), then the extra order is processed as the
+// mix processes each: CALLS_PER_ORDER calls at once, spread over the servers as its connections
+// are, so that what the calls that lose the race ask counts too; the calls of each are counted in
+// the emulators, every Stripe endpoint and every shop's points. The mix's reads are weighed by how
+// often it sends them for each order processed. Each limit gives a rate of orders, the least of
+// those enforced binds: the servers' process throughput is judged against it, so that what is
+// measured is the server keeping up with the limits, not a pacer holding it below them.
 //
 // Shopify's limits are not enforced here (bench-load-data.ts says why); what the mix asks of the
-// creator's shop is printed beside what its standard plan would allow.
+// shops is printed beside what their standard plan would allow, the pool's orders spread evenly
+// over its creators and each order's three brands over the twenty.
 
 /** What the mix asks of the limits for each order it processes. */
 export interface OrderNeeds {
   stripe: Map<string, number>
-  /** Points of the creator's shop (the pool's orders are all of one creator). */
+  /** Points of the creators' shops in all: the pool's orders are spread over `creators`. */
   creatorPoints: number
+  creators: number
   /** Points of each brand's shop: every brand is in as many orders, so their mean. */
   brandPoints: number
   /** What each request asked once, and how often the mix sends it for each order. */
@@ -46,33 +49,60 @@ export interface Floor {
   binding: FloorLimit
 }
 
-/** Sends each of the mix's reads once, then processes the lone order: what an order needs. */
+/**
+ * Sends each of the mix's reads once, then processes the lone order as the mix does, its calls
+ * spread over `urls` (the servers): what an order needs.
+ */
 export async function measureOrderNeeds(
   marketplace: LoadMarketplace,
-  url: string,
+  urls: string[],
   token: string,
 ): Promise<OrderNeeds> {
-  const shops = [BENCH_CREATOR, ...marketplace.brands]
+  const shops = [...marketplace.creators, ...marketplace.brands]
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
   const orderId = marketplace.lone.id
-  /** The calls made by `request`, weighed `times`. */
-  const askedBy = async (request: string, times: number, init?: RequestInit) => {
+  /** What `send` asked of the services, and its answers' bodies. */
+  const askedBy = async (send: () => Promise<Response>[]) => {
     const before = askedSince(marketplace, shops)
-    const answer = await fetch(url + request.split(' ')[1], { headers, ...init })
-    const body = await answer.text()
-    if (!answer.ok) throw new Error(`Before the run, ${request} answered ${answer.status}: ${body}`)
-    return { request, times, asked: askedSince(marketplace, shops, before), body }
+    const answers = await Promise.all(
+      send().map(async (answering) => {
+        const answer = await answering
+        return { ok: answer.ok, status: answer.status, body: await answer.text() }
+      }),
+    )
+    return { asked: askedSince(marketplace, shops, before), answers }
   }
+  // The servers' start-up work (the catch-ups of every creator's orders) is not an order's.
+  await quiet(marketplace, shops)
   const reads = []
   for (const { path, perOrder } of readsPerOrder(orderId)) {
-    reads.push(await askedBy(`GET ${path}`, perOrder))
+    const request = `GET ${path}`
+    const { asked, answers } = await askedBy(() => [fetch(urls[0] + path, { headers })])
+    if (!answers[0]!.ok) {
+      throw new Error(
+        `Before the run, ${request} answered ${answers[0]!.status}: ${answers[0]!.body}`,
+      )
+    }
+    reads.push({ request, times: perOrder, asked })
   }
-  const processed = await askedBy('POST /admin-create-order-transfer', 1, {
-    method: 'POST',
-    body: JSON.stringify({ creatorOrderId: orderId }),
-  })
-  if (!processed.body.includes('"COMPLETED"')) {
-    throw new Error(`Before the run, the lone order was not transferred: ${processed.body}`)
+  const { asked, answers } = await askedBy(() =>
+    Array.from({ length: CALLS_PER_ORDER }, (_, i) =>
+      fetch(`${urls[i % urls.length]}/admin-create-order-transfer`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ creatorOrderId: orderId }),
+      }),
+    ),
+  )
+  if (!answers.some((answer) => answer.body.includes('"COMPLETED"'))) {
+    throw new Error(
+      `Before the run, the lone order was not transferred: ${answers.map((a) => a.body).join('; ')}`,
+    )
+  }
+  const processed = {
+    request: `POST /admin-create-order-transfer, ${CALLS_PER_ORDER} at once`,
+    times: 1,
+    asked,
   }
   const all = [...reads, processed]
   const weighed = (of: (asked: Asked) => number) =>
@@ -82,27 +112,48 @@ export async function measureOrderNeeds(
     stripe: new Map(
       [...endpoints].map((endpoint) => [endpoint, weighed((of) => of.stripe.get(endpoint) ?? 0)]),
     ),
-    creatorPoints: weighed((of) => of.points.get(BENCH_CREATOR)!),
-    brandPoints:
-      weighed((of) => marketplace.brands.reduce((sum, brand) => sum + of.points.get(brand)!, 0)) /
-      marketplace.brands.length,
+    creatorPoints: weighed((of) => pointsOf(of, marketplace.creators)),
+    creators: marketplace.creators.length,
+    brandPoints: weighed((of) => pointsOf(of, marketplace.brands)) / marketplace.brands.length,
     each: all.map(({ request, times, asked }) => ({
       request,
       perOrder: times,
       stripe: total(asked.stripe),
-      creatorPoints: asked.points.get(BENCH_CREATOR)!,
+      creatorPoints: pointsOf(asked, marketplace.creators),
     })),
   }
 }
 
+/** How long the emulators must go unasked before the needs are measured, and the most to wait. */
+const QUIET_MS = 1000
+const QUIET_WAIT_MS = 60_000
+
+/** Waits until nothing asks Stripe or `shops` anything for QUIET_MS. */
+async function quiet(marketplace: LoadMarketplace, shops: string[]): Promise<void> {
+  const deadline = Date.now() + QUIET_WAIT_MS
+  let before = askedSince(marketplace, shops)
+  for (;;) {
+    await sleep(QUIET_MS)
+    const asked = askedSince(marketplace, shops, before)
+    if (total(asked.stripe) + total(asked.points) === 0) return
+    if (Date.now() > deadline) {
+      throw new Error(`Before the run, the servers were still at work after ${QUIET_WAIT_MS} ms`)
+    }
+    before = askedSince(marketplace, shops)
+  }
+}
+
+/** The points `shops` were asked in all. */
+const pointsOf = (asked: Asked, shops: string[]) =>
+  shops.reduce((sum, shop) => sum + (asked.points.get(shop) ?? 0), 0)
+
 /**
- * The orders a second each limit allows: Stripe's requests in all and at its busiest endpoint at
- * its live limits (enforced); each shop's points at its standard plan's restore rate (not).
+ * The orders a second each limit allows: Stripe's requests in all and to each endpoint at its
+ * live limits (enforced); the shops' points at their standard plan's restore rate (not).
  */
 export function floorOf(needs: OrderNeeds): Floor {
   const { perSecond, perEndpointPerSecond } = STRIPE_LIVE_RATE_LIMITS
   const stripeRequests = total(needs.stripe)
-  const [endpoint, endpointRequests] = busiest(needs.stripe)
   const n = (value: number) => (Number.isInteger(value) ? fmt(value) : value.toFixed(1))
   const { restoreRate } = SHOPIFY_STANDARD
   const candidates = [
@@ -111,14 +162,18 @@ export function floorOf(needs: OrderNeeds): Floor {
       ordersPerSecond: perSecond / stripeRequests,
       enforced: true,
     },
+    ...[...needs.stripe]
+      .sort((a, b) => b[1] - a[1])
+      .map(([endpoint, requests]) => ({
+        limit: `Stripe ${endpoint}, ${n(requests)} an order at ${perEndpointPerSecond}/s`,
+        ordersPerSecond: perEndpointPerSecond / requests,
+        enforced: true,
+      })),
     {
-      limit: `Stripe ${endpoint}, ${n(endpointRequests)} an order at ${perEndpointPerSecond}/s`,
-      ordersPerSecond: perEndpointPerSecond / endpointRequests,
-      enforced: true,
-    },
-    {
-      limit: `Shopify, the creator's shop, ${n(needs.creatorPoints)} points an order at ${restoreRate}/s (not enforced)`,
-      ordersPerSecond: restoreRate / needs.creatorPoints,
+      limit:
+        `Shopify, ${needs.creators} creators' shops, ${n(needs.creatorPoints)} points an order ` +
+        `at ${restoreRate}/s each (not enforced)`,
+      ordersPerSecond: (restoreRate * needs.creators) / needs.creatorPoints,
       enforced: false,
     },
     {

@@ -27,7 +27,7 @@ const SEQUENCE: Kind[] = [
  * (and, with two processes, mostly to both), within a few milliseconds of one another: the
  * contention exactly-once processing must bear.
  */
-const CALLS_PER_ORDER = 3
+export const CALLS_PER_ORDER = 3
 
 const countOf = (...kinds: Kind[]) => SEQUENCE.filter((kind) => kinds.includes(kind)).length
 

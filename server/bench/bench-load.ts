@@ -5,7 +5,6 @@ import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
 import { openDatabase } from '../src/db/connect'
-import { BENCH_CREATOR } from './bench-data'
 import {
   askedSince,
   busiest,
@@ -87,6 +86,8 @@ interface RunOutcome {
   floor: Floor
   /** What the run asked of the limits. */
   asked: Asked
+  /** The pool's creator stores. */
+  creators: string[]
   /** The p99 of every read's latency, in ms. */
   readsP99: number
   /** Leases still held once the run's requests had had a lease's time to finish. */
@@ -186,8 +187,12 @@ async function loadRun(options: {
           duration: 2,
           requests: warmUpRequests(admin.token),
         })
-        const needs = await measureOrderNeeds(marketplace, group.servers[0]!.url, admin.token)
-        const shops = [BENCH_CREATOR, ...marketplace.brands]
+        const needs = await measureOrderNeeds(
+          marketplace,
+          group.servers.map((server) => server.url),
+          admin.token,
+        )
+        const shops = [...marketplace.creators, ...marketplace.brands]
         const askedBefore = askedSince(marketplace, shops)
 
         const { requests, tally } = loadMix({
@@ -255,6 +260,7 @@ async function loadRun(options: {
             needs,
             floor,
             asked,
+            creators: marketplace.creators,
             readsP99,
             stillHeld,
             rssMb,
@@ -366,14 +372,12 @@ function printNeeds(needs: OrderNeeds): void {
       each.request.replace(/creatorOrderId=\d+/, 'creatorOrderId=…'),
       `× ${each.perOrder}`,
       `${fmt(each.stripe)} Stripe requests`,
-      `${fmt(each.creatorPoints)} points of the creator's Shopify`,
+      `${fmt(each.creatorPoints)} points of the creators' Shopify`,
     ]),
     '  ',
   )
-  // A limit of the server's own, which no emulator enforces and the floor leaves out.
   console.log(
-    "  The server's calls to one shop go one at a time (shopify-api.ts), and every order and read " +
-      "of the mix names the creator's shop: its calls queue there.",
+    `  The pool's orders are spread over ${needs.creators} creators' shops, as a marketplace's are.`,
   )
 }
 
@@ -426,10 +430,17 @@ function printOutcomes(runs: RunOutcome[]): void {
         `${endpoint} ${(requests / run.seconds).toFixed(1)} of ${perEndpointPerSecond}`
       )
     }),
-    row(
-      "  the creator's Shopify points a second",
-      (run) =>
-        `${fmt((run.asked.points.get(BENCH_CREATOR) ?? 0) / run.seconds)} (its standard plan restores ${SHOPIFY_STANDARD.restoreRate})`,
+    ...(['creator', 'brand'] as const).map((role) =>
+      row(`  the busiest ${role}'s Shopify points a second`, (run) => {
+        const [shop, points] = busiest(
+          new Map(
+            [...run.asked.points].filter(
+              ([shop]) => run.creators.includes(shop) === (role === 'creator'),
+            ),
+          ),
+        )
+        return `${fmt(points / run.seconds)} of ${shop.replace('.myshopify.com', '')} (its standard plan restores ${SHOPIFY_STANDARD.restoreRate})`
+      }),
     ),
     row(
       'reads p99',

@@ -81,4 +81,90 @@ describe('the preview cache', () => {
     expect(await priceOf(reads, 'lumen')).toBe(3600)
     expect(brands.read).toEqual(['lumen', 'lumen'])
   })
+
+  it('has readers of what is being read wait for that read, unless a webhook from its shop came since', async () => {
+    const brands = brandStores()
+    const cache = createPreviewCache({ ttlMs: 5000, maxEntries: 10, maxBytes: 1e6 }, () => 0)
+    const reads = cache.reads(brands.commerce)
+    // Two consoles open the same page at once: Shopify is read once.
+    expect(await Promise.all([priceOf(reads, 'lumen'), priceOf(reads, 'lumen')])).toEqual([
+      3450, 3450,
+    ])
+    expect(brands.read).toEqual(['lumen'])
+
+    // Northwind's read is under way when its price changes and the webhook says so.
+    const before = priceOf(reads, 'northwind')
+    cache.forgetShop('northwind')
+    brands.setPrice(3600)
+    expect(await priceOf(reads, 'northwind')).toBe(3600)
+    expect(await before).toBe(3450)
+    expect(brands.read).toEqual(['lumen', 'northwind', 'northwind'])
+  })
+
+  it('goes on reading for a console still waiting when another leaves, and stops once none waits', async () => {
+    let answer!: () => void
+    const signals: AbortSignal[] = []
+    const commerce = {
+      readBrandVariants: (_shop: string, ids: string[], options?: { signal?: AbortSignal }) => {
+        signals.push(options!.signal!)
+        return new Promise((resolve) => {
+          answer = () =>
+            resolve({
+              currency: 'USD',
+              variants: new Map(ids.map((id) => [id, { priceMinor: 3450 }])),
+            })
+        })
+      },
+    } as unknown as CommercePort
+    const cache = createPreviewCache({ ttlMs: 5000, maxEntries: 10, maxBytes: 1e6 }, () => 0)
+    const reads = cache.reads(commerce)
+    const [first, second] = [new AbortController(), new AbortController()]
+    const read = (caller: AbortController) =>
+      reads.readBrandVariants('lumen', ['v1'], { signal: caller.signal })
+    const firstRead = read(first)
+    const secondRead = read(second)
+    first.abort(new Error('the first console closed its inbox'))
+    await expect(firstRead).rejects.toThrow('the first console closed its inbox')
+    // One read of Shopify, still under way for the second console, which gets its answer.
+    expect(signals).toHaveLength(1)
+    expect(signals[0]!.aborted).toBe(false)
+    answer()
+    expect((await secondRead).variants.get('v1')).toEqual({ priceMinor: 3450 })
+
+    // Both leave a read of Urban Trail's: its read is stopped, and the next reader reads afresh.
+    const both = [new AbortController(), new AbortController()]
+    const left = both.map((caller) =>
+      reads.readBrandVariants('urban', ['v1'], { signal: caller.signal }),
+    )
+    for (const caller of both) caller.abort(new Error('closed'))
+    await Promise.allSettled(left)
+    expect(signals).toHaveLength(2)
+    expect(signals[1]!.aborted).toBe(true)
+    void reads.readBrandVariants('urban', ['v1'])
+    expect(signals).toHaveLength(3)
+    expect(signals[2]!.aborted).toBe(false)
+  })
+
+  it("keeps what Shopify found of fraud for the inbox's readiness, never for a preview", async () => {
+    const asked: string[] = []
+    const commerce = {
+      readFraudSignals: async (shop: string, orderId: number) => {
+        asked.push(`${shop} ${orderId}`)
+        return { recommendation: 'ACCEPT', assessments: [], holds: [] }
+      },
+    } as unknown as CommercePort
+    const cache = createPreviewCache({ ttlMs: 5000, maxEntries: 10, maxBytes: 1e6 }, () => 0)
+    const readiness = cache.readinessReads(commerce)
+    await readiness.readFraudSignals('maya', 1001)
+    await readiness.readFraudSignals('maya', 1001)
+    expect(asked).toEqual(['maya 1001'])
+    // The preview reads it afresh, every time.
+    await cache.reads(commerce).readFraudSignals('maya', 1001)
+    await cache.reads(commerce).readFraudSignals('maya', 1001)
+    expect(asked).toHaveLength(3)
+    // A webhook from the creator's store: read again.
+    cache.forgetShop('maya')
+    await readiness.readFraudSignals('maya', 1001)
+    expect(asked).toHaveLength(4)
+  })
 })

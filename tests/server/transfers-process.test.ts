@@ -500,6 +500,33 @@ describe('concurrent requests', () => {
     await expectExactlyOnce()
   })
 
+  it("answer 409 at once while the process's checks of the order are under way, asking Shopify nothing again", async () => {
+    const held = gate()
+    const catalogueReads: string[] = []
+    await start((commerce) => ({
+      ...commerce,
+      // The first request's plan reads both brands' stores, and waits there.
+      readBrandVariants: async (shop, ids) => {
+        catalogueReads.push(shop)
+        if (catalogueReads.length <= 2) await held.pass()
+        return commerce.readBrandVariants(shop, ids)
+      },
+    }))
+    const first = processOrder('1001')
+    await held.reached(2)
+    const busy = await processOrder('gid://shopify/Order/1001')
+    expect(busy.statusCode).toBe(409)
+    expect(busy.json()).toEqual({
+      error: 'conflict',
+      message: 'Order transfer is already being processed',
+    })
+    held.open()
+    expect((await first).statusCode).toBe(201)
+    // The second request read no brand's store: the first's checks were enough.
+    expect(catalogueReads.sort()).toEqual([LUMEN, NORTHWIND].sort())
+    await expectExactlyOnce()
+  })
+
   it('take over the lease of a request that died', async () => {
     await start()
     // A request froze the figures and holds the lease: its first steps never finished.

@@ -2,6 +2,7 @@ import type { OrderReadiness } from '@shared/contract'
 import type { RouteDeps } from '../deps'
 import { remedyOf, type ReasonOrder } from '../domain/attention'
 import { classifyProcessingFailure } from '../domain/processing-failure'
+import { sharedWork } from '../lib/shared-work'
 import { createTransferService, type TransferActor } from '../transfers/transfer-service'
 import { auditAfterTheFact, type Actor } from './audited-change'
 
@@ -15,6 +16,39 @@ export function createOrderTransferService(
     Partial<Pick<RouteDeps, 'previewCache'>>,
 ) {
   const transfers = createTransferService(deps)
+
+  /** Each order's readiness being worked out, shared by the inbox's reads asking at once. */
+  const underWay = sharedWork<OrderReadiness>()
+
+  /**
+   * What the preview says of the order, as the inbox shows it (previewReadiness); its reads stop
+   * once `signal` aborts.
+   */
+  async function readinessOf(order: ReasonOrder, signal: AbortSignal): Promise<OrderReadiness> {
+    try {
+      await transfers.check(order.id, signal)
+      return { state: 'MANUAL' }
+    } catch (error) {
+      const failure = classifyProcessingFailure(error)
+      switch (failure.outcome) {
+        case 'nothingToTransfer':
+          return { state: 'NOTHING_TO_TRANSFER', message: failure.message }
+        case 'needsAttention': {
+          const reasons = failure.reasons.map((reason) => ({
+            sentence: reason.sentence,
+            remedy: remedyOf(reason.kind, reason.brandStoreShop, order),
+          }))
+          return {
+            state: 'NEEDS_ATTENTION',
+            reasons: reasons.length > 0 ? reasons : [{ sentence: failure.message, remedy: null }],
+          }
+        }
+        case 'transient':
+          return { state: 'MANUAL' }
+      }
+    }
+  }
+
   return {
     preview: transfers.preview,
 
@@ -22,32 +56,16 @@ export function createOrderTransferService(
      * What the preview says of an order an administrator processes (the inbox's MANUAL), as the
      * inbox shows it: that it needs attention and why, or has nothing to transfer, or, previewed,
      * that it waits for an administrator. Shopify or Stripe failing tells nothing: it waits.
-     * Once `caller` aborts (the inbox's caller left), it throws its reason and reads nothing more.
+     * The inbox read on several consoles at once (or again before the last read finished) works
+     * each order out once: its reads of Tandem's records, Shopify and Stripe are not made again.
+     * Once `caller` aborts (the inbox's caller left), it throws its reason; the reads stop once
+     * no caller waits for them.
      */
-    async previewReadiness(order: ReasonOrder, caller?: AbortSignal): Promise<OrderReadiness> {
-      caller?.throwIfAborted()
-      try {
-        await transfers.check(order.id, caller)
-        return { state: 'MANUAL' }
-      } catch (error) {
-        const failure = classifyProcessingFailure(error)
-        switch (failure.outcome) {
-          case 'nothingToTransfer':
-            return { state: 'NOTHING_TO_TRANSFER', message: failure.message }
-          case 'needsAttention': {
-            const reasons = failure.reasons.map((reason) => ({
-              sentence: reason.sentence,
-              remedy: remedyOf(reason.kind, reason.brandStoreShop, order),
-            }))
-            return {
-              state: 'NEEDS_ATTENTION',
-              reasons: reasons.length > 0 ? reasons : [{ sentence: failure.message, remedy: null }],
-            }
-          }
-          case 'transient':
-            return { state: 'MANUAL' }
-        }
-      }
+    previewReadiness(order: ReasonOrder, caller?: AbortSignal): Promise<OrderReadiness> {
+      return underWay.join(order.id, (signal) => readinessOf(order, signal), {
+        caller,
+        tag: undefined,
+      })
     },
     receipt: transfers.receipt,
     refundSplit: transfers.refundSplit,

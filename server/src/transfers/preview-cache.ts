@@ -1,5 +1,6 @@
 import type { CommercePort } from '../adapters/commerce/commerce-port'
 import type { PaymentsPort } from '../adapters/payments/payments-port'
+import { sharedWork } from '../lib/shared-work'
 
 // What a transfer's preview, receipt and the inbox's readiness read from Shopify (the creator
 // order, each brand's variants) and Stripe (the order's PaymentIntent and charge, for the rate its
@@ -16,7 +17,13 @@ import type { PaymentsPort } from '../adapters/payments/payments-port'
 // read that began before such a webhook is not kept: it may hold what the webhook says changed.
 // An edit of a creator order sends no webhook Tandem subscribes to: the expiry bounds it too. What
 // Shopify finds of fraud sends none either, and an administrator's release must be seen to meet
-// what Shopify found since: the fraud read is made afresh on each preview (one call).
+// what Shopify found since: the fraud read is made afresh on each preview (one call). The inbox's
+// readiness (a line per order, 50 to a page, read again each time the inbox is) reads that too
+// through the cache: it decides nothing, and the order's preview shows what Shopify finds now.
+//
+// Readers asking for what is being read already wait for that read rather than send their own
+// (a page of the inbox opened on several consoles at once): like an entry kept, it is not shared
+// once a webhook from its shop arrived after it began.
 
 /** How long an entry is shown, and how much the cache may hold (entries and estimated bytes). */
 export interface PreviewCacheLimits {
@@ -25,9 +32,13 @@ export interface PreviewCacheLimits {
   maxBytes: number
 }
 
+/**
+ * Entries: a page of the inbox keeps each order's, its fraud reading's and its brands' catalogues
+ * (50 × 5 for orders of three brands); previews more. Their bytes bound the memory.
+ */
 export const PREVIEW_CACHE_LIMITS: PreviewCacheLimits = {
   ttlMs: 5_000,
-  maxEntries: 200,
+  maxEntries: 1_000,
   maxBytes: 8 * 1024 * 1024,
 }
 
@@ -39,10 +50,14 @@ const READ_HORIZON_MS = 60_000
 
 /** The reads a preview makes of Shopify; what it reads through the cache. */
 type PreviewReads = Pick<CommercePort, 'findCreatorOrder' | 'readBrandVariants'>
+/** And what the inbox's readiness reads through it besides. */
+type ReadinessReads = PreviewReads & Pick<CommercePort, 'readFraudSignals'>
 
 export interface PreviewCache {
   /** `commerce` with its preview reads answered from the cache while fresh. */
   reads(commerce: CommercePort): CommercePort
+  /** The same, and what Shopify found of fraud: for the inbox's readiness only. */
+  readinessReads(commerce: CommercePort): CommercePort
   /** `payments` with the order's PaymentIntent and charge answered from the cache while fresh. */
   payments(payments: PaymentsPort): PaymentsPort
   /** A signed webhook from `shop` arrived: what was kept of it is read again. */
@@ -73,6 +88,8 @@ export function createPreviewCache(
   // READ_HORIZON_MS matter (an older read is not kept at all), so older marks are swept away.
   const forgotten = new Map<string, number>()
   let bytes = 0
+  // The reads under way, by key, tagged with their shop when known before the answer.
+  const underWay = sharedWork<unknown, string | null>()
 
   const drop = (key: string) => {
     const entry = entries.get(key)
@@ -94,41 +111,64 @@ export function createPreviewCache(
   }
 
   /**
-   * The value kept under `key` while fresh (a copy: readers may change theirs), else `read`'s,
-   * kept unless a webhook from its shop (`shopOf` it: the creator order's is known only from its
-   * answer) arrived since the read began.
+   * The value kept under `key` while fresh (a copy: readers may change theirs), else `read`'s (a
+   * read under way for it joined: see shared-work.ts), kept unless a webhook from its shop
+   * (`shopOf` it: the creator order's is known only from its answer) arrived since the read began.
    */
   async function through<T>(
     key: string,
     shop: string | null,
-    read: () => Promise<T>,
+    read: (options: { signal: AbortSignal }) => Promise<T>,
+    caller: { signal?: AbortSignal } | undefined,
     shopOf: (value: T) => string | null = () => shop,
   ): Promise<T> {
     const entry = entries.get(key)
     if (entry && entry.expiresAt > clock()) return structuredClone(entry.value) as T
     drop(key)
-    const started = clock()
-    const value = await read()
-    const owner = shopOf(value)
-    const current =
-      clock() - started < READ_HORIZON_MS && (forgotten.get(owner ?? '') ?? -Infinity) < started
-    if (value !== null && owner !== null && current) keep(key, owner, structuredClone(value))
-    return value
+    const reading = async (signal: AbortSignal) => {
+      const started = clock()
+      const value = await read({ signal })
+      const owner = shopOf(value)
+      const current =
+        clock() - started < READ_HORIZON_MS && (forgotten.get(owner ?? '') ?? -Infinity) < started
+      if (value !== null && owner !== null && current) keep(key, owner, structuredClone(value))
+      return value
+    }
+    const value = await underWay.join(key, reading, { caller: caller?.signal, tag: shop })
+    return structuredClone(value) as T
+  }
+
+  function previewReads(commerce: CommercePort): PreviewReads {
+    return {
+      findCreatorOrder: (orderId, options) =>
+        through(
+          `order ${orderId}`,
+          null,
+          (read) => commerce.findCreatorOrder(orderId, read),
+          options,
+          (order) => order?.storeShop ?? null,
+        ),
+      readBrandVariants: (shop, variantIds, options) =>
+        through(
+          `variants ${shop} ${[...variantIds].sort().join(',')}`,
+          shop,
+          (read) => commerce.readBrandVariants(shop, variantIds, read),
+          options,
+        ),
+    }
   }
 
   return {
-    reads(commerce) {
-      const cached: PreviewReads = {
-        findCreatorOrder: (orderId, options) =>
+    reads: (commerce) => ({ ...commerce, ...previewReads(commerce) }),
+    readinessReads(commerce) {
+      const cached: ReadinessReads = {
+        ...previewReads(commerce),
+        readFraudSignals: (shop, orderId, options) =>
           through(
-            `order ${orderId}`,
-            null,
-            () => commerce.findCreatorOrder(orderId, options),
-            (order) => order?.storeShop ?? null,
-          ),
-        readBrandVariants: (shop, variantIds, options) =>
-          through(`variants ${shop} ${[...variantIds].sort().join(',')}`, shop, () =>
-            commerce.readBrandVariants(shop, variantIds, options),
+            `fraud ${shop} ${orderId}`,
+            shop,
+            (read) => commerce.readFraudSignals(shop, orderId, read),
+            options,
           ),
       }
       return { ...commerce, ...cached }
@@ -136,9 +176,9 @@ export function createPreviewCache(
     payments(payments) {
       const cached: Pick<PaymentsPort, 'paymentIntent' | 'charge'> = {
         paymentIntent: (id, options) =>
-          through(`intent ${id}`, STRIPE, () => payments.paymentIntent(id, options)),
+          through(`intent ${id}`, STRIPE, (read) => payments.paymentIntent(id, read), options),
         charge: (id, options) =>
-          through(`charge ${id}`, STRIPE, () => payments.charge(id, options)),
+          through(`charge ${id}`, STRIPE, (read) => payments.charge(id, read), options),
       }
       return { ...payments, ...cached }
     },
@@ -148,6 +188,8 @@ export function createPreviewCache(
         if (now - at >= READ_HORIZON_MS) forgotten.delete(marked)
       forgotten.set(shop, now)
       for (const [key, entry] of entries) if (entry.shop === shop) drop(key)
+      // A read under way may hold what the webhook says changed: the next reader reads again.
+      underWay.forget((readShop) => readShop === shop || readShop === null)
     },
     size: () => ({ entries: entries.size, bytes }),
   }

@@ -50,8 +50,14 @@ const leaseHeld = (transfer: StoredTransfer, now: string) =>
 export const overtakenAnswer = (error: unknown): unknown =>
   error instanceof LeaseLostError ? new Refusal('conflict', TRANSFER_TAKEN_OVER) : error
 
+/**
+ * The orders each app's requests are checking before they claim a transfer, by the app's
+ * database handle: one app is one server process (tests run several in one).
+ */
+const checking = new WeakMap<object, Set<string>>()
+
 export function transferClaims(
-  deps: Pick<RouteDeps, 'now'>,
+  deps: Pick<RouteDeps, 'db' | 'now'>,
   transfers: TransferRepository,
   leaseMs: number,
 ) {
@@ -66,6 +72,26 @@ export function transferClaims(
     refuseWhileHeld(existing: StoredTransfer | null): void {
       if (existing && leaseHeld(existing, timestamp())) {
         throw new Refusal('conflict', TRANSFER_IN_PROGRESS)
+      }
+    },
+
+    /**
+     * Runs `checks` (what a request asks of Shopify and Stripe before it claims the transfer)
+     * unless another request of this process is running them for the same order: this one is then
+     * refused (409) at once, as the lease would refuse it a moment later, rather than ask Shopify
+     * and Stripe again what the first is asking (a console's double click, an automatic attempt
+     * beside an administrator's). Only the checks: once claimed, a request that stalls can still
+     * be taken over when its lease runs out. Other processes' requests are left to the lease.
+     */
+    async checkAlone<T>(creatorOrderId: string, checks: () => Promise<T>): Promise<T> {
+      const mine = checking.get(deps.db) ?? new Set<string>()
+      checking.set(deps.db, mine)
+      if (mine.has(creatorOrderId)) throw new Refusal('conflict', TRANSFER_IN_PROGRESS)
+      mine.add(creatorOrderId)
+      try {
+        return await checks()
+      } finally {
+        mine.delete(creatorOrderId)
       }
     },
 

@@ -136,9 +136,17 @@ export function createTransferService(
         payments: deps.previewCache.payments(deps.payments),
       }
     : deps
-  /** What an administrator looks at, read for a caller who may stop waiting. */
-  const view = (creatorOrderId: string, caller: AbortSignal | undefined) =>
-    createTransferPlanning(previewDeps, transfers, readFor(caller)).view(creatorOrderId)
+  /** What an administrator looks at, read through `viewDeps` for a caller who may stop waiting. */
+  const viewThrough =
+    (viewDeps: typeof deps) => (creatorOrderId: string, caller: AbortSignal | undefined) =>
+      createTransferPlanning(viewDeps, transfers, readFor(caller)).view(creatorOrderId)
+  const view = viewThrough(previewDeps)
+  // The inbox's readiness reads what Shopify found of fraud through the cache too (preview-cache.ts).
+  const readinessView = viewThrough(
+    deps.previewCache
+      ? { ...previewDeps, commerce: deps.previewCache.readinessReads(deps.commerce) }
+      : deps,
+  )
 
   /**
    * Freezes the figures on the first attempt, in the order's currency and in the one its charge
@@ -219,6 +227,48 @@ export function createTransferService(
     }
   }
 
+  /**
+   * What an attempt checks before it claims the transfer: the order still sold and free of fraud,
+   * its plan against the brands' stores, every brand still owed payable; then the figures frozen
+   * on a first attempt. Answers what the brands' steps need.
+   */
+  async function checkAndFreeze(
+    order: LinkedOrder,
+    existing: StoredTransfer | null,
+    actor: TransferActor,
+  ) {
+    const stillSold: StillSoldOf = existing ? await stillSoldOf(order) : () => 'all'
+    if (existing) await planning.refuseFraud(order)
+    // A first attempt's figures, from Tandem's records; when there are none, the plan says why
+    // (a risk of fraud Shopify found comes first).
+    const drafted = existing
+      ? null
+      : await planning.draft(order).catch(async (error: unknown) => {
+          await plan(order)
+          throw error
+        })
+    // Whether every brand still owed can be paid, before anything is frozen or ordered: asked of
+    // Stripe (once no brand is paused) while Shopify is asked about the plan, and refused after
+    // the plan's refusals.
+    const paying = async () => {
+      const owed = brandsToPay(existing, drafted, stillSold)
+      await actor.checkBrands?.(brandsToReach(existing, drafted, stillSold))
+      const payout = payoutChecks({ db: deps.db, payments: deps.payments, remote }, order)
+      const refused = (await settleWithLimit(owed, timing.brandConcurrency, payout)).find(
+        (outcome) => outcome.status === 'rejected',
+      )
+      if (refused) throw refused.reason
+      const creatorOwed = drafted?.some((brand) => brand.creatorCommissionMinor > 0) ?? false
+      return { payout, payment: await payout.covers(owed, creatorOwed) }
+    }
+    const [planned, paid] = await Promise.allSettled([drafted && plan(order, drafted), paying()])
+    if (planned.status === 'rejected') throw planned.reason
+    if (paid.status === 'rejected') throw paid.reason
+    const { payout, payment } = paid.value
+    if (drafted) await freeze(order, drafted, payment)
+    return { stillSold, payout }
+  }
+
   return {
     /** `caller`: aborted when the caller stops waiting, and the reads stop with it. */
     async preview(creatorOrderId: string, caller?: AbortSignal) {
@@ -232,9 +282,12 @@ export function createTransferService(
       }
     },
 
-    /** What the preview would refuse, thrown as it would: its checks, without reading the charge. */
+    /**
+     * What the preview would refuse, thrown as it would: its checks, without reading the charge,
+     * what Shopify found of fraud as the cache kept it. `caller`: as the preview's.
+     */
     async check(creatorOrderId: string, caller?: AbortSignal): Promise<void> {
-      await view(creatorOrderId, caller)
+      await readinessView(creatorOrderId, caller)
     },
 
     async refundSplit(creatorOrderId: string, lines: readonly RefundLine[]) {
@@ -271,35 +324,9 @@ export function createTransferService(
       }
       // A request another one is processing gets its answer before anything is asked of Stripe.
       claims.refuseWhileHeld(existing)
-      const stillSold: StillSoldOf = existing ? await stillSoldOf(order) : () => 'all'
-      if (existing) await planning.refuseFraud(order)
-      // A first attempt's figures, from Tandem's records; when there are none, the plan says why
-      // (a risk of fraud Shopify found comes first).
-      const drafted = existing
-        ? null
-        : await planning.draft(order).catch(async (error: unknown) => {
-            await plan(order)
-            throw error
-          })
-      // Whether every brand still owed can be paid, before anything is frozen or ordered: asked of
-      // Stripe (once no brand is paused) while Shopify is asked about the plan, and refused after
-      // the plan's refusals.
-      const paying = async () => {
-        const owed = brandsToPay(existing, drafted, stillSold)
-        await actor.checkBrands?.(brandsToReach(existing, drafted, stillSold))
-        const payout = payoutChecks({ db: deps.db, payments: deps.payments, remote }, order)
-        const refused = (await settleWithLimit(owed, timing.brandConcurrency, payout)).find(
-          (outcome) => outcome.status === 'rejected',
-        )
-        if (refused) throw refused.reason
-        const creatorOwed = drafted?.some((brand) => brand.creatorCommissionMinor > 0) ?? false
-        return { payout, payment: await payout.covers(owed, creatorOwed) }
-      }
-      const [planned, paid] = await Promise.allSettled([drafted && plan(order, drafted), paying()])
-      if (planned.status === 'rejected') throw planned.reason
-      if (paid.status === 'rejected') throw paid.reason
-      const { payout, payment } = paid.value
-      if (drafted) await freeze(order, drafted, payment)
+      const { stillSold, payout } = await claims.checkAlone(id, () =>
+        checkAndFreeze(order, existing, actor),
+      )
 
       return claims.withClaim(id, adminEmail, async (claim): Promise<ProcessAnswer> => {
         try {
