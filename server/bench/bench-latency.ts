@@ -2,10 +2,12 @@ import { createServer, request as httpRequest, type IncomingMessage } from 'node
 import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 
-// A proxy in front of an emulator that makes every call to it take `latencyMs` more, as a
-// remote Shopify or Stripe would, and records each call: what it asked, and when it was sent and
+// A proxy in front of an emulator that answers every call to it `latencyMs` after it was sent, as
+// a remote Shopify or Stripe would, and records each call: what it asked, and when it was sent and
 // answered (the benchmark's own clock, performance.now()). Every call pays the latency, not a
-// list of operations that goes stale as processing makes new ones.
+// list of operations that goes stale as processing makes new ones. The emulator's own work runs
+// within the latency, as the real service's does within its answer's time: the emulators share
+// the benchmark's process, and their time is neither Tandem's nor the network's.
 
 /** One call through the proxy. */
 export interface RecordedCall {
@@ -41,10 +43,9 @@ export async function startLatencyProxy(target: string, latencyMs: number): Prom
     lastMs = startedMs
     void (async () => {
       const body = await readBody(incoming)
-      await sleep(latencyMs)
-      const answer = await new Promise<{ message: IncomingMessage; body: Buffer }>(
+      const forwarded = new Promise<{ message: IncomingMessage; body: Buffer }>(
         (resolve, reject) => {
-          const forwarded = httpRequest(
+          const sent = httpRequest(
             {
               host: to.hostname,
               port: to.port,
@@ -54,10 +55,15 @@ export async function startLatencyProxy(target: string, latencyMs: number): Prom
             },
             (message) => void readBody(message).then((read) => resolve({ message, body: read })),
           )
-          forwarded.on('error', reject)
-          forwarded.end(body)
+          sent.on('error', reject)
+          sent.end(body)
         },
       )
+      // The emulator answers while the latency runs, as the real service works within its own.
+      const [answer] = await Promise.all([
+        forwarded,
+        sleep(Math.max(0, latencyMs - (performance.now() - startedMs))),
+      ])
       outgoing.writeHead(answer.message.statusCode ?? 502, answer.message.headers)
       outgoing.end(answer.body)
       calls.push({

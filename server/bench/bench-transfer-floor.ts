@@ -83,7 +83,9 @@ const NEEDS: Record<string, Needs> = {
   CreatorOrder: (call, all) =>
     ofKind(['CreatorOrder'])(all).filter((page) => page.startedMs < call.startedMs),
   // The order's lines name the brands (their variants, their accounts), its metafield the
-  // PaymentIntent; its id is the fraud read's and the transfer group's.
+  // PaymentIntent; its id is the fraud read's and the transfer group's. The metafield comes with
+  // the first page, but Stripe is asked nothing before every brand of the order (all its pages)
+  // is known not to be paused (TransferActor.checkBrands): each Stripe read needs every page.
   OrderFraudSignals: (_, all) => ofKind(['CreatorOrder'])(all),
   BrandVariants: (_, all) => ofKind(['CreatorOrder'])(all),
   'accounts.retrieve': (_, all) => ofKind(['CreatorOrder'])(all),

@@ -734,22 +734,29 @@ describe('a failed step', () => {
     },
   )
 
-  it('makes no call from a request that stalled past its lease just before calling', async () => {
+  /**
+   * Order 1001 processed by a request that stops at one brand's `failpoint`, and by a second
+   * request once the first's lease has run out (the server's clock moved 31 s on); then the first
+   * goes on, its clock `resumedSkewMs` on. Answers the first request's message, and the transfers
+   * Stripe was asked to make meanwhile and since.
+   */
+  async function takenOverAt(failpoint: string, resumedSkewMs: number) {
     let skewMs = 0
     const stalled = gate()
     let stalls = true
     await start((commerce) => commerce, {
       now: () => new Date(Date.now() + skewMs),
       transferTiming: {
-        // The first request stops right before its first order's call.
         failpoint: async (name) => {
-          if (name === 'createOrder:before-call' && stalls) {
+          if (name === failpoint && stalls) {
             stalls = false
             await stalled.pass()
           }
         },
       },
     })
+    const transfersSent = () =>
+      server.stripe.calls().filter((call) => call.operation === 'transfers.create').length
     const first = processOrder('1001')
     await stalled.reached(1)
     // The other brand goes on meanwhile, renewing the lease at each step: let it finish before
@@ -761,11 +768,27 @@ describe('a failed step', () => {
       .toBe(true)
     skewMs = 31_000
     expect((await processOrder('1001')).statusCode).toBe(201)
-
+    const sentByTheSecond = transfersSent()
+    skewMs = resumedSkewMs
     stalled.open()
-    expect((await first).json().message).toBe(
-      'Order transfer was taken over by another request while this one was held up: the preview shows where it stands',
-    )
+    return { message: (await first).json().message, sentByTheSecond, sent: transfersSent() }
+  }
+
+  const TAKEN_OVER =
+    'Order transfer was taken over by another request while this one was held up: the preview shows where it stands'
+
+  it('makes no call from a request that stalled past its lease just before calling', async () => {
+    const { message } = await takenOverAt('createOrder:before-call', 31_000)
+    expect(message).toBe(TAKEN_OVER)
+    await expectExactlyOnce()
+  })
+
+  it('asks the database, not its own clock, before a call its lease may not outlast', async () => {
+    // The lease renewed moments before a call is known held without a write, but only while it
+    // outlasts the call's deadline (10 s) and as long again: a request whose clock lags the one
+    // that took its lease over (its lease has 15 s left by it) must still find out before it calls.
+    const taken = await takenOverAt('createTransfer:before-call', 15_000)
+    expect(taken).toEqual({ message: TAKEN_OVER, sentByTheSecond: 2, sent: 2 })
     await expectExactlyOnce()
   })
 })

@@ -146,7 +146,8 @@ async function runStep<T>(
     if (result === null) {
       if (unknownSince) await actions.retry?.()
       await timing.failpoint(`${step}:before-call`)
-      await lease.renewBeforeCall(timestamp())
+      // Held through the call, whose deadline is one remote timeout, and as long again.
+      await lease.renewBeforeCall(timestamp(), 2 * timing.remoteTimeoutMs)
       calling = true
       result = await remote(actions.act)
       calling = false

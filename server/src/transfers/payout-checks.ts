@@ -158,6 +158,9 @@ export function payoutChecks(
 
   async function check(brand: BrandToPay): Promise<Payout> {
     const { shop } = brand
+    // The order's payment is read beside the brand's own reads, not after them: every brand
+    // needs it, and its charge is a second read after the intent's.
+    if (order.paymentIntentId) void readPayment(order.paymentIntentId)
     const failed = (what: string) => (error: unknown) => {
       throw upstreamRefusal(`${what} for ${storeName(shop)}`, 'payment provider', error)
     }

@@ -170,33 +170,59 @@ export function createTransferRepository(db: Db) {
      * lease is held. Each throws LeaseLostError once another request has taken the transfer.
      */
     underLease(creatorOrderId: string, token: string, leaseEnd: () => string) {
-      const renewIn = async (trx: Db, unexpiredAt?: string): Promise<void> => {
+      /**
+       * Until when the renewal this request committed last holds the lease (ms since the epoch):
+       * nobody can claim it before then. Forgotten once a write finds the lease lost.
+       */
+      let heldUntil = -Infinity
+      const renewIn = async (trx: Db, unexpiredAt?: string): Promise<string> => {
+        const until = leaseEnd()
         const result = await trx
           .updateTable('order_transfers')
-          .set({ lease_expires_at: leaseEnd() })
+          .set({ lease_expires_at: until })
           .where('creator_order_id', '=', creatorOrderId)
           .where('claimed_by', '=', token)
           .$if(unexpiredAt !== undefined, (qb) => qb.where('lease_expires_at', '>', unexpiredAt!))
           .executeTakeFirst()
         if (result.numUpdatedRows === 0n) throw new LeaseLostError(creatorOrderId)
+        return until
+      }
+      /** `write`, which renews the lease to the date it answers, once committed. */
+      const renewing = async (write: Promise<string>): Promise<void> => {
+        try {
+          heldUntil = Date.parse(await write)
+        } catch (error) {
+          if (error instanceof LeaseLostError) heldUntil = -Infinity
+          throw error
+        }
       }
       const updateBrand = (brandStoreShop: string, values: Updateable<OrderTransferBrandsTable>) =>
-        db.transaction().execute(async (trx) => {
-          await renewIn(trx)
-          await trx
-            .updateTable('order_transfer_brands')
-            .set(values)
-            .where('creator_order_id', '=', creatorOrderId)
-            .where('brand_store_shop', '=', brandStoreShop)
-            .execute()
-        })
+        renewing(
+          db.transaction().execute(async (trx) => {
+            const until = await renewIn(trx)
+            await trx
+              .updateTable('order_transfer_brands')
+              .set(values)
+              .where('creator_order_id', '=', creatorOrderId)
+              .where('brand_store_shop', '=', brandStoreShop)
+              .execute()
+            return until
+          }),
+        )
 
       return {
         /**
-         * Renews the lease, refusing once it has run out at `now` even if nobody took it: just
-         * before a remote call, a request that stalled past its lease must not make the call.
+         * Just before a remote call: the lease must be held for at least `forMs` past `now` (the
+         * call's time, and a margin for the clocks of other processes). A renewal this request
+         * committed moments ago (the step's intent, or another brand's write) shows that without
+         * a write: nobody can claim a lease before it runs out. Otherwise it is renewed, refused
+         * once it has run out at `now` even if nobody took it: a request that stalled past its
+         * lease must not make the call.
          */
-        renewBeforeCall: (now: string) => renewIn(db, now),
+        renewBeforeCall: async (now: string, forMs: number): Promise<void> => {
+          if (heldUntil - Date.parse(now) >= forMs) return
+          await renewing(renewIn(db, now))
+        },
 
         /** A remote step is about to be called: until its result, its outcome is unknown. */
         recordIntent: (

@@ -261,7 +261,8 @@ export function createTransferService(
       const creatorOwed = drafted?.some((brand) => brand.creatorCommissionMinor > 0) ?? false
       return { payout, payment: await payout.covers(owed, creatorOwed) }
     }
-    const [planned, paid] = await Promise.allSettled([drafted && plan(order, drafted), paying()])
+    // The payment checks start first: their chain (the intent, then its charge) is the longer.
+    const [paid, planned] = await Promise.allSettled([paying(), drafted && plan(order, drafted)])
     if (planned.status === 'rejected') throw planned.reason
     if (paid.status === 'rejected') throw paid.reason
     const { payout, payment } = paid.value
