@@ -10,7 +10,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node'
 //
 // A file's duration is Vitest's record of its last run when this checkout has one, else its
 // figure below (from CI's log, `vitest run` on a fresh clone, 2026-11-29 at 5774492: the files of
-// 15 s or more; the files made shorter since, by their own run), else its project's typical file.
+// 15 s or more; a file made shorter since, by the share its own runs before and after saved), else
+// its project's typical file.
 
 /** Seconds, by "project path". Keep the slowest here when a run shows them (CONTRIBUTING, CI). */
 const SLOW_FILES: Record<string, number> = {
@@ -22,10 +23,10 @@ const SLOW_FILES: Record<string, number> = {
   'server-postgres tests/server/webhook-crash.test.ts': 67,
   'server tests/server/refund-crash.test.ts': 67,
   'server-postgres tests/server/catalog-listings.test.ts': 61,
-  'benchmarks tests/benchmarks/server.test.ts': 61,
-  'benchmarks tests/benchmarks/pipeline.test.ts': 59,
   'server-postgres tests/server/shopify-webhooks.test.ts': 57,
+  'benchmarks tests/benchmarks/server.test.ts': 52,
   'server-postgres tests/server/transfers-process.test.ts': 47,
+  'benchmarks tests/benchmarks/pipeline.test.ts': 41,
   'server-postgres tests/server/shopify-adapter.test.ts': 39,
   'server-postgres tests/server/commissions.test.ts': 39,
   'e2e tests/e2e/accessibility.test.ts': 39,
