@@ -21,6 +21,7 @@ export type WorkerCommand =
   | { do: 'list'; brand: string; creators: string[]; productIds: string[] }
   | { do: 'follow'; brand: string; productIds: string[]; inventoryItemIds: string[] }
   | { do: 'sent' }
+  | { do: 'peak' }
   | { do: 'stop' }
 
 export interface WorkerStopped {
@@ -32,9 +33,14 @@ export interface WorkerStopped {
   startedRssMb: number
   /** The most its JavaScript heap held, sampled every 100 ms. */
   peakHeapMb: number
+  /** At the sample of its highest resident memory: what V8 had reserved and what lay outside it. */
+  atPeak: { rssMb: number; heapTotalMb: number; externalMb: number; arrayBuffersMb: number }
   /** What its heap holds at the end once collected: what it keeps, not what it made and let go. */
   keptHeapMb: number
 }
+
+/** The process's highest resident memory so far. */
+const peakRssMb = () => process.resourceUsage().maxRSS / 1024
 
 /** The heap used after a full collection (the benchmark starts this process with --expose-gc). */
 function collected(): number {
@@ -76,8 +82,19 @@ async function main(): Promise<void> {
   await jobs.start()
   const startedRssMb = process.memoryUsage.rss() / 2 ** 20
   let peakHeapMb = 0
+  const mb = (bytes: number) => bytes / 2 ** 20
+  let atPeak = { rssMb: 0, heapTotalMb: 0, externalMb: 0, arrayBuffersMb: 0 }
   const sampling = setInterval(() => {
-    peakHeapMb = Math.max(peakHeapMb, process.memoryUsage().heapUsed / 2 ** 20)
+    const usage = process.memoryUsage()
+    peakHeapMb = Math.max(peakHeapMb, mb(usage.heapUsed))
+    if (mb(usage.rss) > atPeak.rssMb) {
+      atPeak = {
+        rssMb: mb(usage.rss),
+        heapTotalMb: mb(usage.heapTotal),
+        externalMb: mb(usage.external),
+        arrayBuffersMb: mb(usage.arrayBuffers),
+      }
+    }
   }, 100)
 
   const run = async (command: WorkerCommand): Promise<unknown> => {
@@ -103,15 +120,18 @@ async function main(): Promise<void> {
         return null
       case 'sent':
         return { ...sent }
+      case 'peak':
+        return peakRssMb()
       case 'stop':
         clearInterval(sampling)
         await jobs.stop()
         await db.destroy()
         return {
           sent,
-          peakRssMb: process.resourceUsage().maxRSS / 1024,
+          peakRssMb: peakRssMb(),
           startedRssMb,
           peakHeapMb,
+          atPeak,
           keptHeapMb: collected(),
         } satisfies WorkerStopped
     }

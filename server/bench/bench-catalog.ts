@@ -25,7 +25,7 @@ import { sandboxApp } from '../src/seed/sandbox-data'
 import { seedSandboxMarketplace } from '../src/seed/seed'
 import type { WorkerCommand, WorkerStopped } from './bench-catalog-worker'
 import { benchPostgres, freshDatabase } from './bench-postgres'
-import { fmt } from './bench-support'
+import { fmt, SERVER_ENV, SERVER_NODE_ARGS } from './bench-support'
 
 // `npm run bench:catalog` (issues 34 and 48): a brand's products listed on 1,000 creator stores
 // change price and stock in the brand's Shopify, and its news reaches Tandem's catalog (one
@@ -63,8 +63,9 @@ type Emulator = Awaited<ReturnType<typeof startShopifyEmulator>>
 async function startWorker(env: Record<string, string>) {
   const bundle = await bundleServer('bench/bench-catalog-worker.ts', 'bench-catalog-worker.cjs')
   const child = fork(bundle, [], {
-    execArgv: ['--expose-gc', ...NODE_ARGS],
-    env: { PATH: process.env.PATH ?? '', ...env },
+    // As the container image runs the server (bench-support.ts), and then any flags to try.
+    execArgv: ['--expose-gc', ...SERVER_NODE_ARGS, ...NODE_ARGS],
+    env: { PATH: process.env.PATH ?? '', ...SERVER_ENV, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>()
@@ -287,8 +288,12 @@ async function main(): Promise<boolean> {
     const sent = () => worker!.run<Record<string, number>>({ do: 'sent' })
     const failures: string[] = []
     const judged = (met: boolean) => (SHORT ? '' : met ? ' ✓' : ' ✗ MISSED')
-    // Each figure printed once measured, with the machine's load then: a long run tells as it goes.
-    const print = (line: string) => console.log(`  ${line} (load ${load()})`)
+    // Each figure printed once measured, with the machine's load then and Tandem's peak memory so
+    // far: a long run tells as it goes, and one cut short still tells its peak.
+    const print = async (line: string) => {
+      const peak = await worker!.run<number>({ do: 'peak' })
+      console.log(`  ${line} (load ${load()}; Tandem's peak RSS so far ${peak.toFixed(0)} MB)`)
+    }
     console.log(
       `Catalog: ${fmt(CREATORS)} creator stores at Shopify's standard cost limits ` +
         `(${fmt(BUCKET.maximumAvailable)} points, ${BUCKET.restoreRate}/s per store, full before ` +
@@ -302,7 +307,7 @@ async function main(): Promise<boolean> {
     let started = performance.now()
     await worker.run({ do: 'list', brand: BRAND, creators, productIds: [PRODUCT] })
     if ((await settled(db)) !== CREATORS) failures.push('not every store listed the product')
-    print(`listing one product on every store   ${seconds(started)} s`)
+    await print(`listing one product on every store   ${seconds(started)} s`)
 
     // One product's price and stock change: the bare client's writes, then Tandem's.
     const one = shopify.product(BRAND, PRODUCT)!.variants[0]!
@@ -328,7 +333,7 @@ async function main(): Promise<boolean> {
     const oneLagging = await lagging(db, shopify, [PRODUCT], () => change)
     if (oneLagging.length > 0) failures.push(`${oneLagging.length} stores lag: ${oneLagging[0]}`)
     const oneRatio = tandemOne / bareOne
-    print(
+    await print(
       `one product's price and stock change on ${fmt(CREATORS)} stores: Tandem ` +
         `${tandemOne.toFixed(2)} s, bare client ${bareOne.toFixed(2)} s: ` +
         `${oneRatio.toFixed(2)}× (aim ≤ ${AIM.ratio}×)${judged(oneRatio <= AIM.ratio)}; ` +
@@ -342,7 +347,7 @@ async function main(): Promise<boolean> {
     await insertListings(db, brandProducts)
     await worker.run({ do: 'follow', brand: BRAND, productIds, inventoryItemIds: [] })
     const made = await settled(db)
-    print(
+    await print(
       `making ${fmt(made - CREATORS)} more listings (${PRODUCTS} products) by the news path   ` +
         `${seconds(started)} s`,
     )
@@ -376,7 +381,7 @@ async function main(): Promise<boolean> {
       failures.push(`${brandLagging.length} listings lag: ${brandLagging[0]}`)
     }
     const brandRatio = tandemBrand / bareBrand
-    print(
+    await print(
       `the brand's ${PRODUCTS} products changing at once on ${fmt(CREATORS)} stores ` +
         `(${fmt(CREATORS * PRODUCTS)} listings): Tandem ${tandemBrand.toFixed(2)} s, bare client ` +
         `${bareBrand.toFixed(2)} s: ${brandRatio.toFixed(2)}× (aim ≤ ${AIM.ratio}×)` +
@@ -388,11 +393,14 @@ async function main(): Promise<boolean> {
     const stopped = await worker.run<WorkerStopped>({ do: 'stop' })
     await stopChild(worker.child)
     if (stillRunning(worker.child.pid!)) failures.push("Tandem's catalog process was left running")
-    print(
-      `peak memory of Tandem's process ${stopped.peakRssMb.toFixed(0)} MB (aim ≤ ` +
+    console.log(
+      `  peak memory of Tandem's process ${stopped.peakRssMb.toFixed(0)} MB (aim ≤ ` +
         `${AIM.peakRssMb} MB)${judged(stopped.peakRssMb <= AIM.peakRssMb)}; ` +
         `${stopped.startedRssMb.toFixed(0)} MB once started, its heap at most ` +
-        `${stopped.peakHeapMb.toFixed(0)} MB, ${stopped.keptHeapMb.toFixed(0)} MB kept at the end`,
+        `${stopped.peakHeapMb.toFixed(0)} MB, ${stopped.keptHeapMb.toFixed(0)} MB kept at the end; ` +
+        `at its highest sample ${stopped.atPeak.rssMb.toFixed(0)} MB resident, V8's heap ` +
+        `${stopped.atPeak.heapTotalMb.toFixed(0)} MB reserved, ${stopped.atPeak.externalMb.toFixed(0)} MB ` +
+        `outside it (${stopped.atPeak.arrayBuffersMb.toFixed(0)} MB of buffers) (load ${load()})`,
     )
     for (const failure of failures) console.error(`Failed: ${failure}`)
     const figuresHold =

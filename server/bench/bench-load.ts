@@ -61,7 +61,7 @@ const SOAK_GROWTH = 0.1
 const SECONDS = SOAK
   ? Number(process.env.BENCH_SOAK_SECONDS || 600)
   : SHORT
-    ? 10
+    ? 5
     : Number(process.env.BENCH_LOAD_SECONDS || 30)
 const CONNECTIONS = 50
 /** Enough orders that the process calls of a run never run out of new ones. */

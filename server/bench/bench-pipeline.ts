@@ -42,14 +42,14 @@ import { SHORT } from './bench-args'
 // floor the rate limits allow (from the calls the run made), their ratio, and paid → transferred
 // p50/p99. Run twice: as it is, then with one process killed (SIGKILL) once half the orders are
 // transferred. Fails on any order lost (not transferred by the deadline), made twice (brand
-// order or transfer) or left unprocessed, and on a ratio over its aim. `--short` (CI's): 60 orders
-// across 20 creators and 10 brands, the dead process's leases a few seconds, the ratios not judged.
+// order or transfer) or left unprocessed, and on a ratio over its aim. `--short` (CI's): 30 orders
+// across 10 creators and 5 brands, the dead process's leases a few seconds, the ratios not judged.
 
-const ORDERS = SHORT ? 60 : Number(process.env.BENCH_PIPELINE_ORDERS || 5000)
+const ORDERS = SHORT ? 30 : Number(process.env.BENCH_PIPELINE_ORDERS || 5000)
 const ORDERS_PER_SECOND = Number(process.env.BENCH_PIPELINE_RATE || 100)
 const SHAPE: PipelineShape = {
-  creators: SHORT ? 20 : 200,
-  brands: SHORT ? 10 : 50,
+  creators: SHORT ? 10 : 200,
+  brands: SHORT ? 5 : 50,
   brandsPerCreator: 5,
   brandsPerOrder: Number(process.env.BENCH_PIPELINE_BRANDS_PER_ORDER || 1),
 }

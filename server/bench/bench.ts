@@ -31,8 +31,8 @@ import { SHORT } from './bench-args'
 // Prints figures beside their baseline and aim, and fails the run when a preview or receipt fails,
 // their p50 misses its aim (10 and 20 ms), or the server's memory is over its aims. Then the load
 // test (bench-load.ts): one and two server processes on PostgreSQL, which fails the run on a 5xx,
-// a duplicated order or payment, or figures under their aims. `--short` (CI's): 1 s a run and the
-// load test's short form, every check made, no figure judged.
+// a duplicated order or payment, or figures under their aims. `--short` (CI's): 1 s a run, its
+// warm-up too, and the load test's short form, every check made, no figure judged.
 
 const SECONDS = SHORT ? 1 : Number(process.env.BENCH_SECONDS || 5)
 const CONNECTIONS = 10
@@ -107,7 +107,7 @@ async function singleProcessBenchmark(admin: BenchAdmin): Promise<string[]> {
       `Tandem server benchmark: ${storeCount} stores; throughput with ${CONNECTIONS} connections, latency with 1; ${SECONDS} s per run\n`,
     )
     for (const path of [CEILING_PATH, '/admin-all-stores', previewPath, receiptPath]) {
-      await run(path, CONNECTIONS, 2) // warm-up, not counted
+      await run(path, CONNECTIONS, Math.min(SECONDS, 2)) // warm-up, not counted
     }
     const ceiling = await run(CEILING_PATH, CONNECTIONS)
     const list = await run('/admin-all-stores', CONNECTIONS)

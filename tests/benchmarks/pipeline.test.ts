@@ -16,7 +16,7 @@ it(
     expect(out).toMatch(/ratio to the floor +[\d.]+ \(aim ≤ 1.1, not judged in the short form\)/)
     expect(out).toMatch(/ratio to the floor +[\d.]+ \(aim ≤ 1.25, not judged in the short form\)/)
     expect(out).toMatch(/floor: what the orders need +[\d.]+ s/)
-    expect(out.match(/orders transferred +60 of 60/g)).toHaveLength(2)
+    expect(out.match(/orders transferred +30 of 30/g)).toHaveLength(2)
     expect(out.match(/duplicated or mismatched +none/g)).toHaveLength(2)
     expect(out).toMatch(/process killed at +[\d.]+ s \(half transferred\)/)
     expect(out).not.toContain('PIPELINE FAILED')

@@ -185,6 +185,13 @@ describe('automaticTransferOf: whether an order transfers by itself, and when', 
     })
   })
 
+  it("counts the hold's minutes in the length the server gives one (end-to-end tests' shorter minute)", () => {
+    expect(automaticTransferOf(automatic, paid('2026-11-27T09:00:00.000Z'), 20_000)).toEqual({
+      automatic: true,
+      holdEndsAt: at('2026-11-27T09:03:20.000Z'),
+    })
+  })
+
   it('transfers at once with a hold of 0', () => {
     const times = paid('2026-11-27T12:00:00.000Z')
     expect(automaticTransferOf({ ...automatic, holdMinutes: 0 }, times)).toEqual({

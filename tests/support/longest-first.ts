@@ -10,7 +10,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node'
 //
 // A file's duration is Vitest's record of its last run when this checkout has one, else its
 // figure below (from CI's log, `vitest run` on a fresh clone, 2026-11-29 at 5774492: the files of
-// 15 s or more), else its project's typical file.
+// 15 s or more; a file made shorter since, by the share its own runs before and after saved), else
+// its project's typical file.
 
 /** Seconds, by "project path". Keep the slowest here when a run shows them (CONTRIBUTING, CI). */
 const SLOW_FILES: Record<string, number> = {
@@ -19,14 +20,13 @@ const SLOW_FILES: Record<string, number> = {
   'server tests/server/crash-harness.test.ts': 85,
   'server-postgres tests/server/crash-harness-takeover.test.ts': 76,
   'server tests/server/crash-harness-takeover.test.ts': 68,
-  'e2e tests/e2e/automatic-transfer.test.ts': 68,
   'server-postgres tests/server/webhook-crash.test.ts': 67,
   'server tests/server/refund-crash.test.ts': 67,
   'server-postgres tests/server/catalog-listings.test.ts': 61,
-  'benchmarks tests/benchmarks/server.test.ts': 61,
-  'benchmarks tests/benchmarks/pipeline.test.ts': 59,
   'server-postgres tests/server/shopify-webhooks.test.ts': 57,
+  'benchmarks tests/benchmarks/server.test.ts': 52,
   'server-postgres tests/server/transfers-process.test.ts': 47,
+  'benchmarks tests/benchmarks/pipeline.test.ts': 41,
   'server-postgres tests/server/shopify-adapter.test.ts': 39,
   'server-postgres tests/server/commissions.test.ts': 39,
   'e2e tests/e2e/accessibility.test.ts': 39,
@@ -35,6 +35,7 @@ const SLOW_FILES: Record<string, number> = {
   'server tests/server/shopify-webhooks.test.ts': 32,
   'benchmarks tests/benchmarks/bench-ui.test.ts': 30,
   'server tests/server/shopify-adapter.test.ts': 26,
+  'e2e tests/e2e/automatic-transfer.test.ts': 26,
   'server-postgres tests/server/transfers-catalogue.test.ts': 25,
   'server-postgres tests/server/shipping.test.ts': 25,
   'e2e tests/e2e/money-trail.test.ts': 25,

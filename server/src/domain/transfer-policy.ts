@@ -9,7 +9,8 @@ export type AutomaticTransfer =
   /** It transfers by itself once its hold ends. */
   | { automatic: true; holdEndsAt: Date }
 
-const MINUTE_MS = 60_000
+/** A minute of the hold, as the product has it (TransferTiming's holdMinuteMs). */
+export const HOLD_MINUTE_MS = 60_000
 
 /**
  * When an order came to be, as far as Tandem can trust it: `createdAt` is Shopify's (a creator
@@ -25,16 +26,18 @@ export interface PaidOrderTimes {
  * An order under `policy`. The policy applies to orders made once it was already AUTOMATIC (at
  * `automaticSince` or later), so turning it on never sweeps up orders from before, however late a
  * creator sends their orders/paid; the hold is the policy's current one, counted from when Tandem
- * learned of the payment, which a creator can delay but never bring forward.
+ * learned of the payment, which a creator can delay but never bring forward. A minute of it lasts
+ * `minuteMs` (TransferTiming's holdMinuteMs: a minute but in end-to-end tests).
  */
 export function automaticTransferOf(
   policy: TransferPolicy,
   { createdAt, paidAt }: PaidOrderTimes,
+  minuteMs = HOLD_MINUTE_MS,
 ): AutomaticTransfer {
   if (policy.mode === 'MANUAL' || policy.automaticSince === null) return { automatic: false }
   if (createdAt.getTime() < Date.parse(policy.automaticSince)) return { automatic: false }
   return {
     automatic: true,
-    holdEndsAt: new Date(paidAt.getTime() + policy.holdMinutes * MINUTE_MS),
+    holdEndsAt: new Date(paidAt.getTime() + policy.holdMinutes * minuteMs),
   }
 }

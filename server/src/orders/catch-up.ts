@@ -1,7 +1,6 @@
-import type { CommercePort, CreatorOrderHeader } from '../adapters/commerce/commerce-port'
-import type { Db } from '../db/connect'
+import type { CreatorOrderHeader } from '../adapters/commerce/commerce-port'
 import { underLease } from '../db/lease'
-import type { JobQueue } from '../jobs/job-queue'
+import type { RouteDeps } from '../deps'
 import { indexCreatorOrder } from '../repositories/creator-orders'
 import { scheduleAutomaticTransfer } from '../services/automatic-transfers'
 
@@ -11,7 +10,7 @@ import { scheduleAutomaticTransfer } from '../services/automatic-transfers'
 // shop was connected) are listed too, at the cost of one page per shop once caught up. An order
 // found so is put on the queue as its webhook would have, if the policy makes it automatic.
 
-type Deps = { db: Db; commerce: CommercePort; jobs: JobQueue; now: () => Date }
+type Deps = Pick<RouteDeps, 'db' | 'commerce' | 'jobs' | 'now' | 'transferTiming'>
 
 /**
  * `signal`: a stop asks it to end after the page it is indexing (the lease is then given back),

@@ -22,6 +22,7 @@ import {
   type Outcome,
 } from '../repositories/order-automation'
 import { findTransferPolicy } from '../repositories/transfer-policy'
+import { transferTiming } from '../transfers/transfer-timing'
 import { createOrderTransferService } from './order-transfers'
 
 // Paid orders that transfer themselves (docs/product-rules.md "Automatic transfers"). An order the
@@ -65,12 +66,16 @@ interface Log {
  * its hold, within `trx`. An order recorded already (a webhook sent twice) is left as it is.
  */
 export async function scheduleAutomaticTransfer(
-  deps: Pick<Deps, 'jobs' | 'now'>,
+  deps: Pick<Deps, 'jobs' | 'now' | 'transferTiming'>,
   trx: Db,
   order: { creatorOrderId: string; storeShop: string },
   times: PaidOrderTimes,
 ): Promise<void> {
-  const automatic = automaticTransferOf(await findTransferPolicy(trx), times)
+  const automatic = automaticTransferOf(
+    await findTransferPolicy(trx),
+    times,
+    transferTiming(deps.transferTiming).holdMinuteMs,
+  )
   if (!automatic.automatic) return
   const recorded = await recordAutomaticOrder(
     trx,
@@ -212,10 +217,11 @@ export async function transferAutomatically(
       .transaction()
       .execute((trx) => recordOutcome(trx, creatorOrderId, generation, outcome, now()))
 
-  const automatic = automaticTransferOf(await findTransferPolicy(deps.db), {
-    createdAt: new Date(order.createdAt),
-    paidAt: new Date(order.paidAt),
-  })
+  const automatic = automaticTransferOf(
+    await findTransferPolicy(deps.db),
+    { createdAt: new Date(order.createdAt), paidAt: new Date(order.paidAt) },
+    transferTiming(deps.transferTiming).holdMinuteMs,
+  )
   if (!automatic.automatic) {
     await record({ state: 'MANUAL' })
     return

@@ -27,7 +27,7 @@ import { answerDataRequest, redactCustomer, redactShop, type SignedDelivery } fr
 // before the delivery is marked done). Shopify's calls: not audited, but for the compliance
 // topics (services/privacy.ts), which the law asks Tandem to account for.
 
-type Deps = Pick<RouteDeps, 'db' | 'jobs' | 'shopify' | 'commerce' | 'now'>
+type Deps = Pick<RouteDeps, 'db' | 'jobs' | 'shopify' | 'commerce' | 'now' | 'transferTiming'>
 
 /** Where what is worth knowing but changes no outcome goes: the job's log. */
 export interface Log {

@@ -1,3 +1,5 @@
+import { HOLD_MINUTE_MS } from '../domain/transfer-policy'
+
 // How processing bounds itself in time. The lease is what lets another request (or server
 // process) take over from one that died; every remote call must end well inside it, so that a
 // request that is still talking to Shopify or Stripe is never overtaken.
@@ -16,6 +18,12 @@ export interface TransferTiming {
    */
   brandConcurrency: number
   /**
+   * How long a minute of the transfer policy's hold lasts: a minute (docs/product-rules.md
+   * "Automatic transfers"). End-to-end tests shorten it, to see an order wait out its hold and then
+   * transfer itself without waiting a real minute.
+   */
+  holdMinuteMs: number
+  /**
    * Called at each boundary of each step (`createOrder:after-call` …); resolves at once except
    * where a test stops or kills the server (src/transfers/failpoints.ts).
    */
@@ -26,6 +34,7 @@ const DEFAULT_TRANSFER_TIMING: TransferTiming = {
   leaseMs: 30_000,
   remoteTimeoutMs: 10_000,
   brandConcurrency: 20,
+  holdMinuteMs: HOLD_MINUTE_MS,
   failpoint: async () => {},
 }
 

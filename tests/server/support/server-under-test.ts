@@ -242,7 +242,8 @@ export async function startServerUnderTest(options: ServerOptions = {}): Promise
   )
   if (options.seed !== false) {
     // As the server does at start: the creator orders the shops already have, in the inbox.
-    await catchUpCreatorOrders({ db, commerce, jobs, now }, (message) => {
+    const catchUpDeps = { db, commerce, jobs, now, transferTiming: options.transferTiming }
+    await catchUpCreatorOrders(catchUpDeps, (message) => {
       throw new Error(message)
     })
   }
