@@ -45,6 +45,12 @@ it('says nothing is failing while no job is', async () => {
 it("shows a dead job's message, and retries it", async () => {
   await failingUninstall(stack.server, MAYA)
   await expect.poll(() => deaths().length, { timeout: 30_000 }).toBe(1)
+  // The job logs its death before the queue records it failed: wait for what the page reads.
+  await expect
+    .poll(async () => (await stack.server.jobs.troubled()).map((job) => job.state), {
+      timeout: 30_000,
+    })
+    .toEqual(['dead'])
   // The list is read when the page opens: opened again from the sidebar.
   await page.getByRole('navigation').getByRole('link', { name: 'Stores', exact: true }).click()
   await page.getByRole('navigation').getByRole('link', { name: 'Jobs', exact: true }).click()
